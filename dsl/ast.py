@@ -1,0 +1,598 @@
+"""The syntax tree of the rules language: one frozen attrs class per named grammar rule.
+
+Every node's first field is its span. Columns are 1-based characters, end columns exclusive.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOWHERE = Span("<builtin>", 0, 0, 0, 0)
+
+node = attrs.frozen
+
+
+# ---- declarations -----------------------------------------------------------------------
+
+@node
+class Tagged:
+    """A declaration or statement annotated with the id (and text) of the rule it encodes."""
+    span: Span
+    rule_id: str
+    text: Optional[str]
+    node: Any
+
+
+@node
+class Extends:
+    span: Span
+    path: str
+
+
+@node
+class Game:
+    span: Span
+    title: str
+    fields: tuple
+
+
+@node
+class PlayersField:
+    span: Span
+    low: int
+    high: Optional[int]
+
+
+@node
+class ScoreField:
+    span: Span
+    player_name: str
+    expr: Any
+
+
+@node
+class Option:
+    span: Span
+    name: str
+    description: Optional[str]
+    settings: tuple
+
+
+@node
+class ParamSet:
+    span: Span
+    name: str
+    value: Any
+
+
+@node
+class Param:
+    span: Span
+    name: str
+    value: Any
+
+
+@node
+class Enum:
+    span: Span
+    name: str
+    members: tuple
+
+
+@node
+class Component:
+    span: Span
+    name: str
+    fields: tuple
+    label: Optional[str]
+
+
+@node
+class Field:
+    span: Span
+    name: str
+    type: Any
+
+
+@node
+class Zone:
+    span: Span
+    name: str
+    index: tuple
+    kind: str
+    element_type: str
+    visibility: str
+
+
+@node
+class Var:
+    span: Span
+    name: str
+    index: tuple
+    type: Any
+    initial: Any
+    visibility: str
+
+
+@node
+class Board:
+    span: Span
+    name: str
+    shape: Any
+
+
+@node
+class GridShape:
+    span: Span
+    rows: Any
+    cols: Any
+
+
+@node
+class HexShape:
+    span: Span
+    drawing: str
+    legend: tuple
+
+
+@node
+class LegendEntry:
+    span: Span
+    symbol: str
+    inits: tuple
+
+
+@node
+class Function:
+    span: Span
+    name: str
+    parameters: tuple
+    result_type: Any
+    body: Any
+
+
+@node
+class Procedure:
+    span: Span
+    name: str
+    parameters: tuple
+    body: tuple
+
+
+@node
+class Parameter:
+    span: Span
+    name: str
+    type: Any
+
+
+@node
+class Action:
+    span: Span
+    name: str
+    binders: tuple
+    template: Optional[str]
+    body: tuple
+
+
+@node
+class Binder:
+    span: Span
+    name: str
+    domain: Any
+    condition: Any
+
+
+@node
+class Trigger:
+    span: Span
+    name: str
+    binder: Optional[Binder]
+    condition: Any
+    body: tuple
+
+
+@node
+class Setup:
+    span: Span
+    body: tuple
+
+
+@node
+class Flow:
+    span: Span
+    body: tuple
+
+
+@node
+class Override:
+    span: Span
+    declaration: Any
+
+
+# ---- types ------------------------------------------------------------------------------
+
+@node
+class NamedType:
+    span: Span
+    name: str
+
+
+@node
+class OptionalType:
+    span: Span
+    name: str
+
+
+@node
+class ListType:
+    span: Span
+    element: Any
+
+
+# ---- statements -------------------------------------------------------------------------
+
+@node
+class Let:
+    span: Span
+    name: str
+    value: Any
+
+
+@node
+class Target:
+    span: Span
+    name: str
+    indexes: tuple
+
+
+@node
+class Assign:
+    span: Span
+    target: Target
+    value: Any
+
+
+@node
+class Augment:
+    span: Span
+    target: Target
+    op: str
+    value: Any
+
+
+@node
+class If:
+    span: Span
+    condition: Any
+    body: tuple
+    elifs: tuple
+    orelse: tuple
+
+
+@node
+class ElifClause:
+    span: Span
+    condition: Any
+    body: tuple
+
+
+@node
+class For:
+    span: Span
+    binder: Binder
+    body: tuple
+
+
+@node
+class While:
+    span: Span
+    condition: Any
+    body: tuple
+
+
+@node
+class Repeat:
+    span: Span
+    body: tuple
+    until: Any
+
+
+@node
+class Move:
+    span: Span
+    item: Any
+    destination: Any
+
+
+@node
+class MoveAll:
+    span: Span
+    source: Any
+    destination: Any
+
+
+@node
+class Deal:
+    span: Span
+    count: Any
+    source: Any
+    destination: Any
+
+
+@node
+class ToTop:
+    span: Span
+    zone: Any
+
+
+@node
+class ToBottom:
+    span: Span
+    zone: Any
+
+
+@node
+class Shuffle:
+    span: Span
+    zone: Any
+
+
+@node
+class Create:
+    span: Span
+    count: Any
+    type_name: str
+    inits: tuple
+    zone: Any
+
+
+@node
+class Init:
+    span: Span
+    name: str
+    value: Any
+
+
+@node
+class Choose:
+    span: Span
+    binder: Binder
+    chooser: Any
+    prompt: Optional[str]
+    body: tuple
+
+
+@node
+class Require:
+    span: Span
+    condition: Any
+    reason: Optional[str]
+
+
+@node
+class Again:
+    span: Span
+
+
+@node
+class Finish:
+    span: Span
+    winners: Any
+
+
+@node
+class Log:
+    span: Span
+    message: str
+
+
+@node
+class Play:
+    span: Span
+    optional: bool
+    actions: tuple
+
+
+@node
+class Turns:
+    span: Span
+    start: Any
+    until: Any
+    body: tuple
+
+
+@node
+class Turn:
+    span: Span
+    player: Any
+    body: tuple
+
+
+@node
+class Simultaneous:
+    span: Span
+    binder: Binder
+    body: tuple
+
+
+@node
+class CallStatement:
+    span: Span
+    name: str
+    arguments: tuple
+
+
+# ---- expressions ------------------------------------------------------------------------
+
+@node
+class Conditional:
+    span: Span
+    condition: Any
+    then: Any
+    otherwise: Any
+
+
+@node
+class Or:
+    span: Span
+    left: Any
+    right: Any
+
+
+@node
+class And:
+    span: Span
+    left: Any
+    right: Any
+
+
+@node
+class Not:
+    span: Span
+    operand: Any
+
+
+@node
+class Compare:
+    span: Span
+    left: Any
+    op: str
+    right: Any
+
+
+@node
+class Member:
+    span: Span
+    item: Any
+    collection: Any
+
+
+@node
+class NotMember:
+    span: Span
+    item: Any
+    collection: Any
+
+
+@node
+class Range:
+    span: Span
+    low: Any
+    high: Any
+
+
+@node
+class Binary:
+    span: Span
+    left: Any
+    op: str
+    right: Any
+
+
+@node
+class Negate:
+    span: Span
+    operand: Any
+
+
+@node
+class Attribute:
+    span: Span
+    obj: Any
+    name: str
+
+
+@node
+class Subscript:
+    span: Span
+    obj: Any
+    indexes: tuple
+
+
+@node
+class Call:
+    span: Span
+    name: str
+    arguments: tuple
+
+
+@node
+class Aggregate:
+    span: Span
+    kind: str
+    binder: Binder
+    value: Any
+
+
+@node
+class Ranking:
+    span: Span
+    kind: str
+    binder: Binder
+    keys: tuple
+
+
+@node
+class Integer:
+    span: Span
+    value: int
+
+
+@node
+class Text:
+    span: Span
+    value: str
+
+
+@node
+class Boolean:
+    span: Span
+    value: bool
+
+
+@node
+class Nothing:
+    span: Span
+
+
+@node
+class Name:
+    span: Span
+    id: str
+
+
+@node
+class ListLiteral:
+    span: Span
+    items: tuple
+
+
+@node
+class Module:
+    """One parsed file: its declarations in order."""
+    span: Span
+    items: tuple
+
+
+def untag(item):
+    """The declaration or statement under any rule tags, and the innermost tag (or None)."""
+    tag = None
+    while isinstance(item, Tagged):
+        tag = item
+        item = item.node
+    return item, tag

@@ -1,0 +1,36 @@
+"""Names every game can use without declaring them, with their types (for the checker).
+
+Types are strings: 'int', 'bool', 'text', 'none', 'Player', an enum, component or board name,
+'list[T]', 'zone[T]', and 'any' where the checker does not look further.
+"""
+
+BUILTIN_VALUES = {
+    "players": "list[Player]",       # the seats 1..N, in turn order
+    "num_players": "int",
+    "current": "Player",             # the player to move (in a turn: whose turn it is)
+    "Player": "list[Player]",
+}
+
+# name -> (parameter types, result type); 'T' stands for the element type of the first argument.
+STDLIB_SIGNATURES = {
+    "size": (("any",), "int"),                  # number of items in a zone or list
+    "top": (("zone",), "T?"),                   # the last item of a zone (the top of a pile/stack)
+    "bottom": (("zone",), "T?"),                # the first item of a zone
+    "next": (("Player",), "Player"),            # the next seat clockwise
+    "previous": (("Player",), "Player"),
+    "reversed": (("list",), "list[T]"),
+    "pick": (("list",), "T?"),                  # an item at random (the game's seeded source)
+    "label": (("any",), "text"),                # the text a player sees for a value
+    "abs": (("int",), "int"),
+    "zone_size": (("zone",), "int"),
+    # geometry and graphs on boards
+    "neighbors": (("cell",), "list[T]"),        # cells adjacent to a cell
+    "adjacent": (("cell", "cell"), "bool"),
+    "has_line": (("list", "int"), "bool"),      # n cells of the list in a row along a board line
+    "groups": (("list",), "list[list[T]]"),     # connected components of a set of cells
+    "largest_group": (("list",), "list[T]"),    # the largest one (first found on a tie)
+    "reachable": (("list", "list"), "list[T]"),  # cells of arg 2 connected to arg 1 through arg 2
+    "squares": (("list",), "list[list[T]]"),    # 2x2 blocks of a grid fully inside the list
+}
+
+KEYWORD_LIKE = {"true", "false", "none"}

@@ -1,0 +1,719 @@
+"""Static checks: every name resolves, types fit, statements stand where they may.
+
+`check(program)` returns every diagnostic at once; it never raises.
+Each check is a small function of the program; CHECKS lists them in the order they run.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import ast
+from .builtins import BUILTIN_VALUES, STDLIB_SIGNATURES
+from .diagnostics import Diagnostic, did_you_mean
+from .program import Program
+
+ANY = "any"
+FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
+
+
+def list_of(t: str) -> str:
+    return f"list[{t}]"
+
+
+def element_of(t: str) -> str:
+    for prefix in ("list[", "zone["):
+        if t.startswith(prefix):
+            return t[len(prefix):-1]
+    return ANY
+
+
+def strip_optional(t: str) -> str:
+    return t[:-1] if t.endswith("?") else t
+
+
+@attrs.define
+class Scope:
+    names: dict
+    parent: Optional["Scope"] = None
+
+    def lookup(self, name):
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def child(self, **names):
+        return Scope(dict(names), self)
+
+    def all_names(self):
+        scope, out = self, set()
+        while scope is not None:
+            out |= set(scope.names)
+            scope = scope.parent
+        return out
+
+
+class Checker:
+    def __init__(self, program: Program):
+        self.program = program
+        self.diagnostics: list[Diagnostic] = []
+        self.enums = {e.name: e for e in program.of_kind(ast.Enum)}
+        self.members = {}
+        for enum in self.enums.values():
+            for member in enum.members:
+                self.members[member] = enum.name
+        self.components = {c.name: c for c in program.of_kind(ast.Component)}
+        self.boards = {b.name: b for b in program.of_kind(ast.Board)}
+        self.zones = {z.name: z for z in program.of_kind(ast.Zone)}
+        self.vars = {v.name: v for v in program.of_kind(ast.Var)}
+        self.params = {p.name: p for p in program.of_kind(ast.Param)}
+        self.options = {o.name: o for o in program.of_kind(ast.Option)}
+        self.functions = {f.name: f for f in program.of_kind(ast.Function)}
+        self.procedures = {p.name: p for p in program.of_kind(ast.Procedure)}
+        self.actions = {a.name: a for a in program.of_kind(ast.Action)}
+        self.globals = self._global_scope()
+
+    # ---- reporting ----
+    def error(self, code, message, span, hint=None):
+        self.diagnostics.append(Diagnostic(code, message, span, hint))
+
+    def _global_scope(self) -> Scope:
+        names = dict(BUILTIN_VALUES)
+        for name in self.enums:
+            names[name] = list_of(name)
+        for name in self.components:
+            names[name] = list_of(name)
+        for name in self.boards:
+            names[name] = list_of(name)
+        for member, enum in self.members.items():
+            names[member] = enum
+        for name in self.options:
+            names[name] = "bool"
+        for name, param in self.params.items():
+            names[name] = ANY   # refined once params are typed
+        return Scope(names)
+
+    def known_type(self, t: str) -> bool:
+        base = strip_optional(t)
+        if base.startswith("list[") or base.startswith("zone["):
+            return self.known_type(element_of(base))
+        return base in ("int", "bool", "text", "Player", ANY) or base in self.enums \
+            or base in self.components or base in self.boards
+
+    def type_name(self, node) -> str:
+        if node is None:
+            return ANY
+        if isinstance(node, ast.NamedType):
+            name = node.name
+        elif isinstance(node, ast.OptionalType):
+            name = node.name + "?"
+        else:
+            name = list_of(self.type_name(node.element))
+        if not self.known_type(name):
+            candidates = ["int", "bool", "text", "Player", *self.enums, *self.components, *self.boards]
+            self.error("E206", f"unknown type '{strip_optional(name)}'", node.span,
+                       did_you_mean(strip_optional(name), candidates))
+            return ANY
+        return name
+
+    # ---- expressions: return the inferred type, report what does not fit ----
+    def expr(self, node, scope: Scope) -> str:
+        method = getattr(self, "expr_" + type(node).__name__)
+        return method(node, scope)
+
+    def condition(self, node, scope, what="a condition"):
+        t = self.expr(node, scope)
+        if strip_optional(t) not in ("bool", ANY):
+            self.error("E301", f"{what} must be true or false, but this is {describe(t)}", node.span,
+                       "compare it with something, e.g. 'x > 0' or 'x != none'")
+
+    def expr_Integer(self, node, scope):
+        return "int"
+
+    def expr_Text(self, node, scope):
+        return "text"
+
+    def expr_Boolean(self, node, scope):
+        return "bool"
+
+    def expr_Nothing(self, node, scope):
+        return "none"
+
+    def expr_Name(self, node, scope):
+        t = scope.lookup(node.id)
+        if t is not None:
+            return t
+        if node.id in self.zones:
+            zone = self.zones[node.id]
+            if zone.index:
+                self.error("E208", f"zone '{node.id}' takes {len(zone.index)} index(es): write {node.id}[...]", node.span)
+            return f"zone[{zone.element_type}]"
+        if node.id in self.vars:
+            var = self.vars[node.id]
+            if var.index:
+                self.error("E208", f"'{node.id}' takes {len(var.index)} index(es): write {node.id}[...]", node.span)
+            return self.type_name(var.type)
+        candidates = scope.all_names() | set(self.zones) | set(self.vars)
+        self.error("E202", f"unknown name '{node.id}'", node.span, did_you_mean(node.id, candidates))
+        return ANY
+
+    def expr_ListLiteral(self, node, scope):
+        types = {self.expr(item, scope) for item in node.items}
+        return list_of(types.pop() if len(types) == 1 else ANY)
+
+    def expr_Conditional(self, node, scope):
+        self.condition(node.condition, scope)
+        a, b = self.expr(node.then, scope), self.expr(node.otherwise, scope)
+        return a if a == b else (a if b == "none" else (b if a == "none" else ANY))
+
+    def expr_Or(self, node, scope):
+        self.condition(node.left, scope, "each side of 'or'")
+        self.condition(node.right, scope, "each side of 'or'")
+        return "bool"
+
+    expr_And = expr_Or
+
+    def expr_Not(self, node, scope):
+        self.condition(node.operand, scope, "what 'not' applies to")
+        return "bool"
+
+    def expr_Compare(self, node, scope):
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op in ("<", ">", "<=", ">="):
+            for t, side in ((a, node.left), (b, node.right)):
+                if strip_optional(t) not in ("int", ANY):
+                    self.error("E303", f"'{node.op}' compares numbers, but this is {describe(t)}", side.span)
+        elif not compatible(a, b):
+            self.error("E303", f"comparing {describe(a)} with {describe(b)} is always false", node.span,
+                       "both sides must be of the same kind")
+        return "bool"
+
+    def expr_Member(self, node, scope):
+        self.expr(node.item, scope)
+        c = self.expr(node.collection, scope)
+        self.require_collection(c, node.collection)
+        return "bool"
+
+    expr_NotMember = expr_Member
+
+    def expr_Range(self, node, scope):
+        for side in (node.low, node.high):
+            t = self.expr(side, scope)
+            if strip_optional(t) not in ("int", ANY):
+                self.error("E302", f"a range runs between numbers, but this is {describe(t)}", side.span)
+        return "list[int]"
+
+    def expr_Binary(self, node, scope):
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op == "+" and a.startswith("list[") and b.startswith("list["):
+            return a
+        for t, side in ((a, node.left), (b, node.right)):
+            if strip_optional(t) not in ("int", ANY):
+                self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", side.span)
+        return "int"
+
+    def expr_Negate(self, node, scope):
+        t = self.expr(node.operand, scope)
+        if strip_optional(t) not in ("int", ANY):
+            self.error("E302", f"'-' works on numbers, but this is {describe(t)}", node.operand.span)
+        return "int"
+
+    def fields_of(self, t: str):
+        base = strip_optional(t)
+        if base in self.components:
+            fields = {f.name: self.type_name(f.type) for f in self.components[base].fields}
+            fields.setdefault("owner", "Player?")
+            return fields
+        if base in self.boards:
+            return self.board_fields(base)
+        return None
+
+    def board_fields(self, name):
+        board = self.boards[name]
+        fields = {"row": "int", "col": "int"}
+        if isinstance(board.shape, ast.HexShape):
+            fields = {"row": "int", "col": "int", "number": "int?"}
+            for entry in board.shape.legend:
+                for init in entry.inits:
+                    fields[init.name] = self.expr(init.value, self.globals)
+        return fields
+
+    def expr_Attribute(self, node, scope):
+        t = self.expr(node.obj, scope)
+        if t == ANY:
+            return ANY
+        fields = self.fields_of(t)
+        if fields is None:
+            self.error("E305", f"{describe(t)} has no attributes (it is not a component or a cell)", node.span)
+            return ANY
+        if node.name not in fields:
+            self.error("E203", f"{strip_optional(t)} has no attribute '{node.name}'", node.span,
+                       did_you_mean(node.name, fields) or f"its attributes: {', '.join(sorted(fields))}")
+            return ANY
+        result = fields[node.name]
+        return result if not t.endswith("?") or result.endswith("?") else result + "?"
+
+    def expr_Subscript(self, node, scope):
+        if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None:
+            name = node.obj.id
+            if name in self.zones:
+                self.indexes(self.zones[name].index, node, scope, f"zone '{name}'")
+                return f"zone[{self.zones[name].element_type}]"
+            if name in self.vars:
+                self.indexes(self.vars[name].index, node, scope, f"'{name}'")
+                return self.type_name(self.vars[name].type)
+        t = self.expr(node.obj, scope)
+        if t.startswith("list[") and len(node.indexes) == 1:
+            self.expr(node.indexes[0], scope)
+            return element_of(t) + "?"
+        if t != ANY:
+            self.error("E304", f"only zones, variables and lists take [...], not {describe(t)}", node.obj.span)
+        return ANY
+
+    def indexes(self, declared, node, scope, what):
+        if len(declared) != len(node.indexes):
+            self.error("E208", f"{what} takes {len(declared)} index(es), not {len(node.indexes)}", node.span)
+        for given, domain in zip(node.indexes, declared):
+            t = self.expr(given, scope)
+            expected = element_of(self.expr(domain, self.globals))
+            if not compatible(t, expected):
+                self.error("E303", f"{what} is indexed by {describe(expected)}, not {describe(t)}", given.span)
+        for extra in node.indexes[len(declared):]:
+            self.expr(extra, scope)
+
+    def expr_Call(self, node, scope):
+        args = [self.expr(a, scope) for a in node.arguments]
+        if node.name in self.functions:
+            fn = self.functions[node.name]
+            self.arity(node, len(fn.parameters))
+            for given, parameter, arg in zip(args, fn.parameters, node.arguments):
+                expected = self.type_name(parameter.type)
+                if not compatible(given, expected):
+                    self.error("E303", f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}", arg.span)
+            return self.type_name(fn.result_type)
+        if node.name in self.boards:
+            self.arity(node, 2)
+            return node.name + "?"
+        if node.name in STDLIB_SIGNATURES:
+            params, result = STDLIB_SIGNATURES[node.name]
+            self.arity(node, len(params))
+            first = args[0] if args else ANY
+            for given, expected, arg in zip(args, params, node.arguments):
+                if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY):
+                    self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
+                elif expected in ("int", "Player") and not compatible(given, expected):
+                    self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
+            element = element_of(first) if first != ANY else ANY
+            if node.name in ("neighbors",):
+                element = strip_optional(first)
+            return result.replace("T?", element + "?" if element != ANY else ANY).replace("T", element)
+        if node.name in self.procedures:
+            self.error("E204", f"'{node.name}' is a procedure: call it as a statement, it has no value", node.span)
+            return ANY
+        candidates = set(self.functions) | set(STDLIB_SIGNATURES) | set(self.boards)
+        self.error("E204", f"unknown function '{node.name}'", node.span, did_you_mean(node.name, candidates))
+        return ANY
+
+    def arity(self, node, expected):
+        if len(node.arguments) != expected:
+            self.error("E208", f"'{node.name}' takes {expected} argument(s), not {len(node.arguments)}", node.span)
+
+    def require_collection(self, t, node):
+        if not (t.startswith("list[") or t.startswith("zone[") or t == ANY):
+            self.error("E306", f"expected a list or a zone, but this is {describe(t)}", node.span)
+
+    def binder(self, binder: ast.Binder, scope) -> Scope:
+        domain = self.expr(binder.domain, scope)
+        self.require_collection(domain, binder.domain)
+        inner = scope.child(**{binder.name: strip_optional(element_of(domain))})
+        if binder.condition is not None:
+            self.condition(binder.condition, inner, "a 'where' filter")
+        return inner
+
+    def expr_Aggregate(self, node, scope):
+        inner = self.binder(node.binder, scope)
+        element = inner.names[node.binder.name]
+        body = self.expr(node.value, inner) if node.value is not None else None
+        kind = node.kind
+        if kind in ("count",):
+            return "int"
+        if kind in ("any", "all"):
+            if body is not None and strip_optional(body) not in ("bool", ANY):
+                self.error("E301", f"'{kind}' needs a condition after ':'", node.value.span)
+            return "bool"
+        if kind == "filter":
+            return list_of(element)
+        if kind == "map":
+            return list_of(body or element)
+        if kind == "first":
+            return element + "?"
+        if kind in ("sum", "max", "min"):
+            value = body or element
+            if strip_optional(value) not in ("int", ANY):
+                self.error("E302", f"'{kind}' adds up or compares numbers, but this is {describe(value)}",
+                           (node.value or node.binder).span)
+            return "int" if kind == "sum" else "int?"
+        return ANY
+
+    def expr_Ranking(self, node, scope):
+        inner = self.binder(node.binder, scope)
+        for key in node.keys:
+            t = self.expr(key, inner)
+            if strip_optional(t) not in ("int", "bool", ANY):
+                self.error("E302", f"a ranking key must be a number, but this is {describe(t)}", key.span)
+        return list_of(inner.names[node.binder.name])
+
+    # ---- statements ----
+    def block(self, statements, scope: Scope, where: str, guard_allowed=False):
+        scope = scope.child()
+        in_guard = guard_allowed
+        for statement in statements:
+            inner, _ = ast.untag(statement)
+            if not isinstance(inner, (ast.Let, ast.Require)):
+                in_guard = False
+            if isinstance(inner, ast.Require) and not in_guard:
+                self.error("E407", "'require' may only open an action's body (before any effect)", inner.span,
+                           "move it up, or use 'if' for a condition that does not make the move illegal")
+            if isinstance(inner, FLOW_ONLY) and where != "flow":
+                self.error("E407", f"'{keyword(inner)}' may only be used in the flow section", inner.span)
+            if isinstance(inner, ast.Create) and where != "setup":
+                self.error("E407", "components may only be created in the setup section", inner.span,
+                           "components are fixed once the game starts, so that none appears or vanishes")
+            self.statement(inner, scope, where)
+        return scope
+
+    def statement(self, node, scope, where):
+        getattr(self, "stmt_" + type(node).__name__)(node, scope, where)
+
+    def stmt_Let(self, node, scope, where):
+        scope.names[node.name] = self.expr(node.value, scope)
+
+    def target(self, target: ast.Target, scope) -> str:
+        if scope.lookup(target.name) is not None and not target.indexes:
+            return scope.lookup(target.name)
+        if target.name in self.vars:
+            var = self.vars[target.name]
+            fake = ast.Subscript(target.span, ast.Name(target.span, target.name), target.indexes)
+            self.indexes(var.index, fake, scope, f"'{target.name}'")
+            return self.type_name(var.type)
+        if target.name in self.zones or target.name in self.params or scope.lookup(target.name) is not None:
+            self.error("E209", f"'{target.name}' cannot be assigned: only variables (var) and locals (let) can", target.span)
+            return ANY
+        self.error("E202", f"unknown variable '{target.name}'", target.span,
+                   did_you_mean(target.name, set(self.vars) | scope.all_names()) or "declare it with 'var'")
+        return ANY
+
+    def stmt_Assign(self, node, scope, where):
+        expected = self.target(node.target, scope)
+        given = self.expr(node.value, scope)
+        if not compatible(given, expected):
+            self.error("E303", f"'{node.target.name}' holds {describe(expected)}, not {describe(given)}", node.value.span)
+
+    def stmt_Augment(self, node, scope, where):
+        expected = self.target(node.target, scope)
+        given = self.expr(node.value, scope)
+        for t, span in ((expected, node.target.span), (given, node.value.span)):
+            if strip_optional(t) not in ("int", ANY):
+                self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", span)
+
+    def stmt_If(self, node, scope, where):
+        self.condition(node.condition, scope)
+        self.block(node.body, scope, where)
+        for clause in node.elifs:
+            self.condition(clause.condition, scope)
+            self.block(clause.body, scope, where)
+        self.block(node.orelse, scope, where)
+
+    def stmt_For(self, node, scope, where):
+        self.block(node.body, self.binder(node.binder, scope), where)
+
+    def stmt_While(self, node, scope, where):
+        self.condition(node.condition, scope)
+        self.block(node.body, scope, where)
+
+    def stmt_Repeat(self, node, scope, where):
+        inner = self.block(node.body, scope, where)
+        if node.until is not None:
+            self.condition(node.until, inner)
+
+    def zone_expr(self, node, scope, what):
+        t = self.expr(node, scope)
+        if not (t.startswith("zone[") or t == ANY):
+            self.error("E304", f"{what} must be a zone, but this is {describe(t)}", node.span)
+        return t
+
+    def stmt_Move(self, node, scope, where):
+        item = self.expr(node.item, scope)
+        if strip_optional(item) not in self.components and item != ANY:
+            self.error("E305", f"only components move, but this is {describe(item)}", node.item.span)
+        self.zone_expr(node.destination.zone, scope, "the destination")
+
+    def stmt_MoveAll(self, node, scope, where):
+        source = self.expr(node.source, scope)
+        self.require_collection(source, node.source)
+        self.zone_expr(node.destination.zone, scope, "the destination")
+
+    def stmt_Deal(self, node, scope, where):
+        count = self.expr(node.count, scope)
+        if strip_optional(count) not in ("int", ANY):
+            self.error("E302", f"the number to deal must be a number, not {describe(count)}", node.count.span)
+        self.zone_expr(node.source, scope, "what to deal from")
+        self.zone_expr(node.destination.zone, scope, "the destination")
+
+    def stmt_Shuffle(self, node, scope, where):
+        self.zone_expr(node.zone, scope, "what to shuffle")
+
+    def stmt_Create(self, node, scope, where):
+        count = self.expr(node.count, scope)
+        if strip_optional(count) not in ("int", ANY):
+            self.error("E302", f"how many to create must be a number, not {describe(count)}", node.count.span)
+        component = self.components.get(node.type_name)
+        if component is None:
+            self.error("E206", f"unknown component type '{node.type_name}'", node.span,
+                       did_you_mean(node.type_name, self.components))
+        else:
+            fields = self.fields_of(node.type_name)
+            given = set()
+            for init in node.inits:
+                given.add(init.name)
+                value = self.expr(init.value, scope)
+                if init.name not in fields:
+                    self.error("E207", f"{node.type_name} has no attribute '{init.name}'", init.span,
+                               did_you_mean(init.name, fields))
+                elif not compatible(value, fields[init.name]):
+                    self.error("E303", f"'{init.name}' is {describe(fields[init.name])}, not {describe(value)}", init.value.span)
+            missing = [f.name for f in component.fields if f.name not in given]
+            if missing:
+                self.error("E207", f"missing attribute(s) of {node.type_name}: {', '.join(missing)}", node.span)
+        self.zone_expr(node.zone, scope, "where to create")
+
+    def stmt_Choose(self, node, scope, where):
+        if node.chooser is not None:
+            t = self.expr(node.chooser, scope)
+            if not compatible(t, "Player"):
+                self.error("E303", f"who chooses must be a player, not {describe(t)}", node.chooser.span)
+        self.block(node.body, self.binder(node.binder, scope), where)
+
+    def stmt_Require(self, node, scope, where):
+        self.condition(node.condition, scope, "a requirement")
+
+    def stmt_Again(self, node, scope, where):
+        pass
+
+    def stmt_Finish(self, node, scope, where):
+        if node.winners is not None:
+            t = self.expr(node.winners, scope)
+            if not compatible(t, "list[Player]"):
+                self.error("E303", f"the winners must be a list of players, not {describe(t)}", node.winners.span,
+                           "write e.g. 'finish winners [p]'")
+
+    def stmt_Log(self, node, scope, where):
+        pass
+
+    def stmt_Play(self, node, scope, where):
+        for name in node.actions:
+            if name not in self.actions:
+                self.error("E205", f"unknown action '{name}'", node.span, did_you_mean(name, self.actions))
+
+    def stmt_Turns(self, node, scope, where):
+        t = self.expr(node.start, scope)
+        if not compatible(t, "Player"):
+            self.error("E303", f"turns start from a player, not {describe(t)}", node.start.span)
+        if node.until is not None:
+            self.condition(node.until, scope)
+        self.block(node.body, scope, where)
+
+    def stmt_Turn(self, node, scope, where):
+        t = self.expr(node.player, scope)
+        if not compatible(t, "Player"):
+            self.error("E303", f"a turn is a player's, not {describe(t)}", node.player.span)
+        self.block(node.body, scope, where)
+
+    def stmt_Simultaneous(self, node, scope, where):
+        inner = self.binder(node.binder, scope)
+        plays = [s for s in node.body if isinstance(ast.untag(s)[0], ast.Play)]
+        if len(node.body) != 1 or len(plays) != 1:
+            self.error("E407", "a 'simultaneous' block holds exactly one 'play'", node.span)
+        self.block(node.body, inner, where)
+
+    def stmt_CallStatement(self, node, scope, where):
+        for argument in node.arguments:
+            self.expr(argument, scope)
+        proc = self.procedures.get(node.name)
+        if proc is None:
+            hint = did_you_mean(node.name, self.procedures)
+            if node.name in self.functions:
+                hint = f"'{node.name}' is a function: use its value, e.g. 'let x = {node.name}(...)'"
+            self.error("E204", f"unknown procedure '{node.name}'", node.span, hint)
+            return
+        self.arity(node, len(proc.parameters))
+
+    # ---- declarations ----
+    def run(self):
+        for check in CHECKS:
+            check(self)
+        return self.diagnostics
+
+
+def describe(t: str) -> str:
+    if t == "none":
+        return "none"
+    if t.startswith("list["):
+        return f"a list of {element_of(t)}"
+    if t.startswith("zone["):
+        return f"a zone of {element_of(t)}"
+    if t == "int":
+        return "a number"
+    if t == "bool":
+        return "true/false"
+    return f"'{t}'"
+
+
+def compatible(a: str, b: str) -> bool:
+    if ANY in (a, b) or a == b:
+        return True
+    if "none" in (a, b):
+        return True
+    sa, sb = strip_optional(a), strip_optional(b)
+    if sa == sb or {sa, sb} == {"int", "Player"}:   # a seat number is a player
+        return True
+    if sa.startswith("list[") and sb.startswith("list["):
+        return compatible(element_of(sa), element_of(sb))
+    return False
+
+
+def keyword(node) -> str:
+    return {ast.Play: "play", ast.Turns: "turns", ast.Turn: "turn", ast.Simultaneous: "simultaneous"}[type(node)]
+
+
+# ---- the checks, in order -------------------------------------------------------------
+
+def check_sections(c: Checker):
+    program = c.program
+    here = ast.Span(program.path, 1, 1, 1, 2)
+    if program.game is None:
+        c.error("E401", "missing 'game' section", here, 'start the file with: game "Name" { players 2 }')
+    else:
+        players = [f for f in program.game.fields if isinstance(f, ast.PlayersField)]
+        if not players:
+            c.error("E401", "the game section does not say how many players", program.game.span,
+                    "add e.g. 'players 2..4'")
+        for field in players:
+            high = field.high if field.high is not None else field.low
+            if field.low < 1 or high < field.low:
+                c.error("E408", f"players {field.low}..{high} is not a range of player counts", field.span)
+    if program.flow is None:
+        c.error("E402", "missing 'flow' section", here, "say how turns go, e.g. flow { turns from 1 { play move } }")
+
+
+def check_types_and_names(c: Checker):
+    seen_members = {}
+    for enum in c.enums.values():
+        for member in enum.members:
+            if member in seen_members and seen_members[member] != enum.name:
+                c.error("E201", f"'{member}' is a member of both {seen_members[member]} and {enum.name}", enum.span)
+            seen_members[member] = enum.name
+            if member in c.program.declarations:
+                c.error("E201", f"enum member '{member}' has the name of a declaration", enum.span)
+    for component in c.components.values():
+        for field in component.fields:
+            c.type_name(field.type)
+    for zone in c.zones.values():
+        if zone.element_type not in c.components:
+            c.error("E206", f"a zone holds components, and '{zone.element_type}' is not a component type",
+                    zone.span, did_you_mean(zone.element_type, c.components))
+        for domain in zone.index:
+            c.require_collection(c.expr(domain, c.globals), domain)
+    for var in c.vars.values():
+        t = c.type_name(var.type)
+        for domain in var.index:
+            c.require_collection(c.expr(domain, c.globals), domain)
+        if var.initial is not None:
+            given = c.expr(var.initial, c.globals)
+            if not compatible(given, t):
+                c.error("E303", f"'{var.name}' holds {describe(t)}, not {describe(given)}", var.initial.span)
+
+
+def check_params_and_options(c: Checker):
+    for param in c.params.values():
+        c.globals.names[param.name] = c.expr(param.value, c.globals)
+    for option in c.options.values():
+        for setting in option.settings:
+            if setting.name not in c.params:
+                c.error("E202", f"option '{option.name}' sets '{setting.name}', which is not a param", setting.span,
+                        did_you_mean(setting.name, c.params))
+            else:
+                c.expr(setting.value, c.globals)
+
+
+def check_boards(c: Checker):
+    for board in c.boards.values():
+        shape = board.shape
+        if isinstance(shape, ast.GridShape):
+            for side in (shape.rows, shape.cols):
+                if strip_optional(c.expr(side, c.globals)) not in ("int", ANY):
+                    c.error("E302", "a grid's size is a number", side.span)
+        else:
+            c.board_fields(board.name)
+
+
+def check_game_fields(c: Checker):
+    if c.program.game is None:
+        return
+    for field in c.program.game.fields:
+        if isinstance(field, ast.ScoreField):
+            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
+            if strip_optional(t) not in ("int", ANY):
+                c.error("E302", f"a score is a number, but this is {describe(t)}", field.expr.span)
+
+
+def parameter_scope(c: Checker, parameters):
+    return c.globals.child(**{p.name: c.type_name(p.type) for p in parameters})
+
+
+def check_functions(c: Checker):
+    for fn in c.functions.values():
+        result = c.type_name(fn.result_type)
+        given = c.expr(fn.body, parameter_scope(c, fn.parameters))
+        if not compatible(given, result):
+            c.error("E303", f"'{fn.name}' says it gives {describe(result)}, but its body gives {describe(given)}", fn.body.span)
+
+
+def check_procedures(c: Checker):
+    for proc in c.procedures.values():
+        c.block(proc.body, parameter_scope(c, proc.parameters), "proc")
+
+
+def check_actions(c: Checker):
+    for action in c.actions.values():
+        scope = c.globals
+        for binder in action.binders:
+            scope = c.binder(binder, scope)
+        c.block(action.body, scope, "action", guard_allowed=True)
+
+
+def check_triggers(c: Checker):
+    for trigger in c.program.of_kind(ast.Trigger):
+        scope = c.binder(trigger.binder, c.globals) if trigger.binder else c.globals
+        c.condition(trigger.condition, scope, "a trigger's 'when'")
+        c.block(trigger.body, scope, "trigger")
+
+
+def check_setup_and_flow(c: Checker):
+    if c.program.setup is not None:
+        c.block(c.program.setup.body, c.globals, "setup")
+    if c.program.flow is not None:
+        c.block(c.program.flow.body, c.globals, "flow")
+
+
+CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_boards,
+          check_game_fields, check_functions, check_procedures, check_actions, check_triggers,
+          check_setup_and_flow)
+
+
+def check(program: Program) -> list[Diagnostic]:
+    return Checker(program).run()

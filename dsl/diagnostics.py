@@ -1,0 +1,70 @@
+"""One diagnostic shape for every stage, rendered like a compiler's message."""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Optional
+
+import attrs
+
+from .ast import Span
+
+
+@attrs.frozen
+class Diagnostic:
+    code: str          # E1xx syntax, E2xx names, E3xx types, E4xx structure, E5xx files
+    message: str
+    span: Span
+    hint: Optional[str] = None
+    severity: str = "error"
+
+    def render(self, source: Optional[str] = None) -> str:
+        head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
+        lines = [head]
+        text = source_line(source, self.span.line) if source is not None else None
+        if text is not None:
+            number = str(self.span.line)
+            pad = " " * len(number)
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            width = max(1, min(width, len(text) - self.span.column + 1))
+            lines.append(f"{pad} |")
+            lines.append(f"{number} | {text}")
+            lines.append(f"{pad} | {' ' * (self.span.column - 1)}{'^' * width}")
+        if self.hint:
+            lines.append(f"  help: {self.hint}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.span.file, "line": self.span.line, "column": self.span.column,
+            "end_line": self.span.end_line, "end_column": self.span.end_column,
+            "severity": self.severity, "code": self.code, "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def source_line(source: Optional[str], line: int) -> Optional[str]:
+    if source is None or line < 1:
+        return None
+    lines = source.splitlines()
+    if line > len(lines):
+        return None
+    return lines[line - 1].expandtabs(1)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class RulesError(Exception):
+    """Raised only at the boundary (loading a game) to carry diagnostics; stages return them."""
+
+    def __init__(self, diagnostics, sources=None):
+        self.diagnostics = list(diagnostics)
+        self.sources = sources or {}
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources.get(d.span.file)) for d in self.diagnostics)

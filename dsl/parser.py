@@ -1,0 +1,158 @@
+"""Text -> syntax tree. Returns (module, diagnostics); never raises on bad input."""
+from __future__ import annotations
+
+import ast as python_ast
+import functools
+from pathlib import Path
+from typing import Optional
+
+import lark
+from lark import Transformer, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .diagnostics import Diagnostic
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+
+# Rules that are lists or plain words, not nodes.
+LIST_RULES = {"game_fields", "option_body", "names", "fields", "index", "parameters", "binders",
+              "legend", "block", "elifs", "inits", "arguments"}
+WORD_RULES = {"aggregate_kind", "ranking_kind", "zone_kind", "visibility"}
+
+
+def class_name(rule: str) -> str:
+    return "".join(part.capitalize() for part in rule.strip("_").split("_"))
+
+
+@functools.lru_cache(maxsize=None)
+def lark_parser(strict: bool = False) -> lark.Lark:
+    return lark.Lark(GRAMMAR_PATH.read_text(), parser="lalr", propagate_positions=True,
+                     maybe_placeholders=True, strict=strict)
+
+
+def span_of(file: str, meta_or_token) -> ast.Span:
+    m = meta_or_token
+    if getattr(m, "empty", False) or getattr(m, "line", None) is None:
+        return ast.Span(file, 0, 0, 0, 0)
+    return ast.Span(file, m.line, m.column, m.end_line, m.end_column)
+
+
+def token_value(token: Token):
+    if token.type == "INT":
+        return int(token)
+    if token.type in ("STRING", "LONG_STRING"):
+        return python_ast.literal_eval(str(token))
+    if token.type == "OPTIONAL":
+        return True
+    return str(token)
+
+
+class ToAst(Transformer):
+    def __init__(self, file: str):
+        super().__init__(visit_tokens=True)
+        self.file = file
+
+    def __default_token__(self, token):
+        return token_value(token)
+
+    def __default__(self, data, children, meta):
+        rule = str(data)
+        if rule in LIST_RULES:
+            return tuple(children)
+        if rule in WORD_RULES:
+            return children[0]
+        span = span_of(self.file, meta)
+        if rule == "start":
+            return ast.Module(span, tuple(children))
+        if rule == "boolean":
+            return ast.Boolean(span, children[0] == "true")
+        cls = getattr(ast, class_name(rule))
+        return cls(span, *self._normalise(cls, children))
+
+    @staticmethod
+    def _normalise(cls, children):
+        out = list(children)
+        # Optional list parts come as None: make them empty tuples so that stages can iterate.
+        list_fields = {"fields", "index", "parameters", "binders", "body", "elifs", "orelse",
+                       "inits", "arguments", "settings", "items", "indexes", "legend"}
+        for i, field in enumerate(attrs_fields(cls)[1:]):
+            if i < len(out) and out[i] is None and field in list_fields:
+                out[i] = ()
+        if cls is ast.Play:
+            out[0] = bool(out[0])
+        if cls is ast.Zone or cls is ast.Var:
+            out[-1] = out[-1] or ("hidden" if cls is ast.Zone else "public")
+        return out
+
+
+def attrs_fields(cls):
+    import attrs
+    return [f.name for f in attrs.fields(cls)]
+
+
+EXPECTED_NAMES = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "EQUAL": "'='",
+    "COMMA": "','", "DOT": "'.'", "RULE_TAG": "a rule tag like @C-8",
+}
+
+
+def describe_expected(expected) -> str:
+    words = []
+    for name in sorted(expected):
+        if name in EXPECTED_NAMES:
+            words.append(EXPECTED_NAMES[name])
+        elif name.isupper() and not name.startswith("__"):
+            # Lark names keyword terminals after the keyword itself.
+            words.append(f"'{name.lower()}'")
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
+    line = getattr(error, "line", 1) or 1
+    column = getattr(error, "column", 1) or 1
+    if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
+        lines = source.splitlines() or [""]
+        line = len(lines)
+        column = len(lines[-1]) + 1
+        span = ast.Span(file, line, column, line, column + 1)
+        return Diagnostic("E102", "unexpected end of file", span,
+                          hint="a block or a declaration is not closed: check that every '{' has its '}'")
+    if isinstance(error, UnexpectedCharacters):
+        char = source[error.pos_in_stream] if error.pos_in_stream < len(source) else "?"
+        span = ast.Span(file, line, column, line, column + 1)
+        hint = None
+        if char == "/":
+            hint = "use '//' for division rounded down (the language has whole numbers only)"
+        elif char == "'":
+            hint = "strings use double quotes"
+        elif char == "&" or char == "|":
+            hint = "write 'and' / 'or'"
+        elif char == "!":
+            hint = "write 'not', or '!=' for 'differs from'"
+        return Diagnostic("E101", f"unexpected character '{char}'", span, hint=hint)
+    token = error.token
+    width = max(1, len(str(token)))
+    span = ast.Span(file, line, column, line, column + width)
+    expected = describe_expected(getattr(error, "expected", set()) or set())
+    hint = f"expected {expected}" if expected else None
+    text = str(token)
+    if text == "=" and "EQUAL" not in (error.expected or set()):
+        hint = "to compare, write '=='"
+    elif text in ("else", "elif") :
+        hint = "'else' and 'elif' follow the '}' of an 'if' block"
+    elif token.type == "NAME" and "LBRACE" in (error.expected or set()):
+        hint = "a '{' is missing before this name"
+    return Diagnostic("E100", f"unexpected '{text}'", span, hint=hint)
+
+
+def parse(source: str, file: str = "<string>") -> tuple[Optional[ast.Module], list[Diagnostic]]:
+    try:
+        tree = lark_parser().parse(source)
+    except UnexpectedInput as error:
+        return None, [parse_error(file, source, error)]
+    return ToAst(file).transform(tree), []

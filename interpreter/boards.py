@@ -1,0 +1,69 @@
+"""Board geometry, built once per game: cells, their neighbours and the lines through them."""
+from __future__ import annotations
+
+import re
+
+import attrs
+
+COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@attrs.define
+class Geometry:
+    name: str
+    cells: list                       # entity ids, in reading order
+    at: dict                          # (row, col) -> entity id
+    neighbors: dict                   # entity id -> tuple of entity ids
+    steps: tuple                      # (drow, dcol) line directions, one per axis
+    kind: str                         # "grid" or "hex"
+    rows: int = 0
+    cols: int = 0
+
+
+def grid_cells(rows: int, cols: int):
+    """(row, col, label, attributes) for a rows x cols grid; row 1 is drawn at the bottom."""
+    for row in range(1, rows + 1):
+        for col in range(1, cols + 1):
+            letter = COLUMN_LETTERS[col - 1] if col <= len(COLUMN_LETTERS) else f"c{col}-"
+            yield row, col, f"{letter}{row}", {}
+
+
+def hex_cells(drawing: str, legend: dict):
+    """Cells of a hex map drawn in text: each hex is two characters and hexes in a row stand
+    4 characters apart; a hex's neighbours are beside it (4 apart) and on the rows above and
+    below, 2 characters left and right. A two-digit number is a numbered hex; any other symbol
+    is looked up in the legend. Rows count from the top; col is the character position // 2."""
+    lines = drawing.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    for row, line in enumerate(lines, start=1):
+        for match in re.finditer(r"\S+", line):
+            symbol = match.group()
+            end = match.end()
+            attributes = {}
+            if symbol.isdigit():
+                attributes["number"] = int(symbol)
+                attributes.update(legend.get("#", {}))
+            else:
+                if symbol not in legend:
+                    raise ValueError(f"symbol '{symbol}' of the map is not in its legend")
+                attributes["number"] = None
+                attributes.update(legend[symbol])
+            yield row, end // 2, f"{symbol}@{row}.{end // 2}", attributes
+
+
+def build_geometry(name, kind, placed):
+    """placed: list of (entity id, row, col)."""
+    at = {(row, col): eid for eid, row, col in placed}
+    if kind == "grid":
+        near = ((0, 1), (1, 0), (0, -1), (-1, 0))
+        steps = ((0, 1), (1, 0), (1, 1), (1, -1))
+    else:
+        near = ((0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1))
+        steps = ((0, 2), (1, 1), (1, -1))
+    neighbors = {}
+    for eid, row, col in placed:
+        neighbors[eid] = tuple(at[(row + dr, col + dc)] for dr, dc in near if (row + dr, col + dc) in at)
+    rows = max((r for _, r, _ in placed), default=0)
+    cols = max((c for _, _, c in placed), default=0)
+    return Geometry(name, [eid for eid, _, _ in placed], at, neighbors, steps, kind, rows, cols)

@@ -1,0 +1,793 @@
+"""A checked program -> Python closures, once per (options, player count).
+
+Every expression becomes `f(s, env)` (s: the state, env: a dict of locals); every statement
+becomes `f(s, env)` that changes s. The flow becomes a flat list of instructions with a program
+counter kept in the state, so that a game can stop at any decision and be copied cheaply.
+"""
+from __future__ import annotations
+
+import operator
+import re
+
+import attrs
+
+from dsl import ast
+from dsl.builtins import STDLIB_SIGNATURES
+from dsl.checker import ANY, Checker, Scope, element_of, strip_optional
+
+from . import random_source, stdlib
+from .boards import build_geometry, grid_cells, hex_cells
+from .errors import Finished, NeedChoice, RulesRuntimeError
+
+EMPTY = ()
+LOOP_CAP = 100_000
+
+COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
+           "<=": operator.le, ">=": operator.ge}
+ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+# ---- flow instructions ------------------------------------------------------------------
+
+@attrs.define
+class Instruction:
+    op: str                    # effect, jump, jump_if, jump_unless, for_init, for_next, turns_init,
+    #                            turns_check, turns_next, turn, play, simultaneous
+    span: object = None
+    fn: object = None          # a compiled expression or statement
+    target: int = -1           # jump target
+    key: str = ""              # where the instruction keeps its progress in s.env
+    name: str = ""             # a loop variable
+    actions: tuple = ()        # action indexes for play / simultaneous
+    optional: bool = False
+    may_choose: bool = False
+
+
+@attrs.define
+class CompiledAction:
+    name: str
+    index: int
+    binders: tuple             # (name, domain fn, where fn or None, element type)
+    guard: object              # f(s, env) -> None when legal, else the reason
+    body: object               # f(s, env)
+    template: str
+    may_choose: bool
+    span: object
+    condition_texts: tuple     # the source text of each where filter, for refusals
+
+
+@attrs.define
+class CompiledTrigger:
+    name: str
+    binder: object             # (name, domain fn, where fn) or None
+    condition: object
+    body: object
+    span: object
+
+
+def compare_values(op):
+    fn = COMPARE[op]
+    if op in ("==", "!="):
+        return fn
+
+    def ordered(a, b):
+        if a is None or b is None:
+            return False
+        return fn(a, b)
+    return ordered
+
+
+class Compiler:
+    def __init__(self, program, game, sources):
+        self.program = program
+        self.game = game
+        self.sources = sources
+        self.types = Checker(program)
+        self.types.run()          # fills param types; the program is known to be clean
+        self.types.diagnostics = []
+        self.procedures = {}
+        self.functions = {}
+        self.may_choose_procs = set()
+
+    # ---- helpers ----
+    def type_of(self, node, scope) -> str:
+        saved = self.types.diagnostics
+        t = self.types.expr(node, scope)
+        self.types.diagnostics = saved
+        return t
+
+    def source_text(self, node) -> str:
+        span = node.span
+        text = self.sources.get(span.file)
+        if text is None or span.line == 0:
+            return "a condition"
+        lines = text.splitlines()
+        if span.line == span.end_line:
+            return lines[span.line - 1][span.column - 1:span.end_column - 1]
+        first = lines[span.line - 1][span.column - 1:]
+        return first + " ..."
+
+    def constant(self, node):
+        """Evaluate an expression that needs no state (params, sizes, initial values)."""
+        fn = self.expr(node, self.types.globals)
+        try:
+            return fn(None, {})
+        except (AttributeError, TypeError) as error:
+            raise RulesRuntimeError(f"this must be known before the game starts ({error})", node.span)
+
+    # ---- expressions ----
+    def expr(self, node, scope):
+        return getattr(self, "x_" + type(node).__name__)(node, scope)
+
+    def collection(self, node, scope):
+        """A compiled expression that yields a sequence, reading a zone's content if needed."""
+        fn = self.expr(node, scope)
+        if self.type_of(node, scope).startswith("zone["):
+            def read(s, e):
+                return s.zones.get(fn(s, e), EMPTY)
+            return read
+        return fn
+
+    def x_Integer(self, node, scope):
+        value = node.value
+        return lambda s, e: value
+
+    def x_Text(self, node, scope):
+        value = node.value
+        return lambda s, e: value
+
+    def x_Boolean(self, node, scope):
+        value = node.value
+        return lambda s, e: value
+
+    def x_Nothing(self, node, scope):
+        return lambda s, e: None
+
+    def x_Name(self, node, scope):
+        name = node.id
+        game = self.game
+        if scope.lookup(name) is not None and name not in self.types.globals.names:
+            return lambda s, e: e[name]
+        if name == "current":
+            return lambda s, e: s.current
+        if name in ("players", "Player"):
+            seats = list(range(1, game.num_players + 1))
+            return lambda s, e: seats
+        if name == "num_players":
+            n = game.num_players
+            return lambda s, e: n
+        if name in game.params:
+            value = game.params[name]
+            return lambda s, e: value
+        if name in self.types.options:
+            value = name in game.options
+            return lambda s, e: value
+        if name in self.types.members:
+            return lambda s, e: name
+        if name in self.types.enums:
+            members = list(self.types.enums[name].members)
+            return lambda s, e: members
+        if name in self.types.components:
+            return lambda s, e: s.by_type.get(name, EMPTY)
+        if name in self.types.boards:
+            cells = game.geometries[name].cells
+            return lambda s, e: cells
+        if name in self.types.zones:
+            return lambda s, e: name
+        if name in self.types.vars:
+            default = game.var_defaults[name]
+            return lambda s, e: s.vars.get(name, default)
+        return lambda s, e: e[name]
+
+    def x_ListLiteral(self, node, scope):
+        items = [self.expr(item, scope) for item in node.items]
+        return lambda s, e: [f(s, e) for f in items]
+
+    def x_Conditional(self, node, scope):
+        c, a, b = (self.expr(n, scope) for n in (node.condition, node.then, node.otherwise))
+        return lambda s, e: a(s, e) if c(s, e) else b(s, e)
+
+    def x_Or(self, node, scope):
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        return lambda s, e: bool(a(s, e)) or bool(b(s, e))
+
+    def x_And(self, node, scope):
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        return lambda s, e: bool(a(s, e)) and bool(b(s, e))
+
+    def x_Not(self, node, scope):
+        a = self.expr(node.operand, scope)
+        return lambda s, e: not a(s, e)
+
+    def x_Compare(self, node, scope):
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        op = compare_values(node.op)
+        return lambda s, e: op(a(s, e), b(s, e))
+
+    def x_Member(self, node, scope):
+        a, b = self.expr(node.item, scope), self.collection(node.collection, scope)
+        return lambda s, e: a(s, e) in b(s, e)
+
+    def x_NotMember(self, node, scope):
+        a, b = self.expr(node.item, scope), self.collection(node.collection, scope)
+        return lambda s, e: a(s, e) not in b(s, e)
+
+    def x_Range(self, node, scope):
+        a, b = self.expr(node.low, scope), self.expr(node.high, scope)
+        return lambda s, e: range(a(s, e), b(s, e) + 1)
+
+    def x_Binary(self, node, scope):
+        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
+        span = node.span
+        if node.op in ARITHMETIC:
+            op = ARITHMETIC[node.op]
+            if node.op == "+" and self.type_of(node.left, scope).startswith("list["):
+                return lambda s, e: list(a(s, e)) + list(b(s, e))
+
+            def arithmetic(s, e):
+                x, y = a(s, e), b(s, e)
+                if x is None or y is None:
+                    raise RulesRuntimeError("arithmetic on 'none'", span)
+                return op(x, y)
+            return arithmetic
+
+        op = operator.floordiv if node.op == "//" else operator.mod
+
+        def division(s, e):
+            x, y = a(s, e), b(s, e)
+            if not y:
+                raise RulesRuntimeError("division by zero", span)
+            return op(x, y)
+        return division
+
+    def x_Negate(self, node, scope):
+        a = self.expr(node.operand, scope)
+        return lambda s, e: -a(s, e)
+
+    def x_Attribute(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        name = node.name
+
+        def attribute(s, e):
+            value = obj(s, e)
+            if value is None:
+                return None
+            return s.entities[value].get(name)
+        return attribute
+
+    def x_Subscript(self, node, scope):
+        if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None:
+            name = node.obj.id
+            if name in self.types.zones:
+                return self.key(name, node.indexes, scope)
+            if name in self.types.vars:
+                key = self.key(name, node.indexes, scope)
+                default = self.game.var_defaults[name]
+                return lambda s, e: s.vars.get(key(s, e), default)
+        obj, index = self.collection(node.obj, scope), self.expr(node.indexes[0], scope)
+
+        def item(s, e):
+            items, i = obj(s, e), index(s, e)
+            return items[i - 1] if i is not None and 1 <= i <= len(items) else None
+        return item
+
+    def key(self, name, indexes, scope):
+        parts = [self.expr(i, scope) for i in indexes]
+        if not parts:
+            return lambda s, e: name
+        if len(parts) == 1:
+            (a,) = parts
+            return lambda s, e: (name, a(s, e))
+        if len(parts) == 2:
+            a, b = parts
+            return lambda s, e: (name, a(s, e), b(s, e))
+        return lambda s, e: (name, *[p(s, e) for p in parts])
+
+    def x_Call(self, node, scope):
+        name = node.name
+        if name in self.types.boards:
+            geometry = self.game.geometries[name]
+            row, col = (self.expr(a, scope) for a in node.arguments)
+            return lambda s, e: geometry.at.get((row(s, e), col(s, e)))
+        if name in self.types.functions:
+            fn_decl = self.types.functions[name]
+            args = [self.expr(a, scope) for a in node.arguments]
+            names = [p.name for p in fn_decl.parameters]
+            functions = self.functions
+
+            def call(s, e):
+                return functions[name](s, {n: a(s, e) for n, a in zip(names, args)})
+            return call
+        fn = stdlib.FUNCTIONS[name]
+        args = [self.collection(a, scope) for a in node.arguments]
+        if len(args) == 1:
+            (a,) = args
+            return lambda s, e: fn(s, a(s, e))
+        if len(args) == 2:
+            a, b = args
+            return lambda s, e: fn(s, a(s, e), b(s, e))
+        return lambda s, e: fn(s, *[a(s, e) for a in args])
+
+    def binder(self, binder, scope):
+        domain = self.collection(binder.domain, scope)
+        element = strip_optional(element_of(self.type_of(binder.domain, scope)))
+        inner = scope.child(**{binder.name: element})
+        where = self.expr(binder.condition, inner) if binder.condition is not None else None
+        return domain, where, inner, element
+
+    def x_Aggregate(self, node, scope):
+        domain, where, inner, _ = self.binder(node.binder, scope)
+        name = node.binder.name
+        body = self.expr(node.value, inner) if node.value is not None else (lambda s, e: e[name])
+
+        def items(s, e):
+            local = dict(e)
+            for value in list(domain(s, e)):
+                local[name] = value
+                if where is None or where(s, local):
+                    yield local
+
+        kind = node.kind
+        if kind == "count":
+            return lambda s, e: sum(1 for _ in items(s, e))
+        if kind == "filter":
+            return lambda s, e: [local[name] for local in items(s, e)]
+        if kind == "map":
+            return lambda s, e: [body(s, local) for local in items(s, e)]
+        if kind == "first":
+            return lambda s, e: next((local[name] for local in items(s, e)), None)
+        if kind == "any":
+            return lambda s, e: any(body(s, local) for local in items(s, e))
+        if kind == "all":
+            return lambda s, e: all(body(s, local) for local in items(s, e))
+        if kind == "sum":
+            return lambda s, e: sum(body(s, local) or 0 for local in items(s, e))
+        pick = max if kind == "max" else min
+
+        def extreme(s, e):
+            values = [v for v in (body(s, local) for local in items(s, e)) if v is not None]
+            return pick(values) if values else None
+        return extreme
+
+    def x_Ranking(self, node, scope):
+        domain, where, inner, _ = self.binder(node.binder, scope)
+        name = node.binder.name
+        keys = [self.expr(k, inner) for k in node.keys]
+        kind = node.kind
+
+        def ranked(s, e):
+            local = dict(e)
+            scored = []
+            for value in list(domain(s, e)):
+                local[name] = value
+                if where is None or where(s, local):
+                    scored.append((tuple((k(s, local) or 0) for k in keys), value))
+            if kind == "sorted":
+                return [v for _, v in sorted(scored, key=lambda kv: kv[0], reverse=True)]
+            if not scored:
+                return []
+            target = (max if kind == "best" else min)(k for k, _ in scored)
+            return [v for k, v in scored if k == target]
+        return ranked
+
+    # ---- statements ----
+    def block(self, statements, scope):
+        scope = scope.child()
+        compiled = [self.statement(ast.untag(st)[0], scope) for st in statements]
+        compiled = [c for c in compiled if c is not None]
+        if not compiled:
+            return lambda s, e: None
+        if len(compiled) == 1:
+            return compiled[0]
+        if len(compiled) == 2:
+            a, b = compiled
+
+            def two(s, e):
+                a(s, e)
+                b(s, e)
+            return two
+
+        def run(s, e):
+            for c in compiled:
+                c(s, e)
+        return run
+
+    def statement(self, node, scope):
+        return getattr(self, "s_" + type(node).__name__)(node, scope)
+
+    def s_Let(self, node, scope):
+        value = self.expr(node.value, scope)
+        scope.names[node.name] = self.type_of(node.value, scope)
+        name = node.name
+
+        def let(s, e):
+            e[name] = value(s, e)
+        return let
+
+    def assignment_key(self, target, scope):
+        if scope.lookup(target.name) is not None and target.name not in self.types.globals.names and not target.indexes:
+            return None
+        return self.key(target.name, target.indexes, scope)
+
+    def s_Assign(self, node, scope):
+        value = self.expr(node.value, scope)
+        key = self.assignment_key(node.target, scope)
+        name = node.target.name
+        if key is None:
+            def assign_local(s, e):
+                e[name] = value(s, e)
+            return assign_local
+
+        def assign(s, e):
+            s.vars[key(s, e)] = value(s, e)
+        return assign
+
+    def s_Augment(self, node, scope):
+        value = self.expr(node.value, scope)
+        sign = 1 if node.op == "+=" else -1
+        key = self.assignment_key(node.target, scope)
+        name = node.target.name
+        if key is None:
+            def augment_local(s, e):
+                e[name] = e[name] + sign * value(s, e)
+            return augment_local
+        default = self.game.var_defaults[name]
+
+        def augment(s, e):
+            k = key(s, e)
+            s.vars[k] = s.vars.get(k, default) + sign * value(s, e)
+        return augment
+
+    def s_If(self, node, scope):
+        branches = [(self.expr(node.condition, scope), self.block(node.body, scope))]
+        for clause in node.elifs:
+            branches.append((self.expr(clause.condition, scope), self.block(clause.body, scope)))
+        orelse = self.block(node.orelse, scope) if node.orelse else None
+        if len(branches) == 1:
+            (c, b), = branches
+
+            def if_(s, e):
+                if c(s, e):
+                    b(s, e)
+                elif orelse is not None:
+                    orelse(s, e)
+            return if_
+
+        def chain(s, e):
+            for c, b in branches:
+                if c(s, e):
+                    b(s, e)
+                    return
+            if orelse is not None:
+                orelse(s, e)
+        return chain
+
+    def s_For(self, node, scope):
+        domain, where, inner, _ = self.binder(node.binder, scope)
+        body = self.block(node.body, inner)
+        name = node.binder.name
+
+        def for_(s, e):
+            for value in list(domain(s, e)):
+                e[name] = value
+                if where is None or where(s, e):
+                    body(s, e)
+        return for_
+
+    def s_While(self, node, scope):
+        condition, body, span = self.expr(node.condition, scope), self.block(node.body, scope), node.span
+
+        def while_(s, e):
+            for _ in range(LOOP_CAP):
+                if not condition(s, e):
+                    return
+                body(s, e)
+            raise RulesRuntimeError(f"a 'while' loop ran {LOOP_CAP} times", span)
+        return while_
+
+    def s_Repeat(self, node, scope):
+        inner = scope.child()
+        body = self.block(node.body, inner)
+        until = self.expr(node.until, inner) if node.until is not None else None
+        span = node.span
+
+        def repeat(s, e):
+            for _ in range(LOOP_CAP):
+                body(s, e)
+                if until is not None and until(s, e):
+                    return
+            raise RulesRuntimeError(f"a 'repeat' loop ran {LOOP_CAP} times", span)
+        return repeat
+
+    def destination(self, node, scope):
+        return self.expr(node.zone, scope), isinstance(node, ast.ToBottom)
+
+    def s_Move(self, node, scope):
+        item = self.expr(node.item, scope)
+        zone, under = self.destination(node.destination, scope)
+
+        def move(s, e):
+            x = item(s, e)
+            if x is not None:
+                s.move(x, zone(s, e), under)
+        return move
+
+    def s_MoveAll(self, node, scope):
+        items = self.collection(node.source, scope)
+        zone, under = self.destination(node.destination, scope)
+
+        def move_all(s, e):
+            target = zone(s, e)
+            moving = list(items(s, e))
+            if under:
+                moving.reverse()
+            for x in moving:
+                s.move(x, target, under)
+        return move_all
+
+    def s_Deal(self, node, scope):
+        count, source = self.expr(node.count, scope), self.expr(node.source, scope)
+        zone, under = self.destination(node.destination, scope)
+
+        def deal(s, e):
+            n, src, target = count(s, e), source(s, e), zone(s, e)
+            pile = s.zones.get(src)
+            for _ in range(max(0, n)):
+                if not pile:
+                    return
+                s.move(pile[-1], target, under)
+        return deal
+
+    def s_Shuffle(self, node, scope):
+        zone = self.expr(node.zone, scope)
+
+        def shuffle(s, e):
+            items = s.zones.get(zone(s, e))
+            if items:
+                s.rng = random_source.shuffle(s.rng, items)
+        return shuffle
+
+    def s_Create(self, node, scope):
+        count, zone = self.expr(node.count, scope), self.expr(node.zone, scope)
+        inits = [(i.name, self.expr(i.value, scope)) for i in node.inits]
+        type_name = node.type_name
+        template = self.game.label_templates.get(type_name)
+
+        def create(s, e):
+            values = {name: f(s, e) for name, f in inits}
+            values.setdefault("owner", None)
+            for _ in range(count(s, e)):
+                s.create(type_name, dict(values), template, zone(s, e))
+        return create
+
+    def s_Choose(self, node, scope):
+        domain, where, inner, element = self.binder(node.binder, scope)
+        body = self.block(node.body, inner)
+        chooser = self.expr(node.chooser, scope) if node.chooser is not None else None
+        name, prompt = node.binder.name, node.prompt or f"choose {node.binder.name}"
+        labeler = self.game.labeler(element)
+
+        def choose(s, e):
+            options = []
+            for value in list(domain(s, e)):
+                e[name] = value
+                if where is None or where(s, e):
+                    options.append(value)
+            if not options:
+                return
+            if len(options) == 1:
+                index = 0
+            elif s.cursor < len(s.choices):
+                index = s.choices[s.cursor]
+                s.cursor += 1
+            else:
+                who = chooser(s, e) if chooser is not None else s.current
+                raise NeedChoice(options, [labeler(s, v) for v in options], who, prompt)
+            e[name] = options[index]
+            body(s, e)
+        return choose
+
+    def s_Require(self, node, scope):
+        raise AssertionError("requirements are compiled with their action's guard")
+
+    def s_Again(self, node, scope):
+        def again(s, e):
+            s.extra = True
+        return again
+
+    def s_Finish(self, node, scope):
+        winners = self.expr(node.winners, scope) if node.winners is not None else (lambda s, e: [])
+
+        def finish(s, e):
+            s.terminal = True
+            s.winners = sorted(set(winners(s, e)))
+            raise Finished()
+        return finish
+
+    def s_Log(self, node, scope):
+        message = node.message
+        pattern = re.compile(r"\{(\w+)\}")
+        labelers = {n: self.game.labeler(t) for n, t in self.local_types(scope).items()}
+
+        def log(s, e):
+            s.log.append(pattern.sub(lambda m: labelers.get(m.group(1), lambda s, v: str(v))(s, e.get(m.group(1))), message))
+        return log
+
+    def local_types(self, scope):
+        out = {}
+        while scope is not None and scope is not self.types.globals:
+            for name, t in scope.names.items():
+                out.setdefault(name, t)
+            scope = scope.parent
+        return out
+
+    def s_CallStatement(self, node, scope):
+        args = [self.expr(a, scope) for a in node.arguments]
+        names = [p.name for p in self.types.procedures[node.name].parameters]
+        procedures, name = self.procedures, node.name
+
+        def call(s, e):
+            procedures[name](s, {n: a(s, e) for n, a in zip(names, args)})
+        return call
+
+    # ---- declarations ----
+    def compile_action(self, index, action):
+        scope = self.types.globals
+        binders = []
+        texts = []
+        for binder in action.binders:
+            domain, where, scope, element = self.binder(binder, scope)
+            binders.append((binder.name, domain, where, element))
+            texts.append(self.source_text(binder.condition) if binder.condition is not None else "")
+        scope = scope.child()
+        guard_steps, rest = [], list(action.body)
+        while rest and isinstance(ast.untag(rest[0])[0], (ast.Let, ast.Require)):
+            node = ast.untag(rest.pop(0))[0]
+            if isinstance(node, ast.Let):
+                guard_steps.append((self.s_Let(node, scope), None))
+            else:
+                reason = node.reason or f"this needs {self.source_text(node.condition)}"
+                guard_steps.append((self.expr(node.condition, scope), reason))
+
+        def guard(s, e):
+            for step, reason in guard_steps:
+                if reason is None:
+                    step(s, e)
+                elif not step(s, e):
+                    return reason
+            return None
+
+        body = self.block(rest, scope)
+        template = action.template or " ".join([action.name] + ["{%s}" % b.name for b in action.binders])
+        return CompiledAction(action.name, index, tuple(binders), guard, body, template,
+                              self.may_choose(action.body), action.span, tuple(texts))
+
+    def may_choose(self, statements) -> bool:
+        """Whether running these statements may stop at a choice (so the engine keeps a copy)."""
+        found = False
+
+        def walk(value):
+            nonlocal found
+            if isinstance(value, ast.Choose):
+                found = True
+            elif isinstance(value, ast.CallStatement) and value.name in self.may_choose_procs:
+                found = True
+            if attrs.has(type(value)):
+                for field in attrs.fields(type(value)):
+                    walk(getattr(value, field.name))
+            elif isinstance(value, tuple):
+                for item in value:
+                    walk(item)
+        walk(tuple(statements))
+        return found
+
+    def compile_all(self):
+        game = self.game
+        # procedures that may choose, to a fixed point (they call each other)
+        procs = self.types.procedures
+        changed = True
+        while changed:
+            changed = False
+            for name, proc in procs.items():
+                if name not in self.may_choose_procs and self.may_choose(proc.body):
+                    self.may_choose_procs.add(name)
+                    changed = True
+        for name, fn in self.types.functions.items():
+            scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
+            self.functions[name] = self.expr(fn.body, scope)
+        for name, proc in procs.items():
+            scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})
+            self.procedures[name] = self.block(proc.body, scope)
+        actions = self.types.actions
+        game.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
+        game.action_index = {a.name: a.index for a in game.actions}
+        triggers = []
+        for trigger in self.program.of_kind(ast.Trigger):
+            scope = self.types.globals
+            binder = None
+            if trigger.binder is not None:
+                domain, where, scope, _ = self.binder(trigger.binder, scope)
+                binder = (trigger.binder.name, domain, where)
+            triggers.append(CompiledTrigger(trigger.name, binder, self.expr(trigger.condition, scope),
+                                            self.block(trigger.body, scope), trigger.span))
+        game.triggers = triggers
+        game.triggers_may_choose = any(self.may_choose(t.body) for t in self.program.of_kind(ast.Trigger))
+        setup = self.program.setup.body if self.program.setup else ()
+        game.setup = self.block(setup, self.types.globals)
+        game.flow = []
+        self.flow_block(self.program.flow.body, self.types.globals, game.flow)
+        score = next((f for f in self.program.game.fields if isinstance(f, ast.ScoreField)), None)
+        if score is not None:
+            fn = self.expr(score.expr, self.types.globals.child(**{score.player_name: "Player"}))
+            player = score.player_name
+            game.score = lambda s, p: fn(s, {player: p})
+
+    # ---- the flow: a flat list of instructions ----
+    def flow_block(self, statements, scope, out):
+        scope = scope.child()
+        for statement in statements:
+            self.flow_statement(ast.untag(statement)[0], scope, out)
+
+    def flow_statement(self, node, scope, out):
+        here = len(out)
+        key = f"#{here}"
+        if isinstance(node, ast.Play):
+            indexes = tuple(self.game.action_index[n] for n in node.actions)
+            out.append(Instruction("play", node.span, actions=indexes, optional=node.optional))
+        elif isinstance(node, ast.Turns):
+            start = self.expr(node.start, scope)
+            until = self.expr(node.until, scope) if node.until is not None else (lambda s, e: False)
+            out.append(Instruction("turns_init", node.span, fn=start, key=key))
+            check = len(out)
+            out.append(Instruction("turns_check", node.span, fn=until, key=key))
+            self.flow_block(node.body, scope, out)
+            out.append(Instruction("turns_next", node.span, key=key, target=check))
+            out[check].target = len(out)
+        elif isinstance(node, ast.Turn):
+            out.append(Instruction("turn", node.span, fn=self.expr(node.player, scope)))
+            self.flow_block(node.body, scope, out)
+        elif isinstance(node, ast.Simultaneous):
+            domain, where, inner, _ = self.binder(node.binder, scope)
+            play = ast.untag(node.body[0])[0]
+            indexes = tuple(self.game.action_index[n] for n in play.actions)
+            out.append(Instruction("simultaneous", node.span, fn=(domain, where), key=key,
+                                   name=node.binder.name, actions=indexes))
+        elif isinstance(node, ast.If):
+            branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
+            ends = []
+            for condition, body in branches:
+                jump = len(out)
+                out.append(Instruction("jump_unless", condition.span, fn=self.expr(condition, scope)))
+                self.flow_block(body, scope, out)
+                ends.append(len(out))
+                out.append(Instruction("jump", node.span))
+                out[jump].target = len(out)
+            self.flow_block(node.orelse, scope, out)
+            for end in ends:
+                out[end].target = len(out)
+        elif isinstance(node, ast.While):
+            check = len(out)
+            out.append(Instruction("jump_unless", node.span, fn=self.expr(node.condition, scope)))
+            self.flow_block(node.body, scope, out)
+            out.append(Instruction("jump", node.span, target=check))
+            out[check].target = len(out)
+        elif isinstance(node, ast.Repeat):
+            inner = scope.child()
+            start = len(out)
+            self.flow_block(node.body, inner, out)
+            if node.until is None:
+                out.append(Instruction("jump", node.span, target=start))
+            else:
+                out.append(Instruction("jump_unless", node.span, fn=self.expr(node.until, inner), target=start))
+        elif isinstance(node, ast.For):
+            domain, where, inner, _ = self.binder(node.binder, scope)
+            out.append(Instruction("for_init", node.span, fn=(domain, where), key=key, name=node.binder.name))
+            step = len(out)
+            out.append(Instruction("for_next", node.span, fn=where, key=key, name=node.binder.name))
+            self.flow_block(node.body, inner, out)
+            out.append(Instruction("jump", node.span, target=step))
+            out[step].target = len(out)
+        else:
+            fn = self.statement(node, scope)
+            if fn is not None:
+                out.append(Instruction("effect", node.span, fn=fn, may_choose=self.may_choose((node,))))

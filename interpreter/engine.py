@@ -1,0 +1,750 @@
+"""Games and states: the OpenSpiel-like interface every tool (CLI, bots, tests) goes through.
+
+A `Game` is a checked program compiled for one choice of options and one player count.
+A `State` is one position: `current_player`, `legal_moves`, `apply`, `is_terminal`,
+`returns`, `view(player)`, `clone`. Randomness comes only from the seed given at the start.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+import attrs
+
+from dsl import ast
+from dsl.checker import ANY, check, element_of, strip_optional
+from dsl.diagnostics import Diagnostic, did_you_mean
+from dsl.program import load_program
+
+from . import random_source
+from .boards import build_geometry, grid_cells, hex_cells
+from .compiler import LOOP_CAP, Compiler
+from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError
+
+TERMINAL = 0
+SKIP = "skip"
+
+
+class Move:
+    """One legal move: an action with its arguments, a choice among options, or a skip."""
+    __slots__ = ("kind", "action", "args", "name")
+
+    def __init__(self, kind, action, args, name):
+        self.kind, self.action, self.args, self.name = kind, action, args, name
+
+    def __repr__(self):
+        return f"Move({self.name!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Move) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+@attrs.define
+class Pending:
+    """A step stopped at a choice: replaying `runner` on a copy of `snapshot` with `choices`
+    made so far (plus the next one) continues it."""
+    snapshot: object
+    runner: object
+    may_choose: bool
+    choices: tuple
+    names: list
+    chooser: int
+    prompt: str
+
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Game:
+    def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None):
+        self.program = program
+        self.sources = sources
+        self.path = program.path
+        self.title = program.game.title
+        low, high = self.player_range = player_range(program)
+        self.num_players = num_players if num_players is not None else low
+        self.options = frozenset(options)
+        self.params = {}
+        self.var_defaults = {}
+        self.geometries = {}
+        self.geometry_by_cell = {}
+        self.static_entities = []
+        self.static_by_type = {}
+        self.label_templates = {}
+        self.score = None
+        compiler = Compiler(program, self, sources)
+        self.types = compiler.types
+        self._setup_declarations(compiler)
+        compiler.compile_all()
+        self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
+        self.templates = [self.parse_template(a.template, [b[0] for b in a.binders]) for a in self.actions]
+
+    # ---- built once ----
+    def _setup_declarations(self, compiler):
+        settings = {}
+        for option in self.types.options.values():
+            if option.name in self.options:
+                for setting in option.settings:
+                    settings[setting.name] = setting.value
+        for name, param in self.types.params.items():
+            self.params[name] = compiler.constant(settings.get(name, param.value))
+        for component in self.types.components.values():
+            if component.label:
+                self.label_templates[component.name] = component.label
+        for board in self.types.boards.values():
+            shape = board.shape
+            if isinstance(shape, ast.GridShape):
+                cells = grid_cells(compiler.constant(shape.rows), compiler.constant(shape.cols))
+                kind = "grid"
+            else:
+                legend = {e.symbol: {i.name: compiler.constant(i.value) for i in e.inits} for e in shape.legend}
+                try:
+                    cells = list(hex_cells(shape.drawing, legend))
+                except ValueError as error:
+                    raise RulesRuntimeError(str(error), shape.span)
+                kind = "hex"
+            placed = []
+            for row, col, label, attributes in cells:
+                eid = len(self.static_entities)
+                entity = {"row": row, "col": col, **attributes, "__type__": board.name, "__label__": label}
+                self.static_entities.append(entity)
+                placed.append((eid, row, col))
+            geometry = build_geometry(board.name, kind, placed)
+            self.geometries[board.name] = geometry
+            self.static_by_type[board.name] = list(geometry.cells)
+            for eid in geometry.cells:
+                self.geometry_by_cell[eid] = geometry
+        for var in self.types.vars.values():
+            t = self.types.type_name(var.type)
+            if var.initial is not None:
+                self.var_defaults[var.name] = compiler.constant(var.initial)
+            else:
+                self.var_defaults[var.name] = {"int": 0, "bool": False}.get(t, None)
+        self.zone_meta = {}
+        for zone in self.types.zones.values():
+            index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in zone.index]
+            owner = index_types.index("Player") if "Player" in index_types else None
+            self.zone_meta[zone.name] = (zone.kind, zone.visibility, owner, index_types)
+        self.var_meta = {}
+        for var in self.types.vars.values():
+            index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in var.index]
+            owner = index_types.index("Player") if "Player" in index_types else None
+            self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
+
+    def labeler(self, t):
+        t = strip_optional(t)
+        if t == "Player":
+            return lambda s, v: f"P{v}" if v is not None else "none"
+        if t in self.types.components or t in self.types.boards:
+            return lambda s, v: s.entities[v]["__label__"] if v is not None else "none"
+        if t.startswith("list["):
+            inner = self.labeler(element_of(t))
+            return lambda s, v: ", ".join(inner(s, x) for x in v)
+        return lambda s, v: plain_label(v)
+
+    def parse_template(self, template, names):
+        parts = []
+        position = 0
+        for match in PLACEHOLDER.finditer(template):
+            parts.append((template[position:match.start()], names.index(match.group(1))
+                          if match.group(1) in names else None))
+            position = match.end()
+        tail = template[position:]
+        return parts, tail
+
+    # ---- the state interface ----
+    def new_initial_state(self, seed: int = 0) -> "State":
+        s = State(self)
+        s.rng = random_source.seed_state(seed)
+        s.entities = list(self.static_entities)
+        s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
+        s.seed = seed
+        try:
+            self.setup(s, s.env)
+        except Finished:
+            return s
+        s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
+        advance(s)
+        return s
+
+    def label(self, value, t=ANY):
+        return plain_label(value)
+
+
+def plain_label(value):
+    if value is None:
+        return "none"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, (list, tuple, range)):
+        return ", ".join(plain_label(v) for v in value)
+    return str(value)
+
+
+def player_range(program):
+    fields = [f for f in program.game.fields if isinstance(f, ast.PlayersField)]
+    low = fields[0].low
+    high = fields[0].high if fields[0].high is not None else low
+    return low, high
+
+
+class State:
+    __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
+                 "current", "extra", "terminal", "winners", "pending", "history", "choices",
+                 "cursor", "log", "turn", "seed", "_legal")
+
+    def __init__(self, game):
+        self.game = game
+        self.entities = []
+        self.by_type = {}
+        self.zones = {}
+        self.loc = []
+        self.vars = {}
+        self.rng = 0
+        self.pc = 0
+        self.env = {}
+        self.current = 1
+        self.extra = False
+        self.terminal = False
+        self.winners = []
+        self.pending = None
+        self.history = []
+        self.choices = ()
+        self.cursor = 0
+        self.log = []
+        self.turn = 0
+        self.seed = 0
+        self._legal = None
+
+    def clone(self) -> "State":
+        other = State.__new__(State)
+        other.game = self.game
+        other.entities = self.entities
+        other.by_type = self.by_type
+        other.zones = {k: v[:] for k, v in self.zones.items()}
+        other.loc = self.loc[:]
+        other.vars = self.vars.copy()
+        other.rng = self.rng
+        other.pc = self.pc
+        other.env = self.env.copy()
+        other.current = self.current
+        other.extra = self.extra
+        other.terminal = self.terminal
+        other.winners = self.winners
+        other.pending = self.pending
+        other.history = self.history[:]
+        other.choices = self.choices
+        other.cursor = self.cursor
+        other.log = self.log[:]
+        other.turn = self.turn
+        other.seed = self.seed
+        other._legal = self._legal
+        return other
+
+    def _become(self, other: "State"):
+        for slot in State.__slots__:
+            setattr(self, slot, getattr(other, slot))
+
+    # ---- changes used by compiled effects ----
+    def move(self, x, key, under=False):
+        here = self.loc[x]
+        if here is not None:
+            self.zones[here].remove(x)
+        target = self.zones.get(key)
+        if target is None:
+            target = self.zones[key] = []
+        if under:
+            target.insert(0, x)
+        else:
+            target.append(x)
+        self.loc[x] = key
+
+    def create(self, type_name, values, template, key):
+        eid = len(self.entities)
+        values["__type__"] = type_name
+        values["__label__"] = self.component_label(type_name, values, template)
+        self.entities.append(values)
+        self.by_type.setdefault(type_name, []).append(eid)
+        while len(self.loc) <= eid:
+            self.loc.append(None)
+        self.move(eid, key)
+
+    def component_label(self, type_name, values, template):
+        def text(name):
+            value = values.get(name)
+            return f"P{value}" if name == "owner" and value is not None else plain_label(value)
+        if template:
+            # a value that is none leaves its placeholder empty ("{material} {kind}" -> "lightning")
+            filled = PLACEHOLDER.sub(lambda m: "" if values.get(m.group(1)) is None else text(m.group(1)), template)
+            return " ".join(filled.split())
+        shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]
+        return " ".join([type_name] + shown)
+
+    def label(self, value, t=ANY):
+        return self.game.labeler(t)(self, value)
+
+    # ---- interface ----
+    def current_player(self) -> int:
+        return TERMINAL if self.terminal else self.current
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_moves(self) -> list:
+        if self._legal is None:
+            self._legal = compute_legal_moves(self)
+        return self._legal
+
+    def legal_move_names(self) -> list:
+        return [m.name for m in self.legal_moves()]
+
+    def apply(self, move):
+        """Play a move (a Move or its text name). An illegal move raises IllegalMove, whose
+        reason says why, and leaves the state as it was."""
+        if isinstance(move, str):
+            move = self.find_move(move)
+        elif move not in self.legal_moves():
+            raise IllegalMove(f"'{move.name}' is not a legal move now")
+        apply_move(self, move)
+
+    def find_move(self, text: str) -> Move:
+        wanted = normalise(text)
+        for m in self.legal_moves():
+            if normalise(m.name) == wanted:
+                return m
+        raise IllegalMove(explain_refusal(self, text))
+
+    def returns(self) -> list:
+        return [1.0 if p in self.winners else 0.0 for p in range(1, self.game.num_players + 1)]
+
+    def scores(self) -> list:
+        if self.game.score is None:
+            return self.returns()
+        return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
+
+    def view(self, player: int) -> dict:
+        return make_view(self, player)
+
+    def __str__(self):
+        from .render import render_view
+        return render_view(self.view(self.current_player() or 1))
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+# ---- legal moves ---------------------------------------------------------------------------
+
+def compute_legal_moves(s: State) -> list:
+    if s.terminal:
+        return []
+    if s.pending is not None:
+        return [Move("choice", -1, (i,), name) for i, name in enumerate(s.pending.names)]
+    game = s.game
+    instruction = game.flow[s.pc] if s.pc < len(game.flow) else None
+    if instruction is None or instruction.op not in ("play", "simultaneous"):
+        return []
+    moves, seen = [], set()
+    for index in instruction.actions:
+        for args in action_candidates(s, game.actions[index], check_guard=True):
+            name = move_name(s, index, args)
+            if name not in seen:
+                seen.add(name)
+                moves.append(Move("action", index, args, name))
+    if instruction.optional and moves:
+        moves.append(Move("skip", -1, (), SKIP))
+    return moves
+
+
+def action_candidates(s, action, check_guard=True, use_where=True):
+    binders = action.binders
+    n = len(binders)
+    env = {}
+    out = []
+
+    def rec(i):
+        if i == n:
+            if not check_guard or action.guard(s, dict(env)) is None:
+                out.append(tuple(env[b[0]] for b in binders))
+            return
+        name, domain, where, _ = binders[i]
+        for value in list(domain(s, env)):
+            env[name] = value
+            if not use_where or where is None or where(s, env):
+                rec(i + 1)
+        env.pop(name, None)
+
+    rec(0)
+    return out
+
+
+def move_name(s, index, args) -> str:
+    parts, tail = s.game.templates[index]
+    labelers = s.game.binder_labelers[index]
+    out = []
+    for literal, position in parts:
+        out.append(literal)
+        if position is not None:
+            out.append(labelers[position](s, args[position]))
+    out.append(tail)
+    return "".join(out)
+
+
+def explain_refusal(s: State, text: str) -> str:
+    """Why a move typed by a player is not legal now."""
+    if s.terminal:
+        return "the game is over"
+    wanted = normalise(text)
+    legal = s.legal_move_names()
+    if s.pending is not None:
+        return f"'{text}' is not one of the options: {s.pending.prompt} ({', '.join(legal)})"
+    game = s.game
+    instruction = game.flow[s.pc] if s.pc < len(game.flow) else None
+    for action in game.actions:
+        if instruction is not None and action.index in instruction.actions:
+            continue
+        if normalise(action.name) == wanted.split(" ")[0]:
+            return f"'{action.name}' cannot be played now (P{s.current} must choose among: {', '.join(legal[:6])}{' ...' if len(legal) > 6 else ''})"
+    for index in (instruction.actions if instruction is not None else ()):
+        action = game.actions[index]
+        for args in action_candidates(s, action, check_guard=False, use_where=False):
+            if normalise(move_name(s, index, args)) != wanted:
+                continue
+            env = {}
+            for (name, _, where, _), value, condition in zip(action.binders, args, action.condition_texts):
+                env[name] = value
+                if where is not None and not where(s, env):
+                    return f"'{text}' is not legal: {name} must satisfy {condition}"
+            reason = action.guard(s, dict(env))
+            if reason:
+                return f"'{text}' is not legal: {reason}"
+    hint = did_you_mean(text, legal)
+    return f"unknown move '{text}'" + (f"; {hint}" if hint else "; type 'moves' to list the legal ones")
+
+
+# ---- applying moves and running the flow -------------------------------------------------------
+
+def run_action(s, index, args):
+    action = s.game.actions[index]
+    env = dict(zip((b[0] for b in action.binders), args))
+    reason = action.guard(s, env)
+    if reason is not None:
+        raise RulesRuntimeError(f"move no longer legal: {reason}", action.span)
+    action.body(s, env)
+    run_triggers(s)
+
+
+def run_triggers(s):
+    triggers = s.game.triggers
+    if not triggers:
+        return
+    for _ in range(LOOP_CAP):
+        fired = False
+        for trigger in triggers:
+            env = {}
+            if trigger.binder is None:
+                if trigger.condition(s, env):
+                    trigger.body(s, env)
+                    fired = True
+            else:
+                name, domain, where = trigger.binder
+                for value in list(domain(s, env)):
+                    env[name] = value
+                    if (where is None or where(s, env)) and trigger.condition(s, env):
+                        trigger.body(s, env)
+                        fired = True
+                        break
+            if fired:
+                break
+        if not fired:
+            return
+    raise RulesRuntimeError("triggers keep firing: a trigger's effect must make its condition false",
+                            triggers[0].span)
+
+
+def run_step(s, runner, may_choose):
+    """Run one indivisible step; if it reaches a choice not yet made, keep what is needed to
+    replay it once the choice is made."""
+    snapshot = s.clone() if may_choose else None
+    s.choices, s.cursor = (), 0
+    try:
+        runner(s)
+    except NeedChoice as need:
+        if snapshot is None:
+            raise RulesRuntimeError("a choice was reached where none was expected")
+        s.pending = Pending(snapshot, runner, True, s.choices, need.names, need.chooser, need.prompt)
+        s.current = need.chooser
+    except Finished:
+        pass
+
+
+def apply_move(s: State, move: Move):
+    game = s.game
+    s._legal = None
+    s.history.append(move.name)
+    if move.kind == "choice":
+        pending = s.pending
+        new = pending.snapshot.clone()
+        new.history = s.history
+        new.pending = None
+        new.choices, new.cursor = pending.choices + move.args, 0
+        try:
+            pending.runner(new)
+        except NeedChoice as need:
+            new.pending = Pending(pending.snapshot, pending.runner, True, new.choices, need.names,
+                                  need.chooser, need.prompt)
+            new.current = need.chooser
+        except Finished:
+            pass
+        new._legal = None
+        s._become(new)
+        advance(s)
+        return
+    instruction = game.flow[s.pc]
+    if move.kind == "skip":
+        s.pc += 1
+    elif instruction.op == "simultaneous":
+        remaining, sealed = s.env[instruction.key]
+        s.env[instruction.key] = (remaining[1:], sealed + ((s.current, move.action, move.args),))
+    else:
+        action = game.actions[move.action]
+        index, args = move.action, move.args
+
+        def play(state):
+            run_action(state, index, args)
+            state.pc += 1
+        run_step(s, play, action.may_choose or game.triggers_may_choose)
+    advance(s)
+
+
+def advance(s: State):
+    """Run the flow until a player must decide, or the game ends."""
+    flow = s.game.flow
+    for _ in range(LOOP_CAP):
+        if s.terminal or s.pending is not None:
+            return
+        if s.pc >= len(flow):
+            finish_by_score(s)
+            return
+        ins = flow[s.pc]
+        op = ins.op
+        env = s.env
+        if op == "effect":
+            if ins.may_choose:
+                fn = ins.fn
+
+                def effect(state, fn=fn):
+                    fn(state, state.env)
+                    state.pc += 1
+                run_step(s, effect, True)
+            else:
+                try:
+                    ins.fn(s, env)
+                except Finished:
+                    return
+                s.pc += 1
+        elif op == "jump":
+            s.pc = ins.target
+        elif op == "jump_unless":
+            s.pc = s.pc + 1 if ins.fn(s, env) else ins.target
+        elif op == "for_init":
+            domain, where = ins.fn
+            values = []
+            for value in list(domain(s, env)):
+                env[ins.name] = value
+                if where is None or where(s, env):
+                    values.append(value)
+            env[ins.key] = (tuple(values), 0)
+            s.pc += 1
+        elif op == "for_next":
+            values, i = env[ins.key]
+            if i >= len(values):
+                del env[ins.key]
+                s.pc = ins.target
+            else:
+                env[ins.name] = values[i]
+                env[ins.key] = (values, i + 1)
+                s.pc += 1
+        elif op == "turns_init":
+            env[ins.key] = ins.fn(s, env)
+            s.pc += 1
+        elif op == "turns_check":
+            if ins.fn(s, env):
+                del env[ins.key]
+                s.pc = ins.target
+            else:
+                s.current = env[ins.key]
+                s.extra = False
+                s.turn += 1
+                s.pc += 1
+        elif op == "turns_next":
+            if s.extra:
+                s.extra = False
+            else:
+                env[ins.key] = env[ins.key] % s.game.num_players + 1
+            s.pc = ins.target
+        elif op == "turn":
+            s.current = ins.fn(s, env)
+            s.turn += 1
+            s.pc += 1
+        elif op == "play":
+            s._legal = None
+            if s.legal_moves():
+                return
+            if ins.optional:
+                s.pc += 1
+                continue
+            raise DeadEnd(f"P{s.current} must play ({', '.join(s.game.actions[i].name for i in ins.actions)}) "
+                          f"but has no legal move", ins.span)
+        elif op == "simultaneous":
+            entry = env.get(ins.key)
+            if entry is None:
+                domain, where = ins.fn
+                players = []
+                for value in list(domain(s, env)):
+                    env[ins.name] = value
+                    if where is None or where(s, env):
+                        players.append(value)
+                entry = env[ins.key] = (tuple(players), ())
+            remaining, sealed = entry
+            if remaining:
+                s.current = remaining[0]
+                s._legal = None
+                if s.legal_moves():
+                    return
+                raise DeadEnd(f"P{s.current} must choose but has no legal move", ins.span)
+            key = ins.key
+
+            def reveal(state, sealed=sealed, key=key):
+                for player, index, args in sealed:
+                    state.current = player
+                    run_action(state, index, args)
+                del state.env[key]
+                state.pc += 1
+            run_step(s, reveal, any(s.game.actions[i].may_choose for i in ins.actions) or s.game.triggers_may_choose)
+        else:
+            raise AssertionError(op)
+    raise RulesRuntimeError("the flow runs on without asking any player to move", flow[s.pc].span)
+
+
+def finish_by_score(s):
+    s.terminal = True
+    if s.game.score is None:
+        s.winners = []
+        return
+    scores = s.scores()
+    best = max(scores)
+    s.winners = [p for p, v in enumerate(scores, start=1) if v == best]
+
+
+# ---- what a player sees ---------------------------------------------------------------------
+
+def make_view(s: State, player: int) -> dict:
+    game = s.game
+    zones = {}
+    for key, items in s.zones.items():
+        if not items and not isinstance(key, str):
+            continue
+        name = key if isinstance(key, str) else key[0]
+        kind, visibility, owner, index_types = game.zone_meta[name]
+        shown = key_label(s, key, index_types)
+        visible = visibility == "public" or (
+            visibility == "owner" and owner is not None and key[owner + 1] == player)
+        entry = {"count": len(items), "kind": kind}
+        if visible:
+            entry["items"] = [{"id": x, "label": s.entities[x]["__label__"]} for x in items]
+        zones[shown] = entry
+    values = {}
+    for key, value in s.vars.items():
+        name = key if isinstance(key, str) else key[0]
+        visibility, owner, index_types, t = game.var_meta[name]
+        if visibility == "hidden":
+            continue
+        if visibility == "owner" and (owner is None or key[owner + 1] != player):
+            continue
+        values[key_label(s, key, index_types)] = s.label(value, t)
+    view = {
+        "game": game.title, "player": player, "turn": s.turn,
+        "current": None if s.terminal else s.current,
+        "terminal": s.terminal, "winners": list(s.winners),
+        "zones": zones, "vars": values,
+        "boards": board_views(s, player),
+        "log": s.log[-10:],
+    }
+    if s.pending is not None:
+        view["choice"] = {"chooser": s.pending.chooser, "prompt": s.pending.prompt}
+    waiting = [(ins.key) for ins in game.flow if ins.op == "simultaneous" and ins.key in s.env]
+    if waiting:
+        view["sealed"] = [p for p, _, _ in s.env[waiting[0]][1]]
+    if not s.terminal and s.current == player:
+        view["legal_moves"] = s.legal_move_names()
+    if game.score is not None:
+        view["scores"] = s.scores()
+    return view
+
+
+def key_label(s, key, index_types):
+    if isinstance(key, str):
+        return key
+    parts = [s.label(v, t) for v, t in zip(key[1:], index_types)]
+    return f"{key[0]}[{', '.join(parts)}]"
+
+
+def board_views(s, player):
+    game = s.game
+    out = {}
+    for name, geometry in game.geometries.items():
+        marks = {}
+        for var, (visibility, owner, index_types, t) in game.var_meta.items():
+            if index_types == [name] and visibility == "public":
+                for cell in geometry.cells:
+                    value = s.vars.get((var, cell))
+                    if value is not None and value != game.var_defaults[var]:
+                        marks.setdefault(cell, []).append(s.label(value, t))
+        for zone, (kind, visibility, owner, index_types) in game.zone_meta.items():
+            if index_types == [name] and visibility == "public":
+                for cell in geometry.cells:
+                    items = s.zones.get((zone, cell))
+                    if items:
+                        marks.setdefault(cell, []).append(s.entities[items[-1]]["__label__"])
+        out[name] = {
+            "kind": geometry.kind, "rows": geometry.rows, "cols": geometry.cols,
+            "cells": [{"label": s.entities[c]["__label__"], "row": s.entities[c]["row"],
+                       "col": s.entities[c]["col"], "marks": marks.get(c, [])} for c in geometry.cells],
+        }
+    return out
+
+
+# ---- loading ------------------------------------------------------------------------------
+
+def load_game(path, options=(), players=None):
+    """Read, check and compile a rules file. Returns (game or None, diagnostics, sources)."""
+    program, diagnostics, sources = load_program(path)
+    if program is None or diagnostics:
+        return None, diagnostics, sources
+    diagnostics = check(program)
+    if diagnostics:
+        return None, diagnostics, sources
+    here = program.game.span
+    known = set(program.declarations)
+    for option in options:
+        declared = program.get(option)
+        if not isinstance(declared, ast.Option):
+            names = [d.node.name for d in program.declarations.values() if isinstance(d.node, ast.Option)]
+            return None, [Diagnostic("E601", f"unknown option '{option}'", here,
+                                     did_you_mean(option, names) or f"options of this game: {', '.join(names) or 'none'}")], sources
+    low, high = player_range(program)
+    if players is not None and not (low <= players <= high):
+        return None, [Diagnostic("E602", f"this game is for {low}..{high} players, not {players}", here)], sources
+    try:
+        game = Game(program, sources, options, players)
+    except RulesRuntimeError as error:
+        span = error.span or here
+        return None, [Diagnostic("E701", str(error).split("runtime error: ", 1)[-1], span)], sources
+    return game, [], sources

@@ -1,0 +1,36 @@
+"""Signals and errors of a running game."""
+
+
+class RulesRuntimeError(Exception):
+    """The rules did something that cannot be done (a rules bug found while playing)."""
+
+    def __init__(self, message, span=None):
+        self.span = span
+        where = f"{span}: " if span is not None else ""
+        super().__init__(f"{where}runtime error: {message}")
+
+
+class DeadEnd(RulesRuntimeError):
+    """A player must move but has no legal move."""
+
+
+class IllegalMove(Exception):
+    """A move that is not legal now; `reason` says why, for the player."""
+
+    def __init__(self, reason):
+        self.reason = reason
+        super().__init__(reason)
+
+
+class NeedChoice(Exception):
+    """Raised inside an effect that reaches a choice not yet made; the engine asks the player."""
+
+    def __init__(self, options, names, chooser, prompt):
+        self.options = options
+        self.names = names
+        self.chooser = chooser
+        self.prompt = prompt
+
+
+class Finished(Exception):
+    """Raised by 'finish' to stop the effects that follow it."""
