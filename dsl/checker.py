@@ -5,6 +5,7 @@ Each check is a small function of the program; CHECKS lists them in the order th
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import attrs
@@ -310,7 +311,10 @@ class Checker:
             element = element_of(first) if first != ANY else ANY
             if node.name in ("neighbors",):
                 element = strip_optional(first)
-            return result.replace("T?", element + "?" if element != ANY else ANY).replace("T", element)
+            if result == "T?":
+                return element + "?" if element != ANY else ANY
+            # replace the whole word T only: an element type may itself contain a T (Token)
+            return re.sub(r"\bT\b", element, result)
         if node.name in self.procedures:
             self.error("E204", f"'{node.name}' is a procedure: call it as a statement, it has no value", node.span)
             return ANY
@@ -392,9 +396,17 @@ class Checker:
     def stmt_Let(self, node, scope, where):
         scope.names[node.name] = self.expr(node.value, scope)
 
+    def local_type(self, name, scope):
+        """The type of a local (let, binder, parameter): a name bound below the global scope."""
+        while scope is not None and scope is not self.globals:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
     def target(self, target: ast.Target, scope) -> str:
-        if scope.lookup(target.name) is not None and not target.indexes:
-            return scope.lookup(target.name)
+        if self.local_type(target.name, scope) is not None and not target.indexes:
+            return self.local_type(target.name, scope)
         if target.name in self.vars:
             var = self.vars[target.name]
             fake = ast.Subscript(target.span, ast.Name(target.span, target.name), target.indexes)
@@ -647,7 +659,10 @@ def check_params_and_options(c: Checker):
                 c.error("E202", f"option '{option.name}' sets '{setting.name}', which is not a param", setting.span,
                         did_you_mean(setting.name, c.params))
             else:
-                c.expr(setting.value, c.globals)
+                given, expected = c.expr(setting.value, c.globals), c.globals.names[setting.name]
+                if not compatible(given, expected):
+                    c.error("E303", f"option '{option.name}' sets '{setting.name}' to {describe(given)}, "
+                                    f"but it holds {describe(expected)}", setting.value.span)
 
 
 def check_boards(c: Checker):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast as python_ast
 import functools
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -38,11 +39,22 @@ def span_of(file: str, meta_or_token) -> ast.Span:
     return ast.Span(file, m.line, m.column, m.end_line, m.end_column)
 
 
+class BadString(Exception):
+    """A string literal with an escape sequence that means nothing (e.g. "\\x" or "\\N")."""
+
+    def __init__(self, token: Token, reason: str):
+        super().__init__(reason)
+        self.token, self.reason = token, reason
+
+
 def token_value(token: Token):
     if token.type == "INT":
         return int(token)
     if token.type in ("STRING", "LONG_STRING"):
-        return python_ast.literal_eval(str(token))
+        try:
+            return python_ast.literal_eval(str(token))
+        except (SyntaxError, ValueError) as error:
+            raise BadString(token, str(getattr(error, "msg", error)).rsplit(": ", 1)[-1]) from None
     if token.type == "OPTIONAL":
         return True
     return str(token)
@@ -98,15 +110,30 @@ EXPECTED_NAMES = {
 }
 
 
+# Terminals matched by a pattern rather than one fixed text.
+PATTERN_NAMES = {
+    "COMPARE": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
+    "AUGMENT": "'+=' or '-='", "LONG_STRING": "a long string", "$END": "the end of the file",
+}
+
+
+# Words of expressions that look like names but are read as the start of a call.
+BUILTIN_WORDS = {"count", "sum", "max", "min", "any", "all", "filter", "map", "first", "best", "worst", "sorted"}
+
+
 def describe_expected(expected) -> str:
+    terminals = {t.name: t for t in lark_parser().terminals}
     words = []
     for name in sorted(expected):
+        terminal = terminals.get(name)
         if name in EXPECTED_NAMES:
             words.append(EXPECTED_NAMES[name])
-        elif name.isupper() and not name.startswith("__"):
-            # Lark names keyword terminals after the keyword itself.
-            words.append(f"'{name.lower()}'")
-    words = sorted(set(words))
+        elif name in PATTERN_NAMES:
+            words.append(PATTERN_NAMES[name])
+        elif terminal is not None and terminal.pattern.type == "str":
+            # keywords and punctuation: show the text itself ('game', '?', '..')
+            words.append(f"'{terminal.pattern.value}'")
+    words = sorted(set(words), key=lambda w: (w.startswith("'"), w))   # names, numbers... first
     if len(words) > 8:
         words = words[:8] + ["..."]
     return ", ".join(words)
@@ -120,8 +147,11 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
         line = len(lines)
         column = len(lines[-1]) + 1
         span = ast.Span(file, line, column, line, column + 1)
-        return Diagnostic("E102", "unexpected end of file", span,
-                          hint="a block or a declaration is not closed: check that every '{' has its '}'")
+        expected = set(getattr(error, "expected", None) or ())
+        hint = "a block or a declaration is not closed: check that every '{' has its '}'"
+        if expected and "RBRACE" not in expected:
+            hint = f"the file ends in the middle of a line: expected {describe_expected(expected)}"
+        return Diagnostic("E102", "unexpected end of file", span, hint=hint)
     if isinstance(error, UnexpectedCharacters):
         char = source[error.pos_in_stream] if error.pos_in_stream < len(source) else "?"
         span = ast.Span(file, line, column, line, column + 1)
@@ -132,6 +162,8 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
             hint = "strings use double quotes"
         elif char == "&" or char == "|":
             hint = "write 'and' / 'or'"
+        elif char == '"':
+            hint = "this string is not closed: a string ends with '\"' on the same line"
         elif char == "!":
             hint = "write 'not', or '!=' for 'differs from'"
         return Diagnostic("E101", f"unexpected character '{char}'", span, hint=hint)
@@ -141,12 +173,17 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
     expected = describe_expected(getattr(error, "expected", set()) or set())
     hint = f"expected {expected}" if expected else None
     text = str(token)
-    if text == "=" and "EQUAL" not in (error.expected or set()):
+    if text == "=" and "COMPARE" in (error.expected or set()):
         hint = "to compare, write '=='"
     elif text in ("else", "elif") :
         hint = "'else' and 'elif' follow the '}' of an 'if' block"
     elif token.type == "NAME" and "LBRACE" in (error.expected or set()):
         hint = "a '{' is missing before this name"
+    elif set(error.expected or ()) == {"LPAR"}:
+        # a word like 'best' or 'count' used as a name: the language reads it as best(...)
+        before = re.search(r"([A-Za-z_]\w*)\s*$", source[:getattr(token, "start_pos", None) or 0])
+        if before and before.group(1) in BUILTIN_WORDS:
+            hint = f"'{before.group(1)}' is a word of the language, used as {before.group(1)}(...): it cannot be a name"
     return Diagnostic("E100", f"unexpected '{text}'", span, hint=hint)
 
 
@@ -155,4 +192,13 @@ def parse(source: str, file: str = "<string>") -> tuple[Optional[ast.Module], li
         tree = lark_parser().parse(source)
     except UnexpectedInput as error:
         return None, [parse_error(file, source, error)]
-    return ToAst(file).transform(tree), []
+    try:
+        return ToAst(file).transform(tree), []
+    except (BadString, lark.exceptions.VisitError) as error:
+        bad = error if isinstance(error, BadString) else error.orig_exc
+        if not isinstance(bad, BadString):
+            raise
+        token = bad.token
+        span = ast.Span(file, token.line, token.column, token.end_line, token.end_column)
+        return None, [Diagnostic("E101", f"invalid escape in a string: {bad.reason}", span,
+                                 hint="a backslash in a string must start \\n, \\t, \\\\ or \\\"")]

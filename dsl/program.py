@@ -42,6 +42,7 @@ class Program:
     setup: Optional[ast.Setup] = None
     flow: Optional[ast.Flow] = None
     files: list = attrs.Factory(list)            # every file read, base first
+    section_tags: dict = attrs.Factory(dict)     # "game"/"setup"/"flow" -> the tag on it, if any
 
     def of_kind(self, cls):
         return [d.node for d in self.declarations.values() if isinstance(d.node, cls)]
@@ -69,9 +70,10 @@ class Program:
                 walk(declared.tag)
             else:
                 walk(declared.node)
-        for section in (self.setup, self.flow):
+        for kind in ("game", "setup", "flow"):
+            section = getattr(self, kind)
             if section is not None:
-                walk(section)
+                walk(self.section_tags.get(kind) or section)
         return found
 
 
@@ -108,17 +110,19 @@ def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()
             base_path = Path(file).parent / inner.path
             if str(base_path.resolve()) in seen:
                 diagnostics.append(Diagnostic("E404", f"'{inner.path}' extends itself in a cycle", inner.span))
-                continue
+                # without its base, every override of the file would be reported too: stop here
+                return None, diagnostics, sources
             if not base_path.exists():
                 diagnostics.append(Diagnostic("E501", f"cannot find the base file '{inner.path}'", inner.span,
                                               hint=f"the path is relative to {Path(file).parent}/"))
-                continue
+                return None, diagnostics, sources
             base, base_errors, _ = load_program(str(base_path), sources, set(seen))
             diagnostics.extend(base_errors)
             if base is None:
                 return None, diagnostics, sources
             program.game, program.setup, program.flow = base.game, base.setup, base.flow
             program.declarations = dict(base.declarations)
+            program.section_tags = dict(base.section_tags)
             program.files = list(base.files)
     program.files.append(file)
     own = set()
@@ -130,6 +134,11 @@ def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()
         if overriding:
             inner, inner_tag = ast.untag(inner.declaration)
             tag = inner_tag or tag
+            if type(inner) not in DECLARATION_KINDS:
+                what = "extends" if isinstance(inner, ast.Extends) else "override"
+                diagnostics.append(Diagnostic(
+                    "E406", f"'override' replaces a declaration, it cannot apply to '{what}'", inner.span))
+                continue
         name = declaration_name(inner)
         kind = DECLARATION_KINDS[type(inner)]
         existing = program.get(name) if kind not in SINGLE_SECTIONS else getattr(program, kind)
@@ -152,6 +161,8 @@ def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()
                 hint=f"write 'override {kind} {name} ...' to replace it" if name not in own else None))
             continue
         own.add(name)
+        if kind in SINGLE_SECTIONS:
+            program.section_tags[kind] = tag
         if kind == "game":
             program.game = inner
         elif kind == "setup":

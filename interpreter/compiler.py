@@ -54,6 +54,8 @@ class CompiledAction:
     may_choose: bool
     span: object
     condition_texts: tuple     # the source text of each where filter, for refusals
+    stages: tuple = ()         # per binder level: (domain known before any binder?, guard steps)
+    early_steps: tuple = ()    # guard steps that depend on no binder
 
 
 @attrs.define
@@ -63,6 +65,23 @@ class CompiledTrigger:
     condition: object
     body: object
     span: object
+
+
+def names_in(node) -> set:
+    """Every name an expression mentions (a safe over-approximation of what it depends on)."""
+    found = set()
+
+    def walk(value):
+        if isinstance(value, ast.Name):
+            found.add(value.id)
+        if attrs.has(type(value)):
+            for field in attrs.fields(type(value)):
+                walk(getattr(value, field.name))
+        elif isinstance(value, tuple):
+            for item in value:
+                walk(item)
+    walk(node)
+    return found
 
 
 def compare_values(op):
@@ -294,12 +313,27 @@ class Compiler:
             args = [self.expr(a, scope) for a in node.arguments]
             names = [p.name for p in fn_decl.parameters]
             functions = self.functions
+            if len(args) == 1:
+                (n0,), (a0,) = names, args
+                return lambda s, e: functions[name](s, {n0: a0(s, e)})
+            if len(args) == 2:
+                (n0, n1), (a0, a1) = names, args
+                return lambda s, e: functions[name](s, {n0: a0(s, e), n1: a1(s, e)})
+            if len(args) == 3:
+                (n0, n1, n2), (a0, a1, a2) = names, args
+                return lambda s, e: functions[name](s, {n0: a0(s, e), n1: a1(s, e), n2: a2(s, e)})
 
             def call(s, e):
                 return functions[name](s, {n: a(s, e) for n, a in zip(names, args)})
             return call
         fn = stdlib.FUNCTIONS[name]
         args = [self.collection(a, scope) for a in node.arguments]
+        if name == "label" and len(args) == 1:
+            # the text a player sees depends on the value's type (a component's label, P1, a1)
+            t = self.type_of(node.arguments[0], scope)
+            labeler = self.game.labeler("list[" + element_of(t) + "]" if t.startswith("zone[") else t)
+            (a,) = args
+            return lambda s, e: labeler(s, a(s, e))
         if len(args) == 1:
             (a,) = args
             return lambda s, e: fn(s, a(s, e))
@@ -336,6 +370,20 @@ class Compiler:
             return lambda s, e: [body(s, local) for local in items(s, e)]
         if kind == "first":
             return lambda s, e: next((local[name] for local in items(s, e)), None)
+        if kind in ("any", "all") and node.value is None:
+            # no ':' part: any = some item passes the filter, all = every item passes it
+            # (the items themselves are not truth values: a component or cell id may be 0)
+            if kind == "any":
+                return lambda s, e: next(items(s, e), None) is not None
+
+            def every(s, e):
+                local = dict(e)
+                for value in list(domain(s, e)):
+                    local[name] = value
+                    if where is not None and not where(s, local):
+                        return False
+                return True
+            return every
         if kind == "any":
             return lambda s, e: any(body(s, local) for local in items(s, e))
         if kind == "all":
@@ -608,9 +656,26 @@ class Compiler:
         message = node.message
         pattern = re.compile(r"\{(\w+)\}")
         labelers = {n: self.game.labeler(t) for n, t in self.local_types(scope).items()}
+        # a placeholder may also name a global value: current, a param, a var without index
+        for name in set(pattern.findall(message)) - set(labelers):
+            var = self.types.vars.get(name)
+            if name in self.game.params or (var is not None and not var.index) or \
+                    (name in self.types.globals.names and name not in self.types.components):
+                reference = ast.Name(node.span, name)
+                value, labeler = self.expr(reference, scope), self.game.labeler(self.type_of(reference, scope))
+                labelers[name] = (value, labeler)
+
+        def text(s, e, name):
+            found = labelers.get(name)
+            if found is None:
+                return "{" + name + "}"
+            if isinstance(found, tuple):
+                value, labeler = found
+                return labeler(s, value(s, e))
+            return found(s, e.get(name))
 
         def log(s, e):
-            s.log.append(pattern.sub(lambda m: labelers.get(m.group(1), lambda s, v: str(v))(s, e.get(m.group(1))), message))
+            s.log.append(pattern.sub(lambda m: text(s, e, m.group(1)), message))
         return log
 
     def local_types(self, scope):
@@ -659,8 +724,35 @@ class Compiler:
 
         body = self.block(rest, scope)
         template = action.template or " ".join([action.name] + ["{%s}" % b.name for b in action.binders])
+        early, stages = self.stage_guard(action, guard_steps)
         return CompiledAction(action.name, index, tuple(binders), guard, body, template,
-                              self.may_choose(action.body), action.span, tuple(texts))
+                              self.may_choose(action.body), action.span, tuple(texts), stages, early)
+
+    def stage_guard(self, action, guard_steps):
+        """Place each guard step right after the last binder it depends on, so that legal-move
+        generation prunes as early as it can; a binder whose domain and filter depend on no
+        earlier binder has its domain computed once."""
+        level = {b.name: k for k, b in enumerate(action.binders)}
+        nodes = []
+        for statement in action.body:
+            node = ast.untag(statement)[0]
+            if not isinstance(node, (ast.Let, ast.Require)):
+                break
+            nodes.append(node)
+        placed = [[] for _ in action.binders]
+        early = []
+        for node, step in zip(nodes, guard_steps):
+            expression = node.value if isinstance(node, ast.Let) else node.condition
+            depth = max((level[n] for n in names_in(expression) if n in level), default=-1)
+            if isinstance(node, ast.Let):
+                level[node.name] = depth
+            (early if depth < 0 else placed[depth]).append(step)
+        stages = []
+        for k, binder in enumerate(action.binders):
+            earlier = {b.name for b in action.binders[:k]} | {n for n, d in level.items() if d < k and d >= 0}
+            used = names_in(binder.domain) | (names_in(binder.condition) if binder.condition is not None else set())
+            stages.append((not (used & earlier), tuple(placed[k])))
+        return tuple(early), tuple(stages)
 
     def may_choose(self, statements) -> bool:
         """Whether running these statements may stop at a choice (so the engine keeps a copy)."""

@@ -26,11 +26,19 @@ SKIP = "skip"
 
 
 class Move:
-    """One legal move: an action with its arguments, a choice among options, or a skip."""
-    __slots__ = ("kind", "action", "args", "name")
+    """One legal move: an action with its arguments, a choice among options, or a skip.
+    Its text name is made on first use: a random playout names only the moves it plays."""
+    __slots__ = ("kind", "action", "args", "_name", "_state")
 
-    def __init__(self, kind, action, args, name):
-        self.kind, self.action, self.args, self.name = kind, action, args, name
+    def __init__(self, kind, action, args, name, state=None):
+        self.kind, self.action, self.args, self._name, self._state = kind, action, args, name, state
+
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = move_name(self._state, self.action, self.args)
+            self._state = None
+        return self._name
 
     def __repr__(self):
         return f"Move({self.name!r})"
@@ -81,6 +89,16 @@ class Game:
         compiler.compile_all()
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
         self.templates = [self.parse_template(a.template, [b[0] for b in a.binders]) for a in self.actions]
+        # Where a template names every argument, equal labels mean equal names.
+        self.dedupe_by_labels = []
+        for action, (parts, _) in zip(self.actions, self.templates):
+            named = {position for _, position in parts if position is not None}
+            if named == set(range(len(action.binders))):
+                self.dedupe_by_labels.append(tuple(
+                    strip_optional(b[3]) in self.types.components or strip_optional(b[3]) in self.types.boards
+                    for b in action.binders))
+            else:
+                self.dedupe_by_labels.append(None)
 
     # ---- built once ----
     def _setup_declarations(self, compiler):
@@ -308,8 +326,12 @@ class State:
         reason says why, and leaves the state as it was."""
         if isinstance(move, str):
             move = self.find_move(move)
-        elif move not in self.legal_moves():
-            raise IllegalMove(f"'{move.name}' is not a legal move now")
+        else:
+            legal = self.legal_moves()
+            if not any(m is move for m in legal):
+                if move not in legal:
+                    raise IllegalMove(f"'{move.name}' is not a legal move now")
+                move = legal[legal.index(move)]
         apply_move(self, move)
 
     def find_move(self, text: str) -> Move:
@@ -351,36 +373,93 @@ def compute_legal_moves(s: State) -> list:
     if instruction is None or instruction.op not in ("play", "simultaneous"):
         return []
     moves, seen = [], set()
+    entities = s.entities
     for index in instruction.actions:
-        for args in action_candidates(s, game.actions[index], check_guard=True):
-            name = move_name(s, index, args)
-            if name not in seen:
-                seen.add(name)
-                moves.append(Move("action", index, args, name))
+        action = game.actions[index]
+        keyed = game.dedupe_by_labels[index]
+        for args in action_candidates(s, action, check_guard=True):
+            if keyed is not None:
+                # moves whose arguments look the same (identical cards) are one move
+                key = (index, *[entities[a]["__label__"] if by_label else a for a, by_label in zip(args, keyed)])
+                if key not in seen:
+                    seen.add(key)
+                    moves.append(Move("action", index, args, None, s))
+            else:
+                name = move_name(s, index, args)
+                if name not in seen:
+                    seen.add(name)
+                    moves.append(Move("action", index, args, name))
     if instruction.optional and moves:
         moves.append(Move("skip", -1, (), SKIP))
     return moves
 
 
 def action_candidates(s, action, check_guard=True, use_where=True):
+    """Argument tuples of an action, in the order of its binders. With check_guard, only those
+    whose guard holds, testing each guard step as soon as its binders are bound."""
     binders = action.binders
     n = len(binders)
     env = {}
     out = []
+    if not check_guard:
+        def rec_all(i):
+            if i == n:
+                out.append(tuple(env[b[0]] for b in binders))
+                return
+            name, domain, where, _ = binders[i]
+            for value in list(domain(s, env)):
+                env[name] = value
+                if not use_where or where is None or where(s, env):
+                    rec_all(i + 1)
+        rec_all(0)
+        return out
+    for step, reason in action.early_steps:
+        if reason is None:
+            step(s, env)
+        elif not step(s, env):
+            return out
+    stages = action.stages
+    fixed = {}
+    for i, (independent, _) in enumerate(stages):
+        if independent:
+            name, domain, where, _ = binders[i]
+            values = []
+            for value in list(domain(s, env)):
+                env[name] = value
+                if where is None or where(s, env):
+                    values.append(value)
+            fixed[i] = values
+    last = n - 1
 
     def rec(i):
-        if i == n:
-            if not check_guard or action.guard(s, dict(env)) is None:
-                out.append(tuple(env[b[0]] for b in binders))
-            return
         name, domain, where, _ = binders[i]
-        for value in list(domain(s, env)):
+        steps = stages[i][1]
+        values = fixed.get(i)
+        filtered = values is not None
+        if values is None:
+            values = list(domain(s, env))
+        for value in values:
             env[name] = value
-            if not use_where or where is None or where(s, env):
+            if not filtered and where is not None and not where(s, env):
+                continue
+            ok = True
+            for step, reason in steps:
+                if reason is None:
+                    step(s, env)
+                elif not step(s, env):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if i == last:
+                out.append(tuple(env[b[0]] for b in binders))
+            else:
                 rec(i + 1)
-        env.pop(name, None)
 
-    rec(0)
+    if n == 0:
+        out.append(())
+    else:
+        rec(0)
     return out
 
 
@@ -411,6 +490,9 @@ def explain_refusal(s: State, text: str) -> str:
             continue
         if normalise(action.name) == wanted.split(" ")[0]:
             return f"'{action.name}' cannot be played now (P{s.current} must choose among: {', '.join(legal[:6])}{' ...' if len(legal) > 6 else ''})"
+    # a name may fit several candidates when the template leaves a binder out: prefer the
+    # reason of one that passes its where filters (its guard said no) over a filter failure
+    filtered = None
     for index in (instruction.actions if instruction is not None else ()):
         action = game.actions[index]
         for args in action_candidates(s, action, check_guard=False, use_where=False):
@@ -420,10 +502,14 @@ def explain_refusal(s: State, text: str) -> str:
             for (name, _, where, _), value, condition in zip(action.binders, args, action.condition_texts):
                 env[name] = value
                 if where is not None and not where(s, env):
-                    return f"'{text}' is not legal: {name} must satisfy {condition}"
-            reason = action.guard(s, dict(env))
-            if reason:
-                return f"'{text}' is not legal: {reason}"
+                    filtered = filtered or f"'{text}' is not legal: {name} must satisfy {condition}"
+                    break
+            else:
+                reason = action.guard(s, dict(env))
+                if reason:
+                    return f"'{text}' is not legal: {reason}"
+    if filtered:
+        return filtered
     hint = did_you_mean(text, legal)
     return f"unknown move '{text}'" + (f"; {hint}" if hint else "; type 'moves' to list the legal ones")
 
@@ -658,7 +744,7 @@ def make_view(s: State, player: int) -> dict:
             visibility == "owner" and owner is not None and key[owner + 1] == player)
         entry = {"count": len(items), "kind": kind}
         if visible:
-            entry["items"] = [{"id": x, "label": s.entities[x]["__label__"]} for x in items]
+            entry["items"] = [item_view(s.entities[x], x) for x in items]
         zones[shown] = entry
     values = {}
     for key, value in s.vars.items():
@@ -687,6 +773,15 @@ def make_view(s: State, player: int) -> dict:
     if game.score is not None:
         view["scores"] = s.scores()
     return view
+
+
+def item_view(entity, eid):
+    """A visible entity: its id and label, and its owner when it has one (every component
+    type has an `owner` attribute; a player sees whose piece it is)."""
+    item = {"id": eid, "label": entity["__label__"]}
+    if entity.get("owner") is not None:
+        item["owner"] = entity["owner"]
+    return item
 
 
 def key_label(s, key, index_types):

@@ -1,0 +1,732 @@
+"""The `referee` command line: check, play, simulate, replay and bench any rules file.
+
+Exit codes: 0 ok, 1 `check` found errors, 2 bad command line, 3 game unfinished (end of
+input or quit), 65 bad rules file or bad log, 66 missing file, 70 runtime rules error,
+73 cannot write a log. See docs/cli.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from dsl.diagnostics import Diagnostic, RulesError
+
+from .bots import KINDS, FirstBot, RandomBot
+from .engine import load_game
+from .errors import IllegalMove, RulesRuntimeError
+from .gamelog import read_log, replay, write_log
+from .render import render_view, scores_text, view_defaults, winners_text
+from .render import width as terminal_width
+
+OK, ERRORS, USAGE, UNFINISHED = 0, 1, 2, 3
+BAD_INPUT, MISSING_FILE, RUNTIME, CANNOT_WRITE = 65, 66, 70, 73
+DEFAULT_MAX_MOVES = 100_000
+
+
+class CliError(Exception):
+    """Stops a command: `message` goes to stderr, `code` is the exit code."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+# ---- output ------------------------------------------------------------------------------
+
+def out(text=""):
+    sys.stdout.write(f"{text}\n")
+
+
+def err(text=""):
+    sys.stderr.write(f"{text}\n")
+
+
+def runtime_text(error, game=None) -> str:
+    """'runtime error: <message>' and where in the rules file, with the source line."""
+    text = str(error)
+    message = text.split("runtime error: ", 1)[-1]
+    lines = [f"runtime error: {message}"]
+    span = getattr(error, "span", None)
+    if span is not None:
+        source = game.sources.get(span.file) if game is not None else None
+        rendered = Diagnostic("E700", message, span).render(source).splitlines()
+        lines.append(f"  at {span}")
+        lines.extend(line for line in rendered[1:] if not line.startswith("  help:"))
+    return "\n".join(lines)
+
+
+def print_json(value):
+    out(json.dumps(value, indent=2, default=str))
+
+
+# ---- loading -----------------------------------------------------------------------------
+
+def load(path, options=None, players=None):
+    """The compiled game, or CliError: missing file (66), diagnostics (65)."""
+    if not os.path.exists(path):
+        raise CliError(f"referee: {path}: no such file", MISSING_FILE)
+    if os.path.isdir(path):
+        raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
+    game, diagnostics, sources = load_game(path, tuple(options or ()), players)
+    if game is None:
+        raise CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
+    return game
+
+
+def new_state(game, seed):
+    try:
+        return game.new_initial_state(seed=seed)
+    except RulesRuntimeError as error:
+        raise CliError(runtime_text(error, game), RUNTIME)
+
+
+def describe(game, seed=None) -> str:
+    parts = [game.title or "game", f"{game.num_players} players"]
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    parts.append("options: " + (", ".join(sorted(game.options)) or "none"))
+    return " · ".join(parts)
+
+
+def result_lines(state) -> list:
+    lines = []
+    if state.is_terminal():
+        lines.append("result: " + winners_text(state.winners))
+    else:
+        lines.append("result: the game is unfinished")
+    lines.append("scores: " + scores_text(state.scores()))
+    return lines
+
+
+# ---- check -------------------------------------------------------------------------------
+
+def cmd_check(args) -> int:
+    report = []
+    all_ok = True
+    for path in args.files:
+        game, diagnostics, sources = load_game(path)
+        ok = game is not None and not diagnostics
+        all_ok = all_ok and ok
+        report.append({"file": path, "ok": ok, "diagnostics": [d.to_json() for d in diagnostics]})
+        if args.json:
+            continue
+        if ok:
+            out(f"{path}: ok")
+        else:
+            out(RulesError(diagnostics, sources).render())
+            count = len(diagnostics)
+            out(f"{path}: {count} error{'s' if count != 1 else ''}")
+    if args.json:
+        print_json({"files": report})
+    return OK if all_ok else ERRORS
+
+
+# ---- play --------------------------------------------------------------------------------
+
+def parse_bots(specs, players):
+    """['all=random', '2=first'] -> {seat: kind}; later specs win."""
+    chosen = {}
+    for spec in specs:
+        seat, sep, kind = spec.partition("=")
+        seat, kind = seat.strip().lower(), kind.strip().lower()
+        if not sep or not seat or not kind:
+            raise CliError(f"referee: --bot {spec!r}: write SEAT=KIND, e.g. 2=random or all=first", USAGE)
+        if kind not in KINDS:
+            raise CliError(f"referee: --bot {spec!r}: unknown bot '{kind}' (known: {', '.join(KINDS)})", USAGE)
+        if seat == "all":
+            for p in range(1, players + 1):
+                chosen[p] = kind
+            continue
+        if not seat.lstrip("p").isdigit() or not 1 <= int(seat.lstrip("p")) <= players:
+            raise CliError(f"referee: --bot {spec!r}: the seat must be 1..{players} or 'all'", USAGE)
+        chosen[int(seat.lstrip("p"))] = kind
+    return chosen
+
+
+HUMAN_HELP = """\
+Type a move by its number or its name (case and spaces do not matter); '#3' is always move 3.
+Commands: moves (list the legal moves), view (show the game again), help, quit."""
+
+
+def numbered_moves(names) -> list:
+    """The legal moves numbered, in columns when there are many."""
+    if not names:
+        return ["  (no legal move)"]
+    items = [f"{i:>{len(str(len(names)))}}. {name}" for i, name in enumerate(names, start=1)]
+    if len(items) <= 12:
+        return ["  " + item for item in items]
+    width = max(len(item) for item in items) + 3
+    columns = max(1, min(4, terminal_width() // width))
+    rows = -(-len(items) // columns)
+    lines = []
+    for r in range(rows):
+        cells = [items[r + c * rows] for c in range(columns) if r + c * rows < len(items)]
+        lines.append("  " + "".join(cell.ljust(width) for cell in cells).rstrip())
+    return lines
+
+
+class Session:
+    """One game being played in the terminal."""
+
+    def __init__(self, game, args, bots, seed):
+        self.game = game
+        self.args = args
+        self.bots = bots
+        self.seed = seed
+        self.defaults = view_defaults(game)
+        self.state = None
+        self.moves = []
+        self.log_seen = 0
+        self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        if self.interactive:
+            try:
+                import readline  # noqa: F401  (line editing and history for input())
+            except ImportError:
+                pass
+
+    def show(self, text):
+        if not self.args.quiet:
+            out(text)
+
+    def view_text(self, seat):
+        return render_view(self.state.view(seat), self.defaults)
+
+    def events(self):
+        """Lines the rules logged since last time."""
+        log = self.state.log
+        if len(log) < self.log_seen:
+            self.log_seen = 0
+        new = log[self.log_seen:]
+        self.log_seen = len(log)
+        return new
+
+    def play_move(self, seat, move):
+        """Play a Move or a typed name (IllegalMove, with its reason, leaves everything as it was)."""
+        if isinstance(move, str):
+            move = self.state.find_move(move)
+        self.moves.append(move.name)
+        turn = self.state.turn
+        said = move.name
+        if move.kind == "choice" and self.state.pending is not None:
+            said = f"{move.name}  ({self.state.pending.prompt})"
+        line = f"{turn:>4}  P{seat}: {said}" if self.args.brief else f"P{seat}: {said}"
+        try:
+            self.state.apply(move)
+        except RulesRuntimeError:
+            self.show(line)
+            raise
+        self.show(line)
+        for line in self.events():
+            self.show(f"{'      ' if self.args.brief else '  '}» {line}")
+
+    def bot_turn(self, seat, bot, spectating):
+        if spectating and not self.args.quiet and not self.args.brief:
+            out("")
+            out(self.view_text(seat))
+        self.play_move(seat, bot.choose(self.state))
+        if spectating and self.args.brief:
+            scores = self.state.scores() if self.game.score is not None else None
+            if scores is not None and scores != self.last_scores:
+                self.show("     scores " + scores_text(scores))
+            self.last_scores = scores
+
+    def read_line(self, prompt):
+        """One line of standard input, or None at its end. A terminal gets line editing;
+        piped input is echoed after the prompt so that a scripted game reads like a dialogue."""
+        if self.interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if line == "":
+            return None
+        out(line.strip())
+        return line
+
+    def human_turn(self, seat):
+        """Returns None once a move is played, or 'quit' / 'eof'."""
+        state = self.state
+        out("")
+        out(self.view_text(seat))
+        out("legal moves:")
+        for line in numbered_moves(state.legal_move_names()):
+            out(line)
+        while True:
+            line = self.read_line(f"P{seat}> ")
+            if line is None:
+                out("")
+                return "eof"
+            text = line.strip()
+            if not text:
+                continue
+            word = text.lower()
+            names = state.legal_move_names()
+            by_name = [n for n in names if " ".join(n.lower().split()) == " ".join(word.split())]
+            if not by_name:     # 'c 3' for 'c3': spaces ignored, when that names one move only
+                squeezed = [n for n in names if "".join(n.lower().split()) == "".join(word.split())]
+                by_name = squeezed if len(squeezed) == 1 else []
+            if not by_name:
+                if word in ("quit", "exit", "q"):
+                    return "quit"
+                if word in ("help", "?", "h"):
+                    out(HUMAN_HELP)
+                    continue
+                if word in ("moves", "m"):
+                    for item in numbered_moves(names):
+                        out(item)
+                    continue
+                if word in ("view", "v"):
+                    out(self.view_text(seat))
+                    continue
+            move = by_name[0] if by_name else text
+            number = text[1:] if text.startswith("#") else text
+            if not by_name and number.isdigit():
+                index = int(number)
+                if not 1 <= index <= len(names):
+                    out(f"refused: there is no move number {index} (choose 1..{len(names)}, or type 'moves')")
+                    continue
+                move = names[index - 1]
+            try:
+                self.play_move(seat, move)
+            except IllegalMove as refusal:
+                out(f"refused: {refusal.reason}")
+                continue
+            return None
+
+    def run(self):
+        """Play to the end; returns the exit code."""
+        game, args = self.game, self.args
+        seats = range(1, game.num_players + 1)
+        spectating = all(p in self.bots for p in seats)
+        self.show(describe(game, self.seed))
+        self.show(" · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats))
+        self.state = new_state(game, self.seed)
+        self.log_seen = len(self.state.log)
+        self.last_scores = self.state.scores() if game.score is not None else None
+        outcome = None
+        try:
+            while not self.state.is_terminal():
+                seat = self.state.current_player()
+                bot = self.bots.get(seat)
+                if bot is not None:
+                    self.bot_turn(seat, bot, spectating)
+                else:
+                    outcome = self.human_turn(seat)
+                    if outcome is not None:
+                        break
+        except RulesRuntimeError as error:
+            err(runtime_text(error, game))
+            err(f"(after {len(self.moves)} moves; seed {self.seed})")
+            self.save_log()
+            return RUNTIME
+        code = self.save_log()
+        if outcome == "eof":
+            out(f"end of input: the game is unfinished after {len(self.moves)} moves")
+            return code or UNFINISHED
+        if outcome == "quit":
+            out(f"game abandoned after {len(self.moves)} moves")
+            return code or UNFINISHED
+        if not args.quiet:
+            out("")
+            out(self.view_text(1))
+            out("")
+        for line in result_lines(self.state):
+            out(line)
+        return code or OK
+
+    def save_log(self):
+        if not self.args.log:
+            return OK
+        try:
+            write_log(self.args.log, self.game, self.state, self.args.file, moves=self.moves, seed=self.seed)
+        except OSError as error:
+            err(f"referee: cannot write the log {self.args.log}: {error.strerror or error}")
+            return CANNOT_WRITE
+        self.show(f"log written to {self.args.log}")
+        return OK
+
+
+def cmd_play(args) -> int:
+    game = load(args.file, args.option, args.players)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    kinds = parse_bots(args.bot or [], game.num_players)
+    if not args.bot:
+        kinds = {p: "random" for p in range(2, game.num_players + 1)}
+    shared_random = RandomBot(seed)     # one generator for every random seat: reproducible by seed
+    bots = {p: shared_random if kind == "random" else FirstBot() for p, kind in kinds.items()}
+    return Session(game, args, bots, seed).run()
+
+
+# ---- simulate ----------------------------------------------------------------------------
+
+def play_out(game, seed, max_moves, on_move=None):
+    """One game of random bots: (state, moves, error text or None)."""
+    bot = RandomBot(seed)
+    moves = []
+    state = None
+    try:
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal() and len(moves) < max_moves:
+            move = bot.choose(state)
+            moves.append(move.name)
+            state.apply(move)
+            if on_move is not None:
+                on_move()
+    except RulesRuntimeError as error:
+        return state, moves, runtime_text(error, game)
+    except IllegalMove as error:          # a listed move refused: an engine inconsistency
+        return state, moves, f"runtime error: a legal move was refused: {error.reason}"
+    return state, moves, None
+
+
+class Progress:
+    def __init__(self, total, label):
+        self.total = total
+        self.label = label
+        self.enabled = total >= 20 and sys.stderr.isatty()
+        self.last = 0.0
+
+    def update(self, done):
+        if self.enabled and time.perf_counter() - self.last > 0.2:
+            self.last = time.perf_counter()
+            sys.stderr.write(f"\r{self.label}: {done}/{self.total}")
+            sys.stderr.flush()
+
+    def close(self):
+        if self.enabled:
+            sys.stderr.write("\r" + " " * (len(self.label) + 24) + "\r")
+            sys.stderr.flush()
+
+
+def cmd_simulate(args) -> int:
+    game = load(args.file, args.option, args.players)
+    n, base, players = args.n, args.seed, game.num_players
+    if args.log:
+        try:
+            os.makedirs(args.log, exist_ok=True)
+        except OSError as error:
+            raise CliError(f"referee: cannot create the log directory {args.log}: {error.strerror or error}", CANNOT_WRITE)
+    wins = [0] * players
+    score_sums = [0.0] * players
+    lengths = []
+    draws = finished = unfinished = errors = 0
+    first_error = None
+    progress = Progress(n, "simulating")
+    started = time.perf_counter()
+    for i in range(n):
+        seed = base + i
+        state, moves, error = play_out(game, seed, args.max_moves)
+        if error is not None:
+            errors += 1
+            if first_error is None:
+                first_error = {"seed": seed, "message": error, "moves": moves}
+        elif state.is_terminal():
+            finished += 1
+            lengths.append(len(moves))
+            if not state.winners:
+                draws += 1
+            for p in state.winners:
+                wins[p - 1] += 1
+            for p, value in enumerate(state.scores()):
+                score_sums[p] += value
+        else:
+            unfinished += 1
+        if args.log and state is not None:
+            path = Path(args.log) / f"game-{seed}.json"
+            try:
+                write_log(path, game, state, args.file, moves=moves, seed=seed)
+            except OSError as error_:
+                progress.close()
+                raise CliError(f"referee: cannot write the log {path}: {error_.strerror or error_}", CANNOT_WRITE)
+            if first_error is not None and first_error["seed"] == seed:
+                first_error["log"] = str(path)
+        progress.update(i + 1)
+    progress.close()
+    seconds = time.perf_counter() - started
+    summary = {
+        "rules": args.file, "players": players, "options": sorted(game.options), "seed": base,
+        "games": n, "finished": finished, "unfinished": unfinished, "runtime_errors": errors,
+        "max_moves": args.max_moves,
+        "wins": {str(p): wins[p - 1] for p in range(1, players + 1)}, "draws": draws,
+        "length": ({"mean": round(sum(lengths) / len(lengths), 2), "min": min(lengths), "max": max(lengths)}
+                   if lengths else None),
+        "mean_scores": ({str(p): round(score_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
+                        if finished else None),
+        "first_error": first_error,
+        "seconds": round(seconds, 3),
+    }
+    if first_error is not None:
+        first_error["replay"] = replay_command(args, game, first_error["seed"])
+    if args.json:
+        print_json(summary)
+    else:
+        for line in summary_lines(summary, game):
+            out(line)
+    return RUNTIME if errors else OK
+
+
+def replay_command(args, game, seed) -> str:
+    parts = ["referee", "play", args.file, "--players", str(game.num_players), "--seed", str(seed),
+             "--bot", "all=random", "--brief"]
+    for option in sorted(game.options):
+        parts += ["--option", option]
+    return " ".join(parts)
+
+
+def summary_lines(s, game) -> list:
+    lines = [f"{describe(game)} · {s['games']} games (seeds {s['seed']}..{s['seed'] + s['games'] - 1}) "
+             f"in {s['seconds']:.2f} s"]
+    parts = [f"finished {s['finished']}"]
+    if s["unfinished"]:
+        parts.append(f"unfinished {s['unfinished']} (stopped at --max-moves {s['max_moves']})")
+    parts.append(f"runtime errors {s['runtime_errors']}")
+    lines.append(" · ".join(parts))
+    finished = s["finished"]
+
+    def share(count):
+        return f"{count} ({100 * count / finished:.0f}%)" if finished else str(count)
+    lines.append("wins: " + " · ".join(f"P{p} {share(c)}" for p, c in s["wins"].items())
+                 + f" · draws {share(s['draws'])}")
+    if s["length"]:
+        length = s["length"]
+        lines.append(f"length in moves: mean {length['mean']:.1f} · min {length['min']} · max {length['max']}")
+    if s["mean_scores"]:
+        lines.append("mean scores: " + " · ".join(f"P{p} {v:g}" for p, v in s["mean_scores"].items()))
+    error = s["first_error"]
+    if error:
+        lines.append(f"first runtime error: seed {error['seed']}, at move {len(error['moves'])}:")
+        lines.extend("  " + line for line in error["message"].splitlines())
+        lines.append(f"  moves: {json.dumps(error['moves'])}")
+        if error.get("log"):
+            lines.append(f"  log: {error['log']} (referee replay {error['log']})")
+        lines.append(f"  to watch it: {error['replay']}")
+    return lines
+
+
+# ---- replay ------------------------------------------------------------------------------
+
+def cmd_replay(args) -> int:
+    log, error = read_log(args.log)
+    if error is None:
+        state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log)
+    if error is not None:
+        message = str(error)
+        if args.json:
+            print_json({"error": message, "exit_code": error.code})
+        else:
+            err(message if message.startswith(("referee", "runtime")) or "\n" in message
+                else f"referee: {message}")
+        return error.code
+    seat = state.current_player() or 1
+    if args.json:
+        print_json({
+            "final_view": state.view(1),
+            "moves": len(log["moves"]),
+            "scores": list(state.scores()), "winners": list(state.winners),
+            "legal_moves": state.legal_move_names(), "terminal": state.is_terminal(),
+        })
+        return OK
+    game = state.game
+    out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'])}")
+    out("")
+    out(render_view(state.view(seat), view_defaults(game)))
+    out("")
+    for line in result_lines(state):
+        out(line)
+    return OK
+
+
+# ---- bench -------------------------------------------------------------------------------
+
+def cmd_bench(args) -> int:
+    game = load(args.file, args.option, args.players)
+    budget = args.seconds
+    playouts = moves = 0
+    seed = args.seed
+    started = time.perf_counter()
+    deadline = started + budget
+    while True:
+        bot = RandomBot(seed)
+        try:
+            state = game.new_initial_state(seed=seed)
+            count = 0
+            while not state.is_terminal() and count < DEFAULT_MAX_MOVES:
+                state.apply(bot.choose(state))
+                count += 1
+                if not count & 63 and time.perf_counter() > deadline:
+                    break
+        except RulesRuntimeError as error:
+            err(runtime_text(error, game))
+            err(f"(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')")
+            return RUNTIME
+        moves += count
+        if state.is_terminal():
+            playouts += 1
+        seed += 1
+        if time.perf_counter() > deadline:
+            break
+    elapsed = time.perf_counter() - started
+    result = {
+        "rules": args.file, "players": game.num_players, "options": sorted(game.options),
+        "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
+        "playouts_per_second": round(playouts / elapsed, 2),
+        "moves_per_second": round(moves / elapsed, 1),
+        "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
+    }
+    if args.json:
+        print_json(result)
+    else:
+        out(f"{describe(game)} · random playouts for {elapsed:.2f} s")
+        out(f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)")
+        out(f"moves: {moves} ({result['moves_per_second']:.0f}/s)")
+        mean = result["mean_moves_per_game"]
+        out(f"mean moves per game: {mean:.1f}" if mean is not None else
+            "mean moves per game: n/a (no playout finished in time)")
+    return OK
+
+
+# ---- the parser --------------------------------------------------------------------------
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def natural_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text}")
+    return value
+
+
+def seed_int(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}")
+
+
+def positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
+    return value
+
+
+def game_arguments(parser):
+    parser.add_argument("file", metavar="FILE", help="the rules file")
+    parser.add_argument("--players", type=positive_int, metavar="N",
+                        help="number of players (default: the game's minimum)")
+    parser.add_argument("--option", action="append", metavar="NAME", default=[],
+                        help="turn on a declared option (repeat for several)")
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
+        epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
+               "65 bad rules file or log, 66 missing file, 70 runtime rules error, 73 cannot write a log")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="check rules files and print their diagnostics")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    check.set_defaults(run=cmd_check)
+
+    play = commands.add_parser("play", help="play a game in the terminal, against bots or not",
+                               description="Play a game. Without --bot, seat 1 is human and the others are "
+                                           "random bots. Moves are read line by line from standard input.")
+    game_arguments(play)
+    play.add_argument("--seed", type=seed_int, metavar="S", help="random seed (default: a random one, printed)")
+    play.add_argument("--bot", action="append", metavar="SEAT=KIND",
+                      help="a bot for a seat: SEAT is a number or 'all', KIND is 'random' or 'first'")
+    play.add_argument("--log", metavar="PATH", help="write the game log to PATH")
+    play.add_argument("--quiet", action="store_true", help="show only what a human needs and the result")
+    play.add_argument("--brief", action="store_true",
+                      help="show one line per move (turn, player, move) instead of the view before each bot move")
+    play.set_defaults(run=cmd_play)
+
+    simulate = commands.add_parser("simulate", help="play many games of random bots and summarise them")
+    game_arguments(simulate)
+    simulate.add_argument("-n", "--games", dest="n", type=natural_int, default=100, metavar="N",
+                          help="number of games (default 100)")
+    simulate.add_argument("--seed", type=seed_int, default=0, metavar="S",
+                          help="game i uses seed S+i (default 0)")
+    simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    simulate.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
+    simulate.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
+                          help=f"stop a game after M moves and count it unfinished (default {DEFAULT_MAX_MOVES})")
+    simulate.set_defaults(run=cmd_simulate)
+
+    replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
+    replay_.add_argument("log", metavar="LOG")
+    replay_.add_argument("--json", action="store_true", help="print the final state as JSON")
+    replay_.add_argument("--ignore-hash", action="store_true",
+                         help="replay even if the rules file changed since the log was written")
+    replay_.set_defaults(run=cmd_replay)
+
+    bench = commands.add_parser("bench", help="measure random playouts per second")
+    game_arguments(bench)
+    bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
+    bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:               # --help (0) or a bad command line (2)
+        return stop.code if isinstance(stop.code, int) else USAGE
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return USAGE
+    try:
+        return args.run(args)
+    except CliError as error:
+        err(error.message)
+        return error.code
+    except KeyboardInterrupt:
+        err("\ninterrupted")
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return OK
+    except RulesRuntimeError as error:
+        err(runtime_text(error))
+        return RUNTIME
+    except Exception as error:               # an interpreter bug: say so, without a traceback
+        if os.environ.get("REFEREE_DEBUG"):
+            raise
+        err(f"referee: internal error: {type(error).__name__}: {error} "
+            "(set REFEREE_DEBUG=1 to see the traceback)")
+        return RUNTIME
+
+
+if __name__ == "__main__":
+    sys.exit(main())

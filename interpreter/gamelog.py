@@ -1,0 +1,204 @@
+"""Game logs: a JSON record of one game, enough to replay it move by move.
+
+    {"format": "referee-log/1",
+     "rules": "games/x.rules",          # the path as it was given
+     "rules_sha256": "ab12...",         # of the file's bytes (base files first, for `extends`)
+     "options": ["normal"], "players": 3, "seed": 7,
+     "moves": ["build wood house on Asia 3", ...],
+     "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true}}
+
+    write_log(path, game, state, rules_path)   # after (or during) a game
+    log, error = read_log(path)                # error: a LogError (message and exit code)
+    state, error = replay(log)                 # every move checked; never a half replay
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Optional
+
+from dsl.diagnostics import RulesError
+from dsl.program import load_program
+
+from .engine import load_game
+from .errors import IllegalMove, RulesRuntimeError
+
+FORMAT = "referee-log/1"
+
+# exit codes (see docs/cli.md)
+BAD_INPUT = 65
+MISSING_FILE = 66
+RUNTIME = 70
+
+
+class LogError(Exception):
+    """Why a log cannot be read or replayed; `code` is the command's exit code."""
+
+    def __init__(self, message: str, code: int = BAD_INPUT):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+    def __str__(self):
+        return self.message
+
+
+def files_sha256(paths) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+def rules_sha256(game) -> str:
+    """Hash of the rules: every file of the program (base files first) concatenated."""
+    return files_sha256(game.program.files or [game.path])
+
+
+def game_result(state) -> dict:
+    return {"winners": list(state.winners), "scores": list(state.scores()),
+            "terminal": bool(state.is_terminal())}
+
+
+def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
+    return {
+        "format": FORMAT,
+        "rules": str(rules_path),
+        "rules_sha256": rules_sha256(game),
+        "options": sorted(game.options),
+        "players": game.num_players,
+        "seed": state.seed if seed is None else seed,
+        "moves": list(state.history if moves is None else moves),
+        "result": game_result(state),
+    }
+
+
+def write_log(path, game, state, rules_path, moves=None, seed=None) -> dict:
+    """Write the log of `state`'s game to `path` (moves default to state.history).
+    Raises OSError when the file cannot be written."""
+    log = make_log(game, state, rules_path, moves, seed)
+    Path(path).write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
+    return log
+
+
+FIELDS = {"format": str, "rules": str, "rules_sha256": str, "options": list, "players": int,
+          "seed": int, "moves": list}
+
+
+def check_log(log) -> Optional[str]:
+    """What is wrong with a decoded log, or None."""
+    if not isinstance(log, dict):
+        return "a game log must be a JSON object"
+    for name, kind in FIELDS.items():
+        if name not in log:
+            return f"the log lacks the field '{name}'"
+        value = log[name]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"the log's field '{name}' must be {'a list' if kind is list else 'an integer' if kind is int else 'a text'}"
+    if log["format"] != FORMAT:
+        return f"unknown log format '{log['format']}' (expected '{FORMAT}')"
+    for name in ("options", "moves"):
+        if not all(isinstance(x, str) for x in log[name]):
+            return f"the log's field '{name}' must be a list of texts"
+    result = log.get("result")
+    if result is not None:
+        if not isinstance(result, dict):
+            return "the log's field 'result' must be an object"
+        if not isinstance(result.get("winners", []), list) or not isinstance(result.get("scores", []), list):
+            return "the log's result must have lists 'winners' and 'scores'"
+    return None
+
+
+def runtime_message(error, where="") -> str:
+    """'runtime error at move 9 'x': <message>' and the place in the rules file."""
+    message = str(error).split("runtime error: ", 1)[-1]
+    span = getattr(error, "span", None)
+    return f"runtime error{where}: {message}" + (f"\n  at {span}" if span is not None else "")
+
+
+def read_log(path):
+    """(log dict, None) or (None, LogError)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, LogError(f"{path}: no such log file", MISSING_FILE)
+    except (OSError, UnicodeDecodeError) as error:
+        return None, LogError(f"{path}: cannot read the log: {getattr(error, 'strerror', None) or error}", MISSING_FILE)
+    try:
+        log = json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, LogError(f"{path}: not a valid game log: not JSON ({error.msg} at line {error.lineno}, column {error.colno})")
+    problem = check_log(log)
+    if problem:
+        return None, LogError(f"{path}: not a valid game log: {problem}")
+    return log, None
+
+
+def find_rules(log, log_path=None) -> Optional[Path]:
+    """The rules file named by a log: as given, else next to the log file."""
+    given = Path(log["rules"])
+    if given.is_file():
+        return given
+    if log_path is not None and not given.is_absolute():
+        beside = Path(log_path).parent / given
+        if beside.is_file():
+            return beside
+    return None
+
+
+def same_result(recorded: dict, state) -> bool:
+    replayed = game_result(state)
+    for name in ("winners", "scores", "terminal"):
+        if name in recorded and recorded[name] != replayed[name]:
+            return False
+    return True
+
+
+def replay(log, ignore_hash=False, log_path=None):
+    """Replay a log from the start. Returns (final state, None) or (None, LogError): the
+    rules file is missing or has changed, a move is not legal, or the result differs."""
+    problem = check_log(log)
+    if problem:
+        return None, LogError(f"not a valid game log: {problem}")
+    rules = find_rules(log, log_path)
+    if rules is None:
+        return None, LogError(f"the rules file '{log['rules']}' named by the log does not exist", MISSING_FILE)
+    if not ignore_hash:
+        program, _, _ = load_program(str(rules))
+        files = (program.files if program is not None else None) or [str(rules)]
+        try:
+            digest = files_sha256(files)
+        except OSError as error:
+            return None, LogError(f"cannot read the rules file: {error}", MISSING_FILE)
+        if digest != log["rules_sha256"]:
+            return None, LogError(f"the rules file has changed since the log was written ({rules}); "
+                                  "use --ignore-hash to replay it anyway")
+    game, diagnostics, sources = load_game(str(rules), tuple(log["options"]), log["players"])
+    if game is None:
+        return None, LogError(RulesError(diagnostics, sources).render())
+    try:
+        state = game.new_initial_state(seed=log["seed"])
+    except RulesRuntimeError as error:
+        return None, LogError(runtime_message(error, " while setting up"), RUNTIME)
+    for number, name in enumerate(log["moves"], start=1):
+        try:
+            state.apply(name)
+        except IllegalMove as refusal:
+            reason = refusal.reason
+            prefix = f"'{name}' is not legal: "
+            if reason.startswith(prefix):
+                reason = reason[len(prefix):]
+            hint = "; type 'moves' to list the legal ones"
+            if reason.endswith(hint):
+                legal = state.legal_move_names()
+                reason = reason[:-len(hint)] + (f" (legal then: {', '.join(legal[:8])}{', ...' if len(legal) > 8 else ''})"
+                                                if legal else " (no move was legal then)")
+            return None, LogError(f"move {number} '{name}' is not legal: {reason}")
+        except RulesRuntimeError as error:
+            return None, LogError(runtime_message(error, f" at move {number} '{name}'"), RUNTIME)
+    recorded = log.get("result")
+    if isinstance(recorded, dict) and not same_result(recorded, state):
+        return None, LogError(f"the replay does not reach the recorded result: recorded {recorded}, "
+                              f"replayed {game_result(state)}")
+    return state, None

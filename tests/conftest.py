@@ -1,0 +1,42 @@
+"""Shared test setup: hypothesis profiles and helpers to load rules from text.
+
+Profiles (choose with the environment variable HYPOTHESIS_PROFILE):
+  fast  the default: few examples, for every run on a laptop;
+  ci    more examples, still well within a few minutes on 2 cores.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+
+settings.register_profile(
+    "fast", max_examples=15, deadline=None, derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "ci", max_examples=60, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+
+def game_files():
+    """Every rules file of the games and their variants."""
+    return sorted(GAMES.glob("*.rules")) + sorted((GAMES / "variants").glob("*.rules"))
+
+
+@pytest.fixture
+def write_rules(tmp_path):
+    """write_rules(text, name="game.rules") -> path of a rules file holding `text`."""
+    def write(text: str, name: str = "game.rules") -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+    return write

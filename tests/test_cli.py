@@ -1,0 +1,447 @@
+"""The `referee` command line: check, play (bots and scripted humans), simulate, replay, bench;
+plus the text rendering, the bots and the game logs it is built on."""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.bots import FirstBot, RandomBot
+from interpreter.cli import main
+from interpreter.engine import load_game
+from interpreter.gamelog import read_log, replay, rules_sha256, write_log
+from interpreter.render import render_view
+
+ROOT = Path(__file__).resolve().parent.parent
+TTT = str(ROOT / "games" / "tic-tac-toe.rules")
+CONTINENTS = str(ROOT / "games" / "continents.rules")
+VARIANT = ROOT / "games" / "variants" / "continents-six-places.rules"
+
+BROKEN = """game "Broken" {
+  players 2
+}
+action a "a" {
+  y = 3
+}
+flow {
+  turns from 1 {
+    play a
+  }
+}
+"""
+
+# Three cells and no end: once they are all marked, the next player has no legal move.
+DEAD_END = """game "Stuck" {
+  players 2
+}
+board Cell: grid 1 by 3
+var mark[Cell]: Player? = none
+action put(c in Cell where mark[c] == none) "{c}" {
+  mark[c] = current
+}
+flow {
+  turns from 1 {
+    play put
+  }
+}
+"""
+
+HEX = '''game "Hexes" {
+  players 2
+}
+board Hex: hexmap """
+  01  02  03
+    04  05
+""" { }
+var mark[Hex]: Player? = none
+action put(c in Hex where mark[c] == none) "put {c}" {
+  mark[c] = current
+}
+flow {
+  turns from 1 {
+    play put
+    if count(c in Hex where mark[c] == none) == 0 {
+      finish
+    }
+  }
+}
+'''
+
+
+def run(capsys, *argv, stdin=None, monkeypatch=None):
+    """main(argv) in-process: (exit code, stdout, stderr)."""
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    return code, captured.out, captured.err
+
+
+# ---- check -------------------------------------------------------------------------------
+
+def test_check_clean_files(capsys):
+    code, out, _ = run(capsys, "check", TTT, CONTINENTS)
+    assert code == 0
+    assert f"{TTT}: ok" in out and f"{CONTINENTS}: ok" in out
+
+
+def test_check_broken_file_text_and_json(capsys, tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text(BROKEN)
+    code, out, _ = run(capsys, "check", TTT, broken)
+    assert code == 1
+    assert "E202" in out and "unknown variable 'y'" in out and "5 |   y = 3" in out
+    code, out, _ = run(capsys, "check", "--json", broken, TTT)
+    assert code == 1
+    files = json.loads(out)["files"]
+    assert [f["ok"] for f in files] == [False, True]
+    (diagnostic,) = files[0]["diagnostics"]
+    assert diagnostic["code"] == "E202" and diagnostic["line"] == 5 and diagnostic["file"] == str(broken)
+    assert files[1]["diagnostics"] == []
+
+
+def test_check_missing_file_is_an_error(capsys, tmp_path):
+    code, out, _ = run(capsys, "check", tmp_path / "nope.rules")
+    assert code == 1 and "E501" in out
+
+
+# ---- play: bots --------------------------------------------------------------------------
+
+def test_play_all_bots_tic_tac_toe_shows_moves_and_board(capsys):
+    code, out, _ = run(capsys, "play", TTT, "--bot", "all=random", "--seed", 3)
+    assert code == 0
+    moves = re.findall(r"^P([12]): ([abc][123])$", out, re.M)
+    assert 5 <= len(moves) <= 9
+    assert [int(p) for p, _ in moves] == [1 + i % 2 for i in range(len(moves))]   # turns alternate
+    assert re.search(r"^\s+a\s+b\s+c$", out, re.M)           # column letters over the grid
+    assert re.search(r"^  3  ", out, re.M) and re.search(r"^  1  ", out, re.M)
+    assert re.search(r"^result: (P[12] wins|no winner \(draw\))$", out, re.M)
+    assert re.search(r"^scores: P1 \d · P2 \d$", out, re.M)
+
+
+def test_play_all_bots_is_reproducible(capsys):
+    first = run(capsys, "play", CONTINENTS, "--players", 3, "--bot", "all=random", "--seed", 7, "--brief")
+    second = run(capsys, "play", CONTINENTS, "--players", 3, "--bot", "all=random", "--seed", 7, "--brief")
+    assert first == second and first[0] == 0
+
+
+def test_play_all_bots_continents_to_the_end(capsys):
+    code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--bot", "all=random", "--seed", 7)
+    assert code == 0
+    assert re.search(r"^P[123]: build (straw|wood|stone) house on [A-Z][a-z]+( [A-Z][a-z]+)? [1-8]$", out, re.M)
+    assert "hand[P1]: " in out and "hand[P2]: 5 hidden" in out      # a seat sees only its own hand
+    assert "» P" in out and " wins " in out                          # logged events are shown
+    assert re.search(r"^result: P[123]( and P[123])* wins?", out, re.M)
+
+
+def test_play_first_bots_and_quiet(capsys):
+    code, out, _ = run(capsys, "play", TTT, "--bot", "all=first", "--seed", 0, "--quiet")
+    assert code == 0
+    # first legal move each time: a1 b1 c1 a2 b2 c2 a3 -> P1 holds a1 c1 b2 a3 and wins on a diagonal
+    assert out.splitlines() == ["result: P1 wins", "scores: P1 1 · P2 0"]
+
+
+# ---- play: a human from standard input ---------------------------------------------------
+
+def test_play_scripted_human_in_a_subprocess(tmp_path):
+    log = tmp_path / "game.json"
+    # P2 always takes the first free cell. P1: b2; (P2 a1); 'a1' is refused; '1' = b1; (P2 c1); 'B 3' wins.
+    script = "b2\na1\n1\nB 3\n"
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", TTT, "--bot", "2=first",
+                           "--seed", "0", "--log", str(log)],
+                          input=script, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    out = done.stdout
+    assert re.search(r"^refused: 'a1' is not legal: .*mark\[c\] == none", out, re.M)
+    assert out.count("legal moves:") == 3                       # the view and moves at each decision
+    assert "P1: b2\nP2: a1" in out and "P1: b1\nP2: c1" in out and "P1: b3" in out
+    assert "result: P1 wins" in out
+    recorded = json.loads(log.read_text())
+    assert recorded["moves"] == ["b2", "a1", "b1", "c1", "b3"]
+    assert recorded["result"] == {"winners": [1], "scores": [1.0, 0.0], "terminal": True}
+
+
+def test_play_human_commands_numbers_and_refusals(capsys, monkeypatch):
+    script = "help\nmoves\nview\n#42\nxyz\n   \nc 3\n"
+    code, out, _ = run(capsys, "play", TTT, "--seed", 0, "--bot", "2=first", stdin=script, monkeypatch=monkeypatch)
+    assert code == 3                                           # input ended before the game did
+    assert "Commands: moves" in out
+    assert out.count(" 9. c3") == 2                            # listed at the decision and by 'moves'
+    assert "refused: there is no move number 42 (choose 1..9" in out
+    assert "refused: unknown move 'xyz'" in out
+    assert "P1: c3\nP2: a1" in out                             # 'c 3' was understood as c3
+    assert "end of input: the game is unfinished after 2 moves" in out
+
+
+def test_play_quit_and_default_seats(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", TTT, "--seed", 1, stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 3
+    assert "P1: human · P2: random bot" in out and "game abandoned" in out
+
+
+def test_play_runtime_error_exit_70(capsys, tmp_path):
+    stuck = tmp_path / "stuck.rules"
+    stuck.write_text(DEAD_END)
+    log = tmp_path / "stuck.json"
+    code, out, err = run(capsys, "play", stuck, "--bot", "all=random", "--seed", 7, "--brief", "--log", log)
+    assert code == 70
+    assert re.search(r"^   3  P1: [abc]1$", out, re.M)               # the move that led there is shown
+    assert "result:" not in out
+    assert err.startswith("runtime error: P2 must play (put) but has no legal move")
+    assert "stuck.rules:11:5" in err and "play put" in err
+    moves = json.loads(log.read_text())["moves"]
+    assert sorted(moves) == ["a1", "b1", "c1"]
+    code, _, err = run(capsys, "replay", log)
+    assert code == 70 and "runtime error at move 3" in err
+
+
+def test_play_bad_input_exit_codes(capsys, tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text(BROKEN)
+    code, _, err = run(capsys, "play", broken)
+    assert code == 65 and "E202" in err
+    code, _, err = run(capsys, "play", tmp_path / "missing.rules")
+    assert code == 66 and "no such file" in err
+    code, _, err = run(capsys, "play", CONTINENTS, "--option", "bogus")
+    assert code == 65 and "unknown option 'bogus'" in err
+    code, _, err = run(capsys, "play", CONTINENTS, "--players", 9)
+    assert code == 65 and "2..6 players, not 9" in err
+    code, _, err = run(capsys, "play", TTT, "--bot", "3=random")
+    assert code == 2 and "seat must be 1..2" in err
+    code, _, err = run(capsys, "play", TTT, "--bot", "all=clever")
+    assert code == 2 and "unknown bot 'clever'" in err
+    code, _, err = run(capsys, "simulate", TTT, "-n", "many")
+    assert code == 2 and "not a whole number" in err
+
+
+# ---- simulate ----------------------------------------------------------------------------
+
+def test_simulate_summary_text_and_json(capsys):
+    code, out, _ = run(capsys, "simulate", TTT, "-n", 30, "--seed", 5)
+    assert code == 0
+    assert "30 games (seeds 5..34)" in out
+    assert re.search(r"^wins: P1 \d+ \(\d+%\) · P2 \d+ \(\d+%\) · draws \d+", out, re.M)
+    assert re.search(r"^length in moves: mean \d+\.\d · min [5-9] · max [5-9]$", out, re.M)
+    code, out, _ = run(capsys, "simulate", TTT, "-n", 30, "--seed", 5, "--json")
+    summary = json.loads(out)
+    assert summary["games"] == summary["finished"] == 30
+    assert summary["wins"]["1"] + summary["wins"]["2"] + summary["draws"] == 30
+    assert 5 <= summary["length"]["min"] <= summary["length"]["mean"] <= summary["length"]["max"] <= 9
+    assert summary["mean_scores"]["1"] == pytest.approx(summary["wins"]["1"] / 30, abs=1e-3)
+    assert summary["first_error"] is None
+
+
+def test_simulate_max_moves_counts_unfinished_and_writes_logs(capsys, tmp_path):
+    code, out, _ = run(capsys, "simulate", CONTINENTS, "-n", 2, "--max-moves", 5, "--json", "--log", tmp_path)
+    summary = json.loads(out)
+    assert code == 0 and summary["unfinished"] == 2 and summary["finished"] == 0
+    logs = sorted(tmp_path.glob("*.json"))
+    assert len(logs) == 2
+    log, error = read_log(logs[0])
+    assert error is None and len(log["moves"]) == 5 and log["result"]["terminal"] is False
+
+
+def test_simulate_reports_the_first_runtime_error(capsys, tmp_path):
+    stuck = tmp_path / "stuck.rules"
+    stuck.write_text(DEAD_END)
+    code, out, _ = run(capsys, "simulate", stuck, "-n", 20, "--json", "--log", tmp_path / "logs")
+    summary = json.loads(out)
+    assert code == 70 and summary["runtime_errors"] == 20 and summary["finished"] == 0
+    first = summary["first_error"]
+    assert first["seed"] == 0 and len(first["moves"]) == 3 and "has no legal move" in first["message"]
+    assert f"--seed {first['seed']}" in first["replay"]
+    # its log replays to the same error
+    code, _, err = run(capsys, "replay", first["log"])
+    assert code == 70 and "has no legal move" in err
+
+
+# ---- replay ------------------------------------------------------------------------------
+
+@pytest.fixture
+def played_log(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--bot", "all=random", "--seed", 4,
+                       "--quiet", "--log", path)
+    assert code == 0 and path.exists()
+    return path, out
+
+
+def test_replay_reproduces_the_result(capsys, played_log):
+    path, played = played_log
+    log = json.loads(path.read_text())
+    assert log["format"] == "referee-log/1" and log["players"] == 3 and log["seed"] == 4
+    assert log["rules_sha256"] == hashlib.sha256(Path(CONTINENTS).read_bytes()).hexdigest()
+    code, out, _ = run(capsys, "replay", path)
+    assert code == 0
+    assert f"replayed {len(log['moves'])} moves" in out
+    assert played.splitlines()[-2] in out.splitlines()            # the same 'result: ...' line
+    code, out, _ = run(capsys, "replay", path, "--json")
+    final = json.loads(out)
+    assert code == 0 and final["terminal"] is True
+    assert final["winners"] == log["result"]["winners"] and final["scores"] == log["result"]["scores"]
+    assert final["legal_moves"] == [] and final["final_view"]["game"] == "Continents"
+
+
+def tamper(path, change):
+    log = json.loads(path.read_text())
+    change(log)
+    path.write_text(json.dumps(log))
+
+
+def test_replay_changed_move_is_refused_without_a_final_state(capsys, played_log):
+    path, _ = played_log
+    tamper(path, lambda log: log["moves"].__setitem__(11, "xyz"))
+    code, out, err = run(capsys, "replay", path)
+    assert code == 65 and out == ""
+    assert "move 12 'xyz' is not legal: unknown move 'xyz'" in err
+
+
+def test_replay_move_illegal_now_gives_the_reason(capsys, tmp_path):
+    path = tmp_path / "t.json"
+    code, _, _ = run(capsys, "play", TTT, "--bot", "all=first", "--seed", 0, "--quiet", "--log", path)
+    tamper(path, lambda log: log["moves"].__setitem__(2, "a1"))
+    code, out, err = run(capsys, "replay", path)
+    assert code == 65 and out == ""
+    assert "move 3 'a1' is not legal: c must satisfy mark[c] == none" in err
+    code, out, _ = run(capsys, "replay", path, "--json")
+    assert code == 65 and "final_view" not in out and json.loads(out)["exit_code"] == 65
+
+
+def test_replay_changed_hash_and_ignore_hash(capsys, played_log):
+    path, _ = played_log
+    tamper(path, lambda log: log.__setitem__("rules_sha256", "0" * 64))
+    code, out, err = run(capsys, "replay", path)
+    assert code == 65 and out == "" and "the rules file has changed since the log was written" in err
+    code, out, _ = run(capsys, "replay", path, "--ignore-hash")
+    assert code == 0 and "result: " in out
+
+
+def test_replay_wrong_recorded_result(capsys, played_log):
+    path, _ = played_log
+    tamper(path, lambda log: log["result"].__setitem__("winners", [9]))
+    code, out, err = run(capsys, "replay", path)
+    assert code == 65 and out == "" and "does not reach the recorded result" in err
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not JSON"),
+    ('{"format": "referee-log/1"}', "lacks the field 'rules'"),
+    ("[1, 2]", "must be a JSON object"),
+    ('{"format": "other/9", "rules": "x", "rules_sha256": "", "options": [], "players": 2, "seed": 0, '
+     '"moves": []}', "unknown log format"),
+])
+def test_replay_invalid_logs(capsys, tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    code, out, err = run(capsys, "replay", path)
+    assert code == 65 and out == "" and message in err
+
+
+def test_replay_missing_files(capsys, tmp_path, played_log):
+    code, _, err = run(capsys, "replay", tmp_path / "none.json")
+    assert code == 66 and "no such log file" in err
+    path, _ = played_log
+    tamper(path, lambda log: log.__setitem__("rules", str(tmp_path / "gone.rules")))
+    code, out, err = run(capsys, "replay", path)
+    assert code == 66 and out == "" and "does not exist" in err
+
+
+# ---- bench -------------------------------------------------------------------------------
+
+def test_bench_prints_rates(capsys):
+    code, out, _ = run(capsys, "bench", TTT, "--seconds", 0.2)
+    assert code == 0
+    rate = re.search(r"^playouts: \d+ \(([\d.]+)/s\)$", out, re.M)
+    assert rate and float(rate.group(1)) > 0
+    assert re.search(r"^mean moves per game: [5-9]\.\d$", out, re.M)
+    code, out, _ = run(capsys, "bench", TTT, "--seconds", 0.1, "--json")
+    figures = json.loads(out)
+    assert figures["moves_per_second"] > 0 and figures["playouts"] > 0
+
+
+# ---- the pieces: rendering, bots, logs ---------------------------------------------------
+
+def test_render_grid_zones_and_variables():
+    game, _, _ = load_game(TTT)
+    state = game.new_initial_state(0)
+    for move in ("b2", "a1", "c3"):
+        state.apply(move)
+    text = render_view(state.view(2))
+    lines = text.splitlines()
+    assert lines[0] == "Tic-tac-toe · turn 4 · P2 to move · view of P2"
+    board = lines[lines.index("Cell:") + 1:]
+    assert [line.split() for line in board[:4]] == [
+        ["a", "b", "c"], ["3", ".", ".", "P1"], ["2", ".", "P1", "."], ["1", "P2", ".", "."]]
+    assert "mark" not in text                     # already drawn on the board
+
+    game, _, _ = load_game(CONTINENTS, players=3)
+    state = game.new_initial_state(7)
+    view = state.view(1)
+    text = render_view(view)
+    mine = [item["label"] for item in view["zones"]["hand[P1]"]["items"]]
+    assert f"  hand[P1]: {', '.join(mine)}" in text
+    assert "  hand[P2]: 5 hidden" in text and "  draw[P3]: 12 hidden" in text
+    assert "scores P1 0 · P2 0 · P3 0" in text
+    build = next(m.name for m in state.legal_moves() if m.name.startswith("build"))
+    house, continent, place = re.fullmatch(r"build (\w+ house) on ([A-Za-z ]+) (\d)", build).groups()
+    state.apply(build)
+    text = render_view(state.view(2))
+    assert f"  place[{continent}, …]  {place}: {house} (P1)" in text
+
+
+def test_render_hex_board(tmp_path):
+    path = tmp_path / "hex.rules"
+    path.write_text(HEX)
+    game, diagnostics, _ = load_game(str(path))
+    assert not diagnostics
+    state = game.new_initial_state(0)
+    state.apply(state.legal_moves()[3])
+    lines = render_view(state.view(1)).splitlines()
+    drawing = lines[lines.index("Hex:") + 1:]
+    assert drawing[0].split() == [".", ".", "."]
+    assert drawing[1].split() == ["P1", "."]
+    # the second row sits between the hexes of the first
+    assert drawing[1].index("P1") > drawing[0].index(".")
+
+
+def test_bots_are_reproducible():
+    game, _, _ = load_game(CONTINENTS, players=4)
+
+    def game_with(bot):
+        state = game.new_initial_state(3)
+        names = []
+        while not state.is_terminal() and len(names) < 60:
+            move = bot.choose(state)
+            assert move in state.legal_moves()
+            names.append(move.name)
+            state.apply(move)
+        return names
+    assert game_with(RandomBot(11)) == game_with(RandomBot(11))
+    assert game_with(RandomBot(11)) != game_with(RandomBot(12))
+    state = game.new_initial_state(3)
+    assert FirstBot().choose(state) == state.legal_moves()[0]
+
+
+def test_log_of_an_extending_file_hashes_every_file(tmp_path):
+    game, _, _ = load_game(str(VARIANT))
+    assert len(game.program.files) == 2
+    expected = hashlib.sha256(b"".join(Path(f).read_bytes() for f in game.program.files)).hexdigest()
+    assert rules_sha256(game) == expected
+    state = game.new_initial_state(1)
+    bot = RandomBot(1)
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+    path = tmp_path / "v.json"
+    write_log(path, game, state, str(VARIANT))
+    log, error = read_log(path)
+    assert error is None and log["rules_sha256"] == expected
+    again, error = replay(log)
+    assert error is None and again.winners == state.winners and again.history == state.history
