@@ -106,6 +106,7 @@ class Field:
     span: Span
     name: str
     type: Any
+    visibility: Optional[str]   # "owner": only the component's owner sees this attribute
 
 
 @node
@@ -140,6 +141,7 @@ class GridShape:
     span: Span
     rows: Any
     cols: Any
+    condition: Any              # which (row, col) exist; none: all of them
 
 
 @node

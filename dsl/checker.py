@@ -634,6 +634,9 @@ def check_types_and_names(c: Checker):
     for component in c.components.values():
         for field in component.fields:
             c.type_name(field.type)
+            if field.visibility not in (None, "owner", "public"):
+                c.error("E409", f"an attribute is seen by everybody or only by its owner, not '{field.visibility}'",
+                        field.span, "write 'owner' after its type, or nothing")
     for zone in c.zones.values():
         if zone.element_type not in c.components:
             c.error("E206", f"a zone holds components, and '{zone.element_type}' is not a component type",
@@ -672,6 +675,8 @@ def check_boards(c: Checker):
             for side in (shape.rows, shape.cols):
                 if strip_optional(c.expr(side, c.globals)) not in ("int", ANY):
                     c.error("E302", "a grid's size is a number", side.span)
+            if shape.condition is not None:
+                c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
         else:
             c.board_fields(board.name)
 

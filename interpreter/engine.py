@@ -109,13 +109,20 @@ class Game:
                     settings[setting.name] = setting.value
         for name, param in self.types.params.items():
             self.params[name] = compiler.constant(settings.get(name, param.value))
+        self.private_fields = {}
         for component in self.types.components.values():
             if component.label:
                 self.label_templates[component.name] = component.label
+            private = {f.name for f in component.fields if f.visibility == "owner"}
+            if private:
+                self.private_fields[component.name] = private
         for board in self.types.boards.values():
             shape = board.shape
             if isinstance(shape, ast.GridShape):
                 cells = grid_cells(compiler.constant(shape.rows), compiler.constant(shape.cols))
+                if shape.condition is not None:
+                    exists = compiler.expr(shape.condition, self.types.globals.child(row="int", col="int"))
+                    cells = [c for c in cells if exists(None, {"row": c[0], "col": c[1]})]
                 kind = "grid"
             else:
                 legend = {e.symbol: {i.name: compiler.constant(i.value) for i in e.inits} for e in shape.legend}
@@ -286,14 +293,19 @@ class State:
         eid = len(self.entities)
         values["__type__"] = type_name
         values["__label__"] = self.component_label(type_name, values, template)
+        private = self.game.private_fields.get(type_name)
+        if private:
+            values["__public_label__"] = self.component_label(type_name, values, template, private)
         self.entities.append(values)
         self.by_type.setdefault(type_name, []).append(eid)
         while len(self.loc) <= eid:
             self.loc.append(None)
         self.move(eid, key)
 
-    def component_label(self, type_name, values, template):
+    def component_label(self, type_name, values, template, masked=()):
         def text(name):
+            if name in masked:
+                return "?"
             value = values.get(name)
             return f"P{value}" if name == "owner" and value is not None else plain_label(value)
         if template:
@@ -744,7 +756,10 @@ def make_view(s: State, player: int) -> dict:
             visibility == "owner" and owner is not None and key[owner + 1] == player)
         entry = {"count": len(items), "kind": kind}
         if visible:
-            entry["items"] = [item_view(s.entities[x], x) for x in items]
+            entry["items"] = [item_view(s.entities[x], x, player) for x in items]
+        elif visibility == "top" and items:
+            # only the top item is face up: the ones under it stay hidden
+            entry["items"] = [item_view(s.entities[items[-1]], items[-1], player)]
         zones[shown] = entry
     values = {}
     for key, value in s.vars.items():
@@ -775,10 +790,14 @@ def make_view(s: State, player: int) -> dict:
     return view
 
 
-def item_view(entity, eid):
+def item_view(entity, eid, player=None):
     """A visible entity: its id and label, and its owner when it has one (every component
-    type has an `owner` attribute; a player sees whose piece it is)."""
-    item = {"id": eid, "label": entity["__label__"]}
+    type has an `owner` attribute; a player sees whose piece it is). Attributes that only the
+    owner may see are masked in the label others get."""
+    label = entity["__label__"]
+    if "__public_label__" in entity and entity.get("owner") != player:
+        label = entity["__public_label__"]
+    item = {"id": eid, "label": label}
     if entity.get("owner") is not None:
         item["owner"] = entity["owner"]
     return item
