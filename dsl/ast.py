@@ -591,6 +591,18 @@ class Module:
     items: tuple
 
 
+def walk(value):
+    """Every node (and tuple of nodes) under a value, parents before children, in order."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+        elif attrs.has(type(item)):
+            yield item
+            stack.extend(reversed([getattr(item, f.name) for f in attrs.fields(type(item))]))
+
+
 def untag(item):
     """The declaration or statement under any rule tags, and the innermost tag (or None)."""
     tag = None

@@ -56,14 +56,7 @@ class Program:
         found = []
 
         def walk(value):
-            if isinstance(value, ast.Tagged):
-                found.append((value.rule_id[1:], value.text, value.span))
-            if attrs.has(type(value)):
-                for field in attrs.fields(type(value)):
-                    walk(getattr(value, field.name))
-            elif isinstance(value, tuple):
-                for item in value:
-                    walk(item)
+            found.extend((n.rule_id[1:], n.text, n.span) for n in ast.walk(value) if isinstance(n, ast.Tagged))
 
         for declared in self.declarations.values():
             if declared.tag is not None:

@@ -69,19 +69,7 @@ class CompiledTrigger:
 
 def names_in(node) -> set:
     """Every name an expression mentions (a safe over-approximation of what it depends on)."""
-    found = set()
-
-    def walk(value):
-        if isinstance(value, ast.Name):
-            found.add(value.id)
-        if attrs.has(type(value)):
-            for field in attrs.fields(type(value)):
-                walk(getattr(value, field.name))
-        elif isinstance(value, tuple):
-            for item in value:
-                walk(item)
-    walk(node)
-    return found
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def compare_values(op):
@@ -756,22 +744,9 @@ class Compiler:
 
     def may_choose(self, statements) -> bool:
         """Whether running these statements may stop at a choice (so the engine keeps a copy)."""
-        found = False
-
-        def walk(value):
-            nonlocal found
-            if isinstance(value, ast.Choose):
-                found = True
-            elif isinstance(value, ast.CallStatement) and value.name in self.may_choose_procs:
-                found = True
-            if attrs.has(type(value)):
-                for field in attrs.fields(type(value)):
-                    walk(getattr(value, field.name))
-            elif isinstance(value, tuple):
-                for item in value:
-                    walk(item)
-        walk(tuple(statements))
-        return found
+        return any(isinstance(n, ast.Choose)
+                   or (isinstance(n, ast.CallStatement) and n.name in self.may_choose_procs)
+                   for n in ast.walk(tuple(statements)))
 
     def compile_all(self):
         game = self.game

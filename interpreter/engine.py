@@ -309,7 +309,7 @@ class State:
             value = values.get(name)
             return f"P{value}" if name == "owner" and value is not None else plain_label(value)
         if template:
-            # a value that is none leaves its placeholder empty ("{material} {kind}" -> "lightning")
+            # a value that is none leaves its placeholder empty ("{suit} {rank}" -> "joker")
             filled = PLACEHOLDER.sub(lambda m: "" if values.get(m.group(1)) is None else text(m.group(1)), template)
             return " ".join(filled.split())
         shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]

@@ -116,7 +116,7 @@ def zone_parts(entry, index):
             hide_owner = only
     texts = [item_text(item, hide_owner) for item in items]
     if kind == "stack":
-        # the top (last) first: "wood house over straw house"
+        # the top (last) first: "queen over knight"
         return list(reversed(texts)), " over "
     if kind == "set" and len(texts) > 3:
         counted = Counter(texts)
