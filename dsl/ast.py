@@ -209,6 +209,15 @@ class Trigger:
 
 
 @node
+class Invariant:
+    """A condition that must hold whenever a player is to move (checked by `referee verify`
+    and the property tests)."""
+    span: Span
+    name: str
+    condition: Any
+
+
+@node
 class Setup:
     span: Span
     body: tuple

@@ -268,7 +268,7 @@ class Checker:
                 self.indexes(self.vars[name].index, node, scope, f"'{name}'")
                 return self.type_name(self.vars[name].type)
         t = self.expr(node.obj, scope)
-        if t.startswith("list[") and len(node.indexes) == 1:
+        if (t.startswith("list[") or t.startswith("zone[")) and len(node.indexes) == 1:
             self.expr(node.indexes[0], scope)
             return element_of(t) + "?"
         if t != ANY:
@@ -723,6 +723,11 @@ def check_triggers(c: Checker):
         c.block(trigger.body, scope, "trigger")
 
 
+def check_invariants(c: Checker):
+    for invariant in c.program.of_kind(ast.Invariant):
+        c.condition(invariant.condition, c.globals, "an invariant")
+
+
 def check_setup_and_flow(c: Checker):
     if c.program.setup is not None:
         c.block(c.program.setup.body, c.globals, "setup")
@@ -732,7 +737,7 @@ def check_setup_and_flow(c: Checker):
 
 CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_boards,
           check_game_fields, check_functions, check_procedures, check_actions, check_triggers,
-          check_setup_and_flow)
+          check_invariants, check_setup_and_flow)
 
 
 def check(program: Program) -> list[Diagnostic]:

@@ -16,7 +16,7 @@ from .parser import parse
 DECLARATION_KINDS = {
     ast.Game: "game", ast.Option: "option", ast.Param: "param", ast.Enum: "enum",
     ast.Component: "component", ast.Zone: "zone", ast.Var: "var", ast.Board: "board",
-    ast.Function: "fn", ast.Procedure: "proc", ast.Action: "action", ast.Trigger: "trigger",
+    ast.Function: "fn", ast.Procedure: "proc", ast.Action: "action", ast.Trigger: "trigger", ast.Invariant: "invariant",
     ast.Setup: "setup", ast.Flow: "flow",
 }
 SINGLE_SECTIONS = {"game", "setup", "flow"}

@@ -20,6 +20,7 @@ from .bots import KINDS, FirstBot, RandomBot
 from .engine import load_game
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
+from .verify import verify
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 
@@ -594,6 +595,50 @@ def cmd_bench(args) -> int:
     return OK
 
 
+# ---- verify --------------------------------------------------------------------------------
+
+def cmd_verify(args) -> int:
+    """Play random games at every player count asked for; report broken invariants, dead ends,
+    runtime errors and endless games, each shrunk to a short replayable list of moves."""
+    probe = load(args.file, args.option, args.players)
+    low, high = probe.player_range
+    counts = [args.players] if args.players else list(range(low, high + 1))
+    results = []
+    failed = False
+    for count in counts:
+        game = load(args.file, args.option, count)
+        report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves)
+        results.append((game, report))
+        for number, failure in enumerate(report.failures, start=1):
+            failed = True
+            if args.log:
+                folder = Path(args.log)
+                folder.mkdir(parents=True, exist_ok=True)
+                path = folder / f"failure-{count}p-{failure.kind}-{number}.json"
+                state = game.new_initial_state(failure.seed)
+                write_log(path, game, state, args.file, moves=failure.moves, seed=failure.seed)
+                failure.log = str(path)
+    if args.json:
+        print_json({"rules": args.file, "options": sorted(args.option or []), "results": [
+            {"players": game.num_players, **report.to_json(),
+             "logs": [f.log for f in report.failures]} for game, report in results]})
+        return ERRORS if failed else OK
+    for game, report in results:
+        status = "ok" if not report.failures else f"{len(report.failures)} problem(s)"
+        out(f"{describe(game)}: {report.games} games, {report.finished} finished, "
+            f"{report.moves} moves, invariants {len(game.invariants)}: {status}")
+        for failure in report.failures:
+            out(f"  {failure.kind}: {failure.message}")
+            out(f"    seed {failure.seed}, {len(failure.moves)} move(s) after shrinking:")
+            for number, name in enumerate(failure.moves[:40], start=1):
+                out(f"      {number:3d}. {name}")
+            if len(failure.moves) > 40:
+                out(f"      ... {len(failure.moves) - 40} more")
+            if failure.log:
+                out(f"    replay it: referee replay {failure.log}")
+    return ERRORS if failed else OK
+
+
 # ---- the parser --------------------------------------------------------------------------
 
 def positive_int(text):
@@ -691,6 +736,22 @@ def build_parser():
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.set_defaults(run=cmd_bench)
+
+    verify_ = commands.add_parser("verify", help="play random games looking for broken invariants, dead ends "
+                                                 "and endless games; shrink what fails")
+    verify_.add_argument("file", metavar="FILE", help="the rules file")
+    verify_.add_argument("--players", type=positive_int, metavar="N",
+                         help="number of players (default: every count the game allows)")
+    verify_.add_argument("--option", action="append", metavar="NAME", default=[],
+                         help="turn on a declared option (repeat for several)")
+    verify_.add_argument("-n", "--games", dest="n", type=positive_int, default=50, metavar="N",
+                         help="games per player count (default 50)")
+    verify_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
+    verify_.add_argument("--max-moves", type=positive_int, default=10_000, metavar="M",
+                         help="a game longer than M moves counts as endless (default 10000)")
+    verify_.add_argument("--log", metavar="DIR", help="write a replayable log of each failure into DIR")
+    verify_.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify_.set_defaults(run=cmd_verify)
     return parser
 
 

@@ -779,6 +779,8 @@ class Compiler:
                                             self.block(trigger.body, scope), trigger.span))
         game.triggers = triggers
         game.triggers_may_choose = any(self.may_choose(t.body) for t in self.program.of_kind(ast.Trigger))
+        game.invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
+                           for i in self.program.of_kind(ast.Invariant)]
         setup = self.program.setup.body if self.program.setup else ()
         game.setup = self.block(setup, self.types.globals)
         game.flow = []

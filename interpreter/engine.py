@@ -361,6 +361,10 @@ class State:
             return self.returns()
         return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
 
+    def broken_invariants(self) -> list:
+        """The names of the game's invariants that do not hold in this state."""
+        return [name for name, holds, _ in self.game.invariants if not holds(self, {})]
+
     def view(self, player: int) -> dict:
         return make_view(self, player)
 

@@ -1,0 +1,432 @@
+"""Properties of the engine over every game (games/*.rules, games/variants/*.rules) and a small
+synthetic game that uses choices, sealed simultaneous moves, optional plays and triggers.
+
+Moves are chosen by index with hypothesis (`data.draw`), so a failure shrinks to a short list of
+move indexes (index 0 = the first legal move). Player counts are drawn within the game's range and
+every declared option is tried on its own as well as no option.
+"""
+from __future__ import annotations
+
+import functools
+import random
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsl import ast
+from dsl.diagnostics import RulesError
+from interpreter.engine import compute_legal_moves, load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+MOVE_BOUND = 3000          # every game must end within this many moves
+PREFIX_BOUND = 250         # tests that look closely at each position play at most this many
+EXAMPLES = settings().max_examples
+
+EXERCISE = '''# A small game that uses the engine's less common parts: choices inside actions, sealed
+# simultaneous moves, optional plays, a trigger, hidden and owner-only zones and variables.
+game "Exercise" {
+  players 2..4
+  score p: points[p]
+}
+param goal = 6
+option long "play to a higher goal" { goal = 9 }
+enum Colour { red, green, blue }
+component Chip { colour: Colour, value: int } label "{colour} {value}"
+zone bag: pile of Chip hidden
+zone hand[Player]: row of Chip owner
+zone secret[Player]: set of Chip hidden
+zone table: row of Chip public
+var points[Player]: int = 0
+var bid[Player]: int = 0 owner
+var note: int = 0 hidden
+var rounds: int = 0
+
+setup {
+  for c in Colour {
+    create 4 Chip { colour: c, value: 1 } in bag
+    create 2 Chip { colour: c, value: 2 } in bag
+  }
+  shuffle bag
+  for p in players {
+    deal 2 from bag to hand[p]
+    deal 1 from bag to secret[p]
+  }
+}
+
+action lay(c in hand[current]) "lay {c}" {
+  move c to table
+  points[current] += c.value
+  note += 1
+}
+action draw "draw" {
+  require size(bag) > 0 else "the bag is empty"
+  deal 1 from bag to hand[current]
+}
+action give "give" {
+  require size(hand[current]) > 0 else "nothing to give"
+  choose c in hand[current] "which chip?" {
+    choose p in players where p != current by current "to whom?" {
+      move c to hand[p]
+    }
+  }
+}
+action swap "swap" {
+  require size(hand[current]) > 0 and size(secret[current]) > 0
+  let s = top(secret[current])
+  move first(c in hand[current]) to secret[current]
+  move s to hand[current]
+}
+action offer(n in 0..2) "bid {n}" { bid[current] = n }
+action pass "pass" { }
+
+trigger recycle when size(table) > 4 {
+  for c in table {
+    move c under bag
+  }
+  shuffle bag
+}
+
+flow {
+  repeat {
+    rounds += 1
+    simultaneous p in players { play offer }
+    for p in players {
+      turn p {
+        play lay, draw, give, swap, pass
+        play optional draw
+      }
+    }
+  } until rounds >= 6 or any(p in players: points[p] >= goal)
+}
+'''
+
+
+@functools.lru_cache(maxsize=None)
+def exercise_path() -> str:
+    directory = Path(tempfile.mkdtemp(prefix="referee-properties-"))
+    path = directory / "exercise.rules"
+    path.write_text(EXERCISE)
+    return str(path)
+
+
+def game_files():
+    return sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules"))
+
+
+@functools.lru_cache(maxsize=None)
+def load(path: str, options: tuple = (), players=None):
+    game, diagnostics, sources = load_game(path, options=options, players=players)
+    if game is None:
+        raise AssertionError(RulesError(diagnostics, sources).render())
+    return game
+
+
+def configurations():
+    """(path, options) for every game file: no option, then each declared option alone."""
+    out = []
+    for path in [*map(str, game_files()), "EXERCISE"]:
+        real = exercise_path() if path == "EXERCISE" else path
+        declared = [o.name for o in load(real).program.of_kind(ast.Option)]
+        for options in [(), *((name,) for name in declared)]:
+            out.append(pytest.param(path, options, id=Path(path).stem + "".join(f"+{o}" for o in options)))
+    return out
+
+
+CONFIGS = configurations()
+
+
+def draw_game(data, path, options):
+    real = exercise_path() if path == "EXERCISE" else path
+    low, high = load(real).player_range
+    players = data.draw(st.integers(low, high), label="players")
+    seed = data.draw(st.integers(0, 2 ** 32 - 1), label="seed")
+    return load(real, options, players), seed
+
+
+def choose(data, s):
+    """A legal move of `s`, by an index drawn with hypothesis."""
+    moves = s.legal_moves()
+    assert moves, "a position that is not over must have a legal move"
+    return moves[data.draw(st.integers(0, len(moves) - 1))] if len(moves) > 1 else moves[0]
+
+
+def component_ids(s) -> set:
+    components = set(s.game.types.components)
+    return {i for i, e in enumerate(s.entities) if e["__type__"] in components}
+
+
+def assert_conserved(s, ids: set):
+    """Every component lies in exactly one zone, once, and s.loc says which."""
+    counts = Counter(x for items in s.zones.values() for x in items)
+    assert set(counts) == ids, "the zones do not hold exactly the components"
+    assert all(n == 1 for n in counts.values()), [x for x, n in counts.items() if n > 1]
+    for key, items in s.zones.items():
+        for x in items:
+            assert s.loc[x] == key
+    for i in range(len(s.entities)):
+        if i not in ids and i < len(s.loc):
+            assert s.loc[i] is None, "a board cell is not in a zone"
+
+
+def assert_continents_families(s):
+    """Continents: every player's family of 17 cards and the 7 continents are always all there."""
+    if s.game.title != "Continents":
+        return
+    per_owner = Counter(s.entities[x].get("owner") for items in s.zones.values() for x in items
+                        if s.entities[x]["__type__"] == "Card")
+    assert per_owner == {p: 17 for p in range(1, s.game.num_players + 1)}
+    continents = sum(1 for items in s.zones.values() for x in items if s.entities[x]["__type__"] == "Continent")
+    assert continents == 7
+
+
+def snapshot(s) -> tuple:
+    """Everything a move may change, in a comparable form."""
+    return ({k: tuple(v) for k, v in s.zones.items()}, dict(s.vars), tuple(s.loc), s.current, s.pc,
+            s.extra, s.terminal, tuple(s.winners), tuple(s.history), tuple(s.log), s.turn, s.rng,
+            s.pending, dict(s.env))
+
+
+def views(s) -> list:
+    return [s.view(p) for p in range(1, s.game.num_players + 1)]
+
+
+def play_out(data, s, bound=MOVE_BOUND, on_move=None):
+    """Play drawn moves until the end (or `bound` moves); return the indexes chosen."""
+    chosen = []
+    for _ in range(bound):
+        if s.is_terminal():
+            break
+        move = choose(data, s)
+        chosen.append(s.legal_moves().index(move))
+        if on_move is not None:
+            on_move(s, move)
+        s.apply(move)
+    return chosen
+
+
+# ---- (a) conservation, (b) legal moves, (c) termination ------------------------------------------
+
+@pytest.mark.parametrize("path, options", CONFIGS)
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_components_are_conserved_moves_apply_and_the_game_ends(path, options, data):
+    game, seed = draw_game(data, path, options)
+    s = game.new_initial_state(seed=seed)
+    ids = component_ids(s)
+    entities = len(s.entities)
+    assert_conserved(s, ids)
+    assert_continents_families(s)
+    try_all_at = {0, data.draw(st.integers(1, 80), label="step to try every move")}
+    for step in range(MOVE_BOUND):
+        if s.is_terminal():
+            break
+        names = s.legal_move_names()
+        assert names and len(set(names)) == len(names), "legal move names must be unique"
+        # the same position gives the same moves in the same order
+        assert [m.name for m in compute_legal_moves(s)] == names
+        assert s.legal_move_names() == names
+        assert 1 <= s.current_player() <= game.num_players
+        if step in try_all_at:
+            for move in s.legal_moves():
+                other = s.clone()
+                other.apply(move)
+                assert_conserved(other, ids)
+        s.apply(choose(data, s))
+        assert len(s.entities) == entities, "no component appears or vanishes during play"
+        assert_conserved(s, ids)
+        assert_continents_families(s)
+    else:
+        pytest.fail(f"the game did not end within {MOVE_BOUND} moves")
+    assert s.legal_moves() == [] and s.current_player() == 0
+    assert set(s.winners) <= set(range(1, game.num_players + 1))
+    assert s.returns() == [1.0 if p in s.winners else 0.0 for p in range(1, game.num_players + 1)]
+    assert len(s.scores()) == game.num_players
+
+
+# ---- (d) determinism -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, options", CONFIGS)
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_same_seed_and_moves_give_the_same_game(path, options, data):
+    game, seed = draw_game(data, path, options)
+    first = game.new_initial_state(seed=seed)
+    indexes = play_out(data, first)
+    second = game.new_initial_state(seed=seed)
+    for index in indexes:
+        second.apply(second.legal_moves()[index])
+    assert second.history == first.history
+    assert views(second) == views(first)
+    assert second.log == first.log and second.winners == first.winners
+    assert snapshot(second)[:13] == snapshot(first)[:13]
+
+
+@pytest.mark.parametrize("path", [p for p in game_files() if "continents" in p.name], ids=lambda p: p.stem)
+def test_separately_loaded_games_play_the_same(path):
+    rng = random.Random(7)
+    a = load_game(str(path), players=3)[0].new_initial_state(seed=11)
+    b = load_game(str(path), players=3)[0].new_initial_state(seed=11)
+    while not a.is_terminal():
+        index = rng.randrange(len(a.legal_moves()))
+        a.apply(a.legal_moves()[index])
+        b.apply(b.legal_moves()[index])
+    assert b.is_terminal() and a.history == b.history and views(a) == views(b)
+
+
+@pytest.mark.parametrize("path", [p for p in game_files() if "continents" in p.name], ids=lambda p: p.stem)
+def test_the_seed_decides_the_deal(path):
+    game = load(str(path), (), 2)
+    first_views = {repr(game.new_initial_state(seed=seed).view(1)) for seed in range(5)}
+    assert len(first_views) > 1, "different seeds should give different hands"
+
+
+# ---- (e) clone -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, options", CONFIGS)
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_a_clone_is_equal_and_independent(path, options, data):
+    game, seed = draw_game(data, path, options)
+    s = game.new_initial_state(seed=seed)
+    length = data.draw(st.integers(0, PREFIX_BOUND), label="moves")
+    for step in range(length):
+        if s.is_terminal():
+            break
+        copy = s.clone()
+        assert [m.name for m in compute_legal_moves(copy)] == s.legal_move_names()
+        if step % 10 == 0:
+            assert views(copy) == views(s)
+        before = snapshot(s)
+        move = choose(data, s)
+        copy.apply(move.name)
+        assert snapshot(s) == before, "applying a move to a clone changed the original"
+        s.apply(move)
+        assert snapshot(s)[:13] == snapshot(copy)[:13]
+    copy = s.clone()
+    assert views(copy) == views(s)
+    assert copy.legal_move_names() == s.legal_move_names()
+    assert copy.is_terminal() == s.is_terminal() and copy.history == s.history
+
+
+# ---- (f) replay ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, options", CONFIGS)
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_replaying_the_history_by_name_gives_the_same_game(path, options, data):
+    game, seed = draw_game(data, path, options)
+    s = game.new_initial_state(seed=seed)
+    play_out(data, s)
+    assert s.is_terminal()
+    replay = game.new_initial_state(seed=seed)
+    for name in s.history:
+        replay.apply(name)
+    assert replay.is_terminal()
+    assert replay.history == s.history
+    assert views(replay) == views(s)
+    assert replay.winners == s.winners and replay.scores() == s.scores()
+
+
+# ---- (g) views hide what they must -----------------------------------------------------------
+
+def visible_to(game, key, player) -> bool:
+    name = key if isinstance(key, str) else key[0]
+    kind, visibility, owner, index_types = game.zone_meta[name]
+    if visibility == "public":
+        return True
+    if visibility == "owner":
+        return owner is not None and key[owner + 1] == player
+    return False
+
+
+def ids_in(value) -> set:
+    """Every entity id anywhere in a view."""
+    found = set()
+    if isinstance(value, dict):
+        if "id" in value:
+            found.add(value["id"])
+        for item in value.values():
+            found |= ids_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found |= ids_in(item)
+    return found
+
+
+def assert_views_hide(s, rng, shuffled: Counter):
+    game = s.game
+    for player in range(1, game.num_players + 1):
+        view = s.view(player)
+        seen = ids_in(view)
+        should_see = {x for key, items in s.zones.items() if visible_to(game, key, player) for x in items}
+        hidden = {x for key, items in s.zones.items() if not visible_to(game, key, player) for x in items}
+        assert not seen & hidden, f"P{player} sees entities of hidden zones: {sorted(seen & hidden)}"
+        assert seen == should_see
+        # the number of items of every non-empty zone is public, even when its items are not
+        for key, items in s.zones.items():
+            if items:
+                assert any(entry["count"] == len(items) for entry in view["zones"].values())
+        # shuffling what the player cannot see changes nothing in the view
+        other = s.clone()
+        for key, items in other.zones.items():
+            if not visible_to(game, key, player) and len(items) > 1:
+                order = items[1:] + items[:1]
+                rng.shuffle(order)
+                other.zones[key] = order
+                shuffled[player] += 1
+        other._legal = None          # the clone's cached legal moves were computed before
+        assert other.view(player) == view, f"P{player}'s view changes when hidden zones are shuffled"
+
+
+@pytest.mark.parametrize("path, options", CONFIGS)
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_views_never_show_hidden_components(path, options, data):
+    game, seed = draw_game(data, path, options)
+    s = game.new_initial_state(seed=seed)
+    rng = random.Random(data.draw(st.integers(0, 2 ** 16), label="shuffle seed"))
+    shuffled = Counter()
+    length = data.draw(st.integers(0, PREFIX_BOUND), label="moves")
+    for _ in range(length):
+        assert_views_hide(s, rng, shuffled)
+        if s.is_terminal():
+            break
+        s.apply(choose(data, s))
+    assert_views_hide(s, rng, shuffled)
+    if any(v != "public" for v, in ((m[1],) for m in game.zone_meta.values())) and s.history:
+        # a game with hidden zones: the shuffle check above did shuffle something
+        assert sum(shuffled.values()) > 0
+
+
+def test_owner_and_hidden_variables_stay_private():
+    game = load(exercise_path(), (), 3)
+    s = game.new_initial_state(seed=3)
+    for name in ["bid 2", "bid 1", "bid 0"]:
+        s.apply(name)
+    assert s.vars[("bid", 1)] == 2 and s.vars[("bid", 2)] == 1
+    for player in (1, 2, 3):
+        shown = s.view(player)["vars"]
+        assert not any(key.startswith("note") for key in shown), "a hidden variable is shown"
+        bids = {key for key in shown if key.startswith("bid[")}
+        assert bids <= {f"bid[P{player}]"}, f"P{player} sees the bids of others: {bids}"
+
+
+def test_the_exercise_game_reaches_its_rare_parts():
+    # the synthetic game is only useful if random play goes through choices, skips and triggers
+    game = load(exercise_path(), (), 4)
+    kinds, triggered = Counter(), False
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            move = rng.choice(s.legal_moves())
+            kinds[move.kind] += 1
+            table = len(s.zones.get("table", []))
+            s.apply(move)
+            triggered |= table == 4 and len(s.zones.get("table", [])) == 0
+    assert kinds["choice"] > 0 and kinds["skip"] > 0 and kinds["action"] > 0
+    assert triggered
