@@ -134,6 +134,7 @@ action take(c in hand[current] where c.value != none, d in deck) "take {c}" {
   finish
 }
 trigger full for c in Cell when any(k in deck: true) { reset(1) }
+invariant never_negative: all(p in players: wins[p] >= 0)
 setup {
   create 2 Card { colour: red, value: none, tags: [] } in deck
 }
