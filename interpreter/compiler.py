@@ -72,6 +72,23 @@ def names_in(node) -> set:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+def simple_argument(node) -> bool:
+    """An argument cheap and pure enough to be evaluated again wherever it is used."""
+    while isinstance(node, ast.Attribute):
+        node = node.obj
+    return isinstance(node, (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing))
+
+
+def can_inline(fn_decl, arguments) -> bool:
+    """Inline a call when every argument is simple and no name the body binds could capture a
+    name the arguments use."""
+    if not all(simple_argument(a) for a in arguments):
+        return False
+    bound = {n.name for n in ast.walk(fn_decl.body) if isinstance(n, ast.Binder)}
+    used = set().union(*(names_in(a) for a in arguments)) if arguments else set()
+    return not (bound & used) and not (bound & {p.name for p in fn_decl.parameters})
+
+
 def compare_values(op):
     fn = COMPARE[op]
     if op in ("==", "!="):
@@ -95,6 +112,8 @@ class Compiler:
         self.procedures = {}
         self.functions = {}
         self.may_choose_procs = set()
+        self.aliases = {}          # inside an inlined function body: parameter -> caller's argument
+        self.inline_depth = 0
 
     # ---- helpers ----
     def type_of(self, node, scope) -> str:
@@ -153,6 +172,8 @@ class Compiler:
     def x_Name(self, node, scope):
         name = node.id
         game = self.game
+        if name in self.aliases:
+            return self.aliases[name]
         if scope.lookup(name) is not None and name not in self.types.globals.names:
             return lambda s, e: e[name]
         if name == "current":
@@ -298,6 +319,8 @@ class Compiler:
             return lambda s, e: geometry.at.get((row(s, e), col(s, e)))
         if name in self.types.functions:
             fn_decl = self.types.functions[name]
+            if self.inline_depth < 8 and can_inline(fn_decl, node.arguments):
+                return self.inline(fn_decl, node.arguments, scope)
             args = [self.expr(a, scope) for a in node.arguments]
             names = [p.name for p in fn_decl.parameters]
             functions = self.functions
@@ -329,6 +352,20 @@ class Compiler:
             a, b = args
             return lambda s, e: fn(s, a(s, e), b(s, e))
         return lambda s, e: fn(s, *[a(s, e) for a in args])
+
+    def inline(self, fn_decl, arguments, scope):
+        """Compile a function's body in place, its parameters standing for the caller's
+        argument expressions (which are simple: names, constants, attributes of names)."""
+        aliases = {p.name: self.expr(a, scope) for p, a in zip(fn_decl.parameters, arguments)}
+        fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn_decl.parameters})
+        saved = self.aliases
+        self.aliases = aliases
+        self.inline_depth += 1
+        try:
+            return self.expr(fn_decl.body, fn_scope)
+        finally:
+            self.aliases = saved
+            self.inline_depth -= 1
 
     def binder(self, binder, scope):
         domain = self.collection(binder.domain, scope)
