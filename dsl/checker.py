@@ -16,6 +16,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .program import Program
 
 ANY = "any"
+NUMBERS = ("int", "Player", ANY)     # a seat is a number: p + 1, p < q
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
 
 
@@ -186,7 +187,7 @@ class Checker:
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op in ("<", ">", "<=", ">="):
             for t, side in ((a, node.left), (b, node.right)):
-                if strip_optional(t) not in ("int", ANY):
+                if strip_optional(t) not in NUMBERS:
                     self.error("E303", f"'{node.op}' compares numbers, but this is {describe(t)}", side.span)
         elif not compatible(a, b):
             self.error("E303", f"comparing {describe(a)} with {describe(b)} is always false", node.span,
@@ -204,7 +205,7 @@ class Checker:
     def expr_Range(self, node, scope):
         for side in (node.low, node.high):
             t = self.expr(side, scope)
-            if strip_optional(t) not in ("int", ANY):
+            if strip_optional(t) not in NUMBERS:
                 self.error("E302", f"a range runs between numbers, but this is {describe(t)}", side.span)
         return "list[int]"
 
@@ -213,13 +214,13 @@ class Checker:
         if node.op == "+" and a.startswith("list[") and b.startswith("list["):
             return a
         for t, side in ((a, node.left), (b, node.right)):
-            if strip_optional(t) not in ("int", ANY):
+            if strip_optional(t) not in NUMBERS:
                 self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", side.span)
         return "int"
 
     def expr_Negate(self, node, scope):
         t = self.expr(node.operand, scope)
-        if strip_optional(t) not in ("int", ANY):
+        if strip_optional(t) not in NUMBERS:
             self.error("E302", f"'-' works on numbers, but this is {describe(t)}", node.operand.span)
         return "int"
 
@@ -357,7 +358,7 @@ class Checker:
             return element + "?"
         if kind in ("sum", "max", "min"):
             value = body or element
-            if strip_optional(value) not in ("int", ANY):
+            if strip_optional(value) not in NUMBERS:
                 self.error("E302", f"'{kind}' adds up or compares numbers, but this is {describe(value)}",
                            (node.value or node.binder).span)
             return "int" if kind == "sum" else "int?"
@@ -429,7 +430,7 @@ class Checker:
         expected = self.target(node.target, scope)
         given = self.expr(node.value, scope)
         for t, span in ((expected, node.target.span), (given, node.value.span)):
-            if strip_optional(t) not in ("int", ANY):
+            if strip_optional(t) not in NUMBERS:
                 self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", span)
 
     def stmt_If(self, node, scope, where):
@@ -471,7 +472,7 @@ class Checker:
 
     def stmt_Deal(self, node, scope, where):
         count = self.expr(node.count, scope)
-        if strip_optional(count) not in ("int", ANY):
+        if strip_optional(count) not in NUMBERS:
             self.error("E302", f"the number to deal must be a number, not {describe(count)}", node.count.span)
         self.zone_expr(node.source, scope, "what to deal from")
         self.zone_expr(node.destination.zone, scope, "the destination")
@@ -481,7 +482,7 @@ class Checker:
 
     def stmt_Create(self, node, scope, where):
         count = self.expr(node.count, scope)
-        if strip_optional(count) not in ("int", ANY):
+        if strip_optional(count) not in NUMBERS:
             self.error("E302", f"how many to create must be a number, not {describe(count)}", node.count.span)
         component = self.components.get(node.type_name)
         if component is None:
@@ -673,7 +674,7 @@ def check_boards(c: Checker):
         shape = board.shape
         if isinstance(shape, ast.GridShape):
             for side in (shape.rows, shape.cols):
-                if strip_optional(c.expr(side, c.globals)) not in ("int", ANY):
+                if strip_optional(c.expr(side, c.globals)) not in NUMBERS:
                     c.error("E302", "a grid's size is a number", side.span)
             if shape.condition is not None:
                 c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
@@ -687,7 +688,7 @@ def check_game_fields(c: Checker):
     for field in c.program.game.fields:
         if isinstance(field, ast.ScoreField):
             t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) not in ("int", ANY):
+            if strip_optional(t) not in NUMBERS:
                 c.error("E302", f"a score is a number, but this is {describe(t)}", field.expr.span)
 
 

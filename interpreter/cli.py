@@ -180,6 +180,10 @@ class Session:
         self.args = args
         self.bots = bots
         self.seed = seed
+        # whose eyes the move lines are written for: the one human at the table, else nobody
+        humans = [p for p in range(1, game.num_players + 1) if p not in bots]
+        self.viewer = humans[0] if len(humans) == 1 else None
+        self.sealed = []            # positions of sealed moves not yet revealed
         self.defaults = view_defaults(game)
         self.state = None
         self.moves = []
@@ -213,16 +217,28 @@ class Session:
             move = self.state.find_move(move)
         self.moves.append(move.name)
         turn = self.state.turn
-        said = move.name
-        if move.kind == "choice" and self.state.pending is not None:
-            said = f"{move.name}  ({self.state.pending.prompt})"
-        line = f"{turn:>4}  P{seat}: {said}" if self.args.brief else f"P{seat}: {said}"
+        prompt = self.state.pending.prompt if move.kind == "choice" and self.state.pending is not None else None
+        at = len(self.state.public_history)
+        sealed = self.state.sealed() and seat != self.viewer
+        head = f"{turn:>4}  " if self.args.brief else ""
         try:
             self.state.apply(move)
         except RulesRuntimeError:
-            self.show(line)
+            self.show(f"{head}P{seat}: {move.name}")
             raise
-        self.show(line)
+        # the other players see a move's public text, and only that a sealed move was made
+        public = self.state.public_history[at][1]
+        if seat == self.viewer:
+            public = move.name
+        if sealed:
+            self.sealed.append(at)
+            self.show(f"{head}P{seat} has chosen")
+        else:
+            self.show(f"{head}P{seat}: {public}" + (f"  ({prompt})" if prompt else ""))
+        for k in [k for k in self.sealed if self.state.public_history[k][1] is not None]:
+            self.sealed.remove(k)
+            player, text = self.state.public_history[k]
+            self.show(f"{'      ' if self.args.brief else '  '}» P{player} reveals: {text}")
         for line in self.events():
             self.show(f"{'      ' if self.args.brief else '  '}» {line}")
 

@@ -19,6 +19,8 @@ from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
 from .errors import Finished, NeedChoice, RulesRuntimeError
 
+PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
+
 EMPTY = ()
 LOOP_CAP = 100_000
 
@@ -639,6 +641,7 @@ class Compiler:
         chooser = self.expr(node.chooser, scope) if node.chooser is not None else None
         name, prompt = node.binder.name, node.prompt or f"choose {node.binder.name}"
         labeler = self.game.labeler(element)
+        public = self.game.labeler(element, PUBLIC) if strip_optional(element) in self.game.private_fields else None
 
         def choose(s, e):
             options = []
@@ -648,6 +651,16 @@ class Compiler:
                     options.append(value)
             if not options:
                 return
+            names = None
+            if len(options) > 1:
+                # options that look the same (identical cards) are one option
+                names, kept = [], []
+                for value in options:
+                    label = labeler(s, value)
+                    if label not in names:
+                        names.append(label)
+                        kept.append(value)
+                options = kept
             if len(options) == 1:
                 index = 0
             elif s.cursor < len(s.choices):
@@ -655,7 +668,8 @@ class Compiler:
                 s.cursor += 1
             else:
                 who = chooser(s, e) if chooser is not None else s.current
-                raise NeedChoice(options, [labeler(s, v) for v in options], who, prompt)
+                raise NeedChoice(options, names, who, prompt,
+                                 [public(s, v) for v in options] if public is not None else None)
             e[name] = options[index]
             body(s, e)
         return choose
@@ -680,14 +694,15 @@ class Compiler:
     def s_Log(self, node, scope):
         message = node.message
         pattern = re.compile(r"\{(\w+)\}")
-        labelers = {n: self.game.labeler(t) for n, t in self.local_types(scope).items()}
+        # the log is public: owner-only attributes are masked in it
+        labelers = {n: self.game.labeler(t, PUBLIC) for n, t in self.local_types(scope).items()}
         # a placeholder may also name a global value: current, a param, a var without index
         for name in set(pattern.findall(message)) - set(labelers):
             var = self.types.vars.get(name)
             if name in self.game.params or (var is not None and not var.index) or \
                     (name in self.types.globals.names and name not in self.types.components):
                 reference = ast.Name(node.span, name)
-                value, labeler = self.expr(reference, scope), self.game.labeler(self.type_of(reference, scope))
+                value, labeler = self.expr(reference, scope), self.game.labeler(self.type_of(reference, scope), PUBLIC)
                 labelers[name] = (value, labeler)
 
         def text(s, e, name):
@@ -816,6 +831,8 @@ class Compiler:
                                             self.block(trigger.body, scope), trigger.span))
         game.triggers = triggers
         game.triggers_may_choose = any(self.may_choose(t.body) for t in self.program.of_kind(ast.Trigger))
+        game.functions = self.functions     # name -> f(state, {parameter: value}), for tools and tests
+        game.procedures = self.procedures   # the same for procedures: they change the state
         game.invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
                            for i in self.program.of_kind(ast.Invariant)]
         setup = self.program.setup.body if self.program.setup else ()

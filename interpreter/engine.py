@@ -18,11 +18,12 @@ from dsl.program import load_program
 
 from . import random_source
 from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import LOOP_CAP, Compiler
+from .compiler import LOOP_CAP, PUBLIC, Compiler, names_in
 from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError
 
 TERMINAL = 0
 SKIP = "skip"
+PART_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 class Move:
@@ -61,6 +62,7 @@ class Pending:
     names: list
     chooser: int
     prompt: str
+    public_names: Optional[list] = None     # the options as the other players see them
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -88,6 +90,10 @@ class Game:
         self._setup_declarations(compiler)
         compiler.compile_all()
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
+        # actions with an argument that has owner-only attributes: their public text masks them
+        self.public_binder_labelers = {
+            a.index: [self.labeler(element, PUBLIC) for (_, _, _, element) in a.binders] for a in self.actions
+            if any(strip_optional(b[3]) in self.private_fields for b in a.binders)}
         self.templates = [self.parse_template(a.template, [b[0] for b in a.binders]) for a in self.actions]
         # Where a template names every argument, equal labels mean equal names.
         self.dedupe_by_labels = []
@@ -107,8 +113,16 @@ class Game:
             if option.name in self.options:
                 for setting in option.settings:
                     settings[setting.name] = setting.value
-        for name, param in self.types.params.items():
-            self.params[name] = compiler.constant(settings.get(name, param.value))
+        # a param may use params declared after it: compute each once those it names are known
+        pending = {name: settings.get(name, param.value) for name, param in self.types.params.items()}
+        while pending:
+            ready = [name for name, value in pending.items() if not names_in(value) & set(pending)]
+            if not ready:
+                raise RulesRuntimeError("these params depend on each other in a cycle: " + ", ".join(pending),
+                                        self.types.params[next(iter(pending))].span)
+            for name in ready:
+                self.params[name] = compiler.constant(pending.pop(name))
+        self.params = {name: self.params[name] for name in self.types.params}   # file order
         self.private_fields = {}
         for component in self.types.components.values():
             if component.label:
@@ -159,14 +173,19 @@ class Game:
             owner = index_types.index("Player") if "Player" in index_types else None
             self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
 
-    def labeler(self, t):
+    def labeler(self, t, viewer=None):
+        """f(s, value) -> the text for a value of type t. viewer None: the full text (the
+        referee's); a seat, or PUBLIC: what that seat sees (owner-only attributes of components
+        it does not own read '?')."""
         t = strip_optional(t)
         if t == "Player":
             return lambda s, v: f"P{v}" if v is not None else "none"
+        if viewer is not None and t in self.private_fields:
+            return lambda s, v: entity_label(s.entities[v], viewer) if v is not None else "none"
         if t in self.types.components or t in self.types.boards:
             return lambda s, v: s.entities[v]["__label__"] if v is not None else "none"
         if t.startswith("list["):
-            inner = self.labeler(element_of(t))
+            inner = self.labeler(element_of(t), viewer)
             return lambda s, v: ", ".join(inner(s, x) for x in v)
         return lambda s, v: plain_label(v)
 
@@ -220,8 +239,8 @@ def player_range(program):
 
 class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
-                 "current", "extra", "terminal", "winners", "pending", "history", "choices",
-                 "cursor", "log", "turn", "seed", "_legal")
+                 "current", "extra", "terminal", "winners", "pending", "history", "public_history",
+                 "choices", "cursor", "log", "turn", "seed", "_legal")
 
     def __init__(self, game):
         self.game = game
@@ -239,6 +258,9 @@ class State:
         self.winners = []
         self.pending = None
         self.history = []
+        # one (seat, text) per applied move, as the other players saw it; text None: a sealed
+        # simultaneous move not yet revealed
+        self.public_history = []
         self.choices = ()
         self.cursor = 0
         self.log = []
@@ -263,6 +285,7 @@ class State:
         other.winners = self.winners
         other.pending = self.pending
         other.history = self.history[:]
+        other.public_history = self.public_history[:]
         other.choices = self.choices
         other.cursor = self.cursor
         other.log = self.log[:]
@@ -319,6 +342,12 @@ class State:
         return self.game.labeler(t)(self, value)
 
     # ---- interface ----
+    def sealed(self) -> bool:
+        """Whether the move to make now is a sealed simultaneous move (kept secret until every
+        player of that step has chosen)."""
+        return (not self.terminal and self.pending is None and self.pc < len(self.game.flow)
+                and self.game.flow[self.pc].op == "simultaneous")
+
     def current_player(self) -> int:
         return TERMINAL if self.terminal else self.current
 
@@ -383,7 +412,13 @@ def compute_legal_moves(s: State) -> list:
     if s.terminal:
         return []
     if s.pending is not None:
-        return [Move("choice", -1, (i,), name) for i, name in enumerate(s.pending.names)]
+        # options that look the same (identical cards) are one move, as for actions: the first
+        moves, seen = [], set()
+        for i, name in enumerate(s.pending.names):
+            if name not in seen:
+                seen.add(name)
+                moves.append(Move("choice", -1, (i,), name))
+        return moves
     game = s.game
     instruction = game.flow[s.pc] if s.pc < len(game.flow) else None
     if instruction is None or instruction.op not in ("play", "simultaneous"):
@@ -479,9 +514,9 @@ def action_candidates(s, action, check_guard=True, use_where=True):
     return out
 
 
-def move_name(s, index, args) -> str:
+def move_name(s, index, args, labelers=None) -> str:
     parts, tail = s.game.templates[index]
-    labelers = s.game.binder_labelers[index]
+    labelers = labelers or s.game.binder_labelers[index]
     out = []
     for literal, position in parts:
         out.append(literal)
@@ -489,6 +524,42 @@ def move_name(s, index, args) -> str:
             out.append(labelers[position](s, args[position]))
     out.append(tail)
     return "".join(out)
+
+
+def public_text(s: State, move: Move) -> Optional[str]:
+    """A move as the players other than its author see it: None while it is a sealed
+    simultaneous move; owner-only attributes of its arguments masked."""
+    if move.kind == "skip":
+        return move.name
+    if move.kind == "choice":
+        public = s.pending.public_names
+        return public[move.args[0]] if public is not None else move.name
+    if s.sealed():
+        return None
+    labelers = s.game.public_binder_labelers.get(move.action)
+    return move.name if labelers is None else move_name(s, move.action, move.args, labelers)
+
+
+def public_moves(s: State, viewer: int, last: int = 10) -> list:
+    """The last moves as a player saw them: their own in full, the others' public texts, and
+    "P2 has chosen" for a sealed move not yet revealed."""
+    start = max(0, len(s.history) - last)
+    out = []
+    for name, (player, text) in zip(s.history[start:], s.public_history[start:]):
+        if player == viewer:
+            out.append(f"P{player}: {name}")
+        elif text is None:
+            out.append(f"P{player} has chosen")
+        else:
+            out.append(f"P{player}: {text}")
+    return out
+
+
+def entity_label(entity, viewer) -> str:
+    """A component's label as a seat sees it: owner-only attributes read '?' unless it owns it."""
+    if "__public_label__" in entity and entity.get("owner") != viewer:
+        return entity["__public_label__"]
+    return entity["__label__"]
 
 
 def explain_refusal(s: State, text: str) -> str:
@@ -580,7 +651,8 @@ def run_step(s, runner, may_choose):
     except NeedChoice as need:
         if snapshot is None:
             raise RulesRuntimeError("a choice was reached where none was expected")
-        s.pending = Pending(snapshot, runner, True, s.choices, need.names, need.chooser, need.prompt)
+        s.pending = Pending(snapshot, runner, True, s.choices, need.names, need.chooser, need.prompt,
+                            need.public_names)
         s.current = need.chooser
     except Finished:
         pass
@@ -590,17 +662,19 @@ def apply_move(s: State, move: Move):
     game = s.game
     s._legal = None
     s.history.append(move.name)
+    s.public_history.append((s.current, public_text(s, move)))
     if move.kind == "choice":
         pending = s.pending
         new = pending.snapshot.clone()
         new.history = s.history
+        new.public_history = s.public_history
         new.pending = None
         new.choices, new.cursor = pending.choices + move.args, 0
         try:
             pending.runner(new)
         except NeedChoice as need:
             new.pending = Pending(pending.snapshot, pending.runner, True, new.choices, need.names,
-                                  need.chooser, need.prompt)
+                                  need.chooser, need.prompt, need.public_names)
             new.current = need.chooser
         except Finished:
             pass
@@ -722,6 +796,10 @@ def advance(s: State):
                     return
                 raise DeadEnd(f"P{s.current} must choose but has no legal move", ins.span)
             key = ins.key
+            # the sealed moves are the last ones played: their public texts become known
+            history = s.public_history
+            for k, (player, index, args) in enumerate(sealed, start=len(history) - len(sealed)):
+                history[k] = (player, move_name(s, index, args, s.game.public_binder_labelers.get(index)))
 
             def reveal(state, sealed=sealed, key=key):
                 for player, index, args in sealed:
@@ -773,7 +851,7 @@ def make_view(s: State, player: int) -> dict:
             continue
         if visibility == "owner" and (owner is None or key[owner + 1] != player):
             continue
-        values[key_label(s, key, index_types)] = s.label(value, t)
+        values[key_label(s, key, index_types)] = game.labeler(t, player)(s, value)
     view = {
         "game": game.title, "player": player, "turn": s.turn,
         "current": None if s.terminal else s.current,
@@ -781,6 +859,7 @@ def make_view(s: State, player: int) -> dict:
         "zones": zones, "vars": values,
         "boards": board_views(s, player),
         "log": s.log[-10:],
+        "moves": public_moves(s, player),
     }
     if s.pending is not None:
         view["choice"] = {"chooser": s.pending.chooser, "prompt": s.pending.prompt}
@@ -798,10 +877,7 @@ def item_view(entity, eid, player=None):
     """A visible entity: its id and label, and its owner when it has one (every component
     type has an `owner` attribute; a player sees whose piece it is). Attributes that only the
     owner may see are masked in the label others get."""
-    label = entity["__label__"]
-    if "__public_label__" in entity and entity.get("owner") != player:
-        label = entity["__public_label__"]
-    item = {"id": eid, "label": label}
+    item = {"id": eid, "label": entity_label(entity, player)}
     if entity.get("owner") is not None:
         item["owner"] = entity["owner"]
     return item
@@ -815,28 +891,71 @@ def key_label(s, key, index_types):
 
 
 def board_views(s, player):
+    """Each board as a grid of marks: the values of the vars and the top items of the zones
+    indexed by its cells, where the viewer may see them. Those indexed by [Board] make one
+    drawing named after the board; those indexed by [Player, Board] make one per seat, named
+    'Board[P1]'... (a board with neither is drawn empty, once)."""
     game = s.game
     out = {}
+    indexed = layer_types(game)
     for name, geometry in game.geometries.items():
-        marks = {}
-        for var, (visibility, owner, index_types, t) in game.var_meta.items():
-            if index_types == [name] and visibility == "public":
-                for cell in geometry.cells:
-                    value = s.vars.get((var, cell))
-                    if value is not None and value != game.var_defaults[var]:
-                        marks.setdefault(cell, []).append(s.label(value, t))
-        for zone, (kind, visibility, owner, index_types) in game.zone_meta.items():
-            if index_types == [name] and visibility == "public":
-                for cell in geometry.cells:
-                    items = s.zones.get((zone, cell))
-                    if items:
-                        marks.setdefault(cell, []).append(s.entities[items[-1]]["__label__"])
-        out[name] = {
-            "kind": geometry.kind, "rows": geometry.rows, "cols": geometry.cols,
-            "cells": [{"label": s.entities[c]["__label__"], "row": s.entities[c]["row"],
-                       "col": s.entities[c]["col"], "marks": marks.get(c, [])} for c in geometry.cells],
-        }
+        per_seat = ["Player", name] in indexed
+        plain = [name] in indexed
+        layers = [([name], (), name)] if plain or not per_seat else []
+        if per_seat:
+            layers += [(["Player", name], (p,), f"{name}[P{p}]") for p in range(1, game.num_players + 1)]
+        for index_types, prefix, shown in layers:
+            marks = cell_marks(s, player, geometry, index_types, prefix)
+            out[shown] = {
+                "kind": geometry.kind, "rows": geometry.rows, "cols": geometry.cols,
+                "cells": [{"label": s.entities[c]["__label__"], "row": s.entities[c]["row"],
+                           "col": s.entities[c]["col"], "marks": marks.get(c, [])} for c in geometry.cells],
+            }
+            if prefix:
+                out[shown]["player"] = prefix[0]
+            # the zones and partitions drawn here (a text view need not list them again)
+            out[shown]["zones"] = [z for z, meta in game.zone_meta.items() if meta[3] == index_types]
+            out[shown]["parts"] = [v for v, meta in game.var_meta.items()
+                                   if meta[2] == index_types and strip_optional(meta[3]) == name]
     return out
+
+
+def layer_types(game):
+    """The index types of every var and zone."""
+    return [meta[2] for meta in game.var_meta.values()] + [meta[3] for meta in game.zone_meta.values()]
+
+
+def cell_marks(s, player, geometry, index_types, prefix):
+    """cell -> the marks the viewer sees on it, from the vars and zones indexed by
+    `index_types` (prefix: the values of the indexes before the cell)."""
+    game = s.game
+    marks = {}
+
+    def allowed(visibility, owner):
+        if visibility == "owner":
+            return owner is not None and owner < len(prefix) and prefix[owner] == player
+        return visibility in ("public", "top")
+
+    for var, (visibility, owner, types, t) in game.var_meta.items():
+        if types == index_types and allowed(visibility, owner):
+            # a var that maps each cell to a cell of the same board splits the board into
+            # parts: each part is marked with a letter of its own, in reading order
+            letters = {} if strip_optional(t) == geometry.name else None
+            for cell in geometry.cells:
+                value = s.vars.get((var, *prefix, cell))
+                if value is not None and value != game.var_defaults[var]:
+                    if letters is None:
+                        mark = game.labeler(t, player)(s, value)
+                    else:
+                        mark = letters.setdefault(value, PART_LETTERS[len(letters) % len(PART_LETTERS)])
+                    marks.setdefault(cell, []).append(mark)
+    for zone, (kind, visibility, owner, types) in game.zone_meta.items():
+        if types == index_types and allowed(visibility, owner):
+            for cell in geometry.cells:
+                items = s.zones.get((zone, *prefix, cell))
+                if items:
+                    marks.setdefault(cell, []).append(item_view(s.entities[items[-1]], items[-1], player)["label"])
+    return marks
 
 
 # ---- loading ------------------------------------------------------------------------------

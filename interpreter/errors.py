@@ -25,9 +25,10 @@ class IllegalMove(Exception):
 class NeedChoice(Exception):
     """Raised inside an effect that reaches a choice not yet made; the engine asks the player."""
 
-    def __init__(self, options, names, chooser, prompt):
+    def __init__(self, options, names, chooser, prompt, public_names=None):
         self.options = options
         self.names = names
+        self.public_names = public_names    # the names as the other players see them
         self.chooser = chooser
         self.prompt = prompt
 

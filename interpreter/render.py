@@ -14,7 +14,7 @@ import shutil
 from collections import Counter
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-CELL_WIDTH_CAP = 8
+CELL_WIDTH_CAP = 9
 INDEXED = re.compile(r"^([^\[\]]+)\[(.*)\]$")
 
 
@@ -192,6 +192,11 @@ def cell_text(cell) -> str:
     return text if len(text) <= CELL_WIDTH_CAP else text[:CELL_WIDTH_CAP - 1] + "…"
 
 
+def hex_symbol(label: str) -> str:
+    """A hex cell's symbol as drawn in the rules file ('F' of 'F@3.4', '07' of '07@2.13')."""
+    return label.split("@", 1)[0]
+
+
 def render_board(board: dict) -> list:
     """A grid: the highest row at the top, row 1 at the bottom, columns lettered a, b, c...
     A hex map: rows from the top as drawn, each hex at its drawn position."""
@@ -204,24 +209,38 @@ def render_board(board: dict) -> list:
     cols = board.get("cols") or max(c for _, c in texts)
     lines = []
     if board.get("kind") == "hex":
+        # each hex on two lines: its symbol as drawn in the rules file, then its marks
+        symbols = {(c["row"], c["col"]): hex_symbol(c["label"]) for c in cells}
+        marked = {(c["row"], c["col"]): cell_text(c) for c in cells if c.get("marks")}
+        w = max(len(t) for t in [*symbols.values(), *marked.values()])
         step = (w + 2) // 2         # half the distance between two hexes side by side
         for row in range(1, rows + 1):
-            line = [" "] * ((cols + 2) * step + w)
-            for col in range(0, cols + 1):
-                if (row, col) in texts:
-                    t = texts[(row, col)].center(w)
-                    start = col * step
-                    line[start:start + w] = list(t)
-            lines.append("  " + "".join(line).rstrip())
+            for texts in (symbols, marked):
+                if not any((row, col) in texts for col in range(cols + 1)):
+                    continue
+                line = [" "] * ((cols + 2) * step + w)
+                for col in range(0, cols + 1):
+                    if (row, col) in texts:
+                        start = col * step
+                        line[start:start + w] = list(texts[(row, col)].center(w))
+                lines.append("  " + "".join(line).rstrip())
         # drop the empty left margin shared by every line
         margin = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
         return ["  " + l[margin:] for l in lines]
+    # a grid cell with several marks shows one per line ("red 3" over "bee")
+    stacked = {(c["row"], c["col"]): [cell_text({"marks": [m]}) for m in c.get("marks") or []] or [cell_text(c)]
+               for c in cells}
+    w = max(len(t) for marks in stacked.values() for t in marks)
     label_w = len(str(rows))
     letters = [COLUMN_LETTERS[c - 1] if c <= len(COLUMN_LETTERS) else str(c) for c in range(1, cols + 1)]
     lines.append("  " + " " * label_w + "  " + " ".join(l.center(w) for l in letters).rstrip())
     for row in range(rows, 0, -1):
-        body = " ".join(texts.get((row, col), " ").center(w) for col in range(1, cols + 1))
-        lines.append(f"  {str(row).rjust(label_w)}  {body.rstrip()}")
+        height = max((len(stacked.get((row, col), ())) for col in range(1, cols + 1)), default=1) or 1
+        for line in range(height):
+            body = " ".join((stacked[(row, col)][line] if (row, col) in stacked and line < len(stacked[(row, col)])
+                             else " ").center(w) for col in range(1, cols + 1))
+            head = str(row).rjust(label_w) if line == 0 else " " * label_w
+            lines.append(f"  {head}  {body.rstrip()}")
     return lines
 
 
@@ -260,11 +279,18 @@ def render_view(view: dict, defaults: dict = None) -> str:
     for name, board in (view.get("boards") or {}).items():
         lines.append(f"{name}:")
         lines.extend(render_board(board))
-    zone_lines = render_zones(view.get("zones") or {})
+    # zones that a board drawing shows whole (one item per cell) are not listed again, nor the
+    # variables it draws as parts (a letter per part)
+    drawn = {z for board in (view.get("boards") or {}).values() for z in board.get("zones", ())}
+    zones = {label: entry for label, entry in (view.get("zones") or {}).items()
+             if not (split_key(label)[0] in drawn and entry.get("count", 0) <= 1)}
+    parts = {v for board in (view.get("boards") or {}).values() for v in board.get("parts", ())}
+    zone_lines = render_zones(zones)
     if zone_lines:
         lines.append("zones:")
         lines.extend(zone_lines)
-    var_lines = render_vars(view.get("vars") or {}, defaults, view.get("boards"))
+    values = {label: value for label, value in (view.get("vars") or {}).items() if split_key(label)[0] not in parts}
+    var_lines = render_vars(values, defaults, view.get("boards"))
     if var_lines:
         lines.append("variables:")
         lines.extend(var_lines)

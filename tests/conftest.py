@@ -1,4 +1,4 @@
-"""Shared test setup: hypothesis profiles and helpers to load rules from text.
+"""Shared test setup: hypothesis profiles, the games, and a fixture that writes rules files.
 
 Profiles (choose with the environment variable HYPOTHESIS_PROFILE):
   fast  the default: few examples, for every run on a laptop;
@@ -16,18 +16,18 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 
 settings.register_profile(
-    "fast", max_examples=15, deadline=None, derandomize=False,
+    "fast", max_examples=10, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile(
-    "ci", max_examples=60, deadline=None,
+    "ci", max_examples=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 
 def game_files():
-    """Every rules file of the games and their variants."""
+    """Every rules file of the games and their variants (other test modules import this)."""
     return sorted(GAMES.glob("*.rules")) + sorted((GAMES / "variants").glob("*.rules"))
 
 

@@ -21,6 +21,8 @@ PLAYTHROUGHS = {
     "games/connect-four.rules": (2, (), 5),
     "games/continents.rules": (3, (), 7),
     "games/continents.rules#normal": (2, ("normal",), 11),
+    "games/solstis.rules": (2, (), 13),
+    "games/solstis.rules#discovery": (2, ("discovery",), 17),
 }
 VIEW_EVERY = 10
 

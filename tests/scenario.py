@@ -196,3 +196,23 @@ class Scenario:
 
     def clone(self) -> "Scenario":
         return Scenario(self.s.clone())
+
+    # ---- asking the rules ----
+    def call(self, name: str, **args):
+        """The value of one of the game's functions (`fn name(...)`) in the current position,
+        its parameters given by name: sc.call("score_of", p=1)."""
+        return self.game.functions[name](self.s, dict(args))
+
+    def run(self, name: str, **args):
+        """Run one of the game's procedures (`proc name(...)`) on the position, its parameters
+        given by name: sc.run("score_region", r=cell). What it changes stays changed."""
+        self.game.procedures[name](self.s, dict(args))
+        self.edited()
+
+    def cell(self, board: str, row: int, col: int) -> int:
+        """The id of a grid cell (an error if the board has no such cell)."""
+        return self.game.geometries[board].at[(row, col)]
+
+    def prompt(self) -> Optional[str]:
+        """The question of the choice the game waits for, or None."""
+        return self.s.pending.prompt if self.s.pending is not None else None

@@ -406,10 +406,13 @@ def test_render_hex_board(tmp_path):
     state.apply(state.legal_moves()[3])
     lines = render_view(state.view(1)).splitlines()
     drawing = lines[lines.index("Hex:") + 1:]
-    assert drawing[0].split() == [".", ".", "."]
-    assert drawing[1].split() == ["P1", "."]
-    # the second row sits between the hexes of the first
-    assert drawing[1].index("P1") > drawing[0].index(".")
+    # each hex shows its symbol as drawn in the rules file, and its marks on the line below
+    assert drawing[0].split() == ["01", "02", "03"]
+    assert drawing[1].split() == ["04", "05"]
+    assert drawing[2].split() == ["P1"]
+    # the second row sits between the hexes of the first; a mark stands under its hex
+    assert drawing[0].index("01") < drawing[1].index("04") < drawing[0].index("02")
+    assert drawing[2].index("P1") == drawing[1].index("04")
 
 
 def test_bots_are_reproducible():

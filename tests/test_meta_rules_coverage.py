@@ -1,10 +1,14 @@
 """Every numbered rule of a seed game has its scenario test and its tag in the rules file.
 
 The numbered rules live outside the repository, in ../shared/games/<game>.md, as list items
-"- C-8 [seed] ...". For each game in COVERED:
-  (a) each rule id X-n has a test function test_X<nn>_... (nn: at least two digits) in its test file;
+"- C-8 [seed] ...", or as the first cell of a table row "| S-28a | Bee | ...". An id may end
+with a lowercase letter (S-28a). For each game in COVERED:
+  (a) each rule id X-n has a test function test_X<nn>_... (nn: at least two digits, then the
+      letter if any: test_S28a_...) in its test file;
   (b) each rule id appears as a tag @X-n in its rules file (or the files it extends);
 and, the other way round, no test names a rule the spec does not have.
+
+A rule id is kept as its number (8) or, with a letter, as text ("28a").
 """
 from __future__ import annotations
 
@@ -22,38 +26,54 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 # spec (under shared/games) -> rule id prefix, test file (under tests), rules file (under games)
 COVERED = {
     "continents.md": ("C", "test_continents_rules.py", "continents.rules"),
+    "solstis.md": ("S", "test_solstis_rules.py", "solstis.rules"),
 }
 
 
+def rule_key(number: str, letter: str = ""):
+    """8 for 'C-8', '28a' for 'S-28a'."""
+    return f"{int(number)}{letter}" if letter else int(number)
+
+
+def rule_order(key):
+    text = str(key)
+    digits = text.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return int(digits), text[len(digits):]
+
+
 def spec_rule_ids(text: str, prefix: str) -> list:
-    """The rule numbers a spec defines: list items that start with the rule id."""
-    pattern = re.compile(rf"^\s*[-*]\s+(?:\*\*)?{re.escape(prefix)}-(\d+)\b", re.MULTILINE)
-    return sorted({int(n) for n in pattern.findall(text)})
+    """The rules a spec defines: list items that start with the rule id, and table rows whose
+    first cell is a rule id."""
+    p = re.escape(prefix)
+    items = re.compile(rf"^\s*[-*]\s+(?:\*\*)?{p}-(\d+)([a-z]?)\b", re.MULTILINE)
+    rows = re.compile(rf"^\s*\|\s*{p}-(\d+)([a-z]?)\s*\|", re.MULTILINE)
+    found = {rule_key(n, l) for n, l in items.findall(text) + rows.findall(text)}
+    return sorted(found, key=rule_order)
 
 
 def scenario_tests_by_rule(path: Path, prefix: str) -> dict:
-    """rule number -> names of the test functions test_<prefix><nn>_... in a test file."""
+    """rule id -> names of the test functions test_<prefix><nn>[letter]_... in a test file."""
     tree = python_ast.parse(path.read_text(encoding="utf-8"), str(path))
-    pattern = re.compile(rf"^test_{re.escape(prefix)}(\d{{2,}})_\w+$")
+    pattern = re.compile(rf"^test_{re.escape(prefix)}(\d{{2,}})([a-z]?)_\w+$")
     found = {}
     for node in tree.body:
         if isinstance(node, (python_ast.FunctionDef, python_ast.AsyncFunctionDef)):
             match = pattern.match(node.name)
             if match:
-                found.setdefault(int(match.group(1)), []).append(node.name)
+                found.setdefault(rule_key(*match.groups()), []).append(node.name)
     return found
 
 
 def rules_tag_ids(path: Path, prefix: str) -> set:
-    """Rule numbers tagged @<prefix>-n in a rules file and the files it extends."""
+    """Rule ids tagged @<prefix>-n in a rules file and the files it extends."""
     program, diagnostics, sources = load_program(str(path))
     assert program is not None, "\n".join(d.render(sources.get(d.span.file)) for d in diagnostics)
-    pattern = re.compile(rf"^{re.escape(prefix)}-(\d+)[a-z]?$")
+    pattern = re.compile(rf"^{re.escape(prefix)}-(\d+)([a-z]?)$")
     ids = set()
     for rule_id, _, _ in program.tags():
         match = pattern.match(rule_id)
         if match:
-            ids.add(int(match.group(1)))
+            ids.add(rule_key(*match.groups()))
     return ids
 
 
@@ -94,3 +114,18 @@ def test_the_extractors_read_what_they_should(tmp_path):
     tests.write_text("def test_C01_a():\n    pass\ndef test_C1_short():\n    pass\n"
                      "def test_C10_b():\n    pass\ndef helper_C02_x():\n    pass\n")
     assert scenario_tests_by_rule(tests, "C") == {1: ["test_C01_a"], 10: ["test_C10_b"]}
+
+
+def test_lettered_ids_and_table_rows_are_rules(tmp_path):
+    spec = ("- S-2 [seed] two\n| id | name |\n|---|---|\n| S-28b | Ladybug | x |\n"
+            "| S-28a | Bee | x |\n| S-21 | Trout | y |\n- S-30 see S-28c\n")
+    assert spec_rule_ids(spec, "S") == [2, 21, "28a", "28b", 30]
+    tests = tmp_path / "test_y.py"
+    tests.write_text("def test_S28a_bee():\n    pass\ndef test_S28_plain():\n    pass\n"
+                     "def test_S02_two():\n    pass\n")
+    assert scenario_tests_by_rule(tests, "S") == {"28a": ["test_S28a_bee"], 28: ["test_S28_plain"],
+                                                 2: ["test_S02_two"]}
+    rules = tmp_path / "x.rules"
+    rules.write_text('game "X" { players 2 }\n@S-28a "Bee."\nparam bee = 1\n@S-3 "Three."\n'
+                     'param three = 3\nflow { }\n')
+    assert rules_tag_ids(rules, "S") == {"28a", 3}

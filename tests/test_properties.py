@@ -23,7 +23,7 @@ from interpreter.engine import compute_legal_moves, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVE_BOUND = 3000          # every game must end within this many moves
-PREFIX_BOUND = 250         # tests that look closely at each position play at most this many
+PREFIX_BOUND = 150         # tests that look closely at each position play at most this many
 EXAMPLES = settings().max_examples
 
 EXERCISE = '''# A small game that uses the engine's less common parts: choices inside actions, sealed
@@ -139,6 +139,33 @@ def configurations():
 CONFIGS = configurations()
 
 
+@functools.lru_cache(maxsize=None)
+def typical_length(path: str, options: tuple) -> int:
+    """How many moves a game of this configuration takes (always the first legal move)."""
+    game = load(exercise_path() if path == "EXERCISE" else path, options, None)
+    s = game.new_initial_state(seed=0)
+    moves = 0
+    while not s.is_terminal() and moves < MOVE_BOUND:
+        s.apply(s.legal_moves()[0])
+        moves += 1
+    return moves
+
+
+def run_property(path, options, body, full_games=True):
+    """Run `body(path, options, data)` as a hypothesis test. Configurations with long games
+    get fewer examples, so that the suite stays fast whatever the games."""
+    examples = EXAMPLES
+    if full_games:
+        examples = max(3, min(EXAMPLES, EXAMPLES * 100 // max(1, typical_length(path, options))))
+
+    @settings(max_examples=examples)
+    @given(data=st.data())
+    def run(data):
+        body(path, options, data)
+
+    run()
+
+
 def draw_game(data, path, options):
     real = exercise_path() if path == "EXERCISE" else path
     low, high = load(real).player_range
@@ -185,9 +212,12 @@ def assert_continents_families(s):
 
 def snapshot(s) -> tuple:
     """Everything a move may change, in a comparable form."""
+    pending = s.pending
+    if pending is not None:
+        pending = (pending.choices, tuple(pending.names), pending.chooser, pending.prompt)
     return ({k: tuple(v) for k, v in s.zones.items()}, dict(s.vars), tuple(s.loc), s.current, s.pc,
             s.extra, s.terminal, tuple(s.winners), tuple(s.history), tuple(s.log), s.turn, s.rng,
-            s.pending, dict(s.env))
+            pending, dict(s.env))
 
 
 def views(s) -> list:
@@ -211,26 +241,28 @@ def play_out(data, s, bound=MOVE_BOUND, on_move=None):
 # ---- (a) conservation, (b) legal moves, (c) termination ------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
-@settings(max_examples=EXAMPLES)
-@given(data=st.data())
-def test_components_are_conserved_moves_apply_and_the_game_ends(path, options, data):
+def test_components_are_conserved_moves_apply_and_the_game_ends(path, options):
+    run_property(path, options, check_components_are_conserved_moves_apply_and_the_game_ends, full_games=True)
+
+
+def check_components_are_conserved_moves_apply_and_the_game_ends(path, options, data):
     game, seed = draw_game(data, path, options)
     s = game.new_initial_state(seed=seed)
     ids = component_ids(s)
     entities = len(s.entities)
     assert_conserved(s, ids)
     assert_continents_families(s)
-    try_all_at = {0, data.draw(st.integers(1, 80), label="step to try every move")}
+    try_all_at = data.draw(st.integers(0, 40), label="step to try every move")
     for step in range(MOVE_BOUND):
         if s.is_terminal():
             break
         names = s.legal_move_names()
         assert names and len(set(names)) == len(names), "legal move names must be unique"
-        # the same position gives the same moves in the same order
-        assert [m.name for m in compute_legal_moves(s)] == names
+        if step % 5 == 0:    # the same position gives the same moves in the same order
+            assert [m.name for m in compute_legal_moves(s)] == names
         assert s.legal_move_names() == names
         assert 1 <= s.current_player() <= game.num_players
-        if step in try_all_at:
+        if step == try_all_at:
             for move in s.legal_moves():
                 other = s.clone()
                 other.apply(move)
@@ -250,9 +282,11 @@ def test_components_are_conserved_moves_apply_and_the_game_ends(path, options, d
 # ---- (d) determinism -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
-@settings(max_examples=EXAMPLES)
-@given(data=st.data())
-def test_same_seed_and_moves_give_the_same_game(path, options, data):
+def test_same_seed_and_moves_give_the_same_game(path, options):
+    run_property(path, options, check_same_seed_and_moves_give_the_same_game, full_games=True)
+
+
+def check_same_seed_and_moves_give_the_same_game(path, options, data):
     game, seed = draw_game(data, path, options)
     first = game.new_initial_state(seed=seed)
     indexes = play_out(data, first)
@@ -262,7 +296,7 @@ def test_same_seed_and_moves_give_the_same_game(path, options, data):
     assert second.history == first.history
     assert views(second) == views(first)
     assert second.log == first.log and second.winners == first.winners
-    assert snapshot(second)[:13] == snapshot(first)[:13]
+    assert snapshot(second) == snapshot(first)
 
 
 @pytest.mark.parametrize("path", [p for p in game_files() if "continents" in p.name], ids=lambda p: p.stem)
@@ -287,9 +321,11 @@ def test_the_seed_decides_the_deal(path):
 # ---- (e) clone -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
-@settings(max_examples=EXAMPLES)
-@given(data=st.data())
-def test_a_clone_is_equal_and_independent(path, options, data):
+def test_a_clone_is_equal_and_independent(path, options):
+    run_property(path, options, check_a_clone_is_equal_and_independent, full_games=False)
+
+
+def check_a_clone_is_equal_and_independent(path, options, data):
     game, seed = draw_game(data, path, options)
     s = game.new_initial_state(seed=seed)
     length = data.draw(st.integers(0, PREFIX_BOUND), label="moves")
@@ -305,7 +341,7 @@ def test_a_clone_is_equal_and_independent(path, options, data):
         copy.apply(move.name)
         assert snapshot(s) == before, "applying a move to a clone changed the original"
         s.apply(move)
-        assert snapshot(s)[:13] == snapshot(copy)[:13]
+        assert snapshot(s) == snapshot(copy)
     copy = s.clone()
     assert views(copy) == views(s)
     assert copy.legal_move_names() == s.legal_move_names()
@@ -315,9 +351,11 @@ def test_a_clone_is_equal_and_independent(path, options, data):
 # ---- (f) replay ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
-@settings(max_examples=EXAMPLES)
-@given(data=st.data())
-def test_replaying_the_history_by_name_gives_the_same_game(path, options, data):
+def test_replaying_the_history_by_name_gives_the_same_game(path, options):
+    run_property(path, options, check_replaying_the_history_by_name_gives_the_same_game, full_games=True)
+
+
+def check_replaying_the_history_by_name_gives_the_same_game(path, options, data):
     game, seed = draw_game(data, path, options)
     s = game.new_initial_state(seed=seed)
     play_out(data, s)
@@ -333,14 +371,18 @@ def test_replaying_the_history_by_name_gives_the_same_game(path, options, data):
 
 # ---- (g) views hide what they must -----------------------------------------------------------
 
-def visible_to(game, key, player) -> bool:
+def visible_items(game, key, items, player) -> list:
+    """The items of a zone that `player` may see: all (public), the owner's (owner), the top
+    one only (top), or none (hidden)."""
     name = key if isinstance(key, str) else key[0]
     kind, visibility, owner, index_types = game.zone_meta[name]
     if visibility == "public":
-        return True
+        return list(items)
     if visibility == "owner":
-        return owner is not None and key[owner + 1] == player
-    return False
+        return list(items) if owner is not None and key[owner + 1] == player else []
+    if visibility == "top":
+        return list(items[-1:])
+    return []
 
 
 def ids_in(value) -> set:
@@ -357,48 +399,55 @@ def ids_in(value) -> set:
     return found
 
 
-def assert_views_hide(s, rng, shuffled: Counter):
+def assert_views_hide(s, rng, shuffled: Counter, shuffle=True):
     game = s.game
     for player in range(1, game.num_players + 1):
         view = s.view(player)
         seen = ids_in(view)
-        should_see = {x for key, items in s.zones.items() if visible_to(game, key, player) for x in items}
-        hidden = {x for key, items in s.zones.items() if not visible_to(game, key, player) for x in items}
+        should_see = {x for key, items in s.zones.items() for x in visible_items(game, key, items, player)}
+        hidden = {x for key, items in s.zones.items() for x in items} - should_see
         assert not seen & hidden, f"P{player} sees entities of hidden zones: {sorted(seen & hidden)}"
         assert seen == should_see
         # the number of items of every non-empty zone is public, even when its items are not
         for key, items in s.zones.items():
             if items:
                 assert any(entry["count"] == len(items) for entry in view["zones"].values())
+        if not shuffle:
+            continue
         # shuffling what the player cannot see changes nothing in the view
         other = s.clone()
         for key, items in other.zones.items():
-            if not visible_to(game, key, player) and len(items) > 1:
-                order = items[1:] + items[:1]
+            shown = visible_items(game, key, items, player)
+            if len(items) - len(shown) > 1:
+                # shuffle what the player cannot see; a top item stays where it is
+                unseen = [x for x in items if x not in shown]
+                order = unseen[1:] + unseen[:1]
                 rng.shuffle(order)
-                other.zones[key] = order
+                other.zones[key] = order + [x for x in items if x in shown]
                 shuffled[player] += 1
         other._legal = None          # the clone's cached legal moves were computed before
         assert other.view(player) == view, f"P{player}'s view changes when hidden zones are shuffled"
 
 
 @pytest.mark.parametrize("path, options", CONFIGS)
-@settings(max_examples=EXAMPLES)
-@given(data=st.data())
-def test_views_never_show_hidden_components(path, options, data):
+def test_views_never_show_hidden_components(path, options):
+    run_property(path, options, check_views_never_show_hidden_components, full_games=False)
+
+
+def check_views_never_show_hidden_components(path, options, data):
     game, seed = draw_game(data, path, options)
     s = game.new_initial_state(seed=seed)
     rng = random.Random(data.draw(st.integers(0, 2 ** 16), label="shuffle seed"))
     shuffled = Counter()
     length = data.draw(st.integers(0, PREFIX_BOUND), label="moves")
-    for _ in range(length):
-        assert_views_hide(s, rng, shuffled)
+    for step in range(length):
+        assert_views_hide(s, rng, shuffled, shuffle=step % 5 == 0)
         if s.is_terminal():
             break
         s.apply(choose(data, s))
     assert_views_hide(s, rng, shuffled)
-    if any(v != "public" for v, in ((m[1],) for m in game.zone_meta.values())) and s.history:
-        # a game with hidden zones: the shuffle check above did shuffle something
+    if game.title in ("Continents", "Exercise"):
+        # games with hidden piles from the start: the shuffle check did shuffle something
         assert sum(shuffled.values()) > 0
 
 
