@@ -71,7 +71,7 @@ class ToAst(Transformer):
     def __default__(self, data, children, meta):
         rule = str(data)
         if rule in LIST_RULES:
-            return tuple(children)
+            return tuple(child for child in children if child is not None)
         if rule in WORD_RULES:
             return children[0]
         span = span_of(self.file, meta)

@@ -23,6 +23,7 @@ PLAYTHROUGHS = {
     "games/continents.rules#normal": (2, ("normal",), 11),
     "games/solstis.rules": (2, (), 13),
     "games/solstis.rules#discovery": (2, ("discovery",), 17),
+    "games/titicaca.rules": (3, (), 19),
 }
 VIEW_EVERY = 10
 

@@ -27,6 +27,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 COVERED = {
     "continents.md": ("C", "test_continents_rules.py", "continents.rules"),
     "solstis.md": ("S", "test_solstis_rules.py", "solstis.rules"),
+    "titicaca.md": ("T", "test_titicaca_rules.py", "titicaca.rules"),
 }
 
 
