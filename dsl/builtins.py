@@ -13,7 +13,7 @@ BUILTIN_VALUES = {
 
 # name -> (parameter types, result type); 'T' stands for the element type of the first argument.
 STDLIB_SIGNATURES = {
-    "size": (("any",), "int"),                  # number of items in a zone or list
+    "size": (("list",), "int"),                   # number of items in a zone or list
     "top": (("zone",), "T?"),                   # the last item of a zone (the top of a pile/stack)
     "bottom": (("zone",), "T?"),                # the first item of a zone
     "next": (("Player",), "Player"),            # the next seat clockwise

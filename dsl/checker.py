@@ -299,6 +299,10 @@ class Checker:
             return self.type_name(fn.result_type)
         if node.name in self.boards:
             self.arity(node, 2)
+            for given, arg in zip(args, node.arguments):
+                if strip_optional(given) not in ("int", "Player", ANY):
+                    self.error("E303", f"a cell of {node.name} is found by its row and column numbers, "
+                                       f"not {describe(given)}", arg.span)
             return node.name + "?"
         if node.name in STDLIB_SIGNATURES:
             params, result = STDLIB_SIGNATURES[node.name]
@@ -307,7 +311,7 @@ class Checker:
             for given, expected, arg in zip(args, params, node.arguments):
                 if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY):
                     self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
-                elif expected in ("int", "Player") and not compatible(given, expected):
+                elif expected in ("int", "Player") and (given == "none" or not compatible(given, expected)):
                     self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
             element = element_of(first) if first != ANY else ANY
             if node.name in ("neighbors",):
@@ -679,7 +683,19 @@ def check_boards(c: Checker):
             if shape.condition is not None:
                 c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
         else:
-            c.board_fields(board.name)
+            # a legend gives each kind of cell constant attributes, of one type per attribute
+            types = {}
+            for entry in shape.legend:
+                for init in entry.inits:
+                    t = c.expr(init.value, c.globals)
+                    if strip_optional(t) not in ("int", "bool", "text", "none", ANY) and t not in c.enums:
+                        c.error("E303", "a legend gives cells numbers, text, true/false or enum members, "
+                                        f"not {describe(t)}", init.value.span)
+                    elif init.name in types and not compatible(t, types[init.name]):
+                        c.error("E303", f"'{init.name}' is {describe(types[init.name])} in another legend entry, "
+                                        f"not {describe(t)}", init.value.span)
+                    else:
+                        types.setdefault(init.name, t)
 
 
 def check_game_fields(c: Checker):

@@ -17,7 +17,7 @@ from pathlib import Path
 from dsl.diagnostics import Diagnostic, RulesError
 
 from .bots import KINDS, FirstBot, RandomBot
-from .engine import load_game
+from .engine import load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import verify
@@ -219,22 +219,19 @@ class Session:
         turn = self.state.turn
         prompt = self.state.pending.prompt if move.kind == "choice" and self.state.pending is not None else None
         at = len(self.state.public_history)
-        sealed = self.state.sealed() and seat != self.viewer
+        # the other players see a move's public text, and of a sealed move only that it was made
+        said = move.name if seat == self.viewer else public_text(self.state, move)
         head = f"{turn:>4}  " if self.args.brief else ""
+        line = f"{head}P{seat} has chosen" if said is None else \
+            f"{head}P{seat}: {said}" + (f"  ({prompt})" if prompt else "")
         try:
             self.state.apply(move)
         except RulesRuntimeError:
-            self.show(f"{head}P{seat}: {move.name}")
+            self.show(line)
             raise
-        # the other players see a move's public text, and only that a sealed move was made
-        public = self.state.public_history[at][1]
-        if seat == self.viewer:
-            public = move.name
-        if sealed:
+        self.show(line)
+        if said is None:
             self.sealed.append(at)
-            self.show(f"{head}P{seat} has chosen")
-        else:
-            self.show(f"{head}P{seat}: {public}" + (f"  ({prompt})" if prompt else ""))
         for k in [k for k in self.sealed if self.state.public_history[k][1] is not None]:
             self.sealed.remove(k)
             player, text = self.state.public_history[k]

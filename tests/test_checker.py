@@ -374,3 +374,29 @@ def test_enum_member_names_must_be_unique():
 
 def test_zone_of_something_that_is_not_a_component():
     only("zone z: pile of Colour\n", "E206", 1, "not a component type")
+
+
+def test_a_board_cell_is_found_by_numbers():
+    head = HEAD + "board Cell: grid 3 by 3\n"
+    clean("fn corner(n: int): Cell? = Cell(n, 3 - n)\n", head=head)
+    only("fn corner(): Cell? = Cell(players, 1)\n", "E303", 1,
+         "a cell of Cell is found by its row and column numbers, not a list of Player", head=head)
+    only("fn corner(): Cell? = Cell(1)\n", "E208", 1, "'Cell' takes 2 argument(s), not 1", head=head)
+
+
+def test_library_functions_check_their_arguments():
+    head = HEAD + "board Cell: grid 3 by 3\n"
+    clean("fn n(): int = size(deck) + size(players) + size([1, 2])\n", head=head)
+    only("fn n(): int = size(9)\n", "E306", 1, "size takes a list or a zone here, not a number", head=head)
+    only("fn line(): bool = has_line(filter(c in Cell where c.row == 1), none)\n", "E303", 1,
+         "has_line takes a number here, not none", head=head)
+
+
+def test_a_hexmap_legend_gives_constants_of_one_type_per_attribute():
+    head = HEAD + 'board Hex: hexmap """\n a b\n""" {\n  "a": { colour: red }\n  "b": { colour: %s }\n}\n'
+    clean("", head=head % "blue")
+    found = diagnostics_of("", head=head % "3")
+    assert [(code, m) for code, _, m in found] == [("E303", "'colour' is 'Colour' in another legend entry, not a number")]
+    found = diagnostics_of("", head=head % "Hex")
+    assert [(code, m) for code, _, m in found] == [
+        ("E303", "a legend gives cells numbers, text, true/false or enum members, not a list of Hex")]

@@ -18,6 +18,8 @@ from dsl.checker import check
 from dsl.diagnostics import Diagnostic
 from dsl.parser import GRAMMAR_PATH, LIST_RULES, WORD_RULES, class_name, lark_parser, parse
 from dsl.program import build_program
+from interpreter.engine import Game
+from interpreter.errors import RulesRuntimeError
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = GRAMMAR_PATH.read_text()
@@ -197,21 +199,26 @@ def terminal_strategies() -> dict:
     return out
 
 
-def front_end(text: str):
+def front_end(text: str, file: str = NOWHERE):
     """Parse, build and check `text`; return every diagnostic. Must never raise."""
-    module, diagnostics = parse(text, NOWHERE)
+    return checked(text, file)[0]
+
+
+def checked(text: str, file: str = NOWHERE):
+    """(diagnostics, program or None) of `text` read as `file`."""
+    module, diagnostics = parse(text, file)
     for d in diagnostics:
         assert isinstance(d, Diagnostic) and d.code in ("E100", "E101", "E102")
         assert d.span.line >= 1 and d.span.column >= 1
     if module is None:
         assert len(diagnostics) == 1
-        return diagnostics
+        return diagnostics, None
     assert diagnostics == []
-    program, diagnostics, _ = build_program(module, NOWHERE, {})
+    program, diagnostics, _ = build_program(module, file, {})
     if program is None:
         assert diagnostics
-        return diagnostics
-    return diagnostics + check(program)
+        return diagnostics, None
+    return diagnostics + check(program), program
 
 
 @settings(max_examples=settings().max_examples * 8,
@@ -256,10 +263,44 @@ def test_mutated_real_files_never_make_the_front_end_raise(file_index, seed, edi
         else:                                               # a word for another word or a number
             tokens[rng.choice(words)] = tokens[rng.choice(words)] if kind < 7 else str(rng.randint(0, 9))
     text = "".join(tokens)
-    for d in front_end(text):
+    # read as the real file, so that a variant finds the file it extends
+    for d in front_end(text, str(path)):
         assert isinstance(d, Diagnostic) and re.fullmatch(r"E\d{3}", d.code)
         assert d.span.line >= 0 and d.span.column >= 0
         d.render(text)
+
+
+@settings(max_examples=settings().max_examples,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(file_index=st.integers(0, 100), seed=st.integers(0, 2 ** 32 - 1))
+def test_mutants_that_check_clean_run_without_python_errors(file_index, seed):
+    """What the checker accepts, the engine runs: a rules mistake it lets through may only show
+    up as a RulesRuntimeError, never as a Python error (TypeError, KeyError...)."""
+    path = REAL_FILES[file_index % len(REAL_FILES)]
+    original = TOKEN.findall(path.read_text())
+    words = [i for i, t in enumerate(original) if re.match(r"\w", t) and not t.startswith("#")]
+    rng = random.Random(seed)
+    for _ in range(8):
+        tokens = list(original)
+        for _ in range(rng.randint(1, 2)):   # a word for another word of the file, or a number
+            tokens[rng.choice(words)] = tokens[rng.choice(words)] if rng.random() < 0.8 else str(rng.randint(0, 9))
+        text = "".join(tokens)
+        diagnostics, program = checked(text, str(path))
+        if diagnostics or program is None:
+            continue
+        changed = [f"line {''.join(original[:i]).count(chr(10)) + 1}: {b!r} -> {a!r}"
+                   for i, (a, b) in enumerate(zip(tokens, original)) if a != b]
+        try:
+            game = Game(program, {str(path): text}, (), None)
+            s = game.new_initial_state(seed=seed)
+            for _ in range(40):
+                if s.is_terminal():
+                    break
+                s.apply(rng.choice(s.legal_moves()))
+        except RulesRuntimeError:
+            pass         # a rules bug found while playing, reported as one
+        except Exception as error:
+            raise AssertionError(f"{path.name} with {changed} checks clean but crashes: {error!r}") from error
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: p.name)

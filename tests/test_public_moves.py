@@ -200,3 +200,24 @@ def test_a_hex_map_shows_its_symbols_and_a_cell_valued_variable_as_lettered_part
     assert drawing[2].split() == ["B", "01"]
     # the parts are drawn, not listed again among the variables
     assert not any(line.strip().startswith("part") for line in lines)
+
+
+def test_hex_cells_follow_the_drawing():
+    """Each hex is a word of one or two characters placed by its last character; hexes in a row
+    stand 4 characters apart; a hex's neighbours are beside it and 2 characters left and right
+    on the rows above and below. A two-digit number is a numbered hex with the '#' attributes."""
+    from interpreter.boards import build_geometry, hex_cells
+    drawing = "\n  A  07   B\n    C   D\n 12   E\n"
+    legend = {"A": {"k": "a"}, "B": {"k": "b"}, "C": {"k": "c"}, "D": {"k": "d"}, "E": {"k": "e"},
+              "#": {"k": "water"}}
+    cells = list(hex_cells(drawing, legend))
+    labels = [label for _, _, label, _ in cells]
+    assert labels == ["A@1.1", "07@1.3", "B@1.5", "C@2.2", "D@2.4", "12@3.1", "E@3.3"]
+    attributes = {label: a for _, _, label, a in cells}
+    assert attributes["07@1.3"] == {"number": 7, "k": "water"} and attributes["C@2.2"] == {"number": None, "k": "c"}
+    geometry = build_geometry("H", "hex", [(i, r, c) for i, (r, c, _, _) in enumerate(cells)])
+    near = {labels[i]: sorted(labels[j] for j in geometry.neighbors[i]) for i in range(len(cells))}
+    assert near["C@2.2"] == ["07@1.3", "12@3.1", "A@1.1", "D@2.4", "E@3.3"]
+    assert near["A@1.1"] == ["07@1.3", "C@2.2"]           # B, 8 characters away, is not beside it
+    assert near["07@1.3"] == ["A@1.1", "B@1.5", "C@2.2", "D@2.4"]
+    assert near["E@3.3"] == ["12@3.1", "C@2.2", "D@2.4"]
