@@ -77,6 +77,7 @@ class Checker:
         self.functions = {f.name: f for f in program.of_kind(ast.Function)}
         self.procedures = {p.name: p for p in program.of_kind(ast.Procedure)}
         self.actions = {a.name: a for a in program.of_kind(ast.Action)}
+        self.board_cache = {}
         self.globals = self._global_scope()
 
     # ---- reporting ----
@@ -235,14 +236,22 @@ class Checker:
         return None
 
     def board_fields(self, name):
-        board = self.boards[name]
-        fields = {"row": "int", "col": "int"}
-        if isinstance(board.shape, ast.HexShape):
-            fields = {"row": "int", "col": "int", "number": "int?"}
-            for entry in board.shape.legend:
-                for init in entry.inits:
-                    fields[init.name] = self.expr(init.value, self.globals)
-        return fields
+        return dict(self.legend(name)[0])
+
+    def legend(self, name):
+        """(attributes of the board's cells, [(legend init, its type)]), worked out once so that
+        a mistake in a legend is reported once, not at every use of a cell's attribute."""
+        if name not in self.board_cache:
+            board = self.boards[name]
+            fields, typed = {"row": "int", "col": "int"}, []
+            if isinstance(board.shape, ast.HexShape):
+                fields = {"row": "int", "col": "int", "number": "int?"}
+                for entry in board.shape.legend:
+                    for init in entry.inits:
+                        typed.append((init, self.expr(init.value, self.globals)))
+                        fields[init.name] = typed[-1][1]
+            self.board_cache[name] = (fields, typed)
+        return self.board_cache[name]
 
     def expr_Attribute(self, node, scope):
         t = self.expr(node.obj, scope)
@@ -685,17 +694,15 @@ def check_boards(c: Checker):
         else:
             # a legend gives each kind of cell constant attributes, of one type per attribute
             types = {}
-            for entry in shape.legend:
-                for init in entry.inits:
-                    t = c.expr(init.value, c.globals)
-                    if strip_optional(t) not in ("int", "bool", "text", "none", ANY) and t not in c.enums:
-                        c.error("E303", "a legend gives cells numbers, text, true/false or enum members, "
-                                        f"not {describe(t)}", init.value.span)
-                    elif init.name in types and not compatible(t, types[init.name]):
-                        c.error("E303", f"'{init.name}' is {describe(types[init.name])} in another legend entry, "
-                                        f"not {describe(t)}", init.value.span)
-                    else:
-                        types.setdefault(init.name, t)
+            for init, t in c.legend(board.name)[1]:
+                if strip_optional(t) not in ("int", "bool", "text", "none", ANY) and t not in c.enums:
+                    c.error("E303", "a legend gives cells numbers, text, true/false or enum members, "
+                                    f"not {describe(t)}", init.value.span)
+                elif init.name in types and not compatible(t, types[init.name]):
+                    c.error("E303", f"'{init.name}' is {describe(types[init.name])} in another legend entry, "
+                                    f"not {describe(t)}", init.value.span)
+                else:
+                    types.setdefault(init.name, t)
 
 
 def check_game_fields(c: Checker):

@@ -400,3 +400,11 @@ def test_a_hexmap_legend_gives_constants_of_one_type_per_attribute():
     found = diagnostics_of("", head=head % "Hex")
     assert [(code, m) for code, _, m in found] == [
         ("E303", "a legend gives cells numbers, text, true/false or enum members, not a list of Hex")]
+
+
+def test_a_mistake_in_a_legend_is_reported_once():
+    head = HEAD + 'board Hex: hexmap """\n a b\n""" {\n  "a": { colour: rde }\n  "b": { colour: blue }\n}\n'
+    found = diagnostics_of('''fn f(h: Hex): bool = h.colour == red
+fn g(h: Hex): bool = h.colour == blue
+''', head=head)
+    assert [(code, m) for code, _, m in found] == [("E202", "unknown name 'rde'")]
