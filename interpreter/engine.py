@@ -6,6 +6,7 @@ A `State` is one position: `current_player`, `legal_moves`, `apply`, `is_termina
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Iterable, Optional
 
@@ -206,12 +207,13 @@ class Game:
         s.entities = list(self.static_entities)
         s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
         s.seed = seed
-        try:
-            self.setup(s, s.env)
-        except Finished:
-            return s
-        s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
-        advance(s)
+        with rules_errors(s, "setting up the game"):
+            try:
+                self.setup(s, s.env)
+            except Finished:
+                return s
+            s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
+            advance(s)
         return s
 
     def label(self, value, t=ANY):
@@ -356,7 +358,8 @@ class State:
 
     def legal_moves(self) -> list:
         if self._legal is None:
-            self._legal = compute_legal_moves(self)
+            with rules_errors(self, "finding the legal moves"):
+                self._legal = compute_legal_moves(self)
         return self._legal
 
     def legal_move_names(self) -> list:
@@ -373,7 +376,8 @@ class State:
                 if move not in legal:
                     raise IllegalMove(f"'{move.name}' is not a legal move now")
                 move = legal[legal.index(move)]
-        apply_move(self, move)
+        with rules_errors(self, f"playing '{move.name}'"):
+            apply_move(self, move)
 
     def find_move(self, text: str) -> Move:
         wanted = normalise(text)
@@ -400,6 +404,19 @@ class State:
     def __str__(self):
         from .render import render_view
         return render_view(self.view(self.current_player() or 1))
+
+
+@contextlib.contextmanager
+def rules_errors(s, doing):
+    """Turn a Python error raised while evaluating the rules (a 'none' where a number was
+    needed, say) into a located RulesRuntimeError: a rules bug, never a traceback."""
+    try:
+        yield
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError,
+            RecursionError) as error:
+        flow = s.game.flow
+        span = flow[s.pc].span if 0 <= s.pc < len(flow) else None
+        raise RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span) from error
 
 
 def normalise(text: str) -> str:
