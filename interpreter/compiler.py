@@ -91,6 +91,21 @@ def can_inline(fn_decl, arguments) -> bool:
     return not (bound & used) and not (bound & {p.name for p in fn_decl.parameters})
 
 
+FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def constant(value):
+    """A compiled expression that is known once and for all (the compiler folds on it)."""
+    def fn(s, e):
+        return value
+    fn.value = value
+    return fn
+
+
+def is_constant(fn) -> bool:
+    return hasattr(fn, "value")
+
+
 def compare_values(op):
     fn = COMPARE[op]
     if op in ("==", "!="):
@@ -157,19 +172,16 @@ class Compiler:
         return fn
 
     def x_Integer(self, node, scope):
-        value = node.value
-        return lambda s, e: value
+        return constant(node.value)
 
     def x_Text(self, node, scope):
-        value = node.value
-        return lambda s, e: value
+        return constant(node.value)
 
     def x_Boolean(self, node, scope):
-        value = node.value
-        return lambda s, e: value
+        return constant(node.value)
 
     def x_Nothing(self, node, scope):
-        return lambda s, e: None
+        return constant(None)
 
     def x_Name(self, node, scope):
         name = node.id
@@ -184,16 +196,13 @@ class Compiler:
             seats = list(range(1, game.num_players + 1))
             return lambda s, e: seats
         if name == "num_players":
-            n = game.num_players
-            return lambda s, e: n
+            return constant(game.num_players)
         if name in game.params:
-            value = game.params[name]
-            return lambda s, e: value
+            return constant(game.params[name])
         if name in self.types.options:
-            value = name in game.options
-            return lambda s, e: value
+            return constant(name in game.options)
         if name in self.types.members:
-            return lambda s, e: name
+            return constant(name)
         if name in self.types.enums:
             members = list(self.types.enums[name].members)
             return lambda s, e: members
@@ -219,11 +228,11 @@ class Compiler:
 
     def x_Or(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        return lambda s, e: bool(a(s, e)) or bool(b(s, e))
+        return lambda s, e: bool(a(s, e) or b(s, e))
 
     def x_And(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        return lambda s, e: bool(a(s, e)) and bool(b(s, e))
+        return lambda s, e: bool(a(s, e) and b(s, e))
 
     def x_Not(self, node, scope):
         a = self.expr(node.operand, scope)
@@ -231,8 +240,28 @@ class Compiler:
 
     def x_Compare(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        op = compare_values(node.op)
-        return lambda s, e: op(a(s, e), b(s, e))
+        if is_constant(a) and not is_constant(b):
+            a, b, flipped = b, a, True
+        else:
+            flipped = False
+        op = node.op
+        if is_constant(b):
+            # the common case, a value against a constant: one closure call, no dispatch
+            v = b.value
+            if op == "==":
+                return (lambda s, e: a(s, e) is None) if v is None else (lambda s, e: a(s, e) == v)
+            if op == "!=":
+                return (lambda s, e: a(s, e) is not None) if v is None else (lambda s, e: a(s, e) != v)
+            if v is None:
+                return lambda s, e: False
+            fn = COMPARE[FLIPPED[op] if flipped else op]
+            return lambda s, e: (x := a(s, e)) is not None and fn(x, v)
+        if op == "==":
+            return lambda s, e: a(s, e) == b(s, e)
+        if op == "!=":
+            return lambda s, e: a(s, e) != b(s, e)
+        fn = compare_values(op)
+        return lambda s, e: fn(a(s, e), b(s, e))
 
     def x_Member(self, node, scope):
         a, b = self.expr(node.item, scope), self.collection(node.collection, scope)
