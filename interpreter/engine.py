@@ -318,6 +318,7 @@ class State:
         eid = len(self.entities)
         values["__type__"] = type_name
         values["__label__"] = self.component_label(type_name, values, template)
+        values["__same__"] = (type_name, *sorted((k, repr(v)) for k, v in values.items() if k != "__same__"))
         private = self.game.private_fields.get(type_name)
         if private:
             values["__public_label__"] = self.component_label(type_name, values, template, private)
@@ -488,11 +489,22 @@ def action_candidates(s, action, check_guard=True, use_where=True):
             return out
     stages = action.stages
     fixed = {}
+    keyed = s.game.dedupe_by_labels[action.index]
+    entities = s.entities
     for i, (independent, _) in enumerate(stages):
         if independent:
             name, domain, where, _ = binders[i]
             values = []
+            same = keyed is not None and keyed[i]
+            seen = set()
             for value in list(domain(s, env)):
+                if same:
+                    # identical components (same attributes, same label) make the same moves:
+                    # try only the first of them
+                    signature = entities[value].get("__same__", value)   # cells are all different
+                    if signature in seen:
+                        continue
+                    seen.add(signature)
                 env[name] = value
                 if where is None or where(s, env):
                     values.append(value)
