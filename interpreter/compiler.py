@@ -320,8 +320,11 @@ class Compiler:
             if name in self.types.zones:
                 return self.key(name, node.indexes, scope)
             if name in self.types.vars:
-                key = self.key(name, node.indexes, scope)
                 default = self.game.var_defaults[name]
+                if len(node.indexes) == 1:
+                    a = self.expr(node.indexes[0], scope)
+                    return lambda s, e: s.vars.get((name, a(s, e)), default)
+                key = self.key(name, node.indexes, scope)
                 return lambda s, e: s.vars.get(key(s, e), default)
         obj, index = self.collection(node.obj, scope), self.expr(node.indexes[0], scope)
 
@@ -418,10 +421,33 @@ class Compiler:
                     yield local
 
         kind = node.kind
+        # count and filter are the hot ones: plain loops, no generator
         if kind == "count":
-            return lambda s, e: sum(1 for _ in items(s, e))
+            if where is None:
+                return lambda s, e: len(domain(s, e))
+
+            def count(s, e):
+                local = dict(e)
+                n = 0
+                for value in domain(s, e):
+                    local[name] = value
+                    if where(s, local):
+                        n += 1
+                return n
+            return count
         if kind == "filter":
-            return lambda s, e: [local[name] for local in items(s, e)]
+            if where is None:
+                return lambda s, e: list(domain(s, e))
+
+            def keep(s, e):
+                local = dict(e)
+                out = []
+                for value in domain(s, e):
+                    local[name] = value
+                    if where(s, local):
+                        out.append(value)
+                return out
+            return keep
         if kind == "map":
             return lambda s, e: [body(s, local) for local in items(s, e)]
         if kind == "first":
