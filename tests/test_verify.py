@@ -74,3 +74,17 @@ def test_cli_verify_exit_codes_json_and_a_replayable_log(tmp_path, capsys):
     log = result["logs"][0]
     assert main(["replay", log]) == 0
     assert "unfinished" in capsys.readouterr().out
+
+
+GAME_FILES = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules"))
+
+
+def test_every_game_passes_verify_at_its_smallest_and_largest_player_count():
+    for path in GAME_FILES:
+        probe = load(path)
+        low, high = probe.player_range
+        for players in sorted({low, high}):
+            game = load(path, players=players)
+            report = verify(game, games=2, max_moves=20_000)
+            assert report.failures == [], (path.name, players, [f.to_json() for f in report.failures])
+            assert report.finished == 2
