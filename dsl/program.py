@@ -73,7 +73,6 @@ class Program:
 def load_program(path: str, sources: Optional[dict] = None, _seen=None):
     """Read a rules file (and the files it extends)."""
     sources = {} if sources is None else sources
-    diagnostics: list[Diagnostic] = []
     seen = set() if _seen is None else _seen
     file = str(path)
     try:

@@ -1,22 +1,21 @@
-"""A checked program -> Python closures, once per (options, player count).
+"""A checked program -> Python functions, once per (options, player count).
 
-Every expression becomes `f(s, env)` (s: the state, env: a dict of locals); every statement
-becomes `f(s, env)` that changes s. The flow becomes a flat list of instructions with a program
+Every expression becomes `f(s, env)` (s: the state, env: a dict of locals), generated as Python
+source by codegen.py (aggregates and rankings are closures built here); every statement
+becomes a closure `f(s, env)` that changes s. The flow becomes a flat list of instructions with a program
 counter kept in the state, so that a game can stop at any decision and be copied cheaply.
 """
 from __future__ import annotations
 
-import operator
 import re
 
 import attrs
 
 from dsl import ast
-from dsl.builtins import STDLIB_SIGNATURES
-from dsl.checker import ANY, Checker, Scope, element_of, strip_optional
+from dsl.checker import Checker, element_of, strip_optional
 
-from . import random_source, stdlib
-from .boards import build_geometry, grid_cells, hex_cells
+from . import random_source
+from .codegen import SOURCE_NODES, SourceGenerator
 from .errors import Finished, NeedChoice, RulesRuntimeError
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -24,9 +23,6 @@ PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 EMPTY = ()
 LOOP_CAP = 100_000
 
-COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
-           "<=": operator.le, ">=": operator.ge}
-ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 # ---- flow instructions ------------------------------------------------------------------
@@ -91,33 +87,6 @@ def can_inline(fn_decl, arguments) -> bool:
     return not (bound & used) and not (bound & {p.name for p in fn_decl.parameters})
 
 
-FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
-
-
-def constant(value):
-    """A compiled expression that is known once and for all (the compiler folds on it)."""
-    def fn(s, e):
-        return value
-    fn.value = value
-    return fn
-
-
-def is_constant(fn) -> bool:
-    return hasattr(fn, "value")
-
-
-def compare_values(op):
-    fn = COMPARE[op]
-    if op in ("==", "!="):
-        return fn
-
-    def ordered(a, b):
-        if a is None or b is None:
-            return False
-        return fn(a, b)
-    return ordered
-
-
 class Compiler:
     def __init__(self, program, game, sources):
         self.program = program
@@ -129,7 +98,7 @@ class Compiler:
         self.procedures = {}
         self.functions = {}
         self.may_choose_procs = set()
-        self.aliases = {}          # inside an inlined function body: parameter -> caller's argument
+        self.codegen = SourceGenerator(self)
         self.inline_depth = 0
 
     # ---- helpers ----
@@ -160,6 +129,8 @@ class Compiler:
 
     # ---- expressions ----
     def expr(self, node, scope):
+        if isinstance(node, SOURCE_NODES):
+            return self.codegen.function(node, scope)
         return getattr(self, "x_" + type(node).__name__)(node, scope)
 
     def collection(self, node, scope):
@@ -170,168 +141,6 @@ class Compiler:
                 return s.zones.get(fn(s, e), EMPTY)
             return read
         return fn
-
-    def x_Integer(self, node, scope):
-        return constant(node.value)
-
-    def x_Text(self, node, scope):
-        return constant(node.value)
-
-    def x_Boolean(self, node, scope):
-        return constant(node.value)
-
-    def x_Nothing(self, node, scope):
-        return constant(None)
-
-    def x_Name(self, node, scope):
-        name = node.id
-        game = self.game
-        if name in self.aliases:
-            return self.aliases[name]
-        if scope.lookup(name) is not None and name not in self.types.globals.names:
-            return lambda s, e: e[name]
-        if name == "current":
-            return lambda s, e: s.current
-        if name in ("players", "Player"):
-            seats = list(range(1, game.num_players + 1))
-            return lambda s, e: seats
-        if name == "num_players":
-            return constant(game.num_players)
-        if name in game.params:
-            return constant(game.params[name])
-        if name in self.types.options:
-            return constant(name in game.options)
-        if name in self.types.members:
-            return constant(name)
-        if name in self.types.enums:
-            members = list(self.types.enums[name].members)
-            return lambda s, e: members
-        if name in self.types.components:
-            return lambda s, e: s.by_type.get(name, EMPTY)
-        if name in self.types.boards:
-            cells = game.geometries[name].cells
-            return lambda s, e: cells
-        if name in self.types.zones:
-            return lambda s, e: name
-        if name in self.types.vars:
-            default = game.var_defaults[name]
-            return lambda s, e: s.vars.get(name, default)
-        return lambda s, e: e[name]
-
-    def x_ListLiteral(self, node, scope):
-        items = [self.expr(item, scope) for item in node.items]
-        return lambda s, e: [f(s, e) for f in items]
-
-    def x_Conditional(self, node, scope):
-        c, a, b = (self.expr(n, scope) for n in (node.condition, node.then, node.otherwise))
-        return lambda s, e: a(s, e) if c(s, e) else b(s, e)
-
-    def x_Or(self, node, scope):
-        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        return lambda s, e: bool(a(s, e) or b(s, e))
-
-    def x_And(self, node, scope):
-        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        return lambda s, e: bool(a(s, e) and b(s, e))
-
-    def x_Not(self, node, scope):
-        a = self.expr(node.operand, scope)
-        return lambda s, e: not a(s, e)
-
-    def x_Compare(self, node, scope):
-        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        if is_constant(a) and not is_constant(b):
-            a, b, flipped = b, a, True
-        else:
-            flipped = False
-        op = node.op
-        if is_constant(b):
-            # the common case, a value against a constant: one closure call, no dispatch
-            v = b.value
-            if op == "==":
-                return (lambda s, e: a(s, e) is None) if v is None else (lambda s, e: a(s, e) == v)
-            if op == "!=":
-                return (lambda s, e: a(s, e) is not None) if v is None else (lambda s, e: a(s, e) != v)
-            if v is None:
-                return lambda s, e: False
-            fn = COMPARE[FLIPPED[op] if flipped else op]
-            return lambda s, e: (x := a(s, e)) is not None and fn(x, v)
-        if op == "==":
-            return lambda s, e: a(s, e) == b(s, e)
-        if op == "!=":
-            return lambda s, e: a(s, e) != b(s, e)
-        fn = compare_values(op)
-        return lambda s, e: fn(a(s, e), b(s, e))
-
-    def x_Member(self, node, scope):
-        a, b = self.expr(node.item, scope), self.collection(node.collection, scope)
-        return lambda s, e: a(s, e) in b(s, e)
-
-    def x_NotMember(self, node, scope):
-        a, b = self.expr(node.item, scope), self.collection(node.collection, scope)
-        return lambda s, e: a(s, e) not in b(s, e)
-
-    def x_Range(self, node, scope):
-        a, b = self.expr(node.low, scope), self.expr(node.high, scope)
-        return lambda s, e: range(a(s, e), b(s, e) + 1)
-
-    def x_Binary(self, node, scope):
-        a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        span = node.span
-        if node.op in ARITHMETIC:
-            op = ARITHMETIC[node.op]
-            if node.op == "+" and self.type_of(node.left, scope).startswith("list["):
-                return lambda s, e: list(a(s, e)) + list(b(s, e))
-
-            def arithmetic(s, e):
-                x, y = a(s, e), b(s, e)
-                if x is None or y is None:
-                    raise RulesRuntimeError("arithmetic on 'none'", span)
-                return op(x, y)
-            return arithmetic
-
-        op = operator.floordiv if node.op == "//" else operator.mod
-
-        def division(s, e):
-            x, y = a(s, e), b(s, e)
-            if not y:
-                raise RulesRuntimeError("division by zero", span)
-            return op(x, y)
-        return division
-
-    def x_Negate(self, node, scope):
-        a = self.expr(node.operand, scope)
-        return lambda s, e: -a(s, e)
-
-    def x_Attribute(self, node, scope):
-        obj = self.expr(node.obj, scope)
-        name = node.name
-
-        def attribute(s, e):
-            value = obj(s, e)
-            if value is None:
-                return None
-            return s.entities[value].get(name)
-        return attribute
-
-    def x_Subscript(self, node, scope):
-        if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None:
-            name = node.obj.id
-            if name in self.types.zones:
-                return self.key(name, node.indexes, scope)
-            if name in self.types.vars:
-                default = self.game.var_defaults[name]
-                if len(node.indexes) == 1:
-                    a = self.expr(node.indexes[0], scope)
-                    return lambda s, e: s.vars.get((name, a(s, e)), default)
-                key = self.key(name, node.indexes, scope)
-                return lambda s, e: s.vars.get(key(s, e), default)
-        obj, index = self.collection(node.obj, scope), self.expr(node.indexes[0], scope)
-
-        def item(s, e):
-            items, i = obj(s, e), index(s, e)
-            return items[i - 1] if i is not None and 1 <= i <= len(items) else None
-        return item
 
     def key(self, name, indexes, scope):
         parts = [self.expr(i, scope) for i in indexes]
@@ -344,62 +153,6 @@ class Compiler:
             a, b = parts
             return lambda s, e: (name, a(s, e), b(s, e))
         return lambda s, e: (name, *[p(s, e) for p in parts])
-
-    def x_Call(self, node, scope):
-        name = node.name
-        if name in self.types.boards:
-            geometry = self.game.geometries[name]
-            row, col = (self.expr(a, scope) for a in node.arguments)
-            return lambda s, e: geometry.at.get((row(s, e), col(s, e)))
-        if name in self.types.functions:
-            fn_decl = self.types.functions[name]
-            if self.inline_depth < 8 and can_inline(fn_decl, node.arguments):
-                return self.inline(fn_decl, node.arguments, scope)
-            args = [self.expr(a, scope) for a in node.arguments]
-            names = [p.name for p in fn_decl.parameters]
-            functions = self.functions
-            if len(args) == 1:
-                (n0,), (a0,) = names, args
-                return lambda s, e: functions[name](s, {n0: a0(s, e)})
-            if len(args) == 2:
-                (n0, n1), (a0, a1) = names, args
-                return lambda s, e: functions[name](s, {n0: a0(s, e), n1: a1(s, e)})
-            if len(args) == 3:
-                (n0, n1, n2), (a0, a1, a2) = names, args
-                return lambda s, e: functions[name](s, {n0: a0(s, e), n1: a1(s, e), n2: a2(s, e)})
-
-            def call(s, e):
-                return functions[name](s, {n: a(s, e) for n, a in zip(names, args)})
-            return call
-        fn = stdlib.FUNCTIONS[name]
-        args = [self.collection(a, scope) for a in node.arguments]
-        if name == "label" and len(args) == 1:
-            # the text a player sees depends on the value's type (a component's label, P1, a1)
-            t = self.type_of(node.arguments[0], scope)
-            labeler = self.game.labeler("list[" + element_of(t) + "]" if t.startswith("zone[") else t)
-            (a,) = args
-            return lambda s, e: labeler(s, a(s, e))
-        if len(args) == 1:
-            (a,) = args
-            return lambda s, e: fn(s, a(s, e))
-        if len(args) == 2:
-            a, b = args
-            return lambda s, e: fn(s, a(s, e), b(s, e))
-        return lambda s, e: fn(s, *[a(s, e) for a in args])
-
-    def inline(self, fn_decl, arguments, scope):
-        """Compile a function's body in place, its parameters standing for the caller's
-        argument expressions (which are simple: names, constants, attributes of names)."""
-        aliases = {p.name: self.expr(a, scope) for p, a in zip(fn_decl.parameters, arguments)}
-        fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn_decl.parameters})
-        saved = self.aliases
-        self.aliases = aliases
-        self.inline_depth += 1
-        try:
-            return self.expr(fn_decl.body, fn_scope)
-        finally:
-            self.aliases = saved
-            self.inline_depth -= 1
 
     def binder(self, binder, scope):
         domain = self.collection(binder.domain, scope)

@@ -998,7 +998,6 @@ def load_game(path, options=(), players=None):
     if diagnostics:
         return None, diagnostics, sources
     here = program.game.span
-    known = set(program.declarations)
     for option in options:
         declared = program.get(option)
         if not isinstance(declared, ast.Option):
