@@ -21,6 +21,7 @@ from .engine import load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import verify
+from . import rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 
@@ -608,6 +609,31 @@ def cmd_bench(args) -> int:
     return OK
 
 
+# ---- rulebook ------------------------------------------------------------------------------
+
+def cmd_rulebook(args) -> int:
+    """Print the rules of a file by rule id, from its tags; with --spec, also the ids of the
+    rules text that the file does not tag (exit 1 if any)."""
+    game = load(args.file, [], None)
+    rules = rulebook.build(game.program, game.sources)
+    missing = []
+    if args.spec:
+        try:
+            text = Path(args.spec).read_text(encoding="utf-8")
+        except OSError as error:
+            raise CliError(f"referee: cannot read {args.spec}: {error.strerror}", MISSING_FILE)
+        prefixes = {rulebook.rule_order(r)[0] for r in rules} or {""}
+        for prefix in sorted(prefixes):
+            missing += [r for r in rulebook.spec_ids(text, prefix) if r not in rules]
+    if args.json:
+        print_json({"rules": {r: {"texts": e["texts"], "places": [
+            {"file": f, "line": line, "code": code} for f, line, code in e["places"]]} for r, e in rules.items()},
+            "missing": missing})
+    else:
+        out(rulebook.render_markdown(game.title, rules, missing))
+    return ERRORS if missing else OK
+
+
 # ---- verify --------------------------------------------------------------------------------
 
 def cmd_verify(args) -> int:
@@ -749,6 +775,14 @@ def build_parser():
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.set_defaults(run=cmd_bench)
+
+    book = commands.add_parser("rulebook", help="the rules of a file by rule id, traced to the lines that encode them")
+    book.add_argument("file", metavar="FILE", help="the rules file")
+    book.add_argument("--spec", metavar="RULES_TEXT",
+                      help="a numbered rules text (e.g. ../shared/games/continents.md): list its rule ids "
+                           "that the file does not tag, and exit 1 if there are any")
+    book.add_argument("--json", action="store_true", help="print the rulebook as JSON")
+    book.set_defaults(run=cmd_rulebook)
 
     verify_ = commands.add_parser("verify", help="play random games looking for broken invariants, dead ends "
                                                  "and endless games; shrink what fails")

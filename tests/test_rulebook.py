@@ -1,0 +1,51 @@
+"""`referee rulebook`: every rule id traced to the lines that encode it; missing ids reported."""
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ROOT.parent / "shared" / "games"
+
+
+def test_the_rulebook_traces_each_rule_to_its_lines(capsys):
+    assert main(["rulebook", str(ROOT / "games" / "continents.rules"), "--json"]) == 0
+    book = json.loads(capsys.readouterr().out)
+    places = book["rules"]["C-9"]["places"]
+    assert any("trigger last_place_filled" in p["code"] for p in places)
+    assert list(book["rules"])[:3] == ["C-1", "C-2", "C-3"]       # in rule order, not file order
+    assert book["missing"] == []
+
+
+@pytest.mark.parametrize("game", ["continents", "solstis", "titicaca"])
+def test_every_rule_of_the_rules_text_is_tagged(game, capsys):
+    spec = SPECS / f"{game}.md"
+    if not spec.exists():
+        pytest.skip(f"{spec} is not here")
+    assert main(["rulebook", str(ROOT / "games" / f"{game}.rules"), "--spec", str(spec), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["missing"] == []
+
+
+def test_an_untagged_rule_is_reported(write_rules, tmp_path, capsys):
+    spec = tmp_path / "spec.md"
+    spec.write_text("- X-1 [seed] one thing.\n- X-2 [seed] another thing.\n")
+    rules = write_rules('''
+@X-1 "one thing"
+game "Tiny" {
+  players 2
+}
+action pass "pass" {
+}
+flow {
+  turns from 1 {
+    play pass
+    finish
+  }
+}
+''')
+    assert main(["rulebook", str(rules), "--spec", str(spec)]) == 1
+    text = capsys.readouterr().out
+    assert "## X-1" in text and "> one thing" in text
+    assert "Not encoded" in text and "X-2" in text
