@@ -52,8 +52,7 @@ class CompiledAction:
     may_choose: bool
     span: object
     condition_texts: tuple     # the source text of each where filter, for refusals
-    stages: tuple = ()         # per binder level: (domain known before any binder?, guard steps)
-    early_steps: tuple = ()    # guard steps that depend on no binder
+    enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
 
 
 @attrs.define
@@ -572,35 +571,96 @@ class Compiler:
 
         body = self.block(rest, scope)
         template = action.template or " ".join([action.name] + ["{%s}" % b.name for b in action.binders])
-        early, stages = self.stage_guard(action, guard_steps)
-        return CompiledAction(action.name, index, tuple(binders), guard, body, template,
-                              self.may_choose(action.body), action.span, tuple(texts), stages, early)
+        compiled = CompiledAction(action.name, index, tuple(binders), guard, body, template,
+                                  self.may_choose(action.body), action.span, tuple(texts))
+        compiled.enumerate = self.enumeration(action, template)
+        return compiled
 
-    def stage_guard(self, action, guard_steps):
-        """Place each guard step right after the last binder it depends on, so that legal-move
-        generation prunes as early as it can; a binder whose domain and filter depend on no
-        earlier binder has its domain computed once."""
+    def enumeration(self, action, template):
+        """One generated Python function that lists the action's legal argument tuples: a loop
+        per binder, each guard step inline right after the binders it needs (as staged), the
+        domains that depend on no earlier binder computed once, identical components tried once
+        when the move's name shows them only by their label."""
+        cg = self.codegen
+        named = set(re.findall(r"\{(\w+)\}", template))
+        early_nodes, stage_nodes = self.guard_placement(action)
+        lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
+        lines = ["def enumerate_moves(s):", "    e = {}", "    out = []"]
+        scope = self.types.globals
+        loops = []
+        for k, binder in enumerate(action.binders):
+            domain = cg.collection(binder.domain, scope)
+            element = strip_optional(element_of(self.type_of(binder.domain, scope)))
+            scope = scope.child(**{binder.name: element})
+            where = cg.source(binder.condition, scope) if binder.condition is not None else None
+            same = binder.name in named and named >= {b.name for b in action.binders} and (
+                element in self.types.components or element in self.types.boards)
+            earlier = {b.name for b in action.binders[:k]} | {n for n, d in lets.items() if d < k}
+            used = names_in(binder.domain) | (names_in(binder.condition) if binder.condition is not None else set())
+            loops.append((binder.name, domain, where, not (used & earlier), same))
+        guard_scope = scope.child()
+        sources = {}
+        for statement in action.body:
+            node = ast.untag(statement)[0]
+            if isinstance(node, ast.Let):
+                sources[id(node)] = ("let", node.name, cg.source(node.value, guard_scope))
+                guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
+            elif isinstance(node, ast.Require):
+                sources[id(node)] = ("require", None, cg.source(node.condition, guard_scope))
+            else:
+                break
+
+        def emit_steps(nodes, indent, fail):
+            for node in nodes:
+                kind, name, source = sources[id(node)]
+                if kind == "let":
+                    lines.append(f"{indent}e[{name!r}] = {source}")
+                else:
+                    lines.append(f"{indent}if not ({source}): {fail}")
+
+        emit_steps(early_nodes, "    ", "return out")
+        for k, (name, domain, where, independent, same) in enumerate(loops):
+            if not independent:
+                continue
+            lines.append(f"    fixed{k} = []")
+            if same:
+                lines.append(f"    seen{k} = set()")
+            lines.append(f"    for value in {domain}:")
+            if same:
+                lines.append('        signature = s.entities[value].get("__same__", value)')
+                lines.append(f"        if signature in seen{k}: continue")
+                lines.append(f"        seen{k}.add(signature)")
+            lines.append(f"        e[{name!r}] = value")
+            lines.append(f"        if {where or 'True'}: fixed{k}.append(value)")
+        indent = "    "
+        for k, (name, domain, where, independent, same) in enumerate(loops):
+            lines.append(f"{indent}for v{k} in {f'fixed{k}' if independent else domain}:")
+            indent += "    "
+            lines.append(f"{indent}e[{name!r}] = v{k}")
+            if where is not None and not independent:
+                lines.append(f"{indent}if not ({where}): continue")
+            emit_steps(stage_nodes[k], indent, "continue")
+        values = "".join(f"v{k}, " for k in range(len(loops)))
+        lines.append(f"{indent}out.append(({values}))")
+        lines.append("    return out")
+        exec("\n".join(lines) + "\n", cg.namespace)
+        return cg.namespace.pop("enumerate_moves")
+
+    def guard_placement(self, action):
+        """The guard's let/require nodes: those that need no binder, and those placed right
+        after the last binder they depend on, so that enumeration prunes as early as it can."""
         level = {b.name: k for k, b in enumerate(action.binders)}
-        nodes = []
+        early, placed = [], [[] for _ in action.binders]
         for statement in action.body:
             node = ast.untag(statement)[0]
             if not isinstance(node, (ast.Let, ast.Require)):
                 break
-            nodes.append(node)
-        placed = [[] for _ in action.binders]
-        early = []
-        for node, step in zip(nodes, guard_steps):
             expression = node.value if isinstance(node, ast.Let) else node.condition
             depth = max((level[n] for n in names_in(expression) if n in level), default=-1)
             if isinstance(node, ast.Let):
                 level[node.name] = depth
-            (early if depth < 0 else placed[depth]).append(step)
-        stages = []
-        for k, binder in enumerate(action.binders):
-            earlier = {b.name for b in action.binders[:k]} | {n for n, d in level.items() if d < k and d >= 0}
-            used = names_in(binder.domain) | (names_in(binder.condition) if binder.condition is not None else set())
-            stages.append((not (used & earlier), tuple(placed[k])))
-        return tuple(early), tuple(stages)
+            (early if depth < 0 else placed[depth]).append(node)
+        return early, placed
 
     def may_choose(self, statements) -> bool:
         """Whether running these statements may stop at a choice (so the engine keeps a copy)."""

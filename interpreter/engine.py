@@ -463,83 +463,25 @@ def compute_legal_moves(s: State) -> list:
     return moves
 
 
-def action_candidates(s, action, check_guard=True, use_where=True):
-    """Argument tuples of an action, in the order of its binders. With check_guard, only those
-    whose guard holds, testing each guard step as soon as its binders are bound."""
+def action_candidates(s, action, check_guard=True):
+    """Argument tuples of an action, in the order of its binders: the legal ones (the action's
+    generated enumerator), or, without check_guard, every combination of the binders' domains
+    with no filter at all (to explain why a move a player typed is refused)."""
+    if check_guard:
+        return action.enumerate(s)
     binders = action.binders
-    n = len(binders)
     env = {}
     out = []
-    if not check_guard:
-        def rec_all(i):
-            if i == n:
-                out.append(tuple(env[b[0]] for b in binders))
-                return
-            name, domain, where, _ = binders[i]
-            for value in list(domain(s, env)):
-                env[name] = value
-                if not use_where or where is None or where(s, env):
-                    rec_all(i + 1)
-        rec_all(0)
-        return out
-    for step, reason in action.early_steps:
-        if reason is None:
-            step(s, env)
-        elif not step(s, env):
-            return out
-    stages = action.stages
-    fixed = {}
-    keyed = s.game.dedupe_by_labels[action.index]
-    entities = s.entities
-    for i, (independent, _) in enumerate(stages):
-        if independent:
-            name, domain, where, _ = binders[i]
-            values = []
-            same = keyed is not None and keyed[i]
-            seen = set()
-            for value in list(domain(s, env)):
-                if same:
-                    # identical components (same attributes, same label) make the same moves:
-                    # try only the first of them
-                    signature = entities[value].get("__same__", value)   # cells are all different
-                    if signature in seen:
-                        continue
-                    seen.add(signature)
-                env[name] = value
-                if where is None or where(s, env):
-                    values.append(value)
-            fixed[i] = values
-    last = n - 1
 
     def rec(i):
-        name, domain, where, _ = binders[i]
-        steps = stages[i][1]
-        values = fixed.get(i)
-        filtered = values is not None
-        if values is None:
-            values = list(domain(s, env))
-        for value in values:
+        if i == len(binders):
+            out.append(tuple(env[b[0]] for b in binders))
+            return
+        name, domain, _, _ = binders[i]
+        for value in list(domain(s, env)):
             env[name] = value
-            if not filtered and where is not None and not where(s, env):
-                continue
-            ok = True
-            for step, reason in steps:
-                if reason is None:
-                    step(s, env)
-                elif not step(s, env):
-                    ok = False
-                    break
-            if not ok:
-                continue
-            if i == last:
-                out.append(tuple(env[b[0]] for b in binders))
-            else:
-                rec(i + 1)
-
-    if n == 0:
-        out.append(())
-    else:
-        rec(0)
+            rec(i + 1)
+    rec(0)
     return out
 
 
@@ -611,7 +553,7 @@ def explain_refusal(s: State, text: str) -> str:
     filtered = None
     for index in (instruction.actions if instruction is not None else ()):
         action = game.actions[index]
-        for args in action_candidates(s, action, check_guard=False, use_where=False):
+        for args in action_candidates(s, action, check_guard=False):
             if normalise(move_name(s, index, args)) != wanted:
                 continue
             env = {}
