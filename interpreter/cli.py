@@ -680,24 +680,22 @@ def cmd_verify(args) -> int:
 
 # ---- the parser --------------------------------------------------------------------------
 
-def positive_int(text):
+def whole_number(text, least):
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}: {text}" if least else f"must not be negative: {text}")
     return value
+
+
+def positive_int(text):
+    return whole_number(text, 1)
 
 
 def natural_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {text}")
-    return value
+    return whole_number(text, 0)
 
 
 def seed_int(text):

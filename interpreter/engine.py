@@ -670,6 +670,17 @@ def apply_move(s: State, move: Move):
     advance(s)
 
 
+def filtered_domain(s, env, ins) -> tuple:
+    """The values of a flow binder (for, simultaneous) that pass its filter, bound in turn."""
+    domain, where = ins.fn
+    values = []
+    for value in list(domain(s, env)):
+        env[ins.name] = value
+        if where is None or where(s, env):
+            values.append(value)
+    return tuple(values)
+
+
 def advance(s: State):
     """Run the flow until a player must decide, or the game ends."""
     flow = s.game.flow
@@ -701,13 +712,7 @@ def advance(s: State):
         elif op == "jump_unless":
             s.pc = s.pc + 1 if ins.fn(s, env) else ins.target
         elif op == "for_init":
-            domain, where = ins.fn
-            values = []
-            for value in list(domain(s, env)):
-                env[ins.name] = value
-                if where is None or where(s, env):
-                    values.append(value)
-            env[ins.key] = (tuple(values), 0)
+            env[ins.key] = (filtered_domain(s, env, ins), 0)
             s.pc += 1
         elif op == "for_next":
             values, i = env[ins.key]
@@ -752,13 +757,7 @@ def advance(s: State):
         elif op == "simultaneous":
             entry = env.get(ins.key)
             if entry is None:
-                domain, where = ins.fn
-                players = []
-                for value in list(domain(s, env)):
-                    env[ins.name] = value
-                    if where is None or where(s, env):
-                        players.append(value)
-                entry = env[ins.key] = (tuple(players), ())
+                entry = env[ins.key] = (filtered_domain(s, env, ins), ())
             remaining, sealed = entry
             if remaining:
                 s.current = remaining[0]
