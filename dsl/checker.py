@@ -620,7 +620,12 @@ def keyword(node) -> str:
 
 def check_sections(c: Checker):
     program = c.program
-    here = ast.Span(program.path, 1, 1, 1, 2)
+    # point at the first declaration of the file itself (not at a comment on line 1)
+    own = [d.node.span for d in program.declarations.values() if d.node.span.file == program.path]
+    own += [section.span for section in (program.game, program.flow) if section is not None
+            and section.span.file == program.path]
+    first = min(own, key=lambda span: (span.line, span.column), default=ast.Span(program.path, 1, 1, 1, 2))
+    here = ast.Span(first.file, first.line, first.column, first.line, first.column + 1)
     if program.game is None:
         c.error("E401", "missing 'game' section", here, 'start the file with: game "Name" { players 2 }')
     else:
@@ -633,7 +638,10 @@ def check_sections(c: Checker):
             if field.low < 1 or high < field.low:
                 c.error("E408", f"players {field.low}..{high} is not a range of player counts", field.span)
     if program.flow is None:
-        c.error("E402", "missing 'flow' section", here, "say how turns go, e.g. flow { turns from 1 { play move } }")
+        at = program.game.span if program.game is not None else here
+        c.error("E402", "missing 'flow' section: the game never asks anybody to move",
+                ast.Span(at.file, at.line, at.column, at.line, at.column + 4),
+                "say how turns go, e.g. flow { turns from 1 { play move } }")
 
 
 def check_types_and_names(c: Checker):
