@@ -22,7 +22,6 @@ STDLIB_SIGNATURES = {
     "pick": (("list",), "T?"),                  # an item at random (the game's seeded source)
     "label": (("any",), "text"),                # the text a player sees for a value
     "abs": (("int",), "int"),
-    "zone_size": (("zone",), "int"),
     # geometry and graphs on boards
     "neighbors": (("cell",), "list[T]"),        # cells adjacent to a cell
     "adjacent": (("cell", "cell"), "bool"),
@@ -33,4 +32,3 @@ STDLIB_SIGNATURES = {
     "squares": (("list",), "list[list[T]]"),    # 2x2 blocks of a grid fully inside the list
 }
 
-KEYWORD_LIKE = {"true", "false", "none"}

@@ -40,10 +40,3 @@ class FirstBot(Bot):
 
 
 KINDS = {"random": RandomBot, "first": FirstBot}
-
-
-def make_bot(kind: str, seed: int = 0) -> Bot:
-    """A bot by its kind's name ('random' or 'first')."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown bot kind '{kind}' (known: {', '.join(KINDS)})")
-    return RandomBot(seed) if kind == "random" else FirstBot()

@@ -17,7 +17,6 @@ SOURCE_NODES = (ast.Integer, ast.Text, ast.Boolean, ast.Nothing, ast.Name, ast.C
                 ast.Or, ast.And, ast.Not, ast.Compare, ast.Member, ast.NotMember, ast.Range,
                 ast.Binary, ast.Negate, ast.Attribute, ast.Subscript, ast.Call, ast.ListLiteral)
 
-ORDERED = {"<", ">", "<=", ">="}
 
 
 def present(value, span):

@@ -156,7 +156,7 @@ def squares(s, cells):
 
 FUNCTIONS = {
     "size": size, "top": top, "bottom": bottom, "next": next_seat, "previous": previous_seat,
-    "reversed": reversed_list, "pick": pick, "label": label, "abs": absolute, "zone_size": size,
+    "reversed": reversed_list, "pick": pick, "label": label, "abs": absolute,
     "neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
     "largest_group": largest_group, "reachable": reachable, "squares": squares,
 }
