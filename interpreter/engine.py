@@ -568,6 +568,17 @@ def explain_refusal(s: State, text: str) -> str:
                     return f"'{text}' is not legal: {reason}"
     if filtered:
         return filtered
+    # the text starts like one of the actions to play now: say what that action allows
+    for index in (instruction.actions if instruction is not None else ()):
+        parts, _ = game.templates[index]
+        opening = normalise(parts[0][0]) if parts else ""
+        if opening and wanted.startswith(opening):
+            same = [m.name for m in s.legal_moves() if m.kind == "action" and m.action == index]
+            if not same:
+                return f"unknown move '{text}': no '{opening}' move is possible now"
+            hint = did_you_mean(text, same)
+            shown = ", ".join(same[:5]) + (" ..." if len(same) > 5 else "")
+            return f"unknown move '{text}'" + (f"; {hint}" if hint else f"; '{opening}' moves possible now: {shown}")
     hint = did_you_mean(text, legal)
     return f"unknown move '{text}'" + (f"; {hint}" if hint else "; type 'moves' to list the legal ones")
 
