@@ -715,10 +715,9 @@ def positive_float(text):
     return value
 
 
-def game_arguments(parser):
+def game_arguments(parser, players_help="number of players (default: the game's minimum)"):
     parser.add_argument("file", metavar="FILE", help="the rules file")
-    parser.add_argument("--players", type=positive_int, metavar="N",
-                        help="number of players (default: the game's minimum)")
+    parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
     parser.add_argument("--option", action="append", metavar="NAME", default=[],
                         help="turn on a declared option (repeat for several)")
 
@@ -777,18 +776,14 @@ def build_parser():
     book = commands.add_parser("rulebook", help="the rules of a file by rule id, traced to the lines that encode them")
     book.add_argument("file", metavar="FILE", help="the rules file")
     book.add_argument("--spec", metavar="RULES_TEXT",
-                      help="a numbered rules text (e.g. ../shared/games/continents.md): list its rule ids "
+                      help="a numbered rules text (lines starting with ids like X-12): list its rule ids "
                            "that the file does not tag, and exit 1 if there are any")
     book.add_argument("--json", action="store_true", help="print the rulebook as JSON")
     book.set_defaults(run=cmd_rulebook)
 
     verify_ = commands.add_parser("verify", help="play random games looking for broken invariants, dead ends "
                                                  "and endless games; shrink what fails")
-    verify_.add_argument("file", metavar="FILE", help="the rules file")
-    verify_.add_argument("--players", type=positive_int, metavar="N",
-                         help="number of players (default: every count the game allows)")
-    verify_.add_argument("--option", action="append", metavar="NAME", default=[],
-                         help="turn on a declared option (repeat for several)")
+    game_arguments(verify_, "number of players (default: every count the game allows)")
     verify_.add_argument("-n", "--games", dest="n", type=positive_int, default=50, metavar="N",
                          help="games per player count (default 50)")
     verify_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
