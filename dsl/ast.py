@@ -125,8 +125,8 @@ class Var:
     name: str
     index: tuple
     type: Any
+    visibility: str      # before the initial value: no keyword may follow an expression
     initial: Any
-    visibility: str
 
 
 @node

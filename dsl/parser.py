@@ -93,8 +93,10 @@ class ToAst(Transformer):
                 out[i] = ()
         if cls is ast.Play:
             out[0] = bool(out[0])
-        if cls is ast.Zone or cls is ast.Var:
-            out[-1] = out[-1] or ("hidden" if cls is ast.Zone else "public")
+        if cls is ast.Zone:
+            out[-1] = out[-1] or "hidden"
+        if cls is ast.Var:
+            out[-2] = out[-2] or "public"
         return out
 
 

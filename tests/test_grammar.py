@@ -108,7 +108,7 @@ enum Colour { red, blue }
 component Card { colour: Colour, value: int?, tags: list of text, } label "{colour}"
 zone deck: pile of Card hidden
 zone hand[Player]: row of Card owner
-var wins[Player]: int = 0 public
+var wins[Player]: int public = 0
 board Cell: grid 3 by 3
 board Hex: hexmap """
  a b

@@ -42,8 +42,8 @@ zone hand[Player]: row of Chip owner
 zone secret[Player]: set of Chip hidden
 zone table: row of Chip public
 var points[Player]: int = 0
-var bid[Player]: int = 0 owner
-var note: int = 0 hidden
+var bid[Player]: int owner = 0
+var note: int hidden = 0
 var rounds: int = 0
 
 setup {
