@@ -306,3 +306,21 @@ def test_parse_never_raises_on_garbage():
             assert diagnostics[0].span.line >= 1 and diagnostics[0].span.column >= 1
         else:
             assert diagnostics == []
+
+
+def test_header_and_visibility_words_may_start_a_statement_after_an_expression():
+    # LALR shares the states after an expression: no keyword may follow one anywhere, or it
+    # could not be a name after one everywhere (the game header and var syntax see to it)
+    source = '''
+action a "a" {
+  let x = 1
+  score = x
+  let y = 2
+  owner = y
+}
+'''
+    module, diagnostics = parse(source, "words.rules")
+    assert diagnostics == []
+    statements = module.items[0].body
+    assert [type(st).__name__ for st in statements] == ["Let", "Assign", "Let", "Assign"]
+    assert statements[3].target.name == "owner"
