@@ -222,7 +222,7 @@ class SourceGenerator:
             args = ", ".join(f"{p.name!r}: {self.source(a, scope)}" for p, a in zip(fn_decl.parameters, node.arguments))
             return f"{functions}[{name!r}](s, {{{args}}})"
         args = [self.collection(a, scope) for a in node.arguments]
-        if name == "label" and len(args) == 1:
+        if name == "label":     # the text depends on the value's type: compiled here, not in stdlib
             t = c.type_of(node.arguments[0], scope)
             labeler = self.bind(c.game.labeler("list[" + element_of(t) + "]" if t.startswith("zone[") else t))
             return f"{labeler}(s, {args[0]})"

@@ -216,9 +216,6 @@ class Game:
             advance(s)
         return s
 
-    def label(self, value, t=ANY):
-        return plain_label(value)
-
 
 def plain_label(value):
     if value is None:

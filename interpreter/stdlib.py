@@ -39,10 +39,6 @@ def pick(s, items):
     return items[index]
 
 
-def label(s, value):
-    return s.game.label(value)
-
-
 def absolute(s, value):
     return abs(value)
 
@@ -156,7 +152,7 @@ def squares(s, cells):
 
 FUNCTIONS = {
     "size": size, "top": top, "bottom": bottom, "next": next_seat, "previous": previous_seat,
-    "reversed": reversed_list, "pick": pick, "label": label, "abs": absolute,
+    "reversed": reversed_list, "pick": pick, "abs": absolute,
     "neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
     "largest_group": largest_group, "reachable": reachable, "squares": squares,
 }

@@ -15,10 +15,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-try:
-    from scenario import load
-except ImportError:  # tests/ imported as a package
-    from tests.scenario import load
+from tests.scenario import load
+from tests.test_properties import ids_in
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "solstis.rules"
 MOVE_BOUND = 600
@@ -79,19 +77,6 @@ def hidden_ids(s, player) -> set:
         elif name == "display":
             out.update(items[:-1])
     return out
-
-
-def ids_in(value) -> set:
-    found = set()
-    if isinstance(value, dict):
-        if "id" in value:
-            found.add(value["id"])
-        for item in value.values():
-            found |= ids_in(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            found |= ids_in(item)
-    return found
 
 
 def check_views(s):
