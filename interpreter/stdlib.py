@@ -46,7 +46,7 @@ def absolute(s, value):
 def geometry_of(s, cell):
     geometry = s.game.geometry_by_cell.get(cell)
     if geometry is None:
-        raise RulesRuntimeError(f"{label(s, cell)} is not a board cell")
+        raise RulesRuntimeError(f"{cell!r} is not a board cell")
     return geometry
 
 

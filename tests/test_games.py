@@ -4,7 +4,6 @@ and tic-tac-toe, and what each variant of Continents changes."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 

@@ -1,5 +1,4 @@
 """Every game has a golden playthrough, and playing it again gives the same text."""
-from pathlib import Path
 
 import pytest
 
@@ -9,7 +8,7 @@ from tests.golden import FOLDER, PLAYTHROUGHS, ROOT, golden_name, play
 @pytest.mark.parametrize("key", sorted(PLAYTHROUGHS))
 def test_golden_playthrough_is_reproduced(key):
     expected = (FOLDER / golden_name(key)).read_text()
-    assert play(key) == expected, f"regenerate with 'python -m tests.golden' if the change is intended"
+    assert play(key) == expected, "regenerate with 'python -m tests.golden' if the change is intended"
 
 
 def test_every_game_has_a_golden_playthrough():

@@ -36,3 +36,12 @@ def test_a_library_function_given_none_is_a_located_rules_error(write_rules):
     message = str(raised.value)
     assert "TypeError while playing 'a1'" in message
     assert raised.value.span is not None and raised.value.span.line == 16
+
+
+def test_geometry_of_something_that_is_no_cell_is_a_rules_error(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(GAME)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    from interpreter import stdlib
+    with pytest.raises(RulesRuntimeError, match="is not a board cell"):
+        stdlib.neighbors(state, 10_000)
