@@ -1,26 +1,37 @@
-"""Expressions -> Python source -> one Python function per expression tree.
+"""Rules -> Python source: one module per compiled game.
 
-A closure per syntax node costs a Python call per node at every evaluation; here a whole
-expression (with the small functions it calls inlined) becomes one `def f(s, e): return ...`,
-so evaluating it is one call. What has no source form here (aggregates, rankings) is compiled
-to closures by the Compiler, and the generated source calls them.
+Every fn, proc, action (its legal-move enumeration and its effect), trigger, the setup and the
+steps of the flow become plain Python functions in one generated module. Rules locals are
+Python locals (`L_name`), aggregates are comprehensions with their filter fused, small pure
+functions are inlined, the state's zones, variables and entities are read through locals bound
+once per function (`_Z`, `_V`, `_E`). `referee compile` writes the module out for reading.
+
+Expressions are generated in a context that says how a rules local is spelled: a Python local
+(functions, procedures, actions), a key of the flow's environment dict (`e['name']`, the flow
+keeps its loop variables in the state), or a comprehension variable.
 """
 from __future__ import annotations
 
+import re
+
 from dsl import ast
-from dsl.checker import element_of
+from dsl.checker import element_of, strip_optional
 
 from . import stdlib
 from .errors import RulesRuntimeError
 
-SOURCE_NODES = (ast.Integer, ast.Text, ast.Boolean, ast.Nothing, ast.Name, ast.Conditional,
-                ast.Or, ast.And, ast.Not, ast.Compare, ast.Member, ast.NotMember, ast.Range,
-                ast.Binary, ast.Negate, ast.Attribute, ast.Subscript, ast.Call, ast.ListLiteral)
+LOOP_CAP = 100_000
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
+
+# ---- runtime helpers the generated code calls ------------------------------------------------
+
+def none_error(span):
+    """Arithmetic needs numbers: a 'none' here is a rules bug, reported where it happens."""
+    raise RulesRuntimeError("arithmetic on 'none'", span)
 
 
 def present(value, span):
-    """Arithmetic needs numbers: a 'none' here is a rules bug, reported where it happens."""
     if value is None:
         raise RulesRuntimeError("arithmetic on 'none'", span)
     return value
@@ -36,43 +47,121 @@ def item_at(items, index):
     return items[index - 1] if index is not None and 1 <= index <= len(items) else None
 
 
+def attribute(entities, x, name):
+    return None if x is None else entities[x].get(name)
+
+
+def top_of(items):
+    return items[-1] if items else None
+
+
+def order(a, op, b):
+    """An order with 'none' on either side is false."""
+    if a is None or b is None:
+        return False
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    return a >= b
+
+
+def largest(values):
+    values = [v for v in values if v is not None]
+    return max(values) if values else None
+
+
+def smallest(values):
+    values = [v for v in values if v is not None]
+    return min(values) if values else None
+
+
+def ranked(kind, scored):
+    """scored: (key tuple, value) in domain order -> the best, the worst, or all sorted."""
+    if kind == "sorted":
+        return [v for _, v in sorted(scored, key=lambda kv: kv[0], reverse=True)]
+    if not scored:
+        return []
+    target = (max if kind == "best" else min)(k for k, _ in scored)
+    return [v for k, v in scored if k == target]
+
+
+RUNTIME = {
+    "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
+    "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
+    "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP,
+    "RulesRuntimeError": RulesRuntimeError,
+}
+
+
+class Context:
+    """How the rules locals of one generated function are spelled in Python."""
+
+    def __init__(self, mode="local", bound=None):
+        self.mode = mode                  # "local": L_name; "env": e['name']
+        self.bound = dict(bound or {})    # names spelled otherwise (comprehension variables, inlined parameters)
+        self.no_walrus = 0                # inside a comprehension's iterable: no ':=' allowed there
+        self.safe = set()                 # Python names that are never 'none' (loop variables over zones)
+        self.hoist = None                 # while listing legal moves: zone reads computed once per loop level
+        self.levels = {}                  # with hoist: Python name -> the loop level that binds it
+
+    def local(self, name) -> str:
+        if name in self.bound:
+            return self.bound[name]
+        return f"L_{name}" if self.mode == "local" else f"e[{name!r}]"
+
+    def child(self, **bound):
+        other = Context(self.mode, {**self.bound, **bound})
+        other.no_walrus = self.no_walrus
+        other.safe = self.safe
+        other.hoist = self.hoist
+        other.levels = self.levels
+        return other
+
+
+def is_identifier(source: str) -> bool:
+    return source.isidentifier() or bool(re.fullmatch(r"\(?[A-Za-z_]\w*\)?", source))
+
+
 class SourceGenerator:
     def __init__(self, compiler):
         self.compiler = compiler
-        self.namespace = {"present": present, "divisor": divisor, "item_at": item_at, "EMPTY": ()}
+        self.namespace = dict(RUNTIME)
         self.count = 0
-        self.aliases = {}        # inlined function parameter -> source of the caller's argument
+        self.bound_values = {}     # id(value) -> name, so that one value is bound once
+        self.safe_names = set()    # comprehension variables that are never 'none'
+        self.geometry_functions = compiler.game.board_functions
 
-    # ---- the generated functions ----
-    def bind(self, value) -> str:
-        """A name in the generated code's namespace that stands for a Python value."""
+    # ---- names in the generated module ----
+    def bind(self, value, hint="k") -> str:
+        """A name in the generated module that stands for a Python value."""
+        known = self.bound_values.get(id(value))
+        if known is not None and self.namespace.get(known) is value:
+            return known
         self.count += 1
-        name = f"_k{self.count}"
+        name = f"_{hint}{self.count}"
         self.namespace[name] = value
+        self.bound_values[id(value)] = name
         return name
 
     def temp(self) -> str:
         self.count += 1
         return f"_t{self.count}"
 
-    def function(self, node, scope):
-        source = self.source(node, scope)
-        self.count += 1
-        name = f"_f{self.count}"
-        exec(f"def {name}(s, e):\n    return {source}\n", self.namespace)
-        fn = self.namespace[name]
-        constant = self.constant_of(node)
-        if constant is not None:
-            fn.value = constant[0]
-        return fn
+    def literal(self, value) -> str:
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        return self.bind(value)
 
-    def constant_of(self, node):
+    def constant_of(self, node, ctx=None):
         """(value,) when the expression is a constant, else None."""
         if isinstance(node, (ast.Integer, ast.Text, ast.Boolean)):
             return (node.value,)
         if isinstance(node, ast.Nothing):
             return (None,)
-        if isinstance(node, ast.Name) and node.id not in self.aliases:
+        if isinstance(node, ast.Name) and (ctx is None or node.id not in ctx.bound):
             c = self.compiler
             name = node.id
             if name == "num_players":
@@ -85,48 +174,57 @@ class SourceGenerator:
                 return (name,)
         return None
 
-    def literal(self, value) -> str:
-        if value is None or isinstance(value, (bool, int, str)):
-            return repr(value)
-        return self.bind(value)
+    def is_local(self, name, scope, ctx) -> bool:
+        return name in ctx.bound or (scope.lookup(name) is not None and name not in self.compiler.types.globals.names)
 
-    # ---- sources ----
-    def source(self, node, scope) -> str:
-        if isinstance(node, SOURCE_NODES):
-            return getattr(self, "s_" + type(node).__name__)(node, scope)
-        closure = getattr(self.compiler, "x_" + type(node).__name__)(node, scope)
-        return f"{self.bind(closure)}(s, e)"
+    # ---- expressions ----
+    def source(self, node, scope, ctx) -> str:
+        return getattr(self, "x_" + type(node).__name__)(node, scope, ctx)
 
-    def collection(self, node, scope) -> str:
-        src = self.source(node, scope)
+    def collection(self, node, scope, ctx) -> str:
+        """The source of a sequence: a zone's content when the expression is a zone."""
+        src = self.source(node, scope, ctx)
         if self.compiler.type_of(node, scope).startswith("zone["):
-            return f"s.zones.get({src}, EMPTY)"
+            return self.hoisted(f"_Z.get({src}, EMPTY)", ctx)
         return src
 
-    def s_Integer(self, node, scope):
+    def hoisted(self, source, ctx) -> str:
+        """A read of the state that is the same wherever it appears while legal moves are
+        listed: computed once, at the loop level where its names are known."""
+        if ctx.hoist is None or re.search(r"\b(_t\d+|a\d+_\w+|e)\b", source):
+            return source
+        names = re.findall(r"\b(L_\w+|_h\d+)\b", source)
+        if any(n not in ctx.levels for n in names):
+            return source       # it needs a let: not hoisted
+        known = ctx.hoist.get(source)
+        if known is None:
+            self.count += 1
+            known = ctx.hoist[source] = f"_h{self.count}"
+            ctx.levels[known] = max((ctx.levels[n] for n in names), default=-1)
+        return known
+
+    def x_Integer(self, node, scope, ctx):
         return repr(node.value)
 
-    s_Text = s_Boolean = s_Integer
+    x_Text = x_Boolean = x_Integer
 
-    def s_Nothing(self, node, scope):
+    def x_Nothing(self, node, scope, ctx):
         return "None"
 
-    def s_Name(self, node, scope):
+    def x_Name(self, node, scope, ctx):
         name = node.id
         c = self.compiler
-        if name in self.aliases:
-            return self.aliases[name]
-        if scope.lookup(name) is not None and name not in c.types.globals.names:
-            return f"e[{name!r}]"
-        constant = self.constant_of(node)
+        if self.is_local(name, scope, ctx):
+            return ctx.local(name)
+        constant = self.constant_of(node, ctx)
         if constant is not None:
             return self.literal(constant[0])
         if name == "current":
             return "s.current"
         if name in ("players", "Player"):
-            return self.bind(list(range(1, c.game.num_players + 1)))
+            return self.bind(c.game.seats)
         if name in c.types.enums:
-            return self.bind(list(c.types.enums[name].members))
+            return self.bind(c.game.enum_members[name])
         if name in c.types.components:
             return f"s.by_type.get({name!r}, EMPTY)"
         if name in c.types.boards:
@@ -134,27 +232,36 @@ class SourceGenerator:
         if name in c.types.zones:
             return repr(name)
         if name in c.types.vars:
-            return f"s.vars.get({name!r}, {self.literal(c.game.var_defaults[name])})"
-        return f"e[{name!r}]"
+            return f"_V.get({name!r}, {self.literal(c.game.var_defaults[name])})"
+        return ctx.local(name)
 
-    def s_ListLiteral(self, node, scope):
-        return "[" + ", ".join(self.source(i, scope) for i in node.items) + "]"
+    def x_ListLiteral(self, node, scope, ctx):
+        return "[" + ", ".join(self.source(i, scope, ctx) for i in node.items) + "]"
 
-    def s_Conditional(self, node, scope):
-        c, a, b = (self.source(n, scope) for n in (node.condition, node.then, node.otherwise))
+    def x_Conditional(self, node, scope, ctx):
+        c, a, b = (self.source(n, scope, ctx) for n in (node.condition, node.then, node.otherwise))
         return f"({a} if {c} else {b})"
 
-    def s_Or(self, node, scope):
-        return f"bool({self.source(node.left, scope)} or {self.source(node.right, scope)})"
+    def boolean(self, node, scope) -> bool:
+        return self.compiler.type_of(node, scope) == "bool"
 
-    def s_And(self, node, scope):
-        return f"bool({self.source(node.left, scope)} and {self.source(node.right, scope)})"
+    def x_Or(self, node, scope, ctx):
+        a, b = self.source(node.left, scope, ctx), self.source(node.right, scope, ctx)
+        if self.boolean(node.left, scope) and self.boolean(node.right, scope):
+            return f"({a} or {b})"
+        return f"bool({a} or {b})"
 
-    def s_Not(self, node, scope):
-        return f"(not {self.source(node.operand, scope)})"
+    def x_And(self, node, scope, ctx):
+        a, b = self.source(node.left, scope, ctx), self.source(node.right, scope, ctx)
+        if self.boolean(node.left, scope) and self.boolean(node.right, scope):
+            return f"({a} and {b})"
+        return f"bool({a} and {b})"
 
-    def s_Compare(self, node, scope):
-        a, b = self.source(node.left, scope), self.source(node.right, scope)
+    def x_Not(self, node, scope, ctx):
+        return f"(not {self.source(node.operand, scope, ctx)})"
+
+    def x_Compare(self, node, scope, ctx):
+        a, b = self.source(node.left, scope, ctx), self.source(node.right, scope, ctx)
         op = node.op
         if op in ("==", "!="):
             if b == "None" or a == "None":
@@ -162,84 +269,267 @@ class SourceGenerator:
                 return f"({other} is {'' if op == '==' else 'not '}None)"
             return f"({a} {op} {b})"
         # an order with 'none' on either side is false
-        x, y = self.temp(), self.temp()
-        return f"(({x} := {a}) is not None and ({y} := {b}) is not None and {x} {op} {y})"
+        sure_a, sure_b = self.surely(node.left, scope, ctx), self.surely(node.right, scope, ctx)
+        if sure_a and sure_b:
+            return f"({a} {op} {b})"
+        simple_a = is_identifier(a) or sure_a
+        simple_b = is_identifier(b) or sure_b
+        if simple_a and simple_b:
+            checks = [f"{x} is not None" for x, sure in ((a, sure_a), (b, sure_b)) if not sure]
+            return "(" + " and ".join(checks + [f"{a} {op} {b}"]) + ")"
+        if ctx.no_walrus:
+            return f"order({a}, {op!r}, {b})"
+        checks, operands = [], []
+        for x, n, simple in ((a, node.left, simple_a), (b, node.right, simple_b)):
+            if self.surely(n, scope, ctx):
+                operands.append(x)
+            elif simple:
+                checks.append(f"{x} is not None")
+                operands.append(x)
+            else:
+                t = self.temp()
+                checks.append(f"({t} := {x}) is not None")
+                operands.append(t)
+        return "(" + " and ".join(checks + [f"{operands[0]} {op} {operands[1]}"]) + ")"
 
-    def s_Member(self, node, scope):
-        return f"({self.source(node.item, scope)} in {self.collection(node.collection, scope)})"
+    def x_Member(self, node, scope, ctx):
+        return f"({self.source(node.item, scope, ctx)} in {self.collection(node.collection, scope, ctx)})"
 
-    def s_NotMember(self, node, scope):
-        return f"({self.source(node.item, scope)} not in {self.collection(node.collection, scope)})"
+    def x_NotMember(self, node, scope, ctx):
+        return f"({self.source(node.item, scope, ctx)} not in {self.collection(node.collection, scope, ctx)})"
 
-    def s_Range(self, node, scope):
-        return f"range({self.source(node.low, scope)}, {self.source(node.high, scope)} + 1)"
+    def x_Range(self, node, scope, ctx):
+        high = node.high
+        if isinstance(high, ast.Integer):
+            return f"range({self.source(node.low, scope, ctx)}, {high.value + 1})"
+        return f"range({self.source(node.low, scope, ctx)}, {self.source(high, scope, ctx)} + 1)"
 
-    def s_Binary(self, node, scope):
-        a, b = self.source(node.left, scope), self.source(node.right, scope)
-        span = self.bind(node.span)
+    def surely(self, node, scope, ctx) -> bool:
+        """Whether an expression can never be 'none' (its 'none' checks can go)."""
+        if isinstance(node, (ast.Integer, ast.Text, ast.Boolean, ast.Binary, ast.Negate, ast.Range,
+                             ast.ListLiteral, ast.Compare, ast.Member, ast.NotMember, ast.Not)):
+            return True
+        if isinstance(node, ast.Call):
+            return node.name in ("size", "next", "previous", "abs", "neighbors", "adjacent", "has_line",
+                                 "groups", "largest_group", "reachable", "squares", "reversed", "label")
+        if isinstance(node, ast.Aggregate):
+            return node.kind in ("count", "sum", "filter", "map", "any", "all")
+        if isinstance(node, ast.Name):
+            if self.is_local(node.id, scope, ctx):
+                return self.never_none(node, scope, ctx)
+            constant = self.constant_of(node, ctx)
+            if constant is not None:
+                return constant[0] is not None
+            return node.id == "current"
+        if isinstance(node, ast.Attribute):
+            # a board cell's row and column are always known
+            return node.name in ("row", "col") and self.surely(node.obj, scope, ctx) and \
+                strip_optional(self.compiler.type_of(node.obj, scope)) in self.compiler.types.boards
+        return False
+
+    def number(self, node, scope, ctx, span) -> str:
+        """A number operand: 'none' is reported as a located error."""
+        src = self.source(node, scope, ctx)
+        if self.surely(node, scope, ctx):
+            return src
+        return self.unless_none(src, ctx, lambda x: x, f"none_error({span})", f"present({src}, {span})")
+
+    def unless_none(self, src, ctx, use, on_none, helper) -> str:
+        """use(value) of a value that may be none (then: on_none), evaluated once; `helper`
+        where no ':=' may stand (in a comprehension's iterable)."""
+        if is_identifier(src):
+            return f"({use(src)} if {src} is not None else {on_none})"
+        if ctx.no_walrus:
+            return helper
+        t = self.temp()
+        return f"({use(t)} if ({t} := {src}) is not None else {on_none})"
+
+    def x_Binary(self, node, scope, ctx):
+        span = self.bind(node.span, "span")
         if node.op == "+" and self.compiler.type_of(node.left, scope).startswith("list["):
-            return f"(list({a}) + list({b}))"
+            return f"(list({self.source(node.left, scope, ctx)}) + list({self.source(node.right, scope, ctx)}))"
+        a = self.number(node.left, scope, ctx, span)
         if node.op in ("//", "%"):
-            return f"(present({a}, {span}) {node.op} divisor({b}, {span}))"
-        return f"(present({a}, {span}) {node.op} present({b}, {span}))"
+            return f"({a} {node.op} divisor({self.source(node.right, scope, ctx)}, {span}))"
+        return f"({a} {node.op} {self.number(node.right, scope, ctx, span)})"
 
-    def s_Negate(self, node, scope):
-        return f"(-present({self.source(node.operand, scope)}, {self.bind(node.span)}))"
+    def x_Negate(self, node, scope, ctx):
+        return f"(-{self.number(node.operand, scope, ctx, self.bind(node.span, 'span'))})"
 
-    def s_Attribute(self, node, scope):
-        value = self.temp()
-        return f"(None if ({value} := {self.source(node.obj, scope)}) is None else s.entities[{value}].get({node.name!r}))"
+    def x_Attribute(self, node, scope, ctx):
+        obj = self.source(node.obj, scope, ctx)
+        t = strip_optional(self.compiler.type_of(node.obj, scope))
+        # every attribute of a component is given when it is created; the attributes of board
+        # cells never change: a list indexed by the cell
+        if t in self.compiler.types.components:
+            read = (lambda x: f"_E[{x}][{node.name!r}]")
+        elif t in self.compiler.types.boards:
+            column = self.bind(self.compiler.game.cell_column(node.name), "col")
+            read = (lambda x: f"{column}[{x}]")
+        else:
+            read = (lambda x: f"_E[{x}].get({node.name!r})")
+        if self.never_none(node.obj, scope, ctx):
+            return read(obj)
+        return self.unless_none(obj, ctx, read, "None", f"attribute(_E, {obj}, {node.name!r})")
 
-    def key(self, name, indexes, scope) -> str:
+    def never_none(self, node, scope, ctx) -> bool:
+        """A comprehension or loop variable over a zone or a type: never 'none'."""
+        if not isinstance(node, ast.Name) or not self.is_local(node.id, scope, ctx):
+            return False
+        source = ctx.local(node.id)
+        return source in self.safe_names or source in ctx.safe
+
+    def key(self, name, indexes, scope, ctx) -> str:
         if not indexes:
             return repr(name)
-        return "(" + ", ".join([repr(name)] + [self.source(i, scope) for i in indexes]) + ",)"
+        return "(" + ", ".join([repr(name)] + [self.source(i, scope, ctx) for i in indexes]) + ",)"
 
-    def s_Subscript(self, node, scope):
+    def x_Subscript(self, node, scope, ctx):
         c = self.compiler
-        if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None and node.obj.id not in self.aliases:
+        if isinstance(node.obj, ast.Name) and node.obj.id not in ctx.bound and scope.lookup(node.obj.id) is None:
             name = node.obj.id
             if name in c.types.zones:
-                return self.key(name, node.indexes, scope)
+                return self.key(name, node.indexes, scope, ctx)
             if name in c.types.vars:
                 default = self.literal(c.game.var_defaults[name])
-                return f"s.vars.get({self.key(name, node.indexes, scope)}, {default})"
-        return f"item_at({self.collection(node.obj, scope)}, {self.source(node.indexes[0], scope)})"
+                return f"_V.get({self.key(name, node.indexes, scope, ctx)}, {default})"
+        return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
 
-    def s_Call(self, node, scope):
-        from .compiler import can_inline
+    def x_Call(self, node, scope, ctx):
         c = self.compiler
         name = node.name
         if name in c.types.boards:
             at = self.bind(c.game.geometries[name].at)
-            row, col = (self.source(a, scope) for a in node.arguments)
+            row, col = (self.source(a, scope, ctx) for a in node.arguments)
             return f"{at}.get(({row}, {col}))"
         if name in c.types.functions:
             fn_decl = c.types.functions[name]
-            if c.inline_depth < 8 and can_inline(fn_decl, node.arguments):
-                return self.inline(fn_decl, node.arguments, scope)
-            functions = self.bind(c.functions)
-            args = ", ".join(f"{p.name!r}: {self.source(a, scope)}" for p, a in zip(fn_decl.parameters, node.arguments))
-            return f"{functions}[{name!r}](s, {{{args}}})"
-        args = [self.collection(a, scope) for a in node.arguments]
+            if c.inline_depth < 8 and name not in c.memoized and can_inline(fn_decl, node.arguments):
+                return self.inline(fn_decl, node.arguments, scope, ctx)
+            args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
+            return f"fn_{name}(s{args})"
         if name == "label":     # the text depends on the value's type: compiled here, not in stdlib
             t = c.type_of(node.arguments[0], scope)
             labeler = self.bind(c.game.labeler("list[" + element_of(t) + "]" if t.startswith("zone[") else t))
-            return f"{labeler}(s, {args[0]})"
+            return f"{labeler}(s, {self.collection(node.arguments[0], scope, ctx)})"
+        args = [self.collection(a, scope, ctx) for a in node.arguments]
+        if name == "size":
+            return f"len({args[0]})"
+        if name in self.geometry_functions:
+            # the board's geometry, precomputed: its neighbours, lines and 2x2 blocks
+            return f"{self.bind(self.geometry_functions[name])}({', '.join(args)})"
+        if name in ("top", "bottom"):
+            at = "-1" if name == "top" else "0"
+            if is_identifier(args[0]):
+                return self.hoisted(f"({args[0]}[{at}] if {args[0]} else None)", ctx)
+            if ctx.no_walrus or name == "bottom":
+                return f"{self.bind(stdlib.FUNCTIONS[name])}(s, {args[0]})"
+            t = self.temp()
+            return f"({t}[-1] if ({t} := {args[0]}) else None)"
+        if name == "next":
+            return f"({args[0]} % {c.game.num_players} + 1)"
         fn = self.bind(stdlib.FUNCTIONS[name])
         return f"{fn}(s, {', '.join(args)})"
 
-    def inline(self, fn_decl, arguments, scope):
+    def inline(self, fn_decl, arguments, scope, ctx):
         """The function's body in place, its parameters standing for the caller's argument
-        expressions (simple ones: see compiler.can_inline)."""
+        expressions (simple ones: see can_inline)."""
         c = self.compiler
-        sources = {p.name: f"({self.source(a, scope)})" for p, a in zip(fn_decl.parameters, arguments)}
+        sources = {}
+        for p, a in zip(fn_decl.parameters, arguments):
+            source = self.source(a, scope, ctx)
+            sources[p.name] = source if source.isidentifier() else f"({source})"
         fn_scope = c.types.globals.child(**{p.name: c.types.type_name(p.type) for p in fn_decl.parameters})
-        saved = self.aliases
-        self.aliases = sources
+        inner = Context(ctx.mode, sources)
+        inner.no_walrus = ctx.no_walrus
+        inner.hoist = ctx.hoist
+        inner.levels = ctx.levels
+        inner.safe = ctx.safe
         c.inline_depth += 1
         try:
-            return self.source(fn_decl.body, fn_scope)
+            return self.source(fn_decl.body, fn_scope, inner)
         finally:
-            self.aliases = saved
             c.inline_depth -= 1
+
+    # ---- aggregates: comprehensions with the filter fused ----
+    def comprehension(self, binder, scope, ctx):
+        """(variable, domain source, filter source or None, inner scope, inner context)."""
+        c = self.compiler
+        ctx.no_walrus += 1
+        try:
+            domain = self.collection(binder.domain, scope, ctx)
+        finally:
+            ctx.no_walrus -= 1
+        self.count += 1
+        var = f"a{self.count}_{binder.name}"
+        domain_type = c.type_of(binder.domain, scope)
+        element = strip_optional(element_of(domain_type))
+        inner_scope = scope.child(**{binder.name: element})
+        inner = ctx.child(**{binder.name: var})
+        if self.never_none_domain(binder.domain, domain_type, scope):
+            self.safe_names.add(var)
+        where = self.source(binder.condition, inner_scope, inner) if binder.condition is not None else None
+        return var, domain, where, inner_scope, inner
+
+    def never_none_domain(self, domain, domain_type, scope) -> bool:
+        c = self.compiler
+        if domain_type.startswith("zone[") or isinstance(domain, ast.Range):
+            return True
+        return isinstance(domain, ast.Name) and (domain.id in c.types.components or domain.id in c.types.boards
+                                                 or domain.id in ("players", "Player"))
+
+    def x_Aggregate(self, node, scope, ctx):
+        var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
+        body = self.source(node.value, inner_scope, inner) if node.value is not None else var
+        cond = f" if {where}" if where is not None else ""
+        loop = f"for {var} in {domain}{cond}"
+        kind = node.kind
+        if kind == "count":
+            return f"len({domain})" if where is None else f"len([1 {loop}])"
+        if kind == "filter":
+            return f"list({domain})" if where is None else f"[{var} {loop}]"
+        if kind == "map":
+            return f"[{body} {loop}]"
+        if kind == "first":
+            return f"next(({var} {loop}), None)"
+        if kind in ("any", "all") and node.value is None:
+            # no ':' part: any = some item passes the filter, all = every item passes it
+            if kind == "any":
+                return f"any(True {loop})"
+            return "True" if where is None else f"all({where} for {var} in {domain})"
+        if kind == "any":
+            return f"any({body} {loop})"
+        if kind == "all":
+            return f"all({body} {loop})"
+        if kind == "sum":
+            return f"sum([({body} or 0) {loop}])"
+        helper = "largest" if kind == "max" else "smallest"
+        return f"{helper}([{body} {loop}])"
+
+    def x_Ranking(self, node, scope, ctx):
+        var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
+        keys = "".join(f"({self.source(k, inner_scope, inner)} or 0), " for k in node.keys)
+        cond = f" if {where}" if where is not None else ""
+        return f"ranked({node.kind!r}, [(({keys}), {var}) for {var} in {domain}{cond}])"
+
+
+def names_in(node) -> set:
+    """Every name an expression mentions (a safe over-approximation of what it depends on)."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def simple_argument(node) -> bool:
+    """An argument cheap and pure enough to be evaluated again wherever it is used."""
+    while isinstance(node, ast.Attribute):
+        node = node.obj
+    return isinstance(node, (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing))
+
+
+def can_inline(fn_decl, arguments) -> bool:
+    """Inline a call when every argument is simple and no name the body binds could capture a
+    name the arguments use."""
+    if not all(simple_argument(a) for a in arguments):
+        return False
+    bound = {n.name for n in ast.walk(fn_decl.body) if isinstance(n, ast.Binder)}
+    used = set().union(*(names_in(a) for a in arguments)) if arguments else set()
+    return not (bound & used) and not (bound & {p.name for p in fn_decl.parameters})

@@ -1,9 +1,11 @@
-"""A checked program -> Python functions, once per (options, player count).
+"""A checked program -> one generated Python module, once per (options, player count).
 
-Every expression becomes `f(s, env)` (s: the state, env: a dict of locals), generated as Python
-source by codegen.py (aggregates and rankings are closures built here); every statement
-becomes a closure `f(s, env)` that changes s. The flow becomes a flat list of instructions with a program
-counter kept in the state, so that a game can stop at any decision and be copied cheaply.
+codegen.py turns expressions into Python source; here statements, functions, procedures,
+actions (their legal-move enumeration and their effect), triggers, the setup and the flow are
+assembled into functions of one module (`Compiler.module_source()` is its text). The flow is a
+flat list of instructions with a program counter kept in the state, so that a game can stop at
+any decision and be copied cheaply; each instruction's expressions and statements are
+generated functions `f(s, e)`, e being the flow's environment kept in the state.
 """
 from __future__ import annotations
 
@@ -15,14 +17,13 @@ from dsl import ast
 from dsl.checker import Checker, element_of, strip_optional
 
 from . import random_source
-from .codegen import SOURCE_NODES, SourceGenerator
+from .codegen import LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, can_inline, names_in  # noqa: F401
 from .errors import Finished, NeedChoice, RulesRuntimeError
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 
-EMPTY = ()
-LOOP_CAP = 100_000
-
+# how many cells an aggregate may visit before a function is worth caching (see memoized)
+MEMO_COST = 40
 
 
 # ---- flow instructions ------------------------------------------------------------------
@@ -39,6 +40,7 @@ class Instruction:
     actions: tuple = ()        # action indexes for play / simultaneous
     optional: bool = False
     may_choose: bool = False
+    code: object = None        # its Python source: lines for an effect, an expression otherwise
 
 
 @attrs.define
@@ -47,7 +49,7 @@ class CompiledAction:
     index: int
     binders: tuple             # (name, domain fn, where fn or None, element type)
     guard: object              # f(s, env) -> None when legal, else the reason
-    body: object               # f(s, env)
+    run: object                # f(s, *args): checks the guard again, then the effect
     template: str
     may_choose: bool
     span: object
@@ -55,35 +57,76 @@ class CompiledAction:
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
 
 
-@attrs.define
-class CompiledTrigger:
-    name: str
-    binder: object             # (name, domain fn, where fn) or None
-    condition: object
-    body: object
-    span: object
+# ---- runtime helpers of statements ------------------------------------------------------
+
+def deal(s, n, source, target, under):
+    zones = s.zones
+    for _ in range(max(0, n)):
+        pile = zones.get(source)     # read again: a move may copy a shared list
+        if not pile:
+            return
+        s.move(pile[-1], target, under)
 
 
-def names_in(node) -> set:
-    """Every name an expression mentions (a safe over-approximation of what it depends on)."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+def shuffle(s, key):
+    items = s.own(key)
+    if items:
+        s.rng = random_source.shuffle(s.rng, items)
 
 
-def simple_argument(node) -> bool:
-    """An argument cheap and pure enough to be evaluated again wherever it is used."""
-    while isinstance(node, ast.Attribute):
-        node = node.obj
-    return isinstance(node, (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing))
+def move_all(s, items, target, under):
+    moving = list(items)
+    if under:
+        moving.reverse()
+    for x in moving:
+        s.move(x, target, under)
 
 
-def can_inline(fn_decl, arguments) -> bool:
-    """Inline a call when every argument is simple and no name the body binds could capture a
-    name the arguments use."""
-    if not all(simple_argument(a) for a in arguments):
-        return False
-    bound = {n.name for n in ast.walk(fn_decl.body) if isinstance(n, ast.Binder)}
-    used = set().union(*(names_in(a) for a in arguments)) if arguments else set()
-    return not (bound & used) and not (bound & {p.name for p in fn_decl.parameters})
+def distinct_options(s, options, labeler):
+    """Options that look the same (identical cards) are one option: (options, their names)."""
+    if len(options) <= 1:
+        return options, None
+    names, kept = [], []
+    for value in options:
+        label = labeler(s, value)
+        if label not in names:
+            names.append(label)
+            kept.append(value)
+    return kept, names
+
+
+def finish(s, winners):
+    s.winners = sorted(set(winners))
+    raise Finished()
+
+
+STATEMENT_RUNTIME = {
+    "deal": deal, "shuffle": shuffle, "move_all": move_all, "distinct_options": distinct_options,
+    "finish": finish, "NeedChoice": NeedChoice, "Finished": Finished,
+}
+
+
+def callers(functions, names) -> set:
+    """The names, and the functions that call one of them, directly or through others."""
+    found = set(names)
+    changed = True
+    while changed:
+        changed = False
+        for name, fn in functions.items():
+            if name not in found and any(isinstance(n, ast.Call) and n.name in found for n in ast.walk(fn.body)):
+                found.add(name)
+                changed = True
+    return found
+
+
+class Lines:
+    """Python source being written, with its indentation."""
+
+    def __init__(self):
+        self.lines = []
+
+    def add(self, indent, text):
+        self.lines.append("    " * indent + text)
 
 
 class Compiler:
@@ -98,7 +141,10 @@ class Compiler:
         self.functions = {}
         self.may_choose_procs = set()
         self.codegen = SourceGenerator(self)
+        self.codegen.namespace.update(STATEMENT_RUNTIME)
         self.inline_depth = 0
+        self.memoized = set()
+        self.module = []           # the generated functions' sources, in order
 
     # ---- helpers ----
     def type_of(self, node, scope) -> str:
@@ -118,412 +164,237 @@ class Compiler:
         first = lines[span.line - 1][span.column - 1:]
         return first + " ..."
 
+    def where(self, node) -> str:
+        span = node.span
+        return f"# {span.file.rsplit('/', 1)[-1]}:{span.line}" if span.line else ""
+
+    def define(self, header, body_lines, comment=""):
+        """exec one generated function; its state reads (_Z, _V, _E) bound once at its top."""
+        body = "\n".join(body_lines)
+        prologue = []
+        for local, attribute in (("_Z", "zones"), ("_V", "vars"), ("_E", "entities")):
+            if re.search(rf"\b{local}\b", body):
+                prologue.append(f"    {local} = s.{attribute}")
+        name = header.split("(", 1)[0].split()[-1]
+        source = (f"{comment}\n" if comment else "") + f"{header}:\n" + "\n".join(prologue + body_lines) + "\n"
+        try:
+            exec(compile(source, f"<rules {self.program.path}>", "exec"), self.codegen.namespace)
+        except SyntaxError as error:     # an expression too deep for Python's own parser
+            raise RulesRuntimeError(f"this rule is too complex to compile ({error.msg})", None)
+        self.module.append(source)
+        return self.codegen.namespace[name]
+
+    def fresh(self, hint) -> str:
+        self.codegen.count += 1
+        return f"{hint}{self.codegen.count}"
+
+    def expression_function(self, node, scope, ctx=None, name=None):
+        """f(s, e) -> the value of an expression (e: the flow's or a caller's environment)."""
+        ctx = ctx or Context("env")
+        source = self.codegen.source(node, scope, ctx)
+        fn = self.define(f"def {name or self.fresh('_x')}(s, e)", [f"    return {source}"], self.where(node))
+        constant = self.codegen.constant_of(node)
+        if constant is not None:
+            fn.value = constant[0]
+        return fn
+
     def constant(self, node):
         """Evaluate an expression that needs no state (params, sizes, initial values)."""
-        fn = self.expr(node, self.types.globals)
+        fn = self.expression_function(node, self.types.globals)
         try:
             return fn(None, {})
         except (AttributeError, TypeError) as error:
             raise RulesRuntimeError(f"this must be known before the game starts ({error})", node.span)
 
-    # ---- expressions ----
     def expr(self, node, scope):
-        if isinstance(node, SOURCE_NODES):
-            return self.codegen.function(node, scope)
-        return getattr(self, "x_" + type(node).__name__)(node, scope)
+        return self.expression_function(node, scope)
 
-    def collection(self, node, scope):
-        """A compiled expression that yields a sequence, reading a zone's content if needed."""
-        fn = self.expr(node, scope)
-        if self.type_of(node, scope).startswith("zone["):
-            def read(s, e):
-                return s.zones.get(fn(s, e), EMPTY)
-            return read
-        return fn
-
-    def key(self, name, indexes, scope):
-        parts = [self.expr(i, scope) for i in indexes]
-        if not parts:
-            return lambda s, e: name
-        if len(parts) == 1:
-            (a,) = parts
-            return lambda s, e: (name, a(s, e))
-        if len(parts) == 2:
-            a, b = parts
-            return lambda s, e: (name, a(s, e), b(s, e))
-        return lambda s, e: (name, *[p(s, e) for p in parts])
-
-    def binder(self, binder, scope):
-        domain = self.collection(binder.domain, scope)
+    def binder_functions(self, binder, scope):
+        """(domain fn, where fn or None, inner scope, element type), in the env form."""
+        cg = self.codegen
+        domain_source = cg.collection(binder.domain, scope, Context("env"))
+        domain = self.define(f"def {self.fresh('_d')}(s, e)", [f"    return {domain_source}"], self.where(binder))
         element = strip_optional(element_of(self.type_of(binder.domain, scope)))
         inner = scope.child(**{binder.name: element})
         where = self.expr(binder.condition, inner) if binder.condition is not None else None
         return domain, where, inner, element
 
-    def x_Aggregate(self, node, scope):
-        domain, where, inner, _ = self.binder(node.binder, scope)
-        name = node.binder.name
-        body = self.expr(node.value, inner) if node.value is not None else (lambda s, e: e[name])
-
-        def items(s, e):
-            local = dict(e)
-            for value in list(domain(s, e)):
-                local[name] = value
-                if where is None or where(s, local):
-                    yield local
-
-        kind = node.kind
-        # count and filter are the hot ones: plain loops, no generator
-        if kind == "count":
-            if where is None:
-                return lambda s, e: len(domain(s, e))
-
-            def count(s, e):
-                local = dict(e)
-                n = 0
-                for value in domain(s, e):
-                    local[name] = value
-                    if where(s, local):
-                        n += 1
-                return n
-            return count
-        if kind == "filter":
-            if where is None:
-                return lambda s, e: list(domain(s, e))
-
-            def keep(s, e):
-                local = dict(e)
-                out = []
-                for value in domain(s, e):
-                    local[name] = value
-                    if where(s, local):
-                        out.append(value)
-                return out
-            return keep
-        if kind == "map":
-            return lambda s, e: [body(s, local) for local in items(s, e)]
-        if kind == "first":
-            return lambda s, e: next((local[name] for local in items(s, e)), None)
-        if kind in ("any", "all") and node.value is None:
-            # no ':' part: any = some item passes the filter, all = every item passes it
-            # (the items themselves are not truth values: a component or cell id may be 0)
-            if kind == "any":
-                return lambda s, e: next(items(s, e), None) is not None
-
-            def every(s, e):
-                local = dict(e)
-                for value in list(domain(s, e)):
-                    local[name] = value
-                    if where is not None and not where(s, local):
-                        return False
-                return True
-            return every
-        if kind == "any":
-            return lambda s, e: any(body(s, local) for local in items(s, e))
-        if kind == "all":
-            return lambda s, e: all(body(s, local) for local in items(s, e))
-        if kind == "sum":
-            return lambda s, e: sum(body(s, local) or 0 for local in items(s, e))
-        pick = max if kind == "max" else min
-
-        def extreme(s, e):
-            values = [v for v in (body(s, local) for local in items(s, e)) if v is not None]
-            return pick(values) if values else None
-        return extreme
-
-    def x_Ranking(self, node, scope):
-        domain, where, inner, _ = self.binder(node.binder, scope)
-        name = node.binder.name
-        keys = [self.expr(k, inner) for k in node.keys]
-        kind = node.kind
-
-        def ranked(s, e):
-            local = dict(e)
-            scored = []
-            for value in list(domain(s, e)):
-                local[name] = value
-                if where is None or where(s, local):
-                    scored.append((tuple((k(s, local) or 0) for k in keys), value))
-            if kind == "sorted":
-                return [v for _, v in sorted(scored, key=lambda kv: kv[0], reverse=True)]
-            if not scored:
-                return []
-            target = (max if kind == "best" else min)(k for k, _ in scored)
-            return [v for k, v in scored if k == target]
-        return ranked
-
-    # ---- statements ----
-    def block(self, statements, scope):
+    # ---- statements: lines of Python ----
+    def block(self, statements, scope, ctx, out, indent):
         scope = scope.child()
-        compiled = [self.statement(ast.untag(st)[0], scope) for st in statements]
-        compiled = [c for c in compiled if c is not None]
-        if not compiled:
-            return lambda s, e: None
-        if len(compiled) == 1:
-            return compiled[0]
-        if len(compiled) == 2:
-            a, b = compiled
+        before = len(out.lines)
+        for statement in statements:
+            node = ast.untag(statement)[0]
+            comment = self.where(node)
+            if comment:
+                out.add(indent, comment)
+            getattr(self, "s_" + type(node).__name__)(node, scope, ctx, out, indent)
+        if not any(not line.strip().startswith("#") for line in out.lines[before:]):
+            out.add(indent, "pass")
 
-            def two(s, e):
-                a(s, e)
-                b(s, e)
-            return two
+    def x(self, node, scope, ctx):
+        return self.codegen.source(node, scope, ctx)
 
-        def run(s, e):
-            for c in compiled:
-                c(s, e)
-        return run
-
-    def statement(self, node, scope):
-        return getattr(self, "s_" + type(node).__name__)(node, scope)
-
-    def s_Let(self, node, scope):
-        value = self.expr(node.value, scope)
+    def s_Let(self, node, scope, ctx, out, indent):
+        value = self.x(node.value, scope, ctx)
         scope.names[node.name] = self.type_of(node.value, scope)
-        name = node.name
+        out.add(indent, f"{ctx.local(node.name)} = {value}")
 
-        def let(s, e):
-            e[name] = value(s, e)
-        return let
+    def assigns_local(self, target, scope) -> bool:
+        return scope.lookup(target.name) is not None and target.name not in self.types.globals.names \
+            and not target.indexes
 
-    def assignment_key(self, target, scope):
-        if scope.lookup(target.name) is not None and target.name not in self.types.globals.names and not target.indexes:
-            return None
-        return self.key(target.name, target.indexes, scope)
+    def s_Assign(self, node, scope, ctx, out, indent):
+        value = self.x(node.value, scope, ctx)
+        if self.assigns_local(node.target, scope):
+            out.add(indent, f"{ctx.local(node.target.name)} = {value}")
+        else:
+            key = self.codegen.key(node.target.name, node.target.indexes, scope, ctx)
+            out.add(indent, f"_V[{key}] = {value}")
 
-    def s_Assign(self, node, scope):
-        value = self.expr(node.value, scope)
-        key = self.assignment_key(node.target, scope)
-        name = node.target.name
-        if key is None:
-            def assign_local(s, e):
-                e[name] = value(s, e)
-            return assign_local
+    def s_Augment(self, node, scope, ctx, out, indent):
+        value = self.x(node.value, scope, ctx)
+        sign = "+" if node.op == "+=" else "-"
+        if self.assigns_local(node.target, scope):
+            local = ctx.local(node.target.name)
+            out.add(indent, f"{local} = {local} {sign} ({value})")
+            return
+        key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
+        out.add(indent, f"{key} = {self.codegen.key(node.target.name, node.target.indexes, scope, ctx)}")
+        out.add(indent, f"_V[{key}] = _V.get({key}, {default}) {sign} ({value})")
 
-        def assign(s, e):
-            s.vars[key(s, e)] = value(s, e)
-        return assign
+    def s_If(self, node, scope, ctx, out, indent):
+        branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
+        for k, (condition, body) in enumerate(branches):
+            out.add(indent, f"{'if' if k == 0 else 'elif'} {self.x(condition, scope, ctx)}:")
+            self.block(body, scope, ctx, out, indent + 1)
+        if node.orelse:
+            out.add(indent, "else:")
+            self.block(node.orelse, scope, ctx, out, indent + 1)
 
-    def s_Augment(self, node, scope):
-        value = self.expr(node.value, scope)
-        sign = 1 if node.op == "+=" else -1
-        key = self.assignment_key(node.target, scope)
-        name = node.target.name
-        if key is None:
-            def augment_local(s, e):
-                e[name] = e[name] + sign * value(s, e)
-            return augment_local
-        default = self.game.var_defaults[name]
+    def loop_variable(self, binder, scope, ctx):
+        domain = self.codegen.collection(binder.domain, scope, ctx)
+        element = strip_optional(element_of(self.type_of(binder.domain, scope)))
+        inner = scope.child(**{binder.name: element})
+        return domain, inner
 
-        def augment(s, e):
-            k = key(s, e)
-            s.vars[k] = s.vars.get(k, default) + sign * value(s, e)
-        return augment
+    def s_For(self, node, scope, ctx, out, indent):
+        domain, inner = self.loop_variable(node.binder, scope, ctx)
+        out.add(indent, f"for {ctx.local(node.binder.name)} in list({domain}):")
+        if node.binder.condition is not None:
+            out.add(indent + 1, f"if not ({self.x(node.binder.condition, inner, ctx)}): continue")
+        self.block(node.body, inner, ctx, out, indent + 1)
 
-    def s_If(self, node, scope):
-        branches = [(self.expr(node.condition, scope), self.block(node.body, scope))]
-        for clause in node.elifs:
-            branches.append((self.expr(clause.condition, scope), self.block(clause.body, scope)))
-        orelse = self.block(node.orelse, scope) if node.orelse else None
-        if len(branches) == 1:
-            (c, b), = branches
+    def loop_cap(self, what, span, out, indent):
+        out.add(indent, "else:")
+        out.add(indent + 1, f"raise RulesRuntimeError(\"a '{what}' loop ran {LOOP_CAP} times\", "
+                            f"{self.codegen.bind(span, 'span')})")
 
-            def if_(s, e):
-                if c(s, e):
-                    b(s, e)
-                elif orelse is not None:
-                    orelse(s, e)
-            return if_
+    def s_While(self, node, scope, ctx, out, indent):
+        out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
+        out.add(indent + 1, f"if not ({self.x(node.condition, scope, ctx)}): break")
+        self.block(node.body, scope, ctx, out, indent + 1)
+        self.loop_cap("while", node.span, out, indent)
 
-        def chain(s, e):
-            for c, b in branches:
-                if c(s, e):
-                    b(s, e)
-                    return
-            if orelse is not None:
-                orelse(s, e)
-        return chain
-
-    def s_For(self, node, scope):
-        domain, where, inner, _ = self.binder(node.binder, scope)
-        body = self.block(node.body, inner)
-        name = node.binder.name
-
-        def for_(s, e):
-            for value in list(domain(s, e)):
-                e[name] = value
-                if where is None or where(s, e):
-                    body(s, e)
-        return for_
-
-    def s_While(self, node, scope):
-        condition, body, span = self.expr(node.condition, scope), self.block(node.body, scope), node.span
-
-        def while_(s, e):
-            for _ in range(LOOP_CAP):
-                if not condition(s, e):
-                    return
-                body(s, e)
-            raise RulesRuntimeError(f"a 'while' loop ran {LOOP_CAP} times", span)
-        return while_
-
-    def s_Repeat(self, node, scope):
+    def s_Repeat(self, node, scope, ctx, out, indent):
         inner = scope.child()
-        body = self.block(node.body, inner)
-        until = self.expr(node.until, inner) if node.until is not None else None
-        span = node.span
+        out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
+        self.block(node.body, inner, ctx, out, indent + 1)
+        if node.until is not None:
+            out.add(indent + 1, f"if {self.x(node.until, inner, ctx)}: break")
+        self.loop_cap("repeat", node.span, out, indent)
 
-        def repeat(s, e):
-            for _ in range(LOOP_CAP):
-                body(s, e)
-                if until is not None and until(s, e):
-                    return
-            raise RulesRuntimeError(f"a 'repeat' loop ran {LOOP_CAP} times", span)
-        return repeat
+    def destination(self, node, scope, ctx):
+        return self.x(node.zone, scope, ctx), isinstance(node, ast.ToBottom)
 
-    def destination(self, node, scope):
-        return self.expr(node.zone, scope), isinstance(node, ast.ToBottom)
+    def s_Move(self, node, scope, ctx, out, indent):
+        item = self.fresh("_item")
+        out.add(indent, f"{item} = {self.x(node.item, scope, ctx)}")
+        zone, under = self.destination(node.destination, scope, ctx)
+        out.add(indent, f"if {item} is not None: s.move({item}, {zone}, {under})")
 
-    def s_Move(self, node, scope):
-        item = self.expr(node.item, scope)
-        zone, under = self.destination(node.destination, scope)
+    def s_MoveAll(self, node, scope, ctx, out, indent):
+        zone, under = self.destination(node.destination, scope, ctx)
+        target = self.fresh("_target")
+        out.add(indent, f"{target} = {zone}")
+        out.add(indent, f"move_all(s, {self.codegen.collection(node.source, scope, ctx)}, {target}, {under})")
 
-        def move(s, e):
-            x = item(s, e)
-            if x is not None:
-                s.move(x, zone(s, e), under)
-        return move
+    def s_Deal(self, node, scope, ctx, out, indent):
+        count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx)
+        out.add(indent, f"deal(s, {count}, {source}, {zone}, {under})")
 
-    def s_MoveAll(self, node, scope):
-        items = self.collection(node.source, scope)
-        zone, under = self.destination(node.destination, scope)
+    def s_Shuffle(self, node, scope, ctx, out, indent):
+        out.add(indent, f"shuffle(s, {self.x(node.zone, scope, ctx)})")
 
-        def move_all(s, e):
-            target = zone(s, e)
-            moving = list(items(s, e))
-            if under:
-                moving.reverse()
-            for x in moving:
-                s.move(x, target, under)
-        return move_all
+    def s_Create(self, node, scope, ctx, out, indent):
+        values = self.fresh("_values")
+        inits = ", ".join(f"{i.name!r}: {self.x(i.value, scope, ctx)}" for i in node.inits)
+        out.add(indent, f"{values} = {{{inits}}}")
+        out.add(indent, f"{values}.setdefault('owner', None)")
+        template = self.codegen.literal(self.game.label_templates.get(node.type_name))
+        out.add(indent, f"for {self.fresh('_n')} in range({self.x(node.count, scope, ctx)}):")
+        out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {self.x(node.zone, scope, ctx)})")
 
-    def s_Deal(self, node, scope):
-        count, source = self.expr(node.count, scope), self.expr(node.source, scope)
-        zone, under = self.destination(node.destination, scope)
+    def s_Choose(self, node, scope, ctx, out, indent):
+        cg = self.codegen
+        var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
+        element = strip_optional(element_of(self.type_of(node.binder.domain, scope)))
+        options, names, index = self.fresh("_options"), self.fresh("_names"), self.fresh("_choice")
+        condition = f" if {where}" if where is not None else ""
+        out.add(indent, f"{options} = [{var} for {var} in list({domain}){condition}]")
+        out.add(indent, f"if {options}:")
+        body = indent + 1
+        labeler = cg.bind(self.game.labeler(element))
+        out.add(body, f"{options}, {names} = distinct_options(s, {options}, {labeler})")
+        out.add(body, f"if len({options}) == 1: {index} = 0")
+        out.add(body, "elif s.cursor < len(s.choices):")
+        out.add(body + 1, f"{index} = s.choices[s.cursor]")
+        out.add(body + 1, "s.cursor += 1")
+        out.add(body, "else:")
+        who = self.x(node.chooser, scope, ctx) if node.chooser is not None else "s.current"
+        prompt = node.prompt or f"choose {node.binder.name}"
+        public = "None"
+        if element in self.game.private_fields:
+            public = f"[{cg.bind(self.game.labeler(element, PUBLIC))}(s, v) for v in {options}]"
+        out.add(body + 1, f"raise NeedChoice({options}, {names}, {who}, {prompt!r}, {public})")
+        chosen_scope = scope.child(**{node.binder.name: element})
+        out.add(body, f"{ctx.local(node.binder.name)} = {options}[{index}]")
+        self.block(node.body, chosen_scope, ctx, out, body)
 
-        def deal(s, e):
-            n, src, target = count(s, e), source(s, e), zone(s, e)
-            pile = s.zones.get(src)
-            for _ in range(max(0, n)):
-                if not pile:
-                    return
-                s.move(pile[-1], target, under)
-        return deal
-
-    def s_Shuffle(self, node, scope):
-        zone = self.expr(node.zone, scope)
-
-        def shuffle(s, e):
-            items = s.zones.get(zone(s, e))
-            if items:
-                s.rng = random_source.shuffle(s.rng, items)
-        return shuffle
-
-    def s_Create(self, node, scope):
-        count, zone = self.expr(node.count, scope), self.expr(node.zone, scope)
-        inits = [(i.name, self.expr(i.value, scope)) for i in node.inits]
-        type_name = node.type_name
-        template = self.game.label_templates.get(type_name)
-
-        def create(s, e):
-            values = {name: f(s, e) for name, f in inits}
-            values.setdefault("owner", None)
-            for _ in range(count(s, e)):
-                s.create(type_name, dict(values), template, zone(s, e))
-        return create
-
-    def s_Choose(self, node, scope):
-        domain, where, inner, element = self.binder(node.binder, scope)
-        body = self.block(node.body, inner)
-        chooser = self.expr(node.chooser, scope) if node.chooser is not None else None
-        name, prompt = node.binder.name, node.prompt or f"choose {node.binder.name}"
-        labeler = self.game.labeler(element)
-        public = self.game.labeler(element, PUBLIC) if strip_optional(element) in self.game.private_fields else None
-
-        def choose(s, e):
-            options = []
-            for value in list(domain(s, e)):
-                e[name] = value
-                if where is None or where(s, e):
-                    options.append(value)
-            if not options:
-                return
-            names = None
-            if len(options) > 1:
-                # options that look the same (identical cards) are one option
-                names, kept = [], []
-                for value in options:
-                    label = labeler(s, value)
-                    if label not in names:
-                        names.append(label)
-                        kept.append(value)
-                options = kept
-            if len(options) == 1:
-                index = 0
-            elif s.cursor < len(s.choices):
-                index = s.choices[s.cursor]
-                s.cursor += 1
-            else:
-                who = chooser(s, e) if chooser is not None else s.current
-                raise NeedChoice(options, names, who, prompt,
-                                 [public(s, v) for v in options] if public is not None else None)
-            e[name] = options[index]
-            body(s, e)
-        return choose
-
-    def s_Require(self, node, scope):
+    def s_Require(self, node, scope, ctx, out, indent):
         raise AssertionError("requirements are compiled with their action's guard")
 
-    def s_Again(self, node, scope):
-        def again(s, e):
-            s.extra = True
-        return again
+    def s_Again(self, node, scope, ctx, out, indent):
+        out.add(indent, "s.extra = True")
 
-    def s_Finish(self, node, scope):
-        winners = self.expr(node.winners, scope) if node.winners is not None else (lambda s, e: [])
+    def s_Finish(self, node, scope, ctx, out, indent):
+        out.add(indent, "s.terminal = True")
+        winners = self.x(node.winners, scope, ctx) if node.winners is not None else "()"
+        out.add(indent, f"finish(s, {winners})")
 
-        def finish(s, e):
-            s.terminal = True
-            s.winners = sorted(set(winners(s, e)))
-            raise Finished()
-        return finish
-
-    def s_Log(self, node, scope):
+    def s_Log(self, node, scope, ctx, out, indent):
         message = node.message
-        pattern = re.compile(r"\{(\w+)\}")
         # the log is public: owner-only attributes are masked in it
-        labelers = {n: self.game.labeler(t, PUBLIC) for n, t in self.local_types(scope).items()}
-        # a placeholder may also name a global value: current, a param, a var without index
-        for name in set(pattern.findall(message)) - set(labelers):
+        local_types = self.local_types(scope)
+        values, labelers = [], {}
+        for name in dict.fromkeys(PLACEHOLDER.findall(message)):
+            if name in local_types:
+                labelers[name] = self.game.labeler(local_types[name], PUBLIC)
+                values.append(ctx.local(name) if ctx.mode == "local" else f"e.get({name!r})")
+                continue
             var = self.types.vars.get(name)
             if name in self.game.params or (var is not None and not var.index) or \
                     (name in self.types.globals.names and name not in self.types.components):
                 reference = ast.Name(node.span, name)
-                value, labeler = self.expr(reference, scope), self.game.labeler(self.type_of(reference, scope), PUBLIC)
-                labelers[name] = (value, labeler)
+                labelers[name] = self.game.labeler(self.type_of(reference, scope), PUBLIC)
+                values.append(self.x(reference, scope, ctx))
+        order = list(labelers)
 
-        def text(s, e, name):
-            found = labelers.get(name)
-            if found is None:
-                return "{" + name + "}"
-            if isinstance(found, tuple):
-                value, labeler = found
-                return labeler(s, value(s, e))
-            return found(s, e.get(name))
-
-        def log(s, e):
-            s.log.append(pattern.sub(lambda m: text(s, e, m.group(1)), message))
-        return log
+        def text(s, given):
+            shown = {name: labelers[name](s, value) for name, value in zip(order, given)}
+            return PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), message)
+        out.add(indent, f"s.log.append({self.codegen.bind(text, 'log')}(s, ({''.join(v + ', ' for v in values)})))")
 
     def local_types(self, scope):
         out = {}
@@ -533,80 +404,152 @@ class Compiler:
             scope = scope.parent
         return out
 
-    def s_CallStatement(self, node, scope):
-        args = [self.expr(a, scope) for a in node.arguments]
-        names = [p.name for p in self.types.procedures[node.name].parameters]
-        procedures, name = self.procedures, node.name
+    def s_CallStatement(self, node, scope, ctx, out, indent):
+        args = "".join(", " + self.x(a, scope, ctx) for a in node.arguments)
+        out.add(indent, f"proc_{node.name}(s{args})")
 
-        def call(s, e):
-            procedures[name](s, {n: a(s, e) for n, a in zip(names, args)})
-        return call
+    def statement_function(self, statements, scope, ctx_mode="env", name=None, span_node=None):
+        """f(s, e) running statements in the given scope (e: the flow's environment; a flow
+        'let' stays visible to the flow's next statements)."""
+        out = Lines()
+        ctx = Context(ctx_mode)
+        for statement in statements:
+            node = ast.untag(statement)[0]
+            getattr(self, "s_" + type(node).__name__)(node, scope, ctx, out, 1)
+        if not out.lines:
+            out.add(1, "pass")
+        header = f"def {name or self.fresh('_run')}(s, e)"
+        return self.define(header, out.lines, self.where(span_node) if span_node is not None else "")
 
     # ---- declarations ----
+    def parameters(self, parameters) -> str:
+        return "".join(f", L_{p.name}" for p in parameters)
+
+    def compile_function(self, name, fn):
+        scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
+        source = self.codegen.source(fn.body, scope, Context("local"))
+        lines = [f"    return {source}"]
+        if name in self.memoized:
+            # cached while the legal moves are listed (the state does not change meanwhile)
+            key = "(" + "".join(f"L_{p.name}, " for p in fn.parameters) + ")"
+            cache = self.codegen.bind({}, "cache")
+            self.memo_caches.append(self.codegen.namespace[cache])
+            lines = [f"    if MEMO[0]:",
+                     f"        value = {cache}.get({key}, EMPTY)",
+                     f"        if value is EMPTY: value = {cache}[{key}] = {source}",
+                     f"        return value"] + lines
+        self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn))
+        parameters = [p.name for p in fn.parameters]
+        compiled = self.codegen.namespace[f"fn_{name}"]
+        return lambda s, env: compiled(s, *[env[p] for p in parameters])
+
+    def compile_procedure(self, name, proc):
+        scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})
+        out = Lines()
+        self.block(proc.body, scope, Context("local"), out, 1)
+        compiled = self.define(f"def proc_{name}(s{self.parameters(proc.parameters)})", out.lines, self.where(proc))
+        parameters = [p.name for p in proc.parameters]
+        return lambda s, env: compiled(s, *[env[p] for p in parameters])
+
+    def choose_memoized(self):
+        """Functions worth caching during legal-move listing: not inlined, and their body
+        visits a board or a component type (an aggregate over many cells) or calls one that does."""
+        functions = self.types.functions
+        costly = set()
+        for name, fn in functions.items():
+            for node in ast.walk(fn.body):
+                if isinstance(node, (ast.Aggregate, ast.Ranking)) and isinstance(node.binder.domain, ast.Name) and \
+                        (node.binder.domain.id in self.types.boards or node.binder.domain.id in self.types.components):
+                    size = len(self.game.static_by_type.get(node.binder.domain.id, ())) or MEMO_COST
+                    if size >= MEMO_COST:
+                        costly.add(name)
+        # a function that calls pick (itself or through another) changes the random source: never cached
+        self.memoized = callers(functions, costly) - callers(functions, {"pick"})
+
     def compile_action(self, index, action):
         scope = self.types.globals
         binders = []
         texts = []
         for binder in action.binders:
-            domain, where, scope, element = self.binder(binder, scope)
+            domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
             texts.append(self.source_text(binder.condition) if binder.condition is not None else "")
-        scope = scope.child()
-        guard_steps, rest = [], list(action.body)
+        guard_scope = scope.child()
+        run_scope = scope.child()
+        guard, run = Lines(), Lines()
+        rest = list(action.body)
+        env, local = Context("env"), Context("local")
+        span = self.codegen.bind(action.span, "span")
         while rest and isinstance(ast.untag(rest[0])[0], (ast.Let, ast.Require)):
             node = ast.untag(rest.pop(0))[0]
             if isinstance(node, ast.Let):
-                guard_steps.append((self.s_Let(node, scope), None))
+                self.s_Let(node, guard_scope, env, guard, 1)
+                self.s_Let(node, run_scope, local, run, 1)
             else:
                 reason = node.reason or f"this needs {self.source_text(node.condition)}"
-                guard_steps.append((self.expr(node.condition, scope), reason))
-
-        def guard(s, e):
-            for step, reason in guard_steps:
-                if reason is None:
-                    step(s, e)
-                elif not step(s, e):
-                    return reason
-            return None
-
-        body = self.block(rest, scope)
+                guard.add(1, f"if not ({self.x(node.condition, guard_scope, env)}): return {reason!r}")
+                run.add(1, f"if not ({self.x(node.condition, run_scope, local)}): "
+                           f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
+        guard.add(1, "return None")
+        name = re.sub(r"\W", "_", action.name)
+        guard_fn = self.define(f"def guard_{name}(s, e)", guard.lines, self.where(action))
+        self.block(rest, run_scope, local, run, 1)
+        run_fn = self.define(f"def act_{name}(s{self.parameters(action.binders)})", run.lines, self.where(action))
         template = action.template or " ".join([action.name] + ["{%s}" % b.name for b in action.binders])
-        compiled = CompiledAction(action.name, index, tuple(binders), guard, body, template,
+        compiled = CompiledAction(action.name, index, tuple(binders), guard_fn, run_fn, template,
                                   self.may_choose(action.body), action.span, tuple(texts))
         compiled.enumerate = self.enumeration(action, template)
         return compiled
 
     def enumeration(self, action, template):
-        """One generated Python function that lists the action's legal argument tuples: a loop
-        per binder, each guard step inline right after the binders it needs (as staged), the
-        domains that depend on no earlier binder computed once, identical components tried once
-        when the move's name shows them only by their label."""
+        """One generated function that lists the action's legal argument tuples: a loop per
+        binder, each guard step inline right after the binders it needs, the domains that
+        depend on no earlier binder computed once, identical components tried once, each zone
+        read once per loop level. It returns (tuples, exact): exact when no two tuples can
+        show the same labels (else the engine merges them)."""
         cg = self.codegen
+        fixed_ctx = Context("local")               # the domains computed once
+        ctx = Context("local")                     # the nested loops
+        ctx.hoist, ctx.levels = {}, {}
         named = set(re.findall(r"\{(\w+)\}", template))
+        names_all = named >= {b.name for b in action.binders}
         early_nodes, stage_nodes = self.guard_placement(action)
         lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
-        lines = ["def enumerate_moves(s):", "    e = {}", "    out = []"]
+        out = Lines()
         scope = self.types.globals
         loops = []
+        static_unique = True
         for k, binder in enumerate(action.binders):
-            domain = cg.collection(binder.domain, scope)
-            element = strip_optional(element_of(self.type_of(binder.domain, scope)))
-            scope = scope.child(**{binder.name: element})
-            where = cg.source(binder.condition, scope) if binder.condition is not None else None
-            same = binder.name in named and named >= {b.name for b in action.binders} and (
-                element in self.types.components or element in self.types.boards)
+            domain_type = self.type_of(binder.domain, scope)
             earlier = {b.name for b in action.binders[:k]} | {n for n, d in lets.items() if d < k}
             used = names_in(binder.domain) | (names_in(binder.condition) if binder.condition is not None else set())
-            loops.append((binder.name, domain, where, not (used & earlier), same))
+            independent = not (used & earlier)
+            here = fixed_ctx if independent else ctx
+            domain = cg.collection(binder.domain, scope, here)
+            element = strip_optional(element_of(domain_type))
+            scope = scope.child(**{binder.name: element})
+            if cg.never_none_domain(binder.domain, domain_type, scope):
+                fixed_ctx.safe.add(f"L_{binder.name}")
+                ctx.safe.add(f"L_{binder.name}")
+            where = self.x(binder.condition, scope, here) if binder.condition is not None else None
+            ctx.levels[f"L_{binder.name}"] = k
+            component = element in self.types.components or element in self.types.boards
+            # board cells are all different: only components can be identical
+            same = binder.name in named and names_all and element in self.types.components
+            if element in self.types.boards and len(self.types.boards) == 1:
+                component = False     # one board: a cell's label is its own
+            unique = cg.never_none_domain(binder.domain, domain_type, scope) or (
+                isinstance(binder.domain, ast.Name) and binder.domain.id in self.types.enums)
+            loops.append((binder.name, domain, where, independent, same, unique, component))
         guard_scope = scope.child()
         sources = {}
         for statement in action.body:
             node = ast.untag(statement)[0]
             if isinstance(node, ast.Let):
-                sources[id(node)] = ("let", node.name, cg.source(node.value, guard_scope))
+                sources[id(node)] = ("let", node.name, self.x(node.value, guard_scope, ctx))
                 guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
             elif isinstance(node, ast.Require):
-                sources[id(node)] = ("require", None, cg.source(node.condition, guard_scope))
+                sources[id(node)] = ("require", None, self.x(node.condition, guard_scope, ctx))
             else:
                 break
 
@@ -614,37 +557,67 @@ class Compiler:
             for node in nodes:
                 kind, name, source = sources[id(node)]
                 if kind == "let":
-                    lines.append(f"{indent}e[{name!r}] = {source}")
+                    out.add(indent, f"L_{name} = {source}")
                 else:
-                    lines.append(f"{indent}if not ({source}): {fail}")
+                    out.add(indent, f"if not ({source}): {fail}")
 
-        emit_steps(early_nodes, "    ", "return out")
-        for k, (name, domain, where, independent, same) in enumerate(loops):
+        def emit_hoisted(level, indent):
+            for source, temp in ctx.hoist.items():
+                if ctx.levels[temp] == level:
+                    out.add(indent, f"{temp} = {source}")
+
+        out.add(1, "out = []")
+        out.add(1, "exact = True")
+        emit_hoisted(-1, 1)
+        emit_steps(early_nodes, 1, "return out, exact")
+        for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
             if not independent:
+                if not unique or (component and names_all):
+                    static_unique = False
                 continue
-            lines.append(f"    fixed{k} = []")
+            if where is None and not same:
+                out.add(1, f"fixed{k} = list({domain})")
+                if not unique:
+                    out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+                continue
+            out.add(1, f"fixed{k} = []")
             if same:
-                lines.append(f"    seen{k} = set()")
-            lines.append(f"    for value in {domain}:")
+                # identical components (the same attributes) are tried once; when two kept ones
+                # still share a label, the moves are merged by label afterwards
+                out.add(1, f"seen{k} = set()")
+                out.add(1, f"labels{k} = set()")
+            out.add(1, f"for L_{name} in {domain}:")
             if same:
-                lines.append('        signature = s.entities[value].get("__same__", value)')
-                lines.append(f"        if signature in seen{k}: continue")
-                lines.append(f"        seen{k}.add(signature)")
-            lines.append(f"        e[{name!r}] = value")
-            lines.append(f"        if {where or 'True'}: fixed{k}.append(value)")
-        indent = "    "
-        for k, (name, domain, where, independent, same) in enumerate(loops):
-            lines.append(f"{indent}for v{k} in {f'fixed{k}' if independent else domain}:")
-            indent += "    "
-            lines.append(f"{indent}e[{name!r}] = v{k}")
-            if where is not None and not independent:
-                lines.append(f"{indent}if not ({where}): continue")
-            emit_steps(stage_nodes[k], indent, "continue")
-        values = "".join(f"v{k}, " for k in range(len(loops)))
-        lines.append(f"{indent}out.append(({values}))")
-        lines.append("    return out")
-        exec("\n".join(lines) + "\n", cg.namespace)
-        return cg.namespace.pop("enumerate_moves")
+                out.add(2, f"entity = _E[L_{name}]")
+                out.add(2, f"signature = entity.get('__same__', L_{name})")
+                out.add(2, f"if signature in seen{k}: continue")
+                out.add(2, f"seen{k}.add(signature)")
+            if where is not None:
+                out.add(2, f"if not ({where}): continue")
+            if same:
+                out.add(2, f"labels{k}.add(entity['__label__'])")
+            out.add(2, f"fixed{k}.append(L_{name})")
+            if same:
+                out.add(1, f"if len(labels{k}) != len(fixed{k}): exact = False")
+            elif not unique:
+                out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+        if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
+            # one binder, no guard step after it: the tuples at once
+            out.add(1, "out = [(v,) for v in fixed0]")
+        else:
+            indent = 1
+            for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
+                out.add(indent, f"for L_{name} in {f'fixed{k}' if independent else domain}:")
+                indent += 1
+                emit_hoisted(k, indent)
+                if where is not None and not independent:
+                    out.add(indent, f"if not ({where}): continue")
+                emit_steps(stage_nodes[k], indent, "continue")
+            values = "".join(f"L_{b.name}, " for b in action.binders)
+            out.add(indent, f"out.append(({values}))")
+        out.add(1, "return out, exact" if static_unique else "return out, False")
+        name = re.sub(r"\W", "_", action.name)
+        return self.define(f"def legal_{name}(s)", out.lines, self.where(action))
 
     def guard_placement(self, action):
         """The guard's let/require nodes: those that need no binder, and those placed right
@@ -668,8 +641,32 @@ class Compiler:
                    or (isinstance(n, ast.CallStatement) and n.name in self.may_choose_procs)
                    for n in ast.walk(tuple(statements)))
 
+    def compile_triggers(self):
+        """One generated function: fire the first trigger whose condition holds (True), or
+        none (False). The engine calls it until nothing fires."""
+        out = Lines()
+        ctx = Context("local")
+        for trigger in self.program.of_kind(ast.Trigger):
+            scope = self.types.globals
+            out.add(1, self.where(trigger))
+            indent = 1
+            if trigger.binder is not None:
+                domain, scope = self.loop_variable(trigger.binder, scope, ctx)
+                out.add(1, f"for L_{trigger.binder.name} in list({domain}):")
+                indent = 2
+                if trigger.binder.condition is not None:
+                    out.add(2, f"if not ({self.x(trigger.binder.condition, scope, ctx)}): continue")
+            out.add(indent, f"if {self.x(trigger.condition, scope, ctx)}:")
+            self.block(trigger.body, scope, ctx, out, indent + 1)
+            out.add(indent + 1, "return True")
+        out.add(1, "return False")
+        return self.define("def fire_one_trigger(s)", out.lines)
+
     def compile_all(self):
         game = self.game
+        self.memo_caches = []
+        self.codegen.namespace["MEMO"] = game.memo_switch
+        self.choose_memoized()
         # procedures that may choose, to a fixed point (they call each other)
         procs = self.types.procedures
         changed = True
@@ -680,44 +677,149 @@ class Compiler:
                     self.may_choose_procs.add(name)
                     changed = True
         for name, fn in self.types.functions.items():
-            scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
-            self.functions[name] = self.expr(fn.body, scope)
+            self.functions[name] = self.compile_function(name, fn)
         for name, proc in procs.items():
-            scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})
-            self.procedures[name] = self.block(proc.body, scope)
+            self.procedures[name] = self.compile_procedure(name, proc)
+        game.memo_caches = self.memo_caches
         actions = self.types.actions
         game.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
         game.action_index = {a.name: a.index for a in game.actions}
-        triggers = []
-        for trigger in self.program.of_kind(ast.Trigger):
-            scope = self.types.globals
-            binder = None
-            if trigger.binder is not None:
-                domain, where, scope, _ = self.binder(trigger.binder, scope)
-                binder = (trigger.binder.name, domain, where)
-            triggers.append(CompiledTrigger(trigger.name, binder, self.expr(trigger.condition, scope),
-                                            self.block(trigger.body, scope), trigger.span))
-        game.triggers = triggers
-        game.triggers_may_choose = any(self.may_choose(t.body) for t in self.program.of_kind(ast.Trigger))
+        triggers = list(self.program.of_kind(ast.Trigger))
+        game.fire_one_trigger = self.compile_triggers() if triggers else None
+        game.trigger_span = triggers[0].span if triggers else None
+        game.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
         game.functions = self.functions     # name -> f(state, {parameter: value}), for tools and tests
         game.procedures = self.procedures   # the same for procedures: they change the state
         game.invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
                            for i in self.program.of_kind(ast.Invariant)]
         setup = self.program.setup.body if self.program.setup else ()
-        game.setup = self.block(setup, self.types.globals)
+        out = Lines()
+        self.block(setup, self.types.globals, Context("local"), out, 1)
+        game.setup = self.define("def setup(s)", out.lines, self.where(self.program.setup) if self.program.setup else "")
         game.flow = []
         self.flow_block(self.program.flow.body, self.types.globals, game.flow)
+        game.run_flow = self.compile_flow(game.flow)
         score = next((f for f in self.program.game.fields if isinstance(f, ast.ScoreField)), None)
         if score is not None:
-            fn = self.expr(score.expr, self.types.globals.child(**{score.player_name: "Player"}))
-            player = score.player_name
-            game.score = lambda s, p: fn(s, {player: p})
+            scope = self.types.globals.child(**{score.player_name: "Player"})
+            source = self.x(score.expr, scope, Context("local"))
+            game.score = self.define(f"def score(s, L_{score.player_name})", [f"    return {source}"], self.where(score))
 
-    # ---- the flow: a flat list of instructions ----
+    def module_source(self) -> str:
+        """The generated module as text, for reading and debugging (referee compile)."""
+        values = []
+        for name, value in self.codegen.namespace.items():
+            if name.startswith("_") and not name.startswith("__") and not callable(value):
+                shown = repr(value)
+                values.append(f"{name} = {shown if len(shown) < 200 else shown[:200] + ' ...'}")
+        header = [f"# Generated by referee from {self.program.path}: players {self.game.num_players}, "
+                  f"options {sorted(self.game.options)}.",
+                  "# For reading and debugging: the bound values below are shown, not importable.", ""]
+        return "\n".join(header + values + [""] + self.module)
+
+    # ---- the flow: a flat list of instructions, run by one generated function ----
+    def compile_flow(self, flow):
+        """run_flow(s): run the flow from s.pc until a player must decide or the game ends.
+        Each instruction is one `if pc == k:` block, in order, so that the next one follows
+        without a dispatch; a jump backwards starts the chain again."""
+        cg = self.codegen
+        out = Lines()
+        out.add(1, "e = s.env")
+        out.add(1, "pc = s.pc")
+        out.add(1, "jumps = 0")
+        out.add(1, "while True:")
+        for k, ins in enumerate(flow):
+            out.add(2, f"if pc == {k}:  # {ins.op} {self.where(ins).lstrip('# ')}")
+            out.add(3, f"s.pc = {k}")
+            op = ins.op
+            me = cg.bind(ins, "ins")
+
+            def jump(target, indent):
+                out.add(indent, f"pc = {target}")
+                if target <= k:
+                    out.add(indent, "jumps += 1")
+                    out.add(indent, "if jumps > LOOP_CAP: flow_runs_on(s)")
+                    out.add(indent, "continue")
+            if op == "effect" and ins.may_choose:
+                out.add(3, f"run_step(s, effect_runner({me}.fn), True)")
+                out.add(3, "if s.terminal or s.pending is not None: return")
+                out.add(3, "pc = s.pc")
+            elif op == "effect":
+                out.add(3, "try:")
+                for line in ins.code or ["pass"]:
+                    out.add(4, line)
+                out.add(3, "except Finished:")
+                out.add(4, "return")
+                out.add(3, f"pc = {k + 1}")
+            elif op == "jump":
+                jump(ins.target, 3)
+            elif op == "jump_unless":
+                out.add(3, f"if {ins.code}:")
+                out.add(4, f"pc = {k + 1}")
+                out.add(3, "else:")
+                jump(ins.target, 4)
+            elif op == "for_init":
+                out.add(3, f"e[{ins.key!r}] = (filtered_domain(s, e, {me}), 0)")
+                out.add(3, f"pc = {k + 1}")
+            elif op == "for_next":
+                out.add(3, f"values, i = e[{ins.key!r}]")
+                out.add(3, "if i >= len(values):")
+                out.add(4, f"del e[{ins.key!r}]")
+                jump(ins.target, 4)
+                out.add(3, "else:")
+                out.add(4, f"e[{ins.name!r}] = values[i]")
+                out.add(4, f"e[{ins.key!r}] = (values, i + 1)")
+                out.add(4, f"pc = {k + 1}")
+            elif op == "turns_init":
+                out.add(3, f"e[{ins.key!r}] = {ins.code}")
+                out.add(3, f"pc = {k + 1}")
+            elif op == "turns_check":
+                out.add(3, f"if {ins.code}:")
+                out.add(4, f"del e[{ins.key!r}]")
+                jump(ins.target, 4)
+                out.add(3, "else:")
+                out.add(4, f"s.current = e[{ins.key!r}]")
+                out.add(4, "s.extra = False")
+                out.add(4, "s.turn += 1")
+                out.add(4, f"pc = {k + 1}")
+            elif op == "turns_next":
+                out.add(3, "if s.extra:")
+                out.add(4, "s.extra = False")
+                out.add(3, "else:")
+                out.add(4, f"e[{ins.key!r}] = e[{ins.key!r}] % {self.game.num_players} + 1")
+                jump(ins.target, 3)
+            elif op == "turn":
+                out.add(3, f"s.current = {ins.code}")
+                out.add(3, "s.turn += 1")
+                out.add(3, f"pc = {k + 1}")
+            elif op == "play":
+                out.add(3, "s._legal = None")
+                out.add(3, "if s.legal_moves(): return")
+                if ins.optional:
+                    out.add(3, f"pc = {k + 1}")
+                else:
+                    out.add(3, f"dead_end(s, {me})")
+            elif op == "simultaneous":
+                out.add(3, f"if simultaneous_step(s, {me}): return")
+                out.add(3, "pc = s.pc")
+                out.add(3, "if s.terminal or s.pending is not None: return")
+            else:
+                raise AssertionError(op)
+        out.add(2, f"if pc >= {len(flow)}:")
+        out.add(3, f"s.pc = pc")
+        out.add(3, "finish_by_score(s)")
+        out.add(3, "return")
+        out.add(2, "continue")
+        return self.define("def run_flow(s)", out.lines)
+
     def flow_block(self, statements, scope, out):
         scope = scope.child()
         for statement in statements:
             self.flow_statement(ast.untag(statement)[0], scope, out)
+
+    def flow_expr(self, node, scope):
+        """(f(s, e), its source in the flow's environment)."""
+        return self.expr(node, scope), self.codegen.source(node, scope, Context("env"))
 
     def flow_statement(self, node, scope, out):
         here = len(out)
@@ -726,19 +828,20 @@ class Compiler:
             indexes = tuple(self.game.action_index[n] for n in node.actions)
             out.append(Instruction("play", node.span, actions=indexes, optional=node.optional))
         elif isinstance(node, ast.Turns):
-            start = self.expr(node.start, scope)
-            until = self.expr(node.until, scope) if node.until is not None else (lambda s, e: False)
-            out.append(Instruction("turns_init", node.span, fn=start, key=key))
+            start, start_code = self.flow_expr(node.start, scope)
+            until, until_code = self.flow_expr(node.until, scope) if node.until is not None else (lambda s, e: False, "False")
+            out.append(Instruction("turns_init", node.span, fn=start, key=key, code=start_code))
             check = len(out)
-            out.append(Instruction("turns_check", node.span, fn=until, key=key))
+            out.append(Instruction("turns_check", node.span, fn=until, key=key, code=until_code))
             self.flow_block(node.body, scope, out)
             out.append(Instruction("turns_next", node.span, key=key, target=check))
             out[check].target = len(out)
         elif isinstance(node, ast.Turn):
-            out.append(Instruction("turn", node.span, fn=self.expr(node.player, scope)))
+            player, code = self.flow_expr(node.player, scope)
+            out.append(Instruction("turn", node.span, fn=player, code=code))
             self.flow_block(node.body, scope, out)
         elif isinstance(node, ast.Simultaneous):
-            domain, where, inner, _ = self.binder(node.binder, scope)
+            domain, where, inner, _ = self.binder_functions(node.binder, scope)
             play = ast.untag(node.body[0])[0]
             indexes = tuple(self.game.action_index[n] for n in play.actions)
             out.append(Instruction("simultaneous", node.span, fn=(domain, where), key=key,
@@ -748,7 +851,8 @@ class Compiler:
             ends = []
             for condition, body in branches:
                 jump = len(out)
-                out.append(Instruction("jump_unless", condition.span, fn=self.expr(condition, scope)))
+                fn, code = self.flow_expr(condition, scope)
+                out.append(Instruction("jump_unless", condition.span, fn=fn, code=code))
                 self.flow_block(body, scope, out)
                 ends.append(len(out))
                 out.append(Instruction("jump", node.span))
@@ -758,7 +862,8 @@ class Compiler:
                 out[end].target = len(out)
         elif isinstance(node, ast.While):
             check = len(out)
-            out.append(Instruction("jump_unless", node.span, fn=self.expr(node.condition, scope)))
+            fn, code = self.flow_expr(node.condition, scope)
+            out.append(Instruction("jump_unless", node.span, fn=fn, code=code))
             self.flow_block(node.body, scope, out)
             out.append(Instruction("jump", node.span, target=check))
             out[check].target = len(out)
@@ -769,9 +874,10 @@ class Compiler:
             if node.until is None:
                 out.append(Instruction("jump", node.span, target=start))
             else:
-                out.append(Instruction("jump_unless", node.span, fn=self.expr(node.until, inner), target=start))
+                fn, code = self.flow_expr(node.until, inner)
+                out.append(Instruction("jump_unless", node.span, fn=fn, target=start, code=code))
         elif isinstance(node, ast.For):
-            domain, where, inner, _ = self.binder(node.binder, scope)
+            domain, where, inner, _ = self.binder_functions(node.binder, scope)
             out.append(Instruction("for_init", node.span, fn=(domain, where), key=key, name=node.binder.name))
             step = len(out)
             out.append(Instruction("for_next", node.span, fn=where, key=key, name=node.binder.name))
@@ -779,6 +885,9 @@ class Compiler:
             out.append(Instruction("jump", node.span, target=step))
             out[step].target = len(out)
         else:
-            fn = self.statement(node, scope)
-            if fn is not None:
-                out.append(Instruction("effect", node.span, fn=fn, may_choose=self.may_choose((node,))))
+            lines = Lines()
+            getattr(self, "s_" + type(node).__name__)(node, scope, Context("env"), lines, 0)
+            fn = self.define(f"def {self.fresh('_run')}(s, e)", ["    " + line for line in lines.lines] or ["    pass"],
+                             self.where(node))
+            out.append(Instruction("effect", node.span, fn=fn, may_choose=self.may_choose((node,)),
+                                   code=lines.lines))

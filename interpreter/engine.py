@@ -17,7 +17,7 @@ from dsl.checker import ANY, check, element_of, strip_optional
 from dsl.diagnostics import Diagnostic, did_you_mean
 from dsl.program import load_program
 
-from . import random_source
+from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
 from .compiler import LOOP_CAP, PUBLIC, Compiler, names_in
 from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError
@@ -30,10 +30,11 @@ PART_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 class Move:
     """One legal move: an action with its arguments, a choice among options, or a skip.
     Its text name is made on first use: a random playout names only the moves it plays."""
-    __slots__ = ("kind", "action", "args", "_name", "_state")
+    __slots__ = ("kind", "action", "args", "_name", "_state", "owner")
 
-    def __init__(self, kind, action, args, name, state=None):
+    def __init__(self, kind, action, args, name, state=None, owner=None):
         self.kind, self.action, self.args, self._name, self._state = kind, action, args, name, state
+        self.owner = owner      # the MoveList it came from: applying it needs no search
 
     @property
     def name(self) -> str:
@@ -50,6 +51,66 @@ class Move:
 
     def __hash__(self):
         return hash(self.name)
+
+
+class MoveList:
+    """The legal moves of a state, in their stable order. The enumerators' argument tuples are
+    kept as they are; a Move object is made only for a move that is looked at."""
+    __slots__ = ("state", "segments", "length", "made")
+
+    def __init__(self, state, segments):
+        # segments: (action index, argument tuples, names or None), or (None, Move objects, None)
+        self.state = state
+        self.segments = segments
+        self.length = sum(len(items) for _, items, _ in segments)
+        self.made = None
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.length))]
+        if i < 0:
+            i += self.length
+        if not 0 <= i < self.length:
+            raise IndexError("move index out of range")
+        made = self.made
+        if made is None:
+            made = self.made = [None] * self.length
+        move = made[i]
+        if move is None:
+            k = i
+            for index, items, names in self.segments:
+                if k < len(items):
+                    break
+                k -= len(items)
+            if index is None:
+                move = items[k]
+                move.owner = self
+            else:
+                move = Move("action", index, items[k], names[k] if names is not None else None, self.state, self)
+            made[i] = move
+        return move
+
+    def __iter__(self):
+        for i in range(self.length):
+            yield self[i]
+
+    def __contains__(self, move):
+        return any(m == move for m in self)
+
+    def index(self, move):
+        for i, m in enumerate(self):
+            if m == move:
+                return i
+        raise ValueError(f"{move!r} is not a legal move")
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self):
+        return f"MoveList({list(self)!r})"
 
 
 @attrs.define
@@ -78,6 +139,11 @@ class Game:
         low, high = self.player_range = player_range(program)
         self.num_players = num_players if num_players is not None else low
         self.options = frozenset(options)
+        self.seats = list(range(1, self.num_players + 1))
+        self.enum_members = {e.name: list(e.members) for e in program.of_kind(ast.Enum)}
+        self.memo_switch = [False]     # on while legal moves are listed: costly pure functions are cached
+        self.board_functions = stdlib.board_functions(self)
+        self.cell_columns = {}
         self.params = {}
         self.var_defaults = {}
         self.geometries = {}
@@ -89,7 +155,12 @@ class Game:
         compiler = Compiler(program, self, sources)
         self.types = compiler.types
         self._setup_declarations(compiler)
+        compiler.codegen.namespace.update(
+            run_step=run_step, effect_runner=effect_runner, filtered_domain=filtered_domain,
+            flow_runs_on=flow_runs_on, dead_end=dead_end, simultaneous_step=simultaneous_step,
+            finish_by_score=finish_by_score)
         compiler.compile_all()
+        self.compiler = compiler
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
         # actions with an argument that has owner-only attributes: their public text masks them
         self.public_binder_labelers = {
@@ -174,6 +245,12 @@ class Game:
             owner = index_types.index("Player") if "Player" in index_types else None
             self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
 
+    def cell_column(self, name) -> list:
+        """The attribute `name` of every board cell, indexed by the cell (cells never change)."""
+        if name not in self.cell_columns:
+            self.cell_columns[name] = [entity.get(name) for entity in self.static_entities]
+        return self.cell_columns[name]
+
     def labeler(self, t, viewer=None):
         """f(s, value) -> the text for a value of type t. viewer None: the full text (the
         referee's); a seat, or PUBLIC: what that seat sees (owner-only attributes of components
@@ -209,7 +286,7 @@ class Game:
         s.seed = seed
         with rules_errors(s, "setting up the game"):
             try:
-                self.setup(s, s.env)
+                self.setup(s)
             except Finished:
                 return s
             s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
@@ -239,7 +316,7 @@ def player_range(program):
 class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
-                 "choices", "cursor", "log", "turn", "seed", "_legal")
+                 "choices", "cursor", "log", "turn", "seed", "_legal", "owned")
 
     def __init__(self, game):
         self.game = game
@@ -266,13 +343,20 @@ class State:
         self.turn = 0
         self.seed = 0
         self._legal = None
+        # the zone keys whose lists this state may change in place: a clone shares the lists
+        # of its original until one of them changes a zone (copy on write)
+        self.owned = set()
 
-    def clone(self) -> "State":
+    def clone(self, share_history=False) -> "State":
+        """A copy to play on. share_history: the copy keeps the same history lists (a
+        snapshot taken before a step, whose history the engine replaces)."""
         other = State.__new__(State)
         other.game = self.game
         other.entities = self.entities
         other.by_type = self.by_type
-        other.zones = {k: v[:] for k, v in self.zones.items()}
+        other.zones = self.zones.copy()
+        self.owned = set()
+        other.owned = set()
         other.loc = self.loc[:]
         other.vars = self.vars.copy()
         other.rng = self.rng
@@ -283,8 +367,8 @@ class State:
         other.terminal = self.terminal
         other.winners = self.winners
         other.pending = self.pending
-        other.history = self.history[:]
-        other.public_history = self.public_history[:]
+        other.history = self.history if share_history else self.history[:]
+        other.public_history = self.public_history if share_history else self.public_history[:]
         other.choices = self.choices
         other.cursor = self.cursor
         other.log = self.log[:]
@@ -298,13 +382,31 @@ class State:
             setattr(self, slot, getattr(other, slot))
 
     # ---- changes used by compiled effects ----
+    def own(self, key) -> list:
+        """The list of a zone, copied first if it is shared with a clone (None: no such zone)."""
+        items = self.zones.get(key)
+        if items is not None and key not in self.owned:
+            items = self.zones[key] = items[:]
+            self.owned.add(key)
+        return items
+
     def move(self, x, key, under=False):
         here = self.loc[x]
+        owned = self.owned
+        zones = self.zones
         if here is not None:
-            self.zones[here].remove(x)
-        target = self.zones.get(key)
-        if target is None:
-            target = self.zones[key] = []
+            if here in owned:
+                zones[here].remove(x)
+            else:
+                items = zones[here] = zones[here][:]
+                owned.add(here)
+                items.remove(x)
+        if key in owned:
+            target = zones[key]
+        else:
+            target = zones.get(key)
+            target = zones[key] = [] if target is None else target[:]
+            owned.add(key)
         if under:
             target.insert(0, x)
         else:
@@ -356,8 +458,10 @@ class State:
 
     def legal_moves(self) -> list:
         if self._legal is None:
-            with rules_errors(self, "finding the legal moves"):
+            try:
                 self._legal = compute_legal_moves(self)
+            except PYTHON_ERRORS as error:
+                raise located(self, error, "finding the legal moves") from error
         return self._legal
 
     def legal_move_names(self) -> list:
@@ -370,12 +474,15 @@ class State:
             move = self.find_move(move)
         else:
             legal = self.legal_moves()
-            if not any(m is move for m in legal):
-                if move not in legal:
-                    raise IllegalMove(f"'{move.name}' is not a legal move now")
+            if getattr(move, "owner", None) is not legal:
+                if not isinstance(move, Move) or move not in legal:
+                    name = move.name if isinstance(move, Move) else repr(move)
+                    raise IllegalMove(f"'{name}' is not a legal move now")
                 move = legal[legal.index(move)]
-        with rules_errors(self, f"playing '{move.name}'"):
+        try:
             apply_move(self, move)
+        except PYTHON_ERRORS as error:
+            raise located(self, error, f"playing '{move.name}'") from error
 
     def find_move(self, text: str) -> Move:
         wanted = normalise(text)
@@ -404,17 +511,24 @@ class State:
         return render_view(self.view(self.current_player() or 1))
 
 
+PYTHON_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError,
+                 RecursionError)
+
+
+def located(s, error, doing) -> RulesRuntimeError:
+    """A Python error raised while evaluating the rules (a 'none' where a number was needed,
+    say) as a located RulesRuntimeError: a rules bug, never a traceback."""
+    flow = s.game.flow
+    span = flow[s.pc].span if 0 <= s.pc < len(flow) else None
+    return RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span)
+
+
 @contextlib.contextmanager
 def rules_errors(s, doing):
-    """Turn a Python error raised while evaluating the rules (a 'none' where a number was
-    needed, say) into a located RulesRuntimeError: a rules bug, never a traceback."""
     try:
         yield
-    except (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError,
-            RecursionError) as error:
-        flow = s.game.flow
-        span = flow[s.pc].span if 0 <= s.pc < len(flow) else None
-        raise RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span) from error
+    except PYTHON_ERRORS as error:
+        raise located(s, error, doing) from error
 
 
 def normalise(text: str) -> str:
@@ -423,9 +537,9 @@ def normalise(text: str) -> str:
 
 # ---- legal moves ---------------------------------------------------------------------------
 
-def compute_legal_moves(s: State) -> list:
+def compute_legal_moves(s: State) -> MoveList:
     if s.terminal:
-        return []
+        return MoveList(s, [])
     if s.pending is not None:
         # options that look the same (identical cards) are one move, as for actions: the first
         moves, seen = [], set()
@@ -433,31 +547,54 @@ def compute_legal_moves(s: State) -> list:
             if name not in seen:
                 seen.add(name)
                 moves.append(Move("choice", -1, (i,), name))
-        return moves
+        return MoveList(s, [(None, moves, None)])
     game = s.game
     instruction = game.flow[s.pc] if s.pc < len(game.flow) else None
     if instruction is None or instruction.op not in ("play", "simultaneous"):
-        return []
-    moves, seen = [], set()
-    entities = s.entities
-    for index in instruction.actions:
-        action = game.actions[index]
-        keyed = game.dedupe_by_labels[index]
-        for args in action_candidates(s, action, check_guard=True):
+        return MoveList(s, [])
+    segments, names_seen = [], set()
+    switch = game.memo_switch
+    switch[0] = True
+    try:
+        for index in instruction.actions:
+            action = game.actions[index]
+            candidates, exact = action.enumerate(s)
+            if not candidates:
+                continue
+            keyed = game.dedupe_by_labels[index]
             if keyed is not None:
                 # moves whose arguments look the same (identical cards) are one move
-                key = (index, *[entities[a]["__label__"] if by_label else a for a, by_label in zip(args, keyed)])
-                if key not in seen:
-                    seen.add(key)
-                    moves.append(Move("action", index, args, None, s))
+                if not exact:
+                    candidates = merge_by_labels(s, candidates, keyed)
+                segments.append((index, candidates, None))
             else:
-                name = move_name(s, index, args)
-                if name not in seen:
-                    seen.add(name)
-                    moves.append(Move("action", index, args, name))
-    if instruction.optional and moves:
-        moves.append(Move("skip", -1, (), SKIP))
-    return moves
+                kept, names = [], []
+                for args in candidates:
+                    name = move_name(s, index, args)
+                    if name not in names_seen:
+                        names_seen.add(name)
+                        kept.append(args)
+                        names.append(name)
+                segments.append((index, kept, names))
+    finally:
+        switch[0] = False
+        for cache in game.memo_caches:
+            cache.clear()
+    if instruction.optional and segments:
+        segments.append((None, [Move("skip", -1, (), SKIP)], None))
+    return MoveList(s, segments)
+
+
+def merge_by_labels(s, candidates, by_label):
+    """The first of the argument tuples that show the same labels (identical cards)."""
+    entities = s.entities
+    seen, kept = set(), []
+    for args in candidates:
+        key = tuple(entities[a]["__label__"] if label else a for a, label in zip(args, by_label))
+        if key not in seen:
+            seen.add(key)
+            kept.append(args)
+    return kept
 
 
 def action_candidates(s, action, check_guard=True):
@@ -465,7 +602,7 @@ def action_candidates(s, action, check_guard=True):
     generated enumerator), or, without check_guard, every combination of the binders' domains
     with no filter at all (to explain why a move a player typed is refused)."""
     if check_guard:
-        return action.enumerate(s)
+        return action.enumerate(s)[0]
     binders = action.binders
     env = {}
     out = []
@@ -583,47 +720,25 @@ def explain_refusal(s: State, text: str) -> str:
 # ---- applying moves and running the flow -------------------------------------------------------
 
 def run_action(s, index, args):
-    action = s.game.actions[index]
-    env = dict(zip((b[0] for b in action.binders), args))
-    reason = action.guard(s, env)
-    if reason is not None:
-        raise RulesRuntimeError(f"move no longer legal: {reason}", action.span)
-    action.body(s, env)
+    s.game.actions[index].run(s, *args)
     run_triggers(s)
 
 
 def run_triggers(s):
-    triggers = s.game.triggers
-    if not triggers:
+    fire = s.game.fire_one_trigger
+    if fire is None:
         return
     for _ in range(LOOP_CAP):
-        fired = False
-        for trigger in triggers:
-            env = {}
-            if trigger.binder is None:
-                if trigger.condition(s, env):
-                    trigger.body(s, env)
-                    fired = True
-            else:
-                name, domain, where = trigger.binder
-                for value in list(domain(s, env)):
-                    env[name] = value
-                    if (where is None or where(s, env)) and trigger.condition(s, env):
-                        trigger.body(s, env)
-                        fired = True
-                        break
-            if fired:
-                break
-        if not fired:
+        if not fire(s):
             return
     raise RulesRuntimeError("triggers keep firing: a trigger's effect must make its condition false",
-                            triggers[0].span)
+                            s.game.trigger_span)
 
 
 def run_step(s, runner, may_choose):
     """Run one indivisible step; if it reaches a choice not yet made, keep what is needed to
     replay it once the choice is made."""
-    snapshot = s.clone() if may_choose else None
+    snapshot = s.clone(share_history=True) if may_choose else None
     s.choices, s.cursor = (), 0
     try:
         runner(s)
@@ -644,7 +759,7 @@ def apply_move(s: State, move: Move):
     s.public_history.append((s.current, public_text(s, move)))
     if move.kind == "choice":
         pending = s.pending
-        new = pending.snapshot.clone()
+        new = pending.snapshot.clone(share_history=True)
         new.history = s.history
         new.public_history = s.public_history
         new.pending = None
@@ -691,104 +806,55 @@ def filtered_domain(s, env, ins) -> tuple:
 
 def advance(s: State):
     """Run the flow until a player must decide, or the game ends."""
-    flow = s.game.flow
-    for _ in range(LOOP_CAP):
-        if s.terminal or s.pending is not None:
-            return
-        if s.pc >= len(flow):
-            finish_by_score(s)
-            return
-        ins = flow[s.pc]
-        op = ins.op
-        env = s.env
-        if op == "effect":
-            if ins.may_choose:
-                fn = ins.fn
+    if s.terminal or s.pending is not None:
+        return
+    s.game.run_flow(s)
 
-                def effect(state, fn=fn):
-                    fn(state, state.env)
-                    state.pc += 1
-                run_step(s, effect, True)
-            else:
-                try:
-                    ins.fn(s, env)
-                except Finished:
-                    return
-                s.pc += 1
-        elif op == "jump":
-            s.pc = ins.target
-        elif op == "jump_unless":
-            s.pc = s.pc + 1 if ins.fn(s, env) else ins.target
-        elif op == "for_init":
-            env[ins.key] = (filtered_domain(s, env, ins), 0)
-            s.pc += 1
-        elif op == "for_next":
-            values, i = env[ins.key]
-            if i >= len(values):
-                del env[ins.key]
-                s.pc = ins.target
-            else:
-                env[ins.name] = values[i]
-                env[ins.key] = (values, i + 1)
-                s.pc += 1
-        elif op == "turns_init":
-            env[ins.key] = ins.fn(s, env)
-            s.pc += 1
-        elif op == "turns_check":
-            if ins.fn(s, env):
-                del env[ins.key]
-                s.pc = ins.target
-            else:
-                s.current = env[ins.key]
-                s.extra = False
-                s.turn += 1
-                s.pc += 1
-        elif op == "turns_next":
-            if s.extra:
-                s.extra = False
-            else:
-                env[ins.key] = env[ins.key] % s.game.num_players + 1
-            s.pc = ins.target
-        elif op == "turn":
-            s.current = ins.fn(s, env)
-            s.turn += 1
-            s.pc += 1
-        elif op == "play":
-            s._legal = None
-            if s.legal_moves():
-                return
-            if ins.optional:
-                s.pc += 1
-                continue
-            raise DeadEnd(f"P{s.current} must play ({', '.join(s.game.actions[i].name for i in ins.actions)}) "
-                          f"but has no legal move", ins.span)
-        elif op == "simultaneous":
-            entry = env.get(ins.key)
-            if entry is None:
-                entry = env[ins.key] = (filtered_domain(s, env, ins), ())
-            remaining, sealed = entry
-            if remaining:
-                s.current = remaining[0]
-                s._legal = None
-                if s.legal_moves():
-                    return
-                raise DeadEnd(f"P{s.current} must choose but has no legal move", ins.span)
-            key = ins.key
-            # the sealed moves are the last ones played: their public texts become known
-            history = s.public_history
-            for k, (player, index, args) in enumerate(sealed, start=len(history) - len(sealed)):
-                history[k] = (player, move_name(s, index, args, s.game.public_binder_labelers.get(index)))
 
-            def reveal(state, sealed=sealed, key=key):
-                for player, index, args in sealed:
-                    state.current = player
-                    run_action(state, index, args)
-                del state.env[key]
-                state.pc += 1
-            run_step(s, reveal, any(s.game.actions[i].may_choose for i in ins.actions) or s.game.triggers_may_choose)
-        else:
-            raise AssertionError(op)
-    raise RulesRuntimeError("the flow runs on without asking any player to move", flow[s.pc].span)
+def effect_runner(fn):
+    def effect(state):
+        fn(state, state.env)
+        state.pc += 1
+    return effect
+
+
+def flow_runs_on(s):
+    raise RulesRuntimeError("the flow runs on without asking any player to move", s.game.flow[s.pc].span)
+
+
+def dead_end(s, ins):
+    raise DeadEnd(f"P{s.current} must play ({', '.join(s.game.actions[i].name for i in ins.actions)}) "
+                  f"but has no legal move", ins.span)
+
+
+def simultaneous_step(s, ins) -> bool:
+    """A simultaneous decision: ask the next player who has not chosen (True: stop here), or
+    reveal the sealed moves and apply them together."""
+    env = s.env
+    entry = env.get(ins.key)
+    if entry is None:
+        entry = env[ins.key] = (filtered_domain(s, env, ins), ())
+    remaining, sealed = entry
+    if remaining:
+        s.current = remaining[0]
+        s._legal = None
+        if s.legal_moves():
+            return True
+        raise DeadEnd(f"P{s.current} must choose but has no legal move", ins.span)
+    key = ins.key
+    # the sealed moves are the last ones played: their public texts become known
+    history = s.public_history
+    for k, (player, index, args) in enumerate(sealed, start=len(history) - len(sealed)):
+        history[k] = (player, move_name(s, index, args, s.game.public_binder_labelers.get(index)))
+
+    def reveal(state, sealed=sealed, key=key):
+        for player, index, args in sealed:
+            state.current = player
+            run_action(state, index, args)
+        del state.env[key]
+        state.pc += 1
+    run_step(s, reveal, any(s.game.actions[i].may_choose for i in ins.actions) or s.game.triggers_may_choose)
+    return False
 
 
 def finish_by_score(s):

@@ -43,111 +43,148 @@ def absolute(s, value):
     return abs(value)
 
 
-def geometry_of(s, cell):
-    geometry = s.game.geometry_by_cell.get(cell)
-    if geometry is None:
-        raise RulesRuntimeError(f"{cell!r} is not a board cell")
-    return geometry
+def board_functions(game):
+    """The geometry functions of a game's boards, each precomputed once per board on first use:
+    neighbours, the cells of every line of a length, the 2x2 blocks, reading order. They take
+    cells (no state): a board never changes during a game."""
+    cache = {}
 
+    def geometry_of(cell):
+        geometry = game.geometry_by_cell.get(cell) if isinstance(cell, int) else None
+        if geometry is None:
+            raise RulesRuntimeError(f"{cell!r} is not a board cell")
+        return geometry
 
-def neighbors(s, cell):
-    if cell is None:
-        return []
-    return list(geometry_of(s, cell).neighbors[cell])
+    def lines(geometry, length):
+        """Bit masks of every run of `length` cells along the board's line directions."""
+        key = ("lines", geometry.name, length)
+        if key not in cache:
+            bits = bit_of(geometry)
+            masks = []
+            for (row, col), eid in geometry.at.items():
+                for dr, dc in geometry.steps:
+                    run = [geometry.at.get((row + k * dr, col + k * dc)) for k in range(length)]
+                    if None not in run:
+                        masks.append(sum(bits[c] for c in run))
+            cache[key] = masks
+        return cache[key]
 
+    def bit_of(geometry):
+        key = ("bits", geometry.name)
+        if key not in cache:
+            cache[key] = {eid: 1 << k for k, eid in enumerate(geometry.cells)}
+        return cache[key]
 
-def adjacent(s, a, b):
-    if a is None or b is None:
-        return False
-    return b in geometry_of(s, a).neighbors[a]
+    def order_of(geometry):
+        key = ("order", geometry.name)
+        if key not in cache:
+            cache[key] = {eid: k for k, eid in enumerate(geometry.cells)}
+        return cache[key]
 
+    def blocks(geometry):
+        key = ("blocks", geometry.name)
+        if key not in cache:
+            position = {eid: rc for rc, eid in geometry.at.items()}
+            out = []
+            for eid in geometry.cells:
+                row, col = position[eid]
+                block = tuple(geometry.at.get((row + dr, col + dc)) for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)))
+                if None not in block:
+                    out.append(block)
+            cache[key] = out
+        return cache[key]
 
-def has_line(s, cells, length):
-    """Whether `length` of the cells stand in a row along one of the board's line directions."""
-    if length <= 0:
-        return True
-    chosen = set(cells)
-    if not chosen:
-        return False
-    geometry = geometry_of(s, next(iter(chosen)))
-    position = {eid: rc for rc, eid in geometry.at.items()}
-    for eid in chosen:
-        row, col = position[eid]
-        for dr, dc in geometry.steps:
-            # count only from the start of a run
-            if geometry.at.get((row - dr, col - dc)) in chosen:
-                continue
-            run, r, c = 0, row, col
-            while geometry.at.get((r, c)) in chosen:
-                run += 1
-                r, c = r + dr, c + dc
-            if run >= length:
+    def neighbors(cell):
+        if cell is None:
+            return []
+        return list(geometry_of(cell).neighbors[cell])
+
+    def adjacent(a, b):
+        if a is None or b is None:
+            return False
+        return b in geometry_of(a).neighbors[a]
+
+    def has_line(cells, length):
+        """Whether `length` of the cells stand in a row along one of the board's line directions."""
+        if length <= 0:
+            return True
+        if not cells:
+            return False
+        geometry = geometry_of(next(iter(cells)))
+        bits = bit_of(geometry)
+        chosen = 0
+        for cell in cells:
+            chosen |= bits[cell]
+        for mask in lines(geometry, length):
+            if chosen & mask == mask:
                 return True
-    return False
+        return False
 
+    def groups(cells):
+        """Connected components of the cells (through board adjacency), each in reading order."""
+        chosen = set(cells)
+        seen = set()
+        out = []
+        for start in cells:
+            if start in seen:
+                continue
+            geometry = geometry_of(start)
+            component, frontier = [], [start]
+            seen.add(start)
+            while frontier:
+                cell = frontier.pop()
+                component.append(cell)
+                for other in geometry.neighbors[cell]:
+                    if other in chosen and other not in seen:
+                        seen.add(other)
+                        frontier.append(other)
+            out.append(sorted(component, key=order_of(geometry).__getitem__))
+        return out
 
-def groups(s, cells):
-    """Connected components of the cells (through board adjacency), each in reading order."""
-    chosen = set(cells)
-    seen = set()
-    out = []
-    for start in cells:
-        if start in seen:
-            continue
-        geometry = geometry_of(s, start)
-        component, frontier = [], [start]
-        seen.add(start)
+    def largest_group(cells):
+        best = []
+        for group in groups(cells):
+            if len(group) > len(best):
+                best = group
+        return best
+
+    def reachable(starts, through):
+        """The cells of `through` connected to any of `starts` by steps inside `through`."""
+        allowed = set(through)
+        seen = set()
+        frontier = [c for c in starts if c in allowed]
+        seen.update(frontier)
         while frontier:
             cell = frontier.pop()
-            component.append(cell)
-            for other in geometry.neighbors[cell]:
-                if other in chosen and other not in seen:
+            for other in geometry_of(cell).neighbors[cell]:
+                if other in allowed and other not in seen:
                     seen.add(other)
                     frontier.append(other)
-        order = {eid: i for i, eid in enumerate(geometry.cells)}
-        out.append(sorted(component, key=order.__getitem__))
-    return out
+        return [c for c in through if c in seen]
+
+    def squares(cells):
+        """Every 2x2 block of grid cells that lies wholly inside the given cells."""
+        chosen = set(cells)
+        if not chosen:
+            return []
+        geometry = geometry_of(next(iter(chosen)))
+        return [list(block) for block in blocks(geometry)
+                if block[0] in chosen and block[1] in chosen and block[2] in chosen and block[3] in chosen]
+
+    return {"neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
+            "largest_group": largest_group, "reachable": reachable, "squares": squares}
 
 
-def largest_group(s, cells):
-    best = []
-    for group in groups(s, cells):
-        if len(group) > len(best):
-            best = group
-    return best
+def on_board(name):
+    """A geometry function called with the state first, as the other library functions."""
+    def call(s, *args):
+        return s.game.board_functions[name](*args)
+    call.__name__ = name
+    return call
 
 
-def reachable(s, starts, through):
-    """The cells of `through` connected to any of `starts` by steps inside `through`."""
-    allowed = set(through)
-    seen = set()
-    frontier = [c for c in starts if c in allowed]
-    seen.update(frontier)
-    while frontier:
-        cell = frontier.pop()
-        for other in geometry_of(s, cell).neighbors[cell]:
-            if other in allowed and other not in seen:
-                seen.add(other)
-                frontier.append(other)
-    return [c for c in through if c in seen]
-
-
-def squares(s, cells):
-    """Every 2x2 block of grid cells that lies wholly inside the given cells."""
-    chosen = set(cells)
-    if not chosen:
-        return []
-    geometry = geometry_of(s, next(iter(chosen)))
-    position = {eid: rc for rc, eid in geometry.at.items()}
-    out = []
-    for eid in geometry.cells:
-        if eid not in chosen:
-            continue
-        row, col = position[eid]
-        block = [geometry.at.get((row + dr, col + dc)) for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1))]
-        if all(b in chosen for b in block):
-            out.append(block)
-    return out
+neighbors, adjacent, has_line, groups, largest_group, reachable, squares = (
+    on_board(n) for n in ("neighbors", "adjacent", "has_line", "groups", "largest_group", "reachable", "squares"))
 
 
 FUNCTIONS = {

@@ -229,11 +229,10 @@ def run_example_action(game, seed: int):
     to move at the start of a game (if its requirements allow it)."""
     state = game.new_initial_state(seed=seed)
     action = next(a for a in game.actions if a.name == "doc_example")
-    env = {}          # the guard's `let`s are seen by the body, as when a move is played
-    if state.is_terminal() or action.guard(state, env) is not None:
+    if state.is_terminal() or action.guard(state, {}) is not None:
         return
     try:
-        action.body(state, env)
+        action.run(state)     # the guard again, then the body, as when the move is played
     except (NeedChoice, Finished):
         pass
 
