@@ -21,6 +21,7 @@ from . import stdlib
 from .errors import RulesRuntimeError
 
 LOOP_CAP = 100_000
+UNROLL = 12             # aggregates over a constant range this small are unrolled
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -316,7 +317,7 @@ class SourceGenerator:
             return node.kind in ("count", "sum", "filter", "map", "any", "all")
         if isinstance(node, ast.Name):
             if self.is_local(node.id, scope, ctx):
-                return self.never_none(node, scope, ctx)
+                return ctx.local(node.id).isdigit() or self.never_none(node, scope, ctx)
             constant = self.constant_of(node, ctx)
             if constant is not None:
                 return constant[0] is not None
@@ -478,7 +479,54 @@ class SourceGenerator:
         return isinstance(domain, ast.Name) and (domain.id in c.types.components or domain.id in c.types.boards
                                                  or domain.id in ("players", "Player"))
 
+    def small_range(self, binder, ctx):
+        """The values of a binder over a constant range of at most UNROLL numbers, else None."""
+        domain = binder.domain
+        if not isinstance(domain, ast.Range):
+            return None
+        low, high = self.constant_of(domain.low, ctx), self.constant_of(domain.high, ctx)
+        if low is None or high is None or not all(isinstance(v[0], int) and not isinstance(v[0], bool)
+                                                  for v in (low, high)):
+            return None
+        values = range(low[0], high[0] + 1)
+        return values if 0 < len(values) <= UNROLL else None
+
+    def unrolled(self, node, scope, ctx):
+        """any/all/count/sum over a small constant range as one expression per value, joined
+        (no comprehension, and a zone read per value can be hoisted like any other)."""
+        values = self.small_range(node.binder, ctx)
+        kind = node.kind
+        if values is None or kind not in ("any", "all", "count", "sum") or \
+                (kind in ("any", "all") and node.value is not None and node.binder.condition is not None):
+            return None
+        inner_scope = scope.child(**{node.binder.name: "int"})
+        parts = []
+        for value in values:
+            inner = ctx.child(**{node.binder.name: repr(value)})
+            where = node.binder.condition
+            condition = self.source(where, inner_scope, inner) if where is not None else None
+            if condition is not None and not self.boolean(where, inner_scope):
+                condition = f"bool({condition})"
+            body = self.source(node.value, inner_scope, inner) if node.value is not None else None
+            if body is not None and kind in ("any", "all") and not self.boolean(node.value, inner_scope):
+                body = f"bool({body})"
+            if kind in ("any", "all"):
+                parts.append(condition if body is None else body)
+            elif kind == "count":
+                parts.append(condition if condition is not None else "1")
+            else:
+                term = f"({body if body is not None else repr(value)} or 0)"
+                parts.append(term if condition is None else f"({term} if {condition} else 0)")
+        if kind in ("any", "all"):
+            if parts[0] is None:          # all/any of a non-empty range without a filter or a value
+                return "True"
+            return "(" + f" {'or' if kind == 'any' else 'and'} ".join(parts) + ")"
+        return "(0 + " + " + ".join(parts) + ")"
+
     def x_Aggregate(self, node, scope, ctx):
+        unrolled = self.unrolled(node, scope, ctx)
+        if unrolled is not None:
+            return unrolled
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
         body = self.source(node.value, inner_scope, inner) if node.value is not None else var
         cond = f" if {where}" if where is not None else ""

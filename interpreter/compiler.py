@@ -251,6 +251,7 @@ class Compiler:
         else:
             key = self.codegen.key(node.target.name, node.target.indexes, scope, ctx)
             out.add(indent, f"_V[{key}] = {value}")
+            self.invalidate(node.target.name, out, indent)
 
     def s_Augment(self, node, scope, ctx, out, indent):
         value = self.x(node.value, scope, ctx)
@@ -262,6 +263,7 @@ class Compiler:
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
         out.add(indent, f"{key} = {self.codegen.key(node.target.name, node.target.indexes, scope, ctx)}")
         out.add(indent, f"_V[{key}] = _V.get({key}, {default}) {sign} ({value})")
+        self.invalidate(node.target.name, out, indent)
 
     def s_If(self, node, scope, ctx, out, indent):
         branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
@@ -312,20 +314,24 @@ class Compiler:
         out.add(indent, f"{item} = {self.x(node.item, scope, ctx)}")
         zone, under = self.destination(node.destination, scope, ctx)
         out.add(indent, f"if {item} is not None: s.move({item}, {zone}, {under})")
+        self.invalidate("#zones", out, indent)
 
     def s_MoveAll(self, node, scope, ctx, out, indent):
         zone, under = self.destination(node.destination, scope, ctx)
         target = self.fresh("_target")
         out.add(indent, f"{target} = {zone}")
         out.add(indent, f"move_all(s, {self.codegen.collection(node.source, scope, ctx)}, {target}, {under})")
+        self.invalidate("#zones", out, indent)
 
     def s_Deal(self, node, scope, ctx, out, indent):
         count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
         zone, under = self.destination(node.destination, scope, ctx)
         out.add(indent, f"deal(s, {count}, {source}, {zone}, {under})")
+        self.invalidate("#zones", out, indent)
 
     def s_Shuffle(self, node, scope, ctx, out, indent):
         out.add(indent, f"shuffle(s, {self.x(node.zone, scope, ctx)})")
+        self.invalidate("#zones", out, indent)
 
     def s_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
@@ -335,6 +341,7 @@ class Compiler:
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
         out.add(indent, f"for {self.fresh('_n')} in range({self.x(node.count, scope, ctx)}):")
         out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {self.x(node.zone, scope, ctx)})")
+        self.invalidate("#zones", out, indent)
 
     def s_Choose(self, node, scope, ctx, out, indent):
         cg = self.codegen
@@ -430,18 +437,25 @@ class Compiler:
         source = self.codegen.source(fn.body, scope, Context("local"))
         lines = [f"    return {source}"]
         if name in self.memoized:
-            # cached while the legal moves are listed (the state does not change meanwhile)
-            key = "(" + "".join(f"L_{p.name}, " for p in fn.parameters) + ")"
-            cache = self.codegen.bind({}, "cache")
-            self.memo_caches.append(self.codegen.namespace[cache])
-            lines = [f"    if MEMO[0]:",
-                     f"        value = {cache}.get({key}, EMPTY)",
-                     f"        if value is EMPTY: value = {cache}[{key}] = {source}",
-                     f"        return value"] + lines
+            # cached until the state it reads changes (see choose_memoized)
+            cache = self.memo_cache_names[name]
+            if len(fn.parameters) == 1:
+                key = f"L_{fn.parameters[0].name}"
+            else:
+                key = "(" + "".join(f"L_{p.name}, " for p in fn.parameters) + ")"
+            lines = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
+                     f"    value = {cache}.get({key}, EMPTY)",
+                     f"    if value is EMPTY: value = {cache}[{key}] = {source}",
+                     "    return value"]
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn))
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]
-        return lambda s, env: compiled(s, *[env[p] for p in parameters])
+        reset = self.game.memo_reset
+
+        def call(s, env):
+            reset(s)       # the state may have been changed from outside since the last call
+            return compiled(s, *[env[p] for p in parameters])
+        return call
 
     def compile_procedure(self, name, proc):
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})
@@ -449,22 +463,68 @@ class Compiler:
         self.block(proc.body, scope, Context("local"), out, 1)
         compiled = self.define(f"def proc_{name}(s{self.parameters(proc.parameters)})", out.lines, self.where(proc))
         parameters = [p.name for p in proc.parameters]
-        return lambda s, env: compiled(s, *[env[p] for p in parameters])
+        reset = self.game.memo_reset
+
+        def run(s, env):
+            reset(s)
+            compiled(s, *[env[p] for p in parameters])
+        return run
 
     def choose_memoized(self):
-        """Functions worth caching during legal-move listing: not inlined, and their body
-        visits a board or a component type (an aggregate over many cells) or calls one that does."""
+        """Functions worth caching: their body visits a large board (an aggregate over many
+        cells) or calls one that does. A cached value stays until a statement writes what the
+        function reads (a variable it names, or any zone), or until the engine is entered
+        again (a state changed from outside). Not cached: functions that call pick (they
+        change the random source), read `current`, or take lists (unhashable)."""
         functions = self.types.functions
         costly = set()
         for name, fn in functions.items():
             for node in ast.walk(fn.body):
                 if isinstance(node, (ast.Aggregate, ast.Ranking)) and isinstance(node.binder.domain, ast.Name) and \
-                        (node.binder.domain.id in self.types.boards or node.binder.domain.id in self.types.components):
-                    size = len(self.game.static_by_type.get(node.binder.domain.id, ())) or MEMO_COST
-                    if size >= MEMO_COST:
-                        costly.add(name)
-        # a function that calls pick (itself or through another) changes the random source: never cached
-        self.memoized = callers(functions, costly) - callers(functions, {"pick"})
+                        len(self.game.static_by_type.get(node.binder.domain.id, ())) >= MEMO_COST:
+                    costly.add(name)
+        reads_current = {name for name, fn in functions.items() if "current" in names_in(fn.body)}
+        scalar = {name for name, fn in functions.items()
+                  if not any(self.types.type_name(p.type).startswith("list[") for p in fn.parameters)}
+        self.memoized = (callers(functions, costly) - callers(functions, {"pick"})
+                         - callers(functions, reads_current)) & scalar
+        self.memo_cache_names = {name: self.codegen.bind({}, f"cache_{name}_") for name in sorted(self.memoized)}
+        # what each function reads, through the functions it calls: var names, '#zones'
+        direct = {}
+        for name, fn in functions.items():
+            mentioned = names_in(fn.body) | {n.name for n in ast.walk(fn.body) if isinstance(n, ast.Call)}
+            reads = {n for n in mentioned if n in self.types.vars}
+            if any(n in self.types.zones or n in self.types.components for n in mentioned):
+                reads.add("#zones")
+            direct[name] = (reads, {n for n in mentioned if n in functions})
+        self.dependents = {}
+        for name in self.memoized:
+            reads, seen, todo = set(), set(), [name]
+            while todo:
+                f = todo.pop()
+                if f not in seen:
+                    seen.add(f)
+                    reads |= direct[f][0]
+                    todo.extend(direct[f][1])
+            for dependency in reads:
+                self.dependents.setdefault(dependency, []).append(self.memo_cache_names[name])
+        caches = [self.codegen.namespace[c] for c in self.memo_cache_names.values()]
+        owner = self.game.memo_owner
+
+        def memo_reset(s):
+            owner[0] = s
+            for cache in caches:
+                if cache:
+                    cache.clear()
+        self.codegen.namespace["memo_reset"] = memo_reset
+        self.codegen.namespace["MEMO_OWNER"] = owner
+        self.game.memo_reset = memo_reset
+
+    def invalidate(self, dependency, out, indent):
+        """After a statement writes a variable (or moves components): forget the cached values
+        of the functions that read it."""
+        for cache in self.dependents.get(dependency, ()):
+            out.add(indent, f"{cache}.clear()")
 
     def compile_action(self, index, action):
         scope = self.types.globals
@@ -664,8 +724,6 @@ class Compiler:
 
     def compile_all(self):
         game = self.game
-        self.memo_caches = []
-        self.codegen.namespace["MEMO"] = game.memo_switch
         self.choose_memoized()
         # procedures that may choose, to a fixed point (they call each other)
         procs = self.types.procedures
@@ -680,7 +738,6 @@ class Compiler:
             self.functions[name] = self.compile_function(name, fn)
         for name, proc in procs.items():
             self.procedures[name] = self.compile_procedure(name, proc)
-        game.memo_caches = self.memo_caches
         actions = self.types.actions
         game.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
         game.action_index = {a.name: a.index for a in game.actions}

@@ -141,7 +141,7 @@ class Game:
         self.options = frozenset(options)
         self.seats = list(range(1, self.num_players + 1))
         self.enum_members = {e.name: list(e.members) for e in program.of_kind(ast.Enum)}
-        self.memo_switch = [False]     # on while legal moves are listed: costly pure functions are cached
+        self.memo_owner = [None]       # the state whose values the cached functions hold
         self.board_functions = stdlib.board_functions(self)
         self.cell_columns = {}
         self.params = {}
@@ -167,6 +167,7 @@ class Game:
             a.index: [self.labeler(element, PUBLIC) for (_, _, _, element) in a.binders] for a in self.actions
             if any(strip_optional(b[3]) in self.private_fields for b in a.binders)}
         self.templates = [self.parse_template(a.template, [b[0] for b in a.binders]) for a in self.actions]
+        self.namers = [self.namer(a, parts, tail) for a, (parts, tail) in zip(self.actions, self.templates)]
         # Where a template names every argument, equal labels mean equal names.
         self.dedupe_by_labels = []
         for action, (parts, _) in zip(self.actions, self.templates):
@@ -266,6 +267,29 @@ class Game:
             inner = self.labeler(element_of(t), viewer)
             return lambda s, v: ", ".join(inner(s, x) for x in v)
         return lambda s, v: plain_label(v)
+
+    def namer(self, action, parts, tail):
+        """A generated f(s, *args) -> the move's full name, from the action's template."""
+        cg = self.compiler.codegen
+        pieces = []
+        for literal, position in parts:
+            if literal:
+                pieces.append(repr(literal))
+            if position is not None:
+                value, t = f"a{position}", strip_optional(action.binders[position][3])
+                if t == "Player":
+                    pieces.append(f'("P" + str({value}) if {value} is not None else "none")')
+                elif t in self.types.components or t in self.types.boards:
+                    pieces.append(f'(_E[{value}]["__label__"] if {value} is not None else "none")')
+                elif t.startswith("list["):
+                    pieces.append(f"{cg.bind(self.labeler(t))}(s, {value})")
+                else:
+                    pieces.append(f"{cg.bind(plain_label)}({value})")
+        if tail:
+            pieces.append(repr(tail))
+        arguments = "".join(f", a{k}" for k in range(len(action.binders)))
+        name = re.sub(r"\W", "_", action.name)
+        return self.compiler.define(f"def name_{name}(s{arguments})", [f"    return {' + '.join(pieces) or repr('')}"])
 
     def parse_template(self, template, names):
         parts = []
@@ -470,6 +494,7 @@ class State:
     def apply(self, move):
         """Play a move (a Move or its text name). An illegal move raises IllegalMove, whose
         reason says why, and leaves the state as it was."""
+        self.game.memo_reset(self)      # the state may have been changed from outside
         if isinstance(move, str):
             move = self.find_move(move)
         else:
@@ -497,10 +522,12 @@ class State:
     def scores(self) -> list:
         if self.game.score is None:
             return self.returns()
+        self.game.memo_reset(self)
         return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
 
     def broken_invariants(self) -> list:
         """The names of the game's invariants that do not hold in this state."""
+        self.game.memo_reset(self)
         return [name for name, holds, _ in self.game.invariants if not holds(self, {})]
 
     def view(self, player: int) -> dict:
@@ -553,33 +580,27 @@ def compute_legal_moves(s: State) -> MoveList:
     if instruction is None or instruction.op not in ("play", "simultaneous"):
         return MoveList(s, [])
     segments, names_seen = [], set()
-    switch = game.memo_switch
-    switch[0] = True
-    try:
-        for index in instruction.actions:
-            action = game.actions[index]
-            candidates, exact = action.enumerate(s)
-            if not candidates:
-                continue
-            keyed = game.dedupe_by_labels[index]
-            if keyed is not None:
-                # moves whose arguments look the same (identical cards) are one move
-                if not exact:
-                    candidates = merge_by_labels(s, candidates, keyed)
-                segments.append((index, candidates, None))
-            else:
-                kept, names = [], []
-                for args in candidates:
-                    name = move_name(s, index, args)
-                    if name not in names_seen:
-                        names_seen.add(name)
-                        kept.append(args)
-                        names.append(name)
-                segments.append((index, kept, names))
-    finally:
-        switch[0] = False
-        for cache in game.memo_caches:
-            cache.clear()
+    game.memo_reset(s)
+    for index in instruction.actions:
+        action = game.actions[index]
+        candidates, exact = action.enumerate(s)
+        if not candidates:
+            continue
+        keyed = game.dedupe_by_labels[index]
+        if keyed is not None:
+            # moves whose arguments look the same (identical cards) are one move
+            if not exact:
+                candidates = merge_by_labels(s, candidates, keyed)
+            segments.append((index, candidates, None))
+        else:
+            kept, names = [], []
+            for args in candidates:
+                name = move_name(s, index, args)
+                if name not in names_seen:
+                    names_seen.add(name)
+                    kept.append(args)
+                    names.append(name)
+            segments.append((index, kept, names))
     if instruction.optional and segments:
         segments.append((None, [Move("skip", -1, (), SKIP)], None))
     return MoveList(s, segments)
@@ -620,6 +641,8 @@ def action_candidates(s, action, check_guard=True):
 
 
 def move_name(s, index, args, labelers=None) -> str:
+    if labelers is None:
+        return s.game.namers[index](s, *args)
     parts, tail = s.game.templates[index]
     labelers = labelers or s.game.binder_labelers[index]
     out = []
@@ -755,7 +778,29 @@ def run_step(s, runner, may_choose):
 def apply_move(s: State, move: Move):
     game = s.game
     s._legal = None
-    s.history.append(move.name)
+    name = move.name
+    s.history.append(name)
+    if move.kind == "action" and game.flow[s.pc].op == "play":
+        # the common case, without a closure: an action played in a turn
+        index, args = move.action, move.args
+        labelers = game.public_binder_labelers.get(index)
+        s.public_history.append((s.current, name if labelers is None else move_name(s, index, args, labelers)))
+        if game.actions[index].may_choose or game.triggers_may_choose:
+            def play(state):
+                run_action(state, index, args)
+                state.pc += 1
+            run_step(s, play, True)
+        else:
+            s.choices, s.cursor = (), 0
+            try:
+                run_action(s, index, args)
+                s.pc += 1
+            except Finished:
+                pass
+            except NeedChoice:
+                raise RulesRuntimeError("a choice was reached where none was expected")
+        advance(s)
+        return
     s.public_history.append((s.current, public_text(s, move)))
     if move.kind == "choice":
         pending = s.pending
