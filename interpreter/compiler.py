@@ -443,9 +443,14 @@ class Compiler:
                 key = f"L_{fn.parameters[0].name}"
             else:
                 key = "(" + "".join(f"L_{p.name}, " for p in fn.parameters) + ")"
+            # the stamp grows whenever the state the function reads changes
+            stamp = " + ".join(f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name])
             lines = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
-                     f"    value = {cache}.get({key}, EMPTY)",
-                     f"    if value is EMPTY: value = {cache}[{key}] = {source}",
+                     f"    stamp = {stamp}",
+                     f"    entry = {cache}.get({key})",
+                     "    if entry is not None and entry[0] == stamp: return entry[1]",
+                     f"    value = {source}",
+                     f"    {cache}[{key}] = (stamp, value)",
                      "    return value"]
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn))
         parameters = [p.name for p in fn.parameters]
@@ -489,6 +494,7 @@ class Compiler:
         self.memoized = (callers(functions, costly) - callers(functions, {"pick"})
                          - callers(functions, reads_current)) & scalar
         self.memo_cache_names = {name: self.codegen.bind({}, f"cache_{name}_") for name in sorted(self.memoized)}
+        self.memo_stamp_index = {}
         # what each function reads, through the functions it calls: var names, '#zones'
         direct = {}
         for name, fn in functions.items():
@@ -497,8 +503,10 @@ class Compiler:
             if any(n in self.types.zones or n in self.types.components for n in mentioned):
                 reads.add("#zones")
             direct[name] = (reads, {n for n in mentioned if n in functions})
-        self.dependents = {}
-        for name in self.memoized:
+        # one counter per thing read ('#epoch' grows when the engine is entered again)
+        self.memo_stamp_index = {"#epoch": 0}
+        self.memo_reads = {}
+        for name in sorted(self.memoized):
             reads, seen, todo = set(), set(), [name]
             while todo:
                 f = todo.pop()
@@ -506,25 +514,24 @@ class Compiler:
                     seen.add(f)
                     reads |= direct[f][0]
                     todo.extend(direct[f][1])
-            for dependency in reads:
-                self.dependents.setdefault(dependency, []).append(self.memo_cache_names[name])
-        caches = [self.codegen.namespace[c] for c in self.memo_cache_names.values()]
+            for dependency in sorted(reads):
+                self.memo_stamp_index.setdefault(dependency, len(self.memo_stamp_index))
+            self.memo_reads[name] = [0] + sorted(self.memo_stamp_index[d] for d in reads)
+        stamps = [0] * len(self.memo_stamp_index)
         owner = self.game.memo_owner
 
         def memo_reset(s):
             owner[0] = s
-            for cache in caches:
-                if cache:
-                    cache.clear()
-        self.codegen.namespace["memo_reset"] = memo_reset
-        self.codegen.namespace["MEMO_OWNER"] = owner
+            stamps[0] += 1
+        self.codegen.namespace.update(memo_reset=memo_reset, MEMO_OWNER=owner, MEMO_STAMPS=stamps)
         self.game.memo_reset = memo_reset
 
     def invalidate(self, dependency, out, indent):
-        """After a statement writes a variable (or moves components): forget the cached values
-        of the functions that read it."""
-        for cache in self.dependents.get(dependency, ()):
-            out.add(indent, f"{cache}.clear()")
+        """After a statement writes a variable (or moves components): the cached values of the
+        functions that read it are stale."""
+        k = self.memo_stamp_index.get(dependency)
+        if k is not None:
+            out.add(indent, f"MEMO_STAMPS[{k}] += 1")
 
     def compile_action(self, index, action):
         scope = self.types.globals
@@ -661,6 +668,9 @@ class Compiler:
                 out.add(1, f"if len(labels{k}) != len(fixed{k}): exact = False")
             elif not unique:
                 out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+        for k, loop in enumerate(loops):
+            if loop[3]:
+                out.add(1, f"if not fixed{k}: return out, exact")    # no value: no move at all
         if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
             # one binder, no guard step after it: the tuples at once
             out.add(1, "out = [(v,) for v in fixed0]")

@@ -144,6 +144,7 @@ class Game:
         self.memo_owner = [None]       # the state whose values the cached functions hold
         self.board_functions = stdlib.board_functions(self)
         self.cell_columns = {}
+        self.created = {}              # a created component's values -> its labels and signature
         self.params = {}
         self.var_defaults = {}
         self.geometries = {}
@@ -439,12 +440,26 @@ class State:
 
     def create(self, type_name, values, template, key):
         eid = len(self.entities)
-        values["__type__"] = type_name
-        values["__label__"] = self.component_label(type_name, values, template)
-        values["__same__"] = (type_name, *sorted((k, repr(v)) for k, v in values.items() if k != "__same__"))
-        private = self.game.private_fields.get(type_name)
-        if private:
-            values["__public_label__"] = self.component_label(type_name, values, template, private)
+        try:
+            # identical components have the same labels and signature: computed once per game
+            known = self.game.created.get((type_name, template, *values.items()))
+        except TypeError:      # an unhashable attribute value
+            known = None
+        if known is None:
+            values["__type__"] = type_name
+            values["__label__"] = self.component_label(type_name, values, template)
+            values["__same__"] = (type_name, *sorted((k, repr(v)) for k, v in values.items() if k != "__same__"))
+            private = self.game.private_fields.get(type_name)
+            if private:
+                values["__public_label__"] = self.component_label(type_name, values, template, private)
+            shown = {k: v for k, v in values.items() if k.startswith("__")}
+            try:
+                given = tuple((k, v) for k, v in values.items() if not k.startswith("__"))
+                self.game.created[(type_name, template, *given)] = shown
+            except TypeError:
+                pass
+        else:
+            values.update(known)
         self.entities.append(values)
         self.by_type.setdefault(type_name, []).append(eid)
         while len(self.loc) <= eid:
