@@ -496,6 +496,16 @@ class SourceGenerator:
         (no comprehension, and a zone read per value can be hoisted like any other)."""
         values = self.small_range(node.binder, ctx)
         kind = node.kind
+        if values is not None and node.value is None and node.binder.condition is not None and \
+                kind in ("first", "min", "max"):
+            # the first value (the smallest, or the largest from the end) that passes: tried in order
+            inner_scope = scope.child(**{node.binder.name: "int"})
+            chain = "None"
+            tried = list(values) if kind != "max" else list(values)[::-1]
+            for value in reversed(tried):      # built from the last one tried
+                inner = ctx.child(**{node.binder.name: repr(value)})
+                chain = f"({value} if {self.source(node.binder.condition, inner_scope, inner)} else {chain})"
+            return chain
         if values is None or kind not in ("any", "all", "count", "sum") or \
                 (kind in ("any", "all") and node.value is not None and node.binder.condition is not None):
             return None
