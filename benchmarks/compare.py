@@ -11,9 +11,10 @@ Every contestant (this checkout "now", the references, each --against commit) ru
 worker process (benchmarks/worker.py) that loads each game once before any timing. A round
 gives every contestant one time slice per configuration, in turn (the order rotates from round
 to round); each slice plays the random games of seeds 0, 1, 2, ... so all contestants play the
-same games. The report gives the median and the min-max of playouts/s over the rounds, and the
-ratio now / other, taken round by round (slices close in time) then the median. Only figures
-from the same run are compared, so a busy machine slows every contestant alike.
+same games. The report gives the median and the min-max over the rounds of playouts per second
+of the worker's CPU time (other programs on the machine change it much less than wall-clock
+time), and the ratio now / other, taken round by round (slices close in time) then the median.
+Only figures from the same run are compared.
 """
 import argparse
 import importlib
@@ -151,7 +152,7 @@ def load_all(contestants, configs):
 
 
 def measure(contestants, configs, rounds, seconds):
-    """slices[config][label] = [(playouts, moves, seconds) of each round]."""
+    """slices[config][label] = [the worker's answer for each round's slice]."""
     slices = {config.name: {c.label: [] for c in contestants if config.name in c.loaded} for config in configs}
     warnings = []
     for round_number in range(rounds):
@@ -168,8 +169,7 @@ def measure(contestants, configs, rounds, seconds):
                     del slices[config.name][contestant.label]
                     contestant.loaded.discard(config.name)
                 else:
-                    slices[config.name][contestant.label].append(
-                        (answer["playouts"], answer["moves"], answer["seconds"]))
+                    slices[config.name][contestant.label].append(answer)
     return slices, warnings
 
 
@@ -181,7 +181,7 @@ def check_same_games(contestants, slices):
     for name, per_label in slices.items():
         if not per_label:
             continue
-        seeds = min(max(playouts for playouts, _, _ in runs) for runs in per_label.values())
+        seeds = min(max(run["playouts"] for run in runs) for runs in per_label.values())
         answers = {label: by_label[label].ask({"check": name, "seeds": seeds}) for label in per_label}
         checks[name] = {"seeds": seeds, "moves": {label: a.get("moves") for label, a in answers.items()}}
         first = next(iter(answers))
@@ -201,13 +201,15 @@ def results(contestants, configs, slices, checks):
     rows = []
     for config in configs:
         per_label = slices.get(config.name, {})
-        rates = {label: [p / s for p, _, s in runs] for label, runs in per_label.items() if runs}
+        rates = {label: [run["playouts"] / run["cpu_seconds"] for run in runs]
+                 for label, runs in per_label.items() if runs}
         row = {"config": config.name, "rules": config.rules, "players": config.players, "options": config.options,
                "seeds_checked": checks.get(config.name, {}).get("seeds"), "contestants": {}}
         for label, values in rates.items():
             runs = per_label[label]
             entry = {"playouts_per_second": summarize(values), "per_round": [round(v, 2) for v in values],
-                     "moves_per_second": statistics.median(m / s for _, m, s in runs),
+                     "moves_per_second": statistics.median(run["moves"] / run["cpu_seconds"] for run in runs),
+                     "wall_clock_playouts_per_second": summarize([run["playouts"] / run["wall_seconds"] for run in runs]),
                      "moves_in_seeds_checked": checks[config.name]["moves"][label]}
             if label != "now" and "now" in rates:
                 entry["now_over_this"] = summarize([a / b for a, b in zip(rates["now"], values)])
@@ -230,12 +232,12 @@ def ratio_text(figure):
 
 
 def print_text(report, rounds, seconds):
-    print(f"Random playouts, {rounds} rounds of {seconds:g} s per contestant and configuration, interleaved.")
+    print(f"Random playouts per CPU second, {rounds} rounds of {seconds:g} s per contestant and configuration, interleaved.")
     for contestant in report["contestants"]:
         print(f"  {contestant['label']:<10} {contestant['description']}")
     print()
-    header = ("config", "contestant", "playouts/s median (min-max)", "now / this (min-max)", "moves in seeds checked")
-    line = "{:<24} {:<10} {:>28} {:>22} {:>24}"
+    header = ("config", "contestant", "playouts/CPU s: median (min-max)", "now / this (min-max)", "moves in seeds checked")
+    line = "{:<24} {:<10} {:>33} {:>22} {:>24}"
     print(line.format(*header))
     for row in report["configs"]:
         name = row["config"]
@@ -249,9 +251,9 @@ def print_text(report, rounds, seconds):
 def print_markdown(report):
     labels = [c["label"] for c in report["contestants"]]
     others = [label for label in labels if label != "now"]
-    header = ["config", "now playouts/s"]
+    header = ["config", "now playouts/CPU s"]
     for label in others:
-        header += [f"{label} playouts/s", f"now / {label}"]
+        header += [f"{label} playouts/CPU s", f"now / {label}"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for row in report["configs"]:
@@ -325,7 +327,7 @@ def play_both(game, reference, move_name, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="rounds of time slices (default 5)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="length of one slice (default 1)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one slice, wall clock (default 1)")
     parser.add_argument("--only", action="append", metavar="NAME",
                         help="only the configurations whose name starts with NAME (repeatable): 'continents', 'continents 2p'")
     parser.add_argument("--against", action="append", default=[], metavar="COMMIT",

@@ -7,7 +7,8 @@ It reads one JSON command a line on stdin and answers one JSON line on stdout:
 
     {"load": KEY, "rules": PATH, "players": N, "options": [...]}   -> {"loaded": KEY} or {"error": TEXT}
     {"run": KEY, "seconds": T}      random playouts of seeds 0, 1, 2, ... until T seconds have
-                                    passed (whole playouts only) -> {"playouts", "moves", "seconds"}
+                                    passed (whole playouts only) -> {"playouts", "moves",
+                                    "cpu_seconds" (this process's CPU time), "wall_seconds"}
     {"check": KEY, "seeds": N}      the moves and outcomes of seeds 0..N-1 -> {"moves", "outcomes"}
     {"quit": true}
 
@@ -80,7 +81,7 @@ class Worker:
     def run(self, command):
         key, game = command["run"], self.games[command["run"]]
         playouts = moves = 0
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         deadline = started + command["seconds"]
         while True:
             result = playout(game, playouts)
@@ -89,7 +90,8 @@ class Worker:
             moves += result[0]
             if time.perf_counter() >= deadline:
                 break
-        return {"playouts": playouts, "moves": moves, "seconds": time.perf_counter() - started}
+        return {"playouts": playouts, "moves": moves, "cpu_seconds": time.process_time() - started_cpu,
+                "wall_seconds": time.perf_counter() - started}
 
     def check(self, command):
         key, seeds = command["check"], command["seeds"]
