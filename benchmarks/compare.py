@@ -8,10 +8,10 @@
     python benchmarks/compare.py --check-references    do the references play the rules files' games?
 
 Every contestant (this checkout "now", the references, each --against commit) runs in its own
-worker process (benchmarks/worker.py) that loads each game once before any timing. A round
-gives every contestant one time slice per configuration, in turn (the order rotates from round
-to round); each slice plays the random games of seeds 0, 1, 2, ... so all contestants play the
-same games. The report gives the median and the min-max over the rounds of playouts per second
+worker process (benchmarks/worker.py), started afresh for each round, that loads each game once
+before any timing. A round gives every contestant one time slice per configuration, in turn
+(the order rotates from round to round); each slice plays the random games of seeds 0, 1, 2, ...
+so all contestants play the same games. The report gives the median and the min-max over the rounds of playouts per second
 of the worker's CPU time (other programs on the machine change it much less than wall-clock
 time), and the ratio now / other, taken round by round (slices close in time) then the median.
 Only figures from the same run are compared.
@@ -62,7 +62,8 @@ CONFIGS = [
 
 
 class Contestant:
-    """One worker process: the engine of a checkout (kind "engine") or the references."""
+    """The engine of a checkout (kind "engine") or the references, and its worker process of
+    the current round."""
 
     def __init__(self, label, kind, root, description):
         self.label, self.kind, self.root, self.description = label, kind, Path(root), description
@@ -70,6 +71,7 @@ class Contestant:
         self.process = None
 
     def start(self):
+        self.loaded = set()
         environment = dict(os.environ, PYTHONPATH=str(self.root))
         self.process = subprocess.Popen([sys.executable, str(WORKER), self.kind], cwd=self.root, env=environment,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -152,44 +154,56 @@ def load_all(contestants, configs):
 
 
 def measure(contestants, configs, rounds, seconds):
-    """slices[config][label] = [the worker's answer for each round's slice]."""
-    slices = {config.name: {c.label: [] for c in contestants if config.name in c.loaded} for config in configs}
-    warnings = []
+    """Play the rounds. Each round starts its own worker processes: one process can run a few
+    per cent faster or slower than another with the same code (memory layout, hash seed), and
+    a process kept for the whole run would carry that into every round.
+    Returns slices[config][label][round] = the worker's answer, the same-games checks,
+    warnings, and the differences in play."""
+    slices = {config.name: {} for config in configs}
+    checks, warnings, differences = {}, [], {}
     for round_number in range(rounds):
         print(f"round {round_number + 1}/{rounds}", file=sys.stderr, flush=True)
-        for config in configs:
-            players = [c for c in contestants if c.label in slices[config.name]]
-            if not players:
-                continue
-            shift = round_number % len(players)
-            for contestant in players[shift:] + players[:shift]:
-                answer = contestant.ask({"run": config.name, "seconds": seconds})
-                if "error" in answer:
-                    warnings.append(f"{contestant.label} stopped playing {config.name}: {answer['error']}")
-                    del slices[config.name][contestant.label]
-                    contestant.loaded.discard(config.name)
-                else:
-                    slices[config.name][contestant.label].append(answer)
-    return slices, warnings
+        try:
+            for contestant in contestants:
+                contestant.start()
+            warnings += load_all(contestants, configs)
+            for config in configs:
+                players = [c for c in contestants if config.name in c.loaded]
+                shift = round_number % len(players) if players else 0
+                for contestant in players[shift:] + players[:shift]:
+                    answer = contestant.ask({"run": config.name, "seconds": seconds})
+                    if "error" in answer:
+                        warnings.append(f"{contestant.label} stopped playing {config.name}: {answer['error']}")
+                        contestant.loaded.discard(config.name)
+                    else:
+                        slices[config.name].setdefault(contestant.label, {})[round_number] = answer
+            check_same_games(contestants, configs, slices, round_number, checks, differences)
+        finally:
+            for contestant in contestants:
+                contestant.stop()
+    return slices, checks, list(dict.fromkeys(warnings)), list(differences.values())
 
 
-def check_same_games(contestants, slices):
-    """Per config: the moves of seeds 0..N-1 (N: the fewest any contestant reached) by each
-    contestant, and a warning when one of them played these games differently."""
-    checks, warnings = {}, []
-    by_label = {c.label: c for c in contestants}
-    for name, per_label in slices.items():
-        if not per_label:
+def check_same_games(contestants, configs, slices, round_number, checks, differences):
+    """Ask this round's workers for the moves and outcomes of seeds 0..N-1 (N: the fewest any
+    of them played in its slice); note a contestant that plays them differently from the
+    first one. checks keeps, per config, the moves of the round with the largest N."""
+    for config in configs:
+        played = {label: rounds[round_number] for label, rounds in slices[config.name].items() if round_number in rounds}
+        players = [c for c in contestants if c.label in played and config.name in c.loaded]
+        if not players:
             continue
-        seeds = min(max(run["playouts"] for run in runs) for runs in per_label.values())
-        answers = {label: by_label[label].ask({"check": name, "seeds": seeds}) for label in per_label}
-        checks[name] = {"seeds": seeds, "moves": {label: a.get("moves") for label, a in answers.items()}}
-        first = next(iter(answers))
+        seeds = min(played[c.label]["playouts"] for c in players)
+        answers = {c.label: c.ask({"check": config.name, "seeds": seeds}) for c in players}
+        first = players[0].label
         for label, answer in answers.items():
             if answer.get("outcomes") != answers[first].get("outcomes"):
-                warnings.append(f"{name}: {label} plays seeds 0..{seeds - 1} differently from {first} "
-                                f"({answer.get('moves')} moves against {answers[first].get('moves')}, or other winners)")
-    return checks, warnings
+                differences.setdefault((config.name, label), (
+                    f"{config.name}: {label} plays seeds 0..{seeds - 1} differently from {first} "
+                    f"({answer.get('moves', answer.get('error'))} moves against {answers[first].get('moves')}, "
+                    f"or other winners)"))
+        if seeds > checks.get(config.name, {}).get("seeds", 0):
+            checks[config.name] = {"seeds": seeds, "moves": {label: a.get("moves") for label, a in answers.items()}}
 
 
 def summarize(values):
@@ -200,19 +214,22 @@ def results(contestants, configs, slices, checks):
     """The figures, as printed by --json."""
     rows = []
     for config in configs:
-        per_label = slices.get(config.name, {})
-        rates = {label: [run["playouts"] / run["cpu_seconds"] for run in runs]
-                 for label, runs in per_label.items() if runs}
+        per_label = slices[config.name]
+        rates = {label: {r: run["playouts"] / run["cpu_seconds"] for r, run in runs.items()}
+                 for label, runs in per_label.items()}
+        check = checks.get(config.name, {"seeds": 0, "moves": {}})
         row = {"config": config.name, "rules": config.rules, "players": config.players, "options": config.options,
-               "seeds_checked": checks.get(config.name, {}).get("seeds"), "contestants": {}}
-        for label, values in rates.items():
-            runs = per_label[label]
-            entry = {"playouts_per_second": summarize(values), "per_round": [round(v, 2) for v in values],
+               "seeds_checked": check["seeds"], "contestants": {}}
+        for label, by_round in rates.items():
+            runs = per_label[label].values()
+            entry = {"playouts_per_second": summarize(list(by_round.values())),
+                     "per_round": {r: round(rate, 2) for r, rate in by_round.items()},
                      "moves_per_second": statistics.median(run["moves"] / run["cpu_seconds"] for run in runs),
                      "wall_clock_playouts_per_second": summarize([run["playouts"] / run["wall_seconds"] for run in runs]),
-                     "moves_in_seeds_checked": checks[config.name]["moves"][label]}
-            if label != "now" and "now" in rates:
-                entry["now_over_this"] = summarize([a / b for a, b in zip(rates["now"], values)])
+                     "moves_in_seeds_checked": check["moves"].get(label)}
+            both = [r for r in by_round if r in rates.get("now", {})]
+            if label != "now" and both:
+                entry["now_over_this"] = summarize([rates["now"][r] / by_round[r] for r in both])
             row["contestants"][label] = entry
         rows.append(row)
     return {"contestants": [{"label": c.label, "kind": c.kind, "description": c.description} for c in contestants],
@@ -356,29 +373,22 @@ def main():
                 path, full = add_worktree(commit, folder)
                 worktrees.append(path)
                 contestants.append(Contestant(commit, "engine", path, f"commit {full[:12]}, in a temporary worktree"))
-            for contestant in contestants:
-                contestant.start()
-            warnings = load_all(contestants, configs)
-            slices, more = measure(contestants, configs, args.rounds, args.seconds)
-            checks, differences = check_same_games(contestants, slices)
-            warnings += more + differences
+            slices, checks, warnings, differences = measure(contestants, configs, args.rounds, args.seconds)
         finally:
-            for contestant in contestants:
-                contestant.stop()
             for path in worktrees:
                 remove_worktree(path)
     if worktrees:
         git("worktree", "prune")
 
     report = results(contestants, configs, slices, checks)
-    report.update(rounds=args.rounds, seconds=args.seconds, warnings=warnings)
+    report.update(rounds=args.rounds, seconds=args.seconds, warnings=warnings + differences)
     if args.json:
         print(json.dumps(report, indent=2))
     elif args.markdown:
         print_markdown(report)
     else:
         print_text(report, args.rounds, args.seconds)
-    for warning in warnings:
+    for warning in warnings + differences:
         print(f"warning: {warning}", file=sys.stderr)
     return 1 if differences else 0
 
