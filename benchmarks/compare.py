@@ -288,7 +288,9 @@ def print_markdown(report):
 def check_references():
     """Drive the engine and each reference with the same random choices; compare them move by move."""
     sys.path.insert(0, str(ROOT))
+    import interpreter
     from interpreter.engine import load_game
+    print(f"engine: {Path(interpreter.__file__).parent}")
     failed = False
     for rules, module_name in BY_RULES.items():
         module = importlib.import_module("references." + module_name)
@@ -369,7 +371,7 @@ def main():
     worktrees = []
     with tempfile.TemporaryDirectory(prefix="referee-compare-") as folder:
         try:
-            for commit in args.against:
+            for commit in dict.fromkeys(args.against):
                 path, full = add_worktree(commit, folder)
                 worktrees.append(path)
                 contestants.append(Contestant(commit, "engine", path, f"commit {full[:12]}, in a temporary worktree"))
