@@ -221,7 +221,7 @@ class SourceGenerator:
         if constant is not None:
             return self.literal(constant[0])
         if name == "current":
-            return "s.current"
+            return self.hoisted("s.current", ctx)
         if name in ("players", "Player"):
             return self.bind(c.game.seats)
         if name in c.types.enums:

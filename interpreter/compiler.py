@@ -613,8 +613,11 @@ class Compiler:
         for statement in action.body:
             node = ast.untag(statement)[0]
             if isinstance(node, ast.Let):
-                sources[id(node)] = ("let", node.name, self.x(node.value, guard_scope, ctx))
+                source = self.x(node.value, guard_scope, ctx)
+                sources[id(node)] = ("let", node.name, source)
                 guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
+                if re.fullmatch(r"_h\d+", source):
+                    ctx.bound[node.name] = source     # a let of a value read once: the same name
             elif isinstance(node, ast.Require):
                 sources[id(node)] = ("require", None, self.x(node.condition, guard_scope, ctx))
             else:
