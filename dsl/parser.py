@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import ast as python_ast
 import functools
+import hashlib
+import json
+import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -15,6 +19,13 @@ from . import ast
 from .diagnostics import Diagnostic
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+# The analysed grammar (terminals, rules, LALR tables), built ahead of time from grammar.lark by
+# `python -m dsl.parser_tables` and shipped with the package: building it takes ~0.5 s, loading it
+# ~15 ms. Its header names the grammar (sha256), the Lark version and the options it was built
+# from; when any of them differs from what is running, it is not used (see load_tables).
+TABLES_PATH = Path(__file__).with_name("grammar.tables")
+TABLES_MAGIC = b"referee parser tables 1\n"
+LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
 
 # Rules that are lists or plain words, not nodes.
 LIST_RULES = {"game_fields", "option_body", "names", "fields", "index", "parameters", "binders",
@@ -28,8 +39,64 @@ def class_name(rule: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def lark_parser(strict: bool = False) -> lark.Lark:
-    return lark.Lark(GRAMMAR_PATH.read_text(), parser="lalr", propagate_positions=True,
-                     maybe_placeholders=True, strict=strict)
+    """The parser of grammar.lark: the saved tables when they match it, else built here.
+    strict=True (conflicts and terminal collisions are errors) is always built from the grammar."""
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    if not strict:
+        saved = load_tables(grammar)
+        if saved is not None:
+            return saved
+    return build_parser(grammar, strict=strict)
+
+
+def build_parser(grammar: str, strict: bool = False) -> lark.Lark:
+    return lark.Lark(grammar, strict=strict, **LARK_OPTIONS)
+
+
+def tables_key(grammar: str) -> dict:
+    """What saved tables must have been built from to be used with this grammar."""
+    return {"grammar_sha256": hashlib.sha256(grammar.encode("utf-8")).hexdigest(),
+            "lark": lark.__version__, "options": LARK_OPTIONS}
+
+
+def load_tables(grammar: str, path: Optional[Path] = None) -> Optional[lark.Lark]:
+    """The parser saved at `path` (default TABLES_PATH) if it was built from this very grammar,
+    with these options and this version of Lark; None otherwise (missing, stale or unreadable).
+    Only reads: works in a read-only installation, and nothing is ever written at run time."""
+    try:
+        with open(path or TABLES_PATH, "rb") as file:
+            if file.readline() != TABLES_MAGIC:
+                return None
+            if json.loads(file.readline()) != tables_key(grammar):
+                return None
+            parser = lark.Lark.load(file)
+    except Exception:   # a damaged or foreign file: build the parser instead
+        return None
+    for terminal in parser.terminals:
+        # Lark gives back the flags of a pattern as a list: make them the frozenset of a built
+        # parser again, so that the patterns compare and hash the same (the lexer is built already)
+        terminal.pattern.flags = frozenset(terminal.pattern.flags)
+    return parser
+
+
+def save_tables(grammar: str, path: Optional[Path] = None) -> None:
+    """Build the parser of `grammar` and save it at `path` (default TABLES_PATH), atomically."""
+    path = Path(path or TABLES_PATH)
+    parser = build_parser(grammar)
+    # Keep the unanalysed grammar too (as Lark's own cache_grammar option does): hypothesis'
+    # from_lark reads parser.grammar.
+    parser.__serialize_fields__ = [*parser.__serialize_fields__, "grammar"]
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(TABLES_MAGIC)
+            file.write(json.dumps(tables_key(grammar), sort_keys=True).encode("ascii") + b"\n")
+            parser.save(file)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def span_of(file: str, meta_or_token) -> ast.Span:
