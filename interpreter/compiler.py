@@ -401,6 +401,7 @@ class Compiler:
         def text(s, given):
             shown = {name: labelers[name](s, value) for name, value in zip(order, given)}
             return PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), message)
+        out.add(indent, "if s.shared: s.own_trails()")
         out.add(indent, f"s.log.append({self.codegen.bind(text, 'log')}(s, ({''.join(v + ', ' for v in values)})))")
 
     def local_types(self, scope):

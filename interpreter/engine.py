@@ -341,7 +341,7 @@ def player_range(program):
 class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
-                 "choices", "cursor", "log", "turn", "seed", "_legal", "owned")
+                 "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared")
 
     def __init__(self, game):
         self.game = game
@@ -371,10 +371,12 @@ class State:
         # the zone keys whose lists this state may change in place: a clone shares the lists
         # of its original until one of them changes a zone (copy on write)
         self.owned = set()
+        # history, public_history and log are shared with a clone until one of them writes
+        self.shared = False
 
-    def clone(self, share_history=False) -> "State":
-        """A copy to play on. share_history: the copy keeps the same history lists (a
-        snapshot taken before a step, whose history the engine replaces)."""
+    def clone(self) -> "State":
+        """A copy to play on, in a time that does not grow with the game's history: zones and
+        the history lists are shared, each copied by whichever state changes it first."""
         other = State.__new__(State)
         other.game = self.game
         other.entities = self.entities
@@ -392,15 +394,24 @@ class State:
         other.terminal = self.terminal
         other.winners = self.winners
         other.pending = self.pending
-        other.history = self.history if share_history else self.history[:]
-        other.public_history = self.public_history if share_history else self.public_history[:]
+        other.history = self.history
+        other.public_history = self.public_history
+        self.shared = other.shared = True
         other.choices = self.choices
         other.cursor = self.cursor
-        other.log = self.log[:]
+        other.log = self.log
         other.turn = self.turn
         other.seed = self.seed
         other._legal = self._legal
         return other
+
+    def own_trails(self):
+        """Copy the history lists and the log before changing them, if a clone shares them."""
+        if self.shared:
+            self.history = self.history[:]
+            self.public_history = self.public_history[:]
+            self.log = self.log[:]
+            self.shared = False
 
     def _become(self, other: "State"):
         for slot in State.__slots__:
@@ -776,7 +787,7 @@ def run_triggers(s):
 def run_step(s, runner, may_choose):
     """Run one indivisible step; if it reaches a choice not yet made, keep what is needed to
     replay it once the choice is made."""
-    snapshot = s.clone(share_history=True) if may_choose else None
+    snapshot = s.clone() if may_choose else None
     s.choices, s.cursor = (), 0
     try:
         runner(s)
@@ -794,6 +805,7 @@ def apply_move(s: State, move: Move):
     game = s.game
     s._legal = None
     name = move.name
+    s.own_trails()
     s.history.append(name)
     if move.kind == "action" and game.flow[s.pc].op == "play":
         # the common case, without a closure: an action played in a turn
@@ -819,7 +831,7 @@ def apply_move(s: State, move: Move):
     s.public_history.append((s.current, public_text(s, move)))
     if move.kind == "choice":
         pending = s.pending
-        new = pending.snapshot.clone(share_history=True)
+        new = pending.snapshot.clone()
         new.history = s.history
         new.public_history = s.public_history
         new.pending = None
@@ -903,6 +915,7 @@ def simultaneous_step(s, ins) -> bool:
         raise DeadEnd(f"P{s.current} must choose but has no legal move", ins.span)
     key = ins.key
     # the sealed moves are the last ones played: their public texts become known
+    s.own_trails()
     history = s.public_history
     for k, (player, index, args) in enumerate(sealed, start=len(history) - len(sealed)):
         history[k] = (player, move_name(s, index, args, s.game.public_binder_labelers.get(index)))
