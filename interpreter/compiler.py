@@ -120,13 +120,17 @@ def callers(functions, names) -> set:
 
 
 class Lines:
-    """Python source being written, with its indentation."""
+    """Python source being written, with its indentation, and for each line the span of the
+    rules text it comes from (so that an error raised there points at the rules file)."""
 
-    def __init__(self):
+    def __init__(self, span=None):
         self.lines = []
+        self.spans = []
+        self.span = span
 
     def add(self, indent, text):
         self.lines.append("    " * indent + text)
+        self.spans.append(self.span)
 
 
 class Compiler:
@@ -168,17 +172,23 @@ class Compiler:
         span = node.span
         return f"# {span.file.rsplit('/', 1)[-1]}:{span.line}" if span.line else ""
 
-    def define(self, header, body_lines, comment=""):
-        """exec one generated function; its state reads (_Z, _V, _E) bound once at its top."""
-        body = "\n".join(body_lines)
+    def define(self, header, body, comment="", span=None):
+        """exec one generated function (body: a Lines, or lines all from `span`); its state
+        reads (_Z, _V, _E) bound once at its top."""
+        body_lines = body.lines if isinstance(body, Lines) else body
+        spans = body.spans if isinstance(body, Lines) else [span] * len(body_lines)
+        text = "\n".join(body_lines)
         prologue = []
         for local, attribute in (("_Z", "zones"), ("_V", "vars"), ("_E", "entities")):
-            if re.search(rf"\b{local}\b", body):
+            if re.search(rf"\b{local}\b", text):
                 prologue.append(f"    {local} = s.{attribute}")
         name = header.split("(", 1)[0].split()[-1]
-        source = (f"{comment}\n" if comment else "") + f"{header}:\n" + "\n".join(prologue + body_lines) + "\n"
+        head = ([comment] if comment else []) + [f"{header}:"] + prologue
+        source = "\n".join(head + body_lines) + "\n"
+        filename = f"<rules {self.program.path} {name}>"
+        self.game.line_spans[filename] = {len(head) + k + 1: sp for k, sp in enumerate(spans) if sp is not None}
         try:
-            exec(compile(source, f"<rules {self.program.path}>", "exec"), self.codegen.namespace)
+            exec(compile(source, filename, "exec"), self.codegen.namespace)
         except SyntaxError as error:     # an expression too deep for Python's own parser
             raise RulesRuntimeError(f"this rule is too complex to compile ({error.msg})", None)
         self.module.append(source)
@@ -192,7 +202,7 @@ class Compiler:
         """f(s, e) -> the value of an expression (e: the flow's or a caller's environment)."""
         ctx = ctx or Context("env")
         source = self.codegen.source(node, scope, ctx)
-        fn = self.define(f"def {name or self.fresh('_x')}(s, e)", [f"    return {source}"], self.where(node))
+        fn = self.define(f"def {name or self.fresh('_x')}(s, e)", [f"    return {source}"], self.where(node), node.span)
         constant = self.codegen.constant_of(node)
         if constant is not None:
             fn.value = constant[0]
@@ -213,7 +223,7 @@ class Compiler:
         """(domain fn, where fn or None, inner scope, element type), in the env form."""
         cg = self.codegen
         domain_source = cg.collection(binder.domain, scope, Context("env"))
-        domain = self.define(f"def {self.fresh('_d')}(s, e)", [f"    return {domain_source}"], self.where(binder))
+        domain = self.define(f"def {self.fresh('_d')}(s, e)", [f"    return {domain_source}"], self.where(binder), binder.span)
         element = strip_optional(element_of(self.type_of(binder.domain, scope)))
         inner = scope.child(**{binder.name: element})
         where = self.expr(binder.condition, inner) if binder.condition is not None else None
@@ -225,10 +235,12 @@ class Compiler:
         before = len(out.lines)
         for statement in statements:
             node = ast.untag(statement)[0]
+            saved, out.span = out.span, node.span
             comment = self.where(node)
             if comment:
                 out.add(indent, comment)
             getattr(self, "s_" + type(node).__name__)(node, scope, ctx, out, indent)
+            out.span = saved
         if not any(not line.strip().startswith("#") for line in out.lines[before:]):
             out.add(indent, "pass")
 
@@ -423,6 +435,7 @@ class Compiler:
         ctx = Context(ctx_mode)
         for statement in statements:
             node = ast.untag(statement)[0]
+            out.span = node.span
             getattr(self, "s_" + type(node).__name__)(node, scope, ctx, out, 1)
         if not out.lines:
             out.add(1, "pass")
@@ -453,7 +466,7 @@ class Compiler:
                      f"    value = {source}",
                      f"    {cache}[{key}] = (stamp, value)",
                      "    return value"]
-        self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn))
+        self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]
         reset = self.game.memo_reset
@@ -544,12 +557,13 @@ class Compiler:
             texts.append(self.source_text(binder.condition) if binder.condition is not None else "")
         guard_scope = scope.child()
         run_scope = scope.child()
-        guard, run = Lines(), Lines()
+        guard, run = Lines(action.span), Lines(action.span)
         rest = list(action.body)
         env, local = Context("env"), Context("local")
         span = self.codegen.bind(action.span, "span")
         while rest and isinstance(ast.untag(rest[0])[0], (ast.Let, ast.Require)):
             node = ast.untag(rest.pop(0))[0]
+            guard.span = run.span = node.span
             if isinstance(node, ast.Let):
                 self.s_Let(node, guard_scope, env, guard, 1)
                 self.s_Let(node, run_scope, local, run, 1)
@@ -583,7 +597,7 @@ class Compiler:
         names_all = named >= {b.name for b in action.binders}
         early_nodes, stage_nodes = self.guard_placement(action)
         lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
-        out = Lines()
+        out = Lines(action.span)
         scope = self.types.globals
         loops = []
         static_unique = True
@@ -626,6 +640,7 @@ class Compiler:
 
         def emit_steps(nodes, indent, fail):
             for node in nodes:
+                out.span = node.span
                 kind, name, source = sources[id(node)]
                 if kind == "let":
                     out.add(indent, f"L_{name} = {source}")
@@ -774,7 +789,8 @@ class Compiler:
         if score is not None:
             scope = self.types.globals.child(**{score.player_name: "Player"})
             source = self.x(score.expr, scope, Context("local"))
-            game.score = self.define(f"def score(s, L_{score.player_name})", [f"    return {source}"], self.where(score))
+            game.score = self.define(f"def score(s, L_{score.player_name})", [f"    return {source}"], self.where(score),
+                                     score.span)
 
     def module_source(self) -> str:
         """The generated module as text, for reading and debugging (referee compile)."""
@@ -800,6 +816,7 @@ class Compiler:
         out.add(1, "jumps = 0")
         out.add(1, "while True:")
         for k, ins in enumerate(flow):
+            out.span = ins.span
             out.add(2, f"if pc == {k}:  # {ins.op} {self.where(ins).lstrip('# ')}")
             out.add(3, f"s.pc = {k}")
             op = ins.op
@@ -817,8 +834,10 @@ class Compiler:
                 out.add(3, "pc = s.pc")
             elif op == "effect":
                 out.add(3, "try:")
-                for line in ins.code or ["pass"]:
+                for line, span in zip(ins.code.lines, ins.code.spans):
+                    out.span = span
                     out.add(4, line)
+                out.span = ins.span
                 out.add(3, "except Finished:")
                 out.add(4, "return")
                 out.add(3, f"pc = {k + 1}")
@@ -956,9 +975,11 @@ class Compiler:
             out.append(Instruction("jump", node.span, target=step))
             out[step].target = len(out)
         else:
-            lines = Lines()
+            lines = Lines(node.span)
             getattr(self, "s_" + type(node).__name__)(node, scope, Context("env"), lines, 0)
-            fn = self.define(f"def {self.fresh('_run')}(s, e)", ["    " + line for line in lines.lines] or ["    pass"],
-                             self.where(node))
-            out.append(Instruction("effect", node.span, fn=fn, may_choose=self.may_choose((node,)),
-                                   code=lines.lines))
+            if not lines.lines:
+                lines.add(0, "pass")
+            indented = Lines()
+            indented.lines, indented.spans = ["    " + line for line in lines.lines], lines.spans
+            fn = self.define(f"def {self.fresh('_run')}(s, e)", indented, self.where(node))
+            out.append(Instruction("effect", node.span, fn=fn, may_choose=self.may_choose((node,)), code=lines))

@@ -145,6 +145,7 @@ class Game:
         self.board_functions = stdlib.board_functions(self)
         self.cell_columns = {}
         self.created = {}              # a created component's values -> its labels and signature
+        self.line_spans = {}           # generated function's file name -> {line: span of the rules}
         self.params = {}
         self.var_defaults = {}
         self.geometries = {}
@@ -573,6 +574,13 @@ def located(s, error, doing) -> RulesRuntimeError:
     say) as a located RulesRuntimeError: a rules bug, never a traceback."""
     flow = s.game.flow
     span = flow[s.pc].span if 0 <= s.pc < len(flow) else None
+    # the rules line of the innermost generated function the error went through
+    trace = error.__traceback__
+    while trace is not None:
+        spans = s.game.line_spans.get(trace.tb_frame.f_code.co_filename)
+        if spans and trace.tb_lineno in spans:
+            span = spans[trace.tb_lineno]
+        trace = trace.tb_next
     return RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span)
 
 
