@@ -678,6 +678,24 @@ def cmd_verify(args) -> int:
     return ERRORS if failed else OK
 
 
+# ---- compile -----------------------------------------------------------------------------
+
+def cmd_compile(args) -> int:
+    """The generated module of a game (options, player count): every fn, proc, action, trigger,
+    the setup and the flow as Python functions, each under a comment naming its rules line."""
+    game = load(args.file, args.option, args.players)
+    source = game.compiler.module_source()
+    if not args.output:
+        out(source.rstrip("\n"))
+        return OK
+    try:
+        Path(args.output).write_text(source, encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"referee: cannot write {args.output}: {error.strerror or error}", CANNOT_WRITE)
+    err(f"{describe(game)}: {source.count(chr(10))} lines written to {args.output}")
+    return OK
+
+
 # ---- the parser --------------------------------------------------------------------------
 
 def whole_number(text, least):
@@ -792,6 +810,11 @@ def build_parser():
     verify_.add_argument("--log", metavar="DIR", help="write a replayable log of each failure into DIR")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     verify_.set_defaults(run=cmd_verify)
+
+    compile_ = commands.add_parser("compile", help="write the Python module a game compiles to, for reading and debugging")
+    game_arguments(compile_)
+    compile_.add_argument("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)")
+    compile_.set_defaults(run=cmd_compile)
     return parser
 
 

@@ -1,0 +1,234 @@
+"""The generated module: what `referee compile` shows, and the shortcuts the compiler takes
+(unrolled aggregates, cached functions, lazily made moves, copy-on-write clones) giving the
+same answers as the plain forms."""
+import pytest
+
+from interpreter.bots import RandomBot
+from interpreter.cli import main
+from interpreter.engine import Move, load_game
+from interpreter.errors import IllegalMove, RulesRuntimeError
+from tests.conftest import GAMES, game_files
+
+
+def load(path, options=(), players=None):
+    game, diagnostics, _ = load_game(str(path), options, players)
+    assert diagnostics == [], diagnostics
+    return game
+
+
+# ---- referee compile -----------------------------------------------------------------------
+
+def test_compile_prints_one_function_per_rule_under_its_rules_line(capsys):
+    assert main(["compile", str(GAMES / "continents.rules"), "--players", "3"]) == 0
+    module = capsys.readouterr().out
+    for name in ("def legal_build(s):", "def act_build(s, L_c, L_i, L_card):", "def fn_top_card(s, L_c, L_i):",
+                 "def proc_settle(s, L_c):", "def fire_one_trigger(s):", "def setup(s):", "def run_flow(s):"):
+        assert name in module
+    assert "# continents.rules:" in module
+    compile(module, "generated", "exec")      # it is Python (the bound values are shown as comments' peers)
+
+
+def test_compile_writes_the_module_to_a_file(tmp_path, capsys):
+    target = tmp_path / "titicaca.py"
+    assert main(["compile", str(GAMES / "titicaca.rules"), "--players", "4", "-o", str(target)]) == 0
+    assert "def legal_associate(s):" in target.read_text()
+    assert "lines written to" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", game_files(), ids=lambda p: p.name)
+def test_every_game_compiles_to_a_module(path, capsys):
+    assert main(["compile", str(path)]) == 0
+    assert "def run_flow(s):" in capsys.readouterr().out
+
+
+def test_compile_of_a_missing_file_is_refused(capsys):
+    assert main(["compile", "no/such.rules"]) == 66
+
+
+# ---- aggregates over small constant ranges are unrolled: same values ---------------------------
+
+AGGREGATES = """
+game "Aggregates" {
+  players 2
+}
+var x[1..6]: int = 0
+var top_index: int = 6
+@@
+fn lo_{v}(): int? = min(i in {r} where x[i] > 0)
+fn hi_{v}(): int? = max(i in {r} where x[i] > 0)
+fn first_{v}(): int? = first(i in {r} where x[i] > 1)
+fn count_{v}(): int = count(i in {r} where x[i] > 0)
+fn sum_{v}(): int = sum(i in {r}: x[i])
+fn filtered_sum_{v}(): int = sum(i in {r} where x[i] != 2: x[i] * i)
+fn any_{v}(): bool = any(i in {r} where x[i] > 2)
+fn any_value_{v}(): bool = any(i in {r}: x[i] == 3)
+fn all_{v}(): bool = all(i in {r}: x[i] >= 1)
+fn all_filter_{v}(): bool = all(i in {r} where x[i] < 4)
+@@
+action add(k in 1..6, n in 1..3) "add {n} at {k}" {
+  x[k] += n
+}
+flow {
+  turns from 1 {
+    play add
+  }
+}
+"""
+NAMES = ("lo", "hi", "first", "count", "sum", "filtered_sum", "any", "any_value", "all", "all_filter")
+
+
+def test_unrolled_aggregates_give_the_values_of_the_loops(write_rules):
+    head, body, tail = AGGREGATES.split("@@")
+    # 1..6 is unrolled; 1..top_index (a variable) is a loop: both must agree everywhere
+    text = head + body.replace("{v}", "unrolled").replace("{r}", "1..6") \
+        + body.replace("{v}", "looped").replace("{r}", "1..top_index") + tail
+    game = load(write_rules(text))
+    assert "min(" not in game.compiler.module_source().split("def fn_lo_unrolled")[1].split("def ")[0]
+    for seed in range(5):
+        state, bot = game.new_initial_state(seed), RandomBot(seed)
+        for _ in range(12):
+            for name in NAMES:
+                unrolled = game.functions[f"{name}_unrolled"](state, {})
+                looped = game.functions[f"{name}_looped"](state, {})
+                assert unrolled == looped and type(unrolled) is type(looped), (name, unrolled, looped)
+            state.apply(bot.choose(state))
+
+
+# ---- cached functions are fresh after every change --------------------------------------------
+
+CACHED = """
+game "Cached" {
+  players 2
+}
+board Cell: grid 8 by 8
+var mark[Cell]: int = 0
+var seen: int = 0
+fn marked(): int = count(c in Cell where mark[c] > 0)
+fn marked_by(p: Player): int = count(c in Cell where mark[c] == p)
+action put(c in Cell where mark[c] == 0) "{c}" {
+  mark[c] = current
+  seen = marked()
+}
+flow {
+  turns from 1 until marked() >= 10 {
+    play put
+  }
+}
+"""
+
+
+def test_a_cached_function_follows_every_write(write_rules):
+    game = load(write_rules(CACHED))
+    assert {"marked", "marked_by"} <= game.compiler.memoized
+    state, bot = game.new_initial_state(0), RandomBot(0)
+    moves = 0
+    while not state.is_terminal():
+        assert game.functions["marked"](state, {}) == moves
+        state.apply(bot.choose(state))
+        moves += 1
+        assert state.vars["seen"] == moves          # computed by the action right after its write
+    assert moves == 10
+    per_player = [game.functions["marked_by"](state, {"p": p}) for p in (1, 2)]
+    assert per_player == [5, 5]
+
+
+def test_a_cached_function_sees_a_change_made_from_outside(write_rules):
+    game = load(write_rules(CACHED))
+    state = game.new_initial_state(0)
+    assert game.functions["marked"](state, {}) == 0
+    cell = game.geometries["Cell"].at[(2, 3)]
+    state.vars[("mark", cell)] = 1                 # as a test scenario arranges a position
+    assert game.functions["marked"](state, {}) == 1
+    other = state.clone()
+    other.vars[("mark", game.geometries["Cell"].at[(4, 4)])] = 2
+    assert [game.functions["marked"](s, {}) for s in (state, other, state)] == [1, 2, 1]
+
+
+# ---- legal moves are made on use ----------------------------------------------------------------
+
+def test_the_move_list_behaves_as_a_list_of_moves():
+    game = load(GAMES / "continents.rules", players=3)
+    state = game.new_initial_state(4)
+    moves = state.legal_moves()
+    names = [m.name for m in moves]
+    assert len(names) == len(moves) == len(set(names)) > 10
+    assert [m.name for m in moves[2:5]] == names[2:5]
+    assert moves[-1].name == names[-1] and moves[0] is moves[0]
+    with pytest.raises(IndexError):
+        moves[len(moves)]
+    assert moves[3] in moves and moves.index(moves[3]) == 3
+
+
+def test_a_move_made_elsewhere_is_played_by_its_name_and_a_forged_one_is_refused():
+    game = load(GAMES / "continents.rules", players=2)
+    state = game.new_initial_state(1)
+    twin = game.new_initial_state(1)
+    move = twin.legal_moves()[5]                 # a move of another state, the same position
+    state.apply(move)
+    assert state.history == [move.name]
+    before = (list(state.history), state.current_player())
+    forged = Move("action", 0, (10_000, 99, 10_000), "build nothing on nowhere 99")
+    with pytest.raises(IllegalMove):
+        state.apply(forged)
+    assert (list(state.history), state.current_player()) == before
+
+
+# ---- clones share until they write --------------------------------------------------------------
+
+def test_a_clone_and_its_original_never_see_each_others_moves():
+    game = load(GAMES / "solstis.rules")
+    state, bot = game.new_initial_state(3), RandomBot(3)
+    for _ in range(6):
+        state.apply(bot.choose(state))
+    frozen = ({k: list(v) for k, v in state.zones.items()}, dict(state.vars), list(state.history),
+              list(state.log), list(state.public_history))
+    clone = state.clone()
+    for _ in range(30):
+        if clone.is_terminal():
+            break
+        clone.apply(bot.choose(clone))
+    assert ({k: list(v) for k, v in state.zones.items()}, dict(state.vars), list(state.history),
+            list(state.log), list(state.public_history)) == frozen
+    # and the original plays on from where it was, as if the clone had never existed
+    again = game.new_initial_state(3)
+    replay = RandomBot(3)
+    for _ in range(6):
+        again.apply(replay.choose(again))
+    assert [m.name for m in again.legal_moves()] == [m.name for m in state.legal_moves()]
+
+
+# ---- errors in generated code point at the rules -----------------------------------------------
+
+BROKEN = """
+game "Broken" {
+  players 2
+}
+board Cell: grid 3 by 3
+var mark[Cell]: Player? = none
+var length: int? = none
+var won: bool = false
+
+proc judge(p: Player) {
+  let mine = filter(c in Cell where mark[c] == p)
+  won = has_line(mine, length)
+}
+
+action put(c in Cell where mark[c] == none) "{c}" {
+  mark[c] = current
+  judge(current)
+}
+
+flow {
+  turns from 1 {
+    play put
+  }
+}
+"""
+
+
+def test_a_python_error_inside_a_procedure_points_at_its_line(write_rules):
+    game = load(write_rules(BROKEN))
+    state = game.new_initial_state(0)
+    with pytest.raises(RulesRuntimeError) as raised:
+        state.apply(state.legal_moves()[0])
+    assert raised.value.span is not None and raised.value.span.line == 12
