@@ -7,6 +7,7 @@ input or quit), 65 bad rules file or bad log, 66 missing file, 70 runtime rules 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -21,7 +22,7 @@ from .engine import load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import verify
-from . import rulebook
+from . import parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 
@@ -422,6 +423,48 @@ class Progress:
             sys.stderr.flush()
 
 
+def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
+    """Play one game of `simulate` (and write its log into log_dir): what the summary needs of
+    it, small and picklable, so that a worker process can play it as well as this one."""
+    state, moves, error = play_out(game, seed, max_moves)
+    record = {"seed": seed, "error": error, "moves": moves if error is not None else None,
+              "length": len(moves), "finished": False, "winners": [], "scores": [],
+              "log": None, "log_error": None}
+    if error is None and state.is_terminal():
+        record.update(finished=True, winners=list(state.winners), scores=list(state.scores()))
+    if log_dir and state is not None:
+        path = Path(log_dir) / f"game-{seed}.json"
+        try:
+            write_log(path, game, state, rules_path, moves=moves, seed=seed)
+            record["log"] = str(path)
+        except OSError as error_:
+            record["log_error"] = f"referee: cannot write the log {path}: {error_.strerror or error_}"
+    return record
+
+
+def simulated_games(args, game, jobs, progress):
+    """The records of simulate_game for seeds base, base+1, ..., in seed order: played here
+    with one job, else by worker processes."""
+    seeds = range(args.seed, args.seed + args.n)
+    if jobs <= 1:
+        for i, seed in enumerate(seeds):
+            yield simulate_game(game, seed, args.max_moves, args.log, args.file)
+            progress.update(i + 1)
+        return
+    parts = parallel.chunks(seeds, jobs)
+    done = 0
+
+    def arrived(records):
+        nonlocal done
+        done += len(records)
+        progress.update(done)
+    with worker_pool(jobs, args, game) as pool:
+        for records in pool.map_ordered(parallel.simulate_chunk, game.num_players,
+                                        [(part, args.max_moves, args.log, args.file) for part in parts],
+                                        on_result=arrived):
+            yield from records
+
+
 def cmd_simulate(args) -> int:
     game = load(args.file, args.option, args.players)
     n, base, players = args.n, args.seed, game.num_players
@@ -437,34 +480,32 @@ def cmd_simulate(args) -> int:
     first_error = None
     progress = Progress(n, "simulating")
     started = time.perf_counter()
-    for i in range(n):
-        seed = base + i
-        state, moves, error = play_out(game, seed, args.max_moves)
-        if error is not None:
-            errors += 1
-            if first_error is None:
-                first_error = {"seed": seed, "message": error, "moves": moves}
-        elif state.is_terminal():
-            finished += 1
-            lengths.append(len(moves))
-            if not state.winners:
-                draws += 1
-            for p in state.winners:
-                wins[p - 1] += 1
-            for p, value in enumerate(state.scores()):
-                score_sums[p] += value
-        else:
-            unfinished += 1
-        if args.log and state is not None:
-            path = Path(args.log) / f"game-{seed}.json"
-            try:
-                write_log(path, game, state, args.file, moves=moves, seed=seed)
-            except OSError as error_:
+    games = simulated_games(args, game, min(jobs_of(args), n), progress)
+    try:
+        for record in games:
+            seed, error = record["seed"], record["error"]
+            if error is not None:
+                errors += 1
+                if first_error is None:
+                    first_error = {"seed": seed, "message": error, "moves": record["moves"]}
+            elif record["finished"]:
+                finished += 1
+                lengths.append(record["length"])
+                if not record["winners"]:
+                    draws += 1
+                for p in record["winners"]:
+                    wins[p - 1] += 1
+                for p, value in enumerate(record["scores"]):
+                    score_sums[p] += value
+            else:
+                unfinished += 1
+            if record["log_error"]:
                 progress.close()
-                raise CliError(f"referee: cannot write the log {path}: {error_.strerror or error_}", CANNOT_WRITE)
-            if first_error is not None and first_error["seed"] == seed:
-                first_error["log"] = str(path)
-        progress.update(i + 1)
+                raise CliError(record["log_error"], CANNOT_WRITE)
+            if record["log"] and first_error is not None and first_error["seed"] == seed:
+                first_error["log"] = record["log"]
+    finally:
+        games.close()                   # stops the workers, if any
     progress.close()
     seconds = time.perf_counter() - started
     summary = {
@@ -487,6 +528,27 @@ def cmd_simulate(args) -> int:
         for line in summary_lines(summary, game):
             out(line)
     return RUNTIME if errors else OK
+
+
+# ---- worker processes (--jobs) -----------------------------------------------------------
+
+def jobs_of(args) -> int:
+    """--jobs, or all the cores."""
+    return args.jobs if args.jobs is not None else parallel.default_jobs()
+
+
+@contextlib.contextmanager
+def worker_pool(jobs, args, game, players=None):
+    """A parallel.Pool for the rules file of `args`; a worker that dies or cannot start is a
+    CliError (exit 70, or 65 when it cannot load the file). The pool is stopped on the way out,
+    Ctrl-C included."""
+    try:
+        with parallel.Pool(jobs, args.file, args.option, players or game.num_players) as pool:
+            yield pool
+    except parallel.WorkerDied as error:
+        raise CliError(f"referee: {error}; with --jobs 1 the games are played in this process", RUNTIME)
+    except parallel.WorkerFailed as error:
+        raise CliError(f"referee: a worker process could not load {args.file}:\n{error}", BAD_INPUT)
 
 
 def replay_command(args, game, seed) -> str:
@@ -562,37 +624,61 @@ def cmd_replay(args) -> int:
 
 # ---- bench -------------------------------------------------------------------------------
 
-def cmd_bench(args) -> int:
-    game = load(args.file, args.option, args.players)
-    budget = args.seconds
+def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVES) -> dict:
+    """Random playouts of seeds first_seed, first_seed + stride, ... for `seconds`: how many
+    finished, how many moves were played, in how long, and the (seed, text) of a runtime
+    error if one stopped them."""
     playouts = moves = 0
-    seed = args.seed
+    seed = first_seed
     started = time.perf_counter()
-    deadline = started + budget
+    deadline = started + seconds
     while True:
         bot = RandomBot(seed)
         try:
             state = game.new_initial_state(seed=seed)
             count = 0
-            while not state.is_terminal() and count < DEFAULT_MAX_MOVES:
+            while not state.is_terminal() and count < max_moves:
                 state.apply(bot.choose(state))
                 count += 1
                 if not count & 63 and time.perf_counter() > deadline:
                     break
         except RulesRuntimeError as error:
-            err(runtime_text(error, game))
-            err(f"(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')")
-            return RUNTIME
+            return {"playouts": playouts, "moves": moves, "seconds": time.perf_counter() - started,
+                    "error": (seed, runtime_text(error, game))}
         moves += count
         if state.is_terminal():
             playouts += 1
-        seed += 1
+        seed += stride
         if time.perf_counter() > deadline:
             break
-    elapsed = time.perf_counter() - started
+    return {"playouts": playouts, "moves": moves, "seconds": time.perf_counter() - started, "error": None}
+
+
+def cmd_bench(args) -> int:
+    game = load(args.file, args.option, args.players)
+    jobs = jobs_of(args)
+    if jobs <= 1:
+        parts = [bench_playouts(game, args.seed, 1, args.seconds)]
+    else:
+        # N workers, each with its own seeds (S+j, S+j+N, ...), all started at once, once
+        # every one has loaded the game; the figures are their sums over the time budget
+        with worker_pool(jobs, args, game) as pool:
+            pool.wait_ready()
+            tasks = [pool.submit(parallel.bench_task, game.num_players, args.seed + j, jobs, args.seconds,
+                                 DEFAULT_MAX_MOVES) for j in range(jobs)]
+            parts = [pool.take(task) for task in tasks]
+    failed = [part["error"] for part in parts if part["error"] is not None]
+    if failed:
+        seed, text = min(failed)
+        err(text)
+        err(f"(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')")
+        return RUNTIME
+    playouts = sum(part["playouts"] for part in parts)
+    moves = sum(part["moves"] for part in parts)
+    elapsed = max(part["seconds"] for part in parts)
     result = {
         "rules": args.file, "players": game.num_players, "options": sorted(game.options),
-        "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
+        "jobs": jobs, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
         "playouts_per_second": round(playouts / elapsed, 2),
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
@@ -600,7 +686,8 @@ def cmd_bench(args) -> int:
     if args.json:
         print_json(result)
     else:
-        out(f"{describe(game)} · random playouts for {elapsed:.2f} s")
+        workers = f" · {jobs} worker processes" if jobs > 1 else ""
+        out(f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}")
         out(f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)")
         out(f"moves: {moves} ({result['moves_per_second']:.0f}/s)")
         mean = result["mean_moves_per_game"]
@@ -642,11 +729,20 @@ def cmd_verify(args) -> int:
     probe = load(args.file, args.option, args.players)
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
+    jobs = min(jobs_of(args), args.n * len(counts))
+    reports = None
+    if jobs > 1:
+        # the games of every count are played by the workers; the reports are the same
+        with worker_pool(jobs, args, probe, counts[0]) as pool:
+            reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves)
     results = []
     failed = False
     for count in counts:
         game = load(args.file, args.option, count)
-        report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves)
+        if reports is None:
+            report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves)
+        else:
+            report = reports[count]
         results.append((game, report))
         for number, failure in enumerate(report.failures, start=1):
             failed = True
@@ -733,6 +829,11 @@ def positive_float(text):
     return value
 
 
+def jobs_argument(parser, what):
+    parser.add_argument("-j", "--jobs", type=positive_int, metavar="N",
+                        help=f"{what} in N worker processes (default: one per core; 1: in this process)")
+
+
 def game_arguments(parser, players_help="number of players (default: the game's minimum)"):
     parser.add_argument("file", metavar="FILE", help="the rules file")
     parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
@@ -775,6 +876,7 @@ def build_parser():
     simulate.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
     simulate.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
                           help=f"stop a game after M moves and count it unfinished (default {DEFAULT_MAX_MOVES})")
+    jobs_argument(simulate, "play the games")
     simulate.set_defaults(run=cmd_simulate)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
@@ -789,6 +891,7 @@ def build_parser():
     bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    jobs_argument(bench, "run playouts")
     bench.set_defaults(run=cmd_bench)
 
     book = commands.add_parser("rulebook", help="the rules of a file by rule id, traced to the lines that encode them")
@@ -809,6 +912,7 @@ def build_parser():
                          help="a game longer than M moves counts as endless (default 10000)")
     verify_.add_argument("--log", metavar="DIR", help="write a replayable log of each failure into DIR")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
+    jobs_argument(verify_, "play the games")
     verify_.set_defaults(run=cmd_verify)
 
     compile_ = commands.add_parser("compile", help="write the Python module a game compiles to, for reading and debugging")

@@ -155,12 +155,19 @@ class Report:
                 "failures": [f.to_json() for f in self.failures]}
 
 
-def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True) -> Report:
-    """Play `games` random games; keep the first failure of each kind, shrunk."""
+def outcome(game, seed, max_moves=10_000) -> tuple:
+    """What one random game contributes to a report: (failure or None, number of moves).
+    Small and picklable, so that worker processes can play the games (see parallel.py)."""
+    failure, used, _ = run(game, seed, max_moves=max_moves)
+    return failure, used
+
+
+def collect(outcomes) -> Report:
+    """The report of outcomes given in seed order: counts, and the first failure of each kind
+    (not shrunk yet)."""
     report = Report()
     kinds = set()
-    for i in range(games):
-        failure, used, state = run(game, seed + i, max_moves=max_moves)
+    for failure, used in outcomes:
         report.games += 1
         report.moves += used
         if failure is None:
@@ -169,5 +176,14 @@ def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True) -> R
         if failure.key() in kinds:
             continue
         kinds.add(failure.key())
-        report.failures.append(shrink(game, failure) if shrink_failures else failure)
+        report.failures.append(failure)
+    return report
+
+
+def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True) -> Report:
+    """Play `games` random games (seeds seed, seed+1, ...); keep the first failure of each kind,
+    shrunk. Every game is played: a report never stops early."""
+    report = collect(outcome(game, seed + i, max_moves) for i in range(games))
+    if shrink_failures:
+        report.failures = [shrink(game, failure) for failure in report.failures]
     return report
