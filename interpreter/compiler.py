@@ -41,6 +41,7 @@ class Instruction:
     optional: bool = False
     may_choose: bool = False
     code: object = None        # its Python source: lines for an effect, an expression otherwise
+    listed: tuple = ()         # play/simultaneous: (index, action, label merging) of each action
 
 
 @attrs.define

@@ -62,7 +62,10 @@ class MoveList:
         # segments: (action index, argument tuples, names or None), or (None, Move objects, None)
         self.state = state
         self.segments = segments
-        self.length = sum(len(items) for _, items, _ in segments)
+        length = 0
+        for segment in segments:
+            length += len(segment[1])
+        self.length = length
         self.made = None
 
     def __len__(self):
@@ -85,6 +88,7 @@ class MoveList:
                 if k < len(items):
                     break
                 k -= len(items)
+            # (the loop always breaks: 0 <= i < length)
             if index is None:
                 move = items[k]
                 move.owner = self
@@ -180,6 +184,9 @@ class Game:
                     for b in action.binders))
             else:
                 self.dedupe_by_labels.append(None)
+        for instruction in self.flow:
+            # what listing the legal moves of a decision needs, looked up once
+            instruction.listed = tuple((i, self.actions[i], self.dedupe_by_labels[i]) for i in instruction.actions)
 
     # ---- built once ----
     def _setup_declarations(self, compiler):
@@ -613,14 +620,12 @@ def compute_legal_moves(s: State) -> MoveList:
     instruction = game.flow[s.pc] if s.pc < len(game.flow) else None
     if instruction is None or instruction.op not in ("play", "simultaneous"):
         return MoveList(s, [])
-    segments, names_seen = [], set()
+    segments, names_seen = [], None
     game.memo_reset(s)
-    for index in instruction.actions:
-        action = game.actions[index]
+    for index, action, keyed in instruction.listed:
         candidates, exact = action.enumerate(s)
         if not candidates:
             continue
-        keyed = game.dedupe_by_labels[index]
         if keyed is not None:
             # moves whose arguments look the same (identical cards) are one move
             if not exact:
@@ -628,6 +633,8 @@ def compute_legal_moves(s: State) -> MoveList:
             segments.append((index, candidates, None))
         else:
             kept, names = [], []
+            if names_seen is None:
+                names_seen = set()
             for args in candidates:
                 name = move_name(s, index, args)
                 if name not in names_seen:
@@ -813,7 +820,8 @@ def apply_move(s: State, move: Move):
     game = s.game
     s._legal = None
     name = move.name
-    s.own_trails()
+    if s.shared:
+        s.own_trails()
     s.history.append(name)
     if move.kind == "action" and game.flow[s.pc].op == "play":
         # the common case, without a closure: an action played in a turn
