@@ -107,6 +107,7 @@ class Context:
         self.safe = set()                 # Python names that are never 'none' (loop variables over zones)
         self.hoist = None                 # while listing legal moves: zone reads computed once per loop level
         self.levels = {}                  # with hoist: Python name -> the loop level that binds it
+        self.steps = False                # a generator: a choice yields and resumes where it stopped
 
     def local(self, name) -> str:
         if name in self.bound:
@@ -119,6 +120,7 @@ class Context:
         other.safe = self.safe
         other.hoist = self.hoist
         other.levels = self.levels
+        other.steps = self.steps
         return other
 
 

@@ -56,6 +56,7 @@ class CompiledAction:
     span: object
     condition_texts: tuple     # the source text of each where filter, for refusals
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
+    steps: object = None       # may_choose: the generator form of run (a choice yields)
 
 
 # ---- runtime helpers of statements ------------------------------------------------------
@@ -101,9 +102,16 @@ def finish(s, winners):
     raise Finished()
 
 
+def without_choice(steps, s=None):
+    """Run a generator of steps where no choice can be waited for (the setup, a procedure
+    called from a test): the first choice it reaches stops it with NeedChoice."""
+    for need in steps:
+        raise need
+
+
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "distinct_options": distinct_options,
-    "finish": finish, "NeedChoice": NeedChoice, "Finished": Finished,
+    "finish": finish, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
 
 
@@ -377,7 +385,12 @@ class Compiler:
         public = "None"
         if element in self.game.private_fields:
             public = f"[{cg.bind(self.game.labeler(element, PUBLIC))}(s, v) for v in {options}]"
-        out.add(body + 1, f"raise NeedChoice({options}, {names}, {who}, {prompt!r}, {public})")
+        need = f"NeedChoice({options}, {names}, {who}, {prompt!r}, {public})"
+        if ctx.steps:
+            # the engine sends the chosen option back: the step goes on from here
+            out.add(body + 1, f"{index} = yield {need}")
+        else:
+            out.add(body + 1, f"raise {need}")
         chosen_scope = scope.child(**{node.binder.name: element})
         out.add(body, f"{ctx.local(node.binder.name)} = {options}[{index}]")
         self.block(node.body, chosen_scope, ctx, out, body)
@@ -427,13 +440,19 @@ class Compiler:
 
     def s_CallStatement(self, node, scope, ctx, out, indent):
         args = "".join(", " + self.x(a, scope, ctx) for a in node.arguments)
-        out.add(indent, f"proc_{node.name}(s{args})")
+        if node.name not in self.may_choose_procs:
+            out.add(indent, f"proc_{node.name}(s{args})")
+        elif ctx.steps:
+            out.add(indent, f"yield from proc_{node.name}(s{args})")
+        else:
+            out.add(indent, f"without_choice(proc_{node.name}(s{args}))")
 
-    def statement_function(self, statements, scope, ctx_mode="env", name=None, span_node=None):
+    def statement_function(self, statements, scope, ctx_mode="env", name=None, span_node=None, steps=False):
         """f(s, e) running statements in the given scope (e: the flow's environment; a flow
         'let' stays visible to the flow's next statements)."""
         out = Lines()
         ctx = Context(ctx_mode)
+        ctx.steps = steps
         for statement in statements:
             node = ast.untag(statement)[0]
             out.span = node.span
@@ -480,14 +499,19 @@ class Compiler:
     def compile_procedure(self, name, proc):
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})
         out = Lines()
-        self.block(proc.body, scope, Context("local"), out, 1)
+        ctx = Context("local")
+        ctx.steps = name in self.may_choose_procs      # a procedure that may choose is a generator
+        self.block(proc.body, scope, ctx, out, 1)
         compiled = self.define(f"def proc_{name}(s{self.parameters(proc.parameters)})", out, self.where(proc))
         parameters = [p.name for p in proc.parameters]
         reset = self.game.memo_reset
+        steps = ctx.steps
 
         def run(s, env):
             reset(s)
-            compiled(s, *[env[p] for p in parameters])
+            done = compiled(s, *[env[p] for p in parameters])
+            if steps:
+                without_choice(done, s)     # run from outside a step: a choice stops it (NeedChoice)
         return run
 
     def choose_memoized(self):
@@ -576,11 +600,20 @@ class Compiler:
         guard.add(1, "return None")
         name = re.sub(r"\W", "_", action.name)
         guard_fn = self.define(f"def guard_{name}(s, e)", guard, self.where(action))
+        may_choose = self.may_choose(action.body)
+        local.steps = may_choose           # an action that may choose is a generator: its steps
         self.block(rest, run_scope, local, run, 1)
         run_fn = self.define(f"def act_{name}(s{self.parameters(action.binders)})", run, self.where(action))
+        steps = None
+        if may_choose:
+            steps = run_fn
+
+            def run_fn(s, *args, steps=steps):
+                without_choice(steps(s, *args), s)
         template = action.template or " ".join([action.name] + ["{%s}" % b.name for b in action.binders])
         compiled = CompiledAction(action.name, index, tuple(binders), guard_fn, run_fn, template,
-                                  self.may_choose(action.body), action.span, tuple(texts))
+                                  may_choose, action.span, tuple(texts))
+        compiled.steps = steps
         compiled.enumerate = self.enumeration(action, template)
         return compiled
 
@@ -736,6 +769,7 @@ class Compiler:
         none (False). The engine calls it until nothing fires."""
         out = Lines()
         ctx = Context("local")
+        ctx.steps = self.game.triggers_may_choose
         for trigger in self.program.of_kind(ast.Trigger):
             scope = self.types.globals
             out.add(1, self.where(trigger))
@@ -772,9 +806,9 @@ class Compiler:
         game.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
         game.action_index = {a.name: a.index for a in game.actions}
         triggers = list(self.program.of_kind(ast.Trigger))
+        game.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
         game.fire_one_trigger = self.compile_triggers() if triggers else None
         game.trigger_span = triggers[0].span if triggers else None
-        game.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
         game.functions = self.functions     # name -> f(state, {parameter: value}), for tools and tests
         game.procedures = self.procedures   # the same for procedures: they change the state
         game.invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
@@ -983,7 +1017,9 @@ class Compiler:
             out[step].target = len(out)
         else:
             lines = Lines(node.span)
-            getattr(self, "s_" + type(node).__name__)(node, scope, Context("env"), lines, 0)
+            ctx = Context("env")
+            ctx.steps = self.may_choose((node,))      # a generator, run by the engine as a step
+            getattr(self, "s_" + type(node).__name__)(node, scope, ctx, lines, 0)
             if not lines.lines:
                 lines.add(0, "pass")
             indented = Lines()

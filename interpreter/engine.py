@@ -119,8 +119,9 @@ class MoveList:
 
 @attrs.define
 class Pending:
-    """A step stopped at a choice: replaying `runner` on a copy of `snapshot` with `choices`
-    made so far (plus the next one) continues it."""
+    """A step stopped at a choice. The state that stopped (`owner`) goes on by sending the
+    chosen option to `steps`, the step's generator, which resumes where it stopped. A clone
+    of it replays instead: `runner` on a copy of `snapshot` with the `choices` made so far."""
     snapshot: object
     runner: object
     may_choose: bool
@@ -129,6 +130,8 @@ class Pending:
     chooser: int
     prompt: str
     public_names: Optional[list] = None     # the options as the other players see them
+    steps: object = None                    # the stopped generator (resumed once, by its owner)
+    owner: object = None
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -788,6 +791,36 @@ def run_action(s, index, args):
     run_triggers(s)
 
 
+def action_steps(s, index, args):
+    """An action and the triggers it sets off, as steps: a choice yields."""
+    action = s.game.actions[index]
+    if action.steps is not None:
+        yield from action.steps(s, *args)
+    else:
+        action.run(s, *args)
+    yield from trigger_steps(s)
+
+
+def trigger_steps(s):
+    game = s.game
+    if not game.triggers_may_choose:
+        run_triggers(s)
+        return
+    for _ in range(LOOP_CAP):
+        fired = yield from game.fire_one_trigger(s)
+        if not fired:
+            return
+    raise RulesRuntimeError("triggers keep firing: a trigger's effect must make its condition false",
+                            game.trigger_span)
+
+
+def play_runner(index, args):
+    def play(state):
+        yield from action_steps(state, index, args)
+        state.pc += 1
+    return play
+
+
 def run_triggers(s):
     fire = s.game.fire_one_trigger
     if fire is None:
@@ -800,20 +833,27 @@ def run_triggers(s):
 
 
 def run_step(s, runner, may_choose):
-    """Run one indivisible step; if it reaches a choice not yet made, keep what is needed to
-    replay it once the choice is made."""
+    """Run one indivisible step (runner(state): a generator); if it reaches a choice not yet
+    made, keep the stopped generator, and a copy of the state from before the step so that a
+    clone can replay it."""
     snapshot = s.clone() if may_choose else None
     s.choices, s.cursor = (), 0
+    drive(s, runner(s), snapshot, runner, ())
+
+
+def drive(s, steps, snapshot, runner, choices, answer=None):
+    """Run a step's generator on until it ends or waits for a choice (then s is pending)."""
     try:
-        runner(s)
-    except NeedChoice as need:
-        if snapshot is None:
-            raise RulesRuntimeError("a choice was reached where none was expected")
-        s.pending = Pending(snapshot, runner, True, s.choices, need.names, need.chooser, need.prompt,
-                            need.public_names)
-        s.current = need.chooser
+        need = steps.send(answer)
+    except StopIteration:
+        return
     except Finished:
-        pass
+        return
+    if snapshot is None:
+        raise RulesRuntimeError("a choice was reached where none was expected")
+    s.pending = Pending(snapshot, runner, True, choices, need.names, need.chooser, need.prompt,
+                        need.public_names, steps, s)
+    s.current = need.chooser
 
 
 def apply_move(s: State, move: Move):
@@ -829,10 +869,7 @@ def apply_move(s: State, move: Move):
         labelers = game.public_binder_labelers.get(index)
         s.public_history.append((s.current, name if labelers is None else move_name(s, index, args, labelers)))
         if game.actions[index].may_choose or game.triggers_may_choose:
-            def play(state):
-                run_action(state, index, args)
-                state.pc += 1
-            run_step(s, play, True)
+            run_step(s, play_runner(index, args), True)
         else:
             s.choices, s.cursor = (), 0
             try:
@@ -847,19 +884,22 @@ def apply_move(s: State, move: Move):
     s.public_history.append((s.current, public_text(s, move)))
     if move.kind == "choice":
         pending = s.pending
+        choices = pending.choices + move.args
+        if pending.steps is not None and pending.owner is s:
+            # the state that stopped goes on from where its step stopped
+            steps, pending.steps = pending.steps, None
+            s.pending = None
+            drive(s, steps, pending.snapshot, pending.runner, choices, move.args[0])
+            s._legal = None
+            advance(s)
+            return
+        # a clone of a stopped state: the step again, from the copy taken before it
         new = pending.snapshot.clone()
         new.history = s.history
         new.public_history = s.public_history
         new.pending = None
-        new.choices, new.cursor = pending.choices + move.args, 0
-        try:
-            pending.runner(new)
-        except NeedChoice as need:
-            new.pending = Pending(pending.snapshot, pending.runner, True, new.choices, need.names,
-                                  need.chooser, need.prompt, need.public_names)
-            new.current = need.chooser
-        except Finished:
-            pass
+        new.choices, new.cursor = choices, 0
+        drive(new, pending.runner(new), pending.snapshot, pending.runner, choices)
         new._legal = None
         s._become(new)
         advance(s)
@@ -872,12 +912,7 @@ def apply_move(s: State, move: Move):
         s.env[instruction.key] = (remaining[1:], sealed + ((s.current, move.action, move.args),))
     else:
         action = game.actions[move.action]
-        index, args = move.action, move.args
-
-        def play(state):
-            run_action(state, index, args)
-            state.pc += 1
-        run_step(s, play, action.may_choose or game.triggers_may_choose)
+        run_step(s, play_runner(move.action, move.args), action.may_choose or game.triggers_may_choose)
     advance(s)
 
 
@@ -900,8 +935,9 @@ def advance(s: State):
 
 
 def effect_runner(fn):
+    """A flow statement that may choose, as a step (fn is a generator)."""
     def effect(state):
-        fn(state, state.env)
+        yield from fn(state, state.env)
         state.pc += 1
     return effect
 
@@ -939,7 +975,7 @@ def simultaneous_step(s, ins) -> bool:
     def reveal(state, sealed=sealed, key=key):
         for player, index, args in sealed:
             state.current = player
-            run_action(state, index, args)
+            yield from action_steps(state, index, args)
         del state.env[key]
         state.pc += 1
     run_step(s, reveal, any(s.game.actions[i].may_choose for i in ins.actions) or s.game.triggers_may_choose)

@@ -126,8 +126,11 @@ class Scenario:
 
     # ---- arranging a position ----
     def edited(self):
-        """Forget what was computed from the old position (the legal-move cache)."""
+        """Forget what was computed from the old position (the legal-move cache, and a stopped
+        step's own continuation: a choice made now replays the step from before it)."""
         self.s._legal = None
+        if self.s.pending is not None:
+            self.s.pending.steps = None
 
     def put(self, ids, key, under: bool = False):
         """Move entities, in order, onto a zone (or under it: the first id ends lowest)."""

@@ -232,3 +232,27 @@ def test_a_python_error_inside_a_procedure_points_at_its_line(write_rules):
     with pytest.raises(RulesRuntimeError) as raised:
         state.apply(state.legal_moves()[0])
     assert raised.value.span is not None and raised.value.span.line == 12
+
+
+# ---- a step stopped at a choice resumes where it stopped; a clone of it replays ---------------
+
+def test_a_clone_of_a_stopped_step_replays_it_to_the_same_place():
+    game = load(GAMES / "solstis.rules")
+    compared = 0
+    for seed in range(6):
+        state, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not state.is_terminal():
+            if state.pending is not None and state.pending.steps is not None:
+                clone = state.clone()
+                index = bot.rng.randrange(len(state.legal_moves()))
+                resumed, replayed = state.legal_moves()[index], clone.legal_moves()[index]
+                assert resumed.name == replayed.name
+                state.apply(resumed)      # the generator goes on
+                clone.apply(replayed)     # the step again, from before it, with the same choices
+                assert clone.view(1) == state.view(1) and clone.view(2) == state.view(2)
+                assert [m.name for m in clone.legal_moves()] == [m.name for m in state.legal_moves()]
+                assert (clone.rng, clone.pc, clone.current, clone.history) == (state.rng, state.pc, state.current, state.history)
+                compared += 1
+            else:
+                state.apply(bot.choose(state))
+    assert compared > 20
