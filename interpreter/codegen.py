@@ -108,6 +108,7 @@ class Context:
         self.hoist = None                 # while listing legal moves: zone reads computed once per loop level
         self.levels = {}                  # with hoist: Python name -> the loop level that binds it
         self.steps = False                # a generator: a choice yields and resumes where it stopped
+        self.iterating = False            # the expression being written is a comprehension's domain
 
     def local(self, name) -> str:
         if name in self.bound:
@@ -235,8 +236,16 @@ class SourceGenerator:
         if name in c.types.zones:
             return repr(name)
         if name in c.types.vars:
-            return f"_V.get({name!r}, {self.literal(c.game.var_defaults[name])})"
+            return f"_V.get({name!r}, {self.default_of(name, node)})"
         return ctx.local(name)
+
+    def default_of(self, var, node) -> str:
+        """The source of a variable's initial value (known once the variables are set up)."""
+        defaults = self.compiler.game.var_defaults
+        if var not in defaults:      # read while the initial values themselves are computed
+            raise RulesRuntimeError(f"'{var}' is read before the game starts: an initial value or a "
+                                    f"param cannot depend on a variable", node.span)
+        return self.literal(defaults[var])
 
     def x_ListLiteral(self, node, scope, ctx):
         return "[" + ", ".join(self.source(i, scope, ctx) for i in node.items) + "]"
@@ -394,7 +403,7 @@ class SourceGenerator:
             if name in c.types.zones:
                 return self.key(name, node.indexes, scope, ctx)
             if name in c.types.vars:
-                default = self.literal(c.game.var_defaults[name])
+                default = self.default_of(name, node)
                 return f"_V.get({self.key(name, node.indexes, scope, ctx)}, {default})"
         return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
 
@@ -418,6 +427,16 @@ class SourceGenerator:
         args = [self.collection(a, scope, ctx) for a in node.arguments]
         if name == "size":
             return f"len({args[0]})"
+        if name in ("neighbors", "adjacent") and all(is_identifier(a) for a in args):
+            # the neighbours of every cell, precomputed: a tuple per cell
+            table = self.bind(c.game.neighbor_table(), "neighbors")
+            iterating, ctx.iterating = ctx.iterating, False
+            if name == "neighbors":
+                if iterating:
+                    return f"({table}[{args[0]}] if {args[0]} is not None else ())"
+                return f"(list({table}[{args[0]}]) if {args[0]} is not None else [])"
+            a, b = args
+            return f"({a} is not None and {b} is not None and {b} in {table}[{a}])"
         if name in self.geometry_functions:
             # the board's geometry, precomputed: its neighbours, lines and 2x2 blocks
             return f"{self.bind(self.geometry_functions[name])}({', '.join(args)})"
@@ -459,6 +478,8 @@ class SourceGenerator:
         """(variable, domain source, filter source or None, inner scope, inner context)."""
         c = self.compiler
         ctx.no_walrus += 1
+        # neighbours only iterated: the board's own tuple, no copy
+        ctx.iterating = isinstance(binder.domain, ast.Call) and binder.domain.name == "neighbors"
         try:
             domain = self.collection(binder.domain, scope, ctx)
         finally:

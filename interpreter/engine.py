@@ -258,6 +258,10 @@ class Game:
             owner = index_types.index("Player") if "Player" in index_types else None
             self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
 
+    def neighbor_table(self) -> dict:
+        """cell -> the tuple of its neighbours, on every board."""
+        return {cell: geometry.neighbors[cell] for cell, geometry in self.geometry_by_cell.items()}
+
     def cell_column(self, name) -> list:
         """The attribute `name` of every board cell, indexed by the cell (cells never change)."""
         if name not in self.cell_columns:
