@@ -153,6 +153,7 @@ class Game:
         self.cell_columns = {}
         self.created = {}              # a created component's values -> its labels and signature
         self.line_spans = {}           # generated function's file name -> {line: span of the rules}
+        self.move_names = {}           # the labels of all components -> {(action, args): name}
         self.params = {}
         self.var_defaults = {}
         self.geometries = {}
@@ -330,6 +331,9 @@ class Game:
             except Finished:
                 return s
             s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
+            # games whose components have the same labels name their moves alike: one cache
+            labels = tuple(entity["__label__"] for entity in s.entities)
+            s.names = self.move_names.setdefault(labels, {})
             advance(s)
         return s
 
@@ -356,7 +360,7 @@ def player_range(program):
 class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
-                 "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared")
+                 "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names")
 
     def __init__(self, game):
         self.game = game
@@ -388,6 +392,9 @@ class State:
         self.owned = set()
         # history, public_history and log are shared with a clone until one of them writes
         self.shared = False
+        # (action, arguments) -> the move's name: names depend only on the components, which
+        # never change after the setup, so a state and its clones share them
+        self.names = {}
 
     def clone(self) -> "State":
         """A copy to play on, in a time that does not grow with the game's history: zones and
@@ -418,6 +425,7 @@ class State:
         other.turn = self.turn
         other.seed = self.seed
         other._legal = self._legal
+        other.names = self.names
         return other
 
     def own_trails(self):
@@ -690,7 +698,11 @@ def action_candidates(s, action, check_guard=True):
 
 def move_name(s, index, args, labelers=None) -> str:
     if labelers is None:
-        return s.game.namers[index](s, *args)
+        key = (index, args)
+        name = s.names.get(key)
+        if name is None:
+            name = s.names[key] = s.game.namers[index](s, *args)
+        return name
     parts, tail = s.game.templates[index]
     labelers = labelers or s.game.binder_labelers[index]
     out = []
