@@ -136,6 +136,7 @@ class SourceGenerator:
         self.count = 0
         self.bound_values = {}     # id(value) -> name, so that one value is bound once
         self.safe_names = set()    # comprehension variables that are never 'none'
+        self.substitutions = {}    # id(aggregate node) -> the source that replaces it
         self.geometry_functions = compiler.game.board_functions
 
     # ---- names in the generated module ----
@@ -557,6 +558,8 @@ class SourceGenerator:
         return "(0 + " + " + ".join(parts) + ")"
 
     def x_Aggregate(self, node, scope, ctx):
+        if id(node) in self.substitutions:        # an index stands for it (Compiler.equality_index)
+            return self.substitutions[id(node)]
         unrolled = self.unrolled(node, scope, ctx)
         if unrolled is not None:
             return unrolled

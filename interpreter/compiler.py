@@ -128,6 +128,13 @@ def callers(functions, names) -> set:
     return found
 
 
+def flatten_and(node) -> list:
+    """The conjuncts of a condition (a and b and c -> [a, b, c])."""
+    if isinstance(node, ast.And):
+        return flatten_and(node.left) + flatten_and(node.right)
+    return [node]
+
+
 class Lines:
     """Python source being written, with its indentation, and for each line the span of the
     rules text it comes from (so that an error raised there points at the rules file)."""
@@ -466,26 +473,30 @@ class Compiler:
     def parameters(self, parameters) -> str:
         return "".join(f", L_{p.name}" for p in parameters)
 
+    def cached_body(self, name, parameters, cache, source):
+        """Lines of a function that keeps its values until the state it reads changes (the
+        stamps of what function `name` reads; see choose_memoized)."""
+        if len(parameters) == 1:
+            key = f"L_{parameters[0].name}"
+        else:
+            key = "(" + "".join(f"L_{p.name}, " for p in parameters) + ")"
+        stamp = " + ".join(f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name])
+        return ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
+                f"    stamp = {stamp}",
+                f"    entry = {cache}.get({key})",
+                "    if entry is not None and entry[0] == stamp: return entry[1]",
+                f"    value = {source}",
+                f"    {cache}[{key}] = (stamp, value)",
+                "    return value"]
+
     def compile_function(self, name, fn):
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
+        if name in self.memoized:
+            self.equality_index(name, fn, scope)
         source = self.codegen.source(fn.body, scope, Context("local"))
         lines = [f"    return {source}"]
         if name in self.memoized:
-            # cached until the state it reads changes (see choose_memoized)
-            cache = self.memo_cache_names[name]
-            if len(fn.parameters) == 1:
-                key = f"L_{fn.parameters[0].name}"
-            else:
-                key = "(" + "".join(f"L_{p.name}, " for p in fn.parameters) + ")"
-            # the stamp grows whenever the state the function reads changes
-            stamp = " + ".join(f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name])
-            lines = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
-                     f"    stamp = {stamp}",
-                     f"    entry = {cache}.get({key})",
-                     "    if entry is not None and entry[0] == stamp: return entry[1]",
-                     f"    value = {source}",
-                     f"    {cache}[{key}] = (stamp, value)",
-                     "    return value"]
+            lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source)
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]
@@ -495,6 +506,85 @@ class Compiler:
             reset(s)       # the state may have been changed from outside since the last call
             return compiled(s, *[env[p] for p in parameters])
         return call
+
+    def equality_index(self, name, fn, scope):
+        """An index for `any(x in D: any(y in E where v(x, y) == b and c(x, y)))` in a cached
+        function whose parameter b appears nowhere else in it: the set of the values v takes
+        where c holds, computed once for the other parameters, and then `b in` that set (a
+        region touching each other region is one set per region, not one scan per pair)."""
+        parameters = {p.name for p in fn.parameters}
+        binders = [n.name for n in ast.walk(fn.body) if isinstance(n, ast.Binder)]
+        for node in ast.walk(fn.body):
+            if not (isinstance(node, ast.Aggregate) and node.kind == "any"):
+                continue
+            levels, conjuncts, chain = [], None, node
+            while isinstance(chain, ast.Aggregate) and chain.kind == "any":
+                if chain.value is None:
+                    # the innermost filter is the conjunction: that level keeps no filter of its own
+                    if chain.binder.condition is not None:
+                        conjuncts = flatten_and(chain.binder.condition)
+                    levels.append(attrs.evolve(chain.binder, condition=None))
+                    break
+                levels.append(chain.binder)
+                chain = chain.value
+            else:
+                conjuncts = flatten_and(chain)
+            if not conjuncts:
+                continue
+            bound = {b.name for b in levels}
+            for k, conjunct in enumerate(conjuncts):
+                if not (isinstance(conjunct, ast.Compare) and conjunct.op == "=="):
+                    continue
+                for key_side, other in ((conjunct.right, conjunct.left), (conjunct.left, conjunct.right)):
+                    if not (isinstance(key_side, ast.Name) and key_side.id in parameters and key_side.id not in bound):
+                        continue
+                    b = key_side.id
+                    rest = conjuncts[:k] + conjuncts[k + 1:]
+                    outer = [lv.condition for lv in levels if lv.condition is not None]
+                    pieces = [lv.domain for lv in levels] + outer + rest + [other]
+                    used = set().union(*(names_in(p) for p in pieces))
+                    # only the function's parameters and the chain's own variables: a variable
+                    # of an enclosing aggregate would change from one evaluation to the next
+                    enclosing = {n for n in binders if n not in bound or binders.count(n) > 1}
+                    if b in used or used & enclosing or not all(self.cannot_fail(p) for p in pieces):
+                        continue
+                    self.define_index(name, fn, scope, node, levels, rest, other, b)
+                    return
+
+    def cannot_fail(self, node) -> bool:
+        """An expression that only reads and compares: evaluating it more often than written
+        cannot raise an error the rules would not have raised."""
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Binary, ast.Negate, ast.Ranking)):
+                return False
+            if isinstance(n, ast.Call) and n.name in self.types.functions:
+                if not self.cannot_fail(self.types.functions[n.name].body):
+                    return False
+            elif isinstance(n, ast.Call) and n.name not in ("neighbors", "adjacent", "size", "top", "bottom") \
+                    and n.name not in self.types.boards:
+                return False
+        return True
+
+    def define_index(self, name, fn, scope, node, levels, rest, value, b):
+        cg = self.codegen
+        ctx = Context("local")
+        clauses, inner_scope = [], scope
+        for k, binder in enumerate(levels):
+            var, domain, where, inner_scope, ctx = cg.comprehension(binder, inner_scope, ctx)
+            clauses.append(f"for {var} in {domain}" + (f" if {where}" if where is not None else ""))
+        conditions = "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in rest)
+        element = cg.source(value, inner_scope, ctx)
+        if self.type_of(value, inner_scope).startswith("list["):
+            return      # not hashable
+        others = [p for p in fn.parameters if p.name != b]
+        cache = cg.bind({}, f"cache_{name}_index")
+        source = "{" + element + " " + " ".join(clauses) + conditions + "}"
+        lines = self.cached_body(name, others, cache, source) if others else \
+            self.cached_body(name, [], cache, source)
+        index = f"index_{name}"
+        self.define(f"def {index}(s{self.parameters(others)})", lines, f"# the values of {name}'s '{b}' that make it true")
+        arguments = "".join(f", L_{p.name}" for p in others)
+        cg.substitutions[id(node)] = f"(L_{b} in {index}(s{arguments}))"
 
     def compile_procedure(self, name, proc):
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})

@@ -130,8 +130,9 @@ class Pending:
     chooser: int
     prompt: str
     public_names: Optional[list] = None     # the options as the other players see them
-    steps: object = None                    # the stopped generator (resumed once, by its owner)
-    owner: object = None
+    steps: object = attrs.field(default=None, eq=False)   # the stopped generator (resumed once, by its owner)
+    owner: object = attrs.field(default=None, eq=False)
+    current: int = attrs.field(default=None, eq=False)     # whose turn it was when the step stopped
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -868,7 +869,7 @@ def drive(s, steps, snapshot, runner, choices, answer=None):
     if snapshot is None:
         raise RulesRuntimeError("a choice was reached where none was expected")
     s.pending = Pending(snapshot, runner, True, choices, need.names, need.chooser, need.prompt,
-                        need.public_names, steps, s)
+                        need.public_names, steps, s, s.current)
     s.current = need.chooser
 
 
@@ -905,6 +906,7 @@ def apply_move(s: State, move: Move):
             # the state that stopped goes on from where its step stopped
             steps, pending.steps = pending.steps, None
             s.pending = None
+            s.current = pending.current      # the chooser was only asked: the step goes on as it was
             drive(s, steps, pending.snapshot, pending.runner, choices, move.args[0])
             s._legal = None
             advance(s)
