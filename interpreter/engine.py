@@ -72,16 +72,18 @@ class MoveList:
         return self.length
 
     def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self.length))]
+        if i.__class__ is not int:
+            if isinstance(i, slice):
+                return [self[k] for k in range(*i.indices(self.length))]
+            i = i.__index__()
         if i < 0:
             i += self.length
         if not 0 <= i < self.length:
             raise IndexError("move index out of range")
         made = self.made
         if made is None:
-            made = self.made = [None] * self.length
-        move = made[i]
+            made = self.made = {}        # index -> Move: a playout looks at one or two
+        move = made.get(i)
         if move is None:
             k = i
             for index, items, names in self.segments:
