@@ -128,6 +128,28 @@ def callers(functions, names) -> set:
     return found
 
 
+def grouped(pairs) -> dict:
+    """(key, value) pairs -> key -> the values with that key, in order."""
+    groups = {}
+    for key, value in pairs:
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [value]
+        else:
+            group.append(value)
+    return groups
+
+
+def counted(keys) -> dict:
+    counts = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+STATEMENT_RUNTIME.update(grouped=grouped, counted=counted)
+
+
 def flatten_and(node) -> list:
     """The conjuncts of a condition (a and b and c -> [a, b, c])."""
     if isinstance(node, ast.And):
@@ -508,30 +530,39 @@ class Compiler:
         return call
 
     def equality_index(self, name, fn, scope):
-        """An index for `any(x in D: any(y in E where v(x, y) == b and c(x, y)))` in a cached
-        function whose parameter b appears nowhere else in it: the set of the values v takes
-        where c holds, computed once for the other parameters, and then `b in` that set (a
+        """Indexes for aggregates of a cached function that test one of its parameters, b, for
+        equality and use it nowhere else: `any(x in D: any(y in E where v(x, y) == b and c))`
+        becomes `b in` the set of the values v takes where c holds; `filter(x in D where v(x)
+        == b and c)` and `count(...)` read the group of b in a table grouped by v. Each index
+        is computed once for the other parameters and kept like the function's values (a
         region touching each other region is one set per region, not one scan per pair)."""
         parameters = {p.name for p in fn.parameters}
         binders = [n.name for n in ast.walk(fn.body) if isinstance(n, ast.Binder)]
         for node in ast.walk(fn.body):
-            if not (isinstance(node, ast.Aggregate) and node.kind == "any"):
+            if not isinstance(node, ast.Aggregate):
                 continue
             levels, conjuncts, chain = [], None, node
-            while isinstance(chain, ast.Aggregate) and chain.kind == "any":
-                if chain.value is None:
-                    # the innermost filter is the conjunction: that level keeps no filter of its own
-                    if chain.binder.condition is not None:
-                        conjuncts = flatten_and(chain.binder.condition)
-                    levels.append(attrs.evolve(chain.binder, condition=None))
-                    break
-                levels.append(chain.binder)
-                chain = chain.value
-            else:
-                conjuncts = flatten_and(chain)
+            if node.kind in ("filter", "count") and node.value is None and node.binder.condition is not None:
+                conjuncts = flatten_and(node.binder.condition)
+                levels.append(attrs.evolve(node.binder, condition=None))
+            elif node.kind == "any":
+                while isinstance(chain, ast.Aggregate) and chain.kind == "any":
+                    if chain.value is None:
+                        # the innermost filter is the conjunction: that level keeps no filter of its own
+                        if chain.binder.condition is not None:
+                            conjuncts = flatten_and(chain.binder.condition)
+                        levels.append(attrs.evolve(chain.binder, condition=None))
+                        break
+                    levels.append(chain.binder)
+                    chain = chain.value
+                else:
+                    conjuncts = flatten_and(chain)
             if not conjuncts:
                 continue
             bound = {b.name for b in levels}
+            # only the function's parameters and the chain's own variables: a variable of an
+            # enclosing aggregate would change from one evaluation to the next
+            enclosing = {n for n in binders if n not in bound or binders.count(n) > 1}
             for k, conjunct in enumerate(conjuncts):
                 if not (isinstance(conjunct, ast.Compare) and conjunct.op == "=="):
                     continue
@@ -539,17 +570,17 @@ class Compiler:
                     if not (isinstance(key_side, ast.Name) and key_side.id in parameters and key_side.id not in bound):
                         continue
                     b = key_side.id
-                    rest = conjuncts[:k] + conjuncts[k + 1:]
+                    others = conjuncts[:k] + conjuncts[k + 1:]
+                    # conditions on b alone are checked once, before the index is read
+                    guards = [c for c in others if b in names_in(c) and not names_in(c) & bound]
+                    rest = [c for c in others if c not in guards]
                     outer = [lv.condition for lv in levels if lv.condition is not None]
                     pieces = [lv.domain for lv in levels] + outer + rest + [other]
                     used = set().union(*(names_in(p) for p in pieces))
-                    # only the function's parameters and the chain's own variables: a variable
-                    # of an enclosing aggregate would change from one evaluation to the next
-                    enclosing = {n for n in binders if n not in bound or binders.count(n) > 1}
-                    if b in used or used & enclosing or not all(self.cannot_fail(p) for p in pieces):
+                    if b in used or used & enclosing or not all(self.cannot_fail(p) for p in pieces + guards):
                         continue
-                    self.define_index(name, fn, scope, node, levels, rest, other, b)
-                    return
+                    if self.define_index(name, fn, scope, node, levels, rest, other, b, guards):
+                        return
 
     def cannot_fail(self, node) -> bool:
         """An expression that only reads and compares: evaluating it more often than written
@@ -565,26 +596,37 @@ class Compiler:
                 return False
         return True
 
-    def define_index(self, name, fn, scope, node, levels, rest, value, b):
+    def define_index(self, name, fn, scope, node, levels, rest, value, b, guards) -> bool:
         cg = self.codegen
         ctx = Context("local")
         clauses, inner_scope = [], scope
-        for k, binder in enumerate(levels):
+        for binder in levels:
             var, domain, where, inner_scope, ctx = cg.comprehension(binder, inner_scope, ctx)
             clauses.append(f"for {var} in {domain}" + (f" if {where}" if where is not None else ""))
+        if self.type_of(value, inner_scope).startswith("list["):
+            return False        # not hashable
         conditions = "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in rest)
         element = cg.source(value, inner_scope, ctx)
-        if self.type_of(value, inner_scope).startswith("list["):
-            return      # not hashable
+        loops = " ".join(clauses) + conditions
+        if node.kind == "any":
+            source = "{" + f"{element} {loops}" + "}"
+        elif node.kind == "filter":
+            source = f"grouped([({element}, {var}) {loops}])"
+        else:
+            source = f"counted([{element} {loops}])"
         others = [p for p in fn.parameters if p.name != b]
         cache = cg.bind({}, f"cache_{name}_index")
-        source = "{" + element + " " + " ".join(clauses) + conditions + "}"
-        lines = self.cached_body(name, others, cache, source) if others else \
-            self.cached_body(name, [], cache, source)
-        index = f"index_{name}"
-        self.define(f"def {index}(s{self.parameters(others)})", lines, f"# the values of {name}'s '{b}' that make it true")
-        arguments = "".join(f", L_{p.name}" for p in others)
-        cg.substitutions[id(node)] = f"(L_{b} in {index}(s{arguments}))"
+        index = self.fresh(f"index_{name}_")
+        self.define(f"def {index}(s{self.parameters(others)})", self.cached_body(name, others, cache, source),
+                    f"# {name}: its aggregate over the values of '{b}', computed once")
+        read = f"{index}(s{''.join(f', L_{p.name}' for p in others)})"
+        fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
+        guard = " and ".join(f"({cg.source(g, fn_scope, Context('local'))})" for g in guards)
+        found = {"any": f"(L_{b} in {read})", "filter": f"({read}.get(L_{b}) or [])",
+                 "count": f"{read}.get(L_{b}, 0)"}[node.kind]
+        empty = {"any": "False", "filter": "[]", "count": "0"}[node.kind]
+        cg.substitutions[id(node)] = f"({found} if {guard} else {empty})" if guards else found
+        return True
 
     def compile_procedure(self, name, proc):
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})
