@@ -616,16 +616,38 @@ class Compiler:
             source = f"counted([{element} {loops}])"
         others = [p for p in fn.parameters if p.name != b]
         cache = cg.bind({}, f"cache_{name}_index")
+        asked = cg.bind({}, f"asked_{name}_index")
         index = self.fresh(f"index_{name}_")
-        self.define(f"def {index}(s{self.parameters(others)})", self.cached_body(name, others, cache, source),
-                    f"# {name}: its aggregate over the values of '{b}', computed once")
-        read = f"{index}(s{''.join(f', L_{p.name}' for p in others)})"
+        # the aggregate as written, for a value of b asked alone
+        plain = cg.source(node, scope, Context("local"))
+        found = {"any": f"(L_{b} in table)", "filter": f"(table.get(L_{b}) or [])",
+                 "count": f"table.get(L_{b}, 0)"}[node.kind]
+        if len(others) == 1:
+            key = f"L_{others[0].name}"
+        else:
+            key = "(" + "".join(f"L_{p.name}, " for p in others) + ")"
+        stamp = " + ".join(f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name])
+        lines = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
+                 f"    stamp = {stamp}",
+                 f"    entry = {cache}.get({key})",
+                 "    if entry is not None and entry[0] == stamp:",
+                 "        table = entry[1]",
+                 f"    elif {asked}.get({key}, 0) is True or {asked}.get({key}) == stamp:",
+                 "        # a second value asked in the same state: worth the table, now and from then on",
+                 f"        {asked}[{key}] = True",
+                 f"        table = {source}",
+                 f"        {cache}[{key}] = (stamp, table)",
+                 "    else:",
+                 f"        {asked}[{key}] = stamp",
+                 f"        return {plain}",
+                 f"    return {found}"]
+        self.define(f"def {index}(s{self.parameters(others)}, L_{b})", lines,
+                    f"# {name}: its aggregate over the values of '{b}', a table once two are asked")
+        read = f"{index}(s{''.join(f', L_{p.name}' for p in others)}, L_{b})"
         fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         guard = " and ".join(f"({cg.source(g, fn_scope, Context('local'))})" for g in guards)
-        found = {"any": f"(L_{b} in {read})", "filter": f"({read}.get(L_{b}) or [])",
-                 "count": f"{read}.get(L_{b}, 0)"}[node.kind]
         empty = {"any": "False", "filter": "[]", "count": "0"}[node.kind]
-        cg.substitutions[id(node)] = f"({found} if {guard} else {empty})" if guards else found
+        cg.substitutions[id(node)] = f"({read} if {guard} else {empty})" if guards else read
         return True
 
     def compile_procedure(self, name, proc):
