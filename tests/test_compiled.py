@@ -256,3 +256,46 @@ def test_a_clone_of_a_stopped_step_replays_it_to_the_same_place():
             else:
                 state.apply(bot.choose(state))
     assert compared > 20
+
+
+# ---- equality indexes answer as the aggregates they stand for -----------------------------------
+
+INDEXED = """
+game "Indexed" {
+  players 2
+}
+board Cell: grid 8 by 8
+var colour[Cell]: int = 0
+fn cells_of(k: int): list of Cell = filter(c in Cell where colour[c] == k and c.row > 2)
+fn cells_of_plain(k: int): list of Cell = filter(c in Cell where (colour[c] == k or false) and c.row > 2)
+fn count_of(k: int): int = count(c in Cell where colour[c] == k)
+fn count_of_plain(k: int): int = count(c in Cell where colour[c] == k or false)
+fn near(a: Cell, k: int): bool = k != 0 and any(c in Cell where colour[c] == k and adjacent(a, c))
+fn near_plain(a: Cell, k: int): bool = k != 0 and any(c in Cell where (colour[c] == k or false) and adjacent(a, c))
+action paint(c in Cell, k in 1..3) "paint {c} {k}" {
+  colour[c] = k
+}
+flow {
+  turns from 1 until count_of(0) < 40 {
+    play paint
+  }
+}
+"""
+
+
+def test_equality_indexes_answer_as_the_aggregates_they_replace(write_rules):
+    game = load(write_rules(INDEXED))
+    module = game.compiler.module_source()
+    assert "def index_cells_of" in module and "def index_count_of" in module and "def index_near" in module
+    assert "def index_cells_of_plain" not in module
+    corner = game.geometries["Cell"].at[(4, 4)]
+    compiled = game.compiler.codegen.namespace      # the generated functions, called as the rules do
+    for seed in range(3):
+        state, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not state.is_terminal():
+            for k in (0, 1, 2, 3, 2):        # several values in one state: the tables get built
+                for name, args in (("cells_of", (k,)), ("count_of", (k,)), ("near", (corner, k))):
+                    indexed = compiled[f"fn_{name}"](state, *args)
+                    assert indexed == compiled[f"fn_{name}_plain"](state, *args), (name, args)
+            state.apply(bot.choose(state))
+    assert any(value is True for key, value in compiled.items() if key.startswith("_asked_") for value in value.values())
