@@ -364,24 +364,20 @@ class Compiler:
         out.add(indent, f"{item} = {self.x(node.item, scope, ctx)}")
         zone, under = self.destination(node.destination, scope, ctx)
         out.add(indent, f"if {item} is not None: s.move({item}, {zone}, {under})")
-        self.invalidate("#zones", out, indent)
 
     def s_MoveAll(self, node, scope, ctx, out, indent):
         zone, under = self.destination(node.destination, scope, ctx)
         target = self.fresh("_target")
         out.add(indent, f"{target} = {zone}")
         out.add(indent, f"move_all(s, {self.codegen.collection(node.source, scope, ctx)}, {target}, {under})")
-        self.invalidate("#zones", out, indent)
 
     def s_Deal(self, node, scope, ctx, out, indent):
         count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
         zone, under = self.destination(node.destination, scope, ctx)
         out.add(indent, f"deal(s, {count}, {source}, {zone}, {under})")
-        self.invalidate("#zones", out, indent)
 
     def s_Shuffle(self, node, scope, ctx, out, indent):
         out.add(indent, f"shuffle(s, {self.x(node.zone, scope, ctx)})")
-        self.invalidate("#zones", out, indent)
 
     def s_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
@@ -391,7 +387,6 @@ class Compiler:
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
         out.add(indent, f"for {self.fresh('_n')} in range({self.x(node.count, scope, ctx)}):")
         out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {self.x(node.zone, scope, ctx)})")
-        self.invalidate("#zones", out, indent)
 
     def s_Choose(self, node, scope, ctx, out, indent):
         cg = self.codegen
@@ -502,7 +497,7 @@ class Compiler:
             key = f"L_{parameters[0].name}"
         else:
             key = "(" + "".join(f"L_{p.name}, " for p in parameters) + ")"
-        stamp = " + ".join(f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name])
+        stamp = self.stamp_source(name, {p.name for p in parameters})
         return ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
                 f"    stamp = {stamp}",
                 f"    entry = {cache}.get({key})",
@@ -626,7 +621,7 @@ class Compiler:
             key = f"L_{others[0].name}"
         else:
             key = "(" + "".join(f"L_{p.name}, " for p in others) + ")"
-        stamp = " + ".join(f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name])
+        stamp = self.stamp_source(name, {p.name for p in others})
         lines = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
                  f"    stamp = {stamp}",
                  f"    entry = {cache}.get({key})",
@@ -684,40 +679,116 @@ class Compiler:
         reads_current = {name for name, fn in functions.items() if "current" in names_in(fn.body)}
         scalar = {name for name, fn in functions.items()
                   if not any(self.types.type_name(p.type).startswith("list[") for p in fn.parameters)}
+        # a zone given as an argument is read under another name: such functions are not cached
+        takes_zone = {name for name, fn in functions.items()
+                      if any(self.types.type_name(p.type).startswith("zone[") for p in fn.parameters)}
         self.memoized = (callers(functions, costly) - callers(functions, {"pick"})
-                         - callers(functions, reads_current)) & scalar
+                         - callers(functions, reads_current) - callers(functions, takes_zone)) & scalar
         self.memo_cache_names = {name: self.codegen.bind({}, f"cache_{name}_") for name in sorted(self.memoized)}
-        self.memo_stamp_index = {}
-        # what each function reads, through the functions it calls: var names, '#zones'
-        direct = {}
-        for name, fn in functions.items():
-            mentioned = names_in(fn.body) | {n.name for n in ast.walk(fn.body) if isinstance(n, ast.Call)}
-            reads = {n for n in mentioned if n in self.types.vars}
-            if any(n in self.types.zones or n in self.types.components for n in mentioned):
-                reads.add("#zones")
-            direct[name] = (reads, {n for n in mentioned if n in functions})
+        # what each cached function reads, through the functions it calls: variables, and zones
+        # (a zone family, or the part of one whose first index is one of the function's
+        # parameters: filled(p) reads panorama[p, ...] only)
         # one counter per thing read ('#epoch' grows when the engine is entered again)
         self.memo_stamp_index = {"#epoch": 0}
         self.memo_reads = {}
+        self.memo_zone_parts = {}      # cached function -> {(zone family, its parameter)}
+        partitioned = set()
         for name in sorted(self.memoized):
-            reads, seen, todo = set(), set(), [name]
-            while todo:
-                f = todo.pop()
-                if f not in seen:
-                    seen.add(f)
-                    reads |= direct[f][0]
-                    todo.extend(direct[f][1])
+            variables, zones = self.state_read(name, {p.name: p.name for p in functions[name].parameters}, set())
+            parts = {(zone, param) for zone, param in zones if param is not None}
+            wholes = {zone for zone, param in zones if param is None}
+            parts = {(zone, param) for zone, param in parts if zone not in wholes}
+            partitioned |= {zone for zone, _ in parts}
+            reads = variables | {"zone:" + zone for zone in wholes}
             for dependency in sorted(reads):
                 self.memo_stamp_index.setdefault(dependency, len(self.memo_stamp_index))
             self.memo_reads[name] = [0] + sorted(self.memo_stamp_index[d] for d in reads)
+            self.memo_zone_parts[name] = parts
+        # a family read by part is also read whole by an index over that parameter
+        for zone in partitioned:
+            self.memo_stamp_index.setdefault("zone:" + zone, len(self.memo_stamp_index))
         stamps = [0] * len(self.memo_stamp_index)
         owner = self.game.memo_owner
+        part_stamps = {}
+        families = {d[5:]: k for d, k in self.memo_stamp_index.items() if d.startswith("zone:")}
 
         def memo_reset(s):
             owner[0] = s
             stamps[0] += 1
-        self.codegen.namespace.update(memo_reset=memo_reset, MEMO_OWNER=owner, MEMO_STAMPS=stamps)
+
+        def zone_changed(key):
+            """A zone's content changed (s.move, shuffle): the values cached from it are stale."""
+            if key.__class__ is str:
+                family, first = key, None
+            else:
+                family, first = key[0], key[1]
+            k = families.get(family)
+            if k is not None:
+                stamps[k] += 1
+                if family in partitioned:
+                    part = (family, first)
+                    part_stamps[part] = part_stamps.get(part, 0) + 1
+        self.codegen.namespace.update(memo_reset=memo_reset, MEMO_OWNER=owner, MEMO_STAMPS=stamps,
+                                      MEMO_PARTS=part_stamps)
         self.game.memo_reset = memo_reset
+        self.game.zone_changed = zone_changed if families else None
+
+    def state_read(self, name, mapping, seen):
+        """(variables, {(zone family, parameter of the cached function or None)}) that function
+        `name` reads, its parameters standing for the cached function's as `mapping` says."""
+        key = (name, tuple(sorted(mapping.items())))
+        if key in seen:
+            return set(), set()
+        seen.add(key)
+        fn = self.types.functions[name]
+        shadowed = {n.name for n in ast.walk(fn.body) if isinstance(n, ast.Binder)}
+        mapping = {k: v for k, v in mapping.items() if k not in shadowed}
+        variables, zones = set(), set()
+
+        def visit(node):
+            if isinstance(node, tuple):
+                for item in node:
+                    visit(item)
+                return
+            if not attrs.has(type(node)):
+                return
+            if isinstance(node, ast.Subscript) and isinstance(node.obj, ast.Name) and node.obj.id in self.types.zones:
+                first = node.indexes[0] if node.indexes else None
+                zones.add((node.obj.id, mapping.get(first.id) if isinstance(first, ast.Name) else None))
+                visit(node.indexes)
+                return
+            if isinstance(node, ast.Name):
+                if node.id in self.types.vars:
+                    variables.add(node.id)
+                elif node.id in self.types.zones:
+                    zones.add((node.id, None))
+                elif node.id in self.types.components:
+                    zones.add(("#types", None))
+                return
+            if isinstance(node, ast.Subscript) and isinstance(node.obj, ast.Name) and node.obj.id in self.types.vars:
+                variables.add(node.obj.id)
+            if isinstance(node, ast.Call) and node.name in self.types.functions:
+                callee = self.types.functions[node.name]
+                passed = {p.name: mapping.get(a.id) for p, a in zip(callee.parameters, node.arguments)
+                          if isinstance(a, ast.Name) and mapping.get(a.id) is not None}
+                more_variables, more_zones = self.state_read(node.name, passed, seen)
+                variables.update(more_variables)
+                zones.update(more_zones)
+            for field in attrs.fields(type(node)):
+                visit(getattr(node, field.name))
+        visit(fn.body)
+        return variables, zones
+
+    def stamp_source(self, name, available) -> str:
+        """The stamp of a cached function's values: it grows when what it reads changes. A zone
+        part read through a parameter that is not `available` counts as the whole family."""
+        terms = [f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name]]
+        for zone, param in sorted(self.memo_zone_parts[name]):
+            if param in available:
+                terms.append(f"MEMO_PARTS.get(({zone!r}, L_{param}), 0)")
+            else:
+                terms.append(f"MEMO_STAMPS[{self.memo_stamp_index['zone:' + zone]}]")
+        return " + ".join(dict.fromkeys(terms))
 
     def invalidate(self, dependency, out, indent):
         """After a statement writes a variable (or moves components): the cached values of the

@@ -450,6 +450,9 @@ class State:
         if items is not None and key not in self.owned:
             items = self.zones[key] = items[:]
             self.owned.add(key)
+        changed = self.game.zone_changed
+        if changed is not None:
+            changed(key)       # the caller is about to change it in place (shuffle)
         return items
 
     def move(self, x, key, under=False):
@@ -474,6 +477,12 @@ class State:
         else:
             target.append(x)
         self.loc[x] = key
+        changed = self.game.zone_changed
+        if changed is not None:
+            # cached functions that read these zones are stale
+            if here is not None:
+                changed(here)
+            changed(key)
 
     def create(self, type_name, values, template, key):
         eid = len(self.entities)
@@ -499,6 +508,8 @@ class State:
             values.update(known)
         self.entities.append(values)
         self.by_type.setdefault(type_name, []).append(eid)
+        if self.game.zone_changed is not None:
+            self.game.zone_changed("#types")
         while len(self.loc) <= eid:
             self.loc.append(None)
         self.move(eid, key)

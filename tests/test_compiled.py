@@ -299,3 +299,35 @@ def test_equality_indexes_answer_as_the_aggregates_they_replace(write_rules):
                     assert indexed == compiled[f"fn_{name}_plain"](state, *args), (name, args)
             state.apply(bot.choose(state))
     assert any(value is True for key, value in compiled.items() if key.startswith("_asked_") for value in value.values())
+
+
+@pytest.mark.parametrize("name, players", [("solstis", 2), ("titicaca", 3), ("connect-four", 2), ("tic-tac-toe", 2)])
+def test_cached_values_are_never_stale_during_play(name, players):
+    """After every move, each cached function's value as the rules would read it now equals
+    the value computed afresh: the stamps saw every change of what it reads."""
+    game = load(GAMES / f"{name}.rules", players=players)
+    compiled = game.compiler.codegen.namespace
+    cells = [cells[::7] for cells in game.static_by_type.values()]
+    samples = {"Player": list(range(1, players + 1)), **{board: c for board, c in zip(game.static_by_type, cells)}}
+
+    def arguments(fn):
+        combos = [()]
+        for parameter in fn.parameters:
+            values = samples.get(game.types.type_name(parameter.type).rstrip("?"))
+            if values is None:
+                return []
+            combos = [c + (v,) for c in combos for v in values]
+        return combos
+    cached = [(n, arguments(game.types.functions[n])) for n in sorted(game.compiler.memoized)]
+    checked = 0
+    for seed in range(3):
+        state, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not state.is_terminal():
+            state.apply(bot.choose(state))
+            for fn_name, combos in cached:
+                for args in combos:
+                    as_read = compiled[f"fn_{fn_name}"](state, *args)
+                    game.memo_reset(state)          # forget every cached value
+                    assert compiled[f"fn_{fn_name}"](state, *args) == as_read, (fn_name, args)
+                    checked += 1
+    assert checked > 0 or not cached
