@@ -431,6 +431,13 @@ class State:
         other.names = self.names
         return other
 
+    def changed(self):
+        """Call after changing a state by hand (its vars or zones, not through the engine):
+        the values the compiled rules cached from it are forgotten. (The engine's own moves
+        keep them exact; reading a function or the scores from outside forgets them anyway.)"""
+        self.game.memo_reset(self)
+        self._legal = None
+
     def own_trails(self):
         """Copy the history lists and the log before changing them, if a clone shares them."""
         if self.shared:
@@ -557,7 +564,6 @@ class State:
     def apply(self, move):
         """Play a move (a Move or its text name). An illegal move raises IllegalMove, whose
         reason says why, and leaves the state as it was."""
-        self.game.memo_reset(self)      # the state may have been changed from outside
         if isinstance(move, str):
             move = self.find_move(move)
         else:
@@ -650,7 +656,6 @@ def compute_legal_moves(s: State) -> MoveList:
     if instruction is None or instruction.op not in ("play", "simultaneous"):
         return MoveList(s, [])
     segments, names_seen = [], None
-    game.memo_reset(s)
     for index, action, keyed in instruction.listed:
         candidates, exact = action.enumerate(s)
         if not candidates:

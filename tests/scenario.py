@@ -128,7 +128,7 @@ class Scenario:
     def edited(self):
         """Forget what was computed from the old position (the legal-move cache, and a stopped
         step's own continuation: a choice made now replays the step from before it)."""
-        self.s._legal = None
+        self.s.changed()
         if self.s.pending is not None:
             self.s.pending.steps = None
 

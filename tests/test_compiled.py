@@ -331,3 +331,15 @@ def test_cached_values_are_never_stale_during_play(name, players):
                     assert compiled[f"fn_{fn_name}"](state, *args) == as_read, (fn_name, args)
                     checked += 1
     assert checked > 0 or not cached
+
+
+def test_a_state_changed_by_hand_then_marked_changed_lists_fresh_moves(write_rules):
+    game = load(write_rules(CACHED.replace("until marked() >= 10", "until marked() >= 60")
+                            .replace('action put(c in Cell where mark[c] == 0)',
+                                     'action put(c in Cell where mark[c] == 0 and marked() < 50)')))
+    state = game.new_initial_state(0)
+    assert len(state.legal_moves()) == 64
+    for cell in game.geometries["Cell"].cells[:50]:
+        state.vars[("mark", cell)] = 1             # by hand: the engine does not see it
+    state.changed()
+    assert len(state.legal_moves()) == 0          # marked() is 50 now: nothing may be put
