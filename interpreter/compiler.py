@@ -732,6 +732,9 @@ class Compiler:
                                       MEMO_PARTS=part_stamps)
         self.game.memo_reset = memo_reset
         self.game.zone_changed = zone_changed if families else None
+        # for State.move, which marks its two zones inline: family -> (stamp, by first index?)
+        self.game.zone_marks = {family: (k, family in partitioned) for family, k in families.items()} or None
+        self.game.memo_stamps, self.game.memo_parts = stamps, part_stamps
 
     def state_read(self, name, mapping, seen):
         """(variables, {(zone family, parameter of the cached function or None)}) that function

@@ -484,12 +484,20 @@ class State:
         else:
             target.append(x)
         self.loc[x] = key
-        changed = self.game.zone_changed
-        if changed is not None:
-            # cached functions that read these zones are stale
-            if here is not None:
-                changed(here)
-            changed(key)
+        marks = self.game.zone_marks
+        if marks is not None:
+            # cached functions that read these zones are stale (as game.zone_changed, inline)
+            for changed in (here, key):
+                if changed is None:
+                    continue
+                family = changed if changed.__class__ is str else changed[0]
+                mark = marks.get(family)
+                if mark is not None:
+                    self.game.memo_stamps[mark[0]] += 1
+                    if mark[1]:
+                        parts = self.game.memo_parts
+                        part = (family, changed[1] if changed.__class__ is not str else None)
+                        parts[part] = parts.get(part, 0) + 1
 
     def create(self, type_name, values, template, key):
         eid = len(self.entities)
