@@ -56,17 +56,18 @@ def board_functions(game):
         return geometry
 
     def lines(geometry, length):
-        """Bit masks of every run of `length` cells along the board's line directions."""
+        """cell -> the bit masks of the runs of `length` cells that start at it, along the
+        board's line directions."""
         key = ("lines", geometry.name, length)
         if key not in cache:
             bits = bit_of(geometry)
-            masks = []
+            starting = {}
             for (row, col), eid in geometry.at.items():
                 for dr, dc in geometry.steps:
                     run = [geometry.at.get((row + k * dr, col + k * dc)) for k in range(length)]
                     if None not in run:
-                        masks.append(sum(bits[c] for c in run))
-            cache[key] = masks
+                        starting.setdefault(eid, []).append(sum(bits[c] for c in run))
+            cache[key] = starting
         return cache[key]
 
     def bit_of(geometry):
@@ -115,9 +116,12 @@ def board_functions(game):
         chosen = 0
         for cell in cells:
             chosen |= bits[cell]
-        for mask in lines(geometry, length):
-            if chosen & mask == mask:
-                return True
+        # a line of them starts at one of them: only the runs starting at the cells are tried
+        starting = lines(geometry, length)
+        for cell in cells:
+            for mask in starting.get(cell, ()):
+                if chosen & mask == mask:
+                    return True
         return False
 
     def groups(cells):
