@@ -274,6 +274,9 @@ class SourceGenerator:
         return f"(not {self.source(node.operand, scope, ctx)})"
 
     def x_Compare(self, node, scope, ctx):
+        emptiness = self.count_against_zero(node, scope, ctx)
+        if emptiness is not None:
+            return emptiness
         a, b = self.source(node.left, scope, ctx), self.source(node.right, scope, ctx)
         op = node.op
         if op in ("==", "!="):
@@ -304,6 +307,22 @@ class SourceGenerator:
                 checks.append(f"({t} := {x}) is not None")
                 operands.append(t)
         return "(" + " and ".join(checks + [f"{operands[0]} {op} {operands[1]}"]) + ")"
+
+    def count_against_zero(self, node, scope, ctx):
+        """count(x in D where c) == 0 (or != 0, > 0, >= 1, < 1): whether any x passes, which
+        can stop at the first one."""
+        for count, zero, op in ((node.left, node.right, node.op),
+                                (node.right, node.left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(node.op, node.op))):
+            if isinstance(count, ast.Aggregate) and count.kind == "count" and count.value is None and \
+                    count.binder.condition is not None and isinstance(zero, ast.Integer) and \
+                    id(count) not in self.substitutions:
+                some = {(0, "=="): False, (0, "!="): True, (0, ">"): True, (1, ">="): True, (1, "<"): False,
+                        (0, "<="): False}.get((zero.value, op))
+                if some is None:
+                    return None
+                found = self.x_Aggregate(ast.Aggregate(count.span, "any", count.binder, None), scope, ctx)
+                return found if some else f"(not {found})"
+        return None
 
     def x_Member(self, node, scope, ctx):
         return f"({self.source(node.item, scope, ctx)} in {self.collection(node.collection, scope, ctx)})"

@@ -64,6 +64,9 @@ fn any_{v}(): bool = any(i in {r} where x[i] > 2)
 fn any_value_{v}(): bool = any(i in {r}: x[i] == 3)
 fn all_{v}(): bool = all(i in {r}: x[i] >= 1)
 fn all_filter_{v}(): bool = all(i in {r} where x[i] < 4)
+fn none_above_{v}(): bool = count(i in {r} where x[i] > 2) == 0
+fn some_above_{v}(): bool = 0 < count(i in {r} where x[i] > 2)
+fn none_above_plain_{v}(): bool = size(filter(i in {r} where x[i] > 2)) == 0
 @@
 action add(k in 1..6, n in 1..3) "add {n} at {k}" {
   x[k] += n
@@ -91,6 +94,11 @@ def test_unrolled_aggregates_give_the_values_of_the_loops(write_rules):
                 unrolled = game.functions[f"{name}_unrolled"](state, {})
                 looped = game.functions[f"{name}_looped"](state, {})
                 assert unrolled == looped and type(unrolled) is type(looped), (name, unrolled, looped)
+            # a count compared with 0 is a search that stops at the first: the same answer
+            for form in ("unrolled", "looped"):
+                plain = game.functions[f"none_above_plain_{form}"](state, {})
+                assert game.functions[f"none_above_{form}"](state, {}) is plain
+                assert game.functions[f"some_above_{form}"](state, {}) is (not plain)
             state.apply(bot.choose(state))
 
 
