@@ -328,16 +328,18 @@ class Game:
         s.entities = list(self.static_entities)
         s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
         s.seed = seed
-        with rules_errors(s, "setting up the game"):
+        try:
             try:
                 self.setup(s)
             except Finished:
                 return s
             s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
             # games whose components have the same labels name their moves alike: one cache
-            labels = tuple(entity["__label__"] for entity in s.entities)
+            labels = tuple(entity["__label__"] for entity in s.entities[len(self.static_entities):])
             s.names = self.move_names.setdefault(labels, {})
             advance(s)
+        except PYTHON_ERRORS as error:
+            raise located(s, error, "setting up the game") from error
         return s
 
 
