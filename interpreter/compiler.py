@@ -17,7 +17,7 @@ from dsl import ast
 from dsl.checker import Checker, element_of, strip_optional
 
 from . import random_source
-from .codegen import LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, can_inline, names_in  # noqa: F401
+from .codegen import LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in
 from .errors import Finished, NeedChoice, RulesRuntimeError
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -470,21 +470,6 @@ class Compiler:
             out.add(indent, f"yield from proc_{node.name}(s{args})")
         else:
             out.add(indent, f"without_choice(proc_{node.name}(s{args}))")
-
-    def statement_function(self, statements, scope, ctx_mode="env", name=None, span_node=None, steps=False):
-        """f(s, e) running statements in the given scope (e: the flow's environment; a flow
-        'let' stays visible to the flow's next statements)."""
-        out = Lines()
-        ctx = Context(ctx_mode)
-        ctx.steps = steps
-        for statement in statements:
-            node = ast.untag(statement)[0]
-            out.span = node.span
-            getattr(self, "s_" + type(node).__name__)(node, scope, ctx, out, 1)
-        if not out.lines:
-            out.add(1, "pass")
-        header = f"def {name or self.fresh('_run')}(s, e)"
-        return self.define(header, out, self.where(span_node) if span_node is not None else "")
 
     # ---- declarations ----
     def parameters(self, parameters) -> str:
@@ -1165,7 +1150,7 @@ class Compiler:
             else:
                 raise AssertionError(op)
         out.add(2, f"if pc >= {len(flow)}:")
-        out.add(3, f"s.pc = pc")
+        out.add(3, "s.pc = pc")
         out.add(3, "finish_by_score(s)")
         out.add(3, "return")
         out.add(2, "continue")

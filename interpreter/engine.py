@@ -6,7 +6,6 @@ A `State` is one position: `current_player`, `legal_moves`, `apply`, `is_termina
 """
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Iterable, Optional
 
@@ -634,14 +633,6 @@ def located(s, error, doing) -> RulesRuntimeError:
             span = spans[trace.tb_lineno]
         trace = trace.tb_next
     return RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span)
-
-
-@contextlib.contextmanager
-def rules_errors(s, doing):
-    try:
-        yield
-    except PYTHON_ERRORS as error:
-        raise located(s, error, doing) from error
 
 
 def normalise(text: str) -> str:
