@@ -227,8 +227,10 @@ class Compiler:
         self.game.line_spans[filename] = {len(head) + k + 1: sp for k, sp in enumerate(spans) if sp is not None}
         try:
             exec(compile(source, filename, "exec"), self.codegen.namespace)
-        except SyntaxError as error:     # an expression too deep for Python's own parser
-            raise RulesRuntimeError(f"this rule is too complex to compile ({error.msg})", None)
+        except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
+            where = next((sp for sp in spans if sp is not None), None)
+            raise RulesRuntimeError(f"this rule is nested too deeply to compile "
+                                    f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", where) from None
         self.module.append(source)
         return self.codegen.namespace[name]
 
@@ -253,6 +255,16 @@ class Compiler:
             return fn(None, {})
         except (AttributeError, TypeError) as error:
             raise RulesRuntimeError(f"this must be known before the game starts ({error})", node.span)
+        except RecursionError:
+            raise RulesRuntimeError("this calls itself without end: it must be known before the game starts",
+                                    node.span) from None
+        except NameError:
+            raise RulesRuntimeError("this must be known before the game starts, but it calls a function that "
+                                    "cannot be worked out then (it calls itself, or is not small enough to "
+                                    "be written in place)", node.span) from None
+        except (KeyError, IndexError, ValueError, ZeroDivisionError) as error:
+            raise RulesRuntimeError(f"this cannot be computed before the game starts "
+                                    f"({type(error).__name__}: {error})", node.span) from None
 
     def expr(self, node, scope):
         return self.expression_function(node, scope)

@@ -1168,10 +1168,14 @@ def cell_marks(s, player, geometry, index_types, prefix):
 
 def load_game(path, options=(), players=None):
     """Read, check and compile a rules file. Returns (game or None, diagnostics, sources)."""
-    program, diagnostics, sources = load_program(path)
-    if program is None or diagnostics:
-        return None, diagnostics, sources
-    diagnostics = check(program)
+    try:
+        program, diagnostics, sources = load_program(path)
+        if program is None or diagnostics:
+            return None, diagnostics, sources
+        diagnostics = check(program)
+    except RecursionError:       # nesting deeper than the parser or the checker follows
+        return None, [Diagnostic("E701", "this file nests expressions or blocks too deeply to read",
+                                 ast.Span(str(path), 1, 1, 1, 1), "split the deepest expressions into functions")], {}
     if diagnostics:
         return None, diagnostics, sources
     here = program.game.span
@@ -1189,4 +1193,7 @@ def load_game(path, options=(), players=None):
     except RulesRuntimeError as error:
         span = error.span or here
         return None, [Diagnostic("E701", str(error).split("runtime error: ", 1)[-1], span)], sources
+    except RecursionError:       # an expression nested deeper than the compiler follows
+        return None, [Diagnostic("E701", "this file nests expressions or blocks too deeply to compile", here,
+                                 "split the deepest expressions into functions")], sources
     return game, [], sources

@@ -351,3 +351,35 @@ def test_a_state_changed_by_hand_then_marked_changed_lists_fresh_moves(write_rul
         state.vars[("mark", cell)] = 1             # by hand: the engine does not see it
     state.changed()
     assert len(state.legal_moves()) == 0          # marked() is 50 now: nothing may be put
+
+
+# ---- what cannot be compiled is a located error, never a Python error --------------------------
+
+def test_a_param_that_calls_a_recursive_function_is_a_located_error(write_rules):
+    text = """
+game "R" {
+  players 2
+}
+fn f(n: int): int = n <= 0 ? 0 : f(n - 1) + 1
+param size = f(100000)
+var n: int = 0
+action pass "pass" {
+  n += size
+}
+flow {
+  turns from 1 until n >= 3 {
+    play pass
+  }
+}
+"""
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert game is None and [(d.code, d.span.line) for d in diagnostics] == [("E701", 6)]
+
+
+@pytest.mark.parametrize("depth", [300, 2000])
+def test_an_expression_nested_too_deeply_is_a_diagnostic(write_rules, depth):
+    text = ('game "D" {\n  players 2\n}\nvar n: int = 0\nfn deep(): int = ' + "(" * depth + "1" + " + 1)" * depth
+            + '\naction pass "pass" {\n  n += deep()\n}\nflow {\n  turns from 1 until n >= 3 {\n    play pass\n  }\n}\n')
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert game is None and [d.code for d in diagnostics] == ["E701"]
+    assert "too deeply" in diagnostics[0].message
