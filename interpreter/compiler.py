@@ -527,7 +527,7 @@ class Compiler:
         becomes `b in` the set of the values v takes where c holds; `filter(x in D where v(x)
         == b and c)` and `count(...)` read the group of b in a table grouped by v. Each index
         is computed once for the other parameters and kept like the function's values (a
-        region touching each other region is one set per region, not one scan per pair)."""
+        relation asked for every pair is one set per first value, not one scan per pair)."""
         parameters = {p.name for p in fn.parameters}
         binders = [n.name for n in ast.walk(fn.body) if isinstance(n, ast.Binder)]
         for node in ast.walk(fn.body):
@@ -684,7 +684,8 @@ class Compiler:
         self.memo_cache_names = {name: self.codegen.bind({}, f"cache_{name}_") for name in sorted(self.memoized)}
         # what each cached function reads, through the functions it calls: variables, and zones
         # (a zone family, or the part of one whose first index is one of the function's
-        # parameters: filled(p) reads panorama[p, ...] only)
+        # parameters: a function f(p) that reads only zone[p, ...] keeps its values when
+        # zone[q, ...] changes)
         # one counter per thing read ('#epoch' grows when the engine is entered again)
         self.memo_stamp_index = {"#epoch": 0}
         self.memo_reads = {}
