@@ -947,6 +947,10 @@ class Compiler:
                 out.add(1, f"if len(labels{k}) != len(fixed{k}): exact = False")
             elif not unique:
                 out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+        for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
+            if independent and component and not same and names_all:
+                # cells of several boards may share a label: moves are merged by label then
+                out.add(1, f"if len({{_E[v]['__label__'] for v in fixed{k}}}) != len(fixed{k}): exact = False")
         for k, loop in enumerate(loops):
             if loop[3]:
                 out.add(1, f"if not fixed{k}: return out, exact")    # no value: no move at all
