@@ -916,15 +916,25 @@ class Compiler:
         out.add(1, "exact = True")
         emit_hoisted(-1, 1)
         emit_steps(early_nodes, 1, "return out, exact")
-        for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
-            if not independent:
-                if not unique or (component and names_all):
-                    static_unique = False
-                continue
+        for name, domain, where, independent, same, unique, component in loops:
+            if not independent and (not unique or (component and names_all)):
+                static_unique = False
+        # the domains computed once, those with a filter first (the likeliest to be empty: then
+        # nothing else is computed), each checked at once; in binder order, all of them, when
+        # one may draw from the random source (the draws must stay the same)
+        draws = callers(self.types.functions, {"pick"})
+        random = any(isinstance(n, ast.Call) and n.name in draws for n in ast.walk(action.binders))
+        fixed_order = [k for k, loop in enumerate(loops) if loop[3]]
+        if not random:
+            fixed_order.sort(key=lambda k: loops[k][2] is None)
+        for k in fixed_order:
+            name, domain, where, independent, same, unique, component = loops[k]
             if where is None and not same:
                 out.add(1, f"fixed{k} = list({domain})")
                 if not unique:
                     out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+                if not random:
+                    out.add(1, f"if not fixed{k}: return out, exact")    # no value: no move at all
                 continue
             out.add(1, f"fixed{k} = []")
             if same:
@@ -947,13 +957,12 @@ class Compiler:
                 out.add(1, f"if len(labels{k}) != len(fixed{k}): exact = False")
             elif not unique:
                 out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+            if not random:
+                out.add(1, f"if not fixed{k}: return out, exact")    # no value: no move at all
         for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
             if independent and component and not same and names_all:
                 # cells of several boards may share a label: moves are merged by label then
                 out.add(1, f"if len({{_E[v]['__label__'] for v in fixed{k}}}) != len(fixed{k}): exact = False")
-        for k, loop in enumerate(loops):
-            if loop[3]:
-                out.add(1, f"if not fixed{k}: return out, exact")    # no value: no move at all
         if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
             # one binder, no guard step after it: the tuples at once
             out.add(1, "out = [(v,) for v in fixed0]")
