@@ -150,6 +150,21 @@ def counted(keys) -> dict:
 STATEMENT_RUNTIME.update(grouped=grouped, counted=counted)
 
 
+def any_chain(node):
+    """([binders], conjuncts) of `any(x in D: any(y in E where c1 and c2 ...))` (the innermost
+    binder without its filter, which is the conjunction), else None."""
+    levels, chain = [], node
+    while isinstance(chain, ast.Aggregate) and chain.kind == "any":
+        if chain.value is None:
+            if chain.binder.condition is None:
+                return None
+            levels.append(attrs.evolve(chain.binder, condition=None))
+            return levels, flatten_and(chain.binder.condition)
+        levels.append(chain.binder)
+        chain = chain.value
+    return (levels, flatten_and(chain)) if levels else None
+
+
 def flatten_and(node) -> list:
     """The conjuncts of a condition (a and b and c -> [a, b, c])."""
     if isinstance(node, ast.And):
@@ -530,49 +545,76 @@ class Compiler:
         relation asked for every pair is one set per first value, not one scan per pair)."""
         parameters = {p.name for p in fn.parameters}
         binders = [n.name for n in ast.walk(fn.body) if isinstance(n, ast.Binder)]
+        covered = set()        # the nodes under an index: answered by it already
         for node in ast.walk(fn.body):
-            if not isinstance(node, ast.Aggregate):
+            if not isinstance(node, ast.Aggregate) or id(node) in covered:
                 continue
-            levels, conjuncts, chain = [], None, node
+            found = None
             if node.kind in ("filter", "count") and node.value is None and node.binder.condition is not None:
-                conjuncts = flatten_and(node.binder.condition)
-                levels.append(attrs.evolve(node.binder, condition=None))
-            elif node.kind == "any":
-                while isinstance(chain, ast.Aggregate) and chain.kind == "any":
-                    if chain.value is None:
-                        # the innermost filter is the conjunction: that level keeps no filter of its own
-                        if chain.binder.condition is not None:
-                            conjuncts = flatten_and(chain.binder.condition)
-                        levels.append(attrs.evolve(chain.binder, condition=None))
+                level = attrs.evolve(node.binder, condition=None)
+                found = self.keyed_conjunct([level], flatten_and(node.binder.condition), parameters, binders)
+                if found is None:
+                    # filter(w in D where c(w) and any(x in E(w) where v(x) == b ...)): grouped by
+                    # every value v takes around w
+                    conjuncts = flatten_and(node.binder.condition)
+                    for k, conjunct in enumerate(conjuncts):
+                        chain = any_chain(conjunct)
+                        if chain is None:
+                            continue
+                        inner = self.keyed_conjunct([level] + chain[0], chain[1], parameters, binders)
+                        if inner is None:
+                            continue
+                        b, value, inner_rest, guards = inner
+                        outer_rest = conjuncts[:k] + conjuncts[k + 1:]
+                        if any(b in names_in(c) or not self.cannot_fail(c) for c in outer_rest) or \
+                                set().union(*(names_in(c) for c in outer_rest)) & \
+                                {n for n in binders if n != level.name or binders.count(n) > 1}:
+                            continue
+                        found = (b, value, (chain[0], inner_rest, outer_rest), guards)
                         break
-                    levels.append(chain.binder)
-                    chain = chain.value
-                else:
-                    conjuncts = flatten_and(chain)
-            if not conjuncts:
-                continue
-            bound = {b.name for b in levels}
-            # only the function's parameters and the chain's own variables: a variable of an
-            # enclosing aggregate would change from one evaluation to the next
-            enclosing = {n for n in binders if n not in bound or binders.count(n) > 1}
-            for k, conjunct in enumerate(conjuncts):
-                if not (isinstance(conjunct, ast.Compare) and conjunct.op == "=="):
+                    if found is not None:
+                        b, value, nested, guards = found
+                        if self.define_index(name, fn, scope, node, [level], nested, value, b, guards):
+                            covered |= {id(n) for n in ast.walk(node)}
+                        continue
+                levels = [level]
+            elif node.kind == "any":
+                chain = any_chain(node)
+                if chain is None:
                     continue
-                for key_side, other in ((conjunct.right, conjunct.left), (conjunct.left, conjunct.right)):
-                    if not (isinstance(key_side, ast.Name) and key_side.id in parameters and key_side.id not in bound):
-                        continue
-                    b = key_side.id
-                    others = conjuncts[:k] + conjuncts[k + 1:]
-                    # conditions on b alone are checked once, before the index is read
-                    guards = [c for c in others if b in names_in(c) and not names_in(c) & bound]
-                    rest = [c for c in others if c not in guards]
-                    outer = [lv.condition for lv in levels if lv.condition is not None]
-                    pieces = [lv.domain for lv in levels] + outer + rest + [other]
-                    used = set().union(*(names_in(p) for p in pieces))
-                    if b in used or used & enclosing or not all(self.cannot_fail(p) for p in pieces + guards):
-                        continue
-                    if self.define_index(name, fn, scope, node, levels, rest, other, b, guards):
-                        return
+                levels = chain[0]
+                found = self.keyed_conjunct(levels, chain[1], parameters, binders)
+            if found is not None:
+                b, value, rest, guards = found
+                if self.define_index(name, fn, scope, node, levels, rest, value, b, guards):
+                    covered |= {id(n) for n in ast.walk(node)}
+
+    def keyed_conjunct(self, levels, conjuncts, parameters, binders):
+        """(b, the value compared with b, the other conjuncts, those on b alone), for the first
+        conjunct `value == b` (b a parameter) of an aggregate whose levels bind `levels` and that
+        uses b nowhere else, only reads and compares, and names no variable of an enclosing
+        aggregate; else None."""
+        bound = {b.name for b in levels}
+        # a variable of an enclosing aggregate would change from one evaluation to the next
+        enclosing = {n for n in binders if n not in bound or binders.count(n) > 1}
+        for k, conjunct in enumerate(conjuncts):
+            if not (isinstance(conjunct, ast.Compare) and conjunct.op == "=="):
+                continue
+            for key_side, other in ((conjunct.right, conjunct.left), (conjunct.left, conjunct.right)):
+                if not (isinstance(key_side, ast.Name) and key_side.id in parameters and key_side.id not in bound):
+                    continue
+                b = key_side.id
+                others = conjuncts[:k] + conjuncts[k + 1:]
+                # conditions on b alone are checked once, before the index is read
+                guards = [c for c in others if b in names_in(c) and not names_in(c) & bound]
+                rest = [c for c in others if c not in guards]
+                outer = [lv.condition for lv in levels if lv.condition is not None]
+                pieces = [lv.domain for lv in levels] + outer + rest + [other]
+                used = set().union(*(names_in(p) for p in pieces))
+                if b in used or used & enclosing or not all(self.cannot_fail(p) for p in pieces + guards):
+                    continue
+                return b, other, rest, guards
+        return None
 
     def cannot_fail(self, node) -> bool:
         """An expression that only reads and compares: evaluating it more often than written
@@ -592,20 +634,41 @@ class Compiler:
         cg = self.codegen
         ctx = Context("local")
         clauses, inner_scope = [], scope
+        nested = None
+        if isinstance(rest, tuple):         # filter/count of items around which v takes b
+            nested, rest = rest, None
         for binder in levels:
             var, domain, where, inner_scope, ctx = cg.comprehension(binder, inner_scope, ctx)
             clauses.append(f"for {var} in {domain}" + (f" if {where}" if where is not None else ""))
-        if self.type_of(value, inner_scope).startswith("list["):
-            return False        # not hashable
-        conditions = "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in rest)
-        element = cg.source(value, inner_scope, ctx)
-        loops = " ".join(clauses) + conditions
-        if node.kind == "any":
-            source = "{" + f"{element} {loops}" + "}"
-        elif node.kind == "filter":
-            source = f"grouped([({element}, {var}) {loops}])"
+        item = var
+        if nested is not None:
+            inner_levels, inner_rest, outer_rest = nested
+            clauses[-1] += "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in outer_rest)
+            ctx.no_walrus += 1          # the set of values is the iterable of a comprehension
+            inner_clauses = []
+            for binder in inner_levels:
+                var, domain, where, inner_scope, ctx = cg.comprehension(binder, inner_scope, ctx)
+                inner_clauses.append(f"for {var} in {domain}" + (f" if {where}" if where is not None else ""))
+            if self.type_of(value, inner_scope).startswith("list["):
+                return False
+            keys = "{" + cg.source(value, inner_scope, ctx) + " " + " ".join(inner_clauses) + \
+                "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in inner_rest) + "}"
+            ctx.no_walrus -= 1
+            key = self.fresh("key")
+            loops = " ".join(clauses) + f" for {key} in {keys}"
+            source = f"grouped([({key}, {item}) {loops}])" if node.kind == "filter" else f"counted([{key} {loops}])"
         else:
-            source = f"counted([{element} {loops}])"
+            if self.type_of(value, inner_scope).startswith("list["):
+                return False        # not hashable
+            conditions = "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in rest)
+            element = cg.source(value, inner_scope, ctx)
+            loops = " ".join(clauses) + conditions
+            if node.kind == "any":
+                source = "{" + f"{element} {loops}" + "}"
+            elif node.kind == "filter":
+                source = f"grouped([({element}, {var}) {loops}])"
+            else:
+                source = f"counted([{element} {loops}])"
         others = [p for p in fn.parameters if p.name != b]
         cache = cg.bind({}, f"cache_{name}_index")
         asked = cg.bind({}, f"asked_{name}_index")

@@ -280,6 +280,12 @@ fn count_of(k: int): int = count(c in Cell where colour[c] == k)
 fn count_of_plain(k: int): int = count(c in Cell where colour[c] == k or false)
 fn near(a: Cell, k: int): bool = k != 0 and any(c in Cell where colour[c] == k and adjacent(a, c))
 fn near_plain(a: Cell, k: int): bool = k != 0 and any(c in Cell where (colour[c] == k or false) and adjacent(a, c))
+fn around(k: int): list of Cell = filter(c in Cell where c.row > 2 and any(n in neighbors(c) where colour[n] == k))
+fn around_plain(k: int): list of Cell =
+  filter(c in Cell where c.row > 2 and any(n in neighbors(c) where colour[n] == k or false))
+fn around_count(k: int): int = count(c in Cell where any(n in neighbors(c) where colour[n] == k and n.col > 1))
+fn around_count_plain(k: int): int =
+  count(c in Cell where any(n in neighbors(c) where (colour[n] == k or false) and n.col > 1))
 action paint(c in Cell, k in 1..3) "paint {c} {k}" {
   colour[c] = k
 }
@@ -295,6 +301,7 @@ def test_equality_indexes_answer_as_the_aggregates_they_replace(write_rules):
     game = load(write_rules(INDEXED))
     module = game.compiler.module_source()
     assert "def index_cells_of" in module and "def index_count_of" in module and "def index_near" in module
+    assert "def index_around_" in module and "def index_around_count" in module
     assert "def index_cells_of_plain" not in module
     corner = game.geometries["Cell"].at[(4, 4)]
     compiled = game.compiler.codegen.namespace      # the generated functions, called as the rules do
@@ -302,7 +309,8 @@ def test_equality_indexes_answer_as_the_aggregates_they_replace(write_rules):
         state, bot = game.new_initial_state(seed), RandomBot(seed)
         while not state.is_terminal():
             for k in (0, 1, 2, 3, 2):        # several values in one state: the tables get built
-                for name, args in (("cells_of", (k,)), ("count_of", (k,)), ("near", (corner, k))):
+                for name, args in (("cells_of", (k,)), ("count_of", (k,)), ("near", (corner, k)),
+                                   ("around", (k,)), ("around_count", (k,))):
                     indexed = compiled[f"fn_{name}"](state, *args)
                     assert indexed == compiled[f"fn_{name}_plain"](state, *args), (name, args)
             state.apply(bot.choose(state))
