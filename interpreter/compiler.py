@@ -24,6 +24,8 @@ PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 
 # how many cells an aggregate may visit before a function is worth caching (see memoized)
 MEMO_COST = 40
+# the most values one cached function keeps (then it starts again): memory stays bounded
+MEMO_LIMIT = 50_000
 
 
 # ---- flow instructions ------------------------------------------------------------------
@@ -515,6 +517,7 @@ class Compiler:
                 f"    entry = {cache}.get({key})",
                 "    if entry is not None and entry[0] == stamp: return entry[1]",
                 f"    value = {source}",
+                f"    if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
                 f"    {cache}[{key}] = (stamp, value)",
                 "    return value"]
 
@@ -691,6 +694,7 @@ class Compiler:
                  "        # a second value asked in the same state: worth the table, now and from then on",
                  f"        {asked}[{key}] = True",
                  f"        table = {source}",
+                 f"        if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
                  f"        {cache}[{key}] = (stamp, table)",
                  "    else:",
                  f"        {asked}[{key}] = stamp",
@@ -790,7 +794,7 @@ class Compiler:
                     part = (family, first)
                     part_stamps[part] = part_stamps.get(part, 0) + 1
         self.codegen.namespace.update(memo_reset=memo_reset, MEMO_OWNER=owner, MEMO_STAMPS=stamps,
-                                      MEMO_PARTS=part_stamps)
+                                      MEMO_PARTS=part_stamps, MEMO_LIMIT=MEMO_LIMIT)
         self.game.memo_reset = memo_reset
         self.game.zone_changed = zone_changed if families else None
         # for State.move, which marks its two zones inline: family -> (stamp, by first index?)

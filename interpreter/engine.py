@@ -335,6 +335,8 @@ class Game:
             s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
             # games whose components have the same labels name their moves alike: one cache
             labels = tuple(entity["__label__"] for entity in s.entities[len(self.static_entities):])
+            if labels not in self.move_names and len(self.move_names) >= 16:
+                self.move_names.clear()     # setups that differ from game to game: keep a few
             s.names = self.move_names.setdefault(labels, {})
             advance(s)
         except PYTHON_ERRORS as error:
@@ -515,6 +517,8 @@ class State:
             if private:
                 values["__public_label__"] = self.component_label(type_name, values, template, private)
             shown = {k: v for k, v in values.items() if k.startswith("__")}
+            if len(self.game.created) >= 10_000:
+                self.game.created.clear()      # components whose values differ from game to game
             try:
                 given = tuple((k, v) for k, v in values.items() if not k.startswith("__"))
                 self.game.created[(type_name, template, *given)] = shown
