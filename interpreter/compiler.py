@@ -781,23 +781,10 @@ class Compiler:
             owner[0] = s
             stamps[0] += 1
 
-        def zone_changed(key):
-            """A zone's content changed (s.move, shuffle): the values cached from it are stale."""
-            if key.__class__ is str:
-                family, first = key, None
-            else:
-                family, first = key[0], key[1]
-            k = families.get(family)
-            if k is not None:
-                stamps[k] += 1
-                if family in partitioned:
-                    part = (family, first)
-                    part_stamps[part] = part_stamps.get(part, 0) + 1
         self.codegen.namespace.update(memo_reset=memo_reset, MEMO_OWNER=owner, MEMO_STAMPS=stamps,
                                       MEMO_PARTS=part_stamps, MEMO_LIMIT=MEMO_LIMIT)
         self.game.memo_reset = memo_reset
-        self.game.zone_changed = zone_changed if families else None
-        # for State.move, which marks its two zones inline: family -> (stamp, by first index?)
+        # for State.mark_changed: zone family -> (its stamp, also by first index?)
         self.game.zone_marks = {family: (k, family in partitioned) for family, k in families.items()} or None
         self.game.memo_stamps, self.game.memo_parts = stamps, part_stamps
 

@@ -460,10 +460,21 @@ class State:
         if items is not None and key not in self.owned:
             items = self.zones[key] = items[:]
             self.owned.add(key)
-        changed = self.game.zone_changed
-        if changed is not None:
-            changed(key)       # the caller is about to change it in place (shuffle)
+        if self.game.zone_marks is not None:
+            self.mark_changed(key)       # the caller is about to change it in place (shuffle)
         return items
+
+    def mark_changed(self, key):
+        """A zone's content changes: the values cached from it (its family, and the part of it
+        under its first index) are stale."""
+        family = key if key.__class__ is str else key[0]
+        mark = self.game.zone_marks.get(family)
+        if mark is not None:
+            self.game.memo_stamps[mark[0]] += 1
+            if mark[1]:
+                parts = self.game.memo_parts
+                part = (family, key[1] if key.__class__ is not str else None)
+                parts[part] = parts.get(part, 0) + 1
 
     def move(self, x, key, under=False):
         here = self.loc[x]
@@ -487,20 +498,10 @@ class State:
         else:
             target.append(x)
         self.loc[x] = key
-        marks = self.game.zone_marks
-        if marks is not None:
-            # cached functions that read these zones are stale (as game.zone_changed, inline)
-            for changed in (here, key):
-                if changed is None:
-                    continue
-                family = changed if changed.__class__ is str else changed[0]
-                mark = marks.get(family)
-                if mark is not None:
-                    self.game.memo_stamps[mark[0]] += 1
-                    if mark[1]:
-                        parts = self.game.memo_parts
-                        part = (family, changed[1] if changed.__class__ is not str else None)
-                        parts[part] = parts.get(part, 0) + 1
+        if self.game.zone_marks is not None:
+            if here is not None:
+                self.mark_changed(here)
+            self.mark_changed(key)
 
     def create(self, type_name, values, template, key):
         eid = len(self.entities)
@@ -528,8 +529,8 @@ class State:
             values.update(known)
         self.entities.append(values)
         self.by_type.setdefault(type_name, []).append(eid)
-        if self.game.zone_changed is not None:
-            self.game.zone_changed("#types")
+        if self.game.zone_marks is not None:
+            self.mark_changed("#types")
         while len(self.loc) <= eid:
             self.loc.append(None)
         self.move(eid, key)

@@ -17,26 +17,14 @@ import pytest
 from interpreter import cli, parallel
 from interpreter.cli import main
 from interpreter.errors import RulesRuntimeError
+from tests.test_cli import DEAD_END
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 MUST_FAIL = sorted((ROOT / "tests" / "verify").glob("*.rules"))
 LINUX = sys.platform.startswith("linux")
 
-STUCK = """game "Stuck" {
-  players 2
-}
-board Cell: grid 1 by 3
-var mark[Cell]: Player? = none
-action put(c in Cell where mark[c] == none) "{c}" {
-  mark[c] = current
-}
-flow {
-  turns from 1 {
-    play put
-  }
-}
-"""
+STUCK = DEAD_END      # three cells, no end: a dead end
 
 
 def run(capsys, *argv):
