@@ -1,6 +1,7 @@
 """Static checks: every name resolves, types fit, statements stand where they may.
 
-`check(program)` returns every diagnostic at once; it never raises.
+`check(program, sources)` returns every diagnostic at once; it never raises (the sources, file ->
+text, only sharpen where some diagnostics point).
 Each check is a small function of the program; CHECKS lists them in the order they run.
 """
 from __future__ import annotations
@@ -60,8 +61,9 @@ class Scope:
 
 
 class Checker:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, sources: Optional[dict] = None):
         self.program = program
+        self.sources = sources or {}
         self.diagnostics: list[Diagnostic] = []
         self.enums = {e.name: e for e in program.of_kind(ast.Enum)}
         self.members = {}
@@ -78,6 +80,7 @@ class Checker:
         self.procedures = {p.name: p for p in program.of_kind(ast.Procedure)}
         self.actions = {a.name: a for a in program.of_kind(ast.Action)}
         self.board_cache = {}
+        self.argument_types = {}      # (action, argument) -> its type, found by check_actions
         self.globals = self._global_scope()
 
     # ---- reporting ----
@@ -745,7 +748,138 @@ def check_actions(c: Checker):
         scope = c.globals
         for binder in action.binders:
             scope = c.binder(binder, scope)
+            c.argument_types[action.name, binder.name] = scope.lookup(binder.name)
         c.block(action.body, scope, "action", guard_allowed=True)
+
+
+PLACEHOLDER_TEXT = re.compile(r"\{([^{}]*)\}")
+
+
+def check_labels(c: Checker):
+    """A move's name is its action's label filled in: a placeholder must name an argument, and
+    an argument left out of the label must not tell two moves apart (two moves with one name
+    would be merged into one). Only arguments drawn from components may be left out: identical
+    components make one move, and the engine refuses two different ones with the same name."""
+    for action in c.actions.values():
+        if action.template is None:
+            continue          # the default name shows every argument
+        names = [b.name for b in action.binders]
+        template = action.template
+        shown, wrong = set(), False
+        for match, span in placeholders(c, action, template):
+            inside = match.group(1)
+            if inside in names:
+                shown.add(inside)
+                continue
+            wrong = True
+            if re.fullmatch(r"\w+", inside):
+                c.error("E410", f"the label of action '{action.name}' shows '{{{inside}}}', which is not one of its arguments",
+                        span, did_you_mean(inside, names) or (f"its arguments are {', '.join(names)}" if names else
+                                                             "this action has no arguments to show"))
+            else:
+                c.error("E411", f"'{{{inside}}}' in the label of action '{action.name}': a label shows arguments by name, not expressions",
+                        span, "show an argument as {name}; for a computed value, make it an argument "
+                              "(e.g. 'd in ... where d == ...') and show that")
+        for binder in action.binders:
+            if binder.name in shown:
+                continue
+            if c.argument_types.get((action.name, binder.name)) in c.components:
+                continue
+            start = template.strip() if template.strip() and not wrong else action.name
+            example = f'"{start} {{{binder.name}}}"'
+            c.error("E412", f"the label of action '{action.name}' does not show its argument '{binder.name}': "
+                            f"two moves that differ only in '{binder.name}' would have the same name and be merged into one",
+                    label_span(c, action), f"show it, e.g. {example}")
+    for component in c.components.values():
+        if not component.label:
+            continue
+        fields = [f.name for f in component.fields] + ["owner"]
+        for match in PLACEHOLDER_TEXT.finditer(component.label):
+            if match.group(1) not in fields:
+                c.error("E410", f"the label of component '{component.name}' shows '{{{match.group(1)}}}', which is not one of its attributes",
+                        text_span(c, component.span, match.group(0)),
+                        did_you_mean(match.group(1), fields) or f"its attributes are {', '.join(fields)}")
+
+
+def text_span(c: Checker, span, fragment) -> ast.Span:
+    """The span of the first `fragment` at or after `span` on its line (`span` without the source)."""
+    text = c.sources.get(span.file)
+    start = source_offset(text, span)
+    if start is None:
+        return span
+    where, end = text.find(fragment, start), text.find("\n", start)
+    if where == -1 or (end != -1 and where > end):
+        return span
+    return offset_span(span.file, text, where, len(fragment))
+
+
+def source_offset(text, span):
+    if text is None:
+        return None
+    lines = text.split("\n")
+    if not 1 <= span.line <= len(lines):
+        return None
+    return sum(len(line) + 1 for line in lines[:span.line - 1]) + span.column - 1
+
+
+def label_span(c: Checker, action) -> ast.Span:
+    """Where an action's label string starts (the action itself without the source text)."""
+    found = label_offset(c, action)
+    if found is None:
+        return action.span
+    text, offset = found
+    return offset_span(action.span.file, text, offset, 1)
+
+
+def placeholders(c: Checker, action, template):
+    """Each {...} of a label with the span of it in the source (the label's span when the
+    string holds escapes that make the offsets differ)."""
+    found = label_offset(c, action)
+    for match in PLACEHOLDER_TEXT.finditer(template):
+        span = action.span
+        if found is not None:
+            text, offset = found
+            where = text.find(match.group(0), offset)
+            end = text.find("\n", offset)
+            if where != -1 and (end == -1 or where < end):
+                span = offset_span(action.span.file, text, where, len(match.group(0)))
+            else:
+                span = offset_span(action.span.file, text, offset, 1)
+        yield match, span
+
+
+def label_offset(c: Checker, action):
+    """(source text, offset of the label's opening quote), found after the action's name and
+    arguments; None without the source or a label."""
+    text = c.sources.get(action.span.file)
+    position = source_offset(text, action.span)
+    if position is None or not action.template:
+        return None
+    depth, quoted = 0, False
+    for i in range(position, min(len(text), position + 20_000)):
+        ch = text[i]
+        if quoted:
+            if ch == "\\":
+                continue
+            if ch == '"' and text[i - 1] != "\\":
+                quoted = False
+        elif ch == '"':
+            if depth == 0:
+                return text, i
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "{" and depth == 0:
+            return None          # the body starts: no label
+    return None
+
+
+def offset_span(file, text, offset, length) -> ast.Span:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return ast.Span(file, line, column, line, column + length)
 
 
 def check_triggers(c: Checker):
@@ -768,9 +902,9 @@ def check_setup_and_flow(c: Checker):
 
 
 CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_boards,
-          check_game_fields, check_functions, check_procedures, check_actions, check_triggers,
+          check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_triggers,
           check_invariants, check_setup_and_flow)
 
 
-def check(program: Program) -> list[Diagnostic]:
-    return Checker(program).run()
+def check(program: Program, sources: Optional[dict] = None) -> list[Diagnostic]:
+    return Checker(program, sources).run()

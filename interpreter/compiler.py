@@ -18,7 +18,7 @@ from dsl.checker import Checker, element_of, strip_optional
 
 from . import random_source
 from .codegen import LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in
-from .errors import Finished, NeedChoice, RulesRuntimeError
+from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 
@@ -86,16 +86,32 @@ def move_all(s, items, target, under):
         s.move(x, target, under)
 
 
-def distinct_options(s, options, labeler):
-    """Options that look the same (identical cards) are one option: (options, their names)."""
+def same_value(s, a, b) -> bool:
+    """Equal, or two identical components (the same type and attributes)."""
+    if a == b:
+        return True
+    if a.__class__ is int and b.__class__ is int and a >= 0 and b >= 0:
+        entities = s.entities
+        if a < len(entities) and b < len(entities):
+            return entities[a].get("__same__", a) == entities[b].get("__same__", b)
+    return False
+
+
+def distinct_options(s, options, labeler, components, span):
+    """Options that look the same (identical cards) are one option: (options, their names).
+    Two different options with one name are refused: the chooser could not tell them apart."""
     if len(options) <= 1:
         return options, None
-    names, kept = [], []
+    names, kept, first = [], [], {}
     for value in options:
         label = labeler(s, value)
-        if label not in names:
+        if label not in first:
+            first[label] = value
             names.append(label)
             kept.append(value)
+        elif not (value == first[label] or (components and same_value(s, value, first[label]))):
+            raise SameNamedMoves(f"two different options of this choice have the same name '{label}'; "
+                                 f"their labels must tell them apart", span)
     return kept, names
 
 
@@ -427,7 +443,8 @@ class Compiler:
         out.add(indent, f"if {options}:")
         body = indent + 1
         labeler = cg.bind(self.game.labeler(element))
-        out.add(body, f"{options}, {names} = distinct_options(s, {options}, {labeler})")
+        components = element in self.types.components
+        out.add(body, f"{options}, {names} = distinct_options(s, {options}, {labeler}, {components}, {cg.bind(node.span)})")
         out.add(body, f"if len({options}) == 1: {index} = 0")
         out.add(body, "elif s.cursor < len(s.choices):")
         out.add(body + 1, f"{index} = s.choices[s.cursor]")

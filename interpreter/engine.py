@@ -18,8 +18,8 @@ from dsl.program import load_program
 
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import LOOP_CAP, PUBLIC, Compiler, names_in
-from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError
+from .compiler import LOOP_CAP, PUBLIC, Compiler, names_in, same_value
+from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
 
 TERMINAL = 0
 SKIP = "skip"
@@ -180,6 +180,8 @@ class Game:
             if any(strip_optional(b[3]) in self.private_fields for b in a.binders)}
         self.templates = [self.parse_template(a.template, [b[0] for b in a.binders]) for a in self.actions]
         self.namers = [self.namer(a, parts, tail) for a, (parts, tail) in zip(self.actions, self.templates)]
+        self.argument_is_component = [tuple(strip_optional(b[3]) in self.types.components for b in a.binders)
+                                      for a in self.actions]
         # Where a template names every argument, equal labels mean equal names.
         self.dedupe_by_labels = []
         for action, (parts, _) in zip(self.actions, self.templates):
@@ -366,7 +368,8 @@ def player_range(program):
 class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
-                 "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names")
+                 "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names",
+                 "replayable")
 
     def __init__(self, game):
         self.game = game
@@ -401,6 +404,8 @@ class State:
         # (action, arguments) -> the move's name: names depend only on the components, which
         # never change after the setup, so a state and its clones share them
         self.names = {}
+        # whether new_initial_state(seed) and the moves of the history make this state again
+        self.replayable = True
 
     def clone(self) -> "State":
         """A copy to play on, in a time that does not grow with the game's history: zones and
@@ -432,6 +437,7 @@ class State:
         other.seed = self.seed
         other._legal = self._legal
         other.names = self.names
+        other.replayable = self.replayable
         return other
 
     def changed(self):
@@ -440,6 +446,7 @@ class State:
         keep them exact; reading a function or the scores from outside forgets them anyway.)"""
         self.game.memo_reset(self)
         self._legal = None
+        self.replayable = False      # its seed and moves no longer make it
 
     def own_trails(self):
         """Copy the history lists and the log before changing them, if a clone shares them."""
@@ -587,10 +594,48 @@ class State:
                     name = move.name if isinstance(move, Move) else repr(move)
                     raise IllegalMove(f"'{name}' is not a legal move now")
                 move = legal[legal.index(move)]
+        # all or nothing: a move that fails half-way is undone. A state reached by moves alone
+        # is rebuilt from its seed and moves (nothing to pay while moves succeed); one changed
+        # by hand keeps a copy of itself for the time of the move.
+        saved = None if self.replayable else self.checkpoint()
+        before = len(self.history)
         try:
             apply_move(self, move)
         except PYTHON_ERRORS as error:
+            self.undo_failed_move(saved, before)
             raise located(self, error, f"playing '{move.name}'") from error
+        except RulesRuntimeError:
+            self.undo_failed_move(saved, before)
+            raise
+
+    def undo_failed_move(self, saved, moves_before):
+        if saved is not None:
+            self.restore(saved)
+            return
+        again = self.game.new_initial_state(self.seed)
+        for name in self.history[:moves_before]:
+            again.apply(name)
+        self._become(again)
+        self.game.memo_reset(self)
+
+    def checkpoint(self) -> tuple:
+        """What `restore` needs to undo a move that fails half-way: the zone lists are shared
+        with the copy from now on, as with a clone (the first write to one copies it); the
+        trails only grow, so their lengths are enough."""
+        self.owned = set()
+        return (self.zones.copy(), self.loc[:], self.vars.copy(), self.env.copy(), self.rng, self.pc,
+                self.current, self.extra, self.terminal, self.winners, self.pending, self.choices,
+                self.cursor, self.turn, len(self.history), len(self.public_history), len(self.log),
+                self._legal, self.history, self.public_history, self.log, self.shared)
+
+    def restore(self, saved: tuple):
+        (self.zones, self.loc, self.vars, self.env, self.rng, self.pc, self.current, self.extra,
+         self.terminal, self.winners, self.pending, self.choices, self.cursor, self.turn, history,
+         public_history, log, self._legal, self.history, self.public_history, self.log, self.shared) = saved
+        self.owned = set()
+        if not self.shared:
+            del self.history[history:], self.public_history[public_history:], self.log[log:]
+        self.game.memo_reset(self)      # values cached during the failed move may be of its half
 
     def find_move(self, text: str) -> Move:
         wanted = normalise(text)
@@ -669,34 +714,69 @@ def compute_legal_moves(s: State) -> MoveList:
         if keyed is not None:
             # moves whose arguments look the same (identical cards) are one move
             if not exact:
-                candidates = merge_by_labels(s, candidates, keyed)
+                candidates = merge_by_labels(s, index, candidates, keyed)
             segments.append((index, candidates, None))
         else:
             kept, names = [], []
             if names_seen is None:
-                names_seen = set()
+                names_seen = {}
             for args in candidates:
                 name = move_name(s, index, args)
-                if name not in names_seen:
-                    names_seen.add(name)
+                first = names_seen.get(name)
+                if first is None:
+                    names_seen[name] = (index, args)
                     kept.append(args)
                     names.append(name)
+                elif not same_move(s, first, (index, args)):
+                    raise same_named(s, name, first, (index, args))
             segments.append((index, kept, names))
     if instruction.optional and segments:
         segments.append((None, [Move("skip", -1, (), SKIP)], None))
     return MoveList(s, segments)
 
 
-def merge_by_labels(s, candidates, by_label):
+def merge_by_labels(s, index, candidates, by_label):
     """The first of the argument tuples that show the same labels (identical cards)."""
     entities = s.entities
-    seen, kept = set(), []
+    seen, kept = {}, []
     for args in candidates:
         key = tuple(entities[a]["__label__"] if label else a for a, label in zip(args, by_label))
-        if key not in seen:
-            seen.add(key)
+        first = seen.get(key)
+        if first is None:
+            seen[key] = args
             kept.append(args)
+        elif not same_move(s, (index, first), (index, args)):
+            raise same_named(s, move_name(s, index, args), (index, first), (index, args))
     return kept
+
+
+def same_move(s, first, second) -> bool:
+    """Whether two (action, arguments) are the same move: one action, the same or identical
+    arguments (arguments are components only where the action says so)."""
+    (i, a), (j, b) = first, second
+    if i != j:
+        return False
+    kinds = s.game.argument_is_component[i]
+    return all(x == y or (component and same_value(s, x, y)) for x, y, component in zip(a, b, kinds))
+
+
+def same_named(s, name, first, second) -> SameNamedMoves:
+    game = s.game
+
+    def shown(move):
+        index, args = move
+        action = game.actions[index]
+        parts = []
+        for b, v, component in zip(action.binders, args, game.argument_is_component[index]):
+            text = s.label(v, b[3])
+            if component and v is not None:
+                text += " {" + ", ".join(f"{k}: {plain_label(x)}" for k, x in s.entities[v].items()
+                                        if not k.startswith("__") and x is not None) + "}"
+            parts.append(f"{b[0]}={text}")
+        return f"{action.name}({', '.join(parts)})"
+    return SameNamedMoves(f"two different moves have the same name '{name}': {shown(first)} and {shown(second)}; "
+                          f"the action's label must tell them apart (a component's label must show what makes "
+                          f"two of them different)", game.actions[second[0]].span)
 
 
 def action_candidates(s, action, check_guard=True):
@@ -1177,7 +1257,7 @@ def load_game(path, options=(), players=None):
         program, diagnostics, sources = load_program(path)
         if program is None or diagnostics:
             return None, diagnostics, sources
-        diagnostics = check(program)
+        diagnostics = check(program, sources)
     except RecursionError:       # nesting deeper than the parser or the checker follows
         return None, [Diagnostic("E701", "this file nests expressions or blocks too deeply to read",
                                  ast.Span(str(path), 1, 1, 1, 1), "split the deepest expressions into functions")], {}

@@ -14,6 +14,11 @@ class DeadEnd(RulesRuntimeError):
     """A player must move but has no legal move."""
 
 
+class SameNamedMoves(RulesRuntimeError):
+    """Two different moves (or options of a choice) would have the same name: a player could not
+    tell them apart, and listing one would silently drop the other."""
+
+
 class IllegalMove(Exception):
     """A move that is not legal now; `reason` says why, for the player."""
 

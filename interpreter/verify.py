@@ -63,15 +63,21 @@ def state_problem(state) -> Optional[tuple]:
     return None
 
 
+def failure_kind(error) -> str:
+    name = type(error).__name__
+    return {"DeadEnd": "dead-end", "SameNamedMoves": "duplicate-moves"}.get(name, "runtime-error")
+
+
 def run(game, seed, max_moves=10_000):
     """Play one random game (choices drawn from a source seeded by `seed`).
     Returns (failure or None, number of moves, state)."""
     used = 0
     policy = random_source.seed_state(seed * 31 + 7)
     state = None
+    playing = []          # the move being played: a move that fails is undone, but it led there
 
     def fail(kind, message):
-        return Failure(kind, message, seed, game.num_players, list(state.history) if state else [])
+        return Failure(kind, message, seed, game.num_players, (list(state.history) if state else []) + playing)
 
     try:
         state = game.new_initial_state(seed)
@@ -84,12 +90,14 @@ def run(game, seed, max_moves=10_000):
             moves = state.legal_moves()
             pick, policy = random_source.below(policy, len(moves))
             used += 1
+            playing = [moves[pick].name]
             state.apply(moves[pick])
+            playing = []
             problem = state_problem(state)
             if problem:
                 return fail(*problem), used, state
     except RulesRuntimeError as error:
-        kind = "dead-end" if type(error).__name__ == "DeadEnd" else "runtime-error"
+        kind = failure_kind(error)
         message = str(error)
         return fail(kind, message), used, state
     return None, used, state
@@ -99,6 +107,7 @@ def replay_names(game, seed, names):
     """Replay moves by name; the failure they lead to, or None (also None when a name is not
     legal where it stands: such a candidate does not reproduce anything)."""
     state = None
+    playing = []
     try:
         state = game.new_initial_state(seed)
         problem = state_problem(state)
@@ -107,11 +116,13 @@ def replay_names(game, seed, names):
                 break
             if state.is_terminal() or name not in state.legal_move_names():
                 return None
+            playing = [name]
             state.apply(name)
+            playing = []
             problem = state_problem(state)
     except RulesRuntimeError as error:
-        kind = "dead-end" if type(error).__name__ == "DeadEnd" else "runtime-error"
-        return Failure(kind, str(error), seed, game.num_players, list(state.history) if state else [])
+        kind = failure_kind(error)
+        return Failure(kind, str(error), seed, game.num_players, (list(state.history) if state else []) + playing)
     if problem:
         return Failure(*problem, seed, game.num_players, list(state.history))
     return None

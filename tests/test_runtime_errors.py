@@ -45,3 +45,44 @@ def test_geometry_of_something_that_is_no_cell_is_a_rules_error(write_rules):
     from interpreter import stdlib
     with pytest.raises(RulesRuntimeError, match="is not a board cell"):
         stdlib.neighbors(state, 10_000)
+
+
+def everything(state):
+    return ({k: list(v) for k, v in state.zones.items() if v}, dict(state.vars), list(state.loc),
+            state.current, state.pc, dict(state.env), state.rng, state.turn, state.terminal,
+            list(state.history), list(state.public_history), list(state.log), state.legal_move_names())
+
+
+@pytest.mark.parametrize("by_hand", [False, True])
+def test_a_move_that_fails_half_way_changes_nothing(write_rules, by_hand):
+    """The move writes its mark, then the flow after it fails: apply is all or nothing, both for
+    a state reached by moves (rebuilt from its seed and moves) and one changed by hand (a copy
+    kept for the time of the move)."""
+    game, _, _ = load_game(str(write_rules(GAME)))
+    state = game.new_initial_state(3)
+    if by_hand:
+        state.vars[("mark", game.geometries["Cell"].at[(3, 3)])] = 2
+        state.changed()
+    before = everything(state)
+    for attempt in range(2):
+        with pytest.raises(RulesRuntimeError, match="TypeError while playing 'a1'"):
+            state.apply("a1")
+        assert everything(state) == before, attempt
+    clone = state.clone()
+    with pytest.raises(RulesRuntimeError):
+        clone.apply(clone.legal_moves()[1])
+    assert everything(clone) == before and everything(state) == before
+
+
+def test_a_forged_or_stale_move_is_refused(write_rules):
+    from interpreter.engine import Move
+    from interpreter.errors import IllegalMove
+    game, _, _ = load_game(str(write_rules(GAME.replace("length)", "3)"))))
+    state = game.new_initial_state(0)
+    stale = state.legal_moves()[0]
+    state.apply(stale)
+    before = everything(state)
+    for move in (stale, Move("action", 0, (10_000,), "z9"), "z9", 42):
+        with pytest.raises(IllegalMove):
+            state.apply(move)
+        assert everything(state) == before

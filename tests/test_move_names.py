@@ -1,0 +1,74 @@
+"""A move's name is how a player tells it from the others: two moves that differ never share one.
+Labels that cannot tell moves apart are refused by the checker (tests/bad/label_merges_moves.rules);
+those that can only be told at play time (components whose labels hide what makes them differ)
+stop the game with a located error, and `verify` reports them."""
+import pytest
+
+from interpreter.engine import load_game
+from interpreter.errors import SameNamedMoves
+from interpreter.verify import verify
+
+HAND = """
+game "Hands" {{ players 2 }}
+component Card {{ rank: int, secret: int }} label "{{rank}}"
+zone hand[Player]: row of Card owner
+zone pile: set of Card public
+setup {{
+  create 1 Card {{ rank: 1, secret: 1 }} in hand[1]
+  create 1 Card {{ rank: 1, secret: {second} }} in hand[1]
+  create 1 Card {{ rank: 2, secret: 1 }} in hand[1]
+  for p in [2] {{ create 3 Card {{ rank: 3, secret: 0 }} in hand[p] }}
+}}
+{action}
+flow {{ turns from 1 {{ play discard }} }}
+"""
+
+SHOWN = 'action discard(c in hand[current]) "discard {c}" { move c to pile }'
+UNSHOWN = 'action discard(c in hand[current] where c.rank == 1) "discard a one" { move c to pile }'
+CHOSEN = '''action discard "discard" {
+  choose c in hand[current] "which card?" { move c to pile }
+}'''
+
+
+def load(tmp_path, action, second):
+    path = tmp_path / "hands.rules"
+    path.write_text(HAND.format(action=action, second=second))
+    game, diagnostics, _ = load_game(str(path))
+    assert not diagnostics, diagnostics
+    return game
+
+
+@pytest.mark.parametrize("action", [SHOWN, UNSHOWN])
+def test_identical_components_make_one_move(tmp_path, action):
+    state = load(tmp_path, action, second=1).new_initial_state(0)
+    names = state.legal_move_names()
+    assert len(names) == len(set(names))
+    assert names == (["discard 1", "discard 2"] if action is SHOWN else ["discard a one"])
+
+
+@pytest.mark.parametrize("action", [SHOWN, UNSHOWN])
+def test_different_components_with_one_name_are_an_error(tmp_path, action):
+    game = load(tmp_path, action, second=2)
+    with pytest.raises(SameNamedMoves) as error:
+        game.new_initial_state(0)        # the first turn lists the moves
+    message = str(error.value)
+    assert "hands.rules:12:1:" in message and "two different moves have the same name" in message
+    assert "discard(c=1 {rank: 1, secret: 1}) and discard(c=1 {rank: 1, secret: 2})" in message
+
+
+def test_a_choice_between_different_options_with_one_name_is_an_error(tmp_path):
+    game = load(tmp_path, CHOSEN, second=2)
+    state = game.new_initial_state(0)
+    with pytest.raises(SameNamedMoves) as error:
+        state.apply("discard")
+    assert "two different options of this choice have the same name '1'" in str(error.value)
+    assert state.history == []                       # the refused move changed nothing
+    same = load(tmp_path, CHOSEN, second=1).new_initial_state(0)
+    same.apply("discard")
+    assert same.legal_move_names() == ["1", "2"]     # identical cards: one option
+
+
+def test_verify_reports_moves_merged_by_name_with_the_moves_that_lead_there(tmp_path):
+    report = verify(load(tmp_path, SHOWN, second=2), games=3)
+    assert report.failures and {f.kind for f in report.failures} == {"duplicate-moves"}
+    assert report.failures[0].moves == []               # the first position already shows it
