@@ -734,13 +734,14 @@ def cmd_verify(args) -> int:
     if jobs > 1:
         # the games of every count are played by the workers; the reports are the same
         with worker_pool(jobs, args, probe, counts[0]) as pool:
-            reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves)
+            reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves,
+                                              leaks=args.leaks)
     results = []
     failed = False
     for count in counts:
         game = load(args.file, args.option, count)
         if reports is None:
-            report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves)
+            report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves, leaks=args.leaks)
         else:
             report = reports[count]
         results.append((game, report))
@@ -910,6 +911,13 @@ def build_parser():
     verify_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     verify_.add_argument("--max-moves", type=positive_int, default=10_000, metavar="M",
                          help="a game longer than M moves counts as endless (default 10000)")
+    verify_.set_defaults(leaks=True)
+    verify_.add_argument("--no-leaks", dest="leaks", action="store_false",
+                         help="do not probe for hidden information that reaches a seat (twin states, "
+                              "every 6 moves; on by default)")
+    verify_.add_argument("--flows", dest="leaks", action="store_const", const="flows",
+                         help="also report what a probed move carries from hidden to shown (a hidden value "
+                              "copied into a public one; expected where the rules reveal it)")
     verify_.add_argument("--log", metavar="DIR", help="write a replayable log of each failure into DIR")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     jobs_argument(verify_, "play the games")

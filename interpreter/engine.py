@@ -1168,7 +1168,11 @@ def item_view(entity, eid, player=None):
     """A visible entity: its id and label, and its owner when it has one (every component
     type has an `owner` attribute; a player sees whose piece it is). Attributes that only the
     owner may see are masked in the label others get."""
-    item = {"id": eid, "label": entity_label(entity, player)}
+    if "__public_label__" in entity and entity.get("owner") != player:
+        # seen masked: its id would tell which one it is (ids follow the order of creation)
+        item = {"label": entity["__public_label__"]}
+    else:
+        item = {"id": eid, "label": entity["__label__"]}
     if entity.get("owner") is not None:
         item["owner"] = entity["owner"]
     return item

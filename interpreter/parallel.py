@@ -336,8 +336,8 @@ def simulate_chunk(game, seeds, max_moves, log_dir, rules_path):
     return [simulate_game(game, seed, max_moves, log_dir, rules_path) for seed in seeds]
 
 
-def verify_chunk(game, seeds, max_moves):
-    return [verify_module.outcome(game, seed, max_moves) for seed in seeds]
+def verify_chunk(game, seeds, max_moves, leaks=True):
+    return [verify_module.outcome(game, seed, max_moves, leaks) for seed in seeds]
 
 
 def shrink_failure(game, failure):
@@ -351,12 +351,12 @@ def bench_task(game, first_seed, stride, seconds, max_moves):
 
 # ---- the commands' parallel parts -----------------------------------------------------------
 
-def verify_reports(pool, jobs, counts, games, seed, max_moves, shrink_failures=True) -> dict:
+def verify_reports(pool, jobs, counts, games, seed, max_moves, shrink_failures=True, leaks=True) -> dict:
     """{player count: verify.Report}, the same as verify.verify(game of that count, ...) gives:
     the pool's workers play the games of every count, the outcomes are collected in seed
     order, and each failure kept is shrunk by a worker too (while other games still play)."""
     seeds = list(range(seed, seed + games))
-    runs = {count: [pool.submit(verify_chunk, count, part, max_moves) for part in chunks(seeds, jobs)]
+    runs = {count: [pool.submit(verify_chunk, count, part, max_moves, leaks) for part in chunks(seeds, jobs)]
             for count in counts}
     reports, shrinking = {}, {}
     for count in counts:

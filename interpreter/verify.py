@@ -8,6 +8,7 @@ as delta debugging does, and keeps a candidate only if it still replays and fail
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Optional
 
@@ -15,13 +16,14 @@ import attrs
 
 from . import random_source
 from .errors import RulesRuntimeError
+from .leaks import find_leak
 
 SHRINK_BUDGET = 1500      # replays at most, per failure
 
 
 @attrs.define
 class Failure:
-    kind: str             # invariant, runtime-error, dead-end, endless, conservation, duplicate-moves
+    kind: str             # invariant, runtime-error, dead-end, endless, conservation, duplicate-moves, leak
     message: str
     seed: int
     players: int
@@ -68,8 +70,25 @@ def failure_kind(error) -> str:
     return {"DeadEnd": "dead-end", "SameNamedMoves": "duplicate-moves"}.get(name, "runtime-error")
 
 
-def run(game, seed, max_moves=10_000):
-    """Play one random game (choices drawn from a source seeded by `seed`).
+LEAK_EVERY = 6        # moves between two leak probes (one seat each time, in turn)
+
+
+def leak_problem(state, seats=None, move=None) -> Optional[tuple]:
+    """("leak", message) if a seat (of `seats`, default all) is shown something that depends on
+    what it may not see, now or after `move` (a name); the twin states are drawn from the seed
+    and the number of moves."""
+    for seat in seats or range(1, state.game.num_players + 1):
+        rng = random_source.seed_state(state.seed * 1_000_003 + len(state.history) * 101 + seat)
+        message = find_leak(state, seat, rng, move)
+        if message:
+            return "leak", message
+    return None
+
+
+def run(game, seed, max_moves=10_000, leaks=True):
+    """Play one random game (choices drawn from a source seeded by `seed`), probing for leaks
+    every LEAK_EVERY moves (unless `leaks` is false; with leaks="flows", also what the probed
+    move carries from hidden to shown: see leaks.find_leak).
     Returns (failure or None, number of moves, state)."""
     used = 0
     policy = random_source.seed_state(seed * 31 + 7)
@@ -91,6 +110,12 @@ def run(game, seed, max_moves=10_000):
             pick, policy = random_source.below(policy, len(moves))
             used += 1
             playing = [moves[pick].name]
+            if leaks and (used + seed) % LEAK_EVERY == 0:
+                # the probed moves and seats vary with the seed
+                problem = leak_problem(state, [1 + ((used + seed) // LEAK_EVERY) % game.num_players],
+                                       playing[0] if leaks == "flows" else None)
+                if problem:
+                    return fail(*problem), used, state
             state.apply(moves[pick])
             playing = []
             problem = state_problem(state)
@@ -103,29 +128,43 @@ def run(game, seed, max_moves=10_000):
     return None, used, state
 
 
-def replay_names(game, seed, names):
+def replay_names(game, seed, names, leaks=False, flows=False):
     """Replay moves by name; the failure they lead to, or None (also None when a name is not
-    legal where it stands: such a candidate does not reproduce anything)."""
+    legal where it stands: such a candidate does not reproduce anything). With `leaks` (true,
+    or a list of seats), the state the moves lead to is probed for leaks too, and with `flows`
+    what the last move carries from hidden to shown."""
     state = None
     playing = []
     try:
         state = game.new_initial_state(seed)
         problem = state_problem(state)
-        for name in names:
+        for number, name in enumerate(names, start=1):
             if problem:
                 break
             if state.is_terminal() or name not in state.legal_move_names():
                 return None
             playing = [name]
+            if leaks and flows and number == len(names):
+                problem = leak_problem(state, leaks if isinstance(leaks, list) else None, name)
+                if problem:
+                    return Failure(*problem, seed, game.num_players, list(state.history) + playing)
             state.apply(name)
             playing = []
             problem = state_problem(state)
     except RulesRuntimeError as error:
         kind = failure_kind(error)
         return Failure(kind, str(error), seed, game.num_players, (list(state.history) if state else []) + playing)
+    if not problem and leaks:
+        problem = leak_problem(state, leaks if isinstance(leaks, list) else None)
     if problem:
         return Failure(*problem, seed, game.num_players, list(state.history))
     return None
+
+
+def leak_seats(failure):
+    """The seat a leak was found for (a list of one), or False for other failures."""
+    found = re.match(r"P(\d+)'s ", failure.message) if failure.kind == "leak" else None
+    return [int(found.group(1))] if found else False
 
 
 def shrink(game, failure: Failure, budget=SHRINK_BUDGET) -> Failure:
@@ -144,7 +183,8 @@ def shrink(game, failure: Failure, budget=SHRINK_BUDGET) -> Failure:
             while start < len(best.moves) and tries < budget:
                 candidate = best.moves[:start] + best.moves[start + size:]
                 tries += 1
-                found = replay_names(game, failure.seed, candidate)
+                found = replay_names(game, failure.seed, candidate, leaks=leak_seats(failure),
+                                     flows=" played, " in failure.message)
                 if found is not None and found.key() == failure.key() and len(found.moves) < len(best.moves):
                     best = found
                     changed = True
@@ -166,10 +206,10 @@ class Report:
                 "failures": [f.to_json() for f in self.failures]}
 
 
-def outcome(game, seed, max_moves=10_000) -> tuple:
+def outcome(game, seed, max_moves=10_000, leaks=True) -> tuple:
     """What one random game contributes to a report: (failure or None, number of moves).
     Small and picklable, so that worker processes can play the games (see parallel.py)."""
-    failure, used, _ = run(game, seed, max_moves=max_moves)
+    failure, used, _ = run(game, seed, max_moves=max_moves, leaks=leaks)
     return failure, used
 
 
@@ -191,10 +231,10 @@ def collect(outcomes) -> Report:
     return report
 
 
-def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True) -> Report:
+def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True, leaks=True) -> Report:
     """Play `games` random games (seeds seed, seed+1, ...); keep the first failure of each kind,
     shrunk. Every game is played: a report never stops early."""
-    report = collect(outcome(game, seed + i, max_moves) for i in range(games))
+    report = collect(outcome(game, seed + i, max_moves, leaks) for i in range(games))
     if shrink_failures:
         report.failures = [shrink(game, failure) for failure in report.failures]
     return report

@@ -1,0 +1,201 @@
+"""Non-interference: what a seat is shown must not depend on what it may not see.
+
+At a state, for a seat, twin states are built that differ from it only in what the seat may not
+see: two components it cannot see exchanged (in hidden zones, in other seats' own zones, under
+the top of a `top` zone), two components it sees only masked exchanged (the same public label:
+their owner-only attributes differ), or another random source. Everything the seat is shown
+must then be the same in the twin: its view (the JSON, from which its text is drawn), the moves
+it has seen, its legal moves and their names, and the answer to moves it could type (the
+refusals included). A difference is a leak, reported with the channel and the two values.
+
+Not perturbed (yet): hidden variables (their values may be bookkeeping derived from public
+facts, and a twin with another value could be a state no game reaches) and sealed simultaneous
+choices not yet revealed.
+"""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from . import random_source
+from .errors import IllegalMove, RulesRuntimeError
+from .engine import explain_refusal, make_view, move_name, public_moves
+
+TWINS = 3            # twin states per seat and state
+PROBES = 1           # typed move names (not legal now) whose answers are compared
+
+
+def observe(state, seat, probes) -> dict:
+    """What a seat is shown at a state, channel by channel."""
+    shown = {}
+    if not state.is_terminal() and state.current_player() == seat:
+        shown["legal moves"] = state.legal_move_names()
+        shown["answers to typed moves"] = [explain_refusal(state, name) for name in probes]
+    shown["moves seen"] = public_moves(state, seat, last=len(state.history))
+    shown["view"] = json.dumps(make_view(state, seat), sort_keys=True, default=str)
+    return shown
+
+
+def hidden_places(state, seat) -> list:
+    """(zone key, position, entity) of every component the seat cannot see, and of those it
+    sees masked (tagged so: only masked ones with the same public label may be exchanged)."""
+    game = state.game
+    out = []
+    for key, items in state.zones.items():
+        if not items:
+            continue
+        name = key if key.__class__ is str else key[0]
+        _, visibility, owner, _ = game.zone_meta[name]
+        visible = visibility == "public" or (
+            visibility == "owner" and owner is not None and key[owner + 1] == seat)
+        for position, x in enumerate(items):
+            entity = state.entities[x]
+            if visible or (visibility == "top" and position == len(items) - 1):
+                if "__public_label__" in entity and entity.get("owner") != seat:
+                    out.append((key, position, x, ("masked", entity["__public_label__"])))
+            else:
+                out.append((key, position, x, ("hidden",)))
+    return out
+
+
+def appearances(state, seat) -> dict:
+    """entity -> how the seat sees it, for those it does not see whole: ("hidden",) or
+    ("masked", public label); with its type and owner, which every seat knows."""
+    out = {}
+    for _, _, x, how in hidden_places(state, seat):
+        entity = state.entities[x]
+        out[x] = (entity["__type__"], entity.get("owner"), how)
+    return out
+
+
+def exchange_twins(state, seat, rng, count) -> list:
+    """Up to `count` (twin, what differs, (a, b)): twins with two components a and b that the
+    seat cannot tell apart exchanged."""
+    groups = {}
+    for key, position, x, how in hidden_places(state, seat):
+        entity = state.entities[x]
+        # the same type and owner: an exchange keeps what the seat knows of both
+        groups.setdefault((entity["__type__"], entity.get("owner"), how), []).append((key, position, x))
+    pairs = []
+    for members in groups.values():
+        kinds = {}
+        for member in members:
+            kinds.setdefault(state.entities[member[2]].get("__same__", member[2]), member)
+        if len(kinds) >= 2:
+            pairs.append(list(kinds.values()))
+    twins = []
+    for _ in range(count if pairs else 0):
+        k, rng = random_source.below(rng, len(pairs))
+        options = pairs[k]
+        i, rng = random_source.below(rng, len(options))
+        j, rng = random_source.below(rng, len(options) - 1)
+        j += j >= i
+        (key_a, at_a, a), (key_b, at_b, b) = options[i], options[j]
+        twin = state.clone()
+        twin.own(key_a)[at_a] = b
+        twin.own(key_b)[at_b] = a
+        twin.loc[a], twin.loc[b] = key_b, key_a
+        twin.changed()
+        twins.append((twin, f"{label(state, a)} and {label(state, b)} exchanged", (a, b)))
+    return twins
+
+
+def label(state, x) -> str:
+    key = state.loc[x]
+    where = key if key.__class__ is str else f"{key[0]}[{', '.join(map(str, key[1:]))}]"
+    return f"{state.entities[x]['__label__']} (in {where})"
+
+
+def random_source_twin(state, rng):
+    twin = state.clone()
+    twin.rng = random_source.mix(rng ^ 0x5DEECE66D)
+    twin.changed()
+    return twin, "another random source", None
+
+
+def probe_names(states, seat, rng) -> list:
+    """Move names a seat could type and that are not legal now: random combinations of values
+    of the binders of the actions it may play (legal or not), in the state and its twins;
+    PROBES of them, drawn by rng."""
+    names = set()
+    for s in states:
+        if s.is_terminal() or s.current_player() != seat or s.pending is not None:
+            continue
+        instruction = s.game.flow[s.pc] if s.pc < len(s.game.flow) else None
+        for index in (instruction.actions if instruction is not None else ()):
+            binders = s.game.actions[index].binders
+            for _ in range(8):
+                env, args = {}, []
+                for name, domain, _, _ in binders:
+                    values = list(domain(s, env))
+                    if not values:
+                        break
+                    k, rng = random_source.below(rng, len(values))
+                    env[name] = values[k]
+                    args.append(values[k])
+                else:
+                    names.add(move_name(s, index, tuple(args)))
+    names = sorted(names - set(states[0].legal_move_names() if names else ()))
+    picked = []
+    while names and len(picked) < PROBES:
+        k, rng = random_source.below(rng, len(names))
+        picked.append(names.pop(k))
+    return picked
+
+
+def find_leak(state, seat, rng, move=None) -> Optional[str]:
+    """A message naming the channel, the twin and both values, or None. With `move` (the name
+    of a move legal now), the move is also played in the state and in each twin: where the two
+    exchanged components still look the same to the seat afterwards (neither was revealed),
+    what the seat is shown must still be the same (a hidden value copied into a public one is
+    a leak found only so)."""
+    exchanges = exchange_twins(state, seat, rng, TWINS - 1)
+    twins = exchanges + [random_source_twin(state, rng)]
+    probes = probe_names([state] + [t for t, _, _ in twins[:1]], seat, rng)
+    shown = observe(state, seat, probes)
+    for twin, how, _ in twins:
+        found = compare(shown, observe(twin, seat, probes), seat, f"with {how}")
+        if found:
+            return found
+    if move is None or not exchanges:
+        return None
+    after = state.clone()
+    after.apply(move)
+    seen = appearances(after, seat)
+    shown = None
+    for twin, how, (a, b) in exchanges:
+        other = twin.clone()
+        try:
+            other.apply(move)
+        except (IllegalMove, RulesRuntimeError):
+            continue           # the move depends on what differs (another seat's hidden hand)
+        seen_other = appearances(other, seat)
+        if not (seen.get(a) is not None and seen.get(a) == seen.get(b) == seen_other.get(a) == seen_other.get(b)):
+            continue           # the move showed one of them to the seat: the views may differ
+        if shown is None:
+            shown = observe(after, seat, ())
+        found = compare(shown, observe(other, seat, ()), seat, f"with {how}, then '{move}' played")
+        if found:
+            return found
+    return None
+
+
+def compare(shown, other, seat, how) -> Optional[str]:
+    for channel, value in shown.items():
+        if other.get(channel) != value:
+            return (f"P{seat}'s {channel} depend on what P{seat} may not see: {how}, "
+                    f"{difference(value, other.get(channel))}")
+    return None
+
+
+def difference(a, b) -> str:
+    if isinstance(a, list) and isinstance(b, list):
+        for x, y in zip(a, b):
+            if x != y:
+                return f"{x!r} / {y!r}"
+        return f"{len(a)} / {len(b)} items"
+    if isinstance(a, str) and isinstance(b, str):
+        start = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        return f"...{a[max(0, start - 40):start + 40]}... / ...{b[max(0, start - 40):start + 40]}..."
+    return f"{a!r} / {b!r}"
+

@@ -1,0 +1,99 @@
+"""Non-interference: nothing a seat may not see reaches it, by any channel. Twin states that
+differ only in what a seat may not see must show it the same view, moves seen, legal moves
+and answers to typed moves (interpreter/leaks.py; `referee verify` probes it by default)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from interpreter import random_source
+from interpreter.bots import RandomBot
+from interpreter.engine import load_game
+from interpreter.leaks import find_leak
+from interpreter.verify import leak_seats, replay_names, verify
+
+from .conftest import GAMES
+
+DECK = """
+game "Peek" {{ players 2 }}
+component Card {{ rank: int }} label "card {{rank}}"
+zone deck: pile of Card hidden
+zone hand[Player]: row of Card owner
+var drawn: int = 0
+{extra}
+setup {{
+  for r in 1..8 {{ create 1 Card {{ rank: r }} in deck }}
+  shuffle deck
+}}
+{action}
+flow {{ turns from 1 until drawn >= 6 {{ play draw }} }}
+"""
+
+FAIR = 'action draw "draw" { deal 1 from deck to hand[current]\n drawn += 1 }'
+PLANTED = {
+    # the move names the card on top of the hidden deck
+    "legal moves": ('', 'action draw(c in deck where c == top(deck)) "draw {c}" { move c to hand[current]\n drawn += 1 }'),
+    # a public variable copies a hidden value
+    "view": ('var last: int = 0', 'action draw "draw" { last = top(deck).rank\n deal 1 from deck to hand[current]\n drawn += 1 }'),
+    # the log tells what was drawn to everybody
+    "view ": ('', 'action draw "draw" { let c = top(deck)\n log "{c} was drawn"\n deal 1 from deck to hand[current]\n drawn += 1 }'),
+}
+
+
+def load(write_rules, extra, action):
+    game, diagnostics, _ = load_game(str(write_rules(DECK.format(extra=extra, action=action))))
+    assert not diagnostics, diagnostics
+    return game
+
+
+def test_a_fair_game_has_no_leak(write_rules):
+    report = verify(load(write_rules, "", FAIR), games=20)
+    assert report.failures == [] and report.finished == 20
+
+
+@pytest.mark.parametrize("channel", sorted(PLANTED))
+def test_a_planted_leak_is_found_shrunk_and_replayable(write_rules, channel):
+    game = load(write_rules, *PLANTED[channel])
+    flows = channel.startswith("view")          # hidden values copied into what is shown
+    if flows:
+        assert verify(game, games=20).failures == []      # found only by following the moves
+    report = verify(game, games=20, leaks="flows" if flows else True)
+    assert report.failures and {f.kind for f in report.failures} == {"leak"}
+    assert any(f"'s {channel.strip()} depend on what P" in f.message for f in report.failures)
+    for failure in report.failures:
+        again = replay_names(game, failure.seed, failure.moves, leaks=leak_seats(failure), flows=flows)
+        assert again is not None and again.key() == failure.key()
+    assert verify(game, games=20, leaks=False).failures == []
+
+
+def test_masked_components_carry_no_id_that_would_tell_them_apart():
+    """Titicaca's temples are created worth 1, then worth 2: an id would give the value away."""
+    game, _, _ = load_game(str(GAMES / "titicaca.rules"), (), 3)
+    state = game.new_initial_state(0)
+    mine = state.view(1)["zones"]["reserve[P1]"]["items"]
+    theirs = state.view(2)["zones"]["reserve[P1]"]["items"]
+    assert [item["label"] for item in mine] == ["T1", "T2"] and all("id" in item for item in mine)
+    assert [item["label"] for item in theirs] == ["T?", "T?"] and not any("id" in item for item in theirs)
+
+
+@pytest.mark.parametrize("name, players", [("continents", 3), ("titicaca", 4), ("solstis", 2)])
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 60))
+def test_seed_games_show_no_seat_what_it_may_not_see(name, players, seed, moves):
+    game = seed_game(name, players)
+    state, bot = game.new_initial_state(seed), RandomBot(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply(bot.choose(state))
+    for seat in range(1, players + 1):
+        assert find_leak(state, seat, random_source.seed_state(seed + seat)) is None
+
+
+LOADED = {}
+
+
+def seed_game(name, players):
+    if (name, players) not in LOADED:
+        LOADED[name, players] = load_game(str(GAMES / f"{name}.rules"), (), players)[0]
+    return LOADED[name, players]
