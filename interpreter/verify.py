@@ -149,6 +149,7 @@ class Report:
     finished: int = 0
     moves: int = 0
     failures: list = attrs.Factory(list)
+    coverage: Optional[list] = None     # a game compiled with coverage: the counts of these games
 
     def to_json(self):
         return {"games": self.games, "finished": self.finished, "moves": self.moves,
@@ -183,7 +184,11 @@ def collect(outcomes) -> Report:
 def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True) -> Report:
     """Play `games` random games (seeds seed, seed+1, ...); keep the first failure of each kind,
     shrunk. Every game is played: a report never stops early."""
+    if game.coverage is not None:
+        game.coverage.reset()
     report = collect(outcome(game, seed + i, max_moves) for i in range(games))
+    if game.coverage is not None:
+        report.coverage = game.coverage.take()     # before shrinking, which plays more
     if shrink_failures:
         report.failures = [shrink(game, failure) for failure in report.failures]
     return report
