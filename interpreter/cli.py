@@ -669,7 +669,7 @@ def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVE
 
 
 def cmd_bench(args) -> int:
-    game = load(args.file, args.option, args.players)
+    game = load(args.file, args.option, args.players, args.coverage)
     jobs = jobs_of(args)
     if jobs <= 1:
         parts = [bench_playouts(game, args.seed, 1, args.seconds)]
@@ -696,11 +696,12 @@ def cmd_bench(args) -> int:
         "playouts_per_second": round(playouts / elapsed, 2),
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
+        "coverage": args.coverage,
     }
     if args.json:
         print_json(result)
     else:
-        workers = f" · {jobs} worker processes" if jobs > 1 else ""
+        workers = (f" · {jobs} worker processes" if jobs > 1 else "") + (" · counting rule coverage" if args.coverage else "")
         out(f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}")
         out(f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)")
         out(f"moves: {moves} ({result['moves_per_second']:.0f}/s)")
@@ -930,6 +931,8 @@ def build_parser():
     bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--coverage", action="store_true",
+                       help="play the game compiled to count rule coverage (what counting costs; no counts printed)")
     jobs_argument(bench, "run playouts")
     bench.set_defaults(run=cmd_bench)
 

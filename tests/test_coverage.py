@@ -183,3 +183,11 @@ flow {''').replace("    play add\n", '''    play add
     assert places_of(result, "R-9") == [("for", {"ran": tallies, "rounds": 3 * tallies})]
     assert places_of(result, "R-10") == [("while", {"ran": tallies, "rounds": 0})]
     assert sum(branches["branches"]) == 24
+
+
+def test_bench_can_measure_what_counting_costs(capsys):
+    assert main(["bench", str(CONTINENTS), "--seconds", "0.2", "--jobs", "1", "--coverage", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["coverage"] is True and figures["playouts"] > 0
+    assert main(["bench", str(CONTINENTS), "--seconds", "0.1", "--jobs", "1", "--coverage"]) == 0
+    assert "counting rule coverage" in capsys.readouterr().out
