@@ -157,6 +157,8 @@ def one_sided(site, values) -> Optional[str]:
         return ("never taken: " + ", ".join(never)) if never else None
     if "false" in values:
         return "never true" if not values["true"] else ("never false" if not values["false"] else None)
+    if len(site.slots) == 2 and site.slots[1] in ("rounds", "turns") and not values[site.slots[1]]:
+        return f"no {site.slots[1][:-1]} ever"      # a loop whose body never ran
     return None
 
 
