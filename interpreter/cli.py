@@ -811,8 +811,9 @@ def verify_coverage(results) -> dict:
 
 def cmd_compile(args) -> int:
     """The generated module of a game (options, player count): every fn, proc, action, trigger,
-    the setup and the flow as Python functions, each under a comment naming its rules line."""
-    game = load(args.file, args.option, args.players)
+    the setup and the flow as Python functions, each under a comment naming its rules line
+    (with --coverage, the module that counts rule coverage)."""
+    game = load(args.file, args.option, args.players, args.coverage)
     source = game.compiler.module_source()
     if not args.output:
         out(source.rstrip("\n"))
@@ -961,6 +962,8 @@ def build_parser():
     compile_ = commands.add_parser("compile", help="write the Python module a game compiles to, for reading and debugging")
     game_arguments(compile_)
     compile_.add_argument("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)")
+    compile_.add_argument("--coverage", action="store_true",
+                          help="the module compiled to count rule coverage (its COV[k] += 1 lines)")
     compile_.set_defaults(run=cmd_compile)
     return parser
 

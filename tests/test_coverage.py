@@ -145,6 +145,15 @@ def test_without_coverage_nothing_counts(write_rules):
     assert "COV[" in counted.compiler.module_source()
 
 
+def test_compile_shows_the_counters(write_rules, capsys):
+    path = str(write_rules(COUNTED))
+    assert main(["compile", path, "--coverage"]) == 0
+    counting = capsys.readouterr().out
+    assert main(["compile", path]) == 0
+    plain = capsys.readouterr().out
+    assert "COV[" in counting and "COV[" not in plain
+
+
 def test_counted_functions_and_loops(write_rules):
     """A tagged fn counts its calls (a bool one, how often it is true) even where it would be
     inlined; loops count how often they ran and their rounds; a flow `if` its branches."""
@@ -182,7 +191,73 @@ flow {''').replace("    play add\n", '''    play add
     tallies = branches["branches"][0] + branches["branches"][1]
     assert places_of(result, "R-9") == [("for", {"ran": tallies, "rounds": 3 * tallies})]
     assert places_of(result, "R-10") == [("while", {"ran": tallies, "rounds": 0})]
+    assert {e["rule"]: e["places"][0]["one_sided"] for e in result["rules"]}["R-10"] == "no round ever"
     assert sum(branches["branches"]) == 24
+
+
+FLOWING = """
+game "Flowing" { players 2 }
+var rounds: int = 0
+var offer[Player]: int hidden = 0
+
+action bid(n in 1..2) "bid {n}" {
+  offer[current] = n
+}
+action pass "pass" { }
+
+flow {
+  @F-1 "Three rounds."
+  while rounds < 3 {
+    @F-2 "A round more."
+    rounds += 1
+    @F-3 "Everybody bids."
+    simultaneous p in players {
+      @F-4 "The bid."
+      play bid
+    }
+    @F-5 "Each player in turn."
+    for p in players {
+      @F-6 "Their turn."
+      turn p {
+        @F-7 "They pass."
+        play pass
+      }
+    }
+  }
+  @F-8 "Then rounds, repeated until five."
+  repeat {
+    rounds += 1
+  } until rounds >= 5
+  @F-9 "Who won?"
+  if rounds == 5 {
+    finish winners [1]
+  } else {
+    finish
+  }
+}
+"""
+
+
+def test_flow_statements_count_where_they_run(write_rules):
+    """Tags in the flow: a while counts its conditions, a simultaneous step (and its play) each
+    time it starts, not each time it asks a player; a for its rounds; a turn and a play each
+    time they are reached; a repeat its rounds (ended)."""
+    game, diagnostics, _ = load_game(str(write_rules(FLOWING)), coverage=True)
+    assert game is not None, diagnostics
+    report = verify.verify(game, games=4)
+    result = coverage.report(game.coverage, report.coverage, report.games)
+    assert [(e["rule"], [(p["kind"], p["counts"]) for p in e["places"]]) for e in result["rules"]] == [
+        ("F-1", [("while", {"evaluated": 16, "true": 12, "false": 4})]),
+        ("F-2", [("augment", {"ran": 12})]),
+        ("F-3", [("simultaneous", {"ran": 12})]),
+        ("F-4", [("play", {"asked": 12})]),
+        ("F-5", [("for", {"ran": 12, "rounds": 24})]),
+        ("F-6", [("turn", {"ran": 24})]),
+        ("F-7", [("play", {"asked": 24})]),
+        ("F-8", [("repeat", {"rounds": 8})]),
+        ("F-9", [("if", {"evaluated": 4, "true": 4, "false": 0})]),
+    ]
+    assert result["reached_in_part"] == ["F-9"] and result["rules"][-1]["places"][0]["one_sided"] == "never false"
 
 
 def test_bench_can_measure_what_counting_costs(capsys):
