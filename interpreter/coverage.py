@@ -15,6 +15,7 @@ games of several worker processes add up to those of one process playing them al
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import attrs
@@ -194,7 +195,7 @@ def report(coverage: Coverage, counts, games: int, invariants=True) -> dict:
             partly.append(rule_id)
         else:
             entry["status"] = "reached"
-    return {"games": games, "invariants_checked": invariants, "rules": list(rules.values()),
+    return {"file": coverage.program.path, "games": games, "invariants_checked": invariants, "rules": list(rules.values()),
             "never_reached": never, "reached_in_part": partly, "static": static}
 
 
@@ -208,7 +209,14 @@ def counts_text(values) -> str:
     return ", ".join(parts)
 
 
-def render(result, width=None) -> list:
+def where(result, place) -> str:
+    """A place's line, with its file's name when it is not the rules file itself (extends)."""
+    if place["file"] == result["file"]:
+        return str(place["line"])
+    return f"{Path(place['file']).name}:{place['line']}"
+
+
+def render(result) -> list:
     """The report as lines: a table of the counted places, then what was never reached."""
     rows = []
     for entry in result["rules"]:
@@ -218,7 +226,7 @@ def render(result, width=None) -> list:
             mark = "" if place["reached"] else "  <- never"
             if place["one_sided"]:
                 mark = f"  <- {place['one_sided']}"
-            rows.append((entry["rule"], str(place["line"]), place["kind"], counts_text(place["counts"]) + mark,
+            rows.append((entry["rule"], where(result, place), place["kind"], counts_text(place["counts"]) + mark,
                          place["code"]))
     reached = len(result["rules"]) - len(result["never_reached"]) - len(result["static"])
     lines = [f"rule coverage over {result['games']} games: {len(result['rules'])} rules tagged, "
@@ -226,18 +234,20 @@ def render(result, width=None) -> list:
              f"{len(result['never_reached'])} never reached, {len(result['static'])} static"]
     header = ("rule", "line", "kind", "counts", "code")
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(4)]
+    numbers = all(r[1].isdigit() for r in rows)
     for row in [header] + rows:
         code = row[4] if len(row[4]) <= 60 else row[4][:57] + "..."
-        lines.append("  ".join([row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2]),
+        line = row[1].rjust(widths[1]) if numbers else row[1].ljust(widths[1])
+        lines.append("  ".join([row[0].ljust(widths[0]), line, row[2].ljust(widths[2]),
                                 row[3].ljust(widths[3]), code]).rstrip())
     by_rule = {e["rule"]: e for e in result["rules"]}
     if result["never_reached"]:
         lines.append("never reached (no place of the rule ran in these games):")
         for rule_id in result["never_reached"]:
             entry = by_rule[rule_id]
-            where = ", ".join(f"line {p['line']}" for p in entry["places"] if p["reached"] is not None)
+            places = ", ".join(f"line {where(result, p)}" for p in entry["places"] if p["reached"] is not None)
             text = f": {entry['texts'][0]}" if entry["texts"] else ""
-            lines.append(f"  {rule_id} ({where}){text}")
+            lines.append(f"  {rule_id} ({places}){text}")
     if result["static"]:
         what = "declarations, in force in every game" + ("" if result["invariants_checked"] else
                                                          ", or invariants, which only verify checks")

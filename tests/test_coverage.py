@@ -260,6 +260,16 @@ def test_flow_statements_count_where_they_run(write_rules):
     assert result["reached_in_part"] == ["F-9"] and result["rules"][-1]["places"][0]["one_sided"] == "never false"
 
 
+def test_places_of_a_base_file_are_named_by_file(write_rules, capsys):
+    write_rules(COUNTED, "base.rules")
+    variant = write_rules('extends "base.rules"\n@V-1 "Variant: a total within 20."\n'
+                          'override invariant small: total <= 20\n', "variant.rules")
+    assert main(["verify", str(variant), "-n", "2", "--jobs", "1", "--coverage"]) == 0
+    text = capsys.readouterr().out
+    assert "R-3   base.rules:11 " in text and "V-1   3 " in text
+    assert "R-6" not in text           # its invariant is replaced, tag and all
+
+
 def test_bench_can_measure_what_counting_costs(capsys):
     assert main(["bench", str(CONTINENTS), "--seconds", "0.2", "--jobs", "1", "--coverage", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
