@@ -22,7 +22,7 @@ from .engine import load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import verify
-from . import parallel, rulebook
+from . import coverage, parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 
@@ -70,13 +70,14 @@ def print_json(value):
 
 # ---- loading -----------------------------------------------------------------------------
 
-def load(path, options=None, players=None):
-    """The compiled game, or CliError: missing file (66), diagnostics (65)."""
+def load(path, options=None, players=None, coverage=False):
+    """The compiled game (with coverage: counting its rule tags), or CliError: missing file
+    (66), diagnostics (65)."""
     if not os.path.exists(path):
         raise CliError(f"referee: {path}: no such file", MISSING_FILE)
     if os.path.isdir(path):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
-    game, diagnostics, sources = load_game(path, tuple(options or ()), players)
+    game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage)
     if game is None:
         raise CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game
@@ -425,11 +426,15 @@ class Progress:
 
 def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
     """Play one game of `simulate` (and write its log into log_dir): what the summary needs of
-    it, small and picklable, so that a worker process can play it as well as this one."""
+    it, small and picklable, so that a worker process can play it as well as this one. With
+    coverage, its counts of the game's play (not of the scores or the log read after it)."""
+    if game.coverage is not None:
+        game.coverage.reset()
     state, moves, error = play_out(game, seed, max_moves)
     record = {"seed": seed, "error": error, "moves": moves if error is not None else None,
               "length": len(moves), "finished": False, "winners": [], "scores": [],
-              "log": None, "log_error": None}
+              "log": None, "log_error": None,
+              "coverage": game.coverage.take() if game.coverage is not None else None}
     if error is None and state.is_terminal():
         record.update(finished=True, winners=list(state.winners), scores=list(state.scores()))
     if log_dir and state is not None:
@@ -466,7 +471,7 @@ def simulated_games(args, game, jobs, progress):
 
 
 def cmd_simulate(args) -> int:
-    game = load(args.file, args.option, args.players)
+    game = load(args.file, args.option, args.players, args.coverage)
     n, base, players = args.n, args.seed, game.num_players
     if args.log:
         try:
@@ -478,12 +483,14 @@ def cmd_simulate(args) -> int:
     lengths = []
     draws = finished = unfinished = errors = 0
     first_error = None
+    counted = None
     progress = Progress(n, "simulating")
     started = time.perf_counter()
     games = simulated_games(args, game, min(jobs_of(args), n), progress)
     try:
         for record in games:
             seed, error = record["seed"], record["error"]
+            counted = coverage.add(counted, record["coverage"])
             if error is not None:
                 errors += 1
                 if first_error is None:
@@ -522,11 +529,17 @@ def cmd_simulate(args) -> int:
     }
     if first_error is not None:
         first_error["replay"] = replay_command(args, game, first_error["seed"])
+    if args.coverage:
+        summary["coverage"] = coverage.report(game.coverage, counted, n, invariants=False)
     if args.json:
         print_json(summary)
     else:
         for line in summary_lines(summary, game):
             out(line)
+        if args.coverage:
+            out("")
+            for line in coverage.render(summary["coverage"]):
+                out(line)
     return RUNTIME if errors else OK
 
 
@@ -543,7 +556,8 @@ def worker_pool(jobs, args, game, players=None):
     CliError (exit 70, or 65 when it cannot load the file). The pool is stopped on the way out,
     Ctrl-C included."""
     try:
-        with parallel.Pool(jobs, args.file, args.option, players or game.num_players) as pool:
+        with parallel.Pool(jobs, args.file, args.option, players or game.num_players,
+                           getattr(args, "coverage", False)) as pool:
             yield pool
     except parallel.WorkerDied as error:
         raise CliError(f"referee: {error}; with --jobs 1 the games are played in this process", RUNTIME)
@@ -655,7 +669,7 @@ def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVE
 
 
 def cmd_bench(args) -> int:
-    game = load(args.file, args.option, args.players)
+    game = load(args.file, args.option, args.players, args.coverage)
     jobs = jobs_of(args)
     if jobs <= 1:
         parts = [bench_playouts(game, args.seed, 1, args.seconds)]
@@ -682,11 +696,12 @@ def cmd_bench(args) -> int:
         "playouts_per_second": round(playouts / elapsed, 2),
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
+        "coverage": args.coverage,
     }
     if args.json:
         print_json(result)
     else:
-        workers = f" · {jobs} worker processes" if jobs > 1 else ""
+        workers = (f" · {jobs} worker processes" if jobs > 1 else "") + (" · counting rule coverage" if args.coverage else "")
         out(f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}")
         out(f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)")
         out(f"moves: {moves} ({result['moves_per_second']:.0f}/s)")
@@ -739,7 +754,7 @@ def cmd_verify(args) -> int:
     results = []
     failed = False
     for count in counts:
-        game = load(args.file, args.option, count)
+        game = load(args.file, args.option, count, args.coverage)
         if reports is None:
             report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves, leaks=args.leaks)
         else:
@@ -754,10 +769,12 @@ def cmd_verify(args) -> int:
                 state = game.new_initial_state(failure.seed)
                 write_log(path, game, state, args.file, moves=failure.moves, seed=failure.seed)
                 failure.log = str(path)
+    covered = verify_coverage(results) if args.coverage else None
     if args.json:
         print_json({"rules": args.file, "options": sorted(args.option or []), "results": [
             {"players": game.num_players, **report.to_json(),
-             "logs": [f.log for f in report.failures]} for game, report in results]})
+             "logs": [f.log for f in report.failures]} for game, report in results],
+            **({"coverage": covered} if covered is not None else {})})
         return ERRORS if failed else OK
     for game, report in results:
         status = "ok" if not report.failures else f"{len(report.failures)} problem(s)"
@@ -772,15 +789,32 @@ def cmd_verify(args) -> int:
                 out(f"      ... {len(failure.moves) - 40} more")
             if failure.log:
                 out(f"    replay it: referee replay {failure.log}")
+    if covered is not None:
+        out("")
+        for line in coverage.render(covered):
+            out(line)
     return ERRORS if failed else OK
+
+
+def verify_coverage(results) -> dict:
+    """The coverage of verify's games, at every player count played, added up (each count's
+    game has the same places: they come from the same rules)."""
+    first = results[0][0].coverage
+    total = None
+    for game, report in results:
+        if game.coverage.signature() != first.signature():
+            raise AssertionError("the player counts of a game compiled to different coverage places")
+        total = coverage.add(total, report.coverage)
+    return coverage.report(first, total, sum(report.games for _, report in results))
 
 
 # ---- compile -----------------------------------------------------------------------------
 
 def cmd_compile(args) -> int:
     """The generated module of a game (options, player count): every fn, proc, action, trigger,
-    the setup and the flow as Python functions, each under a comment naming its rules line."""
-    game = load(args.file, args.option, args.players)
+    the setup and the flow as Python functions, each under a comment naming its rules line
+    (with --coverage, the module that counts rule coverage)."""
+    game = load(args.file, args.option, args.players, args.coverage)
     source = game.compiler.module_source()
     if not args.output:
         out(source.rstrip("\n"))
@@ -835,6 +869,12 @@ def jobs_argument(parser, what):
                         help=f"{what} in N worker processes (default: one per core; 1: in this process)")
 
 
+def coverage_argument(parser):
+    parser.add_argument("--coverage", action="store_true",
+                        help="also report how often each rule tag's statements, conditions and actions ran, "
+                             "and the rules never reached")
+
+
 def game_arguments(parser, players_help="number of players (default: the game's minimum)"):
     parser.add_argument("file", metavar="FILE", help="the rules file")
     parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
@@ -877,6 +917,7 @@ def build_parser():
     simulate.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
     simulate.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
                           help=f"stop a game after M moves and count it unfinished (default {DEFAULT_MAX_MOVES})")
+    coverage_argument(simulate)
     jobs_argument(simulate, "play the games")
     simulate.set_defaults(run=cmd_simulate)
 
@@ -892,6 +933,8 @@ def build_parser():
     bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--coverage", action="store_true",
+                       help="play the game compiled to count rule coverage (what counting costs; no counts printed)")
     jobs_argument(bench, "run playouts")
     bench.set_defaults(run=cmd_bench)
 
@@ -920,12 +963,15 @@ def build_parser():
                               "copied into a public one; expected where the rules reveal it)")
     verify_.add_argument("--log", metavar="DIR", help="write a replayable log of each failure into DIR")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
+    coverage_argument(verify_)
     jobs_argument(verify_, "play the games")
     verify_.set_defaults(run=cmd_verify)
 
     compile_ = commands.add_parser("compile", help="write the Python module a game compiles to, for reading and debugging")
     game_arguments(compile_)
     compile_.add_argument("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)")
+    compile_.add_argument("--coverage", action="store_true",
+                          help="the module compiled to count rule coverage (its COV[k] += 1 lines)")
     compile_.set_defaults(run=cmd_compile)
     return parser
 

@@ -436,7 +436,7 @@ class SourceGenerator:
             return f"{at}.get(({row}, {col}))"
         if name in c.types.functions:
             fn_decl = c.types.functions[name]
-            if c.inline_depth < 8 and name not in c.memoized and can_inline(fn_decl, node.arguments):
+            if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
             args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
             return f"fn_{name}(s{args})"

@@ -44,6 +44,7 @@ class Instruction:
     may_choose: bool = False
     code: object = None        # its Python source: lines for an effect, an expression otherwise
     listed: tuple = ()         # play/simultaneous: (index, action, label merging) of each action
+    counters: tuple = ()       # with coverage: (where, counter) it increments (see flow_counters)
 
 
 @attrs.define
@@ -113,6 +114,27 @@ def distinct_options(s, options, labeler, components, span):
             raise SameNamedMoves(f"two different options of this choice have the same name '{label}'; "
                                  f"their labels must tell them apart", span)
     return kept, names
+
+
+def counting_legal(enumerate, counts, k):
+    """An action's enumerator that counts the decisions where the action is legal (coverage)."""
+    def listed(s):
+        found = enumerate(s)
+        if found[0]:
+            counts[k] += 1
+        return found
+    return listed
+
+
+def counting_invariant(holds, counts, k):
+    """An invariant that counts its checks, and how often it held (coverage)."""
+    def check(s, e):
+        counts[k] += 1
+        value = holds(s, e)
+        if value:
+            counts[k + 1] += 1
+        return value
+    return check
 
 
 def finish(s, winners):
@@ -219,7 +241,11 @@ class Compiler:
         self.codegen.namespace.update(STATEMENT_RUNTIME)
         self.inline_depth = 0
         self.memoized = set()
+        self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.module = []           # the generated functions' sources, in order
+        self.coverage = game.coverage     # None, or the places that count (coverage.py)
+        if self.coverage is not None:
+            self.codegen.namespace["COV"] = self.coverage.counts
 
     # ---- helpers ----
     def type_of(self, node, scope) -> str:
@@ -266,6 +292,14 @@ class Compiler:
                                     f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", where) from None
         self.module.append(source)
         return self.codegen.namespace[name]
+
+    def counter(self, node, slots=None):
+        """With coverage, the first counter of a node a rule tag stands on, else None."""
+        return None if self.coverage is None else self.coverage.counter(node, slots)
+
+    def bump(self, k, out, indent, slot=0):
+        if k is not None:
+            out.add(indent, f"COV[{k + slot}] += 1")
 
     def fresh(self, hint) -> str:
         self.codegen.count += 1
@@ -322,6 +356,7 @@ class Compiler:
             comment = self.where(node)
             if comment:
                 out.add(indent, comment)
+            self.bump(self.counter(node), out, indent)
             getattr(self, "s_" + type(node).__name__)(node, scope, ctx, out, indent)
             out.span = saved
         if not any(not line.strip().startswith("#") for line in out.lines[before:]):
@@ -362,8 +397,10 @@ class Compiler:
 
     def s_If(self, node, scope, ctx, out, indent):
         branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
+        counter = self.counter(node)
         for k, (condition, body) in enumerate(branches):
             out.add(indent, f"{'if' if k == 0 else 'elif'} {self.x(condition, scope, ctx)}:")
+            self.bump(counter, out, indent + 1, 1 + k)
             self.block(body, scope, ctx, out, indent + 1)
         if node.orelse:
             out.add(indent, "else:")
@@ -380,6 +417,7 @@ class Compiler:
         out.add(indent, f"for {ctx.local(node.binder.name)} in list({domain}):")
         if node.binder.condition is not None:
             out.add(indent + 1, f"if not ({self.x(node.binder.condition, inner, ctx)}): continue")
+        self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, inner, ctx, out, indent + 1)
 
     def loop_cap(self, what, span, out, indent):
@@ -390,12 +428,14 @@ class Compiler:
     def s_While(self, node, scope, ctx, out, indent):
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
         out.add(indent + 1, f"if not ({self.x(node.condition, scope, ctx)}): break")
+        self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, scope, ctx, out, indent + 1)
         self.loop_cap("while", node.span, out, indent)
 
     def s_Repeat(self, node, scope, ctx, out, indent):
         inner = scope.child()
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
+        self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, inner, ctx, out, indent + 1)
         if node.until is not None:
             out.add(indent + 1, f"if {self.x(node.until, inner, ctx)}: break")
@@ -544,6 +584,11 @@ class Compiler:
             self.equality_index(name, fn, scope)
         source = self.codegen.source(fn.body, scope, Context("local"))
         lines = [f"    return {source}"]
+        boolean = self.types.type_name(fn.result_type) == "bool"
+        counter = self.counter(fn, ("called", "true") if boolean else None)
+        if counter is not None:        # (coverage: such a function is never cached)
+            lines = [f"    COV[{counter}] += 1", f"    value = {source}",
+                     *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
         if name in self.memoized:
             lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source)
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
@@ -731,6 +776,7 @@ class Compiler:
         out = Lines()
         ctx = Context("local")
         ctx.steps = name in self.may_choose_procs      # a procedure that may choose is a generator
+        self.bump(self.counter(proc), out, 1)
         self.block(proc.body, scope, ctx, out, 1)
         compiled = self.define(f"def proc_{name}(s{self.parameters(proc.parameters)})", out, self.where(proc))
         parameters = [p.name for p in proc.parameters]
@@ -765,6 +811,10 @@ class Compiler:
                       if any(self.types.type_name(p.type).startswith("zone[") for p in fn.parameters)}
         self.memoized = (callers(functions, costly) - callers(functions, {"pick"})
                          - callers(functions, reads_current) - callers(functions, takes_zone)) & scalar
+        if self.coverage is not None:
+            # a counted function counts every call: neither cached (nor any that calls it) nor inlined
+            self.not_inlined = {name for name, fn in functions.items() if self.coverage.tag_of.get(id(fn))}
+            self.memoized -= callers(functions, self.not_inlined)
         self.memo_cache_names = {name: self.codegen.bind({}, f"cache_{name}_") for name in sorted(self.memoized)}
         # what each cached function reads, through the functions it calls: variables, and zones
         # (a zone family, or the part of one whose first index is one of the function's
@@ -899,6 +949,8 @@ class Compiler:
         guard_fn = self.define(f"def guard_{name}(s, e)", guard, self.where(action))
         may_choose = self.may_choose(action.body)
         local.steps = may_choose           # an action that may choose is a generator: its steps
+        counter = self.counter(action)
+        self.bump(counter, run, 1)
         self.block(rest, run_scope, local, run, 1)
         run_fn = self.define(f"def act_{name}(s{self.parameters(action.binders)})", run, self.where(action))
         steps = None
@@ -912,6 +964,8 @@ class Compiler:
                                   may_choose, action.span, tuple(texts))
         compiled.steps = steps
         compiled.enumerate = self.enumeration(action, template)
+        if counter is not None:
+            compiled.enumerate = counting_legal(compiled.enumerate, self.coverage.counts, counter + 1)
         return compiled
 
     def enumeration(self, action, template):
@@ -973,10 +1027,16 @@ class Compiler:
             for node in nodes:
                 out.span = node.span
                 kind, name, source = sources[id(node)]
+                counter = self.counter(node)
+                self.bump(counter, out, indent)
                 if kind == "let":
                     out.add(indent, f"L_{name} = {source}")
-                else:
+                elif counter is None:
                     out.add(indent, f"if not ({source}): {fail}")
+                else:
+                    out.add(indent, f"if not ({source}):")
+                    self.bump(counter, out, indent + 1, 1)
+                    out.add(indent + 1, fail)
 
         def emit_hoisted(level, indent):
             for source, temp in ctx.hoist.items():
@@ -1090,7 +1150,10 @@ class Compiler:
                 indent = 2
                 if trigger.binder.condition is not None:
                     out.add(2, f"if not ({self.x(trigger.binder.condition, scope, ctx)}): continue")
+            counter = self.counter(trigger)
+            self.bump(counter, out, indent, 1)
             out.add(indent, f"if {self.x(trigger.condition, scope, ctx)}:")
+            self.bump(counter, out, indent + 1)
             self.block(trigger.body, scope, ctx, out, indent + 1)
             out.add(indent + 1, "return True")
         out.add(1, "return False")
@@ -1123,8 +1186,14 @@ class Compiler:
         game.procedures = self.procedures   # the same for procedures: they change the state
         game.invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
                            for i in self.program.of_kind(ast.Invariant)]
+        if self.coverage is not None:
+            counters = [self.counter(i) for i in self.program.of_kind(ast.Invariant)]
+            game.invariants = [(name, holds if k is None else counting_invariant(holds, self.coverage.counts, k), span)
+                               for (name, holds, span), k in zip(game.invariants, counters)]
         setup = self.program.setup.body if self.program.setup else ()
         out = Lines()
+        if self.program.setup:
+            self.bump(self.counter(self.program.setup), out, 1)
         self.block(setup, self.types.globals, Context("local"), out, 1)
         game.setup = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
         game.flow = []
@@ -1172,6 +1241,12 @@ class Compiler:
             out.add(3, f"s.pc = {k}")
             op = ins.op
             me = cg.bind(ins, "ins")
+            for where, counter in ins.counters:
+                if where == "enter":
+                    out.add(3, f"COV[{counter}] += 1")
+                elif where == "new":
+                    out.add(3, f"if {ins.key!r} not in e: COV[{counter}] += 1")
+            then = [f"COV[{counter}] += 1" for where, counter in ins.counters if where == "then"]
 
             def jump(target, indent):
                 out.add(indent, f"pc = {target}")
@@ -1196,6 +1271,8 @@ class Compiler:
                 jump(ins.target, 3)
             elif op == "jump_unless":
                 out.add(3, f"if {ins.code}:")
+                for line in then:
+                    out.add(4, line)
                 out.add(4, f"pc = {k + 1}")
                 out.add(3, "else:")
                 jump(ins.target, 4)
@@ -1208,6 +1285,8 @@ class Compiler:
                 out.add(4, f"del e[{ins.key!r}]")
                 jump(ins.target, 4)
                 out.add(3, "else:")
+                for line in then:
+                    out.add(4, line)
                 out.add(4, f"e[{ins.name!r}] = values[i]")
                 out.add(4, f"e[{ins.key!r}] = (values, i + 1)")
                 out.add(4, f"pc = {k + 1}")
@@ -1219,6 +1298,8 @@ class Compiler:
                 out.add(4, f"del e[{ins.key!r}]")
                 jump(ins.target, 4)
                 out.add(3, "else:")
+                for line in then:
+                    out.add(4, line)
                 out.add(4, f"s.current = e[{ins.key!r}]")
                 out.add(4, "s.extra = False")
                 out.add(4, "s.turn += 1")
@@ -1256,7 +1337,40 @@ class Compiler:
     def flow_block(self, statements, scope, out):
         scope = scope.child()
         for statement in statements:
+            start = len(out)
             self.flow_statement(ast.untag(statement)[0], scope, out)
+            if self.coverage is not None:
+                self.flow_counters(ast.untag(statement)[0], out, start)
+
+    def flow_counters(self, node, out, start):
+        """With coverage: the counters of a tagged flow statement, on the instructions it became
+        (out[start:]): 'enter' counts where an instruction starts, 'new' where a simultaneous
+        decision starts, 'then' where a condition holds (a loop goes round)."""
+        if isinstance(node, ast.If):
+            counter = self.counter(node)
+            if counter is None:
+                return
+            out[start].counters += (("enter", counter),)
+            conditions = [node.condition] + [c.condition for c in node.elifs]
+            for k, condition in enumerate(conditions):
+                ins = next(i for i in out[start:] if i.op == "jump_unless" and i.span is condition.span)
+                ins.counters += (("then", counter + 1 + k),)
+            return
+        slots = {ast.While: ("evaluated", "true"), ast.Repeat: ("rounds",)}.get(type(node))
+        counter = self.counter(node, slots)
+        if counter is None:
+            return
+        if isinstance(node, ast.Repeat):
+            out[-1].counters += (("enter", counter),)     # its last instruction: a round ends
+        elif isinstance(node, ast.Simultaneous):
+            out[start].counters += (("new", counter),)
+            play = self.counter(ast.untag(node.body[0])[0])
+            if play is not None:
+                out[start].counters += (("new", play),)
+        else:
+            out[start].counters += (("enter", counter),)
+            if isinstance(node, (ast.While, ast.For, ast.Turns)):
+                out[start + (0 if isinstance(node, ast.While) else 1)].counters += (("then", counter + 1),)
 
     def flow_expr(self, node, scope):
         """(f(s, e), its source in the flow's environment)."""

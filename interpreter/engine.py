@@ -19,6 +19,7 @@ from dsl.program import load_program
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
 from .compiler import LOOP_CAP, PUBLIC, Compiler, names_in, same_value
+from .coverage import Coverage
 from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
 
 TERMINAL = 0
@@ -140,7 +141,8 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 class Game:
-    def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None):
+    def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
+                 coverage: bool = False):
         self.program = program
         self.sources = sources
         self.path = program.path
@@ -164,6 +166,8 @@ class Game:
         self.static_by_type = {}
         self.label_templates = {}
         self.score = None
+        # with coverage, the generated code counts what the rule tags stand on (coverage.py)
+        self.coverage = Coverage(program, sources) if coverage else None
         compiler = Compiler(program, self, sources)
         self.types = compiler.types
         self._setup_declarations(compiler)
@@ -172,6 +176,8 @@ class Game:
             flow_runs_on=flow_runs_on, dead_end=dead_end, simultaneous_step=simultaneous_step,
             finish_by_score=finish_by_score)
         compiler.compile_all()
+        if self.coverage is not None:
+            self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
         # actions with an argument that has owner-only attributes: their public text masks them
@@ -612,9 +618,13 @@ class State:
         if saved is not None:
             self.restore(saved)
             return
+        coverage = self.game.coverage
+        counted = list(coverage.counts) if coverage is not None else None
         again = self.game.new_initial_state(self.seed)
         for name in self.history[:moves_before]:
             again.apply(name)
+        if counted is not None:
+            coverage.counts[:] = counted        # the moves were counted when they were played
         self._become(again)
         self.game.memo_reset(self)
 
@@ -1255,8 +1265,9 @@ def cell_marks(s, player, geometry, index_types, prefix):
 
 # ---- loading ------------------------------------------------------------------------------
 
-def load_game(path, options=(), players=None):
-    """Read, check and compile a rules file. Returns (game or None, diagnostics, sources)."""
+def load_game(path, options=(), players=None, coverage=False):
+    """Read, check and compile a rules file (with coverage: counting what its rule tags stand
+    on). Returns (game or None, diagnostics, sources)."""
     try:
         program, diagnostics, sources = load_program(path)
         if program is None or diagnostics:
@@ -1278,7 +1289,7 @@ def load_game(path, options=(), players=None):
     if players is not None and not (low <= players <= high):
         return None, [Diagnostic("E602", f"this game is for {low}..{high} players, not {players}", here)], sources
     try:
-        game = Game(program, sources, options, players)
+        game = Game(program, sources, options, players, coverage)
     except RulesRuntimeError as error:
         span = error.span or here
         return None, [Diagnostic("E701", str(error).split("runtime error: ", 1)[-1], span)], sources

@@ -28,6 +28,7 @@ from collections import deque
 from multiprocessing.connection import wait
 
 from .engine import load_game
+from . import coverage as coverage_module
 from . import verify as verify_module
 
 READY = "ready"
@@ -85,8 +86,8 @@ def worker_game(players):
     """The game of this worker for a player count, loaded the first time it is asked for."""
     game = _games.get(players)
     if game is None:
-        path, options = _source
-        game, diagnostics, sources = load_game(path, tuple(options), players)
+        path, options, coverage = _source
+        game, diagnostics, sources = load_game(path, tuple(options), players, coverage)
         if game is None:
             from dsl.diagnostics import RulesError
             raise WorkerFailed(RulesError(diagnostics, sources).render())
@@ -94,12 +95,12 @@ def worker_game(players):
     return game
 
 
-def worker_main(conn, path, options, players):
-    """The loop of one worker: load the game, say so, then run tasks until told to stop (None)
-    or until the parent is gone (end of the pipe)."""
+def worker_main(conn, path, options, players, coverage=False):
+    """The loop of one worker: load the game (with coverage: compiled to count its rule tags),
+    say so, then run tasks until told to stop (None) or until the parent is gone (end of the pipe)."""
     global _source
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _source = (path, list(options))
+    _source = (path, list(options), coverage)
     try:
         worker_game(players)
     except BaseException as error:
@@ -155,9 +156,10 @@ class Worker:
 
 
 class Pool:
-    """N worker processes that have each loaded `path` with `options` for `players`."""
+    """N worker processes that have each loaded `path` with `options` for `players` (and
+    `coverage`: compiled to count the rule tags, see coverage.py)."""
 
-    def __init__(self, jobs, path, options, players):
+    def __init__(self, jobs, path, options, players, coverage=False):
         self.context = multiprocessing.get_context(start_method())
         self.workers = []
         self.queue = deque()        # (task id, function, players, args) not yet handed out
@@ -172,7 +174,7 @@ class Pool:
         try:
             for _ in range(jobs):
                 mine, theirs = self.context.Pipe()
-                process = self.context.Process(target=worker_main, args=(theirs, path, list(options), players),
+                process = self.context.Process(target=worker_main, args=(theirs, path, list(options), players, coverage),
                                                daemon=True, name="referee-worker")
                 process.start()
                 theirs.close()
@@ -337,7 +339,11 @@ def simulate_chunk(game, seeds, max_moves, log_dir, rules_path):
 
 
 def verify_chunk(game, seeds, max_moves, leaks=True):
-    return [verify_module.outcome(game, seed, max_moves, leaks) for seed in seeds]
+    """The outcomes of the games of these seeds, and their coverage counts (None without)."""
+    if game.coverage is not None:
+        game.coverage.reset()         # what ran here before (a shrink) is not these games'
+    outcomes = [verify_module.outcome(game, seed, max_moves, leaks) for seed in seeds]
+    return outcomes, (game.coverage.take() if game.coverage is not None else None)
 
 
 def shrink_failure(game, failure):
@@ -360,8 +366,13 @@ def verify_reports(pool, jobs, counts, games, seed, max_moves, shrink_failures=T
             for count in counts}
     reports, shrinking = {}, {}
     for count in counts:
-        outcomes = [item for task in runs[count] for item in pool.take(task)]
+        outcomes, counted = [], None
+        for task in runs[count]:
+            part, part_counts = pool.take(task)
+            outcomes += part
+            counted = coverage_module.add(counted, part_counts)
         reports[count] = verify_module.collect(outcomes)
+        reports[count].coverage = counted
         if shrink_failures:
             # the longest tasks: ahead of the games still to play
             shrinking[count] = [pool.submit(shrink_failure, count, failure, first=True)

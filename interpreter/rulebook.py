@@ -27,6 +27,16 @@ def spec_ids(spec_text: str, prefix: str) -> list:
     return found
 
 
+def tagged_line(sources, span) -> tuple:
+    """(line, its text) of the code a tag stands on: the first line after the tag and its sentence."""
+    lines = sources.get(span.file, "").splitlines()
+    line = span.line
+    while line <= len(lines) and lines[line - 1].lstrip().startswith("@"):
+        line += 1
+    code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return line, code
+
+
 def build(program, sources) -> dict:
     """rule id -> {"texts": [...], "places": [(file, line, source line)]}, in rule order."""
     rules = defaultdict(lambda: {"texts": [], "places": []})
@@ -34,13 +44,7 @@ def build(program, sources) -> dict:
         entry = rules[rule_id]
         if text and text not in entry["texts"]:
             entry["texts"].append(text)
-        lines = sources.get(span.file, "").splitlines()
-        # the tagged code starts after the tag (and its sentence)
-        line = span.line
-        while line <= len(lines) and lines[line - 1].lstrip().startswith("@"):
-            line += 1
-        code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        entry["places"].append((span.file, line, code))
+        entry["places"].append((span.file, *tagged_line(sources, span)))
     for entry in rules.values():
         entry["places"].sort(key=lambda place: (place[0], place[1]))
     return dict(sorted(rules.items(), key=lambda item: rule_order(item[0])))

@@ -76,13 +76,19 @@ LEAK_EVERY = 6        # moves between two leak probes (one seat each time, in tu
 def leak_problem(state, seats=None, move=None) -> Optional[tuple]:
     """("leak", message) if a seat (of `seats`, default all) is shown something that depends on
     what it may not see, now or after `move` (a name); the twin states are drawn from the seed
-    and the number of moves."""
-    for seat in seats or range(1, state.game.num_players + 1):
-        rng = random_source.seed_state(state.seed * 1_000_003 + len(state.history) * 101 + seat)
-        message = find_leak(state, seat, rng, move)
-        if message:
-            return "leak", message
-    return None
+    and the number of moves. What the probes run is not counted in the rule coverage."""
+    coverage = state.game.coverage
+    counted = list(coverage.counts) if coverage is not None else None
+    try:
+        for seat in seats or range(1, state.game.num_players + 1):
+            rng = random_source.seed_state(state.seed * 1_000_003 + len(state.history) * 101 + seat)
+            message = find_leak(state, seat, rng, move)
+            if message:
+                return "leak", message
+        return None
+    finally:
+        if counted is not None:
+            coverage.counts[:] = counted
 
 
 def run(game, seed, max_moves=10_000, leaks=True):
@@ -200,6 +206,7 @@ class Report:
     finished: int = 0
     moves: int = 0
     failures: list = attrs.Factory(list)
+    coverage: Optional[list] = None     # a game compiled with coverage: the counts of these games
 
     def to_json(self):
         return {"games": self.games, "finished": self.finished, "moves": self.moves,
@@ -234,7 +241,11 @@ def collect(outcomes) -> Report:
 def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True, leaks=True) -> Report:
     """Play `games` random games (seeds seed, seed+1, ...); keep the first failure of each kind,
     shrunk. Every game is played: a report never stops early."""
+    if game.coverage is not None:
+        game.coverage.reset()
     report = collect(outcome(game, seed + i, max_moves, leaks) for i in range(games))
+    if game.coverage is not None:
+        report.coverage = game.coverage.take()     # before shrinking, which plays more
     if shrink_failures:
         report.failures = [shrink(game, failure) for failure in report.failures]
     return report

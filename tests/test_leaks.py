@@ -97,3 +97,10 @@ def seed_game(name, players):
     if (name, players) not in LOADED:
         LOADED[name, players] = load_game(str(GAMES / f"{name}.rules"), (), players)[0]
     return LOADED[name, players]
+
+
+def test_leak_probes_and_undone_moves_are_not_counted_in_the_rule_coverage():
+    game = load_game(str(GAMES / "titicaca.rules"), (), 3, coverage=True)[0]
+    plain = verify(game, games=4, leaks=False).coverage
+    assert sum(plain) > 0
+    assert verify(game, games=4, leaks="flows").coverage == plain
