@@ -348,6 +348,7 @@ class Checker:
             self.error("E306", f"expected a list or a zone, but this is {describe(t)}", node.span)
 
     def binder(self, binder: ast.Binder, scope) -> Scope:
+        self.no_shadowing(binder.name, binder.span)
         domain = self.expr(binder.domain, scope)
         self.require_collection(domain, binder.domain)
         inner = scope.child(**{binder.name: strip_optional(element_of(domain))})
@@ -411,7 +412,21 @@ class Checker:
         getattr(self, "stmt_" + type(node).__name__)(node, scope, where)
 
     def stmt_Let(self, node, scope, where):
+        self.no_shadowing(node.name, node.span)
         scope.names[node.name] = self.expr(node.value, scope)
+
+    def no_shadowing(self, name, span):
+        """A local (let, binder, parameter) may not take the name of a declaration: it would
+        hide it, and a write meant for one would go to the other."""
+        kinds = (("a component type", self.components), ("a board", self.boards), ("an enum", self.enums),
+                 ("a value of an enum", self.members), ("a zone", self.zones), ("a variable", self.vars),
+                 ("a parameter", self.params), ("an option", self.options), ("a function", self.functions),
+                 ("a procedure", self.procedures), ("an action", self.actions), ("a built-in name", BUILTIN_VALUES))
+        for what, names in kinds:
+            if name in names:
+                self.error("E210", f"the local name '{name}' is already {what}: it would hide it",
+                           span, f"give the local a name of its own (e.g. '{name}_here')")
+                return
 
     def local_type(self, name, scope):
         """The type of a local (let, binder, parameter): a name bound below the global scope."""
@@ -727,6 +742,8 @@ def check_game_fields(c: Checker):
 
 
 def parameter_scope(c: Checker, parameters):
+    for p in parameters:
+        c.no_shadowing(p.name, p.span)
     return c.globals.child(**{p.name: c.type_name(p.type) for p in parameters})
 
 

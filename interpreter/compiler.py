@@ -138,8 +138,20 @@ def counting_invariant(holds, counts, k):
 
 
 def finish(s, winners):
+    seats = s.game.num_players
+    strangers = [w for w in winners if w.__class__ is not int or not 1 <= w <= seats]
+    if strangers:
+        raise ValueError(f"the winners must be players of this game (1..{seats}), not {strangers[0]!r}")
     s.winners = sorted(set(winners))
     raise Finished()
+
+
+def outside_indexes(s, name, value, shown, span):
+    raise RulesRuntimeError(f"a write to {name}[{s.label(value)}], outside the indexes declared for {name} ({shown})", span)
+
+
+def not_a_player(s, name, value, span):
+    raise RulesRuntimeError(f"{name} is a player, but is given {s.label(value)} (players are 1..{s.game.num_players})", span)
 
 
 def without_choice(steps, s=None):
@@ -151,7 +163,7 @@ def without_choice(steps, s=None):
 
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "distinct_options": distinct_options,
-    "finish": finish, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
+    "finish": finish, "outside_indexes": outside_indexes, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
 
 
@@ -242,6 +254,7 @@ class Compiler:
         self.inline_depth = 0
         self.memoized = set()
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
+        self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
         self.module = []           # the generated functions' sources, in order
         self.coverage = game.coverage     # None, or the places that count (coverage.py)
         if self.coverage is not None:
@@ -379,9 +392,73 @@ class Compiler:
         if self.assigns_local(node.target, scope):
             out.add(indent, f"{ctx.local(node.target.name)} = {value}")
         else:
-            key = self.codegen.key(node.target.name, node.target.indexes, scope, ctx)
+            key = self.checked_key(node, scope, ctx, out, indent)
+            players = self.player_values(node.target.name)
+            always = isinstance(node.value, ast.Name) and node.value.id == "current"
+            if players is not None and not always:
+                temp = self.fresh("_value")
+                out.add(indent, f"{temp} = {value}")
+                out.add(indent, f"if {temp} not in {self.codegen.bind(players)}: "
+                                f"not_a_player(s, {node.target.name!r}, {temp}, {self.codegen.bind(node.span)})")
+                value = temp
             out.add(indent, f"_V[{key}] = {value}")
             self.invalidate(node.target.name, out, indent)
+
+    def checked_key(self, node, scope, ctx, out, indent) -> str:
+        """The key of a write to a variable, each index that may fall outside the variable's
+        declared indexes checked first (a located error, not a silent new entry): ranges and
+        players by value, cells, enum members and components by not being none. A literal
+        outside a range is an error when the game is compiled."""
+        name, indexes = node.target.name, node.target.indexes
+        if not indexes:
+            return repr(name)
+        parts = [repr(name)]
+        for index, (element, allowed, shown) in zip(indexes, self.index_domains(name)):
+            source = self.codegen.source(index, scope, ctx)
+            if isinstance(index, ast.Integer) and allowed is not None:
+                if index.value not in allowed:
+                    raise RulesRuntimeError(f"{name}[{index.value}] is outside the indexes declared for {name} ({shown})",
+                                            index.span)
+                parts.append(source)
+                continue
+            if allowed is None and isinstance(index, ast.Name) and scope.lookup(index.id) == element:
+                parts.append(source)          # a value of the index's own type: never outside
+                continue
+            temp = self.fresh("_index")
+            out.add(indent, f"{temp} = {source}")
+            test = f"{temp} is None" if allowed is None else f"{temp} not in {self.codegen.bind(allowed)}"
+            out.add(indent, f"if {test}: outside_indexes(s, {name!r}, {temp}, {shown!r}, {self.codegen.bind(node.span)})")
+            parts.append(temp)
+        return "(" + ", ".join(parts) + ",)"
+
+    def index_domains(self, name) -> list:
+        """(element type, the values allowed or None, how to say it) of each index of a var."""
+        known = self.index_domain_cache.get(name)
+        if known is None:
+            known = []
+            for domain in self.types.vars[name].index:
+                element = strip_optional(element_of(self.type_of(domain, self.types.globals)))
+                if element == "Player":
+                    allowed = frozenset(range(1, self.game.num_players + 1))
+                    known.append((element, allowed, f"players 1..{self.game.num_players}"))
+                elif element == "int":
+                    allowed = frozenset(self.constant(domain))
+                    shown = f"{min(allowed)}..{max(allowed)}" if allowed and len(allowed) == max(allowed) - min(allowed) + 1 \
+                        else ", ".join(map(str, sorted(allowed)))
+                    known.append((element, allowed, shown))
+                else:
+                    known.append((element, None, f"a {element}"))
+            self.index_domain_cache[name] = known
+        return known
+
+    def player_values(self, name):
+        """The values a Player variable may hold (none too if it is optional), or None for a
+        variable of another type."""
+        t = self.types.type_name(self.types.vars[name].type)
+        if strip_optional(t) != "Player":
+            return None
+        seats = set(range(1, self.game.num_players + 1))
+        return frozenset(seats | {None} if t.endswith("?") else seats)
 
     def s_Augment(self, node, scope, ctx, out, indent):
         value = self.x(node.value, scope, ctx)
@@ -391,7 +468,7 @@ class Compiler:
             out.add(indent, f"{local} = {local} {sign} ({value})")
             return
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
-        out.add(indent, f"{key} = {self.codegen.key(node.target.name, node.target.indexes, scope, ctx)}")
+        out.add(indent, f"{key} = {self.checked_key(node, scope, ctx, out, indent)}")
         out.add(indent, f"_V[{key}] = _V.get({key}, {default}) {sign} ({value})")
         self.invalidate(node.target.name, out, indent)
 

@@ -256,6 +256,10 @@ class Game:
             t = self.types.type_name(var.type)
             if var.initial is not None:
                 self.var_defaults[var.name] = compiler.constant(var.initial)
+                players = compiler.player_values(var.name)
+                if players is not None and self.var_defaults[var.name] not in players:
+                    raise RulesRuntimeError(f"{var.name} is a player, but starts at {self.var_defaults[var.name]!r} "
+                                            f"(players are 1..{self.num_players})", var.initial.span)
             else:
                 self.var_defaults[var.name] = {"int": 0, "bool": False}.get(t, None)
         self.zone_meta = {}

@@ -370,12 +370,12 @@ game "R" {
 }
 fn f(n: int): int = n <= 0 ? 0 : f(n - 1) + 1
 param size = f(100000)
-var n: int = 0
+var total: int = 0
 action pass "pass" {
-  n += size
+  total += size
 }
 flow {
-  turns from 1 until n >= 3 {
+  turns from 1 until total >= 3 {
     play pass
   }
 }

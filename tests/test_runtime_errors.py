@@ -86,3 +86,32 @@ def test_a_forged_or_stale_move_is_refused(write_rules):
         with pytest.raises(IllegalMove):
             state.apply(move)
         assert everything(state) == before
+
+
+WRITES = """
+game "Writes" { players 2 }
+var heap[1..3]: int = 5
+var w: Player? = none
+action shift(h in 1..3) "shift {h}" { heap[h + 1] = heap[h] }
+action name(k in 1..3) "name {k}" { w = current + k }
+action crown(k in 1..3) "crown {k}" { finish winners [k] }
+flow { turns from 1 { play shift, name, crown } }
+"""
+
+
+@pytest.mark.parametrize("move, message, line, inside", [
+    ("shift 3", "a write to heap[4], outside the indexes declared for heap (1..3)", 5, "shift 2"),
+    ("name 2", "w is a player, but is given 3 (players are 1..2)", 6, "name 1"),
+    ("crown 3", "the winners must be players of this game (1..2), not 3", 7, "crown 2"),
+])
+def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move, message, line, inside):
+    game, diagnostics, _ = load_game(str(write_rules(WRITES)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    before = everything(state)
+    with pytest.raises(RulesRuntimeError, match=message.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")) as raised:
+        state.apply(move)
+    assert raised.value.span is not None and raised.value.span.line == line
+    assert everything(state) == before
+    state.apply(inside)
+    assert state.history == [inside]
