@@ -615,6 +615,8 @@ def test_C23_normal_game_the_first_to_conquer_all_seven_wins():
     assert not sc.s.is_terminal()
     sc.play("pass")                                          # P2: the round ends
     assert sc.s.is_terminal() and sc.s.winners == [1]        # P2's 15 wins do not matter
+    # the score says so: different continents conquered, not continents won
+    assert sc.s.scores() == [7, 5]
     # several rounds: a round that ends with no complete set starts another one
     sc = fresh(normal=True)
     conquer(sc, 1, NAMES[:5], total=9)
