@@ -10,7 +10,7 @@ import argparse
 import contextlib
 import json
 import os
-import random
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -18,7 +18,7 @@ from pathlib import Path
 from dsl.diagnostics import Diagnostic, RulesError
 
 from .bots import KINDS, FirstBot, RandomBot
-from .engine import load_game, public_text
+from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import verify
@@ -187,6 +187,7 @@ class Session:
         humans = [p for p in range(1, game.num_players + 1) if p not in bots]
         self.viewer = humans[0] if len(humans) == 1 else None
         self.sealed = []            # positions of sealed moves not yet revealed
+        self.seed_shown = False
         self.defaults = view_defaults(game)
         self.state = None
         self.moves = []
@@ -324,7 +325,11 @@ class Session:
         game, args = self.game, self.args
         seats = range(1, game.num_players + 1)
         spectating = all(p in self.bots for p in seats)
-        self.show(describe(game, self.seed))
+        # the seed fixes every shuffle: a human at the table who knew it could work out every
+        # hidden card. It is shown at the start only when no seat is human, else once the game
+        # has stopped (and it is always in the log)
+        self.seed_shown = spectating
+        self.show(describe(game, self.seed if spectating else None))
         self.show(" · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats))
         self.state = new_state(game, self.seed)
         self.log_seen = len(self.state.log)
@@ -348,17 +353,26 @@ class Session:
         code = self.save_log()
         if outcome == "eof":
             out(f"end of input: the game is unfinished after {len(self.moves)} moves")
+            self.show_seed()
             return code or UNFINISHED
         if outcome == "quit":
             out(f"game abandoned after {len(self.moves)} moves")
+            self.show_seed()
             return code or UNFINISHED
         if not args.quiet:
             out("")
-            out(self.view_text(1))
+            # the one human's view; else (no human, or several) a spectator's: nobody's secrets
+            out(self.view_text(self.viewer if self.viewer is not None else PUBLIC))
             out("")
         for line in result_lines(self.state):
             out(line)
+        self.show_seed()
         return code or OK
+
+    def show_seed(self):
+        """The seed, once the game has stopped, if it was not shown at the start."""
+        if not self.seed_shown:
+            self.show(f"seed: {self.seed}")
 
     def save_log(self):
         if not self.args.log:
@@ -372,9 +386,15 @@ class Session:
         return OK
 
 
+def new_seed() -> int:
+    """A default seed that nobody can guess: 64 bits from the operating system (the game's
+    generator uses 64 bits of a seed)."""
+    return secrets.randbits(64)
+
+
 def cmd_play(args) -> int:
     game = load(args.file, args.option, args.players)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seed = args.seed if args.seed is not None else new_seed()
     kinds = parse_bots(args.bot or [], game.num_players)
     if not args.bot:
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
@@ -898,7 +918,9 @@ def build_parser():
                                description="Play a game. Without --bot, seat 1 is human and the others are "
                                            "random bots. Moves are read line by line from standard input.")
     game_arguments(play)
-    play.add_argument("--seed", type=seed_int, metavar="S", help="random seed (default: a random one, printed)")
+    play.add_argument("--seed", type=seed_int, metavar="S",
+                      help="random seed (default: 64 random bits from the OS); shown at the start only when "
+                           "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
                       help="a bot for a seat: SEAT is a number or 'all', KIND is 'random' or 'first'")
     play.add_argument("--log", metavar="PATH", help="write the game log to PATH")
