@@ -20,7 +20,7 @@ from dsl.diagnostics import Diagnostic, RulesError
 from .bots import KINDS, FirstBot, RandomBot
 from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
-from .gamelog import read_log, replay, write_log
+from .gamelog import LogError, read_log, replay, write_log
 from .verify import verify
 from . import coverage, parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
@@ -626,7 +626,13 @@ def summary_lines(s, game) -> list:
 # ---- replay ------------------------------------------------------------------------------
 
 def cmd_replay(args) -> int:
+    """Replay a log, then print one perspective of where it ended: a spectator's (the default:
+    what every seat may see, and the seed) or, with --player N, seat N's (its view, and its
+    legal moves when it is to move; never the seed). No output mixes two seats' secrets."""
     log, error = read_log(args.log)
+    if error is None and args.player is not None and args.player > log["players"]:
+        error = LogError(f"referee: --player {args.player}: the game of this log has {log['players']} players "
+                         f"(choose 1..{log['players']}, or leave --player out for a spectator's view)", USAGE)
     if error is None:
         state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log)
     if error is not None:
@@ -637,19 +643,27 @@ def cmd_replay(args) -> int:
             err(message if message.startswith(("referee", "runtime")) or "\n" in message
                 else f"referee: {message}")
         return error.code
-    seat = state.current_player() or 1
+    seat = args.player
+    viewer = PUBLIC if seat is None else seat
+    to_move = None if state.is_terminal() else state.current_player()
+    legal = state.legal_move_names() if seat is not None and seat == to_move else []
     if args.json:
         print_json({
-            "final_view": state.view(1),
+            "player": seat,
+            "final_view": state.view(viewer),
             "moves": len(log["moves"]),
             "scores": list(state.scores()), "winners": list(state.winners),
-            "legal_moves": state.legal_move_names(), "terminal": state.is_terminal(),
+            "to_move": to_move, "legal_moves": legal, "terminal": state.is_terminal(),
         })
         return OK
     game = state.game
-    out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'])}")
+    out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'] if seat is None else None)}")
     out("")
-    out(render_view(state.view(seat), view_defaults(game)))
+    out(render_view(state.view(viewer), view_defaults(game)))
+    if legal:
+        out("legal moves:")
+        for line in numbered_moves(legal):
+            out(line)
     out("")
     for line in result_lines(state):
         out(line)
@@ -945,6 +959,9 @@ def build_parser():
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
     replay_.add_argument("log", metavar="LOG")
+    replay_.add_argument("--player", type=positive_int, metavar="N",
+                         help="print what seat N sees where the log ends (its view, and its legal moves if it "
+                              "is to move; default: a spectator's view, public information only)")
     replay_.add_argument("--json", action="store_true", help="print the final state as JSON")
     replay_.add_argument("--ignore-hash", action="store_true",
                          help="replay even if the rules file changed since the log was written")

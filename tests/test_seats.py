@@ -151,3 +151,99 @@ def test_the_spectators_view_holds_only_what_every_seat_may_see(name, players):
         state.apply(bot.choose(state))
     assert checked >= 3
     assert masked or name != "titicaca"         # its temples: their values only their owner sees
+
+
+# ---- replay: one perspective -------------------------------------------------------------
+
+@pytest.fixture
+def unfinished_log(capsys, tmp_path):
+    """A Continents log stopped after 7 moves (so a seat is to move), of seed SEED."""
+    code, _, _ = run(capsys, "simulate", CONTINENTS, "--players", 3, "-n", 1, "--seed", SEED,
+                     "--max-moves", 7, "--log", tmp_path, "--jobs", 1)
+    assert code == 0
+    path = tmp_path / f"game-{SEED}.json"
+    log, error = read_log(path)
+    state, error = replay(log)
+    assert error is None and not state.is_terminal()
+    return path, state
+
+
+def hands_shown(view) -> set:
+    return {zone for zone, entry in view["zones"].items() if zone.startswith("hand[") and "items" in entry}
+
+
+def test_replay_json_is_a_spectators_by_default(capsys, unfinished_log):
+    path, state = unfinished_log
+    code, out, _ = run(capsys, "replay", path, "--json")
+    assert code == 0
+    shown = json.loads(out)
+    assert shown["player"] is None and shown["final_view"] == json.loads(json.dumps(state.view(PUBLIC)))
+    assert shown["final_view"]["player"] == PUBLIC and hands_shown(shown["final_view"]) == set()
+    assert shown["to_move"] == state.current_player() and shown["legal_moves"] == []
+    assert "legal_moves" not in shown["final_view"]
+    assert shown["moves"] == 7 and shown["terminal"] is False and shown["scores"] == state.scores()
+    assert str(SEED) not in out                      # the log has it; the JSON need not
+    # the text: the spectator's view, and the seed in the first line (the reader has the log)
+    code, out, _ = run(capsys, "replay", path)
+    first, _, rest = out.partition("\n")
+    assert code == 0 and f"seed {SEED}" in first and "spectator's view" in rest.splitlines()[1]
+    assert "legal moves:" not in out and not re.search(r"^  hand\[P\d\]: (?!\d+ hidden)", out, re.M)
+
+
+def test_replay_player_n_is_that_seats_view_only(capsys, unfinished_log):
+    path, state = unfinished_log
+    seat = state.current_player()
+    other = seat % 3 + 1
+    code, out, _ = run(capsys, "replay", path, "--json", "--player", seat)
+    shown = json.loads(out)
+    assert code == 0 and shown["player"] == seat and shown["to_move"] == seat
+    assert shown["final_view"] == json.loads(json.dumps(state.view(seat)))
+    assert shown["legal_moves"] == shown["final_view"]["legal_moves"] == state.legal_move_names()
+    assert hands_shown(shown["final_view"]) == {f"hand[P{seat}]"}
+    assert str(SEED) not in out
+    # a seat not to move: its view, and no one's legal moves
+    code, out, _ = run(capsys, "replay", path, "--json", "--player", other)
+    shown = json.loads(out)
+    assert code == 0 and shown["legal_moves"] == [] and "legal_moves" not in shown["final_view"]
+    assert hands_shown(shown["final_view"]) == {f"hand[P{other}]"}
+    # the text: its view, its legal moves when it is to move, never the seed
+    code, out, _ = run(capsys, "replay", path, "--player", seat)
+    out = out.replace(str(path), "LOG")              # simulate names its logs after their seeds
+    assert code == 0 and seed_texts(out, SEED) == [] and f"view of P{seat}" in out
+    assert out.count("legal moves:") == 1 and f"  1. {state.legal_move_names()[0]}" in out
+    code, out, _ = run(capsys, "replay", path, "--player", other)
+    assert code == 0 and "legal moves:" not in out and f"view of P{other}" in out
+
+
+def test_replay_player_out_of_range(capsys, unfinished_log):
+    path, _ = unfinished_log
+    code, _, err = run(capsys, "replay", path, "--player", 4)
+    assert code == 2 and "--player 4: the game of this log has 3 players" in err
+    code, out, _ = run(capsys, "replay", path, "--player", 4, "--json")
+    assert code == 2 and json.loads(out)["exit_code"] == 2
+    code, _, err = run(capsys, "replay", path, "--player", 0)
+    assert code == 2 and "must be at least 1" in err
+
+
+# ---- 64-bit seeds round-trip ---------------------------------------------------------------
+
+def test_64_bit_seeds_round_trip_through_logs_replay_simulate_and_verify(capsys, tmp_path):
+    log = tmp_path / "big.json"
+    code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--bot", "all=random", "--seed", BIG,
+                       "--brief", "--log", log)
+    assert code == 0 and f"seed {BIG}" in out.splitlines()[0]
+    recorded, error = read_log(log)
+    assert error is None and recorded["seed"] == BIG and f'"seed": {BIG}' in log.read_text()
+    state, error = replay(recorded)
+    assert error is None and state.is_terminal()
+    code, out, _ = run(capsys, "replay", log)
+    assert code == 0 and f"seed {BIG}" in out
+    # simulate's seeds S+i go on past 2^64 - 1 (the generator takes a seed's low 64 bits)
+    code, out, _ = run(capsys, "simulate", TTT, "-n", 2, "--seed", BIG - 1, "--log", tmp_path / "logs",
+                       "--jobs", 1)
+    assert code == 0 and f"(seeds {BIG - 1}..{BIG})" in out
+    for seed in (BIG - 1, BIG):
+        code, _, _ = run(capsys, "replay", tmp_path / "logs" / f"game-{seed}.json")
+        assert code == 0
+    code, out, _ = run(capsys, "verify", TTT, "-n", 2, "--seed", BIG, "--jobs", 1, "--json")
+    assert code == 0 and json.loads(out)["results"][0]["games"] == 2
