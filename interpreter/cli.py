@@ -331,7 +331,11 @@ class Session:
         self.seed_shown = spectating
         self.show(describe(game, self.seed if spectating else None))
         self.show(" · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats))
-        self.state = new_state(game, self.seed)
+        try:
+            self.state = new_state(game, self.seed)
+        except CliError as error:       # a runtime error before the first move: the game stopped
+            error.message += f"\n(while setting up; seed {self.seed})"
+            raise
         self.log_seen = len(self.state.log)
         self.last_scores = self.state.scores() if game.score is not None else None
         outcome = None

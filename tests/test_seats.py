@@ -247,3 +247,22 @@ def test_64_bit_seeds_round_trip_through_logs_replay_simulate_and_verify(capsys,
         assert code == 0
     code, out, _ = run(capsys, "verify", TTT, "-n", 2, "--seed", BIG, "--jobs", 1, "--json")
     assert code == 0 and json.loads(out)["results"][0]["games"] == 2
+
+
+# DEAD_END whose flow fails before the first move (has_line given none)
+SETUP_FAILS = DEAD_END.replace("flow {\n", """var length: int? = none
+flow {
+  if has_line(filter(c in Cell where mark[c] == none), length) {
+    finish
+  }
+""")
+
+
+def test_a_runtime_error_while_setting_up_gives_the_seed(capsys, monkeypatch, tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text(SETUP_FAILS)
+    monkeypatch.setattr(cli.secrets, "randbits", lambda bits: SEED)
+    code, out, err = run(capsys, "play", broken, stdin="", monkeypatch=monkeypatch)
+    assert code == 70 and seed_texts(out, SEED) == []
+    assert err.startswith("runtime error: TypeError while setting up the game")
+    assert err.endswith(f"(while setting up; seed {SEED})\n")
