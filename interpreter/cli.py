@@ -10,7 +10,7 @@ import argparse
 import contextlib
 import json
 import os
-import random
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -18,9 +18,9 @@ from pathlib import Path
 from dsl.diagnostics import Diagnostic, RulesError
 
 from .bots import KINDS, FirstBot, RandomBot
-from .engine import load_game, public_text
+from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
-from .gamelog import read_log, replay, write_log
+from .gamelog import LogError, read_log, replay, write_log
 from .verify import verify
 from . import coverage, parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
@@ -187,6 +187,7 @@ class Session:
         humans = [p for p in range(1, game.num_players + 1) if p not in bots]
         self.viewer = humans[0] if len(humans) == 1 else None
         self.sealed = []            # positions of sealed moves not yet revealed
+        self.seed_shown = False
         self.defaults = view_defaults(game)
         self.state = None
         self.moves = []
@@ -324,9 +325,17 @@ class Session:
         game, args = self.game, self.args
         seats = range(1, game.num_players + 1)
         spectating = all(p in self.bots for p in seats)
-        self.show(describe(game, self.seed))
+        # the seed fixes every shuffle: a human at the table who knew it could work out every
+        # hidden card. It is shown at the start only when no seat is human, else once the game
+        # has stopped (and it is always in the log)
+        self.seed_shown = spectating
+        self.show(describe(game, self.seed if spectating else None))
         self.show(" · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats))
-        self.state = new_state(game, self.seed)
+        try:
+            self.state = new_state(game, self.seed)
+        except CliError as error:       # a runtime error before the first move: the game stopped
+            error.message += f"\n(while setting up; seed {self.seed})"
+            raise
         self.log_seen = len(self.state.log)
         self.last_scores = self.state.scores() if game.score is not None else None
         outcome = None
@@ -348,17 +357,26 @@ class Session:
         code = self.save_log()
         if outcome == "eof":
             out(f"end of input: the game is unfinished after {len(self.moves)} moves")
+            self.show_seed()
             return code or UNFINISHED
         if outcome == "quit":
             out(f"game abandoned after {len(self.moves)} moves")
+            self.show_seed()
             return code or UNFINISHED
         if not args.quiet:
             out("")
-            out(self.view_text(1))
+            # the one human's view; else (no human, or several) a spectator's: nobody's secrets
+            out(self.view_text(self.viewer if self.viewer is not None else PUBLIC))
             out("")
         for line in result_lines(self.state):
             out(line)
+        self.show_seed()
         return code or OK
+
+    def show_seed(self):
+        """The seed, once the game has stopped, if it was not shown at the start."""
+        if not self.seed_shown:
+            self.show(f"seed: {self.seed}")
 
     def save_log(self):
         if not self.args.log:
@@ -372,9 +390,15 @@ class Session:
         return OK
 
 
+def new_seed() -> int:
+    """A default seed that nobody can guess: 64 bits from the operating system (the game's
+    generator uses 64 bits of a seed)."""
+    return secrets.randbits(64)
+
+
 def cmd_play(args) -> int:
     game = load(args.file, args.option, args.players)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seed = args.seed if args.seed is not None else new_seed()
     kinds = parse_bots(args.bot or [], game.num_players)
     if not args.bot:
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
@@ -606,7 +630,13 @@ def summary_lines(s, game) -> list:
 # ---- replay ------------------------------------------------------------------------------
 
 def cmd_replay(args) -> int:
+    """Replay a log, then print one perspective of where it ended: a spectator's (the default:
+    what every seat may see, and the seed) or, with --player N, seat N's (its view, and its
+    legal moves when it is to move; never the seed). No output mixes two seats' secrets."""
     log, error = read_log(args.log)
+    if error is None and args.player is not None and args.player > log["players"]:
+        error = LogError(f"referee: --player {args.player}: the game of this log has {log['players']} players "
+                         f"(choose 1..{log['players']}, or leave --player out for a spectator's view)", USAGE)
     if error is None:
         state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log)
     if error is not None:
@@ -617,19 +647,27 @@ def cmd_replay(args) -> int:
             err(message if message.startswith(("referee", "runtime")) or "\n" in message
                 else f"referee: {message}")
         return error.code
-    seat = state.current_player() or 1
+    seat = args.player
+    viewer = PUBLIC if seat is None else seat
+    to_move = None if state.is_terminal() else state.current_player()
+    legal = state.legal_move_names() if seat is not None and seat == to_move else []
     if args.json:
         print_json({
-            "final_view": state.view(1),
+            "player": seat,
+            "final_view": state.view(viewer),
             "moves": len(log["moves"]),
             "scores": list(state.scores()), "winners": list(state.winners),
-            "legal_moves": state.legal_move_names(), "terminal": state.is_terminal(),
+            "to_move": to_move, "legal_moves": legal, "terminal": state.is_terminal(),
         })
         return OK
     game = state.game
-    out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'])}")
+    out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'] if seat is None else None)}")
     out("")
-    out(render_view(state.view(seat), view_defaults(game)))
+    out(render_view(state.view(viewer), view_defaults(game)))
+    if legal:
+        out("legal moves:")
+        for line in numbered_moves(legal):
+            out(line)
     out("")
     for line in result_lines(state):
         out(line)
@@ -898,7 +936,9 @@ def build_parser():
                                description="Play a game. Without --bot, seat 1 is human and the others are "
                                            "random bots. Moves are read line by line from standard input.")
     game_arguments(play)
-    play.add_argument("--seed", type=seed_int, metavar="S", help="random seed (default: a random one, printed)")
+    play.add_argument("--seed", type=seed_int, metavar="S",
+                      help="random seed (default: 64 random bits from the OS); shown at the start only when "
+                           "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
                       help="a bot for a seat: SEAT is a number or 'all', KIND is 'random' or 'first'")
     play.add_argument("--log", metavar="PATH", help="write the game log to PATH")
@@ -923,6 +963,9 @@ def build_parser():
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
     replay_.add_argument("log", metavar="LOG")
+    replay_.add_argument("--player", type=positive_int, metavar="N",
+                         help="print what seat N sees where the log ends (its view, and its legal moves if it "
+                              "is to move; default: a spectator's view, public information only)")
     replay_.add_argument("--json", action="store_true", help="print the final state as JSON")
     replay_.add_argument("--ignore-hash", action="store_true",
                          help="replay even if the rules file changed since the log was written")

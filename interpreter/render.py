@@ -269,6 +269,8 @@ def render_view(view: dict, defaults: dict = None) -> str:
     head = f"{title} · " + render_status(view)
     if me:
         head += f" · view of {player(me)}"
+    elif me == 0:               # PUBLIC: a viewer who owns nothing
+        head += " · spectator's view"
     lines.append(head)
     lines.append("─" * min(len(head), width()))
     choice = view.get("choice")
