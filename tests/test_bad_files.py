@@ -91,7 +91,7 @@ def test_bad_file_renders_location_source_caret_and_help(path):
         head = f"{span.file}:{span.line}:{span.column}: error[{diagnostic.code}]: {diagnostic.message}"
         assert head in lines
         at = lines.index(head)
-        source_line = source_lines[span.line - 1]
+        source_line = source_lines[span.line - 1].replace("\t", " ")   # a column is a character
         # the source line, numbered, then a caret under the column
         assert lines[at + 2] == f"{span.line} | {source_line}"
         caret_line = lines[at + 3]
