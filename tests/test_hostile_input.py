@@ -242,3 +242,60 @@ def test_a_chain_of_extends_within_the_limit(tmp_path):
         (tmp_path / f"f{i}.rules").write_text(text, encoding="utf-8")
     game, diagnostics, _ = load_game(str(tmp_path / "f0.rules"))
     assert diagnostics == [] and len(game.program.files) == MAX_EXTENDS
+
+
+# ---- sizes of the game: boards, ranges, components --------------------------------------
+
+def runtime_error_of(path, players=None):
+    """The located runtime error of the first random moves of a game that loads."""
+    from interpreter.errors import RulesRuntimeError
+    game, diagnostics, _ = load_game(str(path), players=players)
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError) as caught:
+        state = game.new_initial_state(seed=1)
+        for _ in range(10):
+            state.apply(state.legal_moves()[0])
+    return caught.value
+
+
+def test_a_hex_map_larger_than_the_limit(write_rules):
+    from dsl.limits import MAX_BOARD_CELLS
+    rows = "\n".join("  ".join(["01"] * 200) for _ in range(MAX_BOARD_CELLS // 200 + 1))
+    diagnostics, text = diagnostics_of(write_rules(
+        'game "G" { players 2 }\nboard Map: hexmap """\n' + rows + '\n""" { }\n' + GAME.split("\n", 1)[1]))
+    assert codes_at(diagnostics) == [("E701", 2, 12)] and f"more than {MAX_BOARD_CELLS} hexes" in text
+
+
+@pytest.mark.parametrize("where", [
+    'action pass(i in 1..1000000000) "pass" { v += 1 }',
+    'action pass "pass" { v += 1 + sum(i in 1..1000000000 * 1000000000 * 10: i) }',
+    'action pass "pass" { v += 1 + count(i in 1..1000000000 * 1000000000 * 10 where i > 0) }',
+    'action pass "pass" { v += 1 for i in 1..1000000000 { v += 0 } }',
+])
+def test_a_range_larger_than_the_limit_is_a_located_runtime_error(write_rules, where):
+    from dsl.limits import MAX_RANGE
+    error = runtime_error_of(write_rules(HEAD + where + "\n" + FLOW))
+    assert error.span.line == 3 and where[error.span.column - 1:].startswith("1..1000000000")
+    assert f"more than {MAX_RANGE} numbers" in str(error)
+
+
+def test_a_range_larger_than_the_limit_in_a_param_is_a_diagnostic(write_rules):
+    diagnostics, _ = diagnostics_of(write_rules(GAME + "param a = count(i in 1..1000000000 * 1000000000 where i > 0)\n"))
+    assert codes_at(diagnostics) == [("E701", 5, 22)]
+
+
+def test_a_range_of_the_limit_and_a_test_on_any_range_work(write_rules):
+    from dsl.limits import MAX_RANGE
+    text = GAME + f"param a = sum(i in 1..{MAX_RANGE}: i)\nparam b = 5 in 1..1000000000 * 1000000000\n" \
+        "param c = 0 not in 1..1000000000 * 1000000000\n"
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert diagnostics == []
+    assert (game.params["a"], game.params["b"], game.params["c"]) == (MAX_RANGE * (MAX_RANGE + 1) // 2, True, True)
+
+
+def test_creating_too_many_components_is_a_located_runtime_error(write_rules):
+    from dsl.limits import MAX_COMPONENTS
+    text = HEAD + 'component K { }\nzone z: pile of K\nsetup {\n  create 50000 K { } in z\n' \
+        '  for i in 1..3 {\n    create 30000 K { } in z\n  }\n}\naction pass "pass" { v += 1 }\n' + FLOW
+    error = runtime_error_of(write_rules(text))
+    assert (error.span.line, error.span.column) == (8, 5) and f"more than {MAX_COMPONENTS}" in str(error)
