@@ -14,4 +14,3 @@ MAX_BOARD_CELLS = 10_000        # cells of one board (rows x columns for a grid)
 MAX_RANGE = 1_000_000           # numbers in a range a..b that is visited (binders, aggregates, for)
 MAX_COMPONENTS = 100_000        # components a game creates in all
 MAX_LOG_BYTES = 50_000_000      # a game log read by 'referee replay'
-MAX_LOG_NESTING = 20            # arrays and objects nested in one another in a game log

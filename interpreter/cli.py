@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import random
 import sys
@@ -305,10 +306,13 @@ class Session:
                     continue
             move = by_name[0] if by_name else text
             number = text[1:] if text.startswith("#") else text
-            if not by_name and number.isdigit():
-                index = int(number)
-                if not 1 <= index <= len(names):
-                    out(f"refused: there is no move number {index} (choose 1..{len(names)}, or type 'moves')")
+            if not by_name and number.isascii() and number.isdigit():
+                # compared as digits: a number of any length is refused like any other
+                digits = number.lstrip("0") or "0"
+                index = int(digits) if len(digits) <= len(str(len(names))) else None
+                if index is None or not 1 <= index <= len(names):
+                    shown = number if len(number) <= 20 else number[:8] + "..." + number[-4:]
+                    out(f"refused: there is no move number {shown} (choose 1..{len(names)}, or type 'moves')")
                     continue
                 move = names[index - 1]
             try:
@@ -344,6 +348,9 @@ class Session:
             err(f"(after {len(self.moves)} moves; seed {self.seed})")
             self.save_log()
             return RUNTIME
+        except Exception:       # an interpreter bug (reported by main): the moves so far are kept
+            self.save_log()
+            raise
         code = self.save_log()
         if outcome == "eof":
             out(f"end of input: the game is unfinished after {len(self.moves)} moves")
@@ -465,14 +472,20 @@ def simulated_games(args, game, jobs, progress):
             yield from records
 
 
+def log_folder(path) -> Path:
+    """The directory of --log DIR, made if need be, or CliError (73)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"referee: cannot create the log directory {path}: {error.strerror or error}", CANNOT_WRITE)
+    return Path(path)
+
+
 def cmd_simulate(args) -> int:
     game = load(args.file, args.option, args.players)
     n, base, players = args.n, args.seed, game.num_players
     if args.log:
-        try:
-            os.makedirs(args.log, exist_ok=True)
-        except OSError as error:
-            raise CliError(f"referee: cannot create the log directory {args.log}: {error.strerror or error}", CANNOT_WRITE)
+        log_folder(args.log)
     wins = [0] * players
     score_sums = [0.0] * players
     lengths = []
@@ -747,11 +760,12 @@ def cmd_verify(args) -> int:
         for number, failure in enumerate(report.failures, start=1):
             failed = True
             if args.log:
-                folder = Path(args.log)
-                folder.mkdir(parents=True, exist_ok=True)
-                path = folder / f"failure-{count}p-{failure.kind}-{number}.json"
+                path = log_folder(args.log) / f"failure-{count}p-{failure.kind}-{number}.json"
                 state = game.new_initial_state(failure.seed)
-                write_log(path, game, state, args.file, moves=failure.moves, seed=failure.seed)
+                try:
+                    write_log(path, game, state, args.file, moves=failure.moves, seed=failure.seed)
+                except OSError as error:
+                    raise CliError(f"referee: cannot write the log {path}: {error.strerror or error}", CANNOT_WRITE)
                 failure.log = str(path)
     if args.json:
         print_json({"rules": args.file, "options": sorted(args.option or []), "results": [
@@ -826,6 +840,8 @@ def positive_float(text):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds: {text}")
     return value
 
 

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Optional
 
 from dsl.diagnostics import RulesError
+from dsl.limits import MAX_LOG_BYTES
 from dsl.program import load_program
 
 from .engine import load_game
@@ -120,15 +123,29 @@ def runtime_message(error, where="") -> str:
 def read_log(path):
     """(log dict, None) or (None, LogError)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # only a regular file of bounded size: never a device or a FIFO (which could block)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None, LogError(f"{path}: no such log file", MISSING_FILE)
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:
         return None, LogError(f"{path}: cannot read the log: {getattr(error, 'strerror', None) or error}", MISSING_FILE)
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, LogError(f"{path}: not a valid game log: not a regular file")
+        try:
+            data = file.read(MAX_LOG_BYTES + 1)
+        except OSError as error:
+            return None, LogError(f"{path}: cannot read the log: {error.strerror or error}", MISSING_FILE)
+    if len(data) > MAX_LOG_BYTES:
+        return None, LogError(f"{path}: not a valid game log: larger than {MAX_LOG_BYTES} bytes")
     try:
-        log = json.loads(text)
+        log = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return None, LogError(f"{path}: not a valid game log: not UTF-8 text (byte {error.start})")
     except json.JSONDecodeError as error:
         return None, LogError(f"{path}: not a valid game log: not JSON ({error.msg} at line {error.lineno}, column {error.colno})")
+    except RecursionError:
+        return None, LogError(f"{path}: not a valid game log: its JSON is nested too deeply")
     problem = check_log(log)
     if problem:
         return None, LogError(f"{path}: not a valid game log: {problem}")
