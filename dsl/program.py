@@ -73,33 +73,51 @@ class Program:
         return found
 
 
-def read_source(file: str):
-    """(text, None) or (None or the text, Diagnostic) for a rules file: only a regular file of at
-    most MAX_FILE_BYTES bytes is read (never a device, a FIFO or a directory, which could block
-    or never end), as UTF-8 with or without a byte order mark. Text that is not UTF-8 is
-    reported at its line and column, and given back decoded with replacement characters so that
-    the diagnostic can show its line."""
-    nowhere = ast.Span(file, 0, 0, 0, 0)
+class Unreadable(Exception):
+    """Why a file is not read: `kind` is 'missing', 'unreadable', 'not regular' or 'too large'."""
+
+    def __init__(self, kind: str, reason: str):
+        super().__init__(reason)
+        self.kind, self.reason = kind, reason
+
+
+def read_regular_file(path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, or Unreadable: never a device, a
+    FIFO or a directory (which could block, never end or mean nothing)."""
     try:
         # O_NONBLOCK: should the file be swapped for a FIFO after the check, open does not wait
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError as error:
+        raise Unreadable("missing", error.strerror) from None
     except (OSError, ValueError) as error:      # ValueError: a NUL in the path
-        reason = error.strerror if isinstance(error, OSError) else "not a file name"
-        return None, Diagnostic("E501", f"cannot read the rules file: {reason}", nowhere)
+        raise Unreadable("unreadable", error.strerror if isinstance(error, OSError) else "not a file name") from None
     kind = os.fstat(fd).st_mode
     if not stat.S_ISREG(kind):
         os.close(fd)
-        what = "a directory" if stat.S_ISDIR(kind) else "not a regular file"
-        return None, Diagnostic("E502", f"cannot read the rules file: {what}", nowhere,
-                                hint="a rules file is a text file")
-    with os.fdopen(fd, "rb") as handle:
+        raise Unreadable("not regular", "a directory" if stat.S_ISDIR(kind) else "not a regular file")
+    with os.fdopen(fd, "rb") as handle:     # (a directory cannot be opened as a file object)
         try:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            data = handle.read(limit + 1)
         except OSError as error:
-            return None, Diagnostic("E501", f"cannot read the rules file: {error.strerror}", nowhere)
-    if len(data) > MAX_FILE_BYTES:
-        return None, Diagnostic("E502", f"the rules file is larger than {MAX_FILE_BYTES} bytes", nowhere,
-                                hint="see the limits in docs/language.md")
+            raise Unreadable("unreadable", error.strerror) from None
+    if len(data) > limit:
+        raise Unreadable("too large", f"larger than {limit} bytes")
+    return data
+
+
+def read_source(file: str):
+    """(text, None) or (None or the text, Diagnostic) for a rules file: a regular file of at
+    most MAX_FILE_BYTES bytes, as UTF-8 with or without a byte order mark. Text that is not
+    UTF-8 is reported at its line and column, and given back decoded with replacement
+    characters so that the diagnostic can show its line."""
+    nowhere = ast.Span(file, 0, 0, 0, 0)
+    try:
+        data = read_regular_file(file, MAX_FILE_BYTES)
+    except Unreadable as error:
+        if error.kind in ("not regular", "too large"):
+            return None, Diagnostic("E502", f"cannot read the rules file: {error.reason}", nowhere,
+                                    hint="a rules file is a text file (see the limits in docs/language.md)")
+        return None, Diagnostic("E501", f"cannot read the rules file: {error.reason}", nowhere)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, RulesError
+from dsl.limits import MAX_FILE_BYTES
+from dsl.program import Unreadable, read_regular_file
 
 from .bots import KINDS, FirstBot, RandomBot
 from .engine import load_game, public_text
@@ -719,9 +721,9 @@ def cmd_rulebook(args) -> int:
     missing = []
     if args.spec:
         try:
-            text = Path(args.spec).read_text(encoding="utf-8")
-        except OSError as error:
-            raise CliError(f"referee: cannot read {args.spec}: {error.strerror}", MISSING_FILE)
+            text = read_regular_file(args.spec, MAX_FILE_BYTES).decode("utf-8", errors="replace")
+        except Unreadable as error:
+            raise CliError(f"referee: cannot read {args.spec}: {error.reason}", MISSING_FILE)
         prefixes = {rulebook.rule_order(r)[0] for r in rules} or {""}
         for prefix in sorted(prefixes):
             missing += [r for r in rulebook.spec_ids(text, prefix) if r not in rules]

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Optional
 
 from dsl.diagnostics import RulesError
 from dsl.limits import MAX_LOG_BYTES
-from dsl.program import load_program
+from dsl.program import Unreadable, load_program, read_regular_file
 
 from .engine import load_game
 from .errors import IllegalMove, RulesRuntimeError
@@ -123,21 +121,13 @@ def runtime_message(error, where="") -> str:
 def read_log(path):
     """(log dict, None) or (None, LogError)."""
     try:
-        # only a regular file of bounded size: never a device or a FIFO (which could block)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return None, LogError(f"{path}: no such log file", MISSING_FILE)
-    except (OSError, ValueError) as error:
-        return None, LogError(f"{path}: cannot read the log: {getattr(error, 'strerror', None) or error}", MISSING_FILE)
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None, LogError(f"{path}: not a valid game log: not a regular file")
-        try:
-            data = file.read(MAX_LOG_BYTES + 1)
-        except OSError as error:
-            return None, LogError(f"{path}: cannot read the log: {error.strerror or error}", MISSING_FILE)
-    if len(data) > MAX_LOG_BYTES:
-        return None, LogError(f"{path}: not a valid game log: larger than {MAX_LOG_BYTES} bytes")
+        data = read_regular_file(path, MAX_LOG_BYTES)
+    except Unreadable as error:
+        if error.kind == "missing":
+            return None, LogError(f"{path}: no such log file", MISSING_FILE)
+        if error.kind == "unreadable":
+            return None, LogError(f"{path}: cannot read the log: {error.reason}", MISSING_FILE)
+        return None, LogError(f"{path}: not a valid game log: {error.reason}")
     try:
         log = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:

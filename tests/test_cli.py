@@ -496,3 +496,8 @@ def test_log_directory_onto_a_file_or_an_unwritable_path(capsys, tmp_path, comma
         code, _, err = run(capsys, command, rules, "-n", 2, "--jobs", 1, "--log", target)
         assert code == 73 and "cannot create the log directory" in err
     assert existing.read_text() == "keep me"
+
+
+def test_rulebook_spec_reads_no_device(capsys):
+    code, out, err = run(capsys, "rulebook", TTT, "--spec", "/dev/zero")
+    assert code == 66 and out == "" and "not a regular file" in err
