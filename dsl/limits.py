@@ -10,6 +10,7 @@ MAX_FILE_BYTES = 500_000        # a rules file (and each file it extends)
 MAX_EXTENDS = 16                # files in a chain of 'extends' (the file itself included)
 MAX_NESTING = 100               # blocks, brackets, operators and terms nested in one another
 MAX_INT_DIGITS = 18             # digits of a number written in a rules file
+MAX_PLAYERS = 100               # players of a game
 MAX_BOARD_CELLS = 10_000        # cells of one board (rows x columns for a grid)
 MAX_RANGE = 1_000_000           # numbers in a range a..b that is visited (binders, aggregates, for)
 MAX_COMPONENTS = 100_000        # components a game creates in all

@@ -299,3 +299,15 @@ def test_creating_too_many_components_is_a_located_runtime_error(write_rules):
         '  for i in 1..3 {\n    create 30000 K { } in z\n  }\n}\naction pass "pass" { v += 1 }\n' + FLOW
     error = runtime_error_of(write_rules(text))
     assert (error.span.line, error.span.column) == (8, 5) and f"more than {MAX_COMPONENTS}" in str(error)
+
+
+def test_a_line_longer_than_the_board_costs_nothing(write_rules):
+    import time
+    text = ('game "G" { players 2 }\nboard Cell: grid 3 by 3\nvar mark[Cell]: Player? = none\n'
+            'action put(c in Cell where mark[c] == none) "{c}" { mark[c] = current }\n'
+            'flow { turns from 1 until has_line(filter(c in Cell where mark[c] != none), '
+            '1000000000 * 1000000000) or count(c in Cell where mark[c] == none) == 0 { play put } }\n')
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    started = time.perf_counter()
+    assert diagnostics == [] and plays_to_the_end(game)
+    assert time.perf_counter() - started < 5
