@@ -7,6 +7,7 @@ memory.
 """
 
 MAX_FILE_BYTES = 500_000        # a rules file (and each file it extends)
+MAX_TOKENS = 50_000             # words and symbols of a rules file (parsing costs by the word)
 MAX_EXTENDS = 16                # files in a chain of 'extends' (the file itself included)
 MAX_NESTING = 100               # blocks, brackets, operators and terms nested in one another
 MAX_INT_DIGITS = 18             # digits of a number written in a rules file

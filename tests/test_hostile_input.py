@@ -311,3 +311,14 @@ def test_a_line_longer_than_the_board_costs_nothing(write_rules):
     started = time.perf_counter()
     assert diagnostics == [] and plays_to_the_end(game)
     assert time.perf_counter() - started < 5
+
+
+def test_a_file_of_too_many_words_is_refused_before_parsing(write_rules):
+    """Parsing costs time and memory by the word: 500,000 of them took 6 s and 500 MB."""
+    import time
+    from dsl.limits import MAX_TOKENS
+    started = time.perf_counter()
+    diagnostics, _ = diagnostics_of(write_rules(GAME + "param s = size([" + "1," * 200_000 + "1])\n"))
+    assert time.perf_counter() - started < 5
+    assert [(d.code, d.span.line) for d in diagnostics] == [("E105", 5)]
+    assert f"more than {MAX_TOKENS} words" in diagnostics[0].message
