@@ -16,3 +16,4 @@ MAX_BOARD_CELLS = 10_000        # cells of one board (rows x columns for a grid)
 MAX_RANGE = 1_000_000           # numbers in a range a..b that is visited (binders, aggregates, for)
 MAX_COMPONENTS = 100_000        # components a game creates in all
 MAX_LOG_BYTES = 50_000_000      # a game log read by 'referee replay'
+MAX_PROMPT_LINE = 10_000        # characters of a line read at the 'referee play' prompt (the rest is skipped)

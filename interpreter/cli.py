@@ -12,12 +12,13 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, RulesError
-from dsl.limits import MAX_FILE_BYTES
+from dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
 from dsl.program import Unreadable, read_regular_file
 
 from .bots import KINDS, FirstBot, RandomBot
@@ -265,10 +266,15 @@ class Session:
                 return None
         sys.stdout.write(prompt)
         sys.stdout.flush()
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(MAX_PROMPT_LINE + 1)
         if line == "":
             return None
-        out(line.strip())
+        if len(line) > MAX_PROMPT_LINE and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):       # skipped, never held whole
+                rest = sys.stdin.readline(MAX_PROMPT_LINE)
+            line = line[:MAX_PROMPT_LINE]
+        out(shortened(line.strip(), 200))
         return line
 
     def human_turn(self, seat):
@@ -313,8 +319,7 @@ class Session:
                 digits = number.lstrip("0") or "0"
                 index = int(digits) if len(digits) <= len(str(len(names))) else None
                 if index is None or not 1 <= index <= len(names):
-                    shown = number if len(number) <= 20 else number[:8] + "..." + number[-4:]
-                    out(f"refused: there is no move number {shown} (choose 1..{len(names)}, or type 'moves')")
+                    out(f"refused: there is no move number {shortened(number, 16)} (choose 1..{len(names)}, or type 'moves')")
                     continue
                 move = names[index - 1]
             try:
@@ -810,11 +815,24 @@ def cmd_compile(args) -> int:
 
 # ---- the parser --------------------------------------------------------------------------
 
-def whole_number(text, least):
+def shortened(text, most=40) -> str:
+    """A text given on the command line or the prompt, shown whole or cut in the middle."""
+    return text if len(text) <= most else f"{text[:most // 2]}...{text[-8:]}"
+
+
+def integer(text, refusal):
+    """int(text), or ArgumentTypeError: `refusal` (with {text}) for what is not a whole number,
+    and a number of more than 1000 digits is refused too (int() of a longer one raises)."""
+    if re.fullmatch(r"\s*[-+]?[0-9]{1001,}\s*", text or ""):
+        raise argparse.ArgumentTypeError(f"a number of more than 1000 digits: {shortened(text)!r}")
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        raise argparse.ArgumentTypeError(refusal.format(text=repr(shortened(text)))) from None
+
+
+def whole_number(text, least):
+    value = integer(text, "not a whole number: {text}")
     if value < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}: {text}" if least else f"must not be negative: {text}")
     return value
@@ -829,10 +847,7 @@ def natural_int(text):
 
 
 def seed_int(text):
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}")
+    return integer(text, "a seed is a whole number, not {text}")
 
 
 def positive_float(text):

@@ -458,9 +458,23 @@ def test_play_a_huge_move_number_is_refused_and_the_log_kept(capsys, monkeypatch
     code, out, err = run(capsys, "play", TTT, "--seed", 0, "--bot", "2=first", "--log", log,
                          stdin=script, monkeypatch=monkeypatch)
     assert code == 3 and err == ""
-    assert "refused: there is no move number 99999999...9999 (choose 1..9" in out
+    assert "refused: there is no move number 99999999...99999999 (choose 1..9" in out
     # '#0...07' is move 7 and '0...01' move 1 of the moves then legal: leading zeros are zeros
     assert json.loads(log.read_text())["moves"] == ["a3", "a1", "b1", "c1"]
+
+
+def test_play_a_line_without_end_is_read_in_bounded_pieces(capsys, monkeypatch):
+    script = "x" * 3_000_000 + "\n" + "c3\n"
+    code, out, err = run(capsys, "play", TTT, "--seed", 0, "--bot", "2=first", stdin=script, monkeypatch=monkeypatch)
+    assert code == 3 and err == "" and len(out) < 20_000
+    assert "refused: unknown move 'xxxx" in out and "P1: c3" in out
+
+
+def test_numbers_of_the_command_line_of_any_length(capsys):
+    code, _, err = run(capsys, "play", TTT, "--seed", "1" * 5000)
+    assert code == 2 and "a number of more than 1000 digits: '11111111111111111111...11111111'" in err
+    code, _, err = run(capsys, "simulate", TTT, "-n", "x" * 5000)
+    assert code == 2 and "not a whole number: 'xxxxxxxx" in err and len(err) < 2000
 
 
 @pytest.mark.parametrize("seconds", ["inf", "-inf", "nan", "0", "1e400"])
