@@ -48,7 +48,9 @@ class LogError(Exception):
 def files_sha256(paths) -> str:
     digest = hashlib.sha256()
     for path in paths:
-        digest.update(Path(path).read_bytes())
+        with open(path, "rb") as file:          # in pieces: memory does not grow with the file
+            for piece in iter(lambda: file.read(1 << 20), b""):
+                digest.update(piece)
     return digest.hexdigest()
 
 
@@ -99,6 +101,9 @@ def check_log(log) -> Optional[str]:
             return f"the log's field '{name}' must be {'a list' if kind is list else 'an integer' if kind is int else 'a text'}"
     if log["format"] != FORMAT:
         return f"unknown log format '{log['format']}' (expected '{FORMAT}')"
+    if not log["rules"].endswith(".rules"):
+        # a log is data: it may name a rules file, not any file to be read and shown
+        return "the log's field 'rules' must name a .rules file"
     for name in ("options", "moves"):
         if not all(isinstance(x, str) for x in log[name]):
             return f"the log's field '{name}' must be a list of texts"

@@ -495,6 +495,14 @@ def test_replay_a_log_nested_too_deeply_or_not_utf8(capsys, tmp_path, data, mess
     assert code == 65 and out == "" and "not a valid game log" in err and message in err
 
 
+def test_replay_shows_no_file_that_is_not_a_rules_file(capsys, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": "referee-log/1", "rules": "/etc/passwd", "rules_sha256": "",
+                                "options": [], "players": 2, "seed": 0, "moves": []}))
+    code, out, err = run(capsys, "replay", path, "--ignore-hash")
+    assert code == 65 and out == "" and "must name a .rules file" in err and "root:" not in err
+
+
 def test_replay_reads_no_device(capsys):
     code, _, err = run(capsys, "replay", "/dev/zero")
     assert code == 65 and "not a regular file" in err
