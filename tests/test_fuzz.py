@@ -5,7 +5,7 @@ diagnostics, or a game that plays a few random moves with at most a located runt
 never an internal error (a Python exception), a hang or a memory blowup.
 
 The default run tries a few examples (REFEREE_FUZZ_EXAMPLES, default 40; about a second). A
-longer run (3,000 examples: a minute or two; README.md lists it too):
+longer run (3,000 examples: about 35 s; README.md lists it too):
 
     REFEREE_FUZZ_EXAMPLES=3000 python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 """
