@@ -14,6 +14,7 @@ import attrs
 from . import ast
 from .builtins import BUILTIN_VALUES, STDLIB_SIGNATURES
 from .diagnostics import Diagnostic, did_you_mean
+from .limits import MAX_PLAYERS
 from .program import Program
 
 ANY = "any"
@@ -655,6 +656,9 @@ def check_sections(c: Checker):
             high = field.high if field.high is not None else field.low
             if field.low < 1 or high < field.low:
                 c.error("E408", f"players {field.low}..{high} is not a range of player counts", field.span)
+            elif high > MAX_PLAYERS:
+                c.error("E408", f"a game is for at most {MAX_PLAYERS} players, not {high}", field.span,
+                        "see the limits in docs/language.md")
     if program.flow is None:
         at = program.game.span if program.game is not None else here
         c.error("E402", "missing 'flow' section: the game never asks anybody to move",

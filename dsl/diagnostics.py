@@ -44,13 +44,27 @@ class Diagnostic:
         }
 
 
+def source_lines(source: str) -> list:
+    """The lines of a source as the parser counts them: split at '\\n' only (a '\\f', '\\v',
+    '\\x85' or '\\u2028' is a character of its line, as for the parser's columns)."""
+    lines = source.split("\n")
+    if lines and lines[-1] == "" and len(lines) > 1:
+        lines.pop()
+    return lines
+
+
 def source_line(source: Optional[str], line: int) -> Optional[str]:
+    """Line `line` as shown under a diagnostic: one character per column, so the caret stands
+    under the right one (a tab or any other control character is shown as one space)."""
     if source is None or line < 1:
         return None
-    lines = source.splitlines()
+    lines = source_lines(source)
     if line > len(lines):
         return None
-    return lines[line - 1].expandtabs(1)
+    text = lines[line - 1]
+    if text.endswith("\r"):
+        text = text[:-1]
+    return "".join(" " if c.isspace() or not c.isprintable() else c for c in text)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:

@@ -1,7 +1,6 @@
 """Text -> syntax tree. Returns (module, diagnostics); never raises on bad input."""
 from __future__ import annotations
 
-import ast as python_ast
 import functools
 import hashlib
 import json
@@ -11,12 +10,14 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
+import attrs
 import lark
 from lark import Transformer, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, source_lines
+from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_TOKENS
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 # The analysed grammar (terminals, rules, LALR tables), built ahead of time from grammar.lark by
@@ -106,22 +107,59 @@ def span_of(file: str, meta_or_token) -> ast.Span:
     return ast.Span(file, m.line, m.column, m.end_line, m.end_column)
 
 
-class BadString(Exception):
-    """A string literal with an escape sequence that means nothing (e.g. "\\x" or "\\N")."""
+class BadToken(Exception):
+    """A token the grammar matches but the language refuses: a string escape that means
+    nothing, a number too long, a tab in a hex map. `offset` is where in the token."""
 
-    def __init__(self, token: Token, reason: str):
-        super().__init__(reason)
-        self.token, self.reason = token, reason
+    def __init__(self, token: Token, message: str, hint: str, offset: int = 0, width: int = 0):
+        super().__init__(message)
+        self.token, self.message, self.hint, self.offset = token, message, hint, offset
+        self.width = width or len(str(token))
+
+
+ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
+ESCAPE_HINT = "a backslash in a string must start \\n, \\t, \\\\ or \\\""
+
+
+def string_value(token: Token) -> str:
+    """The text of a "string": exactly the escapes \\n, \\t, \\\\ and \\" (docs/language.md)."""
+    text = str(token)[1:-1]
+    if "\\" not in text:
+        return text
+    parts, i = [], 0
+    while True:
+        j = text.find("\\", i)
+        if j < 0:
+            parts.append(text[i:])
+            return "".join(parts)
+        parts.append(text[i:j])
+        escaped = text[j + 1:j + 2]
+        if escaped not in ESCAPES:
+            raise BadToken(token, f"invalid escape in a string: '\\{escaped}'", ESCAPE_HINT, j + 1, 2)
+        parts.append(ESCAPES[escaped])
+        i = j + 2
+
+
+def drawing_value(token: Token) -> str:
+    """The text of a \"\"\"long string\"\"\" (a hex map), as it is written: no escapes, no tabs."""
+    text = str(token)[3:-3]
+    tab = text.find("\t")
+    if tab >= 0:
+        raise BadToken(token, "a tab in a hex map", "draw the map with spaces: where a tab puts the "
+                       "hexes depends on the editor", tab + 3, 1)
+    return text
 
 
 def token_value(token: Token):
     if token.type == "INT":
+        if len(token) > MAX_INT_DIGITS:
+            raise BadToken(token, f"this number has {len(token)} digits, more than the {MAX_INT_DIGITS} "
+                           "a rules file may write", "see the limits in docs/language.md")
         return int(token)
-    if token.type in ("STRING", "LONG_STRING"):
-        try:
-            return python_ast.literal_eval(str(token))
-        except (SyntaxError, ValueError) as error:
-            raise BadString(token, str(getattr(error, "msg", error)).rsplit(": ", 1)[-1]) from None
+    if token.type == "STRING":
+        return string_value(token)
+    if token.type == "LONG_STRING":
+        return drawing_value(token)
     if token.type == "OPTIONAL":
         return True
     return str(token)
@@ -212,7 +250,7 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
     line = getattr(error, "line", 1) or 1
     column = getattr(error, "column", 1) or 1
     if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
-        lines = source.splitlines() or [""]
+        lines = source_lines(source) or [""]
         line = len(lines)
         column = len(lines[-1]) + 1
         span = ast.Span(file, line, column, line, column + 1)
@@ -223,6 +261,7 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
         return Diagnostic("E102", "unexpected end of file", span, hint=hint)
     if isinstance(error, UnexpectedCharacters):
         char = source[error.pos_in_stream] if error.pos_in_stream < len(source) else "?"
+        shown = char if char.isprintable() else f"U+{ord(char):04X}"
         span = ast.Span(file, line, column, line, column + 1)
         hint = None
         if char == "/":
@@ -235,7 +274,7 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
             hint = "this string is not closed: a string ends with '\"' on the same line"
         elif char == "!":
             hint = "write 'not', or '!=' for 'differs from'"
-        return Diagnostic("E101", f"unexpected character '{char}'", span, hint=hint)
+        return Diagnostic("E101", f"unexpected character '{shown}'", span, hint=hint)
     token = error.token
     width = max(1, len(str(token)))
     span = ast.Span(file, line, column, line, column + width)
@@ -256,18 +295,70 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
     return Diagnostic("E100", f"unexpected '{text}'", span, hint=hint)
 
 
+def position_in(token: Token, offset: int) -> tuple[int, int]:
+    """(line, column) of the character `offset` of a token (which may span lines)."""
+    before = str(token)[:offset]
+    newlines = before.count("\n")
+    if not newlines:
+        return token.line, token.column + offset
+    return token.line + newlines, offset - before.rfind("\n")
+
+
+def too_deep(file: str, tree: lark.Tree) -> Optional[Diagnostic]:
+    """The first place where the tree nests deeper than MAX_NESTING, if any. Every later stage
+    walks the tree recursively: this keeps them within Python's limits (and the generated code
+    within Python's own), with the place to point at instead of a RecursionError."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            span = span_of(file, node.meta)
+            span = attrs.evolve(span, end_line=span.line, end_column=span.column + 1)
+            return Diagnostic("E103", f"this is nested too deeply (more than {MAX_NESTING} levels of blocks, "
+                              "brackets, operators and terms)", span,
+                              hint="split it: give its parts names with 'fn', 'proc' or 'let'")
+        stack.extend((child, depth + 1) for child in reversed(node.children) if isinstance(child, lark.Tree))
+    return None
+
+
+# What counts as one word or symbol for MAX_TOKENS: a string, a name or number, a sign
+# (a long string counts as a few: its quotes and the symbols inside them)
+WORD = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|#[^\n]*|\w+|[^\s\w]')
+
+
+def too_long(file: str, source: str) -> Optional[Diagnostic]:
+    """A diagnostic at the first word beyond MAX_TOKENS, if the source has more: parsing costs
+    time and memory by the word (about 20 us and 1 kB each), whatever the file's size."""
+    count = 0
+    for match in WORD.finditer(source):
+        if match.group().startswith("#"):
+            continue
+        count += 1
+        if count > MAX_TOKENS:
+            line = source.count("\n", 0, match.start()) + 1
+            column = match.start() - source.rfind("\n", 0, match.start())
+            return Diagnostic("E105", f"the file has more than {MAX_TOKENS} words and symbols", ast.Span(
+                file, line, column, line, column + 1), hint="see the limits in docs/language.md")
+    return None
+
+
 def parse(source: str, file: str = "<string>") -> tuple[Optional[ast.Module], list[Diagnostic]]:
+    long = too_long(file, source)
+    if long is not None:
+        return None, [long]
     try:
         tree = lark_parser().parse(source)
     except UnexpectedInput as error:
         return None, [parse_error(file, source, error)]
+    deep = too_deep(file, tree)
+    if deep is not None:
+        return None, [deep]
     try:
         return ToAst(file).transform(tree), []
-    except (BadString, lark.exceptions.VisitError) as error:
-        bad = error if isinstance(error, BadString) else error.orig_exc
-        if not isinstance(bad, BadString):
+    except (BadToken, lark.exceptions.VisitError) as error:
+        bad = error if isinstance(error, BadToken) else error.orig_exc
+        if not isinstance(bad, BadToken):
             raise
-        token = bad.token
-        span = ast.Span(file, token.line, token.column, token.end_line, token.end_column)
-        return None, [Diagnostic("E101", f"invalid escape in a string: {bad.reason}", span,
-                                 hint="a backslash in a string must start \\n, \\t, \\\\ or \\\"")]
+        line, column = position_in(bad.token, bad.offset)
+        span = ast.Span(file, line, column, line, column + bad.width)
+        return None, [Diagnostic("E101" if bad.token.type != "INT" else "E104", bad.message, span, hint=bad.hint)]

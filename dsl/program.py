@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Optional
 
@@ -11,6 +13,7 @@ import attrs
 
 from . import ast
 from .diagnostics import Diagnostic, did_you_mean
+from .limits import MAX_EXTENDS, MAX_FILE_BYTES
 from .parser import parse
 
 DECLARATION_KINDS = {
@@ -70,21 +73,91 @@ class Program:
         return found
 
 
+class Unreadable(Exception):
+    """Why a file is not read: `kind` is 'missing', 'unreadable', 'not regular' or 'too large'."""
+
+    def __init__(self, kind: str, reason: str):
+        super().__init__(reason)
+        self.kind, self.reason = kind, reason
+
+
+def read_regular_file(path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, or Unreadable: never a device, a
+    FIFO or a directory (which could block, never end or mean nothing)."""
+    try:
+        # O_NONBLOCK: should the file be swapped for a FIFO after the check, open does not wait
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError as error:
+        raise Unreadable("missing", error.strerror) from None
+    except (OSError, ValueError) as error:      # ValueError: a NUL in the path
+        raise Unreadable("unreadable", error.strerror if isinstance(error, OSError) else "not a file name") from None
+    kind = os.fstat(fd).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(fd)
+        raise Unreadable("not regular", "a directory" if stat.S_ISDIR(kind) else "not a regular file")
+    with os.fdopen(fd, "rb") as handle:     # (a directory cannot be opened as a file object)
+        try:
+            data = handle.read(limit + 1)
+        except OSError as error:
+            raise Unreadable("unreadable", error.strerror) from None
+    if len(data) > limit:
+        raise Unreadable("too large", f"larger than {limit} bytes")
+    return data
+
+
+def read_source(file: str):
+    """(text, None) or (None or the text, Diagnostic) for a rules file: a regular file of at
+    most MAX_FILE_BYTES bytes, as UTF-8 with or without a byte order mark. Text that is not
+    UTF-8 is reported at its line and column, and given back decoded with replacement
+    characters so that the diagnostic can show its line."""
+    nowhere = ast.Span(file, 0, 0, 0, 0)
+    try:
+        data = read_regular_file(file, MAX_FILE_BYTES)
+    except Unreadable as error:
+        if error.kind in ("not regular", "too large"):
+            return None, Diagnostic("E502", f"cannot read the rules file: {error.reason}", nowhere,
+                                    hint="a rules file is a text file (see the limits in docs/language.md)")
+        return None, Diagnostic("E501", f"cannot read the rules file: {error.reason}", nowhere)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, error.start) + 1
+        column = len(data[start:error.start].decode("utf-8")) + 1
+        span = ast.Span(file, line, column, line, column + 1)
+        return data.decode("utf-8", errors="replace"), Diagnostic(
+            "E503", f"the rules file is not UTF-8 text (byte 0x{data[error.start]:02x})", span,
+            hint="save the file as UTF-8")
+
+
 def load_program(path: str, sources: Optional[dict] = None, _seen=None):
     """Read a rules file (and the files it extends)."""
     sources = {} if sources is None else sources
     seen = set() if _seen is None else _seen
     file = str(path)
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        span = ast.Span(file, 0, 0, 0, 0)
-        return None, [Diagnostic("E501", f"cannot read the rules file: {error.strerror if isinstance(error, OSError) else error}", span)], sources
-    sources[file] = text
+    text, error = read_source(file)
+    if text is not None:
+        sources[file] = text
+    if error is not None:
+        return None, [error], sources
     module, errors = parse(text, file)
     if errors:
         return None, errors, sources
-    return build_program(module, file, sources, seen | {str(Path(file).resolve())})
+    return build_program(module, file, sources, seen | {os.path.realpath(file)})
+
+
+def base_problem(name: str) -> Optional[str]:
+    """Why the path of an `extends` is refused, or None: it names a rules file relative to the
+    extending file, never any file of the machine."""
+    if not name or any(ord(c) < 32 or c == "\x7f" for c in name):
+        return "the path of a base file must be a file name, without control characters"
+    if os.path.isabs(name) or name.startswith(("~", "\\")) or (len(name) > 1 and name[1] == ":"):
+        return "the path of a base file must be relative to the extending file"
+    if not name.endswith(".rules"):
+        return "a base file is a rules file: its name must end with '.rules'"
+    return None
 
 
 def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()):
@@ -99,16 +172,30 @@ def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()
                 diagnostics.append(Diagnostic("E403", "'extends' must be the first line of a file", inner.span))
                 continue
             base_given = True
-            base_path = Path(file).parent / inner.path
-            if str(base_path.resolve()) in seen:
-                diagnostics.append(Diagnostic("E404", f"'{inner.path}' extends itself in a cycle", inner.span))
-                # without its base, every override of the file would be reported too: stop here
+            # without its base, every override of the file would be reported too: stop at a
+            # base that cannot be used
+            problem = base_problem(inner.path)
+            if problem is not None:
+                diagnostics.append(Diagnostic("E504", problem, inner.span,
+                                              hint=f"write the path from {Path(file).parent}/ to a .rules file"))
                 return None, diagnostics, sources
-            if not base_path.exists():
+            base_path = Path(file).parent / inner.path
+            if os.path.realpath(base_path) in seen:
+                diagnostics.append(Diagnostic("E404", f"'{inner.path}' extends itself in a cycle", inner.span))
+                return None, diagnostics, sources
+            if len(seen) >= MAX_EXTENDS:
+                diagnostics.append(Diagnostic("E505", f"more than {MAX_EXTENDS} files extend one another",
+                                              inner.span, hint="see the limits in docs/language.md"))
+                return None, diagnostics, sources
+            if not os.path.lexists(base_path):      # (a symbolic link that loops exists)
                 diagnostics.append(Diagnostic("E501", f"cannot find the base file '{inner.path}'", inner.span,
                                               hint=f"the path is relative to {Path(file).parent}/"))
                 return None, diagnostics, sources
             base, base_errors, _ = load_program(str(base_path), sources, set(seen))
+            if base_errors and base_errors[0].span.line == 0:
+                # the base file itself cannot be read: say so at the 'extends' that names it
+                first = base_errors[0]
+                base_errors = [attrs.evolve(first, message=f"{first.message} ('{inner.path}')", span=inner.span)]
             diagnostics.extend(base_errors)
             if base is None:
                 return None, diagnostics, sources

@@ -9,13 +9,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
+import re
 import secrets
 import sys
 import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, RulesError
+from dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
+from dsl.program import Unreadable, read_regular_file
 
 from .bots import KINDS, FirstBot, RandomBot
 from .engine import PUBLIC, load_game, public_text
@@ -264,10 +268,15 @@ class Session:
                 return None
         sys.stdout.write(prompt)
         sys.stdout.flush()
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(MAX_PROMPT_LINE + 1)
         if line == "":
             return None
-        out(line.strip())
+        if len(line) > MAX_PROMPT_LINE and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):       # skipped, never held whole
+                rest = sys.stdin.readline(MAX_PROMPT_LINE)
+            line = line[:MAX_PROMPT_LINE]
+        out(shortened(line.strip(), 200))
         return line
 
     def human_turn(self, seat):
@@ -307,10 +316,12 @@ class Session:
                     continue
             move = by_name[0] if by_name else text
             number = text[1:] if text.startswith("#") else text
-            if not by_name and number.isdigit():
-                index = int(number)
-                if not 1 <= index <= len(names):
-                    out(f"refused: there is no move number {index} (choose 1..{len(names)}, or type 'moves')")
+            if not by_name and number.isascii() and number.isdigit():
+                # compared as digits: a number of any length is refused like any other
+                digits = number.lstrip("0") or "0"
+                index = int(digits) if len(digits) <= len(str(len(names))) else None
+                if index is None or not 1 <= index <= len(names):
+                    out(f"refused: there is no move number {shortened(number, 16)} (choose 1..{len(names)}, or type 'moves')")
                     continue
                 move = names[index - 1]
             try:
@@ -354,6 +365,9 @@ class Session:
             err(f"(after {len(self.moves)} moves; seed {self.seed})")
             self.save_log()
             return RUNTIME
+        except Exception:       # an interpreter bug (reported by main): the moves so far are kept
+            self.save_log()
+            raise
         code = self.save_log()
         if outcome == "eof":
             out(f"end of input: the game is unfinished after {len(self.moves)} moves")
@@ -494,14 +508,20 @@ def simulated_games(args, game, jobs, progress):
             yield from records
 
 
+def log_folder(path) -> Path:
+    """The directory of --log DIR, made if need be, or CliError (73)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"referee: cannot create the log directory {path}: {error.strerror or error}", CANNOT_WRITE)
+    return Path(path)
+
+
 def cmd_simulate(args) -> int:
     game = load(args.file, args.option, args.players, args.coverage)
     n, base, players = args.n, args.seed, game.num_players
     if args.log:
-        try:
-            os.makedirs(args.log, exist_ok=True)
-        except OSError as error:
-            raise CliError(f"referee: cannot create the log directory {args.log}: {error.strerror or error}", CANNOT_WRITE)
+        log_folder(args.log)
     wins = [0] * players
     score_sums = [0.0] * players
     lengths = []
@@ -759,9 +779,9 @@ def cmd_rulebook(args) -> int:
     missing = []
     if args.spec:
         try:
-            text = Path(args.spec).read_text(encoding="utf-8")
-        except OSError as error:
-            raise CliError(f"referee: cannot read {args.spec}: {error.strerror}", MISSING_FILE)
+            text = read_regular_file(args.spec, MAX_FILE_BYTES).decode("utf-8", errors="replace")
+        except Unreadable as error:
+            raise CliError(f"referee: cannot read {args.spec}: {error.reason}", MISSING_FILE)
         prefixes = {rulebook.rule_order(r)[0] for r in rules} or {""}
         for prefix in sorted(prefixes):
             missing += [r for r in rulebook.spec_ids(text, prefix) if r not in rules]
@@ -801,11 +821,12 @@ def cmd_verify(args) -> int:
         for number, failure in enumerate(report.failures, start=1):
             failed = True
             if args.log:
-                folder = Path(args.log)
-                folder.mkdir(parents=True, exist_ok=True)
-                path = folder / f"failure-{count}p-{failure.kind}-{number}.json"
+                path = log_folder(args.log) / f"failure-{count}p-{failure.kind}-{number}.json"
                 state = game.new_initial_state(failure.seed)
-                write_log(path, game, state, args.file, moves=failure.moves, seed=failure.seed)
+                try:
+                    write_log(path, game, state, args.file, moves=failure.moves, seed=failure.seed)
+                except OSError as error:
+                    raise CliError(f"referee: cannot write the log {path}: {error.strerror or error}", CANNOT_WRITE)
                 failure.log = str(path)
     covered = verify_coverage(results) if args.coverage else None
     if args.json:
@@ -867,11 +888,24 @@ def cmd_compile(args) -> int:
 
 # ---- the parser --------------------------------------------------------------------------
 
-def whole_number(text, least):
+def shortened(text, most=40) -> str:
+    """A text given on the command line or the prompt, shown whole or cut in the middle."""
+    return text if len(text) <= most else f"{text[:most // 2]}...{text[-8:]}"
+
+
+def integer(text, refusal):
+    """int(text), or ArgumentTypeError: `refusal` (with {text}) for what is not a whole number,
+    and a number of more than 1000 digits is refused too (int() of a longer one raises)."""
+    if re.fullmatch(r"\s*[-+]?[0-9]{1001,}\s*", text or ""):
+        raise argparse.ArgumentTypeError(f"a number of more than 1000 digits: {shortened(text)!r}")
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        raise argparse.ArgumentTypeError(refusal.format(text=repr(shortened(text)))) from None
+
+
+def whole_number(text, least):
+    value = integer(text, "not a whole number: {text}")
     if value < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}: {text}" if least else f"must not be negative: {text}")
     return value
@@ -886,10 +920,7 @@ def natural_int(text):
 
 
 def seed_int(text):
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}")
+    return integer(text, "a seed is a whole number, not {text}")
 
 
 def positive_float(text):
@@ -899,6 +930,8 @@ def positive_float(text):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds: {text}")
     return value
 
 

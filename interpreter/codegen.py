@@ -16,6 +16,7 @@ import re
 
 from dsl import ast
 from dsl.checker import element_of, strip_optional
+from dsl.limits import MAX_COMPONENTS, MAX_RANGE
 
 from . import stdlib
 from .errors import RulesRuntimeError
@@ -42,6 +43,29 @@ def divisor(value, span):
     if not value:
         raise RulesRuntimeError("division by zero", span)
     return value
+
+
+def numbers(low, end, span):
+    """The range low..end-1 of the rules (a..b), of at most MAX_RANGE numbers."""
+    if end - low > MAX_RANGE:
+        raise RulesRuntimeError(f"the range {low}..{end - 1} has more than {MAX_RANGE} numbers "
+                                "(see the limits in docs/language.md)", span)
+    return range(low, end)
+
+
+def within(x, low, high):
+    """x in low..high, for a range of any length ('none' is in none)."""
+    if low is None or high is None:
+        raise TypeError("a range needs numbers, not 'none'")
+    return x is not None and low <= x <= high
+
+
+def room_for(s, count, span):
+    """`count` for a 'create', if the game's components stay within MAX_COMPONENTS."""
+    if count > 0 and len(s.entities) - len(s.game.static_entities) + count > MAX_COMPONENTS:
+        raise RulesRuntimeError(f"creating {count} more components would make more than {MAX_COMPONENTS} "
+                                "(see the limits in docs/language.md)", span)
+    return count
 
 
 def item_at(items, index):
@@ -91,7 +115,7 @@ def ranked(kind, scored):
 
 RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
-    "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
+    "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
     "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP,
     "RulesRuntimeError": RulesRuntimeError,
 }
@@ -325,16 +349,22 @@ class SourceGenerator:
         return None
 
     def x_Member(self, node, scope, ctx):
+        if isinstance(node.collection, ast.Range):     # a test, whatever the range's length
+            bounds = (self.source(node.collection.low, scope, ctx), self.source(node.collection.high, scope, ctx))
+            return f"within({self.source(node.item, scope, ctx)}, {', '.join(bounds)})"
         return f"({self.source(node.item, scope, ctx)} in {self.collection(node.collection, scope, ctx)})"
 
     def x_NotMember(self, node, scope, ctx):
+        if isinstance(node.collection, ast.Range):
+            return f"(not {self.x_Member(node, scope, ctx)})"
         return f"({self.source(node.item, scope, ctx)} not in {self.collection(node.collection, scope, ctx)})"
 
     def x_Range(self, node, scope, ctx):
-        high = node.high
-        if isinstance(high, ast.Integer):
-            return f"range({self.source(node.low, scope, ctx)}, {high.value + 1})"
-        return f"range({self.source(node.low, scope, ctx)}, {self.source(high, scope, ctx)} + 1)"
+        low, high = node.low, node.high
+        end = repr(high.value + 1) if isinstance(high, ast.Integer) else f"{self.source(high, scope, ctx)} + 1"
+        if isinstance(low, ast.Integer) and isinstance(high, ast.Integer) and high.value - low.value < MAX_RANGE:
+            return f"range({low.value}, {end})"
+        return f"numbers({self.source(low, scope, ctx)}, {end}, {self.bind(node.span, 'span')})"
 
     def surely(self, node, scope, ctx) -> bool:
         """Whether an expression can never be 'none' (its 'none' checks can go)."""

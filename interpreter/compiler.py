@@ -547,7 +547,8 @@ class Compiler:
         out.add(indent, f"{values} = {{{inits}}}")
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
-        out.add(indent, f"for {self.fresh('_n')} in range({self.x(node.count, scope, ctx)}):")
+        count = f"room_for(s, {self.x(node.count, scope, ctx)}, {self.codegen.bind(node.span, 'span')})"
+        out.add(indent, f"for {self.fresh('_n')} in range({count}):")
         out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {self.x(node.zone, scope, ctx)})")
 
     def s_Choose(self, node, scope, ctx, out, indent):

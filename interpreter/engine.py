@@ -14,6 +14,7 @@ import attrs
 from dsl import ast
 from dsl.checker import ANY, check, element_of, strip_optional
 from dsl.diagnostics import Diagnostic, did_you_mean
+from dsl.limits import MAX_BOARD_CELLS
 from dsl.program import load_program
 
 from . import random_source, stdlib
@@ -229,7 +230,11 @@ class Game:
         for board in self.types.boards.values():
             shape = board.shape
             if isinstance(shape, ast.GridShape):
-                cells = grid_cells(compiler.constant(shape.rows), compiler.constant(shape.cols))
+                rows, cols = compiler.constant(shape.rows), compiler.constant(shape.cols)
+                if isinstance(rows, int) and isinstance(cols, int) and max(rows, 0) * max(cols, 0) > MAX_BOARD_CELLS:
+                    raise RulesRuntimeError(f"a grid of {rows} by {cols} has more than {MAX_BOARD_CELLS} cells "
+                                            "(see the limits in docs/language.md)", shape.span)
+                cells = grid_cells(rows, cols)
                 if shape.condition is not None:
                     exists = compiler.expr(shape.condition, self.types.globals.child(row="int", col="int"))
                     cells = [c for c in cells if exists(None, {"row": c[0], "col": c[1]})]
@@ -240,6 +245,9 @@ class Game:
                     cells = list(hex_cells(shape.drawing, legend))
                 except ValueError as error:
                     raise RulesRuntimeError(str(error), shape.span)
+                if len(cells) > MAX_BOARD_CELLS:
+                    raise RulesRuntimeError(f"the map has more than {MAX_BOARD_CELLS} hexes "
+                                            "(see the limits in docs/language.md)", shape.span)
                 kind = "hex"
             placed = []
             for row, col, label, attributes in cells:

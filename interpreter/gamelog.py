@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Optional
 
 from dsl.diagnostics import RulesError
-from dsl.program import load_program
+from dsl.limits import MAX_LOG_BYTES
+from dsl.program import Unreadable, load_program, read_regular_file
 
 from .engine import load_game
 from .errors import IllegalMove, RulesRuntimeError
@@ -47,7 +48,9 @@ class LogError(Exception):
 def files_sha256(paths) -> str:
     digest = hashlib.sha256()
     for path in paths:
-        digest.update(Path(path).read_bytes())
+        with open(path, "rb") as file:          # in pieces: memory does not grow with the file
+            for piece in iter(lambda: file.read(1 << 20), b""):
+                digest.update(piece)
     return digest.hexdigest()
 
 
@@ -98,6 +101,9 @@ def check_log(log) -> Optional[str]:
             return f"the log's field '{name}' must be {'a list' if kind is list else 'an integer' if kind is int else 'a text'}"
     if log["format"] != FORMAT:
         return f"unknown log format '{log['format']}' (expected '{FORMAT}')"
+    if not log["rules"].endswith(".rules"):
+        # a log is data: it may name a rules file, not any file to be read and shown
+        return "the log's field 'rules' must name a .rules file"
     for name in ("options", "moves"):
         if not all(isinstance(x, str) for x in log[name]):
             return f"the log's field '{name}' must be a list of texts"
@@ -120,15 +126,21 @@ def runtime_message(error, where="") -> str:
 def read_log(path):
     """(log dict, None) or (None, LogError)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, LogError(f"{path}: no such log file", MISSING_FILE)
-    except (OSError, UnicodeDecodeError) as error:
-        return None, LogError(f"{path}: cannot read the log: {getattr(error, 'strerror', None) or error}", MISSING_FILE)
+        data = read_regular_file(path, MAX_LOG_BYTES)
+    except Unreadable as error:
+        if error.kind == "missing":
+            return None, LogError(f"{path}: no such log file", MISSING_FILE)
+        if error.kind == "unreadable":
+            return None, LogError(f"{path}: cannot read the log: {error.reason}", MISSING_FILE)
+        return None, LogError(f"{path}: not a valid game log: {error.reason}")
     try:
-        log = json.loads(text)
+        log = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return None, LogError(f"{path}: not a valid game log: not UTF-8 text (byte {error.start})")
     except json.JSONDecodeError as error:
         return None, LogError(f"{path}: not a valid game log: not JSON ({error.msg} at line {error.lineno}, column {error.colno})")
+    except RecursionError:
+        return None, LogError(f"{path}: not a valid game log: its JSON is nested too deeply")
     problem = check_log(log)
     if problem:
         return None, LogError(f"{path}: not a valid game log: {problem}")

@@ -64,9 +64,14 @@ def board_functions(game):
             starting = {}
             for (row, col), eid in geometry.at.items():
                 for dr, dc in geometry.steps:
-                    run = [geometry.at.get((row + k * dr, col + k * dc)) for k in range(length)]
-                    if None not in run:
-                        starting.setdefault(eid, []).append(sum(bits[c] for c in run))
+                    mask = 0
+                    for k in range(length):          # stops at the board's edge
+                        cell = geometry.at.get((row + k * dr, col + k * dc))
+                        if cell is None:
+                            break
+                        mask |= bits[cell]
+                    else:
+                        starting.setdefault(eid, []).append(mask)
             cache[key] = starting
         return cache[key]
 
@@ -109,7 +114,7 @@ def board_functions(game):
         """Whether `length` of the cells stand in a row along one of the board's line directions."""
         if length <= 0:
             return True
-        if not cells:
+        if not cells or length > len(cells):      # (so a length far beyond the board costs nothing)
             return False
         geometry = geometry_of(next(iter(cells)))
         bits = bit_of(geometry)

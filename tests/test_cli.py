@@ -448,3 +448,78 @@ def test_log_of_an_extending_file_hashes_every_file(tmp_path):
     assert error is None and log["rules_sha256"] == expected
     again, error = replay(log)
     assert error is None and again.winners == state.winners and again.history == state.history
+
+
+# ---- hostile input: refused with the documented exit code, never an internal error ---------
+
+def test_play_a_huge_move_number_is_refused_and_the_log_kept(capsys, monkeypatch, tmp_path):
+    log = tmp_path / "game.json"
+    script = "9" * 5000 + "\n#" + "0" * 5000 + "7\n" + "0" * 5000 + "1\n"
+    code, out, err = run(capsys, "play", TTT, "--seed", 0, "--bot", "2=first", "--log", log,
+                         stdin=script, monkeypatch=monkeypatch)
+    assert code == 3 and err == ""
+    assert "refused: there is no move number 99999999...99999999 (choose 1..9" in out
+    # '#0...07' is move 7 and '0...01' move 1 of the moves then legal: leading zeros are zeros
+    assert json.loads(log.read_text())["moves"] == ["a3", "a1", "b1", "c1"]
+
+
+def test_play_a_line_without_end_is_read_in_bounded_pieces(capsys, monkeypatch):
+    script = "x" * 3_000_000 + "\n" + "c3\n"
+    code, out, err = run(capsys, "play", TTT, "--seed", 0, "--bot", "2=first", stdin=script, monkeypatch=monkeypatch)
+    assert code == 3 and err == "" and len(out) < 20_000
+    assert "refused: unknown move 'xxxx" in out and "P1: c3" in out
+
+
+def test_numbers_of_the_command_line_of_any_length(capsys):
+    code, _, err = run(capsys, "play", TTT, "--seed", "1" * 5000)
+    assert code == 2 and "a number of more than 1000 digits: '11111111111111111111...11111111'" in err
+    code, _, err = run(capsys, "simulate", TTT, "-n", "x" * 5000)
+    assert code == 2 and "not a whole number: 'xxxxxxxx" in err and len(err) < 2000
+
+
+@pytest.mark.parametrize("seconds", ["inf", "-inf", "nan", "0", "1e400"])
+def test_bench_refuses_seconds_that_never_end(capsys, seconds):
+    code, _, err = run(capsys, "bench", TTT, "--seconds", seconds)
+    assert code == 2 and "argument --seconds" in err
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"moves": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply"),
+    (b'{"format": "referee-log/1", "rules": "\xff"}', "not UTF-8"),
+])
+def test_replay_a_log_nested_too_deeply_or_not_utf8(capsys, tmp_path, data, message):
+    path = tmp_path / "bad.json"
+    path.write_bytes(data)
+    code, out, err = run(capsys, "replay", path)
+    assert code == 65 and out == "" and "not a valid game log" in err and message in err
+
+
+def test_replay_shows_no_file_that_is_not_a_rules_file(capsys, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": "referee-log/1", "rules": "/etc/passwd", "rules_sha256": "",
+                                "options": [], "players": 2, "seed": 0, "moves": []}))
+    code, out, err = run(capsys, "replay", path, "--ignore-hash")
+    assert code == 65 and out == "" and "must name a .rules file" in err and "root:" not in err
+
+
+def test_replay_reads_no_device(capsys):
+    code, _, err = run(capsys, "replay", "/dev/zero")
+    assert code == 65 and "not a regular file" in err
+
+
+@pytest.mark.parametrize("command", ["verify", "simulate"])
+def test_log_directory_onto_a_file_or_an_unwritable_path(capsys, tmp_path, command):
+    rules = tmp_path / "stuck.rules"
+    rules.write_text(DEAD_END)
+    existing = tmp_path / "a-file"
+    existing.write_text("keep me")
+    for target in (existing, tmp_path / "a-file" / "below"):
+        code, _, err = run(capsys, command, rules, "-n", 2, "--jobs", 1, "--log", target)
+        assert code == 73 and "cannot create the log directory" in err
+    assert existing.read_text() == "keep me"
+
+
+def test_rulebook_spec_reads_no_device(capsys):
+    code, out, err = run(capsys, "rulebook", TTT, "--spec", "/dev/zero")
+    assert code == 66 and out == "" and "not a regular file" in err

@@ -389,5 +389,5 @@ def test_an_expression_nested_too_deeply_is_a_diagnostic(write_rules, depth):
     text = ('game "D" {\n  players 2\n}\nvar n: int = 0\nfn deep(): int = ' + "(" * depth + "1" + " + 1)" * depth
             + '\naction pass "pass" {\n  n += deep()\n}\nflow {\n  turns from 1 until n >= 3 {\n    play pass\n  }\n}\n')
     game, diagnostics, _ = load_game(str(write_rules(text)))
-    assert game is None and [d.code for d in diagnostics] == ["E701"]
+    assert game is None and [(d.code, d.span.line) for d in diagnostics] == [("E103", 5)]
     assert "too deeply" in diagnostics[0].message

@@ -26,6 +26,7 @@ How a block is tested depends on what it is:
 """
 from __future__ import annotations
 
+import os
 import random
 import re
 from pathlib import Path
@@ -250,7 +251,8 @@ def check_fragment(block: Block, tmp_path: Path):
     failures = []
     for context, text in fragment_candidates(block.text, names):
         path = folder / f"example-{block.line}.rules"
-        path.write_text(f'extends "{host_path}"\n{text}', encoding="utf-8")
+        base = os.path.relpath(host_path, folder)     # extends takes a relative path only
+        path.write_text(f'extends "{base}"\n{text}', encoding="utf-8")
         game, errors = loaded(path)
         if game is None:
             failures.append(f"as {context}:\n{errors}")

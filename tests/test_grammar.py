@@ -208,7 +208,7 @@ def checked(text: str, file: str = NOWHERE):
     """(diagnostics, program or None) of `text` read as `file`."""
     module, diagnostics = parse(text, file)
     for d in diagnostics:
-        assert isinstance(d, Diagnostic) and d.code in ("E100", "E101", "E102")
+        assert isinstance(d, Diagnostic) and d.code in ("E100", "E101", "E102", "E103", "E104")
         assert d.span.line >= 1 and d.span.column >= 1
     if module is None:
         assert len(diagnostics) == 1

@@ -1,0 +1,19 @@
+"""Every size limit of the language in one place (documented in docs/language.md, "Limits").
+
+A rules file that goes beyond one is refused with a located diagnostic; a game that goes
+beyond one while it is played stops with a located runtime error. None of them is near what a
+board or card game needs: they are there so that no input makes the tools hang or run out of
+memory.
+"""
+
+MAX_FILE_BYTES = 500_000        # a rules file (and each file it extends)
+MAX_TOKENS = 50_000             # words and symbols of a rules file (parsing costs by the word)
+MAX_EXTENDS = 16                # files in a chain of 'extends' (the file itself included)
+MAX_NESTING = 100               # blocks, brackets, operators and terms nested in one another
+MAX_INT_DIGITS = 18             # digits of a number written in a rules file
+MAX_PLAYERS = 100               # players of a game
+MAX_BOARD_CELLS = 10_000        # cells of one board (rows x columns for a grid)
+MAX_RANGE = 1_000_000           # numbers in a range a..b that is visited (binders, aggregates, for)
+MAX_COMPONENTS = 100_000        # components a game creates in all
+MAX_LOG_BYTES = 50_000_000      # a game log read by 'referee replay'
+MAX_PROMPT_LINE = 10_000        # characters of a line read at the 'referee play' prompt (the rest is skipped)
