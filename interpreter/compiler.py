@@ -15,6 +15,7 @@ import attrs
 
 from dsl import ast
 from dsl.checker import Checker, element_of, strip_optional
+from dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
 
 from . import random_source
 from .codegen import LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in
@@ -146,6 +147,21 @@ def finish(s, winners):
     raise Finished()
 
 
+def step_runs_on(span):
+    raise RulesRuntimeError(f"this step ran more than {MAX_STEP_ROUNDS:,} loop rounds: a loop that does not "
+                            f"end? (see the limits in docs/language.md)", span)
+
+
+def too_many_moves(name, span):
+    raise RulesRuntimeError(f"'{name}' has more than {MAX_LEGAL_MOVES:,} legal moves at once "
+                            f"(see the limits in docs/language.md)", span)
+
+
+def number_too_large(value, span):
+    raise RulesRuntimeError(f"a number of {len(str(abs(value)))} digits, beyond the limit of +-{MAX_NUMBER:.0e} "
+                            f"(see the limits in docs/language.md)", span)
+
+
 def outside_indexes(s, name, value, shown, span):
     raise RulesRuntimeError(f"a write to {name}[{s.label(value)}], outside the indexes declared for {name} ({shown})", span)
 
@@ -163,7 +179,9 @@ def without_choice(steps, s=None):
 
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "distinct_options": distinct_options,
-    "finish": finish, "outside_indexes": outside_indexes, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
+    "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
+    "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
+    "outside_indexes": outside_indexes, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
 
 
@@ -251,6 +269,8 @@ class Compiler:
         self.may_choose_procs = set()
         self.codegen = SourceGenerator(self)
         self.codegen.namespace.update(STATEMENT_RUNTIME)
+        # loop rounds left to the step that runs (the engine sets it anew at every step)
+        self.step_budget = self.codegen.namespace["STEP"] = [MAX_STEP_ROUNDS]
         self.inline_depth = 0
         self.memoized = set()
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
@@ -390,6 +410,8 @@ class Compiler:
     def s_Assign(self, node, scope, ctx, out, indent):
         value = self.x(node.value, scope, ctx)
         if self.assigns_local(node.target, scope):
+            if scope.lookup(node.target.name) == "int":
+                value = self.bounded(value, node.span, out, indent)
             out.add(indent, f"{ctx.local(node.target.name)} = {value}")
         else:
             key = self.checked_key(node, scope, ctx, out, indent)
@@ -401,8 +423,22 @@ class Compiler:
                 out.add(indent, f"if {temp} not in {self.codegen.bind(players)}: "
                                 f"not_a_player(s, {node.target.name!r}, {temp}, {self.codegen.bind(node.span)})")
                 value = temp
+            if self.is_number(node.target.name):
+                value = self.bounded(value, node.span, out, indent)
             out.add(indent, f"_V[{key}] = {value}")
             self.invalidate(node.target.name, out, indent)
+
+    def is_number(self, name) -> bool:
+        return strip_optional(self.types.type_name(self.types.vars[name].type)) == "int"
+
+    def bounded(self, value, span, out, indent) -> str:
+        """A number about to be stored, checked against MAX_NUMBER: numbers that grow without
+        bound (doubled round after round) stop at the line instead of eating the memory."""
+        temp = self.fresh("_number")
+        out.add(indent, f"{temp} = {value}")
+        out.add(indent, f"if {temp} is not None and not -MAX_NUMBER <= {temp} <= MAX_NUMBER: "
+                        f"number_too_large({temp}, {self.codegen.bind(span, 'span')})")
+        return temp
 
     def checked_key(self, node, scope, ctx, out, indent) -> str:
         """The key of a write to a variable, each index that may fall outside the variable's
@@ -465,11 +501,13 @@ class Compiler:
         sign = "+" if node.op == "+=" else "-"
         if self.assigns_local(node.target, scope):
             local = ctx.local(node.target.name)
-            out.add(indent, f"{local} = {local} {sign} ({value})")
+            total = self.bounded(f"{local} {sign} ({value})", node.span, out, indent)
+            out.add(indent, f"{local} = {total}")
             return
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
         out.add(indent, f"{key} = {self.checked_key(node, scope, ctx, out, indent)}")
-        out.add(indent, f"_V[{key}] = _V.get({key}, {default}) {sign} ({value})")
+        total = self.bounded(f"_V.get({key}, {default}) {sign} ({value})", node.span, out, indent)
+        out.add(indent, f"_V[{key}] = {total}")
         self.invalidate(node.target.name, out, indent)
 
     def s_If(self, node, scope, ctx, out, indent):
@@ -491,11 +529,22 @@ class Compiler:
 
     def s_For(self, node, scope, ctx, out, indent):
         domain, inner = self.loop_variable(node.binder, scope, ctx)
-        out.add(indent, f"for {ctx.local(node.binder.name)} in list({domain}):")
+        items = self.fresh("_items")
+        out.add(indent, f"{items} = list({domain})")
+        # the step's one budget of loop rounds, taken at once for the whole list
+        out.add(indent, f"STEP[0] -= len({items})")
+        out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(node.span, 'span')})")
+        out.add(indent, f"for {ctx.local(node.binder.name)} in {items}:")
         if node.binder.condition is not None:
             out.add(indent + 1, f"if not ({self.x(node.binder.condition, inner, ctx)}): continue")
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, inner, ctx, out, indent + 1)
+
+    def loop_round(self, span, out, indent):
+        """One round of a while or repeat: from the step's one budget of loop rounds (nested
+        loops share it, so that no step runs on for ever)."""
+        out.add(indent, "STEP[0] -= 1")
+        out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(span, 'span')})")
 
     def loop_cap(self, what, span, out, indent):
         out.add(indent, "else:")
@@ -505,6 +554,7 @@ class Compiler:
     def s_While(self, node, scope, ctx, out, indent):
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
         out.add(indent + 1, f"if not ({self.x(node.condition, scope, ctx)}): break")
+        self.loop_round(node.span, out, indent + 1)
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, scope, ctx, out, indent + 1)
         self.loop_cap("while", node.span, out, indent)
@@ -512,6 +562,7 @@ class Compiler:
     def s_Repeat(self, node, scope, ctx, out, indent):
         inner = scope.child()
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
+        self.loop_round(node.span, out, indent + 1)
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, inner, ctx, out, indent + 1)
         if node.until is not None:
@@ -1178,6 +1229,7 @@ class Compiler:
         else:
             indent = 1
             for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
+                innermost = indent
                 out.add(indent, f"for L_{name} in {f'fixed{k}' if independent else domain}:")
                 indent += 1
                 emit_hoisted(k, indent)
@@ -1186,6 +1238,10 @@ class Compiler:
                 emit_steps(stage_nodes[k], indent, "continue")
             values = "".join(f"L_{b.name}, " for b in action.binders)
             out.add(indent, f"out.append(({values}))")
+            if len(loops) > 1:
+                # the product of several binders may be huge: counted after each inner loop
+                out.add(innermost, f"if len(out) > MAX_LEGAL_MOVES: too_many_moves({action.name!r}, "
+                                   f"{self.codegen.bind(action.span, 'span')})")
         out.add(1, "return out, exact" if static_unique else "return out, False")
         name = re.sub(r"\W", "_", action.name)
         return self.define(f"def legal_{name}(s)", out, self.where(action))

@@ -14,7 +14,7 @@ import attrs
 from dsl import ast
 from dsl.checker import ANY, check, element_of, strip_optional
 from dsl.diagnostics import Diagnostic, did_you_mean
-from dsl.limits import MAX_BOARD_CELLS
+from dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS
 from dsl.program import load_program
 
 from . import random_source, stdlib
@@ -180,6 +180,7 @@ class Game:
         if self.coverage is not None:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
+        self.step_budget = compiler.step_budget
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
         # actions with an argument that has owner-only attributes: their public text masks them
         self.public_binder_labelers = {
@@ -347,6 +348,7 @@ class Game:
         s.entities = list(self.static_entities)
         s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
         s.seed = seed
+        self.step_budget[0] = MAX_STEP_ROUNDS
         try:
             try:
                 self.setup(s)
@@ -1001,6 +1003,7 @@ def drive(s, steps, snapshot, runner, choices, answer=None):
 
 def apply_move(s: State, move: Move):
     game = s.game
+    game.step_budget[0] = MAX_STEP_ROUNDS
     s._legal = None
     name = move.name
     if s.shared:

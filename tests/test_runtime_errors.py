@@ -115,3 +115,29 @@ def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move,
     assert everything(state) == before
     state.apply(inside)
     assert state.history == [inside]
+
+
+RUNAWAY = """
+game "Runaway" {{ players 2 }}
+var v: int = 1
+{action}
+action pass "pass" {{ v += 1 }}
+flow {{ turns from 1 until v > 5 {{ play {play} }} }}
+"""
+
+
+@pytest.mark.parametrize("action, play, message, line", [
+    # loops nested in one another share the step's one budget (each alone is short enough)
+    ('action spin "spin" {\n  let i = 0\n  while i < 2000 {\n    i += 1\n    let j = 0\n'
+     '    while j < 2000 { j += 1 }\n  }\n}', "spin", "this step ran more than 1,000,000 loop rounds", 9),
+    ('action grow "grow" {\n  for k in 1..200 { v = v * 2 }\n}', "grow", "a number of 19 digits, beyond the limit", 5),
+    ('action pick(i in 1..1000, j in 1..1000) "pick {i} {j}" { v += 1 }', "pick, pass",
+     "'pick' has more than 100,000 legal moves at once", 4),
+])
+def test_a_step_that_runs_away_is_a_located_error(write_rules, action, play, message, line):
+    game, diagnostics, _ = load_game(str(write_rules(RUNAWAY.format(action=action, play=play))))
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError, match=message) as raised:
+        state = game.new_initial_state(0)
+        state.apply(state.legal_moves()[0])
+    assert raised.value.span is not None and raised.value.span.line == line
