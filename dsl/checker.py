@@ -667,6 +667,12 @@ def check_sections(c: Checker):
 
 
 def check_types_and_names(c: Checker):
+    for name, declared in c.program.declarations.items():
+        if isinstance(declared.node, ast.Action):
+            continue           # actions have names of their own, used only by 'play'
+        if name in STDLIB_SIGNATURES or name in BUILTIN_VALUES:
+            c.error("E211", f"'{name}' is {'a standard function' if name in STDLIB_SIGNATURES else 'a built-in name'}: a declaration of that name would hide it",
+                    declared.node.span, f"give it a name of its own (e.g. 'game_{name}')")
     seen_members = {}
     for enum in c.enums.values():
         for member in enum.members:
