@@ -159,14 +159,22 @@ def parse_bots(specs, players):
 
 HUMAN_HELP = """\
 Type a move by its number or its name (case and spaces do not matter); '#3' is always move 3.
+Where moves are named by numbers, a bare number is a name, never a place in the list.
 Commands: moves (list the legal moves), view (show the game again), help, quit."""
 
 
+def named_by_numbers(names) -> bool:
+    """Whether some legal move is named by a bare number (then a bare number typed is a name)."""
+    return any(name.strip().isdigit() for name in names)
+
+
 def numbered_moves(names) -> list:
-    """The legal moves numbered, in columns when there are many."""
+    """The legal moves numbered, in columns when there are many ('#1' where moves are named
+    by numbers: a bare number is a name then)."""
     if not names:
         return ["  (no legal move)"]
-    items = [f"{i:>{len(str(len(names)))}}. {name}" for i, name in enumerate(names, start=1)]
+    mark = "#" if named_by_numbers(names) else ""
+    items = [f"{mark}{i:>{len(str(len(names)))}}. {name}" for i, name in enumerate(names, start=1)]
     if len(items) <= 12:
         return ["  " + item for item in items]
     width = max(len(item) for item in items) + 3
@@ -317,6 +325,10 @@ class Session:
                     continue
             move = by_name[0] if by_name else text
             number = text[1:] if text.startswith("#") else text
+            if not by_name and not text.startswith("#") and text.isdigit() and named_by_numbers(names):
+                out(f"refused: no move is named {shortened(text, 16)} now (moves are named by numbers here: "
+                    f"'#{shortened(text, 16)}' is the move at that place in the list)")
+                continue
             if not by_name and number.isascii() and number.isdigit():
                 # compared as digits: a number of any length is refused like any other
                 digits = number.lstrip("0") or "0"

@@ -541,3 +541,15 @@ def test_play_writes_its_log_as_the_game_goes(capsys, monkeypatch, tmp_path):
         main(["play", str(TTT), "--seed", "0", "--bot", "1=first", "--bot", "2=first", "--log", str(log)])
     assert json.loads(log.read_text())["moves"] == ["a1", "b1"]
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]     # no partial file left
+
+
+def test_a_bare_number_means_one_thing_where_moves_are_named_by_numbers(capsys, monkeypatch):
+    """Connect four names its moves by column: once column 1 is full, '3' is still column 3,
+    never the third move of the list (that is '#3')."""
+    c4 = str(ROOT / "games" / "connect-four.rules")
+    script = "\n".join(["1"] * 6 + ["3", "#3", "9"]) + "\n"
+    code, out, err = run(capsys, "play", c4, "--seed", 0, "--bot", "2=first", stdin=script, monkeypatch=monkeypatch)
+    assert "#1. 1" in out                    # the list is numbered with '#'
+    assert "P1: 3\n" in out                  # column 3
+    assert "P1: 4\n" in out                  # '#3' once column 1 is full: the third move, column 4
+    assert "refused: no move is named 9 now (moves are named by numbers here" in out
