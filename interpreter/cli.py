@@ -953,11 +953,24 @@ def game_arguments(parser, players_help="number of players (default: the game's 
                         help="turn on a declared option (repeat for several)")
 
 
+def version() -> str:
+    """The version of the installed package (its metadata, from pyproject.toml), else that of
+    the pyproject.toml of this source tree."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version as installed
+        return installed("referee")
+    except PackageNotFoundError:
+        text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+        found = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
+        return found.group(1) if found else "unknown"
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
         epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
                "65 bad rules file or log, 66 missing file, 70 runtime rules error, 73 cannot write a log")
+    parser.add_argument("--version", action="version", version=f"referee {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="check rules files and print their diagnostics")
