@@ -44,6 +44,23 @@ class CliError(Exception):
         self.code = code
 
 
+class UsageError(CliError):
+    """A mistake of the command line (exit 2), said in argparse's style by main:
+    'referee play: error: argument --players: ...' under the command's usage line."""
+
+    def __init__(self, message, parser=None):
+        super().__init__(message, USAGE)
+        self.parser = parser
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors are raised (for main to print them, as JSON with
+    --json) instead of exiting."""
+
+    def error(self, message):
+        raise UsageError(message, self)
+
+
 # ---- output ------------------------------------------------------------------------------
 
 def out(text=""):
@@ -83,8 +100,19 @@ def load(path, options=None, players=None, coverage=False):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
     game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage)
     if game is None:
-        raise CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
+        raise flag_mistake(diagnostics) or CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game
+
+
+def flag_mistake(diagnostics):
+    """load_game's E601 (an option the game does not declare) and E602 (a player count out
+    of its range) as what they are at the command line: a mistake of --option or --players."""
+    if len(diagnostics) == 1 and diagnostics[0].code in ("E601", "E602"):
+        (diagnostic,) = diagnostics
+        flag = "--option" if diagnostic.code == "E601" else "--players"
+        hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
+        return UsageError(f"argument {flag}: {diagnostic.message}{hint}")
+    return None
 
 
 def new_state(game, seed):
@@ -144,15 +172,15 @@ def parse_bots(specs, players):
         seat, sep, kind = spec.partition("=")
         seat, kind = seat.strip().lower(), kind.strip().lower()
         if not sep or not seat or not kind:
-            raise CliError(f"referee: --bot {spec!r}: write SEAT=KIND, e.g. 2=random or all=first", USAGE)
+            raise UsageError(f"argument --bot: {spec!r}: write SEAT=KIND, e.g. 2=random or all=first")
         if kind not in KINDS:
-            raise CliError(f"referee: --bot {spec!r}: unknown bot '{kind}' (known: {', '.join(KINDS)})", USAGE)
+            raise UsageError(f"argument --bot: {spec!r}: unknown bot '{kind}' (known: {', '.join(KINDS)})")
         if seat == "all":
             for p in range(1, players + 1):
                 chosen[p] = kind
             continue
         if not seat.lstrip("p").isdigit() or not 1 <= int(seat.lstrip("p")) <= players:
-            raise CliError(f"referee: --bot {spec!r}: the seat must be 1..{players} or 'all'", USAGE)
+            raise UsageError(f"argument --bot: {spec!r}: the seat must be 1..{players} or 'all'")
         chosen[int(seat.lstrip("p"))] = kind
     return chosen
 
@@ -655,8 +683,8 @@ def cmd_replay(args) -> int:
     legal moves when it is to move; never the seed). No output mixes two seats' secrets."""
     log, error = read_log(args.log)
     if error is None and args.player is not None and args.player > log["players"]:
-        error = LogError(f"referee: --player {args.player}: the game of this log has {log['players']} players "
-                         f"(choose 1..{log['players']}, or leave --player out for a spectator's view)", USAGE)
+        raise UsageError(f"argument --player: the game of this log has {log['players']} players, not {args.player} "
+                         f"(choose 1..{log['players']}, or leave --player out for a spectator's view)")
     if error is None:
         state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log)
     if error is not None:
@@ -742,9 +770,8 @@ def cmd_bench(args) -> int:
     failed = [part["error"] for part in parts if part["error"] is not None]
     if failed:
         seed, text = min(failed)
-        err(text)
-        err(f"(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')")
-        return RUNTIME
+        raise CliError(f"{text}\n(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')",
+                       RUNTIME)
     playouts = sum(part["playouts"] for part in parts)
     moves = sum(part["moves"] for part in parts)
     elapsed = max(part["seconds"] for part in parts)
@@ -915,10 +942,6 @@ def positive_int(text):
     return whole_number(text, 1)
 
 
-def natural_int(text):
-    return whole_number(text, 0)
-
-
 def seed_int(text):
     return integer(text, "a seed is a whole number, not {text}")
 
@@ -966,7 +989,7 @@ def version() -> str:
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
         epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
                "65 bad rules file or log, 66 missing file, 70 runtime rules error, 73 cannot write a log")
@@ -995,7 +1018,7 @@ def build_parser():
 
     simulate = commands.add_parser("simulate", help="play many games of random bots and summarise them")
     game_arguments(simulate)
-    simulate.add_argument("-n", "--games", dest="n", type=natural_int, default=100, metavar="N",
+    simulate.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N",
                           help="number of games (default 100)")
     simulate.add_argument("--seed", type=seed_int, default=0, metavar="S",
                           help="game i uses seed S+i (default 0)")
@@ -1055,6 +1078,7 @@ def build_parser():
     coverage_argument(verify_)
     jobs_argument(verify_, "play the games")
     verify_.set_defaults(run=cmd_verify)
+    parser.commands = commands.choices
 
     compile_ = commands.add_parser("compile", help="write the Python module a game compiles to, for reading and debugging")
     game_arguments(compile_)
@@ -1065,21 +1089,55 @@ def build_parser():
     return parser
 
 
+def wants_json(argv, parser) -> bool:
+    """Whether the command line asks a command that takes --json for it (read from the words
+    themselves when they could not be parsed)."""
+    words = list(argv)[:list(argv).index("--")] if "--" in argv else list(argv)
+    command = next((word for word in words if not word.startswith("-")), None)
+    sub = parser.commands.get(command)
+    return sub is not None and "--json" in words and "--json" in sub._option_string_actions
+
+
+def failed(error, parser, as_json) -> int:
+    """Report a CliError (a UsageError in argparse's style): on stderr, or with --json as a
+    JSON object on stdout. Returns its exit code."""
+    message = error.message
+    if isinstance(error, UsageError):
+        usage = error.parser or parser
+        message = f"{usage.prog}: error: {message}"
+        if not as_json:
+            message = usage.format_usage() + message
+    if as_json:
+        print_json({"error": message, "exit_code": error.code})
+    else:
+        err(message)
+    return error.code
+
+
 def main(argv=None) -> int:
     parser = build_parser()
+    argv = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
+    as_json = wants_json(argv, parser)
     try:
         args = parser.parse_args(argv)
-    except SystemExit as stop:               # --help (0) or a bad command line (2)
+    except SystemExit as stop:               # --help, --version (0)
         return stop.code if isinstance(stop.code, int) else USAGE
+    except UsageError as error:              # a bad command line (2)
+        return failed(error, parser, as_json)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return USAGE
+    command = parser.commands.get(args.command)
     try:
         return args.run(args)
+    except UsageError as error:
+        error.parser = error.parser or command
+        return failed(error, parser, as_json)
     except CliError as error:
-        err(error.message)
-        return error.code
+        return failed(error, parser, as_json)
     except KeyboardInterrupt:
+        if as_json:
+            return failed(CliError("interrupted", 130), parser, as_json)
         err("\ninterrupted")
         return 130
     except BrokenPipeError:
@@ -1089,14 +1147,12 @@ def main(argv=None) -> int:
             pass
         return OK
     except RulesRuntimeError as error:
-        err(runtime_text(error))
-        return RUNTIME
+        return failed(CliError(runtime_text(error), RUNTIME), parser, as_json)
     except Exception as error:               # an interpreter bug: say so, without a traceback
         if os.environ.get("REFEREE_DEBUG"):
             raise
-        err(f"referee: internal error: {type(error).__name__}: {error} "
-            "(set REFEREE_DEBUG=1 to see the traceback)")
-        return RUNTIME
+        return failed(CliError(f"referee: internal error: {type(error).__name__}: {error} "
+                               "(set REFEREE_DEBUG=1 to see the traceback)", RUNTIME), parser, as_json)
 
 
 if __name__ == "__main__":

@@ -4,25 +4,13 @@ and exit codes, flags that mean one thing everywhere, command-line mistakes repo
 outputs docs/cli.md shows."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from interpreter.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
-TTT = str(ROOT / "games" / "tic-tac-toe.rules")
-CONTINENTS = str(ROOT / "games" / "continents.rules")
-
-
-def run(capsys, *argv):
-    """main(argv) in-process: (exit code, stdout, stderr)."""
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.out + captured.err
-    return code, captured.out, captured.err
-
+from .test_cli import CONTINENTS, DEAD_END, ROOT, TTT, run
 
 def pyproject_version():
     text = (ROOT / "pyproject.toml").read_text()
@@ -43,3 +31,69 @@ def test_python_m_referee_runs_the_same_command_line():
     done = subprocess.run([sys.executable, "-m", "referee", "check", TTT], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout == f"{TTT}: ok\n"
+
+
+# ---- command-line mistakes: exit 2, in argparse's style -----------------------------------
+
+def test_players_and_options_the_game_does_not_have_are_command_line_errors(capsys):
+    for command in ("play", "simulate", "bench", "verify", "compile"):
+        code, out, err = run(capsys, command, CONTINENTS, "--players", 9)
+        assert code == 2 and out == ""
+        assert err.startswith(f"usage: referee {command} ")
+        assert err.endswith(f"referee {command}: error: argument --players: this game is for 2..6 players, not 9\n")
+        assert "E602" not in err and "^" not in err             # not a diagnostic of the rules file
+        code, out, err = run(capsys, command, CONTINENTS, "--option", "nosuch")
+        assert code == 2 and err.endswith(f"referee {command}: error: argument --option: unknown option 'nosuch' "
+                                          "(options of this game: normal)\n")
+    code, _, err = run(capsys, "play", CONTINENTS, "--option", "norma")
+    assert code == 2 and "argument --option: unknown option 'norma' (did you mean 'normal'?)" in err
+
+
+def test_load_game_still_reports_them_as_diagnostics():
+    from interpreter.engine import load_game
+    game, diagnostics, _ = load_game(CONTINENTS, ("nosuch",))
+    assert game is None and [d.code for d in diagnostics] == ["E601"]
+    game, diagnostics, _ = load_game(CONTINENTS, (), 9)
+    assert game is None and [d.code for d in diagnostics] == ["E602"]
+
+
+def test_simulate_zero_games_is_refused(capsys):
+    code, out, err = run(capsys, "simulate", TTT, "-n", 0)
+    assert code == 2 and out == "" and err.endswith("referee simulate: error: argument -n/--games: must be at least 1: 0\n")
+
+
+def test_bad_bot_is_said_like_argparse(capsys):
+    code, _, err = run(capsys, "play", TTT, "--bot", "3=random")
+    assert code == 2 and err.endswith("referee play: error: argument --bot: '3=random': the seat must be 1..2 or 'all'\n")
+
+
+# ---- --json: JSON whatever happens -------------------------------------------------------
+
+
+def json_error(capsys, *argv):
+    code, out, err = run(capsys, *argv)
+    answer = json.loads(out)
+    assert set(answer) == {"error", "exit_code"} and answer["exit_code"] == code and err == ""
+    return code, answer["error"]
+
+
+def test_json_errors_of_every_command_that_takes_json(capsys, tmp_path):
+    stuck = tmp_path / "stuck.rules"
+    stuck.write_text(DEAD_END)
+    missing = tmp_path / "missing.rules"
+    assert json_error(capsys, "check", "--json") == (2, "referee check: error: the following arguments are required: FILE")
+    assert json_error(capsys, "simulate", TTT, "--json", "-n", "many") == \
+        (2, "referee simulate: error: argument -n/--games: not a whole number: 'many'")
+    assert json_error(capsys, "simulate", CONTINENTS, "--json", "--players", 9) == \
+        (2, "referee simulate: error: argument --players: this game is for 2..6 players, not 9")
+    for command in ("simulate", "bench", "verify", "rulebook"):
+        assert json_error(capsys, command, missing, "--json") == (66, f"referee: {missing}: no such file")
+    code, message = json_error(capsys, "bench", stuck, "--json", "--seconds", 0.1, "--jobs", 1)
+    assert code == 70 and message.startswith("runtime error: P2 must play (put) but has no legal move")
+    code, message = json_error(capsys, "rulebook", TTT, "--json", "--spec", tmp_path / "nope.md")
+    assert code == 66 and "cannot read" in message
+    code, message = json_error(capsys, "replay", tmp_path / "none.json", "--json")
+    assert code == 66 and "no such log file" in message
+    # without --json (or for a command that has none) the same errors are text on stderr
+    code, out, err = run(capsys, "play", TTT, "--json")
+    assert code == 2 and out == "" and "unrecognized arguments: --json" in err
