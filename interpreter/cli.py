@@ -32,7 +32,7 @@ from .render import width as terminal_width
 
 OK, ERRORS, USAGE, UNFINISHED = 0, 1, 2, 3
 BAD_INPUT, MISSING_FILE, RUNTIME, CANNOT_WRITE = 65, 66, 70, 73
-DEFAULT_MAX_MOVES = 100_000
+DEFAULT_MAX_MOVES = 10_000         # simulate, verify and bench: where a game is stopped
 
 
 class CliError(Exception):
@@ -758,14 +758,14 @@ def cmd_bench(args) -> int:
     game = load(args.file, args.option, args.players, args.coverage)
     jobs = jobs_of(args)
     if jobs <= 1:
-        parts = [bench_playouts(game, args.seed, 1, args.seconds)]
+        parts = [bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
     else:
         # N workers, each with its own seeds (S+j, S+j+N, ...), all started at once, once
         # every one has loaded the game; the figures are their sums over the time budget
         with worker_pool(jobs, args, game) as pool:
             pool.wait_ready()
             tasks = [pool.submit(parallel.bench_task, game.num_players, args.seed + j, jobs, args.seconds,
-                                 DEFAULT_MAX_MOVES) for j in range(jobs)]
+                                 args.max_moves) for j in range(jobs)]
             parts = [pool.take(task) for task in tasks]
     failed = [part["error"] for part in parts if part["error"] is not None]
     if failed:
@@ -969,6 +969,11 @@ def coverage_argument(parser):
                              "and the rules never reached")
 
 
+def max_moves_argument(parser, what):
+    parser.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
+                        help=f"{what} (default {DEFAULT_MAX_MOVES})")
+
+
 def game_arguments(parser, players_help="number of players (default: the game's minimum)"):
     parser.add_argument("file", metavar="FILE", help="the rules file")
     parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
@@ -1010,7 +1015,8 @@ def build_parser():
                            "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
                       help="a bot for a seat: SEAT is a number or 'all', KIND is 'random' or 'first'")
-    play.add_argument("--log", metavar="PATH", help="write the game log to PATH")
+    play.add_argument("--log", metavar="FILE",
+                      help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)")
     play.add_argument("--quiet", action="store_true", help="show only what a human needs and the result")
     play.add_argument("--brief", action="store_true",
                       help="show one line per move (turn, player, move) instead of the view before each bot move")
@@ -1023,9 +1029,9 @@ def build_parser():
     simulate.add_argument("--seed", type=seed_int, default=0, metavar="S",
                           help="game i uses seed S+i (default 0)")
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
-    simulate.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
-    simulate.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
-                          help=f"stop a game after M moves and count it unfinished (default {DEFAULT_MAX_MOVES})")
+    simulate.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
+                          help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)")
+    max_moves_argument(simulate, "stop a game after M moves and count it unfinished")
     coverage_argument(simulate)
     jobs_argument(simulate, "play the games")
     simulate.set_defaults(run=cmd_simulate)
@@ -1045,6 +1051,7 @@ def build_parser():
     bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    max_moves_argument(bench, "stop a playout after M moves (it does not count as one finished)")
     bench.add_argument("--coverage", action="store_true",
                        help="play the game compiled to count rule coverage (what counting costs; no counts printed)")
     jobs_argument(bench, "run playouts")
@@ -1064,8 +1071,7 @@ def build_parser():
     verify_.add_argument("-n", "--games", dest="n", type=positive_int, default=50, metavar="N",
                          help="games per player count (default 50)")
     verify_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
-    verify_.add_argument("--max-moves", type=positive_int, default=10_000, metavar="M",
-                         help="a game longer than M moves counts as endless (default 10000)")
+    max_moves_argument(verify_, "a game longer than M moves counts as endless")
     verify_.set_defaults(leaks=True)
     verify_.add_argument("--no-leaks", dest="leaks", action="store_false",
                          help="do not probe for hidden information that reaches a seat (twin states, "
@@ -1073,7 +1079,8 @@ def build_parser():
     verify_.add_argument("--flows", dest="leaks", action="store_const", const="flows",
                          help="also report what a probed move carries from hidden to shown (a hidden value "
                               "copied into a public one; expected where the rules reveal it)")
-    verify_.add_argument("--log", metavar="DIR", help="write a replayable log of each failure into DIR")
+    verify_.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
+                         help="write a replayable log of each failure into the folder DIR (made if need be)")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     coverage_argument(verify_)
     jobs_argument(verify_, "play the games")

@@ -97,3 +97,37 @@ def test_json_errors_of_every_command_that_takes_json(capsys, tmp_path):
     # without --json (or for a command that has none) the same errors are text on stderr
     code, out, err = run(capsys, "play", TTT, "--json")
     assert code == 2 and out == "" and "unrecognized arguments: --json" in err
+
+
+# ---- flags that mean one thing everywhere -----------------------------------------------
+
+def test_one_max_moves_default_for_simulate_verify_and_bench(capsys):
+    from interpreter.cli import DEFAULT_MAX_MOVES, build_parser
+    parser = build_parser()
+    assert DEFAULT_MAX_MOVES == 10_000
+    for command in ("simulate", "verify", "bench"):
+        assert parser.parse_args([command, TTT]).max_moves == DEFAULT_MAX_MOVES
+        code, out, _ = run(capsys, command, "--help")
+        assert code == 0 and re.search(r"--max-moves M\s+.*\(default\s+10000\)", out, re.S)
+    code, out, _ = run(capsys, "simulate", TTT, "-n", 2, "--json", "--jobs", 1)
+    assert code == 0 and json.loads(out)["max_moves"] == 10_000
+
+
+def test_bench_max_moves_stops_every_playout(capsys):
+    code, out, _ = run(capsys, "bench", TTT, "--seconds", 0.1, "--max-moves", 3, "--jobs", 1, "--json")
+    figures = json.loads(out)
+    assert code == 0 and figures["playouts"] == 0 and figures["moves"] > 0 and figures["moves"] % 3 == 0
+
+
+def test_log_is_a_file_for_play_and_a_folder_for_simulate_and_verify(capsys, tmp_path):
+    code, out, _ = run(capsys, "play", "--help")
+    assert code == 0 and "--log FILE" in out
+    for command in ("simulate", "verify"):
+        code, out, _ = run(capsys, command, "--help")
+        assert code == 0 and "--log-dir DIR, --log DIR" in out
+    code, _, _ = run(capsys, "play", TTT, "--bot", "all=first", "--seed", 0, "--quiet", "--log", tmp_path / "one.json")
+    assert code == 0 and (tmp_path / "one.json").is_file()
+    for flag in ("--log-dir", "--log"):       # --log is the old name of --log-dir, still taken
+        folder = tmp_path / flag.strip("-")
+        code, _, _ = run(capsys, "simulate", TTT, "-n", 2, "--jobs", 1, flag, folder)
+        assert code == 0 and sorted(p.name for p in folder.iterdir()) == ["game-0.json", "game-1.json"]
