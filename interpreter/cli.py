@@ -142,10 +142,32 @@ def result_lines(state) -> list:
 
 # ---- check -------------------------------------------------------------------------------
 
+def checked_files(paths) -> list:
+    """The files of `check FILE...`: each FILE, and for a folder every .rules file in it and
+    in its subfolders (hidden ones aside), sorted; (folder, None) for a folder without any."""
+    files = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append((path, path))
+            continue
+        found = sorted(p for p in Path(path).rglob("*.rules")
+                       if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        files.extend((path, str(p)) for p in found)
+        if not found:
+            files.append((path, None))
+    return files
+
+
 def cmd_check(args) -> int:
     report = []
     all_ok = True
-    for path in args.files:
+    for folder, path in checked_files(args.files):
+        if path is None:
+            all_ok = False
+            report.append({"file": folder, "ok": False, "diagnostics": [], "error": "no .rules file in this folder"})
+            if not args.json:
+                out(f"{folder}: no .rules file in this folder")
+            continue
         game, diagnostics, sources = load_game(path)
         ok = game is not None and not diagnostics
         all_ok = all_ok and ok
@@ -686,7 +708,7 @@ def cmd_replay(args) -> int:
         raise UsageError(f"argument --player: the game of this log has {log['players']} players, not {args.player} "
                          f"(choose 1..{log['players']}, or leave --player out for a spectator's view)")
     if error is None:
-        state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log)
+        state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log, rules_path=args.rules)
     if error is not None:
         message = str(error)
         if args.json:
@@ -1002,7 +1024,8 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="check rules files and print their diagnostics")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="+", metavar="FILE",
+                       help="a rules file, or a folder: every .rules file in it and in its subfolders")
     check.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     check.set_defaults(run=cmd_check)
 
@@ -1037,7 +1060,10 @@ def build_parser():
     simulate.set_defaults(run=cmd_simulate)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
-    replay_.add_argument("log", metavar="LOG")
+    replay_.add_argument("log", metavar="LOG", help="a game log (JSON) written by play --log or simulate --log-dir")
+    replay_.add_argument("--rules", metavar="FILE",
+                         help="the rules file to replay it with (default: the one the log names, looked for as "
+                              "written, then from the log's folder)")
     replay_.add_argument("--player", type=positive_int, metavar="N",
                          help="print what seat N sees where the log ends (its view, and its legal moves if it "
                               "is to move; default: a spectator's view, public information only)")

@@ -131,3 +131,56 @@ def test_log_is_a_file_for_play_and_a_folder_for_simulate_and_verify(capsys, tmp
         folder = tmp_path / flag.strip("-")
         code, _, _ = run(capsys, "simulate", TTT, "-n", 2, "--jobs", 1, flag, folder)
         assert code == 0 and sorted(p.name for p in folder.iterdir()) == ["game-0.json", "game-1.json"]
+
+
+# ---- check FOLDER, replay --rules --------------------------------------------------------
+
+def test_check_a_folder_checks_every_rules_file_below_it(capsys, tmp_path):
+    code, out, _ = run(capsys, "check", ROOT / "games")
+    expected = sorted((ROOT / "games").rglob("*.rules"))
+    assert code == 0 and out.splitlines() == [f"{p}: ok" for p in expected]
+    assert any(p.parent.name == "variants" for p in expected)             # subfolders too
+    (tmp_path / "deep" / ".hidden").mkdir(parents=True)
+    (tmp_path / "deep" / "broken.rules").write_text(DEAD_END.replace("mark[c] = current", "y = 3"))
+    (tmp_path / "deep" / ".hidden" / "skipped.rules").write_text("nonsense")
+    (tmp_path / "notes.txt").write_text("not a rules file")
+    (tmp_path / "empty").mkdir()
+    code, out, _ = run(capsys, "check", tmp_path, "--json")
+    files = json.loads(out)["files"]
+    assert code == 1 and [f["file"] for f in files] == [str(tmp_path / "deep" / "broken.rules")]
+    assert files[0]["diagnostics"][0]["code"] == "E202"
+    code, out, _ = run(capsys, "check", tmp_path / "empty", TTT)
+    assert code == 1 and out.splitlines() == [f"{tmp_path / 'empty'}: no .rules file in this folder", f"{TTT}: ok"]
+
+
+def test_replay_says_where_it_looked_and_takes_rules(capsys, tmp_path):
+    log = tmp_path / "logs" / "game.json"
+    log.parent.mkdir()
+    rules = tmp_path / "ttt.rules"
+    rules.write_text(Path(TTT).read_text())
+    code, _, _ = run(capsys, "play", rules, "--bot", "all=first", "--seed", 0, "--quiet", "--log", log)
+    assert code == 0
+    moved = tmp_path / "elsewhere" / "ttt.rules"
+    moved.parent.mkdir()
+    rules.rename(moved)
+    code, out, err = run(capsys, "replay", log)
+    assert code == 66 and out == ""
+    assert f"looked for it at {rules}" in err and "give its place with --rules FILE" in err
+    code, out, err = run(capsys, "replay", log, "--rules", moved)
+    assert code == 0 and "result: P1 wins" in out
+    code, _, err = run(capsys, "replay", log, "--rules", tmp_path / "nope.rules")
+    assert code == 66 and "nope.rules: no such rules file" in err
+    moved.write_text(moved.read_text() + "\n# changed\n")
+    code, _, err = run(capsys, "replay", log, "--rules", moved)            # still checked against its hash
+    assert code == 65 and "has changed since the log was written" in err
+
+
+def test_replay_of_a_relative_rules_path_looks_in_two_places(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "game.rules").write_text(Path(TTT).read_text())
+    code, _, _ = run(capsys, "play", "game.rules", "--bot", "all=first", "--seed", 0, "--quiet", "--log", "logs/g.json")
+    assert code == 0
+    (tmp_path / "game.rules").unlink()
+    code, _, err = run(capsys, "replay", "logs/g.json")
+    assert code == 66 and "looked for it at game.rules and at logs/game.rules" in err
