@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -184,3 +185,43 @@ def test_replay_of_a_relative_rules_path_looks_in_two_places(capsys, tmp_path, m
     (tmp_path / "game.rules").unlink()
     code, _, err = run(capsys, "replay", "logs/g.json")
     assert code == 66 and "looked for it at game.rules and at logs/game.rules" in err
+
+
+# ---- help texts and docs/cli.md ----------------------------------------------------------
+
+DOC = (ROOT / "docs" / "cli.md").read_text()
+
+
+def commands():
+    from interpreter.cli import build_parser
+    return build_parser().commands
+
+
+def test_every_command_help_has_a_description_examples_and_exit_codes(capsys):
+    from interpreter.cli import build_parser
+    documented = set(re.findall(r"^\| (\d+) \|", DOC, re.M))
+    for name in commands():
+        code, out, _ = run(capsys, name, "--help")
+        assert code == 0 and out.startswith(f"usage: referee {name} ")
+        description = out.split("\n\n")[1]
+        assert len(description) > 40 and not description.startswith("positional"), name
+        examples = re.search(r"^examples:\n((?:  .*\n)+)", out, re.M).group(1).splitlines()
+        assert examples, name
+        for example in examples:
+            words = shlex.split(example.split("| ")[-1])
+            assert words[0] == "referee" and words[1] == name
+            args = build_parser().parse_args(words[1:])               # every example is a valid command line
+            assert args.command == name
+        codes = re.findall(r"^  (\d+) +\S", out.split("exit codes")[1], re.M)
+        assert "0" in codes and "2" in codes and "130" in codes and set(codes) <= documented, name
+        for action in commands()[name]._actions:                          # FILE, LOG...: a help text each
+            assert action.help, (name, action.dest)
+
+
+def test_docs_name_every_command_and_flag():
+    for name, parser in commands().items():
+        assert f"## `referee {name} " in DOC, name
+        for action in parser._actions:
+            for flag in action.option_strings:
+                if flag not in ("-h", "--help"):
+                    assert re.search(rf"{re.escape(flag)}\b", DOC), (name, flag)
