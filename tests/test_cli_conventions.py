@@ -5,11 +5,14 @@ outputs docs/cli.md shows."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from .test_cli import CONTINENTS, DEAD_END, ROOT, TTT, run
 
@@ -225,3 +228,42 @@ def test_docs_name_every_command_and_flag():
             for flag in action.option_strings:
                 if flag not in ("-h", "--help"):
                     assert re.search(rf"{re.escape(flag)}\b", DOC), (name, flag)
+
+
+# ---- the outputs docs/cli.md shows are today's -------------------------------------------
+
+def shown_commands():
+    """Each block of docs/cli.md that starts with `$ referee ...`: (line, command, output lines)."""
+    found = []
+    for match in re.finditer(r"^```\n\$ (referee .*)\n((?:(?!```).*\n)*)```$", DOC, re.M):
+        found.append((DOC.count("\n", 0, match.start()) + 1, match.group(1), match.group(2).splitlines()))
+    return found
+
+
+SHOWN = shown_commands()
+SLOW = "REFEREE_SLOW_DOCS"       # set it to run the examples of 200 games too (about a minute)
+
+
+@pytest.mark.parametrize("line, command, shown", SHOWN, ids=[f"cli.md:{line}" for line, _, _ in SHOWN])
+def test_the_output_docs_cli_md_shows(line, command, shown):
+    """The command runs (as `python -m referee`, standard error with standard output) and prints
+    what the doc shows: all of it, or, where the doc leaves lines out ('...'), the lines shown
+    in their order."""
+    if " -n 200" in command and not os.environ.get(SLOW):
+        pytest.skip(f"a long example: set {SLOW}=1 to run it")
+    missing = [word for word in shlex.split(command.split("|")[0]) if word.endswith((".md", ".rules"))
+               and not (ROOT / word).exists()]
+    if missing:
+        pytest.skip(f"{missing[0]} is not in this repository")
+    done = subprocess.run(f"{shlex.quote(sys.executable)} -m {command} 2>&1", shell=True, cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "80"})
+    printed = done.stdout.rstrip("\n").splitlines()
+    if not any(l == "..." or l.startswith("... ") for l in shown):
+        assert printed == shown
+        return
+    at = 0
+    for wanted in shown:
+        if wanted == "..." or wanted.startswith("... "):
+            continue
+        assert wanted in printed[at:], f"not printed (in this order): {wanted!r}"
+        at = printed.index(wanted, at) + 1
