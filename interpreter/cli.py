@@ -1127,7 +1127,7 @@ def build_parser():
     simulate.set_defaults(run=cmd_simulate)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
-    replay_.add_argument("log", metavar="LOG", help="a game log (JSON) written by play --log or simulate --log-dir")
+    replay_.add_argument("log", metavar="LOG", help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir")
     replay_.add_argument("--rules", metavar="FILE",
                          help="the rules file to replay it with (default: the one the log names, looked for as "
                               "written, then from the log's folder)")
