@@ -800,7 +800,7 @@ def cmd_bench(args) -> int:
     elapsed = max(part["seconds"] for part in parts)
     result = {
         "rules": args.file, "players": game.num_players, "options": sorted(game.options),
-        "jobs": jobs, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
+        "jobs": jobs, "max_moves": args.max_moves, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
         "playouts_per_second": round(playouts / elapsed, 2),
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,

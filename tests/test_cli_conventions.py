@@ -121,6 +121,7 @@ def test_bench_max_moves_stops_every_playout(capsys):
     code, out, _ = run(capsys, "bench", TTT, "--seconds", 0.1, "--max-moves", 3, "--jobs", 1, "--json")
     figures = json.loads(out)
     assert code == 0 and figures["playouts"] == 0 and figures["moves"] > 0 and figures["moves"] % 3 == 0
+    assert figures["max_moves"] == 3
 
 
 def test_log_is_a_file_for_play_and_a_folder_for_simulate_and_verify(capsys, tmp_path):
