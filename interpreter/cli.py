@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from .render import width as terminal_width
 
 OK, ERRORS, USAGE, UNFINISHED = 0, 1, 2, 3
 BAD_INPUT, MISSING_FILE, RUNTIME, CANNOT_WRITE = 65, 66, 70, 73
-DEFAULT_MAX_MOVES = 100_000
+DEFAULT_MAX_MOVES = 10_000         # simulate, verify and bench: where a game is stopped
 
 
 class CliError(Exception):
@@ -42,6 +43,23 @@ class CliError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+class UsageError(CliError):
+    """A mistake of the command line (exit 2), said in argparse's style by main:
+    'referee play: error: argument --players: ...' under the command's usage line."""
+
+    def __init__(self, message, parser=None):
+        super().__init__(message, USAGE)
+        self.parser = parser
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors are raised (for main to print them, as JSON with
+    --json) instead of exiting."""
+
+    def error(self, message):
+        raise UsageError(message, self)
 
 
 # ---- output ------------------------------------------------------------------------------
@@ -83,8 +101,19 @@ def load(path, options=None, players=None, coverage=False):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
     game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage)
     if game is None:
-        raise CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
+        raise flag_mistake(diagnostics) or CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game
+
+
+def flag_mistake(diagnostics):
+    """load_game's E601 (an option the game does not declare) and E602 (a player count out
+    of its range) as what they are at the command line: a mistake of --option or --players."""
+    if len(diagnostics) == 1 and diagnostics[0].code in ("E601", "E602"):
+        (diagnostic,) = diagnostics
+        flag = "--option" if diagnostic.code == "E601" else "--players"
+        hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
+        return UsageError(f"argument {flag}: {diagnostic.message}{hint}")
+    return None
 
 
 def new_state(game, seed):
@@ -114,10 +143,32 @@ def result_lines(state) -> list:
 
 # ---- check -------------------------------------------------------------------------------
 
+def checked_files(paths) -> list:
+    """The files of `check FILE...`: each FILE, and for a folder every .rules file in it and
+    in its subfolders (hidden ones aside), sorted; (folder, None) for a folder without any."""
+    files = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append((path, path))
+            continue
+        found = sorted(p for p in Path(path).rglob("*.rules")
+                       if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        files.extend((path, str(p)) for p in found)
+        if not found:
+            files.append((path, None))
+    return files
+
+
 def cmd_check(args) -> int:
     report = []
     all_ok = True
-    for path in args.files:
+    for folder, path in checked_files(args.files):
+        if path is None:
+            all_ok = False
+            report.append({"file": folder, "ok": False, "diagnostics": [], "error": "no .rules file in this folder"})
+            if not args.json:
+                out(f"{folder}: no .rules file in this folder")
+            continue
         game, diagnostics, sources = load_game(path)
         ok = game is not None and not diagnostics
         all_ok = all_ok and ok
@@ -144,15 +195,15 @@ def parse_bots(specs, players):
         seat, sep, kind = spec.partition("=")
         seat, kind = seat.strip().lower(), kind.strip().lower()
         if not sep or not seat or not kind:
-            raise CliError(f"referee: --bot {spec!r}: write SEAT=KIND, e.g. 2=random or all=first", USAGE)
+            raise UsageError(f"argument --bot: {spec!r}: write SEAT=KIND, e.g. 2=random or all=first")
         if kind not in KINDS:
-            raise CliError(f"referee: --bot {spec!r}: unknown bot '{kind}' (known: {', '.join(KINDS)})", USAGE)
+            raise UsageError(f"argument --bot: {spec!r}: unknown bot '{kind}' (known: {', '.join(KINDS)})")
         if seat == "all":
             for p in range(1, players + 1):
                 chosen[p] = kind
             continue
         if not seat.lstrip("p").isdigit() or not 1 <= int(seat.lstrip("p")) <= players:
-            raise CliError(f"referee: --bot {spec!r}: the seat must be 1..{players} or 'all'", USAGE)
+            raise UsageError(f"argument --bot: {spec!r}: the seat must be 1..{players} or 'all'")
         chosen[int(seat.lstrip("p"))] = kind
     return chosen
 
@@ -677,10 +728,10 @@ def cmd_replay(args) -> int:
     legal moves when it is to move; never the seed). No output mixes two seats' secrets."""
     log, error = read_log(args.log)
     if error is None and args.player is not None and args.player > log["players"]:
-        error = LogError(f"referee: --player {args.player}: the game of this log has {log['players']} players "
-                         f"(choose 1..{log['players']}, or leave --player out for a spectator's view)", USAGE)
+        raise UsageError(f"argument --player: the game of this log has {log['players']} players, not {args.player} "
+                         f"(choose 1..{log['players']}, or leave --player out for a spectator's view)")
     if error is None:
-        state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log)
+        state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log, rules_path=args.rules)
     if error is not None:
         message = str(error)
         if args.json:
@@ -752,27 +803,26 @@ def cmd_bench(args) -> int:
     game = load(args.file, args.option, args.players, args.coverage)
     jobs = jobs_of(args)
     if jobs <= 1:
-        parts = [bench_playouts(game, args.seed, 1, args.seconds)]
+        parts = [bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
     else:
         # N workers, each with its own seeds (S+j, S+j+N, ...), all started at once, once
         # every one has loaded the game; the figures are their sums over the time budget
         with worker_pool(jobs, args, game) as pool:
             pool.wait_ready()
             tasks = [pool.submit(parallel.bench_task, game.num_players, args.seed + j, jobs, args.seconds,
-                                 DEFAULT_MAX_MOVES) for j in range(jobs)]
+                                 args.max_moves) for j in range(jobs)]
             parts = [pool.take(task) for task in tasks]
     failed = [part["error"] for part in parts if part["error"] is not None]
     if failed:
         seed, text = min(failed)
-        err(text)
-        err(f"(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')")
-        return RUNTIME
+        raise CliError(f"{text}\n(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')",
+                       RUNTIME)
     playouts = sum(part["playouts"] for part in parts)
     moves = sum(part["moves"] for part in parts)
     elapsed = max(part["seconds"] for part in parts)
     result = {
         "rules": args.file, "players": game.num_players, "options": sorted(game.options),
-        "jobs": jobs, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
+        "jobs": jobs, "max_moves": args.max_moves, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
         "playouts_per_second": round(playouts / elapsed, 2),
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
@@ -937,10 +987,6 @@ def positive_int(text):
     return whole_number(text, 1)
 
 
-def natural_int(text):
-    return whole_number(text, 0)
-
-
 def seed_int(text):
     return integer(text, "a seed is a whole number, not {text}")
 
@@ -968,6 +1014,11 @@ def coverage_argument(parser):
                              "and the rules never reached")
 
 
+def max_moves_argument(parser, what):
+    parser.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
+                        help=f"{what} (default {DEFAULT_MAX_MOVES})")
+
+
 def game_arguments(parser, players_help="number of players (default: the game's minimum)"):
     parser.add_argument("file", metavar="FILE", help="the rules file")
     parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
@@ -975,15 +1026,95 @@ def game_arguments(parser, players_help="number of players (default: the game's 
                         help="turn on a declared option (repeat for several)")
 
 
+def version() -> str:
+    """The version of the installed package (its metadata, from pyproject.toml), else that of
+    the pyproject.toml of this source tree."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version as installed
+        return installed("referee")
+    except PackageNotFoundError:
+        text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+        found = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
+        return found.group(1) if found else "unknown"
+
+
+# what `referee COMMAND --help` says besides the options: (description, examples, exit codes)
+COMMAND_HELP = {
+    "check": ("Check rules files (parse, check, compile) and print their diagnostics, file:line:col with "
+              "the source line and a caret. A folder stands for every .rules file in it and in its subfolders.",
+              ["referee check games/tic-tac-toe.rules", "referee check games/", "referee check --json games/"],
+              "0 every file is clean, 1 a file has errors (or a folder has no .rules file), 2 bad command line"),
+    "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots. "
+             "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
+             "the commands).",
+             ["referee play games/tic-tac-toe.rules",
+              "referee play games/continents.rules --players 3 --bot all=random --seed 7 --brief",
+              "printf 'b2\\n1\\nc3\\n' | referee play games/tic-tac-toe.rules --seed 1 --bot 2=first",
+              "referee play games/tic-tac-toe.rules --bot all=first --log game.json"],
+             "0 the game reached its end, 2 bad command line, 3 unfinished (end of input or quit), "
+             "65 bad rules file, 66 missing file, 70 runtime rules error, 73 cannot write the log"),
+    "simulate": ("Play N games between random bots (game i with seed S+i) and summarise them: wins, "
+                 "lengths, mean scores, the first runtime error.",
+                 ["referee simulate games/continents.rules -n 200 --players 4",
+                  "referee simulate games/continents.rules -n 50 --json --log-dir logs/"],
+                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 a game hit a runtime "
+                 "error, 73 cannot write a log"),
+    "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
+               "spectator's view, or with --player N what seat N sees.",
+               ["referee replay game.json", "referee replay game.json --player 2",
+                "referee replay logs/game-7.json --rules games/continents.rules"],
+               "0 ok, 2 bad command line, 65 bad log (changed rules file, a move not legal, another "
+               "result), 66 missing log or rules file, 70 runtime rules error"),
+    "bench": ("Random playouts for --seconds T: playouts and moves per second.",
+              ["referee bench games/continents.rules --players 3 --seconds 2",
+               "referee bench games/continents.rules --jobs 1 --json"],
+              "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 runtime rules error"),
+    "rulebook": ("The rules of a file by rule id, made from its rule tags, each traced to the lines "
+                 "that encode it (Markdown, or JSON).",
+                 ["referee rulebook games/continents.rules",
+                  "referee rulebook games/continents.rules --spec rules.md"],
+                 "0 ok, 1 --spec found rule ids the file does not tag, 2 bad command line, "
+                 "65 bad rules file, 66 missing file"),
+    "verify": ("Play random games at every player count, looking for broken invariants, dead ends, "
+               "runtime errors, endless games and hidden information that reaches a seat; each "
+               "failure is shrunk to a short replayable list of moves.",
+               ["referee verify games/continents.rules -n 20",
+                "referee verify games/continents.rules --players 3 -n 200 --coverage",
+                "referee verify games/titicaca.rules --log-dir failures/ --json"],
+               "0 ok, 1 a problem was found, 2 bad command line, 65 bad rules file, 66 missing file, "
+               "70 a worker process died, 73 cannot write a log"),
+    "compile": ("Write the Python module a game compiles to (for one player count and set of options), "
+                "for reading and debugging.",
+                ["referee compile games/tic-tac-toe.rules",
+                 "referee compile games/titicaca.rules --players 3 -o titicaca.py"],
+                "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 73 cannot write the output"),
+}
+
+
+def describe_commands(commands):
+    """Each command's description, examples and exit codes, for its --help."""
+    for name, (description, examples, codes) in COMMAND_HELP.items():
+        sub = commands[name]
+        sub.description = textwrap.fill(description, 78)
+        sub.formatter_class = argparse.RawDescriptionHelpFormatter
+        lines = ["examples:", *(f"  {example}" for example in examples), "", "exit codes (see docs/cli.md):"]
+        for code in [*re.split(r", (?=\d)", codes), "130 interrupted (Ctrl-C)"]:
+            number, text = code.split(" ", 1)
+            lines.append(textwrap.fill(text, 78, initial_indent=f"  {number:<4}", subsequent_indent=" " * 6))
+        sub.epilog = "\n".join(lines)
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
         epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
                "65 bad rules file or log, 66 missing file, 70 runtime rules error, 73 cannot write a log")
+    parser.add_argument("--version", action="version", version=f"referee {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="check rules files and print their diagnostics")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="+", metavar="FILE",
+                       help="a rules file, or a folder: every .rules file in it and in its subfolders")
     check.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     check.set_defaults(run=cmd_check)
 
@@ -996,7 +1127,8 @@ def build_parser():
                            "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
                       help="a bot for a seat: SEAT is a number or 'all', KIND is 'random' or 'first'")
-    play.add_argument("--log", metavar="PATH", help="write the game log to PATH")
+    play.add_argument("--log", metavar="FILE",
+                      help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)")
     play.add_argument("--quiet", action="store_true", help="show only what a human needs and the result")
     play.add_argument("--brief", action="store_true",
                       help="show one line per move (turn, player, move) instead of the view before each bot move")
@@ -1004,20 +1136,23 @@ def build_parser():
 
     simulate = commands.add_parser("simulate", help="play many games of random bots and summarise them")
     game_arguments(simulate)
-    simulate.add_argument("-n", "--games", dest="n", type=natural_int, default=100, metavar="N",
+    simulate.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N",
                           help="number of games (default 100)")
     simulate.add_argument("--seed", type=seed_int, default=0, metavar="S",
                           help="game i uses seed S+i (default 0)")
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
-    simulate.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
-    simulate.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
-                          help=f"stop a game after M moves and count it unfinished (default {DEFAULT_MAX_MOVES})")
+    simulate.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
+                          help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)")
+    max_moves_argument(simulate, "stop a game after M moves and count it unfinished")
     coverage_argument(simulate)
     jobs_argument(simulate, "play the games")
     simulate.set_defaults(run=cmd_simulate)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
-    replay_.add_argument("log", metavar="LOG")
+    replay_.add_argument("log", metavar="LOG", help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir")
+    replay_.add_argument("--rules", metavar="FILE",
+                         help="the rules file to replay it with (default: the one the log names, looked for as "
+                              "written, then from the log's folder)")
     replay_.add_argument("--player", type=positive_int, metavar="N",
                          help="print what seat N sees where the log ends (its view, and its legal moves if it "
                               "is to move; default: a spectator's view, public information only)")
@@ -1031,6 +1166,7 @@ def build_parser():
     bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    max_moves_argument(bench, "stop a playout after M moves (it does not count as one finished)")
     bench.add_argument("--coverage", action="store_true",
                        help="play the game compiled to count rule coverage (what counting costs; no counts printed)")
     jobs_argument(bench, "run playouts")
@@ -1050,8 +1186,7 @@ def build_parser():
     verify_.add_argument("-n", "--games", dest="n", type=positive_int, default=50, metavar="N",
                          help="games per player count (default 50)")
     verify_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
-    verify_.add_argument("--max-moves", type=positive_int, default=10_000, metavar="M",
-                         help="a game longer than M moves counts as endless (default 10000)")
+    max_moves_argument(verify_, "a game longer than M moves counts as endless")
     verify_.set_defaults(leaks=True)
     verify_.add_argument("--no-leaks", dest="leaks", action="store_false",
                          help="do not probe for hidden information that reaches a seat (twin states, "
@@ -1059,7 +1194,8 @@ def build_parser():
     verify_.add_argument("--flows", dest="leaks", action="store_const", const="flows",
                          help="also report what a probed move carries from hidden to shown (a hidden value "
                               "copied into a public one; expected where the rules reveal it)")
-    verify_.add_argument("--log", metavar="DIR", help="write a replayable log of each failure into DIR")
+    verify_.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
+                         help="write a replayable log of each failure into the folder DIR (made if need be)")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     coverage_argument(verify_)
     jobs_argument(verify_, "play the games")
@@ -1071,24 +1207,60 @@ def build_parser():
     compile_.add_argument("--coverage", action="store_true",
                           help="the module compiled to count rule coverage (its COV[k] += 1 lines)")
     compile_.set_defaults(run=cmd_compile)
+    parser.commands = commands.choices
+    describe_commands(parser.commands)
     return parser
+
+
+def wants_json(argv, parser) -> bool:
+    """Whether the command line asks a command that takes --json for it (read from the words
+    themselves when they could not be parsed)."""
+    words = list(argv)[:list(argv).index("--")] if "--" in argv else list(argv)
+    command = next((word for word in words if not word.startswith("-")), None)
+    sub = parser.commands.get(command)
+    return sub is not None and "--json" in words and "--json" in sub._option_string_actions
+
+
+def failed(error, parser, as_json) -> int:
+    """Report a CliError (a UsageError in argparse's style): on stderr, or with --json as a
+    JSON object on stdout. Returns its exit code."""
+    message = error.message
+    if isinstance(error, UsageError):
+        usage = error.parser or parser
+        message = f"{usage.prog}: error: {message}"
+        if not as_json:
+            message = usage.format_usage() + message
+    if as_json:
+        print_json({"error": message, "exit_code": error.code})
+    else:
+        err(message)
+    return error.code
 
 
 def main(argv=None) -> int:
     parser = build_parser()
+    argv = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
+    as_json = wants_json(argv, parser)
     try:
         args = parser.parse_args(argv)
-    except SystemExit as stop:               # --help (0) or a bad command line (2)
+    except SystemExit as stop:               # --help, --version (0)
         return stop.code if isinstance(stop.code, int) else USAGE
+    except UsageError as error:              # a bad command line (2)
+        return failed(error, parser, as_json)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return USAGE
+    command = parser.commands.get(args.command)
     try:
         return args.run(args)
+    except UsageError as error:
+        error.parser = error.parser or command
+        return failed(error, parser, as_json)
     except CliError as error:
-        err(error.message)
-        return error.code
+        return failed(error, parser, as_json)
     except KeyboardInterrupt:
+        if as_json:
+            return failed(CliError("interrupted", 130), parser, as_json)
         err("\ninterrupted")
         return 130
     except BrokenPipeError:
@@ -1098,14 +1270,12 @@ def main(argv=None) -> int:
             pass
         return OK
     except RulesRuntimeError as error:
-        err(runtime_text(error))
-        return RUNTIME
+        return failed(CliError(runtime_text(error), RUNTIME), parser, as_json)
     except Exception as error:               # an interpreter bug: say so, without a traceback
         if os.environ.get("REFEREE_DEBUG"):
             raise
-        err(f"referee: internal error: {type(error).__name__}: {error} "
-            "(set REFEREE_DEBUG=1 to see the traceback)")
-        return RUNTIME
+        return failed(CliError(f"referee: internal error: {type(error).__name__}: {error} "
+                               "(set REFEREE_DEBUG=1 to see the traceback)", RUNTIME), parser, as_json)
 
 
 if __name__ == "__main__":

@@ -152,16 +152,19 @@ def read_log(path):
     return log, None
 
 
+def rules_places(log, log_path=None) -> list:
+    """Where the rules file named by a log is looked for, in order: as given, then (a
+    relative path) from the log file's folder."""
+    given = Path(log["rules"])
+    places = [given]
+    if log_path is not None and not given.is_absolute():
+        places.append(Path(log_path).parent / given)
+    return places
+
+
 def find_rules(log, log_path=None) -> Optional[Path]:
     """The rules file named by a log: as given, else next to the log file."""
-    given = Path(log["rules"])
-    if given.is_file():
-        return given
-    if log_path is not None and not given.is_absolute():
-        beside = Path(log_path).parent / given
-        if beside.is_file():
-            return beside
-    return None
+    return next((place for place in rules_places(log, log_path) if place.is_file()), None)
 
 
 def same_result(recorded: dict, state) -> bool:
@@ -172,15 +175,23 @@ def same_result(recorded: dict, state) -> bool:
     return True
 
 
-def replay(log, ignore_hash=False, log_path=None):
-    """Replay a log from the start. Returns (final state, None) or (None, LogError): the
-    rules file is missing or has changed, a move is not legal, or the result differs."""
+def replay(log, ignore_hash=False, log_path=None, rules_path=None):
+    """Replay a log from the start (with the rules file rules_path, else the one the log
+    names). Returns (final state, None) or (None, LogError): the rules file is missing or has
+    changed, a move is not legal, or the result differs."""
     problem = check_log(log)
     if problem:
         return None, LogError(f"not a valid game log: {problem}")
-    rules = find_rules(log, log_path)
+    if rules_path is not None:
+        rules = Path(rules_path)
+        if not rules.is_file():
+            return None, LogError(f"{rules_path}: no such rules file", MISSING_FILE)
+    else:
+        rules = find_rules(log, log_path)
     if rules is None:
-        return None, LogError(f"the rules file '{log['rules']}' named by the log does not exist", MISSING_FILE)
+        looked = " and at ".join(str(place) for place in rules_places(log, log_path))
+        return None, LogError(f"the rules file '{log['rules']}' named by the log does not exist "
+                              f"(looked for it at {looked}); give its place with --rules FILE", MISSING_FILE)
     if not ignore_hash:
         program, _, _ = load_program(str(rules))
         files = (program.files if program is not None else None) or [str(rules)]

@@ -210,10 +210,10 @@ def test_play_bad_input_exit_codes(capsys, tmp_path):
     assert code == 65 and "E202" in err
     code, _, err = run(capsys, "play", tmp_path / "missing.rules")
     assert code == 66 and "no such file" in err
-    code, _, err = run(capsys, "play", CONTINENTS, "--option", "bogus")
-    assert code == 65 and "unknown option 'bogus'" in err
+    code, _, err = run(capsys, "play", CONTINENTS, "--option", "bogus")      # command-line mistakes
+    assert code == 2 and "referee play: error: argument --option: unknown option 'bogus'" in err
     code, _, err = run(capsys, "play", CONTINENTS, "--players", 9)
-    assert code == 65 and "2..6 players, not 9" in err
+    assert code == 2 and "referee play: error: argument --players: this game is for 2..6 players, not 9" in err
     code, _, err = run(capsys, "play", TTT, "--bot", "3=random")
     assert code == 2 and "seat must be 1..2" in err
     code, _, err = run(capsys, "play", TTT, "--bot", "all=clever")

@@ -76,7 +76,8 @@ def test_simulate_runtime_errors_and_logs_are_the_same_with_two_jobs(capsys, tmp
 def test_simulate_a_game_that_stops_early_and_zero_games(capsys):
     same_with_two_jobs(capsys, "simulate", GAMES / "continents.rules", "-n", 5, "--max-moves", 7, "--json")
     code, summary = same_with_two_jobs(capsys, "simulate", GAMES / "tic-tac-toe.rules", "-n", 0, "--json")
-    assert summary["games"] == 0 and summary["length"] is None
+    assert code == 2 and summary == {"error": "referee simulate: error: argument -n/--games: must be at least 1: 0",
+                                     "exit_code": 2}
 
 
 def test_simulate_text_and_progress_with_two_jobs(capsys, monkeypatch):

@@ -218,7 +218,7 @@ def test_replay_player_n_is_that_seats_view_only(capsys, unfinished_log):
 def test_replay_player_out_of_range(capsys, unfinished_log):
     path, _ = unfinished_log
     code, _, err = run(capsys, "replay", path, "--player", 4)
-    assert code == 2 and "--player 4: the game of this log has 3 players" in err
+    assert code == 2 and "referee replay: error: argument --player: the game of this log has 3 players, not 4" in err
     code, out, _ = run(capsys, "replay", path, "--player", 4, "--json")
     assert code == 2 and json.loads(out)["exit_code"] == 2
     code, _, err = run(capsys, "replay", path, "--player", 0)
