@@ -6,6 +6,7 @@ A `State` is one position: `current_player`, `legal_moves`, `apply`, `is_termina
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Iterable, Optional
 
@@ -1160,13 +1161,14 @@ def make_view(s: State, player: int) -> dict:
             entry["items"] = [item_view(s.entities[items[-1]], items[-1], player)]
         zones[shown] = entry
     values = {}
-    for key, value in s.vars.items():
+    for key in var_keys(s):
         name = key if isinstance(key, str) else key[0]
         visibility, owner, index_types, t = game.var_meta[name]
         if visibility == "hidden":
             continue
         if visibility == "owner" and (owner is None or key[owner + 1] != player):
             continue
+        value = s.vars.get(key, game.var_defaults[name])
         values[key_label(s, key, index_types)] = game.labeler(t, player)(s, value)
     view = {
         "game": game.title, "player": player, "turn": s.turn,
@@ -1187,6 +1189,43 @@ def make_view(s: State, player: int) -> dict:
     if game.score is not None:
         view["scores"] = s.scores()
     return view
+
+
+VIEW_ENTRIES = 2_000       # entries of one indexed variable listed in a view, at most
+
+
+def var_keys(s) -> list:
+    """The key of every variable's every entry, at its starting value or not, in the order of
+    declaration: a view shows every value it may (a variable with more than VIEW_ENTRIES
+    entries, only those that were set)."""
+    game = s.game
+    keys, listed = [], set()
+    for name, (_, _, index_types, _) in game.var_meta.items():
+        if not index_types:
+            keys.append(name)
+            continue
+        domains = [index_values(s, name, position, t) for position, t in enumerate(index_types)]
+        total = 1
+        for domain in domains:
+            total *= len(domain)
+        if total <= VIEW_ENTRIES:
+            for combination in itertools.product(*domains):
+                keys.append((name, *combination))
+    listed = set(keys)
+    keys += [key for key in s.vars if key not in listed]     # set outside the declared indexes (by hand)
+    return keys
+
+
+def index_values(s, name, position, t) -> list:
+    game = s.game
+    if t in game.geometries:
+        return list(game.geometries[t].cells)
+    if t in game.enum_members:
+        return list(game.enum_members[t])
+    if t in game.types.components:
+        return list(s.by_type.get(t, ()))
+    element, allowed, _ = game.compiler.index_domains(name)[position]
+    return sorted(allowed) if allowed is not None else []
 
 
 def item_view(entity, eid, player=None):
@@ -1237,6 +1276,7 @@ def board_views(s, player):
             out[shown]["zones"] = [z for z, meta in game.zone_meta.items() if meta[3] == index_types]
             out[shown]["parts"] = [v for v, meta in game.var_meta.items()
                                    if meta[2] == index_types and strip_optional(meta[3]) == name]
+            out[shown]["vars"] = [v for v, meta in game.var_meta.items() if meta[2] == index_types]
     return out
 
 

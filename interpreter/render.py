@@ -163,11 +163,14 @@ def board_marked(boards: dict):
 def render_vars(values: dict, defaults=None, boards=None) -> list:
     defaults = defaults or {}
     on_boards = board_marked(boards or {})
+    drawn = {v for board in (boards or {}).values() for v in board.get("vars", [])}
     groups = {}
     for label, value in values.items():
         name, index = split_key(label)
         if name in defaults and value == defaults[name]:
             continue
+        if name in drawn and value == "none":
+            continue           # an empty cell of a board drawing
         if len(index) == 1 and (index[0], value) in on_boards:
             continue
         groups.setdefault(name, []).append((index, value))
@@ -175,7 +178,7 @@ def render_vars(values: dict, defaults=None, boards=None) -> list:
     for name, entries in groups.items():
         entries.sort(key=lambda e: index_order(e[0]))
         if len(entries) == 1 and not entries[0][0]:
-            lines.append(f"  {name}: {entries[0][1]}")
+            lines.append(f"  {name}: {entries[0][1] or '-'}")      # an empty list: '-', not nothing
             continue
         parts = [f"{','.join(index)}={value}" for index, value in entries]
         lines.extend(wrap(f"  {name}: ", parts))
@@ -303,9 +306,14 @@ def render_view(view: dict, defaults: dict = None) -> str:
 
 
 def view_defaults(game) -> dict:
-    """{variable name: label of its declared default}, for `render_view(view, defaults)`."""
+    """{variable name: label of its declared default}, for `render_view(view, defaults)`: the
+    variables indexed by board cells or components, whose entries at their starting value the
+    text leaves out (one per cell or component; the board drawing shows the others). Every
+    other value is shown, at its starting value too (20 weapons, an empty heap)."""
     out = {}
     for name, meta in getattr(game, "var_meta", {}).items():
+        if not any(t in game.geometries or t in game.types.components for t in meta[2]):
+            continue
         try:
             out[name] = game.labeler(meta[3])(None, game.var_defaults.get(name))
         except Exception:           # a default that needs a state to label: always show it
