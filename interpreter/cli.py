@@ -109,6 +109,8 @@ def result_lines(state) -> list:
     else:
         lines.append("result: the game is unfinished")
     lines.append("scores: " + scores_text(state.scores()))
+    if state.game.declared_returns is not None and state.is_terminal():
+        lines.append("returns: " + scores_text(state.returns()))
     return lines
 
 
@@ -471,10 +473,12 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
     state, moves, error = play_out(game, seed, max_moves)
     record = {"seed": seed, "error": error, "moves": moves if error is not None else None,
               "length": len(moves), "finished": False, "winners": [], "scores": [],
+              "outcome": None, "returns": [],
               "log": None, "log_error": None,
               "coverage": game.coverage.take() if game.coverage is not None else None}
     if error is None and state.is_terminal():
-        record.update(finished=True, winners=list(state.winners), scores=list(state.scores()))
+        record.update(finished=True, winners=list(state.winners), scores=list(state.scores()),
+                      outcome=state.outcome(), returns=list(state.returns()))
     if log_dir and state is not None:
         path = Path(log_dir) / f"game-{seed}.json"
         try:
@@ -524,8 +528,9 @@ def cmd_simulate(args) -> int:
         log_folder(args.log)
     wins = [0] * players
     score_sums = [0.0] * players
+    return_sums = [0.0] * players
     lengths = []
-    draws = finished = unfinished = errors = 0
+    draws = shared = finished = unfinished = errors = 0
     first_error = None
     counted = None
     progress = Progress(n, "simulating")
@@ -544,6 +549,10 @@ def cmd_simulate(args) -> int:
                 lengths.append(record["length"])
                 if not record["winners"]:
                     draws += 1
+                elif len(record["winners"]) > 1:
+                    shared += 1
+                for p, value in enumerate(record["returns"]):
+                    return_sums[p] += value
                 for p in record["winners"]:
                     wins[p - 1] += 1
                 for p, value in enumerate(record["scores"]):
@@ -564,10 +573,14 @@ def cmd_simulate(args) -> int:
         "games": n, "finished": finished, "unfinished": unfinished, "runtime_errors": errors,
         "max_moves": args.max_moves,
         "wins": {str(p): wins[p - 1] for p in range(1, players + 1)}, "draws": draws,
+        "shared_wins": shared,
         "length": ({"mean": round(sum(lengths) / len(lengths), 2), "min": min(lengths), "max": max(lengths)}
                    if lengths else None),
         "mean_scores": ({str(p): round(score_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
                         if finished else None),
+        # with `returns` declared: each seat's mean payoff over the finished games
+        "mean_returns": ({str(p): round(return_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
+                         if finished and game.declared_returns is not None else None),
         "first_error": first_error,
         "seconds": round(seconds, 3),
     }
@@ -630,12 +643,14 @@ def summary_lines(s, game) -> list:
     def share(count):
         return f"{count} ({100 * count / finished:.0f}%)" if finished else str(count)
     lines.append("wins: " + " · ".join(f"P{p} {share(c)}" for p, c in s["wins"].items())
-                 + f" · draws {share(s['draws'])}")
+                 + f" · draws {share(s['draws'])} · shared wins {share(s['shared_wins'])}")
     if s["length"]:
         length = s["length"]
         lines.append(f"length in moves: mean {length['mean']:.1f} · min {length['min']} · max {length['max']}")
     if s["mean_scores"]:
         lines.append("mean scores: " + " · ".join(f"P{p} {v:g}" for p, v in s["mean_scores"].items()))
+    if s["mean_returns"]:
+        lines.append("mean returns: " + " · ".join(f"P{p} {v:g}" for p, v in s["mean_returns"].items()))
     error = s["first_error"]
     if error:
         lines.append(f"first runtime error: seed {error['seed']}, at move {len(error['moves'])}:")
@@ -677,6 +692,7 @@ def cmd_replay(args) -> int:
             "final_view": state.view(viewer),
             "moves": len(log["moves"]),
             "scores": list(state.scores()), "winners": list(state.winners),
+            "outcome": state.outcome(), "returns": list(state.returns()),
             "to_move": to_move, "legal_moves": legal, "terminal": state.is_terminal(),
         })
         return OK

@@ -167,6 +167,9 @@ class Game:
         self.static_by_type = {}
         self.label_templates = {}
         self.score = None
+        self.declared_returns = None   # f(s, p) of `returns p: EXPR`, when the header has it
+        returns_field = next((f for f in program.game.fields if isinstance(f, ast.ReturnsField)), None)
+        self.returns_span = returns_field.span if returns_field is not None else None
         # with coverage, the generated code counts what the rule tags stand on (coverage.py)
         self.coverage = Coverage(program, sources) if coverage else None
         compiler = Compiler(program, self, sources)
@@ -669,11 +672,38 @@ class State:
         raise IllegalMove(explain_refusal(self, text))
 
     def returns(self) -> list:
+        """Each seat's payoff: at the end of a game with `returns p: EXPR` in its header, that
+        number; else 1 for a winner and 0 for the others (0 for all before the end)."""
+        declared = self.game.declared_returns
+        if declared is None or not self.terminal:
+            return self.win_returns()
+        self.game.memo_reset(self)
+        values = []
+        for p in range(1, self.game.num_players + 1):
+            try:
+                value = declared(self, p)
+            except PYTHON_ERRORS as error:
+                raise located(self, error, "computing the returns") from error
+            if value is None or value.__class__ not in (int, float):
+                raise RulesRuntimeError(f"the return of P{p} is {plain_label(value)}, not a number",
+                                        self.game.returns_span)
+            values.append(float(value))
+        return values
+
+    def win_returns(self) -> list:
         return [1.0 if p in self.winners else 0.0 for p in range(1, self.game.num_players + 1)]
+
+    def outcome(self):
+        """How the game ended: "win" (one winner), "shared" (several winners: `finish winners
+        [...]` with several, or a tie for the best score), "draw" (no winner: `finish`, or the
+        end of the flow with no score); None before the end."""
+        if not self.terminal:
+            return None
+        return "draw" if not self.winners else "win" if len(self.winners) == 1 else "shared"
 
     def scores(self) -> list:
         if self.game.score is None:
-            return self.returns()
+            return self.win_returns()
         self.game.memo_reset(self)
         return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
 
@@ -1171,7 +1201,7 @@ def make_view(s: State, player: int) -> dict:
     view = {
         "game": game.title, "player": player, "turn": s.turn,
         "current": None if s.terminal else s.current,
-        "terminal": s.terminal, "winners": list(s.winners),
+        "terminal": s.terminal, "winners": list(s.winners), "outcome": s.outcome(),
         "zones": zones, "vars": values,
         "boards": board_views(s, player),
         "log": s.log[-10:],

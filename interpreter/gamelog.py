@@ -5,7 +5,9 @@
      "rules_sha256": "ab12...",         # of the file's bytes (base files first, for `extends`)
      "options": ["normal"], "players": 3, "seed": 7,
      "moves": ["build wood house on Asia 3", ...],
-     "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true}}
+     "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true,
+                "outcome": "win", "returns": [1.0, 0.0, 0.0]}}
+                                        # (outcome and returns: not in logs written before them)
 
     write_log(path, game, state, rules_path)   # after (or during) a game
     log, error = read_log(path)                # error: a LogError (message and exit code)
@@ -61,7 +63,7 @@ def rules_sha256(game) -> str:
 
 def game_result(state) -> dict:
     return {"winners": list(state.winners), "scores": list(state.scores()),
-            "terminal": bool(state.is_terminal())}
+            "terminal": bool(state.is_terminal()), "outcome": state.outcome(), "returns": list(state.returns())}
 
 
 def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
@@ -161,7 +163,7 @@ def find_rules(log, log_path=None) -> Optional[Path]:
 
 def same_result(recorded: dict, state) -> bool:
     replayed = game_result(state)
-    for name in ("winners", "scores", "terminal"):
+    for name in ("winners", "scores", "terminal", "outcome", "returns"):
         if name in recorded and recorded[name] != replayed[name]:
             return False
     return True
