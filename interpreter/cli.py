@@ -74,15 +74,17 @@ def print_json(value):
 
 # ---- loading -----------------------------------------------------------------------------
 
-def load(path, options=None, players=None, coverage=False):
-    """The compiled game (with coverage: counting its rule tags), or CliError: missing file
-    (66), diagnostics (65)."""
+def load(path, options=None, players=None, coverage=False, params=()):
+    """The compiled game (with coverage: counting its rule tags; params: the (name, text) pairs
+    of --param), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
     if not os.path.exists(path):
         raise CliError(f"referee: {path}: no such file", MISSING_FILE)
     if os.path.isdir(path):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
-    game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage)
+    game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage, dict(params or ()))
     if game is None:
+        if all(d.code in ("E603", "E604") for d in diagnostics):
+            raise CliError("referee: --param: " + RulesError(diagnostics, sources).render(), USAGE)
         raise CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game
 
@@ -99,7 +101,15 @@ def describe(game, seed=None) -> str:
     if seed is not None:
         parts.append(f"seed {seed}")
     parts.append("options: " + (", ".join(sorted(game.options)) or "none"))
+    values = game.typed_param_values()
+    if values:
+        parts.append("params: " + ", ".join(f"{name}={param_text(v)}" for name, v in values.items()))
     return " · ".join(parts)
+
+
+def param_text(value) -> str:
+    """A param's value as --param takes it: 8, true, false."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def result_lines(state) -> list:
@@ -120,7 +130,7 @@ def cmd_check(args) -> int:
     report = []
     all_ok = True
     for path in args.files:
-        game, diagnostics, sources = load_game(path)
+        game, diagnostics, sources = load_game(path, params=dict(args.param))
         ok = game is not None and not diagnostics
         all_ok = all_ok and ok
         report.append({"file": path, "ok": ok, "diagnostics": [d.to_json() for d in diagnostics]})
@@ -413,7 +423,7 @@ def new_seed() -> int:
 
 
 def cmd_play(args) -> int:
-    game = load(args.file, args.option, args.players)
+    game = load(args.file, args.option, args.players, params=args.param)
     seed = args.seed if args.seed is not None else new_seed()
     kinds = parse_bots(args.bot or [], game.num_players)
     if not args.bot:
@@ -522,7 +532,7 @@ def log_folder(path) -> Path:
 
 
 def cmd_simulate(args) -> int:
-    game = load(args.file, args.option, args.players, args.coverage)
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
     n, base, players = args.n, args.seed, game.num_players
     if args.log:
         log_folder(args.log)
@@ -569,7 +579,8 @@ def cmd_simulate(args) -> int:
     progress.close()
     seconds = time.perf_counter() - started
     summary = {
-        "rules": args.file, "players": players, "options": sorted(game.options), "seed": base,
+        "rules": args.file, "players": players, "options": sorted(game.options),
+        "params": game.typed_param_values(), "seed": base,
         "games": n, "finished": finished, "unfinished": unfinished, "runtime_errors": errors,
         "max_moves": args.max_moves,
         "wins": {str(p): wins[p - 1] for p in range(1, players + 1)}, "draws": draws,
@@ -614,7 +625,7 @@ def worker_pool(jobs, args, game, players=None):
     Ctrl-C included."""
     try:
         with parallel.Pool(jobs, args.file, args.option, players or game.num_players,
-                           getattr(args, "coverage", False)) as pool:
+                           getattr(args, "coverage", False), game.given_params) as pool:
             yield pool
     except parallel.WorkerDied as error:
         raise CliError(f"referee: {error}; with --jobs 1 the games are played in this process", RUNTIME)
@@ -627,6 +638,8 @@ def replay_command(args, game, seed) -> str:
              "--bot", "all=random", "--brief"]
     for option in sorted(game.options):
         parts += ["--option", option]
+    for name, value in game.given_params.items():
+        parts += ["--param", f"{name}={param_text(value)}"]
     return " ".join(parts)
 
 
@@ -743,7 +756,7 @@ def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVE
 
 
 def cmd_bench(args) -> int:
-    game = load(args.file, args.option, args.players, args.coverage)
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
     jobs = jobs_of(args)
     if jobs <= 1:
         parts = [bench_playouts(game, args.seed, 1, args.seconds)]
@@ -766,7 +779,7 @@ def cmd_bench(args) -> int:
     elapsed = max(part["seconds"] for part in parts)
     result = {
         "rules": args.file, "players": game.num_players, "options": sorted(game.options),
-        "jobs": jobs, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
+        "params": game.typed_param_values(), "jobs": jobs, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
         "playouts_per_second": round(playouts / elapsed, 2),
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
@@ -815,7 +828,7 @@ def cmd_rulebook(args) -> int:
 def cmd_verify(args) -> int:
     """Play random games at every player count asked for; report broken invariants, dead ends,
     runtime errors and endless games, each shrunk to a short replayable list of moves."""
-    probe = load(args.file, args.option, args.players)
+    probe = load(args.file, args.option, args.players, params=args.param)
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
     jobs = min(jobs_of(args), args.n * len(counts))
@@ -828,7 +841,7 @@ def cmd_verify(args) -> int:
     results = []
     failed = False
     for count in counts:
-        game = load(args.file, args.option, count, args.coverage)
+        game = load(args.file, args.option, count, args.coverage, args.param)
         if reports is None:
             report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves, leaks=args.leaks)
         else:
@@ -846,7 +859,8 @@ def cmd_verify(args) -> int:
                 failure.log = str(path)
     covered = verify_coverage(results) if args.coverage else None
     if args.json:
-        print_json({"rules": args.file, "options": sorted(args.option or []), "results": [
+        print_json({"rules": args.file, "options": sorted(args.option or []),
+                    "params": probe.typed_param_values(), "results": [
             {"players": game.num_players, **report.to_json(),
              "logs": [f.log for f in report.failures]} for game, report in results],
             **({"coverage": covered} if covered is not None else {})})
@@ -889,7 +903,7 @@ def cmd_compile(args) -> int:
     """The generated module of a game (options, player count): every fn, proc, action, trigger,
     the setup and the flow as Python functions, each under a comment naming its rules line
     (with --coverage, the module that counts rule coverage)."""
-    game = load(args.file, args.option, args.players, args.coverage)
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
     source = game.compiler.module_source()
     if not args.output:
         out(source.rstrip("\n"))
@@ -967,6 +981,20 @@ def game_arguments(parser, players_help="number of players (default: the game's 
     parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
     parser.add_argument("--option", action="append", metavar="NAME", default=[],
                         help="turn on a declared option (repeat for several)")
+    param_argument(parser)
+
+
+def param_argument(parser):
+    parser.add_argument("--param", action="append", type=param_setting, metavar="NAME=VALUE", default=[],
+                        help="give a typed param a value, e.g. --param heap=8 (repeat for several)")
+
+
+def param_setting(text):
+    """'n=8' -> ('n', '8'): the game checks the value against the param's type and range."""
+    name, sep, value = text.partition("=")
+    if not sep or not re.fullmatch(r"\s*[A-Za-z_][A-Za-z_0-9]*\s*", name) or not value.strip():
+        raise argparse.ArgumentTypeError(f"write NAME=VALUE, e.g. heap=8, not {shortened(text)!r}")
+    return name.strip(), value.strip()
 
 
 def build_parser():
@@ -979,6 +1007,7 @@ def build_parser():
     check = commands.add_parser("check", help="check rules files and print their diagnostics")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    param_argument(check)
     check.set_defaults(run=cmd_check)
 
     play = commands.add_parser("play", help="play a game in the terminal, against bots or not",

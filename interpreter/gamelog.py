@@ -4,6 +4,7 @@
      "rules": "games/x.rules",          # the path as it was given
      "rules_sha256": "ab12...",         # of the file's bytes (base files first, for `extends`)
      "options": ["normal"], "players": 3, "seed": 7,
+     "params": {"hand_size": 5},        # the typed params' values (not in older logs)
      "moves": ["build wood house on Asia 3", ...],
      "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true,
                 "outcome": "win", "returns": [1.0, 0.0, 0.0]}}
@@ -72,6 +73,7 @@ def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
         "rules": str(rules_path),
         "rules_sha256": rules_sha256(game),
         "options": sorted(game.options),
+        "params": game.typed_param_values(),
         "players": game.num_players,
         "seed": state.seed if seed is None else seed,
         "moves": list(state.history if moves is None else moves),
@@ -109,6 +111,10 @@ def check_log(log) -> Optional[str]:
     for name in ("options", "moves"):
         if not all(isinstance(x, str) for x in log[name]):
             return f"the log's field '{name}' must be a list of texts"
+    params = log.get("params", {})
+    if not isinstance(params, dict) or not all(
+            isinstance(name, str) and (isinstance(v, bool) or isinstance(v, int)) for name, v in params.items()):
+        return "the log's field 'params' must map names to whole numbers or true/false"
     result = log.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -188,7 +194,8 @@ def replay(log, ignore_hash=False, log_path=None):
         if digest != log["rules_sha256"]:
             return None, LogError(f"the rules file has changed since the log was written ({rules}); "
                                   "use --ignore-hash to replay it anyway")
-    game, diagnostics, sources = load_game(str(rules), tuple(log["options"]), log["players"])
+    game, diagnostics, sources = load_game(str(rules), tuple(log["options"]), log["players"],
+                                           params=log.get("params", {}))
     if game is None:
         return None, LogError(RulesError(diagnostics, sources).render())
     try:

@@ -213,7 +213,7 @@ def test_older_logs_without_returns_still_replay(tmp_path, capsys):
         state.apply(move)
     log_path = tmp_path / "old.json"
     log = write_log(log_path, game, state, TTT)
-    del log["result"]["returns"], log["result"]["outcome"]      # as logs were written before
+    del log["result"]["returns"], log["result"]["outcome"], log["params"]    # as logs were written before
     log_path.write_text(json.dumps(log))
     code, out, _ = run(capsys, "replay", log_path, "--json")
     assert code == 0 and json.loads(out)["outcome"] == "win"
