@@ -1378,7 +1378,7 @@ def param_values(program, params, here):
             elif kind == "int" and PARAM_INT.fullmatch(text):
                 value = int(text)
         if kind == "bool" and value.__class__ is not bool or kind == "int" and value.__class__ is not int:
-            shown = value if isinstance(value, str) else plain_label(value)
+            shown = value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else plain_label(value)
             want = "true or false" if kind == "bool" else "a whole number (of at most 18 digits)"
             return None, Diagnostic("E604", f"param '{name}' is {want}, not {str(shown)[:40]!r}", param.span)
         values[name] = value

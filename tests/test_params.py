@@ -91,7 +91,7 @@ def test_values_given_are_checked_for_name_type_and_range(nim):
     assert codes(nim, params={"heap_size": "ten"}) == \
         [("E604", "param 'heap_size' is a whole number (of at most 18 digits), not 'ten'")]
     assert codes(nim, params={"heap_size": True}) == \
-        [("E604", "param 'heap_size' is a whole number (of at most 18 digits), not 'yes'")]
+        [("E604", "param 'heap_size' is a whole number (of at most 18 digits), not 'true'")]
     assert codes(nim, params={"misere": 1}) == [("E604", "param 'misere' is true or false, not '1'")]
     assert codes(nim, params={"heap_size": "1" * 19})[0][0] == "E604"
     assert codes(nim, params={"heap_size": 31}) == [("E604", "param 'heap_size' must be in 2..30, not 31")]
