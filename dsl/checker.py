@@ -706,10 +706,10 @@ def check_params_and_options(c: Checker):
         # a typed param: its value may be given when the game is loaded (--param n=8)
         t = c.type_name(param.type)
         if t not in ("int", "bool", ANY):
-            c.error("E211", f"a typed param is an int or a bool, not {describe(t)}", param.type.span,
+            c.error("E212", f"a typed param is an int or a bool, not {describe(t)}", param.type.span,
                     "write 'param NAME: int in LOW..HIGH = VALUE', or leave the type out")
         elif param.low is not None and t != "int":
-            c.error("E211", f"only an int param has a range, not {describe(t)}", param.low.span)
+            c.error("E212", f"only an int param has a range, not {describe(t)}", param.low.span)
         for bound in (param.low, param.high):
             if bound is not None and strip_optional(c.expr(bound, c.globals)) not in NUMBERS:
                 c.error("E302", "the bounds of a param's range are numbers", bound.span)

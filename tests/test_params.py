@@ -108,9 +108,9 @@ def test_the_rules_own_values_are_checked_too(write_rules):
 
 
 @pytest.mark.parametrize("declaration, code", [
-    ('param name: text = "x"', "E211"),
-    ("param flag: bool in 1..2 = true", "E211"),
-    ("param counts: list of int = [1]", "E211"),
+    ('param name: text = "x"', "E212"),
+    ("param flag: bool in 1..2 = true", "E212"),
+    ("param counts: list of int = [1]", "E212"),
     ("param n: int = true", "E303"),
     ("param n: int in 1..true = 1", "E302"),
     ("param n: Colour = 1", "E206"),
