@@ -301,6 +301,8 @@ class Checker:
             self.expr(extra, scope)
 
     def expr_Call(self, node, scope):
+        if node.name == "can_play":
+            return self.can_play(node, scope)
         args = [self.expr(a, scope) for a in node.arguments]
         if node.name in self.functions:
             fn = self.functions[node.name]
@@ -339,6 +341,23 @@ class Checker:
         candidates = set(self.functions) | set(STDLIB_SIGNATURES) | set(self.boards)
         self.error("E204", f"unknown function '{node.name}'", node.span, did_you_mean(node.name, candidates))
         return ANY
+
+    def can_play(self, node, scope) -> str:
+        """can_play(ACTION) or can_play(ACTION, PLAYER): whether the action has a legal move now
+        (for that player)."""
+        if not 1 <= len(node.arguments) <= 2:
+            self.error("E208", f"'can_play' takes an action and optionally a player, not {len(node.arguments)} argument(s)",
+                       node.span)
+            return "bool"
+        action = node.arguments[0]
+        if not isinstance(action, ast.Name) or action.id not in self.actions:
+            self.error("E205", "can_play asks about an action: its first argument must be an action's name",
+                       action.span, did_you_mean(action.id, self.actions) if isinstance(action, ast.Name) else None)
+        if len(node.arguments) == 2:
+            given = self.expr(node.arguments[1], scope)
+            if given == "none" or not compatible(given, "Player"):
+                self.error("E303", f"can_play asks for a player, not {describe(given)}", node.arguments[1].span)
+        return "bool"
 
     def arity(self, node, expected):
         if len(node.arguments) != expected:
@@ -667,6 +686,12 @@ def check_sections(c: Checker):
 
 
 def check_types_and_names(c: Checker):
+    for name, declared in c.program.declarations.items():
+        if isinstance(declared.node, ast.Action):
+            continue           # actions have names of their own, used only by 'play'
+        if name in STDLIB_SIGNATURES or name in BUILTIN_VALUES or name == "can_play":
+            c.error("E211", f"'{name}' is {'a built-in name' if name in BUILTIN_VALUES else 'a standard function'}: a declaration of that name would hide it",
+                    declared.node.span, f"give it a name of its own (e.g. 'game_{name}')")
     seen_members = {}
     for enum in c.enums.values():
         for member in enum.members:

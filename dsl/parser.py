@@ -285,6 +285,19 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
         hint = "to compare, write '=='"
     elif text in ("else", "elif") :
         hint = "'else' and 'elif' follow the '}' of an 'if' block"
+    elif text == "if" and re.search(r"\belse\s*$", source[:getattr(token, "start_pos", None) or 0]):
+        hint = "write 'elif CONDITION { ... }' for another case (the language has no 'else if')"
+    elif set(error.expected or ()) == {"IN"}:
+        # an aggregate opened on something that is not a binder: max(hand[p]), first(best(...))
+        opened = re.search(r"\b([a-z_]+)\s*\(\s*$", source[:getattr(token, "start_pos", None) or 0]) or \
+            re.search(r"\b([a-z_]+)\s*\(\s*[A-Za-z_]\w*\s*$", source[:getattr(token, "start_pos", None) or 0])
+        word = opened.group(1) if opened else "count"
+        example = {"best": "best(p in players by points[p])", "worst": "worst(p in players by points[p])",
+                   "sorted": "sorted(c in hand[p] by c.rank)", "first": "first(p in best(p in players by points[p]))",
+                   "filter": "filter(c in hand[p] where c.rank > 2)", "map": "map(c in hand[p]: c.rank)",
+                   "any": "any(c in hand[p] where c.rank > 2)", "all": "all(c in hand[p]: c.rank > 2)",
+                   "count": "count(c in hand[p] where c.rank > 2)"}.get(word, f"{word}(c in hand[p]: c.rank)")
+        hint = f"{word}(...) names the items it goes over with a binder, e.g. {example}"
     elif token.type == "NAME" and "LBRACE" in (error.expected or set()):
         hint = "a '{' is missing before this name"
     elif set(error.expected or ()) == {"LPAR"}:

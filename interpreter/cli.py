@@ -250,6 +250,7 @@ class Session:
             self.show(line)
             raise
         self.show(line)
+        self.write_progress()
         if said is None:
             self.sealed.append(at)
         for k in [k for k in self.sealed if self.state.public_history[k][1] is not None]:
@@ -403,6 +404,15 @@ class Session:
         """The seed, once the game has stopped, if it was not shown at the start."""
         if not self.seed_shown:
             self.show(f"seed: {self.seed}")
+
+    def write_progress(self):
+        """The log so far, after every move, so that a crash or a killed terminal loses nothing
+        (a failure to write it is reported once, by save_log at the end)."""
+        if self.args.log:
+            try:
+                write_log(self.args.log, self.game, self.state, self.args.file, moves=self.moves, seed=self.seed)
+            except OSError:
+                pass
 
     def save_log(self):
         if not self.args.log:

@@ -470,6 +470,10 @@ class SourceGenerator:
                 return self.inline(fn_decl, node.arguments, scope, ctx)
             args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
             return f"fn_{name}(s{args})"
+        if name == "can_play":  # the action's generated enumerator, asked whether it finds a move
+            action = re.sub(r"\W", "_", node.arguments[0].id)
+            player = self.source(node.arguments[1], scope, ctx) if len(node.arguments) > 1 else "None"
+            return f"can_play(s, legal_{action}, {player})"
         if name == "label":     # the text depends on the value's type: compiled here, not in stdlib
             t = c.type_of(node.arguments[0], scope)
             labeler = self.bind(c.game.labeler("list[" + element_of(t) + "]" if t.startswith("zone[") else t))

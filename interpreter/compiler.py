@@ -162,6 +162,18 @@ def number_too_large(value, span):
                             f"(see the limits in docs/language.md)", span)
 
 
+def can_play(s, legal, player):
+    """Whether an action has a legal move now, for `player` (the player to move if none)."""
+    if player is None or player == s.current:
+        return bool(legal(s)[0])
+    saved = s.current
+    s.current = player
+    try:
+        return bool(legal(s)[0])
+    finally:
+        s.current = saved
+
+
 def outside_indexes(s, name, value, shown, span):
     raise RulesRuntimeError(f"a write to {name}[{s.label(value)}], outside the indexes declared for {name} ({shown})", span)
 
@@ -181,7 +193,7 @@ STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
-    "outside_indexes": outside_indexes, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
+    "outside_indexes": outside_indexes, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
 
 
@@ -924,7 +936,8 @@ class Compiler:
         cells) or calls one that does. A cached value stays until a statement writes what the
         function reads (a variable it names, or any zone), or until the engine is entered
         again (a state changed from outside). Not cached: functions that call pick (they
-        change the random source), read `current`, or take lists (unhashable)."""
+        change the random source), ask `can_play` (it reads the whole state), read `current`, or
+        take lists (unhashable)."""
         functions = self.types.functions
         costly = set()
         for name, fn in functions.items():
@@ -938,7 +951,7 @@ class Compiler:
         # a zone given as an argument is read under another name: such functions are not cached
         takes_zone = {name for name, fn in functions.items()
                       if any(self.types.type_name(p.type).startswith("zone[") for p in fn.parameters)}
-        self.memoized = (callers(functions, costly) - callers(functions, {"pick"})
+        self.memoized = (callers(functions, costly) - callers(functions, {"pick", "can_play"})
                          - callers(functions, reads_current) - callers(functions, takes_zone)) & scalar
         if self.coverage is not None:
             # a counted function counts every call: neither cached (nor any that calls it) nor inlined

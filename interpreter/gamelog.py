@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -85,7 +86,11 @@ def write_log(path, game, state, rules_path, moves=None, seed=None) -> dict:
     """Write the log of `state`'s game to `path` (moves default to state.history).
     Raises OSError when the file cannot be written."""
     log = make_log(game, state, rules_path, moves, seed)
-    Path(path).write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
+    # written whole or not at all: a reader (or a crash) never sees half a log
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_text(json.dumps(log, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, target)
     return log
 
 

@@ -3,14 +3,14 @@
 At a state, for a seat, twin states are built that differ from it only in what the seat may not
 see: two components it cannot see exchanged (in hidden zones, in other seats' own zones, under
 the top of a `top` zone), two components it sees only masked exchanged (the same public label:
-their owner-only attributes differ), or another random source. Everything the seat is shown
+their owner-only attributes differ), another seat's sealed simultaneous move not revealed yet
+replaced by another it could have made, or another random source. Everything the seat is shown
 must then be the same in the twin: its view (the JSON, from which its text is drawn), the moves
 it has seen, its legal moves and their names, and the answer to moves it could type (the
 refusals included). A difference is a leak, reported with the channel and the two values.
 
 Not perturbed (yet): hidden variables (their values may be bookkeeping derived from public
-facts, and a twin with another value could be a state no game reaches) and sealed simultaneous
-choices not yet revealed.
+facts, and a twin with another value could be a state no game reaches).
 """
 from __future__ import annotations
 
@@ -106,6 +106,38 @@ def label(state, x) -> str:
     return f"{state.entities[x]['__label__']} (in {where})"
 
 
+def sealed_twins(state, seat, rng, count) -> list:
+    """Up to `count` twins in which another seat's sealed simultaneous move, not revealed yet,
+    is another of the moves it could have made."""
+    twins = []
+    for instruction in state.game.flow:
+        if instruction.op != "simultaneous" or instruction.key not in state.env:
+            continue
+        remaining, sealed = state.env[instruction.key]
+        first = len(state.history) - len(sealed)      # where the sealed moves stand in the history
+        others = [k for k, (player, _, _) in enumerate(sealed) if player != seat]
+        for _ in range(count if others else 0):
+            k, rng = random_source.below(rng, len(others))
+            k = others[k]
+            player, index, args = sealed[k]
+            # what that seat could choose: the same decision, asked of it again
+            probe = state.clone()
+            probe.env[instruction.key] = ((player,) + tuple(remaining), sealed[:k] + sealed[k + 1:])
+            probe.current, probe._legal = player, None
+            options = [m for m in probe.legal_moves() if m.kind == "action" and (m.action, m.args) != (index, args)]
+            if not options:
+                continue
+            pick, rng = random_source.below(rng, len(options))
+            other = options[pick]
+            twin = state.clone()
+            twin.env[instruction.key] = (remaining, sealed[:k] + ((player, other.action, other.args),) + sealed[k + 1:])
+            twin.own_trails()
+            twin.history[first + k] = other.name
+            twin.changed()
+            twins.append((twin, f"P{player}'s sealed move '{other.name}' instead of '{state.history[first + k]}'", None))
+    return twins
+
+
 def random_source_twin(state, rng):
     twin = state.clone()
     twin.rng = random_source.mix(rng ^ 0x5DEECE66D)
@@ -150,7 +182,7 @@ def find_leak(state, seat, rng, move=None) -> Optional[str]:
     what the seat is shown must still be the same (a hidden value copied into a public one is
     a leak found only so)."""
     exchanges = exchange_twins(state, seat, rng, TWINS - 1)
-    twins = exchanges + [random_source_twin(state, rng)]
+    twins = exchanges + sealed_twins(state, seat, rng, 1) + [random_source_twin(state, rng)]
     probes = probe_names([state] + [t for t, _, _ in twins[:1]], seat, rng)
     shown = observe(state, seat, probes)
     for twin, how, _ in twins:

@@ -185,7 +185,7 @@ def test_binder_element_types_follow_the_domain():
 
 
 def test_choose_and_trigger_binders():
-    clean('''proc pick() {
+    clean('''proc choose_card() {
   choose c in hand[current] "which card?" { move c to deck }
 }
 trigger tidy for c in deck when c.value < 0 { move c to hand[1] }

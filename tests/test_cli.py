@@ -524,3 +524,21 @@ def test_log_directory_onto_a_file_or_an_unwritable_path(capsys, tmp_path, comma
 def test_rulebook_spec_reads_no_device(capsys):
     code, out, err = run(capsys, "rulebook", TTT, "--spec", "/dev/zero")
     assert code == 66 and out == "" and "not a regular file" in err
+
+
+def test_play_writes_its_log_as_the_game_goes(capsys, monkeypatch, tmp_path):
+    """A game stopped hard (killed, the machine gone) keeps the moves played so far."""
+    from interpreter import bots
+    log = tmp_path / "game.json"
+    turns = []
+
+    def choose(self, state):
+        turns.append(state.turn)
+        if len(turns) == 3:
+            raise SystemExit(9)          # not an error the CLI handles: as if the process died
+        return state.legal_moves()[0]
+    monkeypatch.setattr(bots.FirstBot, "choose", choose)
+    with pytest.raises(SystemExit):
+        main(["play", str(TTT), "--seed", "0", "--bot", "1=first", "--bot", "2=first", "--log", str(log)])
+    assert json.loads(log.read_text())["moves"] == ["a1", "b1"]
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]     # no partial file left

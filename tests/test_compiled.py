@@ -369,10 +369,10 @@ game "R" {
   players 2
 }
 fn f(n: int): int = n <= 0 ? 0 : f(n - 1) + 1
-param size = f(100000)
+param depth = f(100000)
 var total: int = 0
 action pass "pass" {
-  total += size
+  total += depth
 }
 flow {
   turns from 1 until total >= 3 {

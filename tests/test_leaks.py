@@ -104,3 +104,30 @@ def test_leak_probes_and_undone_moves_are_not_counted_in_the_rule_coverage():
     plain = verify(game, games=4, leaks=False).coverage
     assert sum(plain) > 0
     assert verify(game, games=4, leaks="flows").coverage == plain
+
+
+def titicaca_during_bids():
+    """A Titicaca 3p state in which P1 has sealed a bid and P2 is to bid."""
+    game = seed_game("titicaca", 3)
+    state = game.new_initial_state(4)
+    state.apply(state.legal_moves()[3])
+    assert state.sealed() and state.current_player() == 2
+    return state
+
+
+def test_a_sealed_move_is_perturbed_and_does_not_leak():
+    from interpreter.leaks import sealed_twins
+    state = titicaca_during_bids()
+    twins = sealed_twins(state, 2, random_source.seed_state(1), 2)
+    assert twins and all("P1's sealed move" in how for _, how, _ in twins)
+    assert all(twin.history[-1] != state.history[-1] for twin, _, _ in twins)
+    for seat in (2, 3):
+        assert find_leak(state, seat, random_source.seed_state(seat)) is None
+
+
+def test_a_view_that_showed_sealed_moves_would_be_caught(monkeypatch):
+    from interpreter import leaks
+    real = leaks.make_view
+    monkeypatch.setattr(leaks, "make_view", lambda s, p: {**real(s, p), "env": repr(sorted(map(str, s.env.items())))})
+    message = find_leak(titicaca_during_bids(), 2, random_source.seed_state(1))
+    assert message and "P1's sealed move" in message and "view depend" in message
