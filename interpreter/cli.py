@@ -497,8 +497,11 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
               "log": None, "log_error": None,
               "coverage": game.coverage.take() if game.coverage is not None else None}
     if error is None and state.is_terminal():
-        record.update(finished=True, winners=list(state.winners), scores=list(state.scores()),
-                      outcome=state.outcome(), returns=list(state.returns()))
+        try:
+            record.update(finished=True, winners=list(state.winners), scores=list(state.scores()),
+                          outcome=state.outcome(), returns=list(state.returns()))
+        except RulesRuntimeError as failed:       # a score or a return that cannot be computed
+            record.update(finished=False, error=runtime_text(failed, game), moves=moves)
     if log_dir and state is not None:
         path = Path(log_dir) / f"game-{seed}.json"
         try:

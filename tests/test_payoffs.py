@@ -150,7 +150,7 @@ def test_returns_must_be_numbers(write_rules):
     assert "a player's return is a number" in diagnostics[0].message
 
 
-def test_a_return_that_is_none_is_a_located_runtime_error(write_rules):
+def test_a_return_that_is_none_is_a_located_runtime_error(capsys, write_rules):
     text = BET.replace("returns p: net[p]", "returns p: p == 1 ? net[p] : top(hand[p]).value")
     text = text.replace("  finish winners [high()]\n", "  move top(hand[2]) to deck\n  finish winners [high()]\n")
     game = load(write_rules(text))
@@ -159,6 +159,12 @@ def test_a_return_that_is_none_is_a_located_runtime_error(write_rules):
     with pytest.raises(RulesRuntimeError) as caught:
         state.returns()
     assert caught.value.span is not None and caught.value.span.line == 3
+    # simulate counts it as the game's runtime error, at the line of the returns
+    code, out, _ = run(capsys, "simulate", game.path, "-n", 3, "--jobs", 1, "--json")
+    summary = json.loads(out)
+    assert code == 70 and summary["runtime_errors"] == 3 and summary["finished"] == 0
+    assert "the return of P2 is none, not a number" in summary["first_error"]["message"]
+    assert ":3:" in summary["first_error"]["message"]
 
 
 def test_simulate_counts_draws_apart_from_shared_wins_and_means_the_returns(capsys, write_rules):
