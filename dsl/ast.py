@@ -65,6 +65,13 @@ class ScoreField:
 
 
 @node
+class ReturnsField:
+    span: Span
+    player_name: str
+    expr: Any
+
+
+@node
 class Option:
     span: Span
     name: str
@@ -83,7 +90,10 @@ class ParamSet:
 class Param:
     span: Span
     name: str
-    value: Any
+    type: Any = None        # a typed param (`param n: int in 4..13 = 13`) may be set when loading
+    low: Any = None         # its range, for an int
+    high: Any = None
+    value: Any = None
 
 
 @node

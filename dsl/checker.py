@@ -724,7 +724,23 @@ def check_types_and_names(c: Checker):
 
 def check_params_and_options(c: Checker):
     for param in c.params.values():
-        c.globals.names[param.name] = c.expr(param.value, c.globals)
+        given = c.expr(param.value, c.globals)
+        if param.type is None:
+            c.globals.names[param.name] = given
+            continue
+        # a typed param: its value may be given when the game is loaded (--param n=8)
+        t = c.type_name(param.type)
+        if t not in ("int", "bool", ANY):
+            c.error("E212", f"a typed param is an int or a bool, not {describe(t)}", param.type.span,
+                    "write 'param NAME: int in LOW..HIGH = VALUE', or leave the type out")
+        elif param.low is not None and t != "int":
+            c.error("E212", f"only an int param has a range, not {describe(t)}", param.low.span)
+        for bound in (param.low, param.high):
+            if bound is not None and strip_optional(c.expr(bound, c.globals)) not in NUMBERS:
+                c.error("E302", "the bounds of a param's range are numbers", bound.span)
+        if not compatible(given, t):
+            c.error("E303", f"'{param.name}' holds {describe(t)}, not {describe(given)}", param.value.span)
+        c.globals.names[param.name] = t
     for option in c.options.values():
         for setting in option.settings:
             if setting.name not in c.params:
@@ -768,6 +784,10 @@ def check_game_fields(c: Checker):
             t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
             if strip_optional(t) not in NUMBERS:
                 c.error("E302", f"a score is a number, but this is {describe(t)}", field.expr.span)
+        if isinstance(field, ast.ReturnsField):
+            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
+            if strip_optional(t) not in NUMBERS:
+                c.error("E302", f"a player's return is a number, but this is {describe(t)}", field.expr.span)
 
 
 def parameter_scope(c: Checker, parameters):

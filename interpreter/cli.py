@@ -25,7 +25,7 @@ from dsl.program import Unreadable, read_regular_file
 from .bots import KINDS, FirstBot, RandomBot
 from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
-from .gamelog import LogError, read_log, replay, write_log
+from .gamelog import read_log, replay, write_log
 from .verify import verify
 from . import coverage, parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
@@ -92,14 +92,14 @@ def print_json(value):
 
 # ---- loading -----------------------------------------------------------------------------
 
-def load(path, options=None, players=None, coverage=False):
-    """The compiled game (with coverage: counting its rule tags), or CliError: missing file
-    (66), diagnostics (65)."""
+def load(path, options=None, players=None, coverage=False, params=()):
+    """The compiled game (with coverage: counting its rule tags; params: the (name, text) pairs
+    of --param), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
     if not os.path.exists(path):
         raise CliError(f"referee: {path}: no such file", MISSING_FILE)
     if os.path.isdir(path):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
-    game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage)
+    game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage, dict(params or ()))
     if game is None:
         raise flag_mistake(diagnostics) or CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game
@@ -108,9 +108,9 @@ def load(path, options=None, players=None, coverage=False):
 def flag_mistake(diagnostics):
     """load_game's E601 (an option the game does not declare) and E602 (a player count out
     of its range) as what they are at the command line: a mistake of --option or --players."""
-    if len(diagnostics) == 1 and diagnostics[0].code in ("E601", "E602"):
+    if len(diagnostics) == 1 and diagnostics[0].code in ("E601", "E602", "E603", "E604"):
         (diagnostic,) = diagnostics
-        flag = "--option" if diagnostic.code == "E601" else "--players"
+        flag = {"E601": "--option", "E602": "--players"}.get(diagnostic.code, "--param")
         hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
         return UsageError(f"argument {flag}: {diagnostic.message}{hint}")
     return None
@@ -128,7 +128,15 @@ def describe(game, seed=None) -> str:
     if seed is not None:
         parts.append(f"seed {seed}")
     parts.append("options: " + (", ".join(sorted(game.options)) or "none"))
+    values = game.typed_param_values()
+    if values:
+        parts.append("params: " + ", ".join(f"{name}={param_text(v)}" for name, v in values.items()))
     return " · ".join(parts)
+
+
+def param_text(value) -> str:
+    """A param's value as --param takes it: 8, true, false."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def result_lines(state) -> list:
@@ -138,6 +146,8 @@ def result_lines(state) -> list:
     else:
         lines.append("result: the game is unfinished")
     lines.append("scores: " + scores_text(state.scores()))
+    if state.game.declared_returns is not None and state.is_terminal():
+        lines.append("returns: " + scores_text(state.returns()))
     return lines
 
 
@@ -169,7 +179,7 @@ def cmd_check(args) -> int:
             if not args.json:
                 out(f"{folder}: no .rules file in this folder")
             continue
-        game, diagnostics, sources = load_game(path)
+        game, diagnostics, sources = load_game(path, params=dict(args.param))
         ok = game is not None and not diagnostics
         all_ok = all_ok and ok
         report.append({"file": path, "ok": ok, "diagnostics": [d.to_json() for d in diagnostics]})
@@ -484,7 +494,7 @@ def new_seed() -> int:
 
 
 def cmd_play(args) -> int:
-    game = load(args.file, args.option, args.players)
+    game = load(args.file, args.option, args.players, params=args.param)
     seed = args.seed if args.seed is not None else new_seed()
     kinds = parse_bots(args.bot or [], game.num_players)
     if not args.bot:
@@ -544,10 +554,15 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
     state, moves, error = play_out(game, seed, max_moves)
     record = {"seed": seed, "error": error, "moves": moves if error is not None else None,
               "length": len(moves), "finished": False, "winners": [], "scores": [],
+              "outcome": None, "returns": [],
               "log": None, "log_error": None,
               "coverage": game.coverage.take() if game.coverage is not None else None}
     if error is None and state.is_terminal():
-        record.update(finished=True, winners=list(state.winners), scores=list(state.scores()))
+        try:
+            record.update(finished=True, winners=list(state.winners), scores=list(state.scores()),
+                          outcome=state.outcome(), returns=list(state.returns()))
+        except RulesRuntimeError as failed:       # a score or a return that cannot be computed
+            record.update(finished=False, error=runtime_text(failed, game), moves=moves)
     if log_dir and state is not None:
         path = Path(log_dir) / f"game-{seed}.json"
         try:
@@ -591,14 +606,15 @@ def log_folder(path) -> Path:
 
 
 def cmd_simulate(args) -> int:
-    game = load(args.file, args.option, args.players, args.coverage)
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
     n, base, players = args.n, args.seed, game.num_players
     if args.log:
         log_folder(args.log)
     wins = [0] * players
     score_sums = [0.0] * players
+    return_sums = [0.0] * players
     lengths = []
-    draws = finished = unfinished = errors = 0
+    draws = shared = finished = unfinished = errors = 0
     first_error = None
     counted = None
     progress = Progress(n, "simulating")
@@ -617,6 +633,10 @@ def cmd_simulate(args) -> int:
                 lengths.append(record["length"])
                 if not record["winners"]:
                     draws += 1
+                elif len(record["winners"]) > 1:
+                    shared += 1
+                for p, value in enumerate(record["returns"]):
+                    return_sums[p] += value
                 for p in record["winners"]:
                     wins[p - 1] += 1
                 for p, value in enumerate(record["scores"]):
@@ -633,14 +653,19 @@ def cmd_simulate(args) -> int:
     progress.close()
     seconds = time.perf_counter() - started
     summary = {
-        "rules": args.file, "players": players, "options": sorted(game.options), "seed": base,
+        "rules": args.file, "players": players, "options": sorted(game.options),
+        "params": game.typed_param_values(), "seed": base,
         "games": n, "finished": finished, "unfinished": unfinished, "runtime_errors": errors,
         "max_moves": args.max_moves,
         "wins": {str(p): wins[p - 1] for p in range(1, players + 1)}, "draws": draws,
+        "shared_wins": shared,
         "length": ({"mean": round(sum(lengths) / len(lengths), 2), "min": min(lengths), "max": max(lengths)}
                    if lengths else None),
         "mean_scores": ({str(p): round(score_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
                         if finished else None),
+        # with `returns` declared: each seat's mean payoff over the finished games
+        "mean_returns": ({str(p): round(return_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
+                         if finished and game.declared_returns is not None else None),
         "first_error": first_error,
         "seconds": round(seconds, 3),
     }
@@ -674,7 +699,7 @@ def worker_pool(jobs, args, game, players=None):
     Ctrl-C included."""
     try:
         with parallel.Pool(jobs, args.file, args.option, players or game.num_players,
-                           getattr(args, "coverage", False)) as pool:
+                           getattr(args, "coverage", False), game.given_params) as pool:
             yield pool
     except parallel.WorkerDied as error:
         raise CliError(f"referee: {error}; with --jobs 1 the games are played in this process", RUNTIME)
@@ -687,6 +712,8 @@ def replay_command(args, game, seed) -> str:
              "--bot", "all=random", "--brief"]
     for option in sorted(game.options):
         parts += ["--option", option]
+    for name, value in game.given_params.items():
+        parts += ["--param", f"{name}={param_text(value)}"]
     return " ".join(parts)
 
 
@@ -703,12 +730,14 @@ def summary_lines(s, game) -> list:
     def share(count):
         return f"{count} ({100 * count / finished:.0f}%)" if finished else str(count)
     lines.append("wins: " + " · ".join(f"P{p} {share(c)}" for p, c in s["wins"].items())
-                 + f" · draws {share(s['draws'])}")
+                 + f" · draws {share(s['draws'])} · shared wins {share(s['shared_wins'])}")
     if s["length"]:
         length = s["length"]
         lines.append(f"length in moves: mean {length['mean']:.1f} · min {length['min']} · max {length['max']}")
     if s["mean_scores"]:
         lines.append("mean scores: " + " · ".join(f"P{p} {v:g}" for p, v in s["mean_scores"].items()))
+    if s["mean_returns"]:
+        lines.append("mean returns: " + " · ".join(f"P{p} {v:g}" for p, v in s["mean_returns"].items()))
     error = s["first_error"]
     if error:
         lines.append(f"first runtime error: seed {error['seed']}, at move {len(error['moves'])}:")
@@ -750,6 +779,7 @@ def cmd_replay(args) -> int:
             "final_view": state.view(viewer),
             "moves": len(log["moves"]),
             "scores": list(state.scores()), "winners": list(state.winners),
+            "outcome": state.outcome(), "returns": list(state.returns()),
             "to_move": to_move, "legal_moves": legal, "terminal": state.is_terminal(),
         })
         return OK
@@ -800,7 +830,7 @@ def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVE
 
 
 def cmd_bench(args) -> int:
-    game = load(args.file, args.option, args.players, args.coverage)
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
     jobs = jobs_of(args)
     if jobs <= 1:
         parts = [bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
@@ -822,7 +852,7 @@ def cmd_bench(args) -> int:
     elapsed = max(part["seconds"] for part in parts)
     result = {
         "rules": args.file, "players": game.num_players, "options": sorted(game.options),
-        "jobs": jobs, "max_moves": args.max_moves, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
+        "params": game.typed_param_values(), "jobs": jobs, "max_moves": args.max_moves, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
         "playouts_per_second": round(playouts / elapsed, 2),
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
@@ -871,7 +901,7 @@ def cmd_rulebook(args) -> int:
 def cmd_verify(args) -> int:
     """Play random games at every player count asked for; report broken invariants, dead ends,
     runtime errors and endless games, each shrunk to a short replayable list of moves."""
-    probe = load(args.file, args.option, args.players)
+    probe = load(args.file, args.option, args.players, params=args.param)
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
     jobs = min(jobs_of(args), args.n * len(counts))
@@ -884,7 +914,7 @@ def cmd_verify(args) -> int:
     results = []
     failed = False
     for count in counts:
-        game = load(args.file, args.option, count, args.coverage)
+        game = load(args.file, args.option, count, args.coverage, args.param)
         if reports is None:
             report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves, leaks=args.leaks)
         else:
@@ -902,7 +932,8 @@ def cmd_verify(args) -> int:
                 failure.log = str(path)
     covered = verify_coverage(results) if args.coverage else None
     if args.json:
-        print_json({"rules": args.file, "options": sorted(args.option or []), "results": [
+        print_json({"rules": args.file, "options": sorted(args.option or []),
+                    "params": probe.typed_param_values(), "results": [
             {"players": game.num_players, **report.to_json(),
              "logs": [f.log for f in report.failures]} for game, report in results],
             **({"coverage": covered} if covered is not None else {})})
@@ -945,7 +976,7 @@ def cmd_compile(args) -> int:
     """The generated module of a game (options, player count): every fn, proc, action, trigger,
     the setup and the flow as Python functions, each under a comment naming its rules line
     (with --coverage, the module that counts rule coverage)."""
-    game = load(args.file, args.option, args.players, args.coverage)
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
     source = game.compiler.module_source()
     if not args.output:
         out(source.rstrip("\n"))
@@ -1024,6 +1055,20 @@ def game_arguments(parser, players_help="number of players (default: the game's 
     parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
     parser.add_argument("--option", action="append", metavar="NAME", default=[],
                         help="turn on a declared option (repeat for several)")
+    param_argument(parser)
+
+
+def param_argument(parser):
+    parser.add_argument("--param", action="append", type=param_setting, metavar="NAME=VALUE", default=[],
+                        help="give a typed param a value, e.g. --param heap=8 (repeat for several)")
+
+
+def param_setting(text):
+    """'n=8' -> ('n', '8'): the game checks the value against the param's type and range."""
+    name, sep, value = text.partition("=")
+    if not sep or not re.fullmatch(r"\s*[A-Za-z_][A-Za-z_0-9]*\s*", name) or not value.strip():
+        raise argparse.ArgumentTypeError(f"write NAME=VALUE, e.g. heap=8, not {shortened(text)!r}")
+    return name.strip(), value.strip()
 
 
 def version() -> str:
@@ -1116,6 +1161,7 @@ def build_parser():
     check.add_argument("files", nargs="+", metavar="FILE",
                        help="a rules file, or a folder: every .rules file in it and in its subfolders")
     check.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    param_argument(check)
     check.set_defaults(run=cmd_check)
 
     play = commands.add_parser("play", help="play a game in the terminal, against bots or not",

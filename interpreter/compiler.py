@@ -1346,12 +1346,15 @@ class Compiler:
         game.flow = []
         self.flow_block(self.program.flow.body, self.types.globals, game.flow)
         game.run_flow = self.compile_flow(game.flow)
-        score = next((f for f in self.program.game.fields if isinstance(f, ast.ScoreField)), None)
-        if score is not None:
-            scope = self.types.globals.child(**{score.player_name: "Player"})
-            source = self.x(score.expr, scope, Context("local"))
-            game.score = self.define(f"def score(s, L_{score.player_name})", [f"    return {source}"], self.where(score),
-                                     score.span)
+        # the header's per-player numbers: score p (ranks the players), returns p (their payoffs)
+        for field in self.program.game.fields:
+            kind = {ast.ScoreField: "score", ast.ReturnsField: "returns"}.get(type(field))
+            if kind is not None:
+                scope = self.types.globals.child(**{field.player_name: "Player"})
+                source = self.x(field.expr, scope, Context("local"))
+                compiled = self.define(f"def {kind}(s, L_{field.player_name})", [f"    return {source}"],
+                                       self.where(field), field.span)
+                setattr(game, "score" if kind == "score" else "declared_returns", compiled)
 
     def module_source(self) -> str:
         """The generated module as text, for reading and debugging (referee compile)."""

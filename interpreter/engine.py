@@ -144,7 +144,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
-                 coverage: bool = False):
+                 coverage: bool = False, params: Optional[dict] = None):
         self.program = program
         self.sources = sources
         self.path = program.path
@@ -152,6 +152,8 @@ class Game:
         low, high = self.player_range = player_range(program)
         self.num_players = num_players if num_players is not None else low
         self.options = frozenset(options)
+        # typed params given when loading (name -> int or bool), in file order
+        self.given_params = {name: params[name] for name in typed_params(program) if name in (params or {})}
         self.seats = list(range(1, self.num_players + 1))
         self.enum_members = {e.name: list(e.members) for e in program.of_kind(ast.Enum)}
         self.memo_owner = [None]       # the state whose values the cached functions hold
@@ -168,6 +170,9 @@ class Game:
         self.static_by_type = {}
         self.label_templates = {}
         self.score = None
+        self.declared_returns = None   # f(s, p) of `returns p: EXPR`, when the header has it
+        returns_field = next((f for f in program.game.fields if isinstance(f, ast.ReturnsField)), None)
+        self.returns_span = returns_field.span if returns_field is not None else None
         # with coverage, the generated code counts what the rule tags stand on (coverage.py)
         self.coverage = Coverage(program, sources) if coverage else None
         compiler = Compiler(program, self, sources)
@@ -212,8 +217,11 @@ class Game:
             if option.name in self.options:
                 for setting in option.settings:
                     settings[setting.name] = setting.value
-        # a param may use params declared after it: compute each once those it names are known
-        pending = {name: settings.get(name, param.value) for name, param in self.types.params.items()}
+        # a param given when loading is that value; the others may use params declared after
+        # them: compute each once those it names are known
+        self.params.update(self.given_params)
+        pending = {name: settings.get(name, param.value) for name, param in self.types.params.items()
+                   if name not in self.given_params}
         while pending:
             ready = [name for name, value in pending.items() if not names_in(value) & set(pending)]
             if not ready:
@@ -222,6 +230,9 @@ class Game:
             for name in ready:
                 self.params[name] = compiler.constant(pending.pop(name))
         self.params = {name: self.params[name] for name in self.types.params}   # file order
+        for name, param in self.types.params.items():
+            if param.type is not None:
+                self._check_typed_param(compiler, param)
         self.private_fields = {}
         for component in self.types.components.values():
             if component.label:
@@ -282,6 +293,26 @@ class Game:
             index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in var.index]
             owner = index_types.index("Player") if "Player" in index_types else None
             self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
+
+    def _check_typed_param(self, compiler, param):
+        """A typed param's value, given or computed, must be of its type and in its range."""
+        value, given = self.params[param.name], param.name in self.given_params
+        if param.type.name == "bool":
+            if value.__class__ is not bool:
+                raise ParamValueError(f"param '{param.name}' is true or false, not {plain_label(value)}", param.span, given)
+            return
+        if value.__class__ is not int:
+            raise ParamValueError(f"param '{param.name}' is a whole number, not {plain_label(value)}", param.span, given)
+        if param.low is not None:
+            low, high = compiler.constant(param.low), compiler.constant(param.high)
+            if not (isinstance(low, int) and isinstance(high, int)):
+                raise RulesRuntimeError("the bounds of a param's range must be whole numbers", param.low.span)
+            if not low <= value <= high:
+                raise ParamValueError(f"param '{param.name}' must be in {low}..{high}, not {value}", param.span, given)
+
+    def typed_param_values(self) -> dict:
+        """name -> value of every typed param (what --param may set), in file order."""
+        return {name: self.params[name] for name, p in self.types.params.items() if p.type is not None}
 
     def neighbor_table(self) -> dict:
         """cell -> the tuple of its neighbours, on every board."""
@@ -670,11 +701,38 @@ class State:
         raise IllegalMove(explain_refusal(self, text))
 
     def returns(self) -> list:
+        """Each seat's payoff: at the end of a game with `returns p: EXPR` in its header, that
+        number; else 1 for a winner and 0 for the others (0 for all before the end)."""
+        declared = self.game.declared_returns
+        if declared is None or not self.terminal:
+            return self.win_returns()
+        self.game.memo_reset(self)
+        values = []
+        for p in range(1, self.game.num_players + 1):
+            try:
+                value = declared(self, p)
+            except PYTHON_ERRORS as error:
+                raise located(self, error, "computing the returns") from error
+            if value is None or value.__class__ not in (int, float):
+                raise RulesRuntimeError(f"the return of P{p} is {plain_label(value)}, not a number",
+                                        self.game.returns_span)
+            values.append(float(value))
+        return values
+
+    def win_returns(self) -> list:
         return [1.0 if p in self.winners else 0.0 for p in range(1, self.game.num_players + 1)]
+
+    def outcome(self):
+        """How the game ended: "win" (one winner), "shared" (several winners: `finish winners
+        [...]` with several, or a tie for the best score), "draw" (no winner: `finish`, or the
+        end of the flow with no score); None before the end."""
+        if not self.terminal:
+            return None
+        return "draw" if not self.winners else "win" if len(self.winners) == 1 else "shared"
 
     def scores(self) -> list:
         if self.game.score is None:
-            return self.returns()
+            return self.win_returns()
         self.game.memo_reset(self)
         return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
 
@@ -1173,7 +1231,7 @@ def make_view(s: State, player: int) -> dict:
     view = {
         "game": game.title, "player": player, "turn": s.turn,
         "current": None if s.terminal else s.current,
-        "terminal": s.terminal, "winners": list(s.winners),
+        "terminal": s.terminal, "winners": list(s.winners), "outcome": s.outcome(),
         "zones": zones, "vars": values,
         "boards": board_views(s, player),
         "log": s.log[-10:],
@@ -1320,9 +1378,57 @@ def cell_marks(s, player, geometry, index_types, prefix):
 
 # ---- loading ------------------------------------------------------------------------------
 
-def load_game(path, options=(), players=None, coverage=False):
+class ParamValueError(RulesRuntimeError):
+    """A typed param of the wrong type or outside its range (`given`: a value given when loading)."""
+
+    def __init__(self, message, span, given):
+        super().__init__(message, span)
+        self.given = given
+
+
+def typed_params(program) -> dict:
+    """name -> declaration of the params declared with a type: those a loader may set."""
+    return {d.node.name: d.node for d in program.declarations.values()
+            if isinstance(d.node, ast.Param) and d.node.type is not None}
+
+
+PARAM_INT = re.compile(r"[-+]?[0-9]{1,18}")
+
+
+def param_values(program, params, here):
+    """The values given for typed params ({name: int, bool, or its text: '8', 'true'}) as
+    (values, None), or (None, a diagnostic E603/E604) for a name that is no typed param or a
+    value that is not of its type. Ranges are checked once the game's params are known."""
+    declared = typed_params(program)
+    values = {}
+    for name, value in (params or {}).items():
+        param = declared.get(name)
+        if param is None:
+            untyped = program.get(name)
+            if isinstance(untyped, ast.Param):
+                return None, Diagnostic("E603", f"param '{name}' has no type, so it cannot be set", untyped.span,
+                                        f"declare it with a type to set it: 'param {name}: int = ...'")
+            return None, Diagnostic("E603", f"unknown param '{name}'", here, did_you_mean(name, declared)
+                                    or f"params that can be set: {', '.join(declared) or 'none'}")
+        kind = param.type.name
+        if isinstance(value, str):
+            text = value.strip()
+            if kind == "bool" and text.lower() in ("true", "false"):
+                value = text.lower() == "true"
+            elif kind == "int" and PARAM_INT.fullmatch(text):
+                value = int(text)
+        if kind == "bool" and value.__class__ is not bool or kind == "int" and value.__class__ is not int:
+            shown = value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else plain_label(value)
+            want = "true or false" if kind == "bool" else "a whole number (of at most 18 digits)"
+            return None, Diagnostic("E604", f"param '{name}' is {want}, not {str(shown)[:40]!r}", param.span)
+        values[name] = value
+    return values, None
+
+
+def load_game(path, options=(), players=None, coverage=False, params=None):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
-    on). Returns (game or None, diagnostics, sources)."""
+    on; with params, {name: value}, the values of typed params). Returns (game or None,
+    diagnostics, sources)."""
     try:
         program, diagnostics, sources = load_program(path)
         if program is None or diagnostics:
@@ -1343,8 +1449,14 @@ def load_game(path, options=(), players=None, coverage=False):
     low, high = player_range(program)
     if players is not None and not (low <= players <= high):
         return None, [Diagnostic("E602", f"this game is for {low}..{high} players, not {players}", here)], sources
+    values, problem = param_values(program, params, here)
+    if problem is not None:
+        return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage)
+        game = Game(program, sources, options, players, coverage, values)
+    except ParamValueError as error:
+        code = "E604" if error.given else "E701"
+        return None, [Diagnostic(code, str(error).split("runtime error: ", 1)[-1], error.span)], sources
     except RulesRuntimeError as error:
         span = error.span or here
         return None, [Diagnostic("E701", str(error).split("runtime error: ", 1)[-1], span)], sources

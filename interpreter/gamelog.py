@@ -4,8 +4,11 @@
      "rules": "games/x.rules",          # the path as it was given
      "rules_sha256": "ab12...",         # of the file's bytes (base files first, for `extends`)
      "options": ["normal"], "players": 3, "seed": 7,
+     "params": {"hand_size": 5},        # the typed params' values (not in older logs)
      "moves": ["build wood house on Asia 3", ...],
-     "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true}}
+     "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true,
+                "outcome": "win", "returns": [1.0, 0.0, 0.0]}}
+                                        # (outcome and returns: not in logs written before them)
 
     write_log(path, game, state, rules_path)   # after (or during) a game
     log, error = read_log(path)                # error: a LogError (message and exit code)
@@ -62,7 +65,7 @@ def rules_sha256(game) -> str:
 
 def game_result(state) -> dict:
     return {"winners": list(state.winners), "scores": list(state.scores()),
-            "terminal": bool(state.is_terminal())}
+            "terminal": bool(state.is_terminal()), "outcome": state.outcome(), "returns": list(state.returns())}
 
 
 def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
@@ -71,6 +74,7 @@ def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
         "rules": str(rules_path),
         "rules_sha256": rules_sha256(game),
         "options": sorted(game.options),
+        "params": game.typed_param_values(),
         "players": game.num_players,
         "seed": state.seed if seed is None else seed,
         "moves": list(state.history if moves is None else moves),
@@ -112,6 +116,10 @@ def check_log(log) -> Optional[str]:
     for name in ("options", "moves"):
         if not all(isinstance(x, str) for x in log[name]):
             return f"the log's field '{name}' must be a list of texts"
+    params = log.get("params", {})
+    if not isinstance(params, dict) or not all(
+            isinstance(name, str) and (isinstance(v, bool) or isinstance(v, int)) for name, v in params.items()):
+        return "the log's field 'params' must map names to whole numbers or true/false"
     result = log.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -169,7 +177,7 @@ def find_rules(log, log_path=None) -> Optional[Path]:
 
 def same_result(recorded: dict, state) -> bool:
     replayed = game_result(state)
-    for name in ("winners", "scores", "terminal"):
+    for name in ("winners", "scores", "terminal", "outcome", "returns"):
         if name in recorded and recorded[name] != replayed[name]:
             return False
     return True
@@ -202,7 +210,8 @@ def replay(log, ignore_hash=False, log_path=None, rules_path=None):
         if digest != log["rules_sha256"]:
             return None, LogError(f"the rules file has changed since the log was written ({rules}); "
                                   "use --ignore-hash to replay it anyway")
-    game, diagnostics, sources = load_game(str(rules), tuple(log["options"]), log["players"])
+    game, diagnostics, sources = load_game(str(rules), tuple(log["options"]), log["players"],
+                                           params=log.get("params", {}))
     if game is None:
         return None, LogError(RulesError(diagnostics, sources).render())
     try:

@@ -1,6 +1,6 @@
 """Worker processes for `referee simulate`, `verify` and `bench --jobs N`.
 
-A Pool starts N processes. Each one loads (compiles) the rules file once, from its path, its
+A Pool starts N processes. Each one loads (compiles) the rules file once, from its path, its params,
 options and a player count, and keeps the game for every task it is given; a task names a
 player count, so that `verify` can share one pool between all the counts it plays. The work
 is cut into tasks of a few seeds; whoever hands results back (the CLI) puts them back in seed
@@ -86,8 +86,8 @@ def worker_game(players):
     """The game of this worker for a player count, loaded the first time it is asked for."""
     game = _games.get(players)
     if game is None:
-        path, options, coverage = _source
-        game, diagnostics, sources = load_game(path, tuple(options), players, coverage)
+        path, options, coverage, params = _source
+        game, diagnostics, sources = load_game(path, tuple(options), players, coverage, params)
         if game is None:
             from dsl.diagnostics import RulesError
             raise WorkerFailed(RulesError(diagnostics, sources).render())
@@ -95,12 +95,12 @@ def worker_game(players):
     return game
 
 
-def worker_main(conn, path, options, players, coverage=False):
+def worker_main(conn, path, options, players, coverage=False, params=None):
     """The loop of one worker: load the game (with coverage: compiled to count its rule tags),
     say so, then run tasks until told to stop (None) or until the parent is gone (end of the pipe)."""
     global _source
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _source = (path, list(options), coverage)
+    _source = (path, list(options), coverage, dict(params or {}))
     try:
         worker_game(players)
     except BaseException as error:
@@ -157,9 +157,10 @@ class Worker:
 
 class Pool:
     """N worker processes that have each loaded `path` with `options` for `players` (and
-    `coverage`: compiled to count the rule tags, see coverage.py)."""
+    `coverage`: compiled to count the rule tags, see coverage.py; `params`: the values of
+    typed params, {name: value}, as load_game takes them)."""
 
-    def __init__(self, jobs, path, options, players, coverage=False):
+    def __init__(self, jobs, path, options, players, coverage=False, params=None):
         self.context = multiprocessing.get_context(start_method())
         self.workers = []
         self.queue = deque()        # (task id, function, players, args) not yet handed out
@@ -174,7 +175,8 @@ class Pool:
         try:
             for _ in range(jobs):
                 mine, theirs = self.context.Pipe()
-                process = self.context.Process(target=worker_main, args=(theirs, path, list(options), players, coverage),
+                process = self.context.Process(target=worker_main, args=(theirs, path, list(options), players, coverage,
+                                                                            dict(params or {})),
                                                daemon=True, name="referee-worker")
                 process.start()
                 theirs.close()

@@ -28,17 +28,17 @@ _UNSET = object()
 
 
 @functools.lru_cache(maxsize=None)
-def _load(path: str, options: tuple, players: Optional[int]):
-    game, diagnostics, sources = load_game(path, options=options, players=players)
+def _load(path: str, options: tuple, players: Optional[int], params: tuple = ()):
+    game, diagnostics, sources = load_game(path, options=options, players=players, params=dict(params))
     if game is None:
         raise RulesError(diagnostics, sources)
     return game
 
 
-def load(path, options: Iterable[str] = (), players: Optional[int] = None):
-    """The compiled game, loaded once per (path, options, players); a rules error raises
-    RulesError with every diagnostic rendered."""
-    return _load(str(Path(path).resolve()), tuple(sorted(options)), players)
+def load(path, options: Iterable[str] = (), players: Optional[int] = None, params: Optional[dict] = None):
+    """The compiled game, loaded once per (path, options, players, params: {name: value} of
+    typed params); a rules error raises RulesError with every diagnostic rendered."""
+    return _load(str(Path(path).resolve()), tuple(sorted(options)), players, tuple(sorted((params or {}).items())))
 
 
 def snapshot(s) -> tuple:

@@ -166,7 +166,8 @@ def test_play_scripted_human_in_a_subprocess(tmp_path):
     assert "result: P1 wins" in out
     recorded = json.loads(log.read_text())
     assert recorded["moves"] == ["b2", "a1", "b1", "c1", "b3"]
-    assert recorded["result"] == {"winners": [1], "scores": [1.0, 0.0], "terminal": True}
+    assert recorded["result"] == {"winners": [1], "scores": [1.0, 0.0], "terminal": True,
+                                  "outcome": "win", "returns": [1.0, 0.0]}
 
 
 def test_play_human_commands_numbers_and_refusals(capsys, monkeypatch):

@@ -101,9 +101,10 @@ def test_every_node_class_comes_from_a_grammar_rule():
 EVERYTHING = r'''
 extends "base.rules"
 @C-1 "a tagged game"
-game "Everything" { players 2..4 score p: wins[p] }
+game "Everything" { players 2..4 score p: wins[p] returns p: wins[p] - 1 }
 option fast "a fast game" { rounds = 3 }
 param rounds = 10
+param heap: int in 1..20 = 7
 enum Colour { red, blue }
 component Card { colour: Colour, value: int?, tags: list of text, } label "{colour}"
 zone deck: pile of Card hidden
