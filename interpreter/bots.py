@@ -2,10 +2,13 @@
 
     RandomBot(seed)   a uniformly random legal move; the same seed gives the same choices
     FirstBot()        always the first legal move (deterministic, handy in tests)
+    MCTSBot(seed)     Monte Carlo tree search (UCT), for games of perfect information
 """
 from __future__ import annotations
 
+import math
 import random
+from typing import Optional
 
 
 class Bot:
@@ -39,4 +42,147 @@ class FirstBot(Bot):
         return moves[0]
 
 
-KINDS = {"random": RandomBot, "first": FirstBot}
+
+def hidden_information(game) -> Optional[str]:
+    """What a seat of the game may not see (None for a game of perfect information): a
+    search bot that reads the state would cheat there."""
+    for name, (_, visibility, _, _) in game.zone_meta.items():
+        if visibility != "public":
+            return f"the zone '{name}' is {visibility}"
+    for name, (visibility, _, _, _) in game.var_meta.items():
+        if visibility != "public":
+            return f"the variable '{name}' is {visibility}"
+    if game.private_fields:
+        return f"the components '{next(iter(game.private_fields))}' have owner-only attributes"
+    if any(instruction.op == "simultaneous" for instruction in game.flow):
+        return "a step is simultaneous (sealed moves)"
+    return None
+
+
+class MCTSBot(Bot):
+    """Monte Carlo tree search (UCT) for games of perfect information: `iterations` random
+    playouts per move from the current state, grown into a tree by the UCB1 rule. Chance is
+    sampled: every iteration plays on a copy whose random source is drawn anew, so the bot
+    never knows the shuffles and dice to come. Open loop: a node is the sequence of move
+    names from the root, and each iteration lists the legal moves of its own sampled state.
+    At the root, a move that wins at once is played, and moves that let the next player win
+    at once are left out while others remain. The same seed gives the same choices."""
+    kind = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 1000, exploration: float = 1.4, max_moves: int = 10_000):
+        self.rng = random.Random(seed)
+        self.iterations, self.exploration, self.max_moves = iterations, exploration, max_moves
+
+    def choose(self, state):
+        moves = state.legal_moves()
+        if not moves:
+            raise ValueError("no legal move to choose from")
+        reason = hidden_information(state.game)
+        if reason is not None:
+            raise ValueError(f"mcts reads the whole state, and here {reason}: it would cheat")
+        if len(moves) == 1:
+            return moves[0]
+        allowed = self.decisive(state, moves)
+        if len(allowed) == 1:
+            return allowed[0]
+        root = Node()
+        root.allowed = {m.name for m in allowed}
+        for _ in range(self.iterations):
+            self.iterate(root, state)
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))[0]
+        return next(m for m in moves if m.name == best)
+
+    def decisive(self, state, moves) -> list:
+        """The moves worth searching (decisive and anti-decisive moves, the usual remedy for
+        random playouts that do not see a threat): a move that wins at once, alone; else those
+        after which the next player, if another, cannot win at once (all of them if none is)."""
+        seat = state.current_player()
+        safe = []
+        for move in moves:
+            after = state.clone()
+            after.rng = self.rng.getrandbits(64)
+            after.apply(move)
+            if after.is_terminal():
+                if after.winners == [seat]:
+                    return [move]
+                safe.append(move)
+                continue
+            rival = after.current_player()
+            if rival == seat or not any(self.wins_at_once(after, reply, rival) for reply in after.legal_moves()):
+                safe.append(move)
+        return safe or list(moves)
+
+    def wins_at_once(self, state, move, seat) -> bool:
+        after = state.clone()
+        after.apply(move)
+        return after.is_terminal() and seat in after.winners and len(after.winners) == 1
+
+    def iterate(self, root, state):
+        s = state.clone()
+        s.rng = self.rng.getrandbits(64)          # chance to come, sampled afresh
+        path, node = [], root
+        # selection and expansion: down the tree while every move of the node has been tried
+        while not s.is_terminal():
+            moves = s.legal_moves()
+            if node is root:
+                moves = [m for m in moves if m.name in root.allowed]
+            untried = [m for m in moves if m.name not in node.children]
+            mover = s.current_player()
+            if untried:
+                move = untried[self.rng.randrange(len(untried))]
+                child = node.children[move.name] = Node()
+                s.apply(move)
+                path.append((child, mover))
+                break
+            move = max(moves, key=lambda m: node.children[m.name].score(node.visits, self.exploration))
+            node = node.children[move.name]
+            s.apply(move)
+            path.append((node, mover))
+        # a random playout to the end
+        for _ in range(self.max_moves):
+            if s.is_terminal():
+                break
+            moves = s.legal_moves()
+            s.apply(moves[self.rng.randrange(len(moves))])
+        returns = s.returns() if s.is_terminal() else [0.0] * s.game.num_players
+        root.visits += 1
+        for node, mover in path:
+            node.visits += 1
+            node.total += returns[mover - 1]     # the value of a move for the seat that made it
+
+
+class Node:
+    __slots__ = ("children", "visits", "total", "allowed")
+
+    def __init__(self):
+        self.children, self.visits, self.total, self.allowed = {}, 0, 0.0, None
+
+    def score(self, parent_visits, exploration) -> float:
+        return self.total / self.visits + exploration * math.sqrt(math.log(parent_visits) / self.visits)
+
+
+def make_bot(kind: str, seed: int):
+    """A bot from its command-line spelling: 'random', 'first', 'mcts' or
+    'mcts:iterations=500,exploration=1.0'. ValueError says what is wrong."""
+    name, _, settings = kind.partition(":")
+    if name not in KINDS:
+        raise ValueError(f"unknown bot '{name}' (known: {', '.join(KINDS)})")
+    options = {}
+    for setting in filter(None, settings.split(",")):
+        key, sep, value = setting.partition("=")
+        allowed = MCTS_SETTINGS if name == "mcts" else {}
+        if not sep or key not in allowed:
+            raise ValueError(f"'{setting}': {name} takes " + (", ".join(f"{k}=..." for k in allowed) or "no settings"))
+        try:
+            options[key] = allowed[key](value)
+        except ValueError:
+            raise ValueError(f"'{setting}': not a number") from None
+        if options[key] <= 0 or options[key] != options[key] or options[key] == float("inf"):
+            raise ValueError(f"'{setting}': must be a positive number")
+    if name == "first":
+        return FirstBot()
+    return KINDS[name](seed, **options)
+
+
+MCTS_SETTINGS = {"iterations": int, "exploration": float}
+KINDS = {"random": RandomBot, "first": FirstBot, "mcts": MCTSBot}

@@ -22,7 +22,7 @@ from dsl.diagnostics import Diagnostic, RulesError
 from dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
 from dsl.program import Unreadable, read_regular_file
 
-from .bots import KINDS, FirstBot, RandomBot
+from .bots import RandomBot, hidden_information, make_bot
 from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
@@ -206,8 +206,10 @@ def parse_bots(specs, players):
         seat, kind = seat.strip().lower(), kind.strip().lower()
         if not sep or not seat or not kind:
             raise UsageError(f"argument --bot: {spec!r}: write SEAT=KIND, e.g. 2=random or all=first")
-        if kind not in KINDS:
-            raise UsageError(f"argument --bot: {spec!r}: unknown bot '{kind}' (known: {', '.join(KINDS)})")
+        try:
+            make_bot(kind, 0)
+        except ValueError as error:
+            raise UsageError(f"argument --bot: {spec!r}: {error}") from None
         if seat == "all":
             for p in range(1, players + 1):
                 chosen[p] = kind
@@ -500,7 +502,11 @@ def cmd_play(args) -> int:
     if not args.bot:
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
     shared_random = RandomBot(seed)     # one generator for every random seat: reproducible by seed
-    bots = {p: shared_random if kind == "random" else FirstBot() for p, kind in kinds.items()}
+    hidden = hidden_information(game)
+    if hidden and any(kind.startswith("mcts") for kind in kinds.values()):
+        raise UsageError(f"argument --bot: mcts reads the whole state, so it plays games of perfect information "
+                         f"only, and in this one {hidden}")
+    bots = {p: shared_random if kind == "random" else make_bot(kind, seed + p) for p, kind in kinds.items()}
     return Session(game, args, bots, seed).run()
 
 
