@@ -59,6 +59,9 @@ def state_problem(state) -> Optional[tuple]:
         if len(names) != len(set(names)):
             twice = [n for n, k in Counter(names).items() if k > 1]
             return "duplicate-moves", f"two legal moves share the name {twice[0]!r}"
+    if state.is_terminal():
+        state.scores()          # the end must be scorable: an error here is the game's (located)
+        state.returns()
     broken = state.broken_invariants()
     if broken:
         return "invariant", f"{broken[0]}: the invariant does not hold"

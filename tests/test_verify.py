@@ -88,3 +88,16 @@ def test_every_game_passes_verify_at_its_smallest_and_largest_player_count():
             report = verify(game, games=2, max_moves=20_000)
             assert report.failures == [], (path.name, players, [f.to_json() for f in report.failures])
             assert report.finished == 2
+
+
+def test_returns_that_cannot_be_computed_at_the_end_are_found(write_rules):
+    path = write_rules("""
+game "Broken returns" { players 2  returns p: gain[p] }
+var gain[Player]: int? = none
+var v: int = 0
+action pass "pass" { v += 1 }
+flow { turns from 1 until v >= 3 { play pass } }
+""")
+    report = verify(load(path), games=2)
+    assert [f.kind for f in report.failures] == ["runtime-error"]
+    assert "returns" in report.failures[0].message and len(report.failures[0].moves) == 3
