@@ -388,7 +388,10 @@ def test_render_grid_zones_and_variables():
     view = state.view(1)
     text = render_view(view)
     mine = [item["label"] for item in view["zones"]["hand[P1]"]["items"]]
-    assert f"  hand[P1]: {', '.join(mine)}" in text
+    runs = []                                     # a row: neighbours alike are counted together
+    for label in mine:
+        runs = runs[:-1] + [(label, runs[-1][1] + 1)] if runs and runs[-1][0] == label else runs + [(label, 1)]
+    assert f"  hand[P1]: {', '.join(f'{n}× {l}' if n > 1 else l for l, n in runs)}" in text
     assert "  hand[P2]: 5 hidden" in text and "  draw[P3]: 12 hidden" in text
     assert "scores P1 0 · P2 0 · P3 0" in text
     build = next(m.name for m in state.legal_moves() if m.name.startswith("build"))
@@ -396,6 +399,34 @@ def test_render_grid_zones_and_variables():
     state.apply(build)
     text = render_view(state.view(2))
     assert f"  place[{continent}, …]  {place}: {house} (P1)" in text
+
+
+def test_render_counts_the_same_items_of_a_zone():
+    from interpreter.render import render_zones
+
+    def zone(kind, *labels):
+        return {"kind": kind, "count": len(labels), "items": [{"label": l} for l in labels]}
+
+    lines = render_zones({
+        "hand": zone("set", "rainbow", "red 10", "red 2", "rainbow", "rainbow"),
+        "river": zone("row", "rainbow", "rainbow", "red 2", "rainbow"),
+        "heap": zone("stack", "knight", "queen", "queen"),
+        "deck": zone("pile", "x", "y", "y"),
+        "one": zone("set", "red 2", "red 1"),
+    })
+    # a set: each label once with its count, sorted by label (numbers in order)
+    assert "  hand: 3× rainbow, red 2, red 10" in lines
+    # a row, a pile and a stack keep their order: only neighbours are counted together
+    assert "  river: 2× rainbow, red 2, rainbow" in lines
+    assert "  heap: 2× queen over knight" in lines
+    assert "  deck: x, 2× y" in lines
+    assert "  one: red 1, red 2" in lines
+
+
+def test_render_solstis_rainbows_once_with_their_count():
+    game, _, _ = load_game(str(ROOT / "games" / "solstis.rules"))
+    text = render_view(game.new_initial_state(3).view(1))
+    assert "  rainbows: 12× rainbow" in text.splitlines()     # not 'rainbow' 12 times
 
 
 def test_render_hex_board(tmp_path):
