@@ -198,16 +198,19 @@ def cmd_check(args) -> int:
 
 # ---- play --------------------------------------------------------------------------------
 
+SEAT_KINDS = (*KINDS, "human")     # what --bot SEAT=KIND may say
+
+
 def parse_bots(specs, players):
-    """['all=random', '2=first'] -> {seat: kind}; later specs win."""
+    """['all=random', '2=first', '3=human'] -> {seat: kind}; later specs win."""
     chosen = {}
     for spec in specs:
         seat, sep, kind = spec.partition("=")
         seat, kind = seat.strip().lower(), kind.strip().lower()
         if not sep or not seat or not kind:
-            raise UsageError(f"argument --bot: {spec!r}: write SEAT=KIND, e.g. 2=random or all=first")
-        if kind not in KINDS:
-            raise UsageError(f"argument --bot: {spec!r}: unknown bot '{kind}' (known: {', '.join(KINDS)})")
+            raise UsageError(f"argument --bot: {spec!r}: write SEAT=KIND, e.g. 2=random, all=first or 1=human")
+        if kind not in SEAT_KINDS:
+            raise UsageError(f"argument --bot: {spec!r}: unknown kind '{kind}' (known: {', '.join(SEAT_KINDS)})")
         if seat == "all":
             for p in range(1, players + 1):
                 chosen[p] = kind
@@ -251,8 +254,9 @@ def numbered_moves(names) -> list:
 class Session:
     """One game being played in the terminal."""
 
-    def __init__(self, game, args, bots, seed):
+    def __init__(self, game, args, bots, seed, unnamed_humans=False):
         self.game = game
+        self.unnamed_humans = unnamed_humans
         self.args = args
         self.bots = bots
         self.seed = seed
@@ -415,7 +419,11 @@ class Session:
         # has stopped (and it is always in the log)
         self.seed_shown = spectating
         self.show(describe(game, self.seed if spectating else None))
-        self.show(" · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats))
+        # who is who: a human needs it, so --quiet keeps it unless nobody at the table plays
+        seating = " · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats)
+        if self.unnamed_humans:
+            seating += "  (a seat that no --bot names is human)"
+        (self.show if spectating else out)(seating)
         try:
             self.state = new_state(game, self.seed)
         except CliError as error:       # a runtime error before the first move: the game stopped
@@ -500,8 +508,10 @@ def cmd_play(args) -> int:
     if not args.bot:
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
     shared_random = RandomBot(seed)     # one generator for every random seat: reproducible by seed
-    bots = {p: shared_random if kind == "random" else FirstBot() for p, kind in kinds.items()}
-    return Session(game, args, bots, seed).run()
+    bots = {p: shared_random if kind == "random" else FirstBot() for p, kind in kinds.items() if kind != "human"}
+    # with --bot, a seat that no --bot names is human: the seats line says so
+    unnamed = bool(args.bot) and any(p not in kinds for p in range(1, game.num_players + 1))
+    return Session(game, args, bots, seed, unnamed_humans=unnamed).run()
 
 
 # ---- simulate ----------------------------------------------------------------------------
@@ -1089,7 +1099,8 @@ COMMAND_HELP = {
               "the source line and a caret. A folder stands for every .rules file in it and in its subfolders.",
               ["referee check games/tic-tac-toe.rules", "referee check games/", "referee check --json games/"],
               "0 every file is clean, 1 a file has errors (or a folder has no .rules file), 2 bad command line"),
-    "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots. "
+    "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
+             "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
              "the commands).",
              ["referee play games/tic-tac-toe.rules",
@@ -1172,10 +1183,13 @@ def build_parser():
                       help="random seed (default: 64 random bits from the OS); shown at the start only when "
                            "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
-                      help="a bot for a seat: SEAT is a number or 'all', KIND is 'random' or 'first'")
+                      help="who plays a seat: SEAT is a number or 'all', KIND is 'random' or 'first' (bots) or "
+                           "'human'. With --bot, a seat that no --bot names is human; without, seat 1 is human "
+                           "and the others are random bots")
     play.add_argument("--log", metavar="FILE",
                       help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)")
-    play.add_argument("--quiet", action="store_true", help="show only what a human needs and the result")
+    play.add_argument("--quiet", action="store_true", help="show only what a human needs: who is who, each view with its legal moves and the "
+                           "prompt, refusals, the result; no move lines (the bots' or the humans')")
     play.add_argument("--brief", action="store_true",
                       help="show one line per move (turn, player, move) instead of the view before each bot move")
     play.set_defaults(run=cmd_play)

@@ -188,6 +188,32 @@ def test_play_quit_and_default_seats(capsys, monkeypatch):
     assert "P1: human · P2: random bot" in out and "game abandoned" in out
 
 
+def test_play_seats_human_kind_and_the_rule_for_unnamed_seats(capsys, monkeypatch):
+    # --bot 1=random on 3 players: the seats --bot does not name are human, and the output says so
+    code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--seed", 1, "--bot", "1=random",
+                       stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 3
+    assert "P1: random bot · P2: human · P3: human  (a seat that no --bot names is human)" in out
+    # 'human' is a kind: every seat named, no note
+    code, out, _ = run(capsys, "play", TTT, "--seed", 1, "--bot", "all=first", "--bot", "2=human",
+                       stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 3
+    assert "P1: first bot · P2: human\n" in out and "P2> " in out and "P1: a1" in out
+    code, _, err = run(capsys, "play", TTT, "--bot", "2=robot")
+    assert code == 2 and "unknown kind 'robot' (known: random, first, human)" in err
+
+
+def test_play_quiet_shows_a_human_no_move_lines(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", TTT, "--seed", 0, "--bot", "2=first", "--quiet",
+                       stdin="b2\nc3\nb3\n", monkeypatch=monkeypatch)
+    assert code == 0 and out.endswith("result: P2 wins\nscores: P1 0 · P2 1\n")     # P2: a1 b1 c1
+    lines = out.splitlines()
+    assert lines[0] == "P1: human · P2: first bot  (a seat that no --bot names is human)"   # who is who
+    assert out.count("legal moves:") == 3 and "P1> b2" in out
+    assert not re.search(r"^P[12]: [abc][123]$", out, re.M)        # neither the bot's moves nor P1's
+    assert "seed:" not in out and "Tic-tac-toe ·" in out            # the views are there
+
+
 def test_play_runtime_error_exit_70(capsys, tmp_path):
     stuck = tmp_path / "stuck.rules"
     stuck.write_text(DEAD_END)
@@ -218,7 +244,7 @@ def test_play_bad_input_exit_codes(capsys, tmp_path):
     code, _, err = run(capsys, "play", TTT, "--bot", "3=random")
     assert code == 2 and "seat must be 1..2" in err
     code, _, err = run(capsys, "play", TTT, "--bot", "all=clever")
-    assert code == 2 and "unknown bot 'clever'" in err
+    assert code == 2 and "unknown kind 'clever'" in err
     code, _, err = run(capsys, "simulate", TTT, "-n", "many")
     assert code == 2 and "not a whole number" in err
 
