@@ -160,7 +160,8 @@ def test_play_scripted_human_in_a_subprocess(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     out = done.stdout
-    assert re.search(r"^refused: 'a1' is not legal: .*mark\[c\] == none", out, re.M)
+    # a where filter gives no reason: plain words, then the rule's text for the curious
+    assert "refused: 'a1' is not possible now (by the rules, c must satisfy mark[c] == none)" in out.splitlines()
     assert out.count("legal moves:") == 3                       # the view and moves at each decision
     assert "P1: b2\nP2: a1" in out and "P1: b1\nP2: c1" in out and "P1: b3" in out
     assert "result: P1 wins" in out
@@ -212,6 +213,46 @@ def test_play_quiet_shows_a_human_no_move_lines(capsys, monkeypatch):
     assert out.count("legal moves:") == 3 and "P1> b2" in out
     assert not re.search(r"^P[12]: [abc][123]$", out, re.M)        # neither the bot's moves nor P1's
     assert "seed:" not in out and "Tic-tac-toe ·" in out            # the views are there
+
+
+REQUIRES = """game "Requires" {
+  players 2
+}
+board Cell: grid 1 by 5
+var mark[Cell]: Player? = none
+action put(c in Cell where mark[c] == none) "{c}" {
+  require label(c) != "a1" else "the corner is kept for later"
+  require label(c) != "b1"
+  mark[c] = current
+}
+flow {
+  turns from 1 {
+    play put
+  }
+}
+"""
+
+
+def test_refusals_in_plain_words_with_the_rule_for_the_curious(tmp_path, capsys, monkeypatch):
+    from interpreter.errors import IllegalMove
+    path = tmp_path / "requires.rules"
+    path.write_text(REQUIRES)
+    game, diagnostics, _ = load_game(str(path))
+    assert not diagnostics
+    state = game.new_initial_state(0)
+    state.apply("c1")
+
+    def refusal(name):
+        with pytest.raises(IllegalMove) as refused:
+            state.apply(name)
+        return refused.value.reason
+
+    assert refusal("a1") == "'a1' is not possible now: the corner is kept for later"    # the rules' reason
+    assert refusal("b1") == "'b1' is not possible now (by the rules, this needs label(c) != \"b1\")"
+    assert refusal("c1") == "'c1' is not possible now (by the rules, c must satisfy mark[c] == none)"
+    code, out, _ = run(capsys, "play", path, "--bot", "2=first", "--seed", 0, stdin="a1\nb1\n",
+                       monkeypatch=monkeypatch)
+    assert "refused: 'a1' is not possible now: the corner is kept for later" in out
 
 
 def test_play_runtime_error_exit_70(capsys, tmp_path):
@@ -337,7 +378,7 @@ def test_replay_move_illegal_now_gives_the_reason(capsys, tmp_path):
     tamper(path, lambda log: log["moves"].__setitem__(2, "a1"))
     code, out, err = run(capsys, "replay", path)
     assert code == 65 and out == ""
-    assert "move 3 'a1' is not legal: c must satisfy mark[c] == none" in err
+    assert "move 3 'a1' is not legal: by the rules, c must satisfy mark[c] == none" in err
     code, out, _ = run(capsys, "replay", path, "--json")
     assert code == 65 and "final_view" not in out and json.loads(out)["exit_code"] == 65
 
