@@ -270,6 +270,10 @@ class Session:
         self.moves = []
         self.log_seen = 0
         self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        # several humans at one terminal: hand it over between them (see hand_over)
+        hot_seat = getattr(args, "hot_seat", None)
+        self.hot_seat = len(humans) > 1 and (self.interactive if hot_seat is None else hot_seat)
+        self.last_human = None      # the last human shown their view
         if self.interactive:
             try:
                 import readline  # noqa: F401  (line editing and history for input())
@@ -353,8 +357,28 @@ class Session:
         out(shortened(line.strip(), 200))
         return line
 
+    def hand_over(self, seat):
+        """Before a human's view, when another human saw theirs last: clear the screen (a
+        separator line where the output is not a terminal) and wait for Enter, so that the
+        other's hand is off the screen. Returns None, or 'quit' / 'eof'."""
+        if self.hot_seat and self.last_human not in (None, seat):
+            if sys.stdout.isatty():
+                sys.stdout.write("\033[H\033[2J\033[3J")      # the screen and its scrollback
+            out("═" * min(60, terminal_width()))
+            line = self.read_line(f"pass the terminal to P{seat}, then press Enter ")
+            if line is None:
+                out("")
+                return "eof"
+            if line.strip().lower() in ("quit", "exit", "q"):
+                return "quit"
+        self.last_human = seat
+        return None
+
     def human_turn(self, seat):
         """Returns None once a move is played, or 'quit' / 'eof'."""
+        handed = self.hand_over(seat)
+        if handed is not None:
+            return handed
         state = self.state
         out("")
         out(self.view_text(seat))
@@ -1188,6 +1212,10 @@ def build_parser():
                            "and the others are random bots")
     play.add_argument("--log", metavar="FILE",
                       help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)")
+    play.add_argument("--hot-seat", action=argparse.BooleanOptionalAction, default=None,
+                      help="with several human seats, clear the screen and wait for Enter before each "
+                           "human's view when another human played last (default: when standard input "
+                           "and output are a terminal)")
     play.add_argument("--quiet", action="store_true", help="show only what a human needs: who is who, each view with its legal moves and the "
                            "prompt, refusals, the result; no move lines (the bots' or the humans')")
     play.add_argument("--brief", action="store_true",

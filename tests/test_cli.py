@@ -255,6 +255,25 @@ def test_refusals_in_plain_words_with_the_rule_for_the_curious(tmp_path, capsys,
     assert "refused: 'a1' is not possible now: the corner is kept for later" in out
 
 
+def test_play_hot_seat_hands_the_terminal_over_between_humans(capsys, monkeypatch):
+    script = "a1\n\nb1\n\nquit\n"
+    code, out, _ = run(capsys, "play", TTT, "--seed", 1, "--bot", "all=human", "--hot-seat",
+                       stdin=script, monkeypatch=monkeypatch)
+    assert code == 3
+    lines = out.splitlines()
+    handovers = [i for i, line in enumerate(lines) if line.startswith("pass the terminal to ")]
+    assert [lines[i] for i in handovers] == ["pass the terminal to P2, then press Enter ",
+                                             "pass the terminal to P1, then press Enter "]
+    for i in handovers:                                     # a separator, then the next one's view
+        assert set(lines[i - 1]) == {"═"} and lines[i + 2].endswith(("view of P1", "view of P2"))
+    assert "P1: a1" in out and "P2: b1" in out and "game abandoned after 2 moves" in out
+    # piped input without the flag: no hand-over (nor with one human seat only)
+    for argv in (("--bot", "all=human"), ("--bot", "2=first", "--hot-seat")):
+        code, out, _ = run(capsys, "play", TTT, "--seed", 1, *argv, stdin="a1\nb1\nquit\n",
+                           monkeypatch=monkeypatch)
+        assert "pass the terminal" not in out and "═" not in out
+
+
 def test_play_runtime_error_exit_70(capsys, tmp_path):
     stuck = tmp_path / "stuck.rules"
     stuck.write_text(DEAD_END)
