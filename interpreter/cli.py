@@ -22,7 +22,7 @@ from dsl.diagnostics import Diagnostic, RulesError
 from dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
 from dsl.program import Unreadable, read_regular_file
 
-from .bots import RandomBot, hidden_information, make_bot
+from .bots import KINDS, RandomBot, hidden_information, make_bot
 from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
@@ -198,18 +198,24 @@ def cmd_check(args) -> int:
 
 # ---- play --------------------------------------------------------------------------------
 
+SEAT_KINDS = (*KINDS, "human")     # what --bot SEAT=KIND may say
+
+
 def parse_bots(specs, players):
-    """['all=random', '2=first'] -> {seat: kind}; later specs win."""
+    """['all=random', '2=first', '3=human'] -> {seat: kind}; later specs win."""
     chosen = {}
     for spec in specs:
         seat, sep, kind = spec.partition("=")
         seat, kind = seat.strip().lower(), kind.strip().lower()
         if not sep or not seat or not kind:
-            raise UsageError(f"argument --bot: {spec!r}: write SEAT=KIND, e.g. 2=random or all=first")
-        try:
-            make_bot(kind, 0)
-        except ValueError as error:
-            raise UsageError(f"argument --bot: {spec!r}: {error}") from None
+            raise UsageError(f"argument --bot: {spec!r}: write SEAT=KIND, e.g. 2=random, all=first or 1=human")
+        if kind.partition(":")[0] not in SEAT_KINDS:
+            raise UsageError(f"argument --bot: {spec!r}: unknown kind '{kind}' (known: {', '.join(SEAT_KINDS)})")
+        if kind != "human":
+            try:
+                make_bot(kind, 0)          # its settings (mcts:iterations=...)
+            except ValueError as error:
+                raise UsageError(f"argument --bot: {spec!r}: {error}") from None
         if seat == "all":
             for p in range(1, players + 1):
                 chosen[p] = kind
@@ -253,8 +259,9 @@ def numbered_moves(names) -> list:
 class Session:
     """One game being played in the terminal."""
 
-    def __init__(self, game, args, bots, seed):
+    def __init__(self, game, args, bots, seed, unnamed_humans=False):
         self.game = game
+        self.unnamed_humans = unnamed_humans
         self.args = args
         self.bots = bots
         self.seed = seed
@@ -268,6 +275,10 @@ class Session:
         self.moves = []
         self.log_seen = 0
         self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        # several humans at one terminal: hand it over between them (see hand_over)
+        hot_seat = getattr(args, "hot_seat", None)
+        self.hot_seat = len(humans) > 1 and (self.interactive if hot_seat is None else hot_seat)
+        self.last_human = None      # the last human shown their view
         if self.interactive:
             try:
                 import readline  # noqa: F401  (line editing and history for input())
@@ -351,8 +362,28 @@ class Session:
         out(shortened(line.strip(), 200))
         return line
 
+    def hand_over(self, seat):
+        """Before a human's view, when another human saw theirs last: clear the screen (a
+        separator line where the output is not a terminal) and wait for Enter, so that the
+        other's hand is off the screen. Returns None, or 'quit' / 'eof'."""
+        if self.hot_seat and self.last_human not in (None, seat):
+            if sys.stdout.isatty():
+                sys.stdout.write("\033[H\033[2J\033[3J")      # the screen and its scrollback
+            out("═" * min(60, terminal_width()))
+            line = self.read_line(f"pass the terminal to P{seat}, then press Enter ")
+            if line is None:
+                out("")
+                return "eof"
+            if line.strip().lower() in ("quit", "exit", "q"):
+                return "quit"
+        self.last_human = seat
+        return None
+
     def human_turn(self, seat):
         """Returns None once a move is played, or 'quit' / 'eof'."""
+        handed = self.hand_over(seat)
+        if handed is not None:
+            return handed
         state = self.state
         out("")
         out(self.view_text(seat))
@@ -417,7 +448,11 @@ class Session:
         # has stopped (and it is always in the log)
         self.seed_shown = spectating
         self.show(describe(game, self.seed if spectating else None))
-        self.show(" · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats))
+        # who is who: a human needs it, so --quiet keeps it unless nobody at the table plays
+        seating = " · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats)
+        if self.unnamed_humans:
+            seating += "  (a seat that no --bot names is human)"
+        (self.show if spectating else out)(seating)
         try:
             self.state = new_state(game, self.seed)
         except CliError as error:       # a runtime error before the first move: the game stopped
@@ -506,8 +541,11 @@ def cmd_play(args) -> int:
     if hidden and any(kind.startswith("mcts") for kind in kinds.values()):
         raise UsageError(f"argument --bot: mcts reads the whole state, so it plays games of perfect information "
                          f"only, and in this one {hidden}")
-    bots = {p: shared_random if kind == "random" else make_bot(kind, seed + p) for p, kind in kinds.items()}
-    return Session(game, args, bots, seed).run()
+    bots = {p: shared_random if kind == "random" else make_bot(kind, seed + p)
+            for p, kind in kinds.items() if kind != "human"}
+    # with --bot, a seat that no --bot names is human: the seats line says so
+    unnamed = bool(args.bot) and any(p not in kinds for p in range(1, game.num_players + 1))
+    return Session(game, args, bots, seed, unnamed_humans=unnamed).run()
 
 
 # ---- simulate ----------------------------------------------------------------------------
@@ -1095,7 +1133,8 @@ COMMAND_HELP = {
               "the source line and a caret. A folder stands for every .rules file in it and in its subfolders.",
               ["referee check games/tic-tac-toe.rules", "referee check games/", "referee check --json games/"],
               "0 every file is clean, 1 a file has errors (or a folder has no .rules file), 2 bad command line"),
-    "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots. "
+    "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
+             "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
              "the commands).",
              ["referee play games/tic-tac-toe.rules",
@@ -1178,10 +1217,17 @@ def build_parser():
                       help="random seed (default: 64 random bits from the OS); shown at the start only when "
                            "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
-                      help="a bot for a seat: SEAT is a number or 'all', KIND is 'random' or 'first'")
+                      help="who plays a seat: SEAT is a number or 'all', KIND is 'random' or 'first' (bots) or "
+                           "'human'. With --bot, a seat that no --bot names is human; without, seat 1 is human "
+                           "and the others are random bots")
     play.add_argument("--log", metavar="FILE",
                       help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)")
-    play.add_argument("--quiet", action="store_true", help="show only what a human needs and the result")
+    play.add_argument("--hot-seat", action=argparse.BooleanOptionalAction, default=None,
+                      help="with several human seats, clear the screen and wait for Enter before each "
+                           "human's view when another human played last (default: when standard input "
+                           "and output are a terminal)")
+    play.add_argument("--quiet", action="store_true", help="show only what a human needs: who is who, each view with its legal moves and the "
+                           "prompt, refusals, the result; no move lines (the bots' or the humans')")
     play.add_argument("--brief", action="store_true",
                       help="show one line per move (turn, player, move) instead of the view before each bot move")
     play.set_defaults(run=cmd_play)

@@ -938,6 +938,11 @@ def entity_label(entity, viewer) -> str:
     return entity["__label__"]
 
 
+def plain_refusal(text: str, rule: str) -> str:
+    """A refusal the rules give no reason for: in plain words, the rule's text after it."""
+    return f"'{text}' is not possible now (by the rules, {rule})"
+
+
 def explain_refusal(s: State, text: str) -> str:
     """Why a move typed by a player is not legal now."""
     if s.terminal:
@@ -965,12 +970,14 @@ def explain_refusal(s: State, text: str) -> str:
             for (name, _, where, _), value, condition in zip(action.binders, args, action.condition_texts):
                 env[name] = value
                 if where is not None and not where(s, env):
-                    filtered = filtered or f"'{text}' is not legal: {name} must satisfy {condition}"
+                    filtered = filtered or plain_refusal(text, f"{name} must satisfy {condition}")
                     break
             else:
                 reason = action.guard(s, dict(env))
+                if reason and reason.startswith("this needs "):     # a require with no reason
+                    return plain_refusal(text, reason)
                 if reason:
-                    return f"'{text}' is not legal: {reason}"
+                    return f"'{text}' is not possible now: {reason}"
     if filtered:
         return filtered
     # the text starts like one of the actions to play now: say what that action allows

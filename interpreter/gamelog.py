@@ -223,9 +223,11 @@ def replay(log, ignore_hash=False, log_path=None, rules_path=None):
             state.apply(name)
         except IllegalMove as refusal:
             reason = refusal.reason
-            prefix = f"'{name}' is not legal: "
+            # "'a1' is not possible now: REASON" or "... now (by the rules, RULE)": the reason alone
+            prefix = f"'{name}' is not possible now"
             if reason.startswith(prefix):
                 reason = reason[len(prefix):]
+                reason = reason[2:] if reason.startswith(": ") else reason.strip().removeprefix("(").removesuffix(")")
             hint = "; type 'moves' to list the legal ones"
             if reason.endswith(hint):
                 legal = state.legal_move_names()

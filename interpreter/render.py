@@ -115,13 +115,28 @@ def zone_parts(entry, index):
         if only is not None and player(only) in index:
             hide_owner = only
     texts = [item_text(item, hide_owner) for item in items]
+    if kind == "set":
+        # order does not matter: each label once with its count, sorted by label ('card 2'
+        # before 'card 10'): "12× rainbow, 2× red 3, yellow 1"
+        counted = Counter(texts)
+        return [counted_text(n, t) for t, n in sorted(counted.items(), key=lambda e: index_order(e[0]))], ", "
+    # a pile, a row or a stack keeps its order (the game's: a top, a hand put back in order);
+    # only neighbours that read the same are counted together: "2× rainbow, red 3, rainbow"
+    runs = []
+    for text in texts:
+        if runs and runs[-1][0] == text:
+            runs[-1][1] += 1
+        else:
+            runs.append([text, 1])
+    counted = [counted_text(n, t) for t, n in runs]
     if kind == "stack":
         # the top (last) first: "queen over knight"
-        return list(reversed(texts)), " over "
-    if kind == "set" and len(texts) > 3:
-        counted = Counter(texts)
-        return [f"{n}× {t}" if n > 1 else t for t, n in sorted(counted.items())], ", "
-    return texts, ", "
+        return list(reversed(counted)), " over "
+    return counted, ", "
+
+
+def counted_text(n, text) -> str:
+    return f"{n}× {text}" if n > 1 else text
 
 
 def render_zones(zones: dict) -> list:

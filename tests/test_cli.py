@@ -160,7 +160,8 @@ def test_play_scripted_human_in_a_subprocess(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     out = done.stdout
-    assert re.search(r"^refused: 'a1' is not legal: .*mark\[c\] == none", out, re.M)
+    # a where filter gives no reason: plain words, then the rule's text for the curious
+    assert "refused: 'a1' is not possible now (by the rules, c must satisfy mark[c] == none)" in out.splitlines()
     assert out.count("legal moves:") == 3                       # the view and moves at each decision
     assert "P1: b2\nP2: a1" in out and "P1: b1\nP2: c1" in out and "P1: b3" in out
     assert "result: P1 wins" in out
@@ -186,6 +187,91 @@ def test_play_quit_and_default_seats(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", TTT, "--seed", 1, stdin="quit\n", monkeypatch=monkeypatch)
     assert code == 3
     assert "P1: human · P2: random bot" in out and "game abandoned" in out
+
+
+def test_play_seats_human_kind_and_the_rule_for_unnamed_seats(capsys, monkeypatch):
+    # --bot 1=random on 3 players: the seats --bot does not name are human, and the output says so
+    code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--seed", 1, "--bot", "1=random",
+                       stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 3
+    assert "P1: random bot · P2: human · P3: human  (a seat that no --bot names is human)" in out
+    # 'human' is a kind: every seat named, no note
+    code, out, _ = run(capsys, "play", TTT, "--seed", 1, "--bot", "all=first", "--bot", "2=human",
+                       stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 3
+    assert "P1: first bot · P2: human\n" in out and "P2> " in out and "P1: a1" in out
+    code, _, err = run(capsys, "play", TTT, "--bot", "2=robot")
+    assert code == 2 and "unknown kind 'robot' (known: random, first, mcts, human)" in err
+
+
+def test_play_quiet_shows_a_human_no_move_lines(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", TTT, "--seed", 0, "--bot", "2=first", "--quiet",
+                       stdin="b2\nc3\nb3\n", monkeypatch=monkeypatch)
+    assert code == 0 and out.endswith("result: P2 wins\nscores: P1 0 · P2 1\n")     # P2: a1 b1 c1
+    lines = out.splitlines()
+    assert lines[0] == "P1: human · P2: first bot  (a seat that no --bot names is human)"   # who is who
+    assert out.count("legal moves:") == 3 and "P1> b2" in out
+    assert not re.search(r"^P[12]: [abc][123]$", out, re.M)        # neither the bot's moves nor P1's
+    assert "seed:" not in out and "Tic-tac-toe ·" in out            # the views are there
+
+
+REQUIRES = """game "Requires" {
+  players 2
+}
+board Cell: grid 1 by 5
+var mark[Cell]: Player? = none
+action put(c in Cell where mark[c] == none) "{c}" {
+  require label(c) != "a1" else "the corner is kept for later"
+  require label(c) != "b1"
+  mark[c] = current
+}
+flow {
+  turns from 1 {
+    play put
+  }
+}
+"""
+
+
+def test_refusals_in_plain_words_with_the_rule_for_the_curious(tmp_path, capsys, monkeypatch):
+    from interpreter.errors import IllegalMove
+    path = tmp_path / "requires.rules"
+    path.write_text(REQUIRES)
+    game, diagnostics, _ = load_game(str(path))
+    assert not diagnostics
+    state = game.new_initial_state(0)
+    state.apply("c1")
+
+    def refusal(name):
+        with pytest.raises(IllegalMove) as refused:
+            state.apply(name)
+        return refused.value.reason
+
+    assert refusal("a1") == "'a1' is not possible now: the corner is kept for later"    # the rules' reason
+    assert refusal("b1") == "'b1' is not possible now (by the rules, this needs label(c) != \"b1\")"
+    assert refusal("c1") == "'c1' is not possible now (by the rules, c must satisfy mark[c] == none)"
+    code, out, _ = run(capsys, "play", path, "--bot", "2=first", "--seed", 0, stdin="a1\nb1\n",
+                       monkeypatch=monkeypatch)
+    assert "refused: 'a1' is not possible now: the corner is kept for later" in out
+
+
+def test_play_hot_seat_hands_the_terminal_over_between_humans(capsys, monkeypatch):
+    script = "a1\n\nb1\n\nquit\n"
+    code, out, _ = run(capsys, "play", TTT, "--seed", 1, "--bot", "all=human", "--hot-seat",
+                       stdin=script, monkeypatch=monkeypatch)
+    assert code == 3
+    lines = out.splitlines()
+    handovers = [i for i, line in enumerate(lines) if line.startswith("pass the terminal to ")]
+    assert [lines[i] for i in handovers] == ["pass the terminal to P2, then press Enter ",
+                                             "pass the terminal to P1, then press Enter "]
+    for i in handovers:                                     # a separator, then the next one's view
+        assert set(lines[i - 1]) == {"═"} and lines[i + 2].endswith(("view of P1", "view of P2"))
+    assert "P1: a1" in out and "P2: b1" in out and "game abandoned after 2 moves" in out
+    # piped input without the flag: no hand-over (nor with one human seat only)
+    for argv in (("--bot", "all=human"), ("--bot", "2=first", "--hot-seat")):
+        code, out, _ = run(capsys, "play", TTT, "--seed", 1, *argv, stdin="a1\nb1\nquit\n",
+                           monkeypatch=monkeypatch)
+        assert "pass the terminal" not in out and "═" not in out
 
 
 def test_play_runtime_error_exit_70(capsys, tmp_path):
@@ -218,7 +304,7 @@ def test_play_bad_input_exit_codes(capsys, tmp_path):
     code, _, err = run(capsys, "play", TTT, "--bot", "3=random")
     assert code == 2 and "seat must be 1..2" in err
     code, _, err = run(capsys, "play", TTT, "--bot", "all=clever")
-    assert code == 2 and "unknown bot 'clever'" in err
+    assert code == 2 and "unknown kind 'clever'" in err
     code, _, err = run(capsys, "simulate", TTT, "-n", "many")
     assert code == 2 and "not a whole number" in err
 
@@ -311,7 +397,7 @@ def test_replay_move_illegal_now_gives_the_reason(capsys, tmp_path):
     tamper(path, lambda log: log["moves"].__setitem__(2, "a1"))
     code, out, err = run(capsys, "replay", path)
     assert code == 65 and out == ""
-    assert "move 3 'a1' is not legal: c must satisfy mark[c] == none" in err
+    assert "move 3 'a1' is not legal: by the rules, c must satisfy mark[c] == none" in err
     code, out, _ = run(capsys, "replay", path, "--json")
     assert code == 65 and "final_view" not in out and json.loads(out)["exit_code"] == 65
 
@@ -388,7 +474,10 @@ def test_render_grid_zones_and_variables():
     view = state.view(1)
     text = render_view(view)
     mine = [item["label"] for item in view["zones"]["hand[P1]"]["items"]]
-    assert f"  hand[P1]: {', '.join(mine)}" in text
+    runs = []                                     # a row: neighbours alike are counted together
+    for label in mine:
+        runs = runs[:-1] + [(label, runs[-1][1] + 1)] if runs and runs[-1][0] == label else runs + [(label, 1)]
+    assert f"  hand[P1]: {', '.join(f'{n}× {l}' if n > 1 else l for l, n in runs)}" in text
     assert "  hand[P2]: 5 hidden" in text and "  draw[P3]: 12 hidden" in text
     assert "scores P1 0 · P2 0 · P3 0" in text
     build = next(m.name for m in state.legal_moves() if m.name.startswith("build"))
@@ -396,6 +485,34 @@ def test_render_grid_zones_and_variables():
     state.apply(build)
     text = render_view(state.view(2))
     assert f"  place[{continent}, …]  {place}: {house} (P1)" in text
+
+
+def test_render_counts_the_same_items_of_a_zone():
+    from interpreter.render import render_zones
+
+    def zone(kind, *labels):
+        return {"kind": kind, "count": len(labels), "items": [{"label": l} for l in labels]}
+
+    lines = render_zones({
+        "hand": zone("set", "rainbow", "red 10", "red 2", "rainbow", "rainbow"),
+        "river": zone("row", "rainbow", "rainbow", "red 2", "rainbow"),
+        "heap": zone("stack", "knight", "queen", "queen"),
+        "deck": zone("pile", "x", "y", "y"),
+        "one": zone("set", "red 2", "red 1"),
+    })
+    # a set: each label once with its count, sorted by label (numbers in order)
+    assert "  hand: 3× rainbow, red 2, red 10" in lines
+    # a row, a pile and a stack keep their order: only neighbours are counted together
+    assert "  river: 2× rainbow, red 2, rainbow" in lines
+    assert "  heap: 2× queen over knight" in lines
+    assert "  deck: x, 2× y" in lines
+    assert "  one: red 1, red 2" in lines
+
+
+def test_render_solstis_rainbows_once_with_their_count():
+    game, _, _ = load_game(str(ROOT / "games" / "solstis.rules"))
+    text = render_view(game.new_initial_state(3).view(1))
+    assert "  rainbows: 12× rainbow" in text.splitlines()     # not 'rainbow' 12 times
 
 
 def test_render_hex_board(tmp_path):

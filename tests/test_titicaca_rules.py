@@ -441,7 +441,7 @@ def test_T15_merge_with_an_adjacent_region_that_lacks_the_new_terrain():
     sc.play("place on F@6.5")
     assert sorted(m for m in sc.moves() if m.startswith("merge")) == sorted(
         [f"merge into the region of {label(sc, meadow)}", f"merge into the region of {label(sc, savanna)}"])
-    sc.refuse(f"merge into the region of {label(sc, forest)}", "not legal")
+    sc.refuse(f"merge into the region of {label(sc, forest)}", "not possible now")
     sc.play(f"merge into the region of {label(sc, meadow)}")
     f = H(sc, "F@6.5")
     assert sc.var(("area", f)) == meadow
@@ -457,7 +457,7 @@ def test_T15_no_merge_with_a_region_that_has_the_terrain_already():
     bid_all(sc, {1: 3, 2: 1, 3: 1})
     sc.play("place on F@6.5")
     assert [m for m in sc.moves() if m.startswith("merge")] == [f"merge into the region of {label(sc, savanna)}"]
-    reason = sc.refuse("merge into the region of M@5.4", "not legal")
+    reason = sc.refuse("merge into the region of M@5.4", "not possible now")
     assert "has_terrain" in reason
 
 
@@ -512,8 +512,8 @@ def test_T17_a_temple_on_ones_own_village_in_or_beside_the_new_region():
         sc.play("skip")
     allowed = {m for m in sc.moves() if m.startswith("build temple")}
     assert allowed == {f"build temple T{v} on {x}" for v in (1, 2) for x in ("S@7.4", "F@6.5")}
-    sc.refuse("build temple T1 on F@3.4", "not legal")
-    sc.refuse("build temple T1 on M@8.5", "not legal")
+    sc.refuse("build temple T1 on F@3.4", "not possible now")
+    sc.refuse("build temple T1 on M@8.5", "not possible now")
     sc.play("build temple T2 on F@6.5")
     assert [sc.attr(t, "value") for t in sc.zone(("shrine", near))] == [2]
     # the other players see that a temple was built, not its value
@@ -532,7 +532,7 @@ def test_T17_a_hex_holds_at_most_one_temple():
     while not any(m.startswith("build temple") for m in sc.moves()):
         sc.play("skip")
     assert {m for m in sc.moves() if m.startswith("build temple")} == {"build temple T2 on S@7.4"}
-    sc.refuse("build temple T2 on F@6.5", "not legal")
+    sc.refuse("build temple T2 on F@6.5", "not possible now")
 
 
 def test_T18_adjacent_regions_and_the_lakes_a_region_borders():
