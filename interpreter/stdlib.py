@@ -185,10 +185,10 @@ def board_functions(game):
         """cell -> {direction: the next cell that way}, the directions leading off the board left out."""
         key = ("steps", geometry.name)
         if key not in cache:
-            position = {eid: rc for rc, eid in geometry.at.items()}
+            where = position(geometry)
             table = {}
             for eid in geometry.cells:
-                row, col = position[eid]
+                row, col = where[eid]
                 table[eid] = {d: geometry.at[(row + dr, col + dc)] for d, (dr, dc) in geometry.deltas.items()
                               if (row + dr, col + dc) in geometry.at}
             cache[key] = table

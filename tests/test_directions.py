@@ -6,6 +6,7 @@ import pytest
 
 from dsl.diagnostics import RulesError
 from interpreter.engine import load_game
+from interpreter.errors import RulesRuntimeError
 
 GRID = '''
 game "Lines" { players 2 }
@@ -56,6 +57,18 @@ fn next_cell(c: Map?, d: Direction): Map? = toward(c, d)
 fn line(c: Map, d: Direction): list of Map = ray(c, d)
 fn inside(a: Map, b: Map): list of Map = between(a, b)
 fn apart(a: Map, b: Map): int = distance(a, b)
+
+board Gapped: hexmap """
+  01  02  03
+    04  XX  06
+  07      09
+""" { "XX": { number: 5 } }
+fn gapped_line(a: Gapped, b: Gapped): list of Gapped = between(a, b)
+fn gapped_ray(c: Gapped, d: Direction): list of Gapped = ray(c, d)
+fn gapped_apart(a: Gapped, b: Gapped): int = distance(a, b)
+fn across(a: Map, b: Gapped): list of Map = between(a, b)
+fn across_apart(a: Map, b: Gapped): int = distance(a, b)
+fn apart_none(a: Map): int = distance(a, none)
 
 action pass "pass" { }
 flow { turns from 1 until true { play pass } }
@@ -158,6 +171,34 @@ def test_hex_map_directions(write_rules):
     assert ask(game, s, "apart", a=at[1], b=at[9]) == 3
     assert ask(game, s, "apart", a=at[4], b=at[6]) == 2
     assert ask(game, s, "apart", a=at[1], b=at[5]) == 2
+
+
+def test_hex_map_holes_and_two_boards(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(HEX)))
+    assert game is not None, diagnostics
+    s = game.new_initial_state(seed=1)
+    gapped = {s.entities[e]["number"]: e for e in game.geometries["Gapped"].cells}
+    mapped = {s.entities[e]["number"]: e for e in game.geometries["Map"].cells}
+    number = lambda cells: [s.entities[c]["number"] for c in cells]
+    assert 8 not in gapped
+    assert number(ask(game, s, "gapped_ray", c=gapped[1], d="south_east")) == [4]   # stops at the gap
+    assert number(ask(game, s, "gapped_line", a=gapped[2], b=gapped[9])) == [5]   # through XX
+    assert ask(game, s, "gapped_line", a=gapped[7], b=gapped[9]) == []   # the gap breaks the line
+    assert number(ask(game, s, "gapped_line", a=gapped[4], b=gapped[6])) == [5]
+    assert ask(game, s, "gapped_line", a=gapped[1], b=gapped[9]) == []   # not on a line
+    assert ask(game, s, "gapped_apart", a=gapped[7], b=gapped[9]) == 2   # counted across the gap
+    assert ask(game, s, "across", a=mapped[1], b=gapped[3]) == []
+    with pytest.raises(RulesRuntimeError, match="two boards"):
+        ask(game, s, "across_apart", a=mapped[1], b=gapped[3])
+    with pytest.raises(RulesRuntimeError, match="distance of none"):
+        ask(game, s, "apart_none", a=mapped[1])
+
+
+def test_a_direction_is_an_action_argument_and_a_move_name(write_rules):
+    game, s = grid_game(write_rules)
+    names = [m.name if hasattr(m, "name") else m for m in s.legal_moves()]
+    assert "face north" in names and "face east" in names and "face north_east" in names
+    assert "face south" not in names and "face west" not in names
 
 
 def diagnostics(write_rules, extra):
