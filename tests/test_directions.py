@@ -22,6 +22,10 @@ fn line(c: Square, d: Direction): list of Square = ray(c, d)
 fn inside(a: Square, b: Square): list of Square = between(a, b)
 fn apart(a: Square, b: Square): int = distance(a, b)
 fn owner(c: Square): Player? = mark[c]
+fn can_jump(c: Square, d: Direction): bool =
+  landing(c, d) != none and mark[toward(c, d)] == next(current) and mark[landing(c, d)] == none
+fn landing(c: Square, d: Direction): Square? = toward(toward(c, d), d)
+fn rook_ways(c: Square): list of Direction = filter(d in directions(c) where d in [north, east, south, west])
 fn holed_line(a: Holed, b: Holed): list of Holed = between(a, b)
 fn holed_ray(c: Holed, d: Direction): list of Holed = ray(c, d)
 fn slide(c: Square, d: Direction): list of Square =
@@ -136,6 +140,16 @@ def test_sliding_stops_at_the_first_piece(write_rules):
     at = game.geometries["Square"].at
     s.apply("place c1")
     assert labels(s, ask(game, s, "slide", c=at[(1, 1)], d="east")) == ["b1", "c1"]
+
+
+def test_a_draughts_jump_and_a_subset_of_directions(write_rules):
+    game, s = grid_game(write_rules)
+    at = game.geometries["Square"].at
+    s.apply("place b2")                # P1's; P2 to move
+    assert ask(game, s, "can_jump", c=at[(1, 1)], d="north_east") is True
+    assert ask(game, s, "can_jump", c=at[(1, 1)], d="north") is False
+    assert ask(game, s, "can_jump", c=at[(1, 1)], d="south") is False     # off the board
+    assert ask(game, s, "rook_ways", c=at[(1, 1)]) == ["north", "east", "south", "west"]
 
 
 def test_an_othello_flip(write_rules):
