@@ -237,3 +237,24 @@ def test_the_checker_types_directions(write_rules, extra, code):
 def test_directions_are_values_of_their_own(write_rules):
     assert diagnostics(write_rules, "fn f(d: Direction): bool = d == north or d in directions(Square(1, 1))\n"
                                     "var facing: Direction = south_west") == ""
+
+
+def test_a_direction_variable_and_a_direction_index_in_views(write_rules):
+    from interpreter.render import render_view
+    game, diagnostics, _ = load_game(str(write_rules('''
+game "V" { players 2 }
+board Square: grid 3 by 3
+var facing: Direction = south_west
+var seen[Direction]: int = 0
+action turn(d in Direction) "face {d}" {
+  facing = d
+  seen[d] += 1
+}
+flow { turns from 1 until seen[north] > 0 { play turn } }
+''')))
+    assert game is not None, diagnostics
+    s = game.new_initial_state(seed=1)
+    assert "facing: south_west" in render_view(s.view(1))
+    s.apply("face east")
+    text = render_view(s.view(1))
+    assert "facing: east" in text and "east=1" in text
