@@ -9,6 +9,15 @@ BUILTIN_VALUES = {
     "num_players": "int",
     "current": "Player",             # the player to move (in a turn: whose turn it is)
     "Player": "list[Player]",
+    # the built-in enum Direction: its list of members, and each member (see BUILTIN_ENUMS)
+    "Direction": "list[Direction]",
+    **{d: "Direction" for d in ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west")},
+}
+
+# Enums every game has, name -> members in order. Direction, clockwise from north: a grid has
+# all eight, a hex map the six but north and south (interpreter/boards.py gives their steps).
+BUILTIN_ENUMS = {
+    "Direction": ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west"),
 }
 
 # name -> (parameter types, result type); 'T' stands for the element type of the first argument.
@@ -30,5 +39,12 @@ STDLIB_SIGNATURES = {
     "largest_group": (("list",), "list[T]"),    # the largest one (first found on a tie)
     "reachable": (("list", "list"), "list[T]"),  # cells of arg 2 connected to arg 1 through arg 2
     "squares": (("list",), "list[list[T]]"),    # 2x2 blocks of a grid fully inside the list
+    # directions on boards (T: the board of the first cell)
+    "surrounding": (("cell",), "list[T]"),      # the cells around: 8 on a grid, the 6 neighbours on a hex map
+    "directions": (("cell",), "list[Direction]"),  # the directions of the cell's board
+    "toward": (("cell", "Direction"), "T?"),   # the next cell in a direction, or none
+    "ray": (("cell", "Direction"), "list[T]"),  # the cells from a cell in a direction to the edge, nearest first
+    "between": (("cell", "cell"), "list[T]"),   # the cells strictly between two cells on a line
+    "distance": (("cell", "cell"), "int"),      # steps from cell to cell: king moves on a grid, hex steps on a map
 }
 

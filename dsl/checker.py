@@ -12,7 +12,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .builtins import BUILTIN_VALUES, STDLIB_SIGNATURES
+from .builtins import BUILTIN_ENUMS, BUILTIN_VALUES, STDLIB_SIGNATURES
 from .diagnostics import Diagnostic, did_you_mean
 from .limits import MAX_PLAYERS
 from .program import Program
@@ -61,12 +61,19 @@ class Scope:
         return out
 
 
+# the direction functions: they take cells, their cell results are of the first cell's board
+GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "distance")
+
+
 class Checker:
     def __init__(self, program: Program, sources: Optional[dict] = None):
         self.program = program
         self.sources = sources or {}
         self.diagnostics: list[Diagnostic] = []
-        self.enums = {e.name: e for e in program.of_kind(ast.Enum)}
+        # the built-in enums (Direction) first: a game's enum reusing a member is told so
+        builtin_span = ast.Span("<built-in>", 0, 0, 0, 0)
+        self.enums = {name: ast.Enum(builtin_span, name, members) for name, members in BUILTIN_ENUMS.items()}
+        self.enums.update({e.name: e for e in program.of_kind(ast.Enum)})
         self.members = {}
         for enum in self.enums.values():
             for member in enum.members:
@@ -328,8 +335,13 @@ class Checker:
                     self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
                 elif expected in ("int", "Player") and (given == "none" or not compatible(given, expected)):
                     self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
+                elif expected == "Direction" and not compatible(given, expected):
+                    self.error("E303", f"{node.name} takes a Direction here, not {describe(given)}", arg.span)
+                elif expected == "cell" and node.name in GEOMETRY_BY_CELL and given != "none" \
+                        and strip_optional(given) not in self.boards and given != ANY:
+                    self.error("E303", f"{node.name} takes a cell of a board here, not {describe(given)}", arg.span)
             element = element_of(first) if first != ANY else ANY
-            if node.name in ("neighbors",):
+            if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
                 element = strip_optional(first)
             if result == "T?":
                 return element + "?" if element != ANY else ANY

@@ -7,6 +7,13 @@ import attrs
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
+# The directions (the built-in enum Direction), clockwise from north, and their (drow, dcol)
+# on each kind of board. A grid's row 1 is at the bottom, so north is row + 1; a hex map's rows
+# count from the top and its hexes stand 2 columns apart, so it has no north and no south.
+DIRECTIONS = ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west")
+GRID_DELTAS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+HEX_DELTAS = (None, (-1, 1), (0, 2), (1, 1), None, (1, -1), (0, -2), (-1, -1))
+
 
 @attrs.define
 class Geometry:
@@ -16,6 +23,7 @@ class Geometry:
     neighbors: dict                   # entity id -> tuple of entity ids
     steps: tuple                      # (drow, dcol) line directions, one per axis
     kind: str                         # "grid" or "hex"
+    deltas: dict = attrs.field(factory=dict)   # direction name -> (drow, dcol), the board's own
     rows: int = 0
     cols: int = 0
 
@@ -66,4 +74,6 @@ def build_geometry(name, kind, placed):
         neighbors[eid] = tuple(at[(row + dr, col + dc)] for dr, dc in near if (row + dr, col + dc) in at)
     rows = max((r for _, r, _ in placed), default=0)
     cols = max((c for _, _, c in placed), default=0)
-    return Geometry(name, [eid for eid, _, _ in placed], at, neighbors, steps, kind, rows, cols)
+    deltas = {d: delta for d, delta in zip(DIRECTIONS, GRID_DELTAS if kind == "grid" else HEX_DELTAS)
+              if delta is not None}
+    return Geometry(name, [eid for eid, _, _ in placed], at, neighbors, steps, kind, deltas, rows, cols)

@@ -491,6 +491,10 @@ class SourceGenerator:
                 return f"(list({table}[{args[0]}]) if {args[0]} is not None else [])"
             a, b = args
             return f"({a} is not None and {b} is not None and {b} in {table}[{a}])"
+        if name == "toward" and all(is_identifier(a) for a in args):
+            # the step table of every board, precomputed: cell -> {direction: next cell}
+            table = self.bind(self.geometry_functions["all_steps"](), "steps")
+            return f"({table}[{args[0]}].get({args[1]}) if {args[0]} is not None else None)"
         if name in self.geometry_functions:
             # the board's geometry, precomputed: its neighbours, lines and 2x2 blocks
             return f"{self.bind(self.geometry_functions[name])}({', '.join(args)})"

@@ -13,6 +13,7 @@ from typing import Iterable, Optional
 import attrs
 
 from dsl import ast
+from dsl.builtins import BUILTIN_ENUMS
 from dsl.checker import ANY, check, element_of, strip_optional
 from dsl.diagnostics import Diagnostic, did_you_mean
 from dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS
@@ -155,7 +156,8 @@ class Game:
         # typed params given when loading (name -> int or bool), in file order
         self.given_params = {name: params[name] for name in typed_params(program) if name in (params or {})}
         self.seats = list(range(1, self.num_players + 1))
-        self.enum_members = {e.name: list(e.members) for e in program.of_kind(ast.Enum)}
+        self.enum_members = {name: list(members) for name, members in BUILTIN_ENUMS.items()}
+        self.enum_members.update({e.name: list(e.members) for e in program.of_kind(ast.Enum)})
         self.memo_owner = [None]       # the state whose values the cached functions hold
         self.board_functions = stdlib.board_functions(self)
         self.cell_columns = {}

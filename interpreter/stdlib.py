@@ -180,8 +180,135 @@ def board_functions(game):
         return [list(block) for block in blocks(geometry)
                 if block[0] in chosen and block[1] in chosen and block[2] in chosen and block[3] in chosen]
 
-    return {"neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
-            "largest_group": largest_group, "reachable": reachable, "squares": squares}
+    # ---- directions: the step table of a board, built once on first use ----
+    def step_table(geometry):
+        """cell -> {direction: the next cell that way}, the directions leading off the board left out."""
+        key = ("steps", geometry.name)
+        if key not in cache:
+            where = position(geometry)
+            table = {}
+            for eid in geometry.cells:
+                row, col = where[eid]
+                table[eid] = {d: geometry.at[(row + dr, col + dc)] for d, (dr, dc) in geometry.deltas.items()
+                              if (row + dr, col + dc) in geometry.at}
+            cache[key] = table
+        return cache[key]
+
+    def ray_table(geometry):
+        """(cell, direction) -> the tuple of cells from the cell that way up to the edge or a hole,
+        nearest first; filled on demand (a large board pays only for the rays asked)."""
+        key = ("rays", geometry.name)
+        if key not in cache:
+            cache[key] = {}
+        return cache[key]
+
+    def directions(cell):
+        if cell is None:
+            return []
+        return list(geometry_of(cell).deltas)
+
+    def toward(cell, direction):
+        if cell is None or direction is None:
+            return None
+        return step_table(geometry_of(cell))[cell].get(direction)
+
+    def ray_of(geometry, cell, direction):
+        rays = ray_table(geometry)
+        found = rays.get((cell, direction))
+        if found is None:
+            table = step_table(geometry)
+            out = []
+            at = table[cell].get(direction)
+            while at is not None:
+                out.append(at)
+                at = table[at].get(direction)
+            found = rays[(cell, direction)] = tuple(out)
+        return found
+
+    def ray(cell, direction):
+        if cell is None or direction is None:
+            return []
+        geometry = geometry_of(cell)
+        if direction not in geometry.deltas:
+            return []
+        return list(ray_of(geometry, cell, direction))
+
+    def position(geometry):
+        key = ("position", geometry.name)
+        if key not in cache:
+            cache[key] = {eid: rc for rc, eid in geometry.at.items()}
+        return cache[key]
+
+    def line_direction(geometry, a, b):
+        """(direction, number of steps) from a to b when b lies on a line from a, else None."""
+        where = position(geometry)
+        (ra, ca), (rb, cb) = where[a], where[b]
+        dr, dc = rb - ra, cb - ca
+        if dr == 0 and dc == 0:
+            return None
+        if geometry.kind == "grid":
+            if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+                return None
+            n = max(abs(dr), abs(dc))
+        else:
+            if dr == 0 and dc % 2 == 0:
+                n = abs(dc) // 2
+            elif abs(dr) == abs(dc):
+                n = abs(dr)
+            else:
+                return None
+        unit = (dr // n, dc // n)
+        for d, delta in geometry.deltas.items():
+            if delta == unit:
+                return d, n
+        return None
+
+    def between(a, b):
+        if a is None or b is None:
+            return []
+        geometry = geometry_of(a)
+        if geometry_of(b) is not geometry:
+            return []
+        found = line_direction(geometry, a, b)
+        if found is None:
+            return []
+        d, n = found
+        cells = ray_of(geometry, a, d)
+        if len(cells) < n:            # the line is broken by a hole of the board
+            return []
+        return list(cells[:n - 1])
+
+    def distance(a, b):
+        if a is None or b is None:
+            raise RulesRuntimeError("distance of none: both cells must be given")
+        geometry = geometry_of(a)
+        if geometry_of(b) is not geometry:
+            raise RulesRuntimeError(f"distance between cells of two boards ({geometry.name}, {geometry_of(b).name})")
+        where = position(geometry)
+        (ra, ca), (rb, cb) = where[a], where[b]
+        dr, dc = abs(ra - rb), abs(ca - cb)
+        if geometry.kind == "grid":
+            return max(dr, dc)
+        return dr + max(0, (dc - dr) // 2)
+
+    def surrounding(cell):
+        if cell is None:
+            return []
+        return list(step_table(geometry_of(cell))[cell].values())
+
+    def all_steps():
+        """cell -> {direction: next cell}, on every board: what compiled code reads for toward."""
+        if "all_steps" not in cache:
+            merged = {}
+            for geometry in game.geometries.values():
+                merged.update(step_table(geometry))
+            cache["all_steps"] = merged
+        return cache["all_steps"]
+
+    return {"all_steps": all_steps, "neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
+            "largest_group": largest_group, "reachable": reachable, "squares": squares,
+            "directions": directions, "toward": toward, "ray": ray, "between": between,
+            "distance": distance, "surrounding": surrounding}
 
 
 def on_board(name):
@@ -192,13 +319,13 @@ def on_board(name):
     return call
 
 
-neighbors, adjacent, has_line, groups, largest_group, reachable, squares = (
-    on_board(n) for n in ("neighbors", "adjacent", "has_line", "groups", "largest_group", "reachable", "squares"))
+GEOMETRY = ("neighbors", "adjacent", "has_line", "groups", "largest_group", "reachable", "squares",
+            "directions", "toward", "ray", "between", "distance", "surrounding")
+neighbors, adjacent, has_line, groups, largest_group, reachable, squares = (on_board(n) for n in GEOMETRY[:7])
 
 
 FUNCTIONS = {
     "size": size, "top": top, "bottom": bottom, "next": next_seat, "previous": previous_seat,
     "reversed": reversed_list, "pick": pick, "abs": absolute,
-    "neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
-    "largest_group": largest_group, "reachable": reachable, "squares": squares,
+    **{name: on_board(name) for name in GEOMETRY},
 }
