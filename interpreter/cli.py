@@ -1131,52 +1131,52 @@ def version() -> str:
 COMMAND_HELP = {
     "check": ("Check rules files (parse, check, compile) and print their diagnostics, file:line:col with "
               "the source line and a caret. A folder stands for every .rules file in it and in its subfolders.",
-              ["referee check games/tic-tac-toe.rules", "referee check games/", "referee check --json games/"],
+              ["referee check my-game.rules", "referee check games/", "referee check --json games/"],
               "0 every file is clean, 1 a file has errors (or a folder has no .rules file), 2 bad command line"),
     "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
              "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
              "the commands).",
-             ["referee play games/tic-tac-toe.rules",
-              "referee play games/continents.rules --players 3 --bot all=random --seed 7 --brief",
-              "printf 'b2\\n1\\nc3\\n' | referee play games/tic-tac-toe.rules --seed 1 --bot 2=first",
-              "referee play games/tic-tac-toe.rules --bot all=first --log game.json"],
+             ["referee play my-game.rules",
+              "referee play my-game.rules --players 3 --bot all=random --seed 7 --brief",
+              "printf 'b2\\n1\\n' | referee play my-game.rules --seed 1 --bot 2=first",
+              "referee play my-game.rules --bot all=first --log game.json"],
              "0 the game reached its end, 2 bad command line, 3 unfinished (end of input or quit), "
              "65 bad rules file, 66 missing file, 70 runtime rules error, 73 cannot write the log"),
     "simulate": ("Play N games between random bots (game i with seed S+i) and summarise them: wins, "
                  "lengths, mean scores, the first runtime error.",
-                 ["referee simulate games/continents.rules -n 200 --players 4",
-                  "referee simulate games/continents.rules -n 50 --json --log-dir logs/"],
+                 ["referee simulate my-game.rules -n 200 --players 4",
+                  "referee simulate my-game.rules -n 50 --json --log-dir logs/"],
                  "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 a game hit a runtime "
                  "error, 73 cannot write a log"),
     "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
                "spectator's view, or with --player N what seat N sees.",
                ["referee replay game.json", "referee replay game.json --player 2",
-                "referee replay logs/game-7.json --rules games/continents.rules"],
+                "referee replay logs/game-7.json --rules my-game.rules"],
                "0 ok, 2 bad command line, 65 bad log (changed rules file, a move not legal, another "
                "result), 66 missing log or rules file, 70 runtime rules error"),
     "bench": ("Random playouts for --seconds T: playouts and moves per second.",
-              ["referee bench games/continents.rules --players 3 --seconds 2",
-               "referee bench games/continents.rules --jobs 1 --json"],
+              ["referee bench my-game.rules --players 3 --seconds 2",
+               "referee bench my-game.rules --jobs 1 --json"],
               "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 runtime rules error"),
     "rulebook": ("The rules of a file by rule id, made from its rule tags, each traced to the lines "
                  "that encode it (Markdown, or JSON).",
-                 ["referee rulebook games/continents.rules",
-                  "referee rulebook games/continents.rules --spec rules.md"],
+                 ["referee rulebook my-game.rules",
+                  "referee rulebook my-game.rules --spec rules.md"],
                  "0 ok, 1 --spec found rule ids the file does not tag, 2 bad command line, "
                  "65 bad rules file, 66 missing file"),
     "verify": ("Play random games at every player count, looking for broken invariants, dead ends, "
                "runtime errors, endless games and hidden information that reaches a seat; each "
                "failure is shrunk to a short replayable list of moves.",
-               ["referee verify games/continents.rules -n 20",
-                "referee verify games/continents.rules --players 3 -n 200 --coverage",
-                "referee verify games/titicaca.rules --log-dir failures/ --json"],
+               ["referee verify my-game.rules -n 20",
+                "referee verify my-game.rules --players 3 -n 200 --coverage",
+                "referee verify my-game.rules --log-dir failures/ --json"],
                "0 ok, 1 a problem was found, 2 bad command line, 65 bad rules file, 66 missing file, "
                "70 a worker process died, 73 cannot write a log"),
     "compile": ("Write the Python module a game compiles to (for one player count and set of options), "
                 "for reading and debugging.",
-                ["referee compile games/tic-tac-toe.rules",
-                 "referee compile games/titicaca.rules --players 3 -o titicaca.py"],
+                ["referee compile my-game.rules",
+                 "referee compile my-game.rules --players 3 -o my_game.py"],
                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 73 cannot write the output"),
 }
 

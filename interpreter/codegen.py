@@ -149,6 +149,11 @@ class Context:
         return other
 
 
+def is_number(source: str) -> bool:
+    """Whether generated source is an integer literal (a param's value is one once compiled)."""
+    return re.fullmatch(r"\(?-?\d+\)?", source) is not None and source.count("(") == source.count(")")
+
+
 def is_identifier(source: str) -> bool:
     return source.isidentifier() or bool(re.fullmatch(r"\(?[A-Za-z_]\w*\)?", source))
 
@@ -351,7 +356,10 @@ class SourceGenerator:
     def x_Member(self, node, scope, ctx):
         if isinstance(node.collection, ast.Range):     # a test, whatever the range's length
             bounds = (self.source(node.collection.low, scope, ctx), self.source(node.collection.high, scope, ctx))
-            return f"within({self.source(node.item, scope, ctx)}, {', '.join(bounds)})"
+            item = self.source(node.item, scope, ctx)
+            if all(is_number(b) for b in bounds) and is_identifier(item):
+                return f"({item} is not None and {bounds[0]} <= {item} <= {bounds[1]})"
+            return f"within({item}, {', '.join(bounds)})"
         return f"({self.source(node.item, scope, ctx)} in {self.collection(node.collection, scope, ctx)})"
 
     def x_NotMember(self, node, scope, ctx):
@@ -360,11 +368,10 @@ class SourceGenerator:
         return f"({self.source(node.item, scope, ctx)} not in {self.collection(node.collection, scope, ctx)})"
 
     def x_Range(self, node, scope, ctx):
-        low, high = node.low, node.high
-        end = repr(high.value + 1) if isinstance(high, ast.Integer) else f"{self.source(high, scope, ctx)} + 1"
-        if isinstance(low, ast.Integer) and isinstance(high, ast.Integer) and high.value - low.value < MAX_RANGE:
-            return f"range({low.value}, {end})"
-        return f"numbers({self.source(low, scope, ctx)}, {end}, {self.bind(node.span, 'span')})"
+        low, high = self.source(node.low, scope, ctx), self.source(node.high, scope, ctx)
+        if is_number(low) and is_number(high) and int(high.strip("()")) - int(low.strip("()")) < MAX_RANGE:
+            return f"range({low}, {int(high.strip('()')) + 1})"       # known when compiled (params included)
+        return f"numbers({low}, {high} + 1, {self.bind(node.span, 'span')})"
 
     def surely(self, node, scope, ctx) -> bool:
         """Whether an expression can never be 'none' (its 'none' checks can go)."""

@@ -448,7 +448,8 @@ class Compiler:
         bound (doubled round after round) stop at the line instead of eating the memory."""
         temp = self.fresh("_number")
         out.add(indent, f"{temp} = {value}")
-        out.add(indent, f"if {temp} is not None and not -MAX_NUMBER <= {temp} <= MAX_NUMBER: "
+        # the bounds as literals: no name to look up on a hot path
+        out.add(indent, f"if {temp} is not None and not {-MAX_NUMBER} <= {temp} <= {MAX_NUMBER}: "
                         f"number_too_large({temp}, {self.codegen.bind(span, 'span')})")
         return temp
 
@@ -1242,7 +1243,6 @@ class Compiler:
         else:
             indent = 1
             for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
-                innermost = indent
                 out.add(indent, f"for L_{name} in {f'fixed{k}' if independent else domain}:")
                 indent += 1
                 emit_hoisted(k, indent)
@@ -1252,9 +1252,10 @@ class Compiler:
             values = "".join(f"L_{b.name}, " for b in action.binders)
             out.add(indent, f"out.append(({values}))")
             if len(loops) > 1:
-                # the product of several binders may be huge: counted after each inner loop
-                out.add(innermost, f"if len(out) > MAX_LEGAL_MOVES: too_many_moves({action.name!r}, "
-                                   f"{self.codegen.bind(action.span, 'span')})")
+                # the product of several binders may be huge: counted after each round of the
+                # outermost loop (not deeper: a check per inner round costs on every listing)
+                out.add(2, f"if len(out) > {MAX_LEGAL_MOVES}: too_many_moves({action.name!r}, "
+                           f"{self.codegen.bind(action.span, 'span')})")
         out.add(1, "return out, exact" if static_unique else "return out, False")
         name = re.sub(r"\W", "_", action.name)
         return self.define(f"def legal_{name}(s)", out, self.where(action))
