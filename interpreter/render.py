@@ -117,11 +117,11 @@ def zone_parts(entry, index):
     texts = [item_text(item, hide_owner) for item in items]
     if kind == "set":
         # order does not matter: each label once with its count, sorted by label ('card 2'
-        # before 'card 10'): "12× rainbow, 2× red 3, yellow 1"
+        # before 'card 10'): "12× token, 2× card 3, card 5"
         counted = Counter(texts)
         return [counted_text(n, t) for t, n in sorted(counted.items(), key=lambda e: index_order(e[0]))], ", "
     # a pile, a row or a stack keeps its order (the game's: a top, a hand put back in order);
-    # only neighbours that read the same are counted together: "2× rainbow, red 3, rainbow"
+    # only neighbours that read the same are counted together: "2× token, card 3, token"
     runs = []
     for text in texts:
         if runs and runs[-1][0] == text:
@@ -324,7 +324,7 @@ def view_defaults(game) -> dict:
     """{variable name: label of its declared default}, for `render_view(view, defaults)`: the
     variables indexed by board cells or components, whose entries at their starting value the
     text leaves out (one per cell or component; the board drawing shows the others). Every
-    other value is shown, at its starting value too (20 weapons, an empty heap)."""
+    other value is shown, at its starting value too (a count still at its start, an empty heap)."""
     out = {}
     for name, meta in getattr(game, "var_meta", {}).items():
         if not any(t in game.geometries or t in game.types.components for t in meta[2]):
