@@ -162,6 +162,10 @@ def number_too_large(value, span):
                             f"(see the limits in docs/language.md)", span)
 
 
+class RuleText(str):
+    """A refusal that the rules give no reason for: the text of the rule that says no."""
+
+
 def can_play(s, legal, player):
     """Whether an action has a legal move now, for `player` (the player to move if none)."""
     if player is None or player == s.current:
@@ -1084,7 +1088,9 @@ class Compiler:
                 self.s_Let(node, run_scope, local, run, 1)
             else:
                 reason = node.reason or f"this needs {self.source_text(node.condition)}"
-                guard.add(1, f"if not ({self.x(node.condition, guard_scope, env)}): return {reason!r}")
+                # a require without 'else': its reason is the rule's own text, marked as such
+                given = repr(reason) if node.reason else self.codegen.bind(RuleText(reason), "rule")
+                guard.add(1, f"if not ({self.x(node.condition, guard_scope, env)}): return {given}")
                 run.add(1, f"if not ({self.x(node.condition, run_scope, local)}): "
                            f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
         guard.add(1, "return None")

@@ -21,7 +21,7 @@ from dsl.program import load_program
 
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import LOOP_CAP, PUBLIC, Compiler, names_in, same_value
+from .compiler import LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value
 from .coverage import Coverage
 from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
 
@@ -976,7 +976,7 @@ def explain_refusal(s: State, text: str) -> str:
                     break
             else:
                 reason = action.guard(s, dict(env))
-                if reason and reason.startswith("this needs "):     # a require with no reason
+                if isinstance(reason, RuleText):      # a require with no reason of its own
                     return plain_refusal(text, reason)
                 if reason:
                     return f"'{text}' is not possible now: {reason}"

@@ -223,6 +223,7 @@ var mark[Cell]: Player? = none
 action put(c in Cell where mark[c] == none) "{c}" {
   require label(c) != "a1" else "the corner is kept for later"
   require label(c) != "b1"
+  require label(c) != "d1" else "this needs a free row"
   mark[c] = current
 }
 flow {
@@ -250,6 +251,8 @@ def test_refusals_in_plain_words_with_the_rule_for_the_curious(tmp_path, capsys,
     assert refusal("a1") == "'a1' is not possible now: the corner is kept for later"    # the rules' reason
     assert refusal("b1") == "'b1' is not possible now (by the rules, this needs label(c) != \"b1\")"
     assert refusal("c1") == "'c1' is not possible now (by the rules, c must satisfy mark[c] == none)"
+    # a reason of the rules' own, whatever its words, is given as a reason
+    assert refusal("d1") == "'d1' is not possible now: this needs a free row"
     code, out, _ = run(capsys, "play", path, "--bot", "2=first", "--seed", 0, stdin="a1\nb1\n",
                        monkeypatch=monkeypatch)
     assert "refused: 'a1' is not possible now: the corner is kept for later" in out
