@@ -12,6 +12,7 @@ keeps its loop variables in the state), or a comprehension variable.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 
 from dsl import ast
@@ -288,22 +289,43 @@ class SourceGenerator:
         return self.compiler.type_of(node, scope) == "bool"
 
     def x_Or(self, node, scope, ctx):
-        a, b = self.source(node.left, scope, ctx), self.source(node.right, scope, ctx)
+        a = self.source(node.left, scope, ctx)
+        with self.narrowed(a, "is None", ctx):      # x == none or ...: x is some value on the right
+            b = self.source(node.right, scope, ctx)
         if self.boolean(node.left, scope) and self.boolean(node.right, scope):
             return f"({a} or {b})"
         return f"bool({a} or {b})"
 
     def x_And(self, node, scope, ctx):
-        a, b = self.source(node.left, scope, ctx), self.source(node.right, scope, ctx)
+        a = self.source(node.left, scope, ctx)
+        with self.narrowed(a, "is not None", ctx):  # x != none and ...: x is some value on the right
+            b = self.source(node.right, scope, ctx)
         if self.boolean(node.left, scope) and self.boolean(node.right, scope):
             return f"({a} and {b})"
         return f"bool({a} and {b})"
+
+    @contextlib.contextmanager
+    def narrowed(self, test, form, ctx):
+        """While the right side of 'and'/'or' is written: the name that `test` (the left side's
+        source) found to be or not to be none needs no more none test there."""
+        match = re.fullmatch(rf"\(([A-Za-z_]\w*) {form}\)", test)
+        name = match.group(1) if match else None
+        if name is None or name in ctx.safe:
+            yield
+            return
+        ctx.safe.add(name)
+        try:
+            yield
+        finally:
+            ctx.safe.discard(name)
 
     def x_Not(self, node, scope, ctx):
         return f"(not {self.source(node.operand, scope, ctx)})"
 
     def x_Compare(self, node, scope, ctx):
         emptiness = self.count_against_zero(node, scope, ctx)
+        if emptiness is None:
+            emptiness = self.size_against_zero(node, scope, ctx)
         if emptiness is not None:
             return emptiness
         a, b = self.source(node.left, scope, ctx), self.source(node.right, scope, ctx)
@@ -311,6 +333,8 @@ class SourceGenerator:
         if op in ("==", "!="):
             if b == "None" or a == "None":
                 other = a if b == "None" else b
+                if other in ctx.safe:
+                    return "False" if op == "==" else "True"
                 return f"({other} is {'' if op == '==' else 'not '}None)"
             return f"({a} {op} {b})"
         # an order with 'none' on either side is false
@@ -351,6 +375,23 @@ class SourceGenerator:
                     return None
                 found = self.x_Aggregate(ast.Aggregate(count.span, "any", count.binder, None), scope, ctx)
                 return found if some else f"(not {found})"
+        return None
+
+    def size_against_zero(self, node, scope, ctx):
+        """size(z) > 0 (== 0, >= 1...) of a zone or list: its truth, without counting."""
+        for size, zero, op in ((node.left, node.right, node.op),
+                               (node.right, node.left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(node.op, node.op))):
+            if isinstance(size, ast.Call) and size.name == "size" and len(size.arguments) == 1 and \
+                    isinstance(zero, ast.Integer) and size.name not in self.compiler.types.functions:
+                some = {(0, "=="): False, (0, "!="): True, (0, ">"): True, (1, ">="): True, (1, "<"): False,
+                        (0, "<="): False}.get((zero.value, op))
+                t = self.compiler.type_of(size.arguments[0], scope)
+                if some is None or not (t.startswith("zone[") or t.startswith("list[")):
+                    return None
+                items = self.collection(size.arguments[0], scope, ctx)
+                if items.startswith("_Z.get(") and items.endswith(", EMPTY)"):
+                    items = items[:-len(", EMPTY)")] + ")"       # a missing zone is empty: None is false too
+                return f"(not not {items})" if some else f"(not {items})"
         return None
 
     def x_Member(self, node, scope, ctx):
@@ -406,6 +447,8 @@ class SourceGenerator:
     def unless_none(self, src, ctx, use, on_none, helper) -> str:
         """use(value) of a value that may be none (then: on_none), evaluated once; `helper`
         where no ':=' may stand (in a comprehension's iterable)."""
+        if src in ctx.safe:
+            return use(src)
         if is_identifier(src):
             return f"({use(src)} if {src} is not None else {on_none})"
         if ctx.no_walrus:
@@ -431,7 +474,8 @@ class SourceGenerator:
         # every attribute of a component is given when it is created; the attributes of board
         # cells never change: a list indexed by the cell
         if t in self.compiler.types.components:
-            read = (lambda x: f"_E[{x}][{node.name!r}]")
+            column = self.compiler.game.component_column(node.name)
+            read = (lambda x: f"{column}[{x}]")
         elif t in self.compiler.types.boards:
             column = self.bind(self.compiler.game.cell_column(node.name), "col")
             read = (lambda x: f"{column}[{x}]")

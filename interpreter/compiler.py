@@ -328,6 +328,8 @@ class Compiler:
         for local, attribute in (("_Z", "zones"), ("_V", "vars"), ("_E", "entities")):
             if re.search(rf"\b{local}\b", text):
                 prologue.append(f"    {local} = s.{attribute}")
+        for column in sorted(set(re.findall(r"\b_A(\d+)\b", text)), key=int):
+            prologue.append(f"    _A{column} = s.columns[{column}]")
         name = header.split("(", 1)[0].split()[-1]
         head = ([comment] if comment else []) + [f"{header}:"] + prologue
         source = "\n".join(head + body_lines) + "\n"
@@ -1224,14 +1226,13 @@ class Compiler:
                 out.add(1, f"labels{k} = set()")
             out.add(1, f"for L_{name} in {domain}:")
             if same:
-                out.add(2, f"entity = _E[L_{name}]")
-                out.add(2, f"signature = entity.get('__same__', L_{name})")
+                out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
                 out.add(2, f"if signature in seen{k}: continue")
                 out.add(2, f"seen{k}.add(signature)")
             if where is not None:
                 out.add(2, f"if not ({where}): continue")
             if same:
-                out.add(2, f"labels{k}.add(entity['__label__'])")
+                out.add(2, f"labels{k}.add({self.game.component_column('__label__')}[L_{name}])")
             out.add(2, f"fixed{k}.append(L_{name})")
             if same:
                 out.add(1, f"if len(labels{k}) != len(fixed{k}): exact = False")
@@ -1242,7 +1243,7 @@ class Compiler:
         for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
             if independent and component and not same and names_all:
                 # cells of several boards may share a label: moves are merged by label then
-                out.add(1, f"if len({{_E[v]['__label__'] for v in fixed{k}}}) != len(fixed{k}): exact = False")
+                out.add(1, f"if len({{{self.game.component_column('__label__')}[v] for v in fixed{k}}}) != len(fixed{k}): exact = False")
         if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
             # one binder, no guard step after it: the tuples at once
             out.add(1, "out = [(v,) for v in fixed0]")

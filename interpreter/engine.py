@@ -161,6 +161,7 @@ class Game:
         self.memo_owner = [None]       # the state whose values the cached functions hold
         self.board_functions = stdlib.board_functions(self)
         self.cell_columns = {}
+        self.column_index = {}         # component attribute -> its column in State.columns
         self.created = {}              # a created component's values -> its labels and signature
         self.line_spans = {}           # generated function's file name -> {line: span of the rules}
         self.move_names = {}           # the labels of all components -> {(action, args): name}
@@ -189,6 +190,9 @@ class Game:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
         self.step_budget = compiler.step_budget
+        self.column_names = list(self.column_index)
+        self.static_columns = [[entity_column_value(entity, eid, name) for eid, entity in enumerate(self.static_entities)]
+                               for name in self.column_names]
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
         # actions with an argument that has owner-only attributes: their public text masks them
         self.public_binder_labelers = {
@@ -320,6 +324,15 @@ class Game:
         """cell -> the tuple of its neighbours, on every board."""
         return {cell: geometry.neighbors[cell] for cell, geometry in self.geometry_by_cell.items()}
 
+    def component_column(self, name) -> str:
+        """The generated name of the list that holds attribute `name` of every component,
+        indexed by the component (attributes never change once created): `_A<k>`, bound from
+        `s.columns[k]` at the top of a generated function."""
+        k = self.column_index.get(name)
+        if k is None:
+            k = self.column_index[name] = len(self.column_index)
+        return f"_A{k}"
+
     def cell_column(self, name) -> list:
         """The attribute `name` of every board cell, indexed by the cell (cells never change)."""
         if name not in self.cell_columns:
@@ -380,6 +393,7 @@ class Game:
         s = State(self)
         s.rng = random_source.seed_state(seed)
         s.entities = list(self.static_entities)
+        s.columns = [column[:] for column in self.static_columns]
         s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
         s.seed = seed
         self.step_budget[0] = MAX_STEP_ROUNDS
@@ -398,6 +412,14 @@ class Game:
         except PYTHON_ERRORS as error:
             raise located(s, error, "setting up the game") from error
         return s
+
+
+def entity_column_value(entity, eid, name):
+    """What a component's column holds: its attribute, or, for the signature of identical
+    components, the component itself when it has none (board cells)."""
+    if name == "__same__":
+        return entity.get(name, eid)
+    return entity.get(name)
 
 
 def plain_label(value):
@@ -423,11 +445,14 @@ class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
                  "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names",
-                 "replayable")
+                 "replayable", "columns")
 
     def __init__(self, game):
         self.game = game
         self.entities = []
+        # the attributes the compiled rules read, one list per attribute indexed by component
+        # (Game.column_names), grown by `create`; shared by clones, as entities are
+        self.columns = []
         self.by_type = {}
         self.zones = {}
         self.loc = []
@@ -467,6 +492,7 @@ class State:
         other = State.__new__(State)
         other.game = self.game
         other.entities = self.entities
+        other.columns = self.columns
         other.by_type = self.by_type
         other.zones = self.zones.copy()
         self.owned = set()
@@ -566,34 +592,37 @@ class State:
 
     def create(self, type_name, values, template, key):
         eid = len(self.entities)
+        game = self.game
         try:
-            # identical components have the same labels and signature: computed once per game
-            known = self.game.created.get((type_name, template, *values.items()))
+            # identical components have the same labels, signature and columns: computed once per game
+            given = (type_name, template, *values.items())
+            known = game.created.get(given)
         except TypeError:      # an unhashable attribute value
-            known = None
+            given = known = None
         if known is None:
             values["__type__"] = type_name
             values["__label__"] = self.component_label(type_name, values, template)
             values["__same__"] = (type_name, *sorted((k, repr(v)) for k, v in values.items() if k != "__same__"))
-            private = self.game.private_fields.get(type_name)
+            private = game.private_fields.get(type_name)
             if private:
                 values["__public_label__"] = self.component_label(type_name, values, template, private)
             shown = {k: v for k, v in values.items() if k.startswith("__")}
-            if len(self.game.created) >= 10_000:
-                self.game.created.clear()      # components whose values differ from game to game
-            try:
-                given = tuple((k, v) for k, v in values.items() if not k.startswith("__"))
-                self.game.created[(type_name, template, *given)] = shown
-            except TypeError:
-                pass
+            known = (shown, tuple(entity_column_value(values, eid, name) for name in game.column_names))
+            if given is not None:
+                if len(game.created) >= 10_000:
+                    game.created.clear()      # components whose values differ from game to game
+                game.created[given] = known
         else:
-            values.update(known)
+            values.update(known[0])
         self.entities.append(values)
+        for column, value in zip(self.columns, known[1]):
+            column.append(value)
         self.by_type.setdefault(type_name, []).append(eid)
-        if self.game.zone_marks is not None:
+        if game.zone_marks is not None:
             self.mark_changed("#types")
-        while len(self.loc) <= eid:
-            self.loc.append(None)
+        loc = self.loc
+        while len(loc) <= eid:
+            loc.append(None)
         self.move(eid, key)
 
     def component_label(self, type_name, values, template, masked=()):
