@@ -23,6 +23,7 @@ from . import stdlib
 from .errors import RulesRuntimeError
 
 LOOP_CAP = 100_000
+UNSET = object()        # a value hoisted out of the loops that list legal moves, not yet computed
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -117,7 +118,7 @@ def ranked(kind, scored):
 RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
     "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
-    "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP,
+    "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
     "RulesRuntimeError": RulesRuntimeError,
 }
 
@@ -131,6 +132,8 @@ class Context:
         self.no_walrus = 0                # inside a comprehension's iterable: no ':=' allowed there
         self.safe = set()                 # Python names that are never 'none' (loop variables over zones)
         self.hoist = None                 # while listing legal moves: zone reads computed once per loop level
+        self.lazy = set()                 # with hoist: those computed on first use (function calls)
+        self.outside_loops = False        # with hoist: code before the loops (hoists only what needs no binder)
         self.levels = {}                  # with hoist: Python name -> the loop level that binds it
         self.steps = False                # a generator: a choice yields and resumes where it stopped
         self.iterating = False            # the expression being written is a comprehension's domain
@@ -145,6 +148,8 @@ class Context:
         other.no_walrus = self.no_walrus
         other.safe = self.safe
         other.hoist = self.hoist
+        other.lazy = self.lazy
+        other.outside_loops = self.outside_loops
         other.levels = self.levels
         other.steps = self.steps
         return other
@@ -226,17 +231,31 @@ class SourceGenerator:
     def hoisted(self, source, ctx) -> str:
         """A read of the state that is the same wherever it appears while legal moves are
         listed: computed once, at the loop level where its names are known."""
-        if ctx.hoist is None or re.search(r"\b(_t\d+|a\d+_\w+|e)\b", source):
+        if ctx.hoist is None or ":=" in source or re.search(r"\b(_t\d+|a\d+_\w+|e)\b", source):
             return source
         names = re.findall(r"\b(L_\w+|_h\d+)\b", source)
         if any(n not in ctx.levels for n in names):
             return source       # it needs a let: not hoisted
+        if ctx.outside_loops and any(ctx.levels[n] >= 0 for n in names):
+            return source       # a domain listed before the loops: only what needs no binder
         known = ctx.hoist.get(source)
         if known is None:
             self.count += 1
             known = ctx.hoist[source] = f"_h{self.count}"
             ctx.levels[known] = max((ctx.levels[n] for n in names), default=-1)
         return known
+
+    def hoisted_call(self, source, ctx) -> str:
+        """A call of a pure function while legal moves are listed: computed at most once per
+        round of the loop level where its arguments are known, and only where the rules ask
+        for it (a call may fail where a test before it would have stopped it)."""
+        if ctx.hoist is None or ctx.no_walrus or ":=" in source:
+            return source
+        temp = self.hoisted(source, ctx)
+        if temp == source:
+            return source
+        ctx.lazy.add(temp)
+        return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
 
     def x_Integer(self, node, scope, ctx):
         return repr(node.value)
@@ -267,7 +286,7 @@ class SourceGenerator:
         if name in c.types.zones:
             return repr(name)
         if name in c.types.vars:
-            return f"_V.get({name!r}, {self.default_of(name, node)})"
+            return self.hoisted(f"_V.get({name!r}, {self.default_of(name, node)})", ctx)
         return ctx.local(name)
 
     def default_of(self, var, node) -> str:
@@ -505,7 +524,8 @@ class SourceGenerator:
                 return self.key(name, node.indexes, scope, ctx)
             if name in c.types.vars:
                 default = self.default_of(name, node)
-                return f"_V.get({self.key(name, node.indexes, scope, ctx)}, {default})"
+                read = f"_V.get({self.key(name, node.indexes, scope, ctx)}, {default})"
+                return self.hoisted(read, ctx) if ":=" not in read and "fn_" not in read else read
         return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
 
     def x_Call(self, node, scope, ctx):
@@ -520,6 +540,8 @@ class SourceGenerator:
             if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
             args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
+            if name not in c.random_functions:
+                return self.hoisted_call(f"fn_{name}(s{args})", ctx)
             return f"fn_{name}(s{args})"
         if name == "can_play":  # the action's generated enumerator, asked whether it finds a move
             action = re.sub(r"\W", "_", node.arguments[0].id)

@@ -289,6 +289,7 @@ class Compiler:
         self.step_budget = self.codegen.namespace["STEP"] = [MAX_STEP_ROUNDS]
         self.inline_depth = 0
         self.memoized = set()
+        self.random_functions = callers(self.types.functions, {"pick"})     # calls that draw: never hoisted
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
         self.module = []           # the generated functions' sources, in order
@@ -1129,6 +1130,8 @@ class Compiler:
         fixed_ctx = Context("local")               # the domains computed once
         ctx = Context("local")                     # the nested loops
         ctx.hoist, ctx.levels = {}, {}
+        fixed_ctx.hoist, fixed_ctx.levels, fixed_ctx.lazy = ctx.hoist, ctx.levels, ctx.lazy
+        fixed_ctx.outside_loops = True
         named = set(re.findall(r"\{(\w+)\}", template))
         names_all = named >= {b.name for b in action.binders}
         early_nodes, stage_nodes = self.guard_placement(action)
@@ -1192,7 +1195,7 @@ class Compiler:
         def emit_hoisted(level, indent):
             for source, temp in ctx.hoist.items():
                 if ctx.levels[temp] == level:
-                    out.add(indent, f"{temp} = {source}")
+                    out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
 
         out.add(1, "out = []")
         out.add(1, "exact = True")
@@ -1264,8 +1267,35 @@ class Compiler:
                 out.add(2, f"if len(out) > {MAX_LEGAL_MOVES}: too_many_moves({action.name!r}, "
                            f"{self.codegen.bind(action.span, 'span')})")
         out.add(1, "return out, exact" if static_unique else "return out, False")
+        self.inline_single_lazy(out, ctx.lazy)
         name = re.sub(r"\W", "_", action.name)
         return self.define(f"def legal_{name}(s)", out, self.where(action))
+
+    @staticmethod
+    def inline_single_lazy(out, lazy):
+        """A call hoisted to be computed once per loop round, but asked once per round anyway
+        (its one use is not inside a deeper loop): the plain call again."""
+        lines = out.lines
+        for temp in lazy:
+            declared = [k for k, line in enumerate(lines) if line.strip() == f"{temp} = UNSET"]
+            pattern = re.compile(rf"\({temp} if {temp} is not UNSET else \({temp} := ")
+            uses = [(k, m) for k, line in enumerate(lines) for m in pattern.finditer(line)]
+            if len(declared) != 1 or len(uses) != 1:
+                continue
+            k, match = uses[0]
+            indent = len(lines[declared[0]]) - len(lines[declared[0]].lstrip())
+            if len(lines[k]) - len(lines[k].lstrip()) != indent or " for " in lines[k]:
+                continue
+            line = lines[k]
+            start, depth, end = match.end(), 1, match.end()
+            while depth and end < len(line):      # the call's source ends where its bracket closes
+                depth += {"(": 1, ")": -1}.get(line[end], 0)
+                end += 1
+            if depth or "'" in line[start:end] or '"' in line[start:end]:
+                continue        # (a bracket inside a text: left as it is)
+            lines[k] = line[:match.start()] + line[start:end - 1] + line[end + 1:]
+            del lines[declared[0]]
+            del out.spans[declared[0]]
 
     def guard_placement(self, action):
         """The guard's let/require nodes: those that need no binder, and those placed right
