@@ -374,6 +374,15 @@ class Shuffle:
 
 
 @node
+class Reveal:
+    """Show components (one, a list, or what a zone holds now) to chosen players: they see
+    them whole for as long as each stays where it is."""
+    span: Span
+    what: Any
+    players: Any
+
+
+@node
 class Create:
     span: Span
     count: Any

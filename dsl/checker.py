@@ -543,6 +543,16 @@ class Checker:
     def stmt_Shuffle(self, node, scope, where):
         self.zone_expr(node.zone, scope, "what to shuffle")
 
+    def stmt_Reveal(self, node, scope, where):
+        what = self.expr(node.what, scope)
+        collection = what.startswith("list[") or what.startswith("zone[")
+        if what != ANY and strip_optional(element_of(what) if collection else what) not in self.components:
+            self.error("E305", f"only components can be revealed (one, a list or a zone), but this is {describe(what)}",
+                       node.what.span)
+        players = self.expr(node.players, scope)
+        if strip_optional(players) != "Player" and strip_optional(element_of(players)) != "Player" and players != ANY:
+            self.error("E303", f"reveal ... to a player or a list of players, not {describe(players)}", node.players.span)
+
     def stmt_Create(self, node, scope, where):
         count = self.expr(node.count, scope)
         if strip_optional(count) not in NUMBERS:

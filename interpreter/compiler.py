@@ -78,6 +78,20 @@ def shuffle(s, key):
     items = s.own(key)
     if items:
         s.rng = random_source.shuffle(s.rng, items)
+        if s.shown_to:       # a shuffled component is no longer where it was shown
+            s.shown_to = {x: seats for x, seats in s.shown_to.items() if x not in items}
+
+
+def reveal_to(s, items, players):
+    """The players see these components whole until each moves (State.move forgets it)."""
+    seats = frozenset(p for p in players if p is not None)
+    if not seats:
+        return
+    shown = dict(s.shown_to)      # shared with clones: a new dict
+    for x in items:
+        if x is not None:
+            shown[x] = shown.get(x, frozenset()) | seats
+    s.shown_to = shown
 
 
 def move_all(s, items, target, under):
@@ -194,7 +208,7 @@ def without_choice(steps, s=None):
 
 
 STATEMENT_RUNTIME = {
-    "deal": deal, "shuffle": shuffle, "move_all": move_all, "distinct_options": distinct_options,
+    "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
@@ -611,6 +625,15 @@ class Compiler:
 
     def s_Shuffle(self, node, scope, ctx, out, indent):
         out.add(indent, f"shuffle(s, {self.x(node.zone, scope, ctx)})")
+
+    def s_Reveal(self, node, scope, ctx, out, indent):
+        t = self.type_of(node.what, scope)
+        what = self.codegen.collection(node.what, scope, ctx) if not strip_optional(t) in self.types.components \
+            else f"({self.x(node.what, scope, ctx)},)"
+        players = self.x(node.players, scope, ctx)
+        if strip_optional(self.type_of(node.players, scope)) == "Player":
+            players = f"({players},)"
+        out.add(indent, f"reveal_to(s, {what}, {players})")
 
     def s_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")

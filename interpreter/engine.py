@@ -445,7 +445,7 @@ class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
                  "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names",
-                 "replayable", "columns")
+                 "replayable", "columns", "shown_to")
 
     def __init__(self, game):
         self.game = game
@@ -485,6 +485,9 @@ class State:
         self.names = {}
         # whether new_initial_state(seed) and the moves of the history make this state again
         self.replayable = True
+        # component -> the players a `reveal` showed it to, until it moves (never changed in
+        # place: a clone shares it)
+        self.shown_to = {}
 
     def clone(self) -> "State":
         """A copy to play on, in a time that does not grow with the game's history: zones and
@@ -518,6 +521,7 @@ class State:
         other._legal = self._legal
         other.names = self.names
         other.replayable = self.replayable
+        other.shown_to = self.shown_to
         return other
 
     def changed(self):
@@ -585,6 +589,8 @@ class State:
         else:
             target.append(x)
         self.loc[x] = key
+        if self.shown_to and x in self.shown_to:
+            self.shown_to = {y: seats for y, seats in self.shown_to.items() if y != x}
         if self.game.zone_marks is not None:
             if here is not None:
                 self.mark_changed(here)
@@ -713,12 +719,13 @@ class State:
         return (self.zones.copy(), self.loc[:], self.vars.copy(), self.env.copy(), self.rng, self.pc,
                 self.current, self.extra, self.terminal, self.winners, self.pending, self.choices,
                 self.cursor, self.turn, len(self.history), len(self.public_history), len(self.log),
-                self._legal, self.history, self.public_history, self.log, self.shared)
+                self._legal, self.history, self.public_history, self.log, self.shared, self.shown_to)
 
     def restore(self, saved: tuple):
         (self.zones, self.loc, self.vars, self.env, self.rng, self.pc, self.current, self.extra,
          self.terminal, self.winners, self.pending, self.choices, self.cursor, self.turn, history,
-         public_history, log, self._legal, self.history, self.public_history, self.log, self.shared) = saved
+         public_history, log, self._legal, self.history, self.public_history, self.log, self.shared,
+         self.shown_to) = saved
         self.owned = set()
         if not self.shared:
             del self.history[history:], self.public_history[public_history:], self.log[log:]
@@ -1251,10 +1258,17 @@ def make_view(s: State, player: int) -> dict:
             visibility == "owner" and owner is not None and key[owner + 1] == player)
         entry = {"count": len(items), "kind": kind}
         if visible:
-            entry["items"] = [item_view(s.entities[x], x, player) for x in items]
+            entry["items"] = [item_view(s.entities[x], x, player, shown_to(s, x, player)) for x in items]
         elif visibility == "top" and items:
             # only the top item is face up: the ones under it stay hidden
-            entry["items"] = [item_view(s.entities[items[-1]], items[-1], player)]
+            entry["items"] = [item_view(s.entities[items[-1]], items[-1], player, shown_to(s, items[-1], player))]
+        if not visible and s.shown_to:
+            # what a `reveal` showed this player, where it lies (1: the bottom)
+            revealed = [dict(item_view(s.entities[x], x, player, True), position=k)
+                        for k, x in enumerate(items, start=1) if shown_to(s, x, player)
+                        and not (visibility == "top" and k == len(items))]
+            if revealed:
+                entry["shown"] = revealed
         zones[shown] = entry
     values = {}
     for key in var_keys(s):
@@ -1324,11 +1338,17 @@ def index_values(s, name, position, t) -> list:
     return sorted(allowed) if allowed is not None else []
 
 
-def item_view(entity, eid, player=None):
+def shown_to(s, x, player) -> bool:
+    """Whether a `reveal` showed component x to the player (and it has not moved since)."""
+    seats = s.shown_to.get(x)
+    return seats is not None and player in seats
+
+
+def item_view(entity, eid, player=None, shown=False):
     """A visible entity: its id and label, and its owner when it has one (every component
     type has an `owner` attribute; a player sees whose piece it is). Attributes that only the
-    owner may see are masked in the label others get."""
-    if "__public_label__" in entity and entity.get("owner") != player:
+    owner may see are masked in the label others get (unless a `reveal` showed it to them)."""
+    if "__public_label__" in entity and entity.get("owner") != player and not shown:
         # seen masked: its id would tell which one it is (ids follow the order of creation)
         item = {"label": entity["__public_label__"]}
     else:

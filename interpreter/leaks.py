@@ -19,7 +19,7 @@ from typing import Optional
 
 from . import random_source
 from .errors import IllegalMove, RulesRuntimeError
-from .engine import explain_refusal, make_view, move_name, public_moves
+from .engine import explain_refusal, make_view, move_name, public_moves, shown_to
 
 TWINS = 3            # twin states per seat and state
 PROBES = 1           # typed move names (not legal now) whose answers are compared
@@ -50,6 +50,8 @@ def hidden_places(state, seat) -> list:
             visibility == "owner" and owner is not None and key[owner + 1] == seat)
         for position, x in enumerate(items):
             entity = state.entities[x]
+            if shown_to(state, x, seat):
+                continue        # a `reveal` showed it whole to this seat
             if visible or (visibility == "top" and position == len(items) - 1):
                 if "__public_label__" in entity and entity.get("owner") != seat:
                     out.append((key, position, x, ("masked", entity["__public_label__"])))

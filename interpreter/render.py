@@ -106,6 +106,10 @@ def zone_parts(entry, index):
         return ["empty"], ", "
     items = entry.get("items")
     if items is None:
+        shown = entry.get("shown")
+        if shown:       # a `reveal` showed some of them to this player
+            return [f"{count} hidden, shown to you: " +
+                    ", ".join(f"{item_text(item, None)} (#{item['position']})" for item in shown)], ", "
         return [f"{count} hidden"], ", "
     # cards in 'hand[P1]' need not each say '(P1)'
     owners = {item.get("owner") for item in items}

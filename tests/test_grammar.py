@@ -124,6 +124,7 @@ action take(c in hand[current] where c.value != none, d in deck) "take {c}" {
   for y in 1..3 { move c to hand[y] }
   while x not in [] { x = x + 1 }
   repeat { shuffle deck } until x >= 0
+  reveal c to current
   move c under deck
   move all of hand[current] to deck
   deal 2 from deck to hand[current]
