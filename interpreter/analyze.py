@@ -462,7 +462,7 @@ def png(plt, figure) -> str:
 
 
 def plots(plt, f: dict, label: str) -> list:
-    """(title, <img>) of each plot of one file's figures."""
+    """(title, <img>) of each plot of one file's figures (label: what follows each title)."""
     shown = []
     seats = list(f["seats"])
     figure, axes = plt.subplots(figsize=(6, 3))
@@ -474,7 +474,7 @@ def plots(plt, f: dict, label: str) -> list:
                  color="grey", linestyle="--", linewidth=1, label="equal seats")
     axes.set_ylabel("win rate (%)")
     axes.legend(loc="upper right", fontsize="small")
-    shown.append((f"Win rate per seat, 95 % intervals ({label})", png(plt, figure)))
+    shown.append((f"Win rate per seat, 95 % intervals{label}", png(plt, figure)))
     if f["length"]:
         figure, axes = plt.subplots(figsize=(6, 3))
         bins = f["length"]["histogram"]
@@ -482,7 +482,7 @@ def plots(plt, f: dict, label: str) -> list:
                  align="edge", color="#55a868", edgecolor="white")
         axes.set_xlabel("moves")
         axes.set_ylabel("games")
-        shown.append((f"Game length ({label})", png(plt, figure)))
+        shown.append((f"Game length{label}", png(plt, figure)))
     buckets = f["branching"]["by_move_number"]
     if buckets:
         figure, axes = plt.subplots(figsize=(6, 3))
@@ -493,7 +493,7 @@ def plots(plt, f: dict, label: str) -> list:
         axes.set_xlabel("move number")
         axes.set_ylabel("legal moves")
         axes.legend(loc="upper right", fontsize="small")
-        shown.append((f"Branching factor over the game ({label})", png(plt, figure)))
+        shown.append((f"Branching factor over the game{label}", png(plt, figure)))
     actions = f["actions"]
     if actions["total"]:
         names = list(actions["total"])[:15]
@@ -506,7 +506,7 @@ def plots(plt, f: dict, label: str) -> list:
         axes.invert_yaxis()
         axes.set_xlabel("moves played")
         axes.legend(loc="lower right", fontsize="small")
-        shown.append((f"Moves played by action and seat ({label})", png(plt, figure)))
+        shown.append((f"Moves played by action and seat{label}", png(plt, figure)))
     return shown
 
 
@@ -529,13 +529,13 @@ def comparison_plot(plt, report) -> str:
     return png(plt, figure)
 
 
-def score_plot(plt, samples, label):
+def score_plot(plt, samples, label: str):
     """A box per seat of the scores at the end of the finished games."""
     figure, axes = plt.subplots(figsize=(6, 3))
     axes.boxplot(samples)
     axes.set_xticks(range(1, len(samples) + 1), [f"P{p}" for p in range(1, len(samples) + 1)])
     axes.set_ylabel("score at the end")
-    return (f"Score distribution per seat ({label})", png(plt, figure))
+    return (f"Score distribution per seat{label}", png(plt, figure))
 
 
 def html_report(report: dict, scores=None) -> str:
@@ -551,10 +551,11 @@ def html_report(report: dict, scores=None) -> str:
         if len(runs) > 1:
             parts.append(f"<h2>{html.escape(label)}</h2>")
         parts.append(text_block(text_lines(figures)))
-        shown = plots(plt, figures, label)
+        which = f" ({label})" if len(runs) > 1 else ""
+        shown = plots(plt, figures, which)
         samples = (scores or {}).get(label)
         if samples and all(samples) and any(min(s) != max(s) for s in samples):
-            shown.append(score_plot(plt, samples, label))
+            shown.append(score_plot(plt, samples, which))
         for title, image in shown:
             parts.append(f"<h3>{html.escape(title)}</h3>{image}")
     if report.get("against"):

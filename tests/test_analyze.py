@@ -15,7 +15,7 @@ from interpreter import analyze
 from interpreter.analyze import (binomial_test, chi_square_p_value, chi_square_uniform, histogram,
                                  mean_difference_test, median, nice_width, two_proportion_z_test,
                                  wilson_interval)
-from tests.test_cli import DEAD_END, ROOT, TTT, run
+from tests.test_cli import CONTINENTS, DEAD_END, ROOT, TTT, run
 
 TITICACA = str(ROOT / "games" / "titicaca.rules")
 WIDE = str(ROOT / "games" / "variants" / "titicaca-wide.rules")
@@ -126,6 +126,26 @@ def test_the_terminal_summary_is_plain_tables(capsys):
     assert "first seat: " in out and "(exact binomial)" in out
     assert re.search(r"^  1 +100 +9\.0 +9 +9$", out, re.M)                 # branching at move 1
     assert re.search(r"^  put +\d+ +\d+ +\d+$", out, re.M)
+
+
+def test_the_bots_asked_for_play(capsys):
+    """Two 'first' bots play the same game every time: P1 wins a diagonal at move 7."""
+    code, report = analysis(capsys, TTT, "-n", 10, "--bot", "all=first", "--jobs", 1)
+    figures = report["figures"]
+    assert code == 0 and figures["seats"]["1"]["wins"] == 10 and figures["seats"]["1"]["interval"][1] == 1.0
+    assert figures["length"]["min"] == figures["length"]["max"] == 7
+    assert figures["actions"]["by_seat"] == {"1": {"put": 40}, "2": {"put": 30}}
+
+
+def test_more_than_two_seats_get_a_chi_square_and_coverage_its_table(capsys):
+    code, report = analysis(capsys, CONTINENTS, "--players", 3, "-n", 12, "--jobs", 1, "--coverage")
+    balance = report["figures"]["seat_balance"]
+    assert code == 0 and balance["expected_share"] == pytest.approx(1 / 3, abs=1e-4)
+    assert balance["all_seats"]["df"] == 2 and 0 <= balance["all_seats"]["p_value"] <= 1
+    assert report["coverage"]["games"] == 12
+    code, out, _ = run(capsys, "analyze", CONTINENTS, "--players", 3, "-n", 12, "--jobs", 1, "--coverage")
+    assert re.search(r"^all seats: chi-square \d+\.\d\d, df 2, p = ", out, re.M)
+    assert re.search(r"^rule coverage over 12 games: ", out, re.M)
 
 
 def test_endless_games_and_dead_ends_are_counted(capsys, tmp_path):
