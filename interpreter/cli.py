@@ -1,8 +1,8 @@
 """The `referee` command line: check, play, simulate, replay and bench any rules file.
 
 Exit codes: 0 ok, 1 `check` found errors, 2 bad command line, 3 game unfinished (end of
-input or quit), 65 bad rules file or bad log, 66 missing file, 70 runtime rules error,
-73 cannot write a log. See docs/cli.md.
+input or quit), 65 bad rules file or bad log, 66 missing file, 69 a package a flag needs is
+missing, 70 runtime rules error, 73 cannot write a log. See docs/cli.md.
 """
 from __future__ import annotations
 
@@ -26,13 +26,13 @@ from .bots import KINDS, RandomBot, hidden_information, make_bot
 from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
-from .verify import verify
-from . import coverage, parallel, rulebook
+from .verify import failure_kind, verify
+from . import analyze, coverage, parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 
 OK, ERRORS, USAGE, UNFINISHED = 0, 1, 2, 3
-BAD_INPUT, MISSING_FILE, RUNTIME, CANNOT_WRITE = 65, 66, 70, 73
+BAD_INPUT, MISSING_FILE, UNAVAILABLE, RUNTIME, CANNOT_WRITE = 65, 66, 69, 70, 73
 DEFAULT_MAX_MOVES = 10_000         # simulate, verify and bench: where a game is stopped
 
 
@@ -88,6 +88,15 @@ def runtime_text(error, game=None) -> str:
 
 def print_json(value):
     out(json.dumps(value, indent=2, default=str))
+
+
+def print_summary(value, lines, as_json):
+    """A command's result: `value` as JSON with --json, else its text lines."""
+    if as_json:
+        print_json(value)
+    else:
+        for line in lines:
+            out(line)
 
 
 # ---- loading -----------------------------------------------------------------------------
@@ -530,6 +539,21 @@ def new_seed() -> int:
     return secrets.randbits(64)
 
 
+def refuse_mcts_on_hidden_information(game, kinds):
+    hidden = hidden_information(game)
+    if hidden and any(kind.startswith("mcts") for kind in kinds.values()):
+        raise UsageError(f"argument --bot: mcts reads the whole state, so it plays games of perfect information "
+                         f"only, and in this one {hidden}")
+
+
+def seat_bots(kinds, seed, shared_random=None) -> dict:
+    """{seat: bot} for {seat: kind} (human seats left out): every random seat shares one
+    generator seeded with the game's seed, so that the same seed plays the same game."""
+    shared_random = shared_random or RandomBot(seed)
+    return {p: shared_random if kind == "random" else make_bot(kind, seed + p)
+            for p, kind in kinds.items() if kind != "human"}
+
+
 def cmd_play(args) -> int:
     game = load(args.file, args.option, args.players, params=args.param)
     seed = args.seed if args.seed is not None else new_seed()
@@ -537,12 +561,8 @@ def cmd_play(args) -> int:
     if not args.bot:
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
     shared_random = RandomBot(seed)     # one generator for every random seat: reproducible by seed
-    hidden = hidden_information(game)
-    if hidden and any(kind.startswith("mcts") for kind in kinds.values()):
-        raise UsageError(f"argument --bot: mcts reads the whole state, so it plays games of perfect information "
-                         f"only, and in this one {hidden}")
-    bots = {p: shared_random if kind == "random" else make_bot(kind, seed + p)
-            for p, kind in kinds.items() if kind != "human"}
+    refuse_mcts_on_hidden_information(game, kinds)
+    bots = seat_bots(kinds, seed, shared_random)
     # with --bot, a seat that no --bot names is human: the seats line says so
     unnamed = bool(args.bot) and any(p not in kinds for p in range(1, game.num_players + 1))
     return Session(game, args, bots, seed, unnamed_humans=unnamed).run()
@@ -550,24 +570,27 @@ def cmd_play(args) -> int:
 
 # ---- simulate ----------------------------------------------------------------------------
 
-def play_out(game, seed, max_moves, on_move=None):
-    """One game of random bots: (state, moves, error text or None)."""
-    bot = RandomBot(seed)
+def play_out(game, seed, max_moves, before_move=None, bots=None):
+    """One game of bots (`bots`: {seat: kind}, default all random): (state, moves, error text or
+    None, error kind or None: verify's failure kinds). before_move(state, move) is called with
+    each move chosen, before it is played."""
+    kinds = bots or {p: "random" for p in range(1, game.num_players + 1)}
+    players = seat_bots(kinds, seed)
     moves = []
     state = None
     try:
         state = game.new_initial_state(seed=seed)
         while not state.is_terminal() and len(moves) < max_moves:
-            move = bot.choose(state)
+            move = players[state.current_player()].choose(state)
+            if before_move is not None:
+                before_move(state, move)
             moves.append(move.name)
             state.apply(move)
-            if on_move is not None:
-                on_move()
     except RulesRuntimeError as error:
-        return state, moves, runtime_text(error, game)
+        return state, moves, runtime_text(error, game), failure_kind(error)
     except IllegalMove as error:          # a listed move refused: an engine inconsistency
-        return state, moves, f"runtime error: a legal move was refused: {error.reason}"
-    return state, moves, None
+        return state, moves, f"runtime error: a legal move was refused: {error.reason}", "illegal-move"
+    return state, moves, None, None
 
 
 class Progress:
@@ -589,14 +612,23 @@ class Progress:
             sys.stderr.flush()
 
 
-def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
+def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=None, details=False) -> dict:
     """Play one game of `simulate` (and write its log into log_dir): what the summary needs of
     it, small and picklable, so that a worker process can play it as well as this one. With
-    coverage, its counts of the game's play (not of the scores or the log read after it)."""
+    coverage, its counts of the game's play (not of the scores or the log read after it).
+    bots: {seat: kind} (default all random). details (for `analyze`): also the number of legal
+    moves at each move ("branching") and the moves played per seat and action ("actions")."""
     if game.coverage is not None:
         game.coverage.reset()
-    state, moves, error = play_out(game, seed, max_moves)
-    record = {"seed": seed, "error": error, "moves": moves if error is not None else None,
+    branching, actions = [], {}
+
+    def count_move(state, move):
+        branching.append(len(state.legal_moves()))
+        per_seat = actions.setdefault(state.current_player(), {})
+        name = game.actions[move.action].name if move.kind == "action" else f"({move.kind})"
+        per_seat[name] = per_seat.get(name, 0) + 1
+    state, moves, error, error_kind = play_out(game, seed, max_moves, count_move if details else None, bots)
+    record = {"seed": seed, "error": error, "error_kind": error_kind, "moves": moves if error is not None else None,
               "length": len(moves), "finished": False, "winners": [], "scores": [],
               "outcome": None, "returns": [],
               "log": None, "log_error": None,
@@ -606,7 +638,10 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
             record.update(finished=True, winners=list(state.winners), scores=list(state.scores()),
                           outcome=state.outcome(), returns=list(state.returns()))
         except RulesRuntimeError as failed:       # a score or a return that cannot be computed
-            record.update(finished=False, error=runtime_text(failed, game), moves=moves)
+            record.update(finished=False, error=runtime_text(failed, game), error_kind=failure_kind(failed),
+                          moves=moves)
+    if details:
+        record.update(branching=branching, actions=actions)
     if log_dir and state is not None:
         path = Path(log_dir) / f"game-{seed}.json"
         try:
@@ -617,13 +652,14 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None) -> dict:
     return record
 
 
-def simulated_games(args, game, jobs, progress):
+def simulated_games(args, game, jobs, progress, bots=None, details=False):
     """The records of simulate_game for seeds base, base+1, ..., in seed order: played here
-    with one job, else by worker processes."""
+    with one job, else by worker processes (bots and details: as simulate_game takes them)."""
     seeds = range(args.seed, args.seed + args.n)
+    log_dir = getattr(args, "log", None)
     if jobs <= 1:
         for i, seed in enumerate(seeds):
-            yield simulate_game(game, seed, args.max_moves, args.log, args.file)
+            yield simulate_game(game, seed, args.max_moves, log_dir, args.file, bots, details)
             progress.update(i + 1)
         return
     parts = parallel.chunks(seeds, jobs)
@@ -635,7 +671,8 @@ def simulated_games(args, game, jobs, progress):
         progress.update(done)
     with worker_pool(jobs, args, game) as pool:
         for records in pool.map_ordered(parallel.simulate_chunk, game.num_players,
-                                        [(part, args.max_moves, args.log, args.file) for part in parts],
+                                        [(part, args.max_moves, log_dir, args.file, bots, details)
+                                         for part in parts],
                                         on_result=arrived):
             yield from records
 
@@ -717,16 +754,94 @@ def cmd_simulate(args) -> int:
         first_error["replay"] = replay_command(args, game, first_error["seed"])
     if args.coverage:
         summary["coverage"] = coverage.report(game.coverage, counted, n, invariants=False)
-    if args.json:
-        print_json(summary)
-    else:
-        for line in summary_lines(summary, game):
-            out(line)
-        if args.coverage:
-            out("")
-            for line in coverage.render(summary["coverage"]):
-                out(line)
+    lines = summary_lines(summary, game)
+    if args.coverage:
+        lines += ["", *coverage.render(summary["coverage"])]
+    print_summary(summary, lines, args.json)
     return RUNTIME if errors else OK
+
+
+# ---- analyze -------------------------------------------------------------------------------
+
+def analysis_bots(args, game) -> dict:
+    """{seat: kind} of --bot: every seat a bot, random where no --bot names it."""
+    kinds = {p: "random" for p in range(1, game.num_players + 1)}
+    kinds.update(parse_bots(args.bot or [], game.num_players))
+    if "human" in kinds.values():
+        raise UsageError("argument --bot: analyze plays bots only: a seat cannot be human here")
+    refuse_mcts_on_hidden_information(game, kinds)
+    return kinds
+
+
+def analysed(args, game, kinds, label):
+    """The analyze.Tally of args.n games of `game` (loaded from args.file) between `kinds`."""
+    tally = analyze.Tally(game.num_players, args.max_moves)
+    progress = Progress(args.n, label)
+    games = simulated_games(args, game, min(jobs_of(args), args.n), progress, kinds, details=True)
+    try:
+        for record in games:
+            tally.add(record)
+    finally:
+        games.close()                   # stops the workers, if any
+        progress.close()
+    return tally
+
+
+def cmd_analyze(args) -> int:
+    """A balance report of N games between bots: seats' win rates, draws, lengths, branching,
+    actions, scores, endless games and errors; with --against, what changed from a base file."""
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    kinds = analysis_bots(args, game)
+    base = load(args.against, args.option, game.num_players, params=args.param) if args.against else None
+    if args.html:
+        try:
+            analyze.pyplot()             # before the games, not after them
+        except analyze.NoMatplotlib as missing:
+            raise CliError(f"referee: {missing}", UNAVAILABLE)
+    started = time.perf_counter()
+    tally = analysed(args, game, kinds, "analysing")
+    bots = {str(p): kind for p, kind in kinds.items()}
+    report = {"rules": args.file, "title": game.title or "game", "players": game.num_players,
+              "options": sorted(game.options), "params": game.typed_param_values(), "bots": bots,
+              "seed": args.seed, "games": args.n, "max_moves": args.max_moves,
+              "description": f"{describe(game)} · {args.n} games (seeds {args.seed}..{args.seed + args.n - 1}) · "
+                             + " · ".join(f"P{p}: {kind}" for p, kind in bots.items()),
+              "figures": tally.figures()}
+    base_tally = None
+    if base is not None:
+        base_args = argparse.Namespace(**{**vars(args), "file": args.against, "coverage": False})
+        base_tally = analysed(base_args, base, kinds, "analysing the base")
+        report["against"] = {"rules": args.against, "title": base.title or "game", "figures": base_tally.figures(),
+                             "changes": analyze.compare(tally, base_tally)}
+    if args.coverage:
+        report["coverage"] = coverage.report(game.coverage, tally.coverage, args.n, invariants=False)
+    report["seconds"] = round(time.perf_counter() - started, 3)
+    if args.html:
+        scores = {"this file": tally.scores, **({"base": base_tally.scores} if base_tally else {})}
+        write_text(args.html, analyze.html_report(report, scores))
+    lines = analysis_lines(report) + ([f"\nreport written to {args.html}"] if args.html else [])
+    print_summary(report, lines, args.json)
+    return RUNTIME if report["figures"]["errors"]["count"] else OK
+
+
+def analysis_lines(report) -> list:
+    lines = [f"{report['description']} · {report['seconds']:.2f} s", *analyze.text_lines(report["figures"])]
+    against = report.get("against")
+    if against:
+        lines += ["", f"base: {against['rules']} · the same bots, seeds and --max-moves",
+                  *analyze.text_lines(against["figures"]),
+                  "", f"changes from {against['rules']} to {report['rules']}:",
+                  *analyze.comparison_lines(against["changes"])]
+    if report.get("coverage"):
+        lines += ["", *coverage.render(report["coverage"])]
+    return lines
+
+
+def write_text(path, text):
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"referee: cannot write {path}: {error.strerror or error}", CANNOT_WRITE)
 
 
 # ---- worker processes (--jobs) -----------------------------------------------------------
@@ -1025,10 +1140,7 @@ def cmd_compile(args) -> int:
     if not args.output:
         out(source.rstrip("\n"))
         return OK
-    try:
-        Path(args.output).write_text(source, encoding="utf-8")
-    except OSError as error:
-        raise CliError(f"referee: cannot write {args.output}: {error.strerror or error}", CANNOT_WRITE)
+    write_text(args.output, source)
     err(f"{describe(game)}: {source.count(chr(10))} lines written to {args.output}")
     return OK
 
@@ -1149,6 +1261,17 @@ COMMAND_HELP = {
                   "referee simulate my-game.rules -n 50 --json --log-dir logs/"],
                  "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 a game hit a runtime "
                  "error, 73 cannot write a log"),
+    "analyze": ("A balance report of N games between bots (game i with seed S+i): each seat's win rate "
+                "with its 95% interval and a test of the first seat's advantage, draws and shared wins, game "
+                "lengths, legal moves per decision over the game, moves per action and seat, scores, endless "
+                "games and runtime errors; --against BASE tells what changed from another file, with "
+                "p-values; --html writes it with plots.",
+                ["referee analyze my-game.rules -n 500 --players 3",
+                 "referee analyze my-game.rules --bot 1=mcts:iterations=200 -n 100 --json",
+                 "referee analyze my-variant.rules --against my-game.rules -n 1000 --html report.html"],
+                "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --html without matplotlib, "
+                "70 a game hit a runtime error (the report counts it) or a worker process died, "
+                "73 cannot write the report"),
     "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
                "spectator's view, or with --player N what seat N sees.",
                ["referee replay game.json", "referee replay game.json --player 2",
@@ -1198,7 +1321,8 @@ def build_parser():
     parser = Parser(
         prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
         epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
-               "65 bad rules file or log, 66 missing file, 70 runtime rules error, 73 cannot write a log")
+               "65 bad rules file or log, 66 missing file, 69 a package a flag needs is missing, 70 runtime rules "
+               "error, 73 cannot write a log")
     parser.add_argument("--version", action="version", version=f"referee {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -1245,6 +1369,27 @@ def build_parser():
     coverage_argument(simulate)
     jobs_argument(simulate, "play the games")
     simulate.set_defaults(run=cmd_simulate)
+
+    analyze_ = commands.add_parser("analyze", help="a balance report of many games between bots, or of a "
+                                                   "variant against its base")
+    game_arguments(analyze_)
+    analyze_.add_argument("-n", "--games", dest="n", type=positive_int, default=200, metavar="N",
+                          help="number of games (default 200)")
+    analyze_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="game i uses seed S+i (default 0)")
+    analyze_.add_argument("--bot", action="append", metavar="SEAT=KIND",
+                          help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first' or "
+                               "'mcts[:iterations=N,...]'; a seat that no --bot names is a random bot")
+    analyze_.add_argument("--against", metavar="BASE",
+                          help="also play BASE (another rules file, e.g. the one a variant extends) with the same "
+                               "players, options, params, bots and seeds, and report what changed, with p-values")
+    analyze_.add_argument("--json", action="store_true", help="print every figure as JSON")
+    analyze_.add_argument("--html", metavar="PATH",
+                          help="also write the report with its plots to PATH, one self-contained HTML file "
+                               "(needs matplotlib: pip install 'referee[report]')")
+    max_moves_argument(analyze_, "stop a game after M moves and count it endless")
+    coverage_argument(analyze_)
+    jobs_argument(analyze_, "play the games")
+    analyze_.set_defaults(run=cmd_analyze)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
     replay_.add_argument("log", metavar="LOG", help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir")

@@ -335,9 +335,9 @@ def chunks(seeds, jobs, most=64):
 
 # ---- the tasks (run in the workers; the first argument is the worker's game) --------------
 
-def simulate_chunk(game, seeds, max_moves, log_dir, rules_path):
+def simulate_chunk(game, seeds, max_moves, log_dir, rules_path, bots=None, details=False):
     from .cli import simulate_game
-    return [simulate_game(game, seed, max_moves, log_dir, rules_path) for seed in seeds]
+    return [simulate_game(game, seed, max_moves, log_dir, rules_path, bots, details) for seed in seeds]
 
 
 def verify_chunk(game, seeds, max_moves, leaks=True):
