@@ -61,6 +61,7 @@ class CompiledAction:
     condition_texts: tuple     # the source text of each where filter, for refusals
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
     steps: object = None       # may_choose: the generator form of run (a choice yields)
+    run_legal: object = None   # f(s, *args): the effect of a move just listed as legal (no guard again)
 
 
 # ---- runtime helpers of statements ------------------------------------------------------
@@ -1102,17 +1103,21 @@ class Compiler:
             texts.append(self.source_text(binder.condition) if binder.condition is not None else "")
         guard_scope = scope.child()
         run_scope = scope.child()
-        guard, run = Lines(action.span), Lines(action.span)
+        legal_scope = scope.child()
+        guard, run, legal = Lines(action.span), Lines(action.span), Lines(action.span)
+        checks = 0
         rest = list(action.body)
         env, local = Context("env"), Context("local")
         span = self.codegen.bind(action.span, "span")
         while rest and isinstance(ast.untag(rest[0])[0], (ast.Let, ast.Require)):
             node = ast.untag(rest.pop(0))[0]
-            guard.span = run.span = node.span
+            guard.span = run.span = legal.span = node.span
             if isinstance(node, ast.Let):
                 self.s_Let(node, guard_scope, env, guard, 1)
                 self.s_Let(node, run_scope, local, run, 1)
+                self.s_Let(node, legal_scope, Context("local"), legal, 1)
             else:
+                checks += 1
                 reason = node.reason or f"this needs {self.source_text(node.condition)}"
                 # a require without 'else': its reason is the rule's own text, marked as such
                 given = repr(reason) if node.reason else self.codegen.bind(RuleText(reason), "rule")
@@ -1128,6 +1133,12 @@ class Compiler:
         self.bump(counter, run, 1)
         self.block(rest, run_scope, local, run, 1)
         run_fn = self.define(f"def act_{name}(s{self.parameters(action.binders)})", run, self.where(action))
+        run_legal = run_fn
+        if checks and not may_choose:
+            # a move just listed as legal passed its guard: its effect without the checks
+            self.bump(counter, legal, 1)
+            self.block(rest, legal_scope, Context("local"), legal, 1)
+            run_legal = self.define(f"def act_legal_{name}(s{self.parameters(action.binders)})", legal, self.where(action))
         steps = None
         if may_choose:
             steps = run_fn
@@ -1138,6 +1149,7 @@ class Compiler:
         compiled = CompiledAction(action.name, index, tuple(binders), guard_fn, run_fn, template,
                                   may_choose, action.span, tuple(texts))
         compiled.steps = steps
+        compiled.run_legal = run_legal
         compiled.enumerate = self.enumeration(action, template)
         if counter is not None:
             compiled.enumerate = counting_legal(compiled.enumerate, self.coverage.counts, counter + 1)

@@ -162,6 +162,7 @@ class Game:
         self.board_functions = stdlib.board_functions(self)
         self.cell_columns = {}
         self.column_index = {}         # component attribute -> its column in State.columns
+        self.key_marks = {}            # zone key -> key_mark(game, key), once known
         self.created = {}              # a created component's values -> its labels and signature
         self.line_spans = {}           # generated function's file name -> {line: span of the rules}
         self.move_names = {}           # the labels of all components -> {(action, args): name}
@@ -414,6 +415,19 @@ class Game:
         return s
 
 
+UNMARKED = object()
+
+
+def key_mark(game, key):
+    """What a change of zone `key` makes stale: (the stamp of its family, the part of the
+    family under its first index or None), or None when no cached value reads its family."""
+    family = key if key.__class__ is str else key[0]
+    mark = game.zone_marks.get(family)
+    if mark is None:
+        return None
+    return mark[0], ((family, key[1] if key.__class__ is not str else None) if mark[1] else None)
+
+
 def entity_column_value(entity, eid, name):
     """What a component's column holds: its attribute, or, for the signature of identical
     components, the component itself when it has none (board cells)."""
@@ -558,14 +572,12 @@ class State:
     def mark_changed(self, key):
         """A zone's content changes: the values cached from it (its family, and the part of it
         under its first index) are stale."""
-        family = key if key.__class__ is str else key[0]
-        mark = self.game.zone_marks.get(family)
+        mark = key_mark(self.game, key)
         if mark is not None:
             self.game.memo_stamps[mark[0]] += 1
-            if mark[1]:
+            if mark[1] is not None:
                 parts = self.game.memo_parts
-                part = (family, key[1] if key.__class__ is not str else None)
-                parts[part] = parts.get(part, 0) + 1
+                parts[mark[1]] = parts.get(mark[1], 0) + 1
 
     def move(self, x, key, under=False):
         here = self.loc[x]
@@ -591,10 +603,22 @@ class State:
         self.loc[x] = key
         if self.shown_to and x in self.shown_to:
             self.shown_to = {y: seats for y, seats in self.shown_to.items() if y != x}
-        if self.game.zone_marks is not None:
-            if here is not None:
-                self.mark_changed(here)
-            self.mark_changed(key)
+        game = self.game
+        if game.zone_marks is not None:
+            # (mark_changed, inline: a move is the commonest change)
+            key_marks = game.key_marks
+            stamps = game.memo_stamps
+            for changed in (here, key):
+                if changed is None:
+                    continue
+                mark = key_marks.get(changed, UNMARKED)
+                if mark is UNMARKED:
+                    mark = key_marks[changed] = key_mark(game, changed)
+                if mark is not None:
+                    stamps[mark[0]] += 1
+                    if mark[1] is not None:
+                        parts = game.memo_parts
+                        parts[mark[1]] = parts.get(mark[1], 0) + 1
 
     def create(self, type_name, values, template, key):
         eid = len(self.entities)
@@ -1035,11 +1059,6 @@ def explain_refusal(s: State, text: str) -> str:
 
 # ---- applying moves and running the flow -------------------------------------------------------
 
-def run_action(s, index, args):
-    s.game.actions[index].run(s, *args)
-    run_triggers(s)
-
-
 def action_steps(s, index, args):
     """An action and the triggers it sets off, as steps: a choice yields."""
     action = s.game.actions[index]
@@ -1123,7 +1142,9 @@ def apply_move(s: State, move: Move):
         else:
             s.choices, s.cursor = (), 0
             try:
-                run_action(s, index, args)
+                # the move is one of the legal moves just listed: its guard holds
+                game.actions[index].run_legal(s, *args)
+                run_triggers(s)
                 s.pc += 1
             except Finished:
                 pass
