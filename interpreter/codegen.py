@@ -245,10 +245,11 @@ class SourceGenerator:
             ctx.levels[known] = max((ctx.levels[n] for n in names), default=-1)
         return known
 
-    def hoisted_call(self, source, ctx) -> str:
-        """A call of a pure function while legal moves are listed: computed at most once per
-        round of the loop level where its arguments are known, and only where the rules ask
-        for it (a call may fail where a test before it would have stopped it)."""
+    def hoisted_lazy(self, source, ctx) -> str:
+        """A variable read or a call of a pure function while legal moves are listed: computed
+        at most once per round of the loop level where its arguments are known, and only where
+        the rules ask for it (a call may fail where a test before it would have stopped it, and
+        an 'or' may not need it)."""
         if ctx.hoist is None or ctx.no_walrus or ":=" in source:
             return source
         temp = self.hoisted(source, ctx)
@@ -286,7 +287,7 @@ class SourceGenerator:
         if name in c.types.zones:
             return repr(name)
         if name in c.types.vars:
-            return self.hoisted(f"_V.get({name!r}, {self.default_of(name, node)})", ctx)
+            return self.hoisted_lazy(f"_V.get({name!r}, {self.default_of(name, node)})", ctx)
         return ctx.local(name)
 
     def default_of(self, var, node) -> str:
@@ -525,7 +526,7 @@ class SourceGenerator:
             if name in c.types.vars:
                 default = self.default_of(name, node)
                 read = f"_V.get({self.key(name, node.indexes, scope, ctx)}, {default})"
-                return self.hoisted(read, ctx) if ":=" not in read and "fn_" not in read else read
+                return self.hoisted_lazy(read, ctx)
         return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
 
     def x_Call(self, node, scope, ctx):
@@ -541,7 +542,7 @@ class SourceGenerator:
                 return self.inline(fn_decl, node.arguments, scope, ctx)
             args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
             if name not in c.random_functions:
-                return self.hoisted_call(f"fn_{name}(s{args})", ctx)
+                return self.hoisted_lazy(f"fn_{name}(s{args})", ctx)
             return f"fn_{name}(s{args})"
         if name == "can_play":  # the action's generated enumerator, asked whether it finds a move
             action = re.sub(r"\W", "_", node.arguments[0].id)
@@ -596,6 +597,8 @@ class SourceGenerator:
         inner = Context(ctx.mode, sources)
         inner.no_walrus = ctx.no_walrus
         inner.hoist = ctx.hoist
+        inner.lazy = ctx.lazy
+        inner.outside_loops = ctx.outside_loops
         inner.levels = ctx.levels
         inner.safe = ctx.safe
         c.inline_depth += 1

@@ -1323,11 +1323,21 @@ class Compiler:
                 continue
             line = lines[k]
             start, depth, end = match.end(), 1, match.end()
+            quote = None
             while depth and end < len(line):      # the call's source ends where its bracket closes
-                depth += {"(": 1, ")": -1}.get(line[end], 0)
+                char = line[end]
+                if quote is not None:             # (brackets inside a text do not count)
+                    if char == "\\":
+                        end += 1
+                    elif char == quote:
+                        quote = None
+                elif char in "'\"":
+                    quote = char
+                else:
+                    depth += {"(": 1, ")": -1}.get(char, 0)
                 end += 1
-            if depth or "'" in line[start:end] or '"' in line[start:end]:
-                continue        # (a bracket inside a text: left as it is)
+            if depth:
+                continue
             lines[k] = line[:match.start()] + line[start:end - 1] + line[end + 1:]
             del lines[declared[0]]
             del out.spans[declared[0]]
