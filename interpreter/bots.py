@@ -29,7 +29,20 @@ class RandomBot(Bot):
         moves = state.legal_moves()
         if not moves:
             raise ValueError("no legal move to choose from")
+        if state.pending is not None and state.is_chance_node():
+            return sample_chance(state, self.rng)
         return moves[self.rng.randrange(len(moves))]
+
+
+def sample_chance(state, rng):
+    """An outcome of a chance node, drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    for move, probability in outcomes:
+        x -= probability
+        if x < 0:
+            return move
+    return outcomes[-1][0]
 
 
 class FirstBot(Bot):
@@ -80,6 +93,8 @@ class MCTSBot(Bot):
         reason = hidden_information(state.game)
         if reason is not None:
             raise ValueError(f"mcts reads the whole state, and here {reason}: it would cheat")
+        if state.is_chance_node():
+            return sample_chance(state, self.rng)
         if len(moves) == 1:
             return moves[0]
         allowed = self.decisive(state, moves)
@@ -123,6 +138,9 @@ class MCTSBot(Bot):
         path, node = [], root
         # selection and expansion: down the tree while every move of the node has been tried
         while not s.is_terminal():
+            if s.is_chance_node():             # (explicit chance) sampled, as in the playouts
+                s.apply(sample_chance(s, self.rng))
+                continue
             moves = s.legal_moves()
             if node is root:
                 moves = [m for m in moves if m.name in root.allowed]
@@ -143,7 +161,7 @@ class MCTSBot(Bot):
             if s.is_terminal():
                 break
             moves = s.legal_moves()
-            s.apply(moves[self.rng.randrange(len(moves))])
+            s.apply(sample_chance(s, self.rng) if s.is_chance_node() else moves[self.rng.randrange(len(moves))])
         returns = s.returns() if s.is_terminal() else [0.0] * s.game.num_players
         root.visits += 1
         for node, mover in path:

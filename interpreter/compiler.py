@@ -95,6 +95,58 @@ def reveal_to(s, items, players):
     s.shown_to = shown
 
 
+CHANCE = -1      # the chance player (OpenSpiel's kChancePlayerId)
+
+
+def chance_draw(s, options, labeler, prompt, hidden):
+    """A generator: the index in `options` that chance draws, all equally likely; options that
+    look the same (identical cards) are one outcome, as likely as they are many. A clone that
+    replays the step finds the outcome among the choices already made."""
+    names, kept, weights, first = [], [], [], {}
+    for k, value in enumerate(options):
+        name = labeler(s, value)
+        j = first.get(name)
+        if j is None:
+            first[name] = len(kept)
+            kept.append(k)
+            names.append(name)
+            weights.append(1)
+        else:
+            weights[j] += 1
+    if len(kept) == 1:
+        return kept[0]
+    if s.cursor < len(s.choices):
+        j = s.choices[s.cursor]
+        s.cursor += 1
+    else:
+        public = ["?"] * len(kept) if hidden else None
+        j = yield NeedChoice([options[k] for k in kept], names, CHANCE, prompt, public, weights)
+    return kept[j]
+
+
+def chance_shuffle(s, key, labeler, prompt):
+    """shuffle, as chance nodes: which component comes on top, then under it, and so on
+    (each of those left equally likely: every order is)."""
+    items = s.zones.get(key)
+    if not items:
+        return
+    for top in range(len(items) - 1, 0, -1):
+        j = yield from chance_draw(s, s.zones[key][:top + 1], labeler, prompt, True)
+        items = s.own(key)        # (own again: a clone taken while waiting shares the list)
+        items[top], items[j] = items[j], items[top]
+    if s.shown_to:
+        s.shown_to = {x: seats for x, seats in s.shown_to.items() if x not in items}
+
+
+def chance_pick(s, items, labeler, hidden):
+    """pick, as a chance node: one of the items, each equally likely."""
+    items = list(items)
+    if not items:
+        return None
+    j = yield from chance_draw(s, items, labeler, "pick", hidden)
+    return items[j]
+
+
 def move_all(s, items, target, under):
     moving = list(items)
     if under:
@@ -209,11 +261,16 @@ def without_choice(steps, s=None):
 
 
 STATEMENT_RUNTIME = {
-    "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to, "distinct_options": distinct_options,
+    "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
+    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
+
+
+def is_pick(node) -> bool:
+    return isinstance(node, ast.Call) and node.name == "pick" and len(node.arguments) == 1
 
 
 def callers(functions, names) -> set:
@@ -305,6 +362,7 @@ class Compiler:
         self.inline_depth = 0
         self.memoized = set()
         self.random_functions = callers(self.types.functions, {"pick"})     # calls that draw: never hoisted
+        self.explicit_chance = game.explicit_chance     # shuffles and picks as chance nodes
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
         self.module = []           # the generated functions' sources, in order
@@ -433,7 +491,7 @@ class Compiler:
         return self.codegen.source(node, scope, ctx)
 
     def s_Let(self, node, scope, ctx, out, indent):
-        value = self.x(node.value, scope, ctx)
+        value = self.chance_value(node.value, scope, ctx, out, indent) or self.x(node.value, scope, ctx)
         scope.names[node.name] = self.type_of(node.value, scope)
         out.add(indent, f"{ctx.local(node.name)} = {value}")
 
@@ -442,7 +500,7 @@ class Compiler:
             and not target.indexes
 
     def s_Assign(self, node, scope, ctx, out, indent):
-        value = self.x(node.value, scope, ctx)
+        value = self.chance_value(node.value, scope, ctx, out, indent) or self.x(node.value, scope, ctx)
         if self.assigns_local(node.target, scope):
             if scope.lookup(node.target.name) == "int":
                 value = self.bounded(value, node.span, out, indent)
@@ -625,7 +683,29 @@ class Compiler:
         out.add(indent, f"deal(s, {count}, {source}, {zone}, {under})")
 
     def s_Shuffle(self, node, scope, ctx, out, indent):
+        if self.explicit_chance and ctx.steps:
+            element = strip_optional(element_of(self.type_of(node.zone, scope)))
+            labeler = self.codegen.bind(self.game.labeler(element))
+            prompt = f"shuffle {self.source_text(node.zone)}"
+            out.add(indent, f"yield from chance_shuffle(s, {self.x(node.zone, scope, ctx)}, {labeler}, {prompt!r})")
+            return
         out.add(indent, f"shuffle(s, {self.x(node.zone, scope, ctx)})")
+
+    def chance_value(self, node, scope, ctx, out, indent):
+        """With explicit chance, a value that is a pick: drawn by a chance node first."""
+        if not (self.explicit_chance and ctx.steps and is_pick(node)):
+            return None
+        items = node.arguments[0]
+        element = strip_optional(element_of(self.type_of(items, scope)))
+        labeler = self.codegen.bind(self.game.labeler(element))
+        temp = self.fresh("_drawn")
+        hidden = False     # what is drawn from a zone not all may see is not shown to all
+        if self.type_of(items, scope).startswith("zone["):
+            zone = items.obj if isinstance(items, ast.Subscript) else items
+            name = zone.id if isinstance(zone, ast.Name) else None
+            hidden = name not in self.game.zone_meta or self.game.zone_meta[name][1] != "public"
+        out.add(indent, f"{temp} = yield from chance_pick(s, {self.codegen.collection(items, scope, ctx)}, {labeler}, {hidden})")
+        return temp
 
     def s_Reveal(self, node, scope, ctx, out, indent):
         t = self.type_of(node.what, scope)
@@ -1127,7 +1207,7 @@ class Compiler:
         guard.add(1, "return None")
         name = re.sub(r"\W", "_", action.name)
         guard_fn = self.define(f"def guard_{name}(s, e)", guard, self.where(action))
-        may_choose = self.may_choose(action.body)
+        may_choose = self.may_choose(rest)   # (a pick in the guard is drawn where legal moves are listed)
         local.steps = may_choose           # an action that may choose is a generator: its steps
         counter = self.counter(action)
         self.bump(counter, run, 1)
@@ -1359,9 +1439,13 @@ class Compiler:
         return early, placed
 
     def may_choose(self, statements) -> bool:
-        """Whether running these statements may stop at a choice (so the engine keeps a copy)."""
+        """Whether running these statements may stop at a choice (so the engine keeps a copy);
+        with explicit chance, at a chance node too (a shuffle, a pick given to a let or an
+        assignment)."""
         return any(isinstance(n, ast.Choose)
                    or (isinstance(n, ast.CallStatement) and n.name in self.may_choose_procs)
+                   or (self.explicit_chance and (isinstance(n, ast.Shuffle) or (
+                       isinstance(n, (ast.Let, ast.Assign)) and is_pick(n.value))))
                    for n in ast.walk(tuple(statements)))
 
     def compile_triggers(self):
@@ -1424,7 +1508,12 @@ class Compiler:
         out = Lines()
         if self.program.setup:
             self.bump(self.counter(self.program.setup), out, 1)
-        self.block(setup, self.types.globals, Context("local"), out, 1)
+        setup_ctx = Context("local")
+        # with explicit chance, a setup that shuffles is a generator: the engine runs it as a step
+        game.setup_may_choose = setup_ctx.steps = self.explicit_chance and self.may_choose(setup)
+        self.block(setup, self.types.globals, setup_ctx, out, 1)
+        if setup_ctx.steps and not any("yield" in line for line in out.lines):
+            out.add(1, "yield from ()")
         game.setup = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
         game.flow = []
         self.flow_block(self.program.flow.body, self.types.globals, game.flow)

@@ -21,7 +21,7 @@ from dsl.program import load_program
 
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value
+from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value
 from .coverage import Coverage
 from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
 
@@ -135,6 +135,7 @@ class Pending:
     chooser: int
     prompt: str
     public_names: Optional[list] = None     # the options as the other players see them
+    weights: Optional[list] = None          # at a chance node: how likely each option is (relative)
     steps: object = attrs.field(default=None, eq=False)   # the stopped generator (resumed once, by its owner)
     owner: object = attrs.field(default=None, eq=False)
     current: int = attrs.field(default=None, eq=False)     # whose turn it was when the step stopped
@@ -145,7 +146,12 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
-                 coverage: bool = False, params: Optional[dict] = None):
+                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled"):
+        if chance not in ("sampled", "explicit"):
+            raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
+        # sampled: every random draw comes from the state's seeded source, inside the effects;
+        # explicit: a shuffle or a pick stops at a chance node (current_player() == CHANCE)
+        self.explicit_chance = chance == "explicit"
         self.program = program
         self.sources = sources
         self.path = program.path
@@ -399,20 +405,48 @@ class Game:
         s.seed = seed
         self.step_budget[0] = MAX_STEP_ROUNDS
         try:
+            if self.setup_may_choose:
+                # explicit chance: the setup is a step that may stop at a chance node
+                s.choices, s.cursor = (), 0
+                drive(s, self.setup_runner(s), setup_snapshot(s), self.setup_runner, ())
+                advance(s)
+                return s
             try:
                 self.setup(s)
             except Finished:
                 return s
-            s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
-            # games whose components have the same labels name their moves alike: one cache
-            labels = tuple(entity["__label__"] for entity in s.entities[len(self.static_entities):])
-            if labels not in self.move_names and len(self.move_names) >= 16:
-                self.move_names.clear()     # setups that differ from game to game: keep a few
-            s.names = self.move_names.setdefault(labels, {})
+            self.setup_done(s)
             advance(s)
         except PYTHON_ERRORS as error:
             raise located(s, error, "setting up the game") from error
         return s
+
+
+    def setup_done(self, s):
+        s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
+        # games whose components have the same labels name their moves alike: one cache
+        labels = tuple(entity["__label__"] for entity in s.entities[len(self.static_entities):])
+        if labels not in self.move_names and len(self.move_names) >= 16:
+            self.move_names.clear()     # setups that differ from game to game: keep a few
+        s.names = self.move_names.setdefault(labels, {})
+
+    def setup_runner(self, s):
+        """The setup as a step (explicit chance): it may stop at chance nodes."""
+        try:
+            yield from self.setup(s)
+        except Finished:
+            return
+        self.setup_done(s)
+
+
+def setup_snapshot(s) -> "State":
+    """A copy of a state before or during its setup, to replay the setup from: the
+    components are still being created, so it keeps its own lists of them."""
+    copy = s.clone()
+    copy.entities = list(s.entities)
+    copy.columns = [column[:] for column in s.columns]
+    copy.by_type = {k: list(v) for k, v in s.by_type.items()}
+    return copy
 
 
 UNMARKED = object()
@@ -679,7 +713,21 @@ class State:
                 and self.game.flow[self.pc].op == "simultaneous")
 
     def current_player(self) -> int:
+        """The seat to move (1..n), CHANCE (-1) at a chance node, TERMINAL (0) at the end."""
         return TERMINAL if self.terminal else self.current
+
+    def is_chance_node(self) -> bool:
+        """Whether chance moves next (only with explicit chance: a shuffle or a pick)."""
+        return not self.terminal and self.pending is not None and self.pending.chooser == CHANCE
+
+    def chance_outcomes(self) -> list:
+        """At a chance node, (move, probability) for each outcome, in the order of legal_moves();
+        identical components are one outcome, as likely as they are many."""
+        if not self.is_chance_node():
+            return []
+        weights = self.pending.weights
+        total = sum(weights)
+        return [(move, weights[move.args[0]] / total) for move in self.legal_moves()]
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -984,7 +1032,9 @@ def public_moves(s: State, viewer: int, last: int = 10) -> list:
     start = max(0, len(s.history) - last)
     out = []
     for name, (player, text) in zip(s.history[start:], s.public_history[start:]):
-        if player == viewer:
+        if player == CHANCE:
+            out.append(f"chance: {text if text is not None else name}")
+        elif player == viewer:
             out.append(f"P{player}: {name}")
         elif text is None:
             out.append(f"P{player} has chosen")
@@ -1120,7 +1170,7 @@ def drive(s, steps, snapshot, runner, choices, answer=None):
     if snapshot is None:
         raise RulesRuntimeError("a choice was reached where none was expected")
     s.pending = Pending(snapshot, runner, True, choices, need.names, need.chooser, need.prompt,
-                        need.public_names, steps, s, s.current)
+                        need.public_names, need.weights, steps, s, s.current)
     s.current = need.chooser
 
 
@@ -1166,7 +1216,7 @@ def apply_move(s: State, move: Move):
             advance(s)
             return
         # a clone of a stopped state: the step again, from the copy taken before it
-        new = pending.snapshot.clone()
+        new = pending.snapshot.clone() if pending.runner != game.setup_runner else setup_snapshot(pending.snapshot)
         new.history = s.history
         new.public_history = s.public_history
         new.pending = None
@@ -1504,10 +1554,11 @@ def param_values(program, params, here):
     return values, None
 
 
-def load_game(path, options=(), players=None, coverage=False, params=None):
+def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled"):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
-    on; with params, {name: value}, the values of typed params). Returns (game or None,
-    diagnostics, sources)."""
+    on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
+    picks as chance nodes, see State.is_chance_node). Returns (game or None, diagnostics,
+    sources)."""
     try:
         program, diagnostics, sources = load_program(path)
         if program is None or diagnostics:
@@ -1532,7 +1583,7 @@ def load_game(path, options=(), players=None, coverage=False, params=None):
     if problem is not None:
         return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage, values)
+        game = Game(program, sources, options, players, coverage, values, chance)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, str(error).split("runtime error: ", 1)[-1], error.span)], sources

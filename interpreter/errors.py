@@ -30,8 +30,9 @@ class IllegalMove(Exception):
 class NeedChoice(Exception):
     """Raised inside an effect that reaches a choice not yet made; the engine asks the player."""
 
-    def __init__(self, options, names, chooser, prompt, public_names=None):
+    def __init__(self, options, names, chooser, prompt, public_names=None, weights=None):
         self.options = options
+        self.weights = weights              # a chance node's: how likely each option is (relative)
         self.names = names
         self.public_names = public_names    # the names as the other players see them
         self.chooser = chooser

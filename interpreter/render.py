@@ -25,7 +25,7 @@ def width() -> int:
 # ---- small pieces --------------------------------------------------------------------------
 
 def player(p) -> str:
-    return f"P{p}"
+    return "chance" if p == -1 else f"P{p}"      # -1: the chance player (explicit chance)
 
 
 def number(value) -> str:
