@@ -24,6 +24,7 @@ PLAYTHROUGHS = {
     "games/solstis.rules": (2, (), 13),
     "games/solstis.rules#discovery": (2, ("discovery",), 17),
     "games/titicaca.rules": (3, (), 19),
+    "games/kuhn-poker.rules": (2, (), 23),
 }
 VIEW_EVERY = 10
 
