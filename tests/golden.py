@@ -25,6 +25,7 @@ PLAYTHROUGHS = {
     "games/solstis.rules#discovery": (2, ("discovery",), 17),
     "games/titicaca.rules": (3, (), 19),
     "games/kuhn-poker.rules": (2, (), 23),
+    "games/goofspiel.rules": (2, (), 29),
 }
 VIEW_EVERY = 10
 

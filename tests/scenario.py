@@ -41,6 +41,14 @@ def load(path, options: Iterable[str] = (), players: Optional[int] = None, param
     return _load(str(Path(path).resolve()), tuple(sorted(options)), players, tuple(sorted((params or {}).items())))
 
 
+def play_out(state, rng):
+    """Play uniformly random legal moves (drawn from the `random.Random` rng) until the end;
+    returns the finished state (the same object)."""
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
 def snapshot(s) -> tuple:
     """Everything a move may change, in a comparable form."""
     zones = {k: tuple(v) for k, v in s.zones.items() if v}

@@ -9,9 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 
 try:
-    from scenario import Scenario, load
+    from scenario import Scenario, load, play_out
 except ImportError:  # tests/ imported as a package
-    from tests.scenario import Scenario, load
+    from tests.scenario import Scenario, load, play_out
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "kuhn-poker.rules"
 FACES = ("jack", "queen", "king")
@@ -142,9 +142,6 @@ def test_K08_seeded_random_games_agree_with_one_eighth():
     rng = random.Random(2026)
     games, total = 4000, 0
     for seed in range(games):
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            state.apply(rng.choice(state.legal_moves()))
-        total += state.returns()[0]
+        total += play_out(game.new_initial_state(seed=seed), rng).returns()[0]
     error = 4 * math.sqrt(135 / 64) / math.sqrt(games)
     assert abs(total / games - 1 / 8) < error

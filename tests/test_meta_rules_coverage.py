@@ -30,6 +30,7 @@ COVERED = {
     "solstis.md": ("S", "test_solstis_rules.py", "solstis.rules"),
     "titicaca.md": ("T", "test_titicaca_rules.py", "titicaca.rules"),
     "docs/games/kuhn-poker.md": ("K", "test_kuhn_poker_rules.py", "kuhn-poker.rules"),
+    "docs/games/goofspiel.md": ("G", "test_goofspiel_rules.py", "goofspiel.rules"),
 }
 
 
