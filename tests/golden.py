@@ -26,6 +26,7 @@ PLAYTHROUGHS = {
     "games/titicaca.rules": (3, (), 19),
     "games/kuhn-poker.rules": (2, (), 23),
     "games/goofspiel.rules": (2, (), 29),
+    "games/othello.rules": (2, (), 31),
 }
 VIEW_EVERY = 10
 

@@ -31,6 +31,7 @@ COVERED = {
     "titicaca.md": ("T", "test_titicaca_rules.py", "titicaca.rules"),
     "docs/games/kuhn-poker.md": ("K", "test_kuhn_poker_rules.py", "kuhn-poker.rules"),
     "docs/games/goofspiel.md": ("G", "test_goofspiel_rules.py", "goofspiel.rules"),
+    "docs/games/othello.md": ("O", "test_othello_rules.py", "othello.rules"),
 }
 
 
