@@ -27,6 +27,7 @@ PLAYTHROUGHS = {
     "games/kuhn-poker.rules": (2, (), 23),
     "games/goofspiel.rules": (2, (), 29),
     "games/othello.rules": (2, (), 31),
+    "games/liars-dice.rules": (3, (), 37),
 }
 VIEW_EVERY = 10
 

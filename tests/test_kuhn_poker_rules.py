@@ -9,9 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 
 try:
-    from scenario import Scenario, load, play_out
+    from scenario import Scenario, expected_returns, load, play_out
 except ImportError:  # tests/ imported as a package
-    from tests.scenario import Scenario, load, play_out
+    from tests.scenario import Scenario, expected_returns, load, play_out
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "kuhn-poker.rules"
 FACES = ("jack", "queen", "king")
@@ -23,20 +23,6 @@ def dealt(first: str, second: str) -> Scenario:
     for p, face in ((1, first), (2, second)):
         sc.fill(("hand", p), [sc.one("Card", face=face)], spill="deck")
     return sc
-
-
-def expected_returns(state) -> tuple:
-    """Each player's exact expected return from `state` when every player moves uniformly at
-    random: the average over the legal moves, walked through the engine."""
-    if state.is_terminal():
-        return tuple(Fraction(r) for r in state.returns())
-    moves = state.legal_moves()
-    totals = [Fraction(0)] * state.game.num_players
-    for move in moves:
-        child = state.clone()
-        child.apply(move.name)
-        totals = [t + r for t, r in zip(totals, expected_returns(child))]
-    return tuple(t / len(moves) for t in totals)
 
 
 def test_K01_three_cards_jack_queen_king_shuffled():

@@ -32,6 +32,7 @@ COVERED = {
     "docs/games/kuhn-poker.md": ("K", "test_kuhn_poker_rules.py", "kuhn-poker.rules"),
     "docs/games/goofspiel.md": ("G", "test_goofspiel_rules.py", "goofspiel.rules"),
     "docs/games/othello.md": ("O", "test_othello_rules.py", "othello.rules"),
+    "docs/games/liars-dice.md": ("L", "test_liars_dice_rules.py", "liars-dice.rules"),
 }
 
 
