@@ -28,6 +28,7 @@ PLAYTHROUGHS = {
     "games/goofspiel.rules": (2, (), 29),
     "games/othello.rules": (2, (), 31),
     "games/liars-dice.rules": (3, (), 37),
+    "games/leduc-poker.rules": (2, (), 41),
 }
 VIEW_EVERY = 10
 

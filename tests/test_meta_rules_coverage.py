@@ -33,6 +33,7 @@ COVERED = {
     "docs/games/goofspiel.md": ("G", "test_goofspiel_rules.py", "goofspiel.rules"),
     "docs/games/othello.md": ("O", "test_othello_rules.py", "othello.rules"),
     "docs/games/liars-dice.md": ("L", "test_liars_dice_rules.py", "liars-dice.rules"),
+    "docs/games/leduc-poker.md": ("LP", "test_leduc_poker_rules.py", "leduc-poker.rules"),
 }
 
 
