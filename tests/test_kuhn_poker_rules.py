@@ -91,6 +91,8 @@ def test_K06_a_fold_gives_the_pot_to_the_other_whatever_the_cards():
     sc = dealt("king", "jack")
     sc.play("pass", "bet", "pass")            # P1 folds the king
     assert sc.s.winners == [2] and sc.s.returns() == [-1, 1]
+    # a fold shows no card: the hands stay hidden to the other player
+    assert sc.zone(("shown", 1)) == [] and "items" not in sc.s.view(2)["zones"]["hand[P1]"]
 
 
 def test_K07_the_higher_card_takes_the_pot_at_a_showdown():
@@ -100,6 +102,9 @@ def test_K07_the_higher_card_takes_the_pot_at_a_showdown():
             sc = dealt(first, second)
             sc.play(*line)
             assert sc.s.winners == [high], (first, second, line)
+            # the cards are shown: a spectator sees both
+            zones = sc.s.view(0)["zones"]
+            assert [[i["label"] for i in zones[f"shown[P{p}]"]["items"]] for p in (1, 2)] == [[first], [second]]
 
 
 def test_K08_returns_are_the_chips_won_or_lost():

@@ -98,6 +98,7 @@ def test_LP06_a_fold_gives_the_pot_to_the_other():
     sc = dealt("king of spades", "jack of hearts", "queen of spades")
     sc.play("Call", "Call", "Call", "Raise", "Fold")     # the king folds in round 2
     assert sc.s.winners == [2] and sc.s.returns() == [-1, 1]
+    assert sc.zone(("shown", 1)) == [] and sc.zone(("shown", 2)) == []   # a fold shows nothing
     assert sc.labels("table") == ["queen of spades"]
 
 
@@ -106,6 +107,8 @@ def test_LP07_a_pair_beats_a_higher_card_then_high_card_then_the_other():
     sc = dealt("jack of spades", "king of hearts", "jack of hearts")
     sc.play("Call", "Call", "Call", "Call")
     assert sc.s.winners == [1]
+    assert sc.labels(("shown", 1)) == ["jack of spades"] and sc.labels(("shown", 2)) == ["king of hearts"]
+    assert "items" in sc.s.view(1)["zones"]["shown[P2]"]          # shown to everybody
     # no pair: the king is the higher card
     sc = dealt("queen of spades", "king of hearts", "jack of hearts")
     sc.play("Call", "Call", "Call", "Call")
