@@ -95,6 +95,7 @@ def test_G05_a_tie_for_the_highest_bid_discards_the_prize():
     bid_all(sc, 5, 5, 1)              # prize 4: the two 5s tie for the highest
     assert [sc.var(("points", p)) for p in (1, 2, 3)] == [0, 0, 5]
     assert values(sc, "discarded") == [4] and all(4 not in values(sc, ("won", p)) for p in (1, 2, 3))
+    assert sc.s.view(1)["log"][-2:] == ["P3 takes the prize 5", "a tie for the highest bid: the prize 4 is discarded"]
 
 
 def test_G06_bid_cards_are_discarded():

@@ -85,6 +85,7 @@ def test_L06_the_call_shows_the_dice_and_checks_the_bid():
     sc = rolled(2, 5)
     sc.play("1-5", "Liar")                     # P2's five: the bid holds, the caller loses
     assert sc.s.winners == [1] and sc.var("loser") == 2
+    assert sc.s.view(2)["log"][-1] == "dice counting as 5: 1, so the bid of P1 holds"
     sc = rolled(2, 5)
     sc.play("1-3", "Liar")
     assert sc.s.winners == [2] and sc.var("loser") == 1
