@@ -24,6 +24,11 @@ PLAYTHROUGHS = {
     "games/solstis.rules": (2, (), 13),
     "games/solstis.rules#discovery": (2, ("discovery",), 17),
     "games/titicaca.rules": (3, (), 19),
+    "games/kuhn-poker.rules": (2, (), 30),
+    "games/goofspiel.rules": (2, (), 29),
+    "games/othello.rules": (2, (), 31),
+    "games/liars-dice.rules": (3, (), 37),
+    "games/leduc-poker.rules": (2, (), 41),
 }
 VIEW_EVERY = 10
 

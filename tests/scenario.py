@@ -16,6 +16,7 @@ Zone contents are lists, bottom first and top last (the engine's convention).
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -39,6 +40,37 @@ def load(path, options: Iterable[str] = (), players: Optional[int] = None, param
     """The compiled game, loaded once per (path, options, players, params: {name: value} of
     typed params); a rules error raises RulesError with every diagnostic rendered."""
     return _load(str(Path(path).resolve()), tuple(sorted(options)), players, tuple(sorted((params or {}).items())))
+
+
+def play_out(state, rng):
+    """Play uniformly random legal moves (drawn from the `random.Random` rng) until the end;
+    returns the finished state (the same object)."""
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def expected_returns(state, key=None, memo=None) -> tuple:
+    """Each player's exact expected return (Fractions) from `state` when every player picks
+    uniformly among the legal moves: the game tree walked through clones of the engine's
+    states. Chance is the state's own (drawn from its seed), so arrange it first. With `key`
+    (state -> hashable), positions with the same key are computed once (kept in `memo`)."""
+    if state.is_terminal():
+        return tuple(Fraction(r) for r in state.returns())
+    memo = {} if memo is None else memo
+    mark = key(state) if key is not None else None
+    if mark is not None and mark in memo:
+        return memo[mark]
+    moves = state.legal_move_names()
+    totals = [Fraction(0)] * state.game.num_players
+    for move in moves:
+        child = state.clone()
+        child.apply(move)
+        totals = [t + r for t, r in zip(totals, expected_returns(child, key, memo))]
+    value = tuple(t / len(moves) for t in totals)
+    if mark is not None:
+        memo[mark] = value
+    return value
 
 
 def snapshot(s) -> tuple:

@@ -1,6 +1,7 @@
 """Every numbered rule of a seed game has its scenario test and its tag in the rules file.
 
-The numbered rules live outside the repository, in ../shared/games/<game>.md, as list items
+The numbered rules of the seed games live outside the repository, in ../shared/games/<game>.md;
+those of the classic games in docs/games/<game>.md (named by their path in COVERED). They are list items
 "- C-8 [seed] ...", or as the first cell of a table row "| S-28a | Bee | ...". An id may end
 with a lowercase letter (S-28a). For each game in COVERED:
   (a) each rule id X-n has a test function test_X<nn>_... (nn: at least two digits, then the
@@ -28,6 +29,11 @@ COVERED = {
     "continents.md": ("C", "test_continents_rules.py", "continents.rules"),
     "solstis.md": ("S", "test_solstis_rules.py", "solstis.rules"),
     "titicaca.md": ("T", "test_titicaca_rules.py", "titicaca.rules"),
+    "docs/games/kuhn-poker.md": ("K", "test_kuhn_poker_rules.py", "kuhn-poker.rules"),
+    "docs/games/goofspiel.md": ("G", "test_goofspiel_rules.py", "goofspiel.rules"),
+    "docs/games/othello.md": ("O", "test_othello_rules.py", "othello.rules"),
+    "docs/games/liars-dice.md": ("L", "test_liars_dice_rules.py", "liars-dice.rules"),
+    "docs/games/leduc-poker.md": ("LP", "test_leduc_poker_rules.py", "leduc-poker.rules"),
 }
 
 
@@ -79,6 +85,8 @@ def rules_tag_ids(path: Path, prefix: str) -> set:
 
 
 def spec_text(spec: str) -> str:
+    if spec.startswith("docs/"):            # a classic game's rules, kept in the repository
+        return (ROOT / spec).read_text(encoding="utf-8")
     path = SHARED / "games" / spec
     if not path.is_file():
         pytest.skip(f"the numbered rules {path} are not here (the shared folder sits beside the "

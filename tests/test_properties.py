@@ -275,7 +275,10 @@ def check_components_are_conserved_moves_apply_and_the_game_ends(path, options, 
         pytest.fail(f"the game did not end within {MOVE_BOUND} moves")
     assert s.legal_moves() == [] and s.current_player() == 0
     assert set(s.winners) <= set(range(1, game.num_players + 1))
-    assert s.returns() == [1.0 if p in s.winners else 0.0 for p in range(1, game.num_players + 1)]
+    if game.declared_returns is None:       # the default: 1 for a winner, 0 for the others
+        assert s.returns() == [1.0 if p in s.winners else 0.0 for p in range(1, game.num_players + 1)]
+    else:                                   # the header's `returns p: EXPR`: a number per seat
+        assert len(s.returns()) == game.num_players and all(r == int(r) for r in s.returns())
     assert len(s.scores()) == game.num_players
 
 

@@ -28,6 +28,15 @@ def test_every_rule_of_the_rules_text_is_tagged(game, capsys):
     assert json.loads(capsys.readouterr().out)["missing"] == []
 
 
+@pytest.mark.parametrize("game", ["kuhn-poker", "leduc-poker", "goofspiel", "liars-dice", "othello"])
+def test_every_rule_of_a_classic_game_is_tagged(game, capsys):
+    """The classic games keep their numbered rules in the repository, docs/games/GAME.md."""
+    spec = ROOT / "docs" / "games" / f"{game}.md"
+    assert main(["rulebook", str(ROOT / "games" / f"{game}.rules"), "--spec", str(spec), "--json"]) == 0
+    book = json.loads(capsys.readouterr().out)
+    assert book["missing"] == [] and len(book["rules"]) >= 7
+
+
 def test_an_untagged_rule_is_reported(write_rules, tmp_path, capsys):
     spec = tmp_path / "spec.md"
     spec.write_text("- X-1 [seed] one thing.\n- X-2 [seed] another thing.\n")
