@@ -158,3 +158,24 @@ def test_the_seed_games_play_with_explicit_chance(name, players):
             twin.apply(move.name)                # a clone replays the step to the same place
             assert twin.zones == state.zones and twin.vars == state.vars
         assert nodes > 10 and sorted(state.returns()) != [0.0] * players or state.outcome() is not None
+
+
+def test_kuhn_poker_expectation_is_exact_over_its_chance_nodes():
+    """Uniform random play, summed over every deal by its probability: P1 expects +1/8."""
+    game, diagnostics, _ = load_game("games/kuhn-poker.rules", chance="explicit")
+    assert diagnostics == []
+
+    def value(state):
+        if state.is_terminal():
+            return Fraction(state.returns()[0]).limit_denominator(1000)
+        branches = state.chance_outcomes() if state.is_chance_node() else \
+            [(move, Fraction(1, len(state.legal_moves()))) for move in state.legal_moves()]
+        total = Fraction(0)
+        for move, probability in branches:
+            after = state.clone()
+            after.apply(move.name)
+            total += Fraction(probability).limit_denominator(1000) * value(after)
+        return total
+    start = game.new_initial_state(0)
+    assert start.is_chance_node() and [p for _, p in start.chance_outcomes()] == [1 / 3] * 3
+    assert value(start) == Fraction(1, 8)
