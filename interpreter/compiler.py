@@ -1515,6 +1515,9 @@ class Compiler:
         if setup_ctx.steps and not any("yield" in line for line in out.lines):
             out.add(1, "yield from ()")
         game.setup = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
+        game.setup_parts = None
+        if self.coverage is None and not self.explicit_chance:
+            game.setup_parts = self.setup_parts(setup)
         game.flow = []
         self.flow_block(self.program.flow.body, self.types.globals, game.flow)
         game.run_flow = self.compile_flow(game.flow)
@@ -1547,6 +1550,46 @@ class Compiler:
         return "\n".join(header + values + [""] + self.module)
 
     # ---- the flow: a flat list of instructions, run by one generated function ----
+    def setup_parts(self, setup):
+        """(prefix(s), rest(s)): the setup split after its longest beginning that draws nothing
+        at random (creates, moves, variables) and cannot choose or end the game. That part is
+        the same in every game: the engine runs it once and starts each game from a copy.
+        None when the setup begins with a draw."""
+        procs = self.types.procedures
+        drawing = callers(self.types.functions, {"pick"})
+        draws = set()
+        changed = True
+        while changed:          # procedures that draw, directly or through others
+            changed = False
+            for name, proc in procs.items():
+                if name not in draws and not self.draws_nothing(proc.body, drawing, draws):
+                    draws.add(name)
+                    changed = True
+        cut = 0
+        while cut < len(setup) and self.draws_nothing((setup[cut],), drawing, draws):
+            cut += 1
+        if cut == 0:
+            return None
+        parts = []
+        for name, statements in (("setup_prefix", setup[:cut]), ("setup_rest", setup[cut:])):
+            out = Lines()
+            self.block(statements, self.types.globals, Context("local"), out, 1)
+            parts.append(self.define(f"def {name}(s)", out, self.where(self.program.setup)))
+        return tuple(parts)
+
+    @staticmethod
+    def draws_nothing(statements, drawing, drawing_procs) -> bool:
+        """Whether statements are the same in every game: no shuffle, no pick, no choice, no
+        finish, no call that may do one of these."""
+        for n in ast.walk(tuple(statements)):
+            if isinstance(n, (ast.Shuffle, ast.Choose, ast.Finish)):
+                return False
+            if isinstance(n, ast.Call) and n.name in drawing:
+                return False
+            if isinstance(n, ast.CallStatement) and (n.name in drawing_procs or n.name in drawing):
+                return False
+        return True
+
     def compile_flow(self, flow):
         """run_flow(s): run the flow from s.pc until a player must decide or the game ends.
         Each instruction is one `if pc == k:` block, in order, so that the next one follows

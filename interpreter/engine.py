@@ -169,6 +169,7 @@ class Game:
         self.cell_columns = {}
         self.column_index = {}         # component attribute -> its column in State.columns
         self.key_marks = {}            # zone key -> key_mark(game, key), once known
+        self.setup_base = None         # the state the setup's part that draws nothing makes
         self.created = {}              # a created component's values -> its labels and signature
         self.line_spans = {}           # generated function's file name -> {line: span of the rules}
         self.move_names = {}           # the labels of all components -> {(action, args): name}
@@ -411,16 +412,39 @@ class Game:
                 drive(s, self.setup_runner(s), setup_snapshot(s), self.setup_runner, ())
                 advance(s)
                 return s
-            try:
-                self.setup(s)
-            except Finished:
-                return s
+            if self.setup_parts is not None:
+                s = self.from_setup_prefix(seed)
+            else:
+                try:
+                    self.setup(s)
+                except Finished:
+                    return s
             self.setup_done(s)
             advance(s)
         except PYTHON_ERRORS as error:
             raise located(s, error, "setting up the game") from error
         return s
 
+
+    def from_setup_prefix(self, seed) -> "State":
+        """A new state at the end of its setup: the beginning of the setup that draws nothing
+        is run once per game compiled, each game starts from a copy of what it made."""
+        if self.setup_base is None:
+            first = State(self)
+            first.entities = list(self.static_entities)
+            first.columns = [column[:] for column in self.static_columns]
+            first.by_type = {k: list(v) for k, v in self.static_by_type.items()}
+            self.setup_parts[0](first)
+            self.setup_base = setup_snapshot(first)
+        s = setup_snapshot(self.setup_base)
+        # its own zone lists: a state changed by hand (a test) must not change the next games
+        s.zones = {key: list(items) for key, items in s.zones.items()}
+        s.owned = set(s.zones)
+        s.rng = random_source.seed_state(seed)
+        s.seed = seed
+        self.step_budget[0] = MAX_STEP_ROUNDS
+        self.setup_parts[1](s)
+        return s
 
     def setup_done(self, s):
         s.by_type = {k: tuple(v) for k, v in s.by_type.items()}

@@ -391,3 +391,18 @@ def test_an_expression_nested_too_deeply_is_a_diagnostic(write_rules, depth):
     game, diagnostics, _ = load_game(str(write_rules(text)))
     assert game is None and [(d.code, d.span.line) for d in diagnostics] == [("E103", 5)]
     assert "too deeply" in diagnostics[0].message
+
+
+def test_the_setup_part_that_draws_nothing_runs_once_and_each_game_gets_its_own_copy():
+    """Creates and moves before the first shuffle are the same in every game: run once, copied."""
+    game, _, _ = load_game("games/solstis.rules", players=2)
+    assert game.setup_parts is not None
+    first = game.new_initial_state(1)
+    base = game.setup_base
+    assert base is not None and len(base.entities) == len(first.entities)
+    bag = next(key for key in first.zones if key == "bag")
+    first.zones[bag].clear()                       # a state changed by hand, in place
+    again = game.new_initial_state(1)
+    assert again.zones[bag] and game.setup_base is base
+    fresh, _, _ = load_game("games/solstis.rules", players=2)
+    assert fresh.new_initial_state(1).zones == again.zones        # the same game as without the copy
