@@ -1434,12 +1434,12 @@ def param_values(program, params, here):
     return values, None
 
 
-def load_game(path, options=(), players=None, coverage=False, params=None):
+def load_game(path, options=(), players=None, coverage=False, params=None, texts=None):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
-    on; with params, {name: value}, the values of typed params). Returns (game or None,
-    diagnostics, sources)."""
+    on; with params, {name: value}, the values of typed params; texts: an editor's unsaved
+    buffers, see load_program). Returns (game or None, diagnostics, sources)."""
     try:
-        program, diagnostics, sources = load_program(path)
+        program, diagnostics, sources = load_program(path, texts=texts)
         if program is None or diagnostics:
             return None, diagnostics, sources
         diagnostics = check(program, sources)
