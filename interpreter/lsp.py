@@ -355,8 +355,8 @@ class Resolver:
             self.visit(field.type, scope)
         texts = [t for t in self.tokens.within(node.span) if t.kind == "text"]
         if node.label and texts:
-            attributes = {f.name: ("attribute", node.name, f.name) for f in node.fields}
-            self.placeholders(texts[-1], attributes)
+            names = [f.name for f in node.fields] + ["owner"]
+            self.placeholders(texts[-1], {name: ("attribute", node.name, name) for name in names})
 
     def visit_Zone(self, node, scope):
         self.visit(node.index, scope)
@@ -590,18 +590,21 @@ class Analysis:
         return real(file) in {real(f) for f in self.sources}
 
 
+def index_of(path: str, texts: Optional[dict] = None):
+    """(the index of a rules file, or None if it does not parse, and the sources read)."""
+    try:
+        program, _, sources = load_program(path, texts=texts)
+        return (build_index(program, sources) if program is not None else None), sources
+    except RecursionError:            # load_game says so (E701)
+        return None, {}
+
+
 def analyse(path: str, texts: Optional[dict] = None) -> Analysis:
     """Check a rules file as `referee check` does (the same diagnostics) and index its names.
     `texts`: real path -> the text to use instead of the file's (an editor's buffers)."""
     _, diagnostics, sources = load_game(path, texts=texts)
-    index = None
-    try:
-        program, _, sources = load_program(path, texts=texts)
-        if program is not None:
-            index = build_index(program, sources)
-    except RecursionError:            # load_game said so already (E701)
-        index = None
-    return Analysis(path, diagnostics, sources, index)
+    index, read = index_of(path, texts)
+    return Analysis(path, diagnostics, read or sources, index)
 
 
 @attrs.frozen
@@ -758,12 +761,37 @@ def type_before(index: Index, file: str, line: int, column: int) -> Optional[str
     return min(found, key=lambda pair: (pair[0].line, pair[0].column))[1]
 
 
-def completions(index: Index, file: str, line: int, column: int, after_dot: bool = False) -> list:
-    """What may be written at a position: after a '.' (at column - 1), the attributes of what
-    stands before it; else the locals in scope there, the declared names, enum members,
-    built-in names and functions, and the keywords."""
-    if after_dot:
-        return attribute_completions(index, type_before(index, file, line, column - 1))
+def chain_type(index: Index, file: str, line: int, column: int, written: str) -> Optional[str]:
+    """The type of `name.attribute...` written at the end of `written`, the text before a
+    position, found by name: the local of that name in scope there (else the nearest declared
+    before it: the text may have grown since the index was made), else the declared name."""
+    found = re.search(r"([A-Za-z_][A-Za-z_0-9]*)((?:\s*\.\s*[A-Za-z_][A-Za-z_0-9]*)*)\s*$", written)
+    if found is None:
+        return None
+    first, attributes = found.group(1), re.findall(r"[A-Za-z_][A-Za-z_0-9]*", found.group(2))
+    named = [local for local in index.locals if local.name == first and real(local.extent.file) == real(file)]
+    before = [local for local in named if inside(local.extent, line, column)] or \
+        [local for local in named if (local.extent.line, local.extent.column) <= (line, column)]
+    if before:
+        t = index.symbols[max(before, key=lambda local: (local.extent.line, local.extent.column)).key].type
+    else:
+        symbol = index.symbols.get(("global", first))
+        t = symbol.type if symbol is not None else BUILTIN_VALUES.get(first)
+    for attribute in attributes:
+        t = (index.checker.fields_of(strip_optional(t or "")) or {}).get(attribute)
+    return t
+
+
+def completions(index: Index, file: str, line: int, column: int, written: str = "") -> list:
+    """What may be written at a position, `written` being the text of its line before it: after
+    a '.' (and the start of a word), the attributes of what stands before the '.'; else the
+    locals in scope there, the declared names, enum members, built-in names and functions,
+    and the keywords (the editor keeps those that start with the word begun)."""
+    dot = re.search(r"\.\s*[A-Za-z_0-9]*$", written)
+    if dot:
+        before = written[:dot.start()].rstrip()
+        owner = type_before(index, file, line, len(before) + 1) or chain_type(index, file, line, column, before)
+        return attribute_completions(index, owner)
     found = {}
     for local in index.locals:
         if real(local.extent.file) == real(file) and inside(local.extent, line, column):
@@ -975,14 +1003,11 @@ def make_server():
         publish(documents.update(params.text_document.uri, path_of(params.text_document.uri), params.text_document.text))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls, params):
+    def did_change(ls, params):            # (pygls has applied the change to its copy of the text)
         uri = params.text_document.uri
         publish(documents.update(uri, path_of(uri), server.workspace.get_text_document(uri).source))
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls, params):
-        uri = params.text_document.uri
-        publish(documents.update(uri, path_of(uri), server.workspace.get_text_document(uri).source))
+    server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)(did_change)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params):
@@ -1017,18 +1042,20 @@ def make_server():
         if file is None:
             return None
         index, text = documents.index(uri), documents.open[uri][1]
-        offset = Tokens(file, text).offset(line, column)
-        after_dot = offset > 0 and text[offset - 1] == "."
-        if after_dot:
-            # the text without the '.' just typed parses more often than the text with it
-            without = analyse(file, {**documents.buffers(), real(file): text[:offset - 1] + text[offset:]})
-            index = without.index or index
+        tokens = Tokens(file, text)
+        written = text[tokens.offset(line, 1):tokens.offset(line, column)]
+        dot = re.search(r"\.\s*[A-Za-z_0-9]*$", written)
+        if dot:
+            # the text without the '.' and the word begun after it often parses, the text with it not
+            start = tokens.offset(line, 1) + dot.start()
+            index = index_of(file, {**documents.buffers(), real(file): text[:start] + text[tokens.offset(line, column):]})[0] \
+                or index
         if index is None:
             return None
         return lsp.CompletionList(is_incomplete=False, items=[
             lsp.CompletionItem(c.label, kind=getattr(lsp.CompletionItemKind, ITEM_KINDS.get(c.kind, "Text")),
                                detail=c.detail or None)
-            for c in completions(index, file, line, column, after_dot)])
+            for c in completions(index, file, line, column, written)])
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(ls, params):

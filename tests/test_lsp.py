@@ -3,6 +3,7 @@ references, rename, completion, symbols) on the games, and the server itself as 
 drives it: a subprocess spoken to in JSON-RPC over stdio."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -24,6 +25,12 @@ TTT = str(GAMES / "tic-tac-toe.rules")
 CONNECT = str(GAMES / "connect-four.rules")
 CONTINENTS = str(GAMES / "continents.rules")
 FOUR_CARDS = str(GAMES / "variants" / "continents-four-cards.rules")
+
+
+@functools.lru_cache(maxsize=None)
+def analysed(path) -> lsp.Analysis:
+    """A file on disk, analysed once for the tests that only read the analysis."""
+    return lsp.analyse(str(path))
 
 
 def text_of(path) -> str:
@@ -95,11 +102,6 @@ def test_diagnostics_are_those_of_check(path, capsys):
     assert [d.to_json() for d in analysis.diagnostics] == checked["diagnostics"]
 
 
-def test_the_games_have_no_diagnostics():
-    for path in game_files():
-        assert lsp.analyse(str(path)).diagnostics == [], path
-
-
 def test_an_unsaved_buffer_is_checked_instead_of_the_file():
     broken = text_of(TTT).replace("mark[c] = current", "mrak[c] = current")
     analysis = lsp.analyse(TTT, {lsp.real(TTT): broken})
@@ -108,7 +110,7 @@ def test_an_unsaved_buffer_is_checked_instead_of_the_file():
     assert (shown.span.line, shown.span.column, shown.span.end_column) == (line, column, column + 7)
     assert shown.code == "E202" and shown.severity == "error"
     assert shown.message == "unknown variable 'mrak'\nhelp: did you mean 'mark'?"
-    assert lsp.analyse(TTT).diagnostics == []                 # the file on disk is untouched
+    assert analysed(TTT).diagnostics == []                 # the file on disk is untouched
 
 
 def test_an_error_in_the_base_file_is_shown_at_extends():
@@ -135,7 +137,9 @@ def test_a_diagnostic_about_the_whole_file_stands_on_its_first_line(tmp_path):
 
 @pytest.mark.parametrize("path", game_files(), ids=[p.name for p in game_files()])
 def test_every_name_of_a_game_is_resolved_to_what_it_names(path):
-    index = lsp.analyse(str(path)).index
+    analysis = analysed(str(path))
+    assert analysis.diagnostics == []
+    index = analysis.index
     for file, tokens in index.tokens.items():
         unresolved = [t.text for t in tokens.tokens if t.kind == "name" and t.text not in lsp.keywords()
                       and lsp.place(t.span) not in index.at]
@@ -148,7 +152,7 @@ def test_every_name_of_a_game_is_resolved_to_what_it_names(path):
 
 
 def test_hover_says_what_a_name_is_and_its_type():
-    index = lsp.analyse(CONTINENTS).index
+    index = analysed(CONTINENTS).index
     hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn houses(p: Player", "houses"))
     assert hover.startswith("```rules\nfn houses(p: Player, c: Continent): int\n```")
     assert "*fn* · `int`" in hover
@@ -168,13 +172,13 @@ def test_hover_says_what_a_name_is_and_its_type():
 
 
 def test_hover_on_a_rule_tag_gives_its_sentence():
-    index = lsp.analyse(CONTINENTS).index
+    index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, '@C-3 "2 to 6 players."', "C")
     assert lsp.hover_text(index, CONTINENTS, line, column - 1) == "**rule C-3**: 2 to 6 players.\n\n(tags this game)"
 
 
 def test_hover_shows_the_comment_above_a_declaration():
-    index = lsp.analyse(CONNECT).index
+    index = analysed(CONNECT).index
     hover = lsp.hover_text(index, CONNECT, *at(CONNECT, "free_row(k: int)", "free_row"))
     assert hover.endswith("The lowest empty row of column k, or none when the column is full.")
     hover = lsp.hover_text(index, CONNECT, *at(CONNECT, "fn owned", "owned"))
@@ -182,7 +186,7 @@ def test_hover_shows_the_comment_above_a_declaration():
 
 
 def test_hover_on_a_local_of_a_binder_and_outside_names():
-    index = lsp.analyse(TTT).index
+    index = analysed(TTT).index
     hover = lsp.hover_text(index, TTT, *at(TTT, "mark[c] = current", "c"))
     assert hover.startswith("```rules\nc: Cell\n```") and "*local*" in hover
     assert lsp.hover_text(index, TTT, *at(TTT, "mark[c] = current", "current")).startswith("```rules\ncurrent: Player\n```")
@@ -191,7 +195,7 @@ def test_hover_on_a_local_of_a_binder_and_outside_names():
 
 
 def test_definition_of_globals_locals_attributes_and_members():
-    index = lsp.analyse(CONTINENTS).index
+    index = analysed(CONTINENTS).index
 
     def definition(line_text, word, nth=0):
         (span,) = lsp.definitions(index, CONTINENTS, *at(CONTINENTS, line_text, word, nth))
@@ -206,7 +210,7 @@ def test_definition_of_globals_locals_attributes_and_members():
 
 
 def test_definition_and_references_across_extends():
-    index = lsp.analyse(FOUR_CARDS).index
+    index = analysed(FOUR_CARDS).index
     base_use = at(CONTINENTS, "deal hand_size", "hand_size")
     line, column = at(FOUR_CARDS, "override param hand_size", "hand_size")
     # a use in the base file goes to the override in force, in the variant
@@ -224,14 +228,14 @@ def test_definition_and_references_across_extends():
 
 
 def test_references_of_a_variable():
-    index = lsp.analyse(TTT).index
+    index = analysed(TTT).index
     found = lsp.references(index, TTT, *at(TTT, "var mark", "mark"))
     assert sorted((s.line, s.column) for s in found) == words_in_code(TTT, "mark")
     assert len(found) == 5
 
 
 def test_rename_changes_every_occurrence_and_the_game_still_checks():
-    index = lsp.analyse(TTT).index
+    index = analysed(TTT).index
     spans, problem = lsp.rename_edits(index, TTT, *at(TTT, "mark[c] = current", "c"), "cell")
     assert problem is None and len(spans) == 4            # the binder, its two uses and the label's {c}
     renamed = apply(text_of(TTT), spans, "cell")
@@ -246,7 +250,7 @@ def test_rename_changes_every_occurrence_and_the_game_still_checks():
 
 
 def test_rename_across_extends_edits_both_files():
-    index = lsp.analyse(FOUR_CARDS).index
+    index = analysed(FOUR_CARDS).index
     spans, problem = lsp.rename_edits(index, FOUR_CARDS, *at(FOUR_CARDS, "override param hand_size", "hand_size"),
                                       "hand_cards")
     assert problem is None
@@ -278,7 +282,7 @@ def test_every_declared_name_can_be_renamed_and_the_game_still_checks(path):
 
 
 def test_renaming_an_attribute_renames_it_in_labels_creations_and_uses():
-    index = lsp.analyse(CONTINENTS).index
+    index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, "component Card", "material")
     texts = renamed_texts(index, CONTINENTS, index.occurrence_at(CONTINENTS, line, column), "stuff")
     text = texts[lsp.real(CONTINENTS)]
@@ -290,7 +294,7 @@ def test_renaming_an_attribute_renames_it_in_labels_creations_and_uses():
 
 
 def test_rename_refuses_keywords_names_taken_and_built_ins():
-    index = lsp.analyse(TTT).index
+    index = analysed(TTT).index
     mark = at(TTT, "var mark", "mark")
     assert lsp.rename_edits(index, TTT, *mark, "if") == ([], "'if' is a word of the language")
     assert lsp.rename_edits(index, TTT, *mark, "owned") == ([], "'owned' is already a name of this game")
@@ -300,7 +304,7 @@ def test_rename_refuses_keywords_names_taken_and_built_ins():
 
 
 def test_completion_offers_locals_declared_names_built_ins_and_keywords():
-    index = lsp.analyse(CONTINENTS).index
+    index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, "fn houses(p: Player, c: Continent)", "Continent")
     offered = {c.label: c for c in lsp.completions(index, CONTINENTS, line + 1, 10)}
     assert offered["p"].kind == "parameter" and offered["p"].detail == "Player"
@@ -313,15 +317,25 @@ def test_completion_offers_locals_declared_names_built_ins_and_keywords():
 
 
 def test_completion_after_a_dot_offers_the_attributes():
-    index = lsp.analyse(CONTINENTS).index
+    index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, "fn is_house", "kind")          # x != none and x.kind == house
-    offered = lsp.completions(index, CONTINENTS, line, column, after_dot=True)
-    assert [(c.label, c.detail) for c in offered] == [
-        ("kind", "Kind"), ("material", "Material?"), ("owner", "Player?"), ("strength", "int")]
+    written = source_lines(text_of(CONTINENTS))[line - 1][:column - 1]
+    card = [("kind", "Kind"), ("material", "Material?"), ("owner", "Player?"), ("strength", "int")]
+    offered = lsp.completions(index, CONTINENTS, line, column, written)
+    assert [(c.label, c.detail) for c in offered] == card
+    # a word begun after the dot, the expression found in the index: the attributes still
+    line, column = at(CONTINENTS, "top_card(c, i).kind == fire", "kind")
+    written = source_lines(text_of(CONTINENTS))[line - 1][:column + 1]
+    assert [c.label for c in lsp.completions(index, CONTINENTS, line, column + 2, written)] == [n for n, _ in card]
+    # text the index was not made from (a new line, typed since): by the names, local then global
+    assert lsp.completions(index, CONTINENTS, line + 1, 6, "  zz.") == []        # no such name
+    line, column = at(CONTINENTS, "fn houses_of(p: Player, c: Continent, m: Material)", "m")
+    assert [c.label for c in lsp.completions(index, CONTINENTS, line + 1, 8, "  c.")] == ["name", "owner"]
+    assert [c.label for c in lsp.completions(index, CONTINENTS, line + 1, 12, "  top(x.owner.")] == []
 
 
 def test_document_symbols_are_the_declarations_of_the_file():
-    index = lsp.analyse(CONTINENTS).index
+    index = analysed(CONTINENTS).index
     symbols = lsp.document_symbols(index, CONTINENTS)
     names = [s.name for s in symbols]
     assert names[:4] == ["Continents", "normal", "places", "hand_size"]
@@ -332,7 +346,7 @@ def test_document_symbols_are_the_declarations_of_the_file():
     assert [(c.name, c.kind, c.detail) for c in card.children] == [
         ("kind", "attribute", "Kind"), ("material", "attribute", "Material?"), ("strength", "attribute", "int")]
     assert word_of(card.name_span) == "Card" and card.span.line == card.name_span.line
-    variant = lsp.analyse(FOUR_CARDS).index
+    variant = analysed(FOUR_CARDS).index
     assert [s.name for s in lsp.document_symbols(variant, FOUR_CARDS)] == ["hand_size"]
 
 
@@ -427,17 +441,19 @@ def test_the_server_answers_an_editor_over_stdio(tmp_path):
         editor.notify("initialized", {})
 
         path = tmp_path / "broken.rules"
-        broken = text_of(TTT).replace("mark[c] = current", "mrak[c] = current")
+        # '😀' is one character but two UTF-16 units, the editor's unit for columns
+        broken = text_of(TTT).replace("mark[c] = current", 'log "😀" mrak[c] = current')
         uri = path.as_uri()
         document = {"textDocument": {"uri": uri}}
         editor.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "referee",
                                                                  "version": 1, "text": broken}})
         published = editor.notification("textDocument/publishDiagnostics")["params"]
         line, column = at(TTT, "mark[c] = current", "mark")
+        character = column - 1 + len('log "😀" ') + 1
         assert published["uri"] == uri
         assert published["diagnostics"] == [{
-            "range": {"start": {"line": line - 1, "character": column - 1},
-                      "end": {"line": line - 1, "character": column - 1 + 7}},
+            "range": {"start": {"line": line - 1, "character": character},
+                      "end": {"line": line - 1, "character": character + 7}},
             "message": "unknown variable 'mrak'\nhelp: did you mean 'mark'?",
             "severity": 1, "code": "E202", "source": "referee"}]
 
@@ -454,8 +470,18 @@ def test_the_server_answers_an_editor_over_stdio(tmp_path):
         labels = {item["label"]: item for item in items["result"]["items"]}
         assert labels["c"]["detail"] == "Cell" and "mark" in labels and "finish" in labels
 
-        # an edit that mends the file: the diagnostics go
+        # typing 'c.' on a line of its own: the text no longer parses, the attributes are offered
+        typing = text_of(TTT).replace("mark[c] = current", "mark[c] = current\n  c.")
         editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": typing}]})
+        (syntax,) = editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"]
+        assert syntax["code"] == "E100" and syntax["range"]["start"]["line"] == line      # (0-based: the new line)
+        items = editor.request("textDocument/completion", {**document, "position": {"line": line, "character": 4},
+                                                           "context": {"triggerKind": 2, "triggerCharacter": "."}})
+        assert [(item["label"], item["detail"]) for item in items["result"]["items"]] == [("col", "int"), ("row", "int")]
+
+        # an edit that mends the file: the diagnostics go
+        editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
                                                  "contentChanges": [{"text": text_of(TTT)}]})
         assert editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"] == []
 
