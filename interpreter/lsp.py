@@ -11,6 +11,7 @@ split at '\\n' only. The server converts them to and from the editor's (0-based,
 """
 from __future__ import annotations
 
+import asyncio
 import bisect
 import functools
 import logging
@@ -917,6 +918,9 @@ class Documents:
 
 # ---- the server (pygls) ------------------------------------------------------------------
 
+PAUSE_SECONDS = 0.15      # how long typing pauses before a changed document is analysed again
+
+
 class MissingServerLibrary(Exception):
     """pygls (the `lsp` extra) is not installed."""
 
@@ -1002,16 +1006,38 @@ def make_server():
     def did_open(ls, params):
         publish(documents.update(params.text_document.uri, path_of(params.text_document.uri), params.text_document.text))
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls, params):            # (pygls has applied the change to its copy of the text)
-        uri = params.text_document.uri
-        publish(documents.update(uri, path_of(uri), server.workspace.get_text_document(uri).source))
+    pending = {}           # uri -> the analysis waiting for the typing to pause
 
-    server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)(did_change)
+    def analyse_later(uri):
+        async def wait_then_analyse():
+            await asyncio.sleep(PAUSE_SECONDS)
+            pending.pop(uri, None)
+            if uri in documents.open:
+                publish(documents.update(uri, *documents.open[uri]))
+        if uri in pending:
+            pending.pop(uri).cancel()
+        pending[uri] = asyncio.ensure_future(wait_then_analyse())
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls, params):
+        # pygls has applied the change to its copy of the text; a keystroke does not wait for
+        # the analysis of the one before: it runs once the typing pauses
+        uri = params.text_document.uri
+        documents.open[uri] = (path_of(uri), server.workspace.get_text_document(uri).source)
+        analyse_later(uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls, params):
+        uri = params.text_document.uri
+        if uri in pending:
+            pending.pop(uri).cancel()
+        publish(documents.update(uri, path_of(uri), server.workspace.get_text_document(uri).source))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params):
         uri = params.text_document.uri
+        if uri in pending:
+            pending.pop(uri).cancel()
         if uri in documents.open:
             publish(documents.close(uri))
         server.publish_diagnostics(uri, [])

@@ -368,6 +368,26 @@ def test_open_documents_are_checked_together():
     assert documents.analyses["ttt"].index is None and documents.index("ttt") is not None
 
 
+def test_a_text_being_typed_never_makes_a_request_fail():
+    """Each prefix of a game, as it is typed: analysed, then every request at its end."""
+    text = text_of(CONNECT)
+    for end in range(0, len(text), 19):
+        typed = text[:end]
+        analysis = lsp.analyse(CONNECT, {lsp.real(CONNECT): typed})
+        assert analysis.diagnostics or end == 0 or typed.strip() == ""  # unfinished: never clean
+        lsp.editor_diagnostics(analysis)
+        index = analysis.index or analysed(CONNECT).index                # as the server keeps it
+        line = typed.count("\n") + 1
+        written = typed.rsplit("\n", 1)[-1]
+        column = len(written) + 1
+        lsp.hover_text(index, CONNECT, line, column)
+        lsp.definitions(index, CONNECT, line, column)
+        lsp.references(index, CONNECT, line, column)
+        lsp.rename_edits(index, CONNECT, line, column, "renamed")
+        assert lsp.completions(index, CONNECT, line, column, written) is not None
+        lsp.document_symbols(index, CONNECT)
+
+
 # ---- the command -------------------------------------------------------------------------
 
 def test_without_pygls_the_command_says_what_to_install(capsys, monkeypatch):
@@ -480,10 +500,14 @@ def test_the_server_answers_an_editor_over_stdio(tmp_path):
                                                            "context": {"triggerKind": 2, "triggerCharacter": "."}})
         assert [(item["label"], item["detail"]) for item in items["result"]["items"]] == [("col", "int"), ("row", "int")]
 
-        # an edit that mends the file: the diagnostics go
-        editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
-                                                 "contentChanges": [{"text": text_of(TTT)}]})
-        assert editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"] == []
+        # keystrokes in a row are analysed once the typing pauses: here the last one mends the file
+        for version, text in enumerate([broken, typing, broken, typing, text_of(TTT)], start=3):
+            editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                     "contentChanges": [{"text": text}]})
+        published = [editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"]]
+        while published[-1]:
+            published.append(editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"])
+        assert len(published) <= 2          # (1 but on a machine slow enough to pause between them)
 
         refused = editor.request("textDocument/rename", {**document, "position": {"line": owned[0] - 1, "character": owned[1]},
                                                          "newName": "if"})
