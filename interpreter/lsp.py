@@ -17,6 +17,7 @@ import functools
 import logging
 import os
 import re
+import sys
 from typing import Optional
 
 import attrs
@@ -942,19 +943,10 @@ def make_server():
     try:
         from lsprotocol import types as lsp
         from pygls import uris
-        from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+        from pygls.exceptions import JsonRpcInvalidParams
         from pygls.server import LanguageServer
     except ImportError as error:
         raise MissingServerLibrary(str(error)) from None
-
-    def refusal_without_traceback(record):
-        """A request refused on purpose (a rename to a keyword) is answered with its reason; pygls
-        would also log it with a traceback on stderr, as if the server had failed."""
-        if record.exc_info and isinstance(record.exc_info[1], JsonRpcException):
-            record.exc_info, record.exc_text = None, None
-        return True
-
-    logging.getLogger("pygls.protocol.json_rpc").addFilter(refusal_without_traceback)
 
     server = LanguageServer("referee", "1")
     documents = Documents()
@@ -1126,8 +1118,27 @@ def make_server():
     return server
 
 
+class OneLineLog(logging.Formatter):
+    """The server's log on stderr (the editor's log of it): one line per event, an exception
+    as its type and message, without a traceback."""
+
+    def format(self, record):
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
+        return f"referee lsp: {text}"
+
+
 def serve(server) -> int:
     """Run a server of make_server() on stdin and stdout until the editor says exit (or closes
-    stdin). Returns the exit code: 0 after a shutdown request, 1 without (as the protocol says)."""
+    stdin). Returns the exit code: 0 after a shutdown request, 1 without (as the protocol says).
+    pygls logs what goes wrong (a request refused, a message that is not JSON) in one line
+    each; with REFEREE_DEBUG=1, with the traceback."""
+    if not os.environ.get("REFEREE_DEBUG"):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(OneLineLog())
+        log = logging.getLogger("pygls")
+        log.addHandler(handler)
+        log.propagate = False
     server.start_io()
     return 0 if getattr(server.lsp, "_shutdown", True) else 1

@@ -513,10 +513,12 @@ def test_the_server_answers_an_editor_over_stdio(tmp_path):
                                                          "newName": "if"})
         assert refused["error"]["message"] == "'if' is a word of the language"
 
+        editor.process.stdin.write(b"Content-Length: 9\r\n\r\n{not json")     # said in its log, and on it goes
         assert editor.request("shutdown", None)["result"] is None
         editor.notify("exit", None)
         assert editor.process.wait(timeout=10) == 0
-        assert b"Traceback" not in editor.process.stderr.read()
+        log = editor.process.stderr.read().decode("utf-8")
+        assert "referee lsp: Error receiving data (JSONDecodeError: " in log and "Traceback" not in log
     finally:
         if editor.process.poll() is None:
             editor.process.kill()
