@@ -247,8 +247,8 @@ class Resolver:
     """Walks one file's syntax tree with the scopes of the checker, adding each name it meets
     to the index (locals get symbols here; declarations are added by build_index)."""
 
-    def __init__(self, index: Index, file: str, tokens: Tokens):
-        self.index, self.file, self.tokens = index, file, tokens
+    def __init__(self, index: Index, tokens: Tokens):
+        self.index, self.tokens = index, tokens
         self.program = index.program
         self.checker = index.checker
         self.members = {m: e.name for e in self.checker.enums.values() for m in e.members
@@ -289,11 +289,10 @@ class Resolver:
         scope.names[name] = key
         return scope
 
-    def placeholders(self, token, keys):
-        """{name} in a label: a use of the argument or attribute it shows."""
+    def placeholders(self, token, key_of):
+        """{name} in a label or a log line: a use of what it shows (key_of(name), or None)."""
         for match in PLACEHOLDER.finditer(token.text):
-            if match.group(1) in keys:
-                self.use(self.tokens.span(token.offset + match.start(1), len(match.group(1))), keys[match.group(1)])
+            self.use(self.tokens.span(token.offset + match.start(1), len(match.group(1))), key_of(match.group(1)))
 
     # ---- the walk ----
     def visit(self, node, scope: Scope):
@@ -324,13 +323,6 @@ class Resolver:
         self.visit(binder.condition, inner)
         return inner
 
-    def declared(self, node, scope):
-        """A top-level declaration: the name it declares (added by build_index), then its parts."""
-        for field in attrs.fields(type(node))[1:]:
-            value = getattr(node, field.name)
-            if field.name != "name":
-                self.visit(value, scope)
-
     def visit_Tagged(self, node, scope):
         self.index.tags[place(node.span)] = node
         self.visit(node.node, scope)
@@ -358,7 +350,7 @@ class Resolver:
         texts = [t for t in self.tokens.within(node.span) if t.kind == "text"]
         if node.label and texts:
             names = [f.name for f in node.fields] + ["owner"]
-            self.placeholders(texts[-1], {name: ("attribute", node.name, name) for name in names})
+            self.placeholders(texts[-1], lambda name: ("attribute", node.name, name) if name in names else None)
 
     def visit_Zone(self, node, scope):
         self.visit(node.index, scope)
@@ -400,7 +392,8 @@ class Resolver:
         after = node.binders[-1].span if node.binders else self.tokens.name_span(node.span, node.name)
         following = self.tokens.within(node.span, after)
         if node.template is not None and following and following[0].kind == "text":
-            self.placeholders(following[0], {b.name: inner.lookup(b.name) for b in node.binders})
+            arguments = {b.name for b in node.binders}
+            self.placeholders(following[0], lambda name: inner.lookup(name) if name in arguments else None)
         self.block(node.body, inner, node.span)
 
     def visit_Trigger(self, node, scope):
@@ -458,6 +451,11 @@ class Resolver:
             self.visit(init.value, scope)
         self.visit(node.zone, scope)
 
+    def visit_Log(self, node, scope):
+        texts = [t for t in self.tokens.within(node.span) if t.kind == "text"]
+        if texts:
+            self.placeholders(texts[0], lambda name: self.key_of(name, scope))
+
     def visit_Play(self, node, scope):
         after = None
         for name in node.actions:
@@ -510,50 +508,58 @@ def global_type(checker: RecordingChecker, node) -> Optional[str]:
 def declare_globals(index: Index, file: str, module: ast.Module, tokens: Tokens):
     """The declarations of one file: their names, their enum members and attributes."""
     text = index.sources[file]
-    checker = index.checker
     for item in module.items:
         inner, tag = ast.untag(item)
         if isinstance(inner, ast.Override):
             inner, inner_tag = ast.untag(inner.declaration)
             tag = inner_tag or tag
         kind = DECLARATION_KINDS.get(type(inner))
-        if kind is None or not hasattr(inner, "name"):
-            continue
-        span = tokens.name_span(inner.span, inner.name)
+        span = tokens.name_span(inner.span, inner.name) if kind and hasattr(inner, "name") else None
         if span is None:
             continue
         key = ("global", inner.name)
-        effective = index.program.get(inner.name)
-        if effective is not None and effective.span == inner.span or key not in index.symbols:
-            declared = index.program.declarations.get(inner.name)
+        declared = index.program.declarations.get(inner.name)
+        # the symbol is the declaration in force (an override), or the first one read
+        if (declared is not None and declared.node.span == inner.span) or key not in index.symbols:
             index.symbols[key] = Symbol(
-                key, inner.name, kind, global_type(checker, inner), header(text, inner.span),
+                key, inner.name, kind, global_type(index.checker, inner), header(text, inner.span),
                 doc_comment(text, inner.span.line) or (tag and doc_comment(text, tag.span.line)),
                 declared.tag if declared else tag, inner.span)
         index.add(Occurrence(span, key, declares=True))
-        after = span
-        for member in getattr(inner, "members", ()) if isinstance(inner, ast.Enum) else ():
-            at = tokens.name_span(inner.span, member, after)
-            if at is not None:
-                member_key = ("member", member)
-                index.symbols[member_key] = Symbol(member_key, member, "enum member", inner.name,
-                                                   header(text, inner.span), declaration=inner.span)
-                index.add(Occurrence(at, member_key, declares=True))
-                after = at
-        owners = []
-        if isinstance(inner, ast.Component):
-            owners = [(f, f.type and checker.type_name(f.type)) for f in inner.fields]
-        elif isinstance(inner, ast.Board) and isinstance(inner.shape, ast.HexShape):
-            attributes = checker.board_fields(inner.name)
-            owners = [(i, attributes.get(i.name)) for entry in inner.shape.legend for i in entry.inits]
-        for field, field_type in owners:
-            at = tokens.name_span(field.span, field.name)
-            if at is not None:
-                attribute_key = ("attribute", inner.name, field.name)
-                index.symbols.setdefault(attribute_key, Symbol(
-                    attribute_key, field.name, "attribute", field_type,
-                    f"{inner.name}.{field.name}: {type_text(field_type)}", declaration=field.span))
-                index.add(Occurrence(at, attribute_key, declares=True))
+        if isinstance(inner, ast.Enum):
+            declare_members(index, text, inner, tokens, after=span)
+        declare_attributes(index, inner, tokens)
+
+
+def declare_members(index: Index, text: str, enum: ast.Enum, tokens: Tokens, after: ast.Span):
+    for member in enum.members:
+        at = tokens.name_span(enum.span, member, after)
+        if at is not None:
+            key = ("member", member)
+            index.symbols[key] = Symbol(key, member, "enum member", enum.name, header(text, enum.span),
+                                        declaration=enum.span)
+            index.add(Occurrence(at, key, declares=True))
+            after = at
+
+
+def declare_attributes(index: Index, declaration, tokens: Tokens):
+    """The attributes a component declares, or the legend of a hex map gives its cells."""
+    checker = index.checker
+    if isinstance(declaration, ast.Component):
+        fields = [(f, f.type and checker.type_name(f.type)) for f in declaration.fields]
+    elif isinstance(declaration, ast.Board) and isinstance(declaration.shape, ast.HexShape):
+        attributes = checker.board_fields(declaration.name)
+        fields = [(i, attributes.get(i.name)) for entry in declaration.shape.legend for i in entry.inits]
+    else:
+        return
+    for field, field_type in fields:
+        at = tokens.name_span(field.span, field.name)
+        if at is not None:
+            key = ("attribute", declaration.name, field.name)
+            index.symbols.setdefault(key, Symbol(key, field.name, "attribute", field_type,
+                                                 f"{declaration.name}.{field.name}: {type_text(field_type)}",
+                                                 declaration=field.span))
+            index.add(Occurrence(at, key, declares=True))
 
 
 def build_index(program, sources: dict) -> Index:
@@ -574,7 +580,7 @@ def build_index(program, sources: dict) -> Index:
         declare_globals(index, file, module, tokens)
     for file in program.files:
         if real(file) in index.modules:
-            resolver = Resolver(index, file, index.tokens[real(file)])
+            resolver = Resolver(index, index.tokens[real(file)])
             resolver.visit(index.modules[real(file)].items, Scope({}))
     return index
 

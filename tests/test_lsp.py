@@ -293,6 +293,15 @@ def test_renaming_an_attribute_renames_it_in_labels_creations_and_uses():
     assert lsp.analyse(CONTINENTS, texts).diagnostics == []
 
 
+def test_renaming_a_local_renames_it_in_log_lines():
+    index = analysed(CONTINENTS).index
+    line, column = at(CONTINENTS, "let winner = first(p in tied)", "winner")
+    texts = renamed_texts(index, CONTINENTS, index.occurrence_at(CONTINENTS, line, column), "champion")
+    text = texts[lsp.real(CONTINENTS)]
+    assert 'log "{champion} wins {c}"' in text and "finish winners [champion]" in text
+    assert lsp.analyse(CONTINENTS, texts).diagnostics == []
+
+
 def test_rename_refuses_keywords_names_taken_and_built_ins():
     index = analysed(TTT).index
     mark = at(TTT, "var mark", "mark")
