@@ -193,6 +193,7 @@ class Index:
     symbols: dict = attrs.Factory(dict)         # key -> Symbol
     locals: list = attrs.Factory(list)          # Local
     tags: dict = attrs.Factory(dict)            # place of a rule tag -> ast.Tagged
+    bases: dict = attrs.Factory(dict)           # place of the path of an `extends` -> the base file
     modules: dict = attrs.Factory(dict)         # real path -> ast.Module
 
     def add(self, occurrence: Occurrence):
@@ -207,10 +208,19 @@ class Index:
             return None
         return self.at.get(place(token.span))
 
-    def tag_at(self, file: str, line: int, column: int) -> Optional[ast.Tagged]:
+    def token_at(self, file: str, line: int, column: int, kinds) -> Optional[Token]:
         tokens = self.tokens.get(real(file))
         token = tokens.at(line, column) if tokens else None
-        return self.tags.get(place(token.span)) if token is not None and token.kind == "tag" else None
+        return token if token is not None and token.kind in kinds else None
+
+    def tag_at(self, file: str, line: int, column: int) -> Optional[ast.Tagged]:
+        token = self.token_at(file, line, column, ("tag",))
+        return self.tags.get(place(token.span)) if token else None
+
+    def base_at(self, file: str, line: int, column: int) -> Optional[str]:
+        """The base file whose path (in an `extends`) stands at a position."""
+        token = self.token_at(file, line, column, ("text",))
+        return self.bases.get(place(token.span)) if token else None
 
     def uses(self, key) -> list:
         return [o for o in self.occurrences if o.key == key]
@@ -329,6 +339,11 @@ class Resolver:
 
     def visit_Override(self, node, scope):
         self.visit(node.declaration, scope)
+
+    def visit_Extends(self, node, scope):
+        texts = [t for t in self.tokens.within(node.span) if t.kind == "text"]
+        if texts:
+            self.index.bases[place(texts[0].span)] = os.path.join(os.path.dirname(node.span.file), node.path)
 
     def visit_Game(self, node, scope):
         for field in node.fields:
@@ -698,7 +713,11 @@ def symbol_of(index: Index, key) -> Optional[Symbol]:
 
 def definitions(index: Index, file: str, line: int, column: int) -> list:
     """Where the name at a position is declared: the declaration in force (an override rather
-    than the base file's), else every declaration of it. Spans of the declared names."""
+    than the base file's), else every declaration of it. Spans of the declared names; on the
+    path of an `extends`, the start of the base file."""
+    base = index.base_at(file, line, column)
+    if base is not None:
+        return [ast.Span(base, 1, 1, 1, 1)]
     occurrence = index.occurrence_at(file, line, column)
     if occurrence is None:
         return []

@@ -227,6 +227,13 @@ def test_definition_and_references_across_extends():
     assert len(lsp.references(index, FOUR_CARDS, line, column, with_declarations=False)) == len(found) - 2
 
 
+def test_definition_of_the_path_of_extends_is_the_base_file():
+    index = analysed(FOUR_CARDS).index
+    line, column = at(FOUR_CARDS, 'extends "../continents.rules"', "continents")
+    (span,) = lsp.definitions(index, FOUR_CARDS, line, column)
+    assert lsp.real(span.file) == lsp.real(CONTINENTS) and (span.line, span.column) == (1, 1)
+
+
 def test_references_of_a_variable():
     index = analysed(TTT).index
     found = lsp.references(index, TTT, *at(TTT, "var mark", "mark"))
