@@ -205,6 +205,9 @@ def cmd_lsp(args) -> int:
     except lsp.MissingServerLibrary as error:
         raise CliError(f"referee lsp: the language server needs pygls ({error}): "
                        "pip install 'referee[lsp]'", UNAVAILABLE)
+    if sys.stdin.isatty():
+        err("referee lsp: a language server, for an editor to start and talk to in JSON-RPC on "
+            "standard input and output (see docs/editor.md); Ctrl-D stops it")
     return lsp.serve(server)
 
 
