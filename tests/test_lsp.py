@@ -463,72 +463,38 @@ class Editor:
                 return message
             self.notifications.append(message)
 
+    def open(self, uri, text):
+        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "referee",
+                                                               "version": 1, "text": text}})
 
-def test_the_server_answers_an_editor_over_stdio(tmp_path):
+    def change(self, uri, version, text):
+        self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                               "contentChanges": [{"text": text}]})
+
+    def diagnostics(self):
+        return self.notification("textDocument/publishDiagnostics")["params"]
+
+
+def asking(uri, line, column, **more):
+    """The parameters of a request about the word that starts at (line, column), 1-based."""
+    return {"textDocument": {"uri": uri}, "position": {"line": line - 1, "character": column}, **more}
+
+
+@pytest.fixture
+def editor():
+    """A server started as an editor starts it, initialized; shut down and exited after the test
+    (its log without a traceback), all within 10 seconds."""
     started = time.monotonic()
     editor = Editor()
     try:
-        answer = editor.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
-        capabilities = answer["result"]["capabilities"]
+        capabilities = editor.request("initialize", {"processId": None, "rootUri": None,
+                                                     "capabilities": {}})["result"]["capabilities"]
         for provider in ("hoverProvider", "definitionProvider", "referencesProvider", "documentSymbolProvider"):
             assert capabilities[provider] is True
         assert capabilities["completionProvider"]["triggerCharacters"] == ["."]
         assert capabilities["renameProvider"] == {"prepareProvider": True}
         editor.notify("initialized", {})
-
-        path = tmp_path / "broken.rules"
-        # '😀' is one character but two UTF-16 units, the editor's unit for columns
-        broken = text_of(TTT).replace("mark[c] = current", 'log "😀" mrak[c] = current')
-        uri = path.as_uri()
-        document = {"textDocument": {"uri": uri}}
-        editor.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "referee",
-                                                                 "version": 1, "text": broken}})
-        published = editor.notification("textDocument/publishDiagnostics")["params"]
-        line, column = at(TTT, "mark[c] = current", "mark")
-        character = column - 1 + len('log "😀" ') + 1
-        assert published["uri"] == uri
-        assert published["diagnostics"] == [{
-            "range": {"start": {"line": line - 1, "character": character},
-                      "end": {"line": line - 1, "character": character + 7}},
-            "message": "unknown variable 'mrak'\nhelp: did you mean 'mark'?",
-            "severity": 1, "code": "E202", "source": "referee"}]
-
-        owned = at(TTT, "fn owned", "owned")
-        hover = editor.request("textDocument/hover", {**document, "position": {"line": owned[0] - 1, "character": owned[1]}})
-        assert hover["result"]["contents"]["value"].startswith("```rules\nfn owned(p: Player): list of Cell")
-
-        use = at(TTT, "has_line(owned(current)", "owned")
-        found = editor.request("textDocument/definition", {**document, "position": {"line": use[0] - 1, "character": use[1]}})
-        assert found["result"] == [{"uri": uri, "range": {"start": {"line": owned[0] - 1, "character": owned[1] - 1},
-                                                          "end": {"line": owned[0] - 1, "character": owned[1] + 4}}}]
-
-        items = editor.request("textDocument/completion", {**document, "position": {"line": line - 1, "character": 2}})
-        labels = {item["label"]: item for item in items["result"]["items"]}
-        assert labels["c"]["detail"] == "Cell" and "mark" in labels and "finish" in labels
-
-        # typing 'c.' on a line of its own: the text no longer parses, the attributes are offered
-        typing = text_of(TTT).replace("mark[c] = current", "mark[c] = current\n  c.")
-        editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
-                                                 "contentChanges": [{"text": typing}]})
-        (syntax,) = editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"]
-        assert syntax["code"] == "E100" and syntax["range"]["start"]["line"] == line      # (0-based: the new line)
-        items = editor.request("textDocument/completion", {**document, "position": {"line": line, "character": 4},
-                                                           "context": {"triggerKind": 2, "triggerCharacter": "."}})
-        assert [(item["label"], item["detail"]) for item in items["result"]["items"]] == [("col", "int"), ("row", "int")]
-
-        # keystrokes in a row are analysed once the typing pauses: here the last one mends the file
-        for version, text in enumerate([broken, typing, broken, typing, text_of(TTT)], start=3):
-            editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                                     "contentChanges": [{"text": text}]})
-        published = [editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"]]
-        while published[-1]:
-            published.append(editor.notification("textDocument/publishDiagnostics")["params"]["diagnostics"])
-        assert len(published) <= 2          # (1 but on a machine slow enough to pause between them)
-
-        refused = editor.request("textDocument/rename", {**document, "position": {"line": owned[0] - 1, "character": owned[1]},
-                                                         "newName": "if"})
-        assert refused["error"]["message"] == "'if' is a word of the language"
-
+        yield editor
         editor.process.stdin.write(b"Content-Length: 9\r\n\r\n{not json")     # said in its log, and on it goes
         assert editor.request("shutdown", None)["result"] is None
         editor.notify("exit", None)
@@ -540,3 +506,75 @@ def test_the_server_answers_an_editor_over_stdio(tmp_path):
             editor.process.kill()
         editor.process.wait()
     assert time.monotonic() - started < 10
+
+
+def test_the_server_answers_an_editor_over_stdio(editor, tmp_path):
+    uri = (tmp_path / "broken.rules").as_uri()
+    # '😀' is one character but two UTF-16 units, the editor's unit for columns
+    broken = text_of(TTT).replace("mark[c] = current", 'log "😀" mrak[c] = current')
+    editor.open(uri, broken)
+    published = editor.diagnostics()
+    line, column = at(TTT, "mark[c] = current", "mark")
+    character = column - 1 + len('log "😀" ') + 1
+    assert published["uri"] == uri
+    assert published["diagnostics"] == [{
+        "range": {"start": {"line": line - 1, "character": character},
+                  "end": {"line": line - 1, "character": character + 7}},
+        "message": "unknown variable 'mrak'\nhelp: did you mean 'mark'?",
+        "severity": 1, "code": "E202", "source": "referee"}]
+
+    owned = at(TTT, "fn owned", "owned")
+    hover = editor.request("textDocument/hover", asking(uri, *owned))
+    assert hover["result"]["contents"]["value"].startswith("```rules\nfn owned(p: Player): list of Cell")
+
+    found = editor.request("textDocument/definition", asking(uri, *at(TTT, "has_line(owned(current)", "owned")))
+    assert found["result"] == [{"uri": uri, "range": {"start": {"line": owned[0] - 1, "character": owned[1] - 1},
+                                                      "end": {"line": owned[0] - 1, "character": owned[1] + 4}}}]
+
+    items = editor.request("textDocument/completion", asking(uri, line, 2))["result"]["items"]
+    labels = {item["label"]: item for item in items}
+    assert labels["c"]["detail"] == "Cell" and "mark" in labels and "finish" in labels
+
+    # typing 'c.' on a line of its own: the text no longer parses, the attributes are offered
+    typing = text_of(TTT).replace("mark[c] = current", "mark[c] = current\n  c.")
+    editor.change(uri, 2, typing)
+    (syntax,) = editor.diagnostics()["diagnostics"]
+    assert syntax["code"] == "E100" and syntax["range"]["start"]["line"] == line      # (0-based: the new line)
+    items = editor.request("textDocument/completion",
+                           asking(uri, line + 1, 4, context={"triggerKind": 2, "triggerCharacter": "."}))
+    assert [(item["label"], item["detail"]) for item in items["result"]["items"]] == [("col", "int"), ("row", "int")]
+
+    # keystrokes in a row are analysed once the typing pauses: here the last one mends the file
+    for version, text in enumerate([broken, typing, broken, typing, text_of(TTT)], start=3):
+        editor.change(uri, version, text)
+    published = [editor.diagnostics()["diagnostics"]]
+    while published[-1]:
+        published.append(editor.diagnostics()["diagnostics"])
+    assert len(published) <= 2          # (1 but on a machine slow enough to pause between them)
+
+    refused = editor.request("textDocument/rename", asking(uri, *owned, newName="if"))
+    assert refused["error"]["message"] == "'if' is a word of the language"
+
+
+def test_the_server_checks_a_variant_with_its_open_base(editor):
+    variant, base = Path(FOUR_CARDS).as_uri(), Path(CONTINENTS).as_uri()
+    editor.open(variant, text_of(FOUR_CARDS))
+    assert editor.diagnostics() == {"uri": variant, "diagnostics": []}
+    # a mistake in the base, not saved: it shows in both
+    editor.open(base, text_of(CONTINENTS).replace("zone hand[Player]", "zone hnd[Player]"))
+    shown = {}
+    for _ in range(2):
+        params = editor.diagnostics()
+        shown[params["uri"]] = params["diagnostics"]
+    extends = at(FOUR_CARDS, 'extends "../continents.rules"', "extends")
+    assert shown[base][0]["message"] == "unknown name 'hand'\nhelp: did you mean 'hnd'?"
+    assert shown[variant][0]["range"]["start"] == {"line": extends[0] - 1, "character": 0}
+    assert shown[variant][0]["message"].startswith("in ../continents.rules:")
+    assert shown[variant][0]["relatedInformation"][0]["location"]["uri"] == base
+    every = {"context": {"includeDeclaration": True}}
+    found = editor.request("textDocument/references", asking(base, *at(CONTINENTS, "param places = 8", "places"), **every))
+    assert {location["uri"] for location in found["result"]} == {base}
+    found = editor.request("textDocument/references", asking(base, *at(CONTINENTS, "param hand_size", "hand_size"), **every))
+    assert {location["uri"] for location in found["result"]} == {base, variant}    # the override too
+    symbols = editor.request("textDocument/documentSymbol", {"textDocument": {"uri": variant}})["result"]
+    assert [(s["name"], s["kind"]) for s in symbols] == [("hand_size", 14)]          # a Constant
