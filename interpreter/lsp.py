@@ -27,7 +27,7 @@ from dsl.builtins import BUILTIN_ENUMS, BUILTIN_VALUES, STDLIB_SIGNATURES
 from dsl.checker import Checker, Scope, element_of, strip_optional
 from dsl.diagnostics import source_lines
 from dsl.parser import lark_parser, parse
-from dsl.program import DECLARATION_KINDS, load_program
+from dsl.program import DECLARATION_KINDS, build_program, load_program
 
 from .engine import load_game
 
@@ -246,7 +246,8 @@ def header(text: str, span: ast.Span) -> str:
     line = lines[span.line - 1][span.column - 1:]
     if span.end_line == span.line:
         line = line[:span.end_column - span.column]
-    line = line.split("#", 1)[0] if '"' not in line else line
+    comment = next((m.start() for m in TOKEN.finditer(line) if m.lastgroup == "comment"), None)
+    line = line[:comment] if comment is not None else line
     line = line.rstrip().removesuffix("{").removesuffix("=").rstrip()
     return line if len(line) <= 200 else line[:199] + "…"
 
@@ -613,10 +614,25 @@ class Analysis:
         return real(file) in {real(f) for f in self.sources}
 
 
+def own_declaration(item):
+    """An item of a file read without its base: an override is a declaration of the file's own."""
+    if isinstance(item, ast.Override):
+        return item.declaration
+    if isinstance(item, ast.Tagged):
+        return attrs.evolve(item, node=own_declaration(item.node))
+    return item
+
+
 def index_of(path: str, texts: Optional[dict] = None):
-    """(the index of a rules file, or None if it does not parse, and the sources read)."""
+    """(the index of a rules file, or None if it does not parse, and the sources read). A file
+    whose base cannot be read (missing, in a cycle) is indexed alone, as if it extended nothing."""
     try:
         program, _, sources = load_program(path, texts=texts)
+        if program is None and path in sources:
+            module, errors = parse(sources[path], path)
+            if not errors:
+                alone = tuple(own_declaration(i) for i in module.items if not isinstance(ast.untag(i)[0], ast.Extends))
+                program, _, sources = build_program(attrs.evolve(module, items=alone), path, sources)
         return (build_index(program, sources) if program is not None else None), sources
     except RecursionError:            # load_game says so (E701)
         return None, {}

@@ -128,9 +128,13 @@ def test_an_error_in_the_base_file_is_shown_at_extends():
 
 def test_a_diagnostic_about_the_whole_file_stands_on_its_first_line(tmp_path):
     path = tmp_path / "variant.rules"
-    path.write_text('extends "missing.rules"\n', encoding="utf-8")
-    (shown,) = lsp.editor_diagnostics(lsp.analyse(str(path)))
+    path.write_text('extends "missing.rules"\n# a place\noverride param places = 9\n', encoding="utf-8")
+    analysis = lsp.analyse(str(path))
+    (shown,) = lsp.editor_diagnostics(analysis)
     assert shown.code == "E501" and (shown.span.line, shown.span.column) == (1, 1)
+    # without its base, the file is indexed alone: its own names still answer
+    assert [s.name for s in lsp.document_symbols(analysis.index, str(path))] == ["places"]
+    assert lsp.hover_text(analysis.index, str(path), 3, 17).endswith("*param* · `int`\n\na place")
 
 
 # ---- every name, and what it names --------------------------------------------------------
@@ -552,6 +556,10 @@ def test_the_server_answers_an_editor_over_stdio(editor, tmp_path):
         published.append(editor.diagnostics()["diagnostics"])
     assert len(published) <= 2          # (1 but on a machine slow enough to pause between them)
 
+    assert editor.request("textDocument/prepareRename", asking(uri, *owned))["result"] == {
+        "start": {"line": owned[0] - 1, "character": owned[1] - 1}, "end": {"line": owned[0] - 1, "character": owned[1] + 4}}
+    current = at(TTT, "has_line(owned(current)", "current")
+    assert editor.request("textDocument/prepareRename", asking(uri, *current))["result"] is None   # built in
     refused = editor.request("textDocument/rename", asking(uri, *owned, newName="if"))
     assert refused["error"]["message"] == "'if' is a word of the language"
 
