@@ -1,6 +1,6 @@
-"""`referee lsp`: the language logic (diagnostics, names and what they name, hover, definition,
-references, rename, completion, symbols) on the games, and the server itself as an editor
-drives it: a subprocess spoken to in JSON-RPC over stdio."""
+"""`referee lsp`: the language logic (diagnostics; in dsl/names.py, names and what they name,
+hover, definition, references, rename, completion, symbols) on the games, and the server itself
+as an editor drives it: a subprocess spoken to in JSON-RPC over stdio."""
 from __future__ import annotations
 
 import functools
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dsl import names
 from dsl.diagnostics import source_lines
 from dsl.parser import GRAMMAR_PATH
 from interpreter import lsp
@@ -59,7 +60,7 @@ def words_in_code(path, word) -> list:
 
 def apply(text: str, spans, new: str) -> str:
     """The text with every span (of this text) replaced by `new`."""
-    tokens = lsp.Tokens("x", text)
+    tokens = names.Tokens("x", text)
     for span in sorted(spans, key=lambda s: (s.line, s.column), reverse=True):
         start, end = tokens.offset(span.line, span.column), tokens.offset(span.end_line, span.end_column)
         text = text[:start] + new + text[end:]
@@ -71,15 +72,15 @@ def apply(text: str, spans, new: str) -> str:
 def test_keywords_are_every_word_of_the_grammar():
     grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
     literal = set(re.findall(r'"([a-z_]+)"', grammar.split("%import")[0]))
-    assert set(lsp.keywords()) == literal
-    assert {"action", "extends", "simultaneous", "flow", "override"} <= set(lsp.keywords())
+    assert set(names.keywords()) == literal
+    assert {"action", "extends", "simultaneous", "flow", "override"} <= set(names.keywords())
 
 
 def test_the_textmate_grammar_highlights_every_keyword():
     grammar = json.loads((ROOT / "editors" / "referee.tmLanguage.json").read_text(encoding="utf-8"))
     assert grammar["scopeName"] == "source.referee" and grammar["fileTypes"] == ["rules"]
     patterns = [p["match"] for p in grammar["repository"]["keywords"]["patterns"]]
-    for word in lsp.keywords():
+    for word in names.keywords():
         assert any(re.fullmatch(pattern, word) for pattern in patterns), word
     line = '@C-3 "2 to {n} players."  # a comment'
     tag = re.compile(grammar["repository"]["rule-tag"]["match"])
@@ -104,7 +105,7 @@ def test_diagnostics_are_those_of_check(path, capsys):
 
 def test_an_unsaved_buffer_is_checked_instead_of_the_file():
     broken = text_of(TTT).replace("mark[c] = current", "mrak[c] = current")
-    analysis = lsp.analyse(TTT, {lsp.real(TTT): broken})
+    analysis = lsp.analyse(TTT, {names.real(TTT): broken})
     (shown,) = lsp.editor_diagnostics(analysis)
     line, column = at(TTT, "mark[c] = current", "mark")
     assert (shown.span.line, shown.span.column, shown.span.end_column) == (line, column, column + 7)
@@ -115,13 +116,13 @@ def test_an_unsaved_buffer_is_checked_instead_of_the_file():
 
 def test_an_error_in_the_base_file_is_shown_at_extends():
     base = text_of(CONTINENTS).replace("zone hand[Player]", "zone hnd[Player]")
-    analysis = lsp.analyse(FOUR_CARDS, {lsp.real(CONTINENTS): base})
+    analysis = lsp.analyse(FOUR_CARDS, {names.real(CONTINENTS): base})
     found = lsp.editor_diagnostics(analysis)
     assert found and "E202" in {d.code for d in found}
     extends = at(FOUR_CARDS, 'extends "../continents.rules"', "extends")
     first = next(d for d in found if d.code == "E202")
     assert (first.span.line, first.span.column) == extends
-    assert lsp.real(first.elsewhere.file) == lsp.real(CONTINENTS)
+    assert names.real(first.elsewhere.file) == names.real(CONTINENTS)
     assert first.message.startswith(f"in ../continents.rules:{first.elsewhere.line}:{first.elsewhere.column}: "
                                     "unknown name 'hand'\nhelp: did you mean 'hnd'?")
 
@@ -133,8 +134,8 @@ def test_a_diagnostic_about_the_whole_file_stands_on_its_first_line(tmp_path):
     (shown,) = lsp.editor_diagnostics(analysis)
     assert shown.code == "E501" and (shown.span.line, shown.span.column) == (1, 1)
     # without its base, the file is indexed alone: its own names still answer
-    assert [s.name for s in lsp.document_symbols(analysis.index, str(path))] == ["places"]
-    assert lsp.hover_text(analysis.index, str(path), 3, 17).endswith("*param* · `int`\n\na place")
+    assert [s.name for s in names.document_symbols(analysis.index, str(path))] == ["places"]
+    assert names.hover_text(analysis.index, str(path), 3, 17).endswith("*param* · `int`\n\na place")
 
 
 # ---- every name, and what it names --------------------------------------------------------
@@ -145,11 +146,11 @@ def test_every_name_of_a_game_is_resolved_to_what_it_names(path):
     assert analysis.diagnostics == []
     index = analysis.index
     for file, tokens in index.tokens.items():
-        unresolved = [t.text for t in tokens.tokens if t.kind == "name" and t.text not in lsp.keywords()
-                      and lsp.place(t.span) not in index.at]
+        unresolved = [t.text for t in tokens.tokens if t.kind == "name" and t.text not in names.keywords()
+                      and names.place(t.span) not in index.at]
         assert unresolved == [], file
     for occurrence in index.occurrences:                    # each occurrence is the word it names
-        symbol = lsp.symbol_of(index, occurrence.key)
+        symbol = names.symbol_of(index, occurrence.key)
         assert word_of(occurrence.span) == symbol.name, occurrence
     declared = [o for o in index.occurrences if o.declares and o.key[0] == "global"]
     assert {o.key[1] for o in declared} == set(index.program.declarations)
@@ -157,52 +158,52 @@ def test_every_name_of_a_game_is_resolved_to_what_it_names(path):
 
 def test_hover_says_what_a_name_is_and_its_type():
     index = analysed(CONTINENTS).index
-    hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn houses(p: Player", "houses"))
+    hover = names.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn houses(p: Player", "houses"))
     assert hover.startswith("```rules\nfn houses(p: Player, c: Continent): int\n```")
     assert "*fn* · `int`" in hover
     assert "**rule C-15**: The player with the most of their own houses as top cards" in hover
-    hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn is_house", "kind"))
+    hover = names.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn is_house", "kind"))
     assert hover.startswith("```rules\nCard.kind: Kind\n```") and "*attribute* · `Kind`" in hover
-    hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn is_house", "x", 1))
+    hover = names.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn is_house", "x", 1))
     assert hover.startswith("```rules\nx: Card?\n```") and "*parameter*" in hover
-    hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn is_house", "house", 0))
+    hover = names.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn is_house", "house", 0))
     assert "enum Kind { house, fire, lightning }" in hover and "*member of enum Kind*" in hover
-    hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "zone hand[Player]", "hand"))
+    hover = names.hover_text(index, CONTINENTS, *at(CONTINENTS, "zone hand[Player]", "hand"))
     assert "zone hand[Player]: row of Card owner" in hover and "`zone of Card`" in hover
-    hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "param places = 8", "places"))
+    hover = names.hover_text(index, CONTINENTS, *at(CONTINENTS, "param places = 8", "places"))
     assert "*param* · `int`" in hover and "**rule C-4**: Each revealed continent has 8 building places" in hover
-    hover = lsp.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn top_card", "top"))
+    hover = names.hover_text(index, CONTINENTS, *at(CONTINENTS, "fn top_card", "top"))
     assert hover.startswith("```rules\ntop(zone): T?\n```") and "*built-in function*" in hover
 
 
 def test_hover_on_a_rule_tag_gives_its_sentence():
     index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, '@C-3 "2 to 6 players."', "C")
-    assert lsp.hover_text(index, CONTINENTS, line, column - 1) == "**rule C-3**: 2 to 6 players.\n\n(tags this game)"
+    assert names.hover_text(index, CONTINENTS, line, column - 1) == "**rule C-3**: 2 to 6 players.\n\n(tags this game)"
 
 
 def test_hover_shows_the_comment_above_a_declaration():
     index = analysed(CONNECT).index
-    hover = lsp.hover_text(index, CONNECT, *at(CONNECT, "free_row(k: int)", "free_row"))
+    hover = names.hover_text(index, CONNECT, *at(CONNECT, "free_row(k: int)", "free_row"))
     assert hover.endswith("The lowest empty row of column k, or none when the column is full.")
-    hover = lsp.hover_text(index, CONNECT, *at(CONNECT, "fn owned", "owned"))
+    hover = names.hover_text(index, CONNECT, *at(CONNECT, "fn owned", "owned"))
     assert "column is full" not in hover                    # the comment is its neighbour's
 
 
 def test_hover_on_a_local_of_a_binder_and_outside_names():
     index = analysed(TTT).index
-    hover = lsp.hover_text(index, TTT, *at(TTT, "mark[c] = current", "c"))
+    hover = names.hover_text(index, TTT, *at(TTT, "mark[c] = current", "c"))
     assert hover.startswith("```rules\nc: Cell\n```") and "*local*" in hover
-    assert lsp.hover_text(index, TTT, *at(TTT, "mark[c] = current", "current")).startswith("```rules\ncurrent: Player\n```")
-    assert lsp.hover_text(index, TTT, 1, 1) is None                       # a keyword
-    assert lsp.hover_text(index, TTT, *at(TTT, 'game "Tic-tac-toe"', "Tic")) is None     # inside a string
+    assert names.hover_text(index, TTT, *at(TTT, "mark[c] = current", "current")).startswith("```rules\ncurrent: Player\n```")
+    assert names.hover_text(index, TTT, 1, 1) is None                       # a keyword
+    assert names.hover_text(index, TTT, *at(TTT, 'game "Tic-tac-toe"', "Tic")) is None     # inside a string
 
 
 def test_definition_of_globals_locals_attributes_and_members():
     index = analysed(CONTINENTS).index
 
     def definition(line_text, word, nth=0):
-        (span,) = lsp.definitions(index, CONTINENTS, *at(CONTINENTS, line_text, word, nth))
+        (span,) = names.definitions(index, CONTINENTS, *at(CONTINENTS, line_text, word, nth))
         return span.line, span.column, word_of(span)
 
     assert definition("fn burned", "top_card") == (*at(CONTINENTS, "fn top_card", "top_card"), "top_card")
@@ -210,7 +211,7 @@ def test_definition_of_globals_locals_attributes_and_members():
     assert definition("fn is_house", "house") == (*at(CONTINENTS, "enum Kind", "house"), "house")
     assert definition("fn is_house", "x", 2) == (*at(CONTINENTS, "fn is_house", "x"), "x")
     assert definition("fn full(c: Continent)", "i", 1) == (*at(CONTINENTS, "fn full(c: Continent)", "i"), "i")
-    assert lsp.definitions(index, CONTINENTS, *at(CONTINENTS, "fn top_card", "top")) == []     # built in
+    assert names.definitions(index, CONTINENTS, *at(CONTINENTS, "fn top_card", "top")) == []     # built in
 
 
 def test_definition_and_references_across_extends():
@@ -218,66 +219,66 @@ def test_definition_and_references_across_extends():
     base_use = at(CONTINENTS, "deal hand_size", "hand_size")
     line, column = at(FOUR_CARDS, "override param hand_size", "hand_size")
     # a use in the base file goes to the override in force, in the variant
-    (span,) = lsp.definitions(index, CONTINENTS, *base_use)
-    assert lsp.real(span.file) == lsp.real(FOUR_CARDS) and (span.line, span.column) == (line, column)
+    (span,) = names.definitions(index, CONTINENTS, *base_use)
+    assert names.real(span.file) == names.real(FOUR_CARDS) and (span.line, span.column) == (line, column)
     # a name the variant does not override goes to the base file
-    (span,) = lsp.definitions(index, FOUR_CARDS, line, column)
+    (span,) = names.definitions(index, FOUR_CARDS, line, column)
     assert (span.line, span.column) == (line, column)
-    found = lsp.references(index, FOUR_CARDS, line, column)
-    assert {lsp.real(s.file) for s in found} == {lsp.real(CONTINENTS), lsp.real(FOUR_CARDS)}
+    found = names.references(index, FOUR_CARDS, line, column)
+    assert {names.real(s.file) for s in found} == {names.real(CONTINENTS), names.real(FOUR_CARDS)}
     assert all(word_of(s) == "hand_size" for s in found)
-    in_base = [s for s in found if lsp.real(s.file) == lsp.real(CONTINENTS)]
+    in_base = [s for s in found if names.real(s.file) == names.real(CONTINENTS)]
     assert len(in_base) == len(words_in_code(CONTINENTS, "hand_size")) > 1
-    assert len(lsp.references(index, FOUR_CARDS, line, column, with_declarations=False)) == len(found) - 2
+    assert len(names.references(index, FOUR_CARDS, line, column, with_declarations=False)) == len(found) - 2
 
 
 def test_definition_of_the_path_of_extends_is_the_base_file():
     index = analysed(FOUR_CARDS).index
     line, column = at(FOUR_CARDS, 'extends "../continents.rules"', "continents")
-    (span,) = lsp.definitions(index, FOUR_CARDS, line, column)
-    assert lsp.real(span.file) == lsp.real(CONTINENTS) and (span.line, span.column) == (1, 1)
+    (span,) = names.definitions(index, FOUR_CARDS, line, column)
+    assert names.real(span.file) == names.real(CONTINENTS) and (span.line, span.column) == (1, 1)
 
 
 def test_references_of_a_variable():
     index = analysed(TTT).index
-    found = lsp.references(index, TTT, *at(TTT, "var mark", "mark"))
+    found = names.references(index, TTT, *at(TTT, "var mark", "mark"))
     assert sorted((s.line, s.column) for s in found) == words_in_code(TTT, "mark")
     assert len(found) == 5
 
 
 def test_rename_changes_every_occurrence_and_the_game_still_checks():
     index = analysed(TTT).index
-    spans, problem = lsp.rename_edits(index, TTT, *at(TTT, "mark[c] = current", "c"), "cell")
+    spans, problem = names.rename_edits(index, TTT, *at(TTT, "mark[c] = current", "c"), "cell")
     assert problem is None and len(spans) == 4            # the binder, its two uses and the label's {c}
     renamed = apply(text_of(TTT), spans, "cell")
     assert 'action put(cell in Cell where mark[cell] == none) "{cell}" {' in renamed
-    assert lsp.analyse(TTT, {lsp.real(TTT): renamed}).diagnostics == []
-    spans, problem = lsp.rename_edits(index, TTT, *at(TTT, "var mark", "mark"), "owner_of")
+    assert lsp.analyse(TTT, {names.real(TTT): renamed}).diagnostics == []
+    spans, problem = names.rename_edits(index, TTT, *at(TTT, "var mark", "mark"), "owner_of")
     renamed = apply(text_of(TTT), spans, "owner_of")
     assert problem is None and len(spans) == len(words_in_code(TTT, "mark"))
     assert "var owner_of[Cell]: Player? = none" in renamed
-    analysis = lsp.analyse(TTT, {lsp.real(TTT): renamed})
+    analysis = lsp.analyse(TTT, {names.real(TTT): renamed})
     assert analysis.diagnostics == [] and "owner_of" in analysis.index.program.declarations
 
 
 def test_rename_across_extends_edits_both_files():
     index = analysed(FOUR_CARDS).index
-    spans, problem = lsp.rename_edits(index, FOUR_CARDS, *at(FOUR_CARDS, "override param hand_size", "hand_size"),
+    spans, problem = names.rename_edits(index, FOUR_CARDS, *at(FOUR_CARDS, "override param hand_size", "hand_size"),
                                       "hand_cards")
     assert problem is None
     texts = {}
     for file in (CONTINENTS, FOUR_CARDS):
-        texts[lsp.real(file)] = apply(text_of(file), [s for s in spans if lsp.real(s.file) == lsp.real(file)],
+        texts[names.real(file)] = apply(text_of(file), [s for s in spans if names.real(s.file) == names.real(file)],
                                       "hand_cards")
     assert lsp.analyse(FOUR_CARDS, texts).diagnostics == []
-    assert "override param hand_cards = 4" in texts[lsp.real(FOUR_CARDS)]
+    assert "override param hand_cards = 4" in texts[names.real(FOUR_CARDS)]
 
 
 def renamed_texts(index, path, occurrence, new) -> dict:
-    spans, problem = lsp.rename_edits(index, path, occurrence.span.line, occurrence.span.column, new)
+    spans, problem = names.rename_edits(index, path, occurrence.span.line, occurrence.span.column, new)
     assert problem is None, (occurrence, problem)
     files = {s.file for s in spans}
-    return {lsp.real(f): apply(text_of(f), [s for s in spans if s.file == f], new) for f in files}
+    return {names.real(f): apply(text_of(f), [s for s in spans if s.file == f], new) for f in files}
 
 
 @pytest.mark.parametrize("path", [TTT, CONNECT], ids=["tic-tac-toe", "connect-four"])
@@ -296,11 +297,11 @@ def test_renaming_an_attribute_renames_it_in_labels_creations_and_uses():
     index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, "component Card", "material")
     texts = renamed_texts(index, CONTINENTS, index.occurrence_at(CONTINENTS, line, column), "stuff")
-    text = texts[lsp.real(CONTINENTS)]
+    text = texts[names.real(CONTINENTS)]
     assert 'component Card { kind: Kind, stuff: Material?, strength: int } label "{stuff} {kind}"' in text
     assert "create 6 Card { kind: house, stuff: straw, strength: 1, owner: p } in draw[p]" in text
     assert "top_card(c, i).stuff == m" in text
-    assert "material" not in {t.text for t in lsp.Tokens("x", text).tokens if t.kind == "name"}
+    assert "material" not in {t.text for t in names.Tokens("x", text).tokens if t.kind == "name"}
     assert lsp.analyse(CONTINENTS, texts).diagnostics == []
 
 
@@ -308,7 +309,7 @@ def test_renaming_a_local_renames_it_in_log_lines():
     index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, "let winner = first(p in tied)", "winner")
     texts = renamed_texts(index, CONTINENTS, index.occurrence_at(CONTINENTS, line, column), "champion")
-    text = texts[lsp.real(CONTINENTS)]
+    text = texts[names.real(CONTINENTS)]
     assert 'log "{champion} wins {c}"' in text and "finish winners [champion]" in text
     assert lsp.analyse(CONTINENTS, texts).diagnostics == []
 
@@ -316,23 +317,28 @@ def test_renaming_a_local_renames_it_in_log_lines():
 def test_rename_refuses_keywords_names_taken_and_built_ins():
     index = analysed(TTT).index
     mark = at(TTT, "var mark", "mark")
-    assert lsp.rename_edits(index, TTT, *mark, "if") == ([], "'if' is a word of the language")
-    assert lsp.rename_edits(index, TTT, *mark, "owned") == ([], "'owned' is already a name of this game")
-    assert lsp.rename_edits(index, TTT, *mark, "2x")[1].startswith("'2x' is not a name")
-    assert lsp.rename_edits(index, TTT, *at(TTT, "mark[c] = current", "current"), "now") == \
+    assert names.rename_edits(index, TTT, *mark, "if") == ([], "'if' is a word of the language")
+    assert names.rename_edits(index, TTT, *mark, "owned") == ([], "'owned' is already a name of this game")
+    assert names.rename_edits(index, TTT, *mark, "2x")[1].startswith("'2x' is not a name")
+    assert names.rename_edits(index, TTT, *mark, "p") == ([], "'p' is already a name of this game")   # a local
+    continents = analysed(CONTINENTS).index
+    binder = at(CONTINENTS, "fn full(c: Continent)", "i")
+    assert names.rename_edits(continents, CONTINENTS, *binder, "c") == ([], "'c' is already a name of this game")
+    assert names.rename_edits(continents, CONTINENTS, *binder, "x")[1] is None      # x: elsewhere only
+    assert names.rename_edits(index, TTT, *at(TTT, "mark[c] = current", "current"), "now") == \
         ([], "there is no declared name here")
 
 
 def test_completion_offers_locals_declared_names_built_ins_and_keywords():
     index = analysed(CONTINENTS).index
     line, column = at(CONTINENTS, "fn houses(p: Player, c: Continent)", "Continent")
-    offered = {c.label: c for c in lsp.completions(index, CONTINENTS, line + 1, 10)}
+    offered = {c.label: c for c in names.completions(index, CONTINENTS, line + 1, 10)}
     assert offered["p"].kind == "parameter" and offered["p"].detail == "Player"
     assert offered["top_card"].kind == "fn" and offered["top_card"].detail.startswith("fn top_card(")
     assert offered["hand"].kind == "zone" and offered["straw"].kind == "enum member"
     assert offered["current"].kind == "built-in" and offered["size"].kind == "built-in function"
-    assert set(lsp.keywords()) <= set(offered) and offered["action"].kind == "keyword"
-    far = {c.label for c in lsp.completions(index, CONTINENTS, 1, 1)}
+    assert set(names.keywords()) <= set(offered) and offered["action"].kind == "keyword"
+    far = {c.label for c in names.completions(index, CONTINENTS, 1, 1)}
     assert "p" not in far and "top_card" in far                 # a local only where it is in scope
 
 
@@ -341,25 +347,25 @@ def test_completion_after_a_dot_offers_the_attributes():
     line, column = at(CONTINENTS, "fn is_house", "kind")          # x != none and x.kind == house
     written = source_lines(text_of(CONTINENTS))[line - 1][:column - 1]
     card = [("kind", "Kind"), ("material", "Material?"), ("owner", "Player?"), ("strength", "int")]
-    offered = lsp.completions(index, CONTINENTS, line, column, written)
+    offered = names.completions(index, CONTINENTS, line, column, written)
     assert [(c.label, c.detail) for c in offered] == card
     # a word begun after the dot, the expression found in the index: the attributes still
     line, column = at(CONTINENTS, "top_card(c, i).kind == fire", "kind")
     written = source_lines(text_of(CONTINENTS))[line - 1][:column + 1]
-    assert [c.label for c in lsp.completions(index, CONTINENTS, line, column + 2, written)] == [n for n, _ in card]
+    assert [c.label for c in names.completions(index, CONTINENTS, line, column + 2, written)] == [n for n, _ in card]
     # text the index was not made from (a new line, typed since): by the names, local then global
-    assert lsp.completions(index, CONTINENTS, line + 1, 6, "  zz.") == []        # no such name
+    assert names.completions(index, CONTINENTS, line + 1, 6, "  zz.") == []        # no such name
     line, column = at(CONTINENTS, "fn houses_of(p: Player, c: Continent, m: Material)", "m")
-    assert [c.label for c in lsp.completions(index, CONTINENTS, line + 1, 8, "  c.")] == ["name", "owner"]
-    assert [c.label for c in lsp.completions(index, CONTINENTS, line + 1, 12, "  top(x.owner.")] == []
+    assert [c.label for c in names.completions(index, CONTINENTS, line + 1, 8, "  c.")] == ["name", "owner"]
+    assert [c.label for c in names.completions(index, CONTINENTS, line + 1, 12, "  top(x.owner.")] == []
 
 
 def test_document_symbols_are_the_declarations_of_the_file():
     index = analysed(CONTINENTS).index
-    symbols = lsp.document_symbols(index, CONTINENTS)
-    names = [s.name for s in symbols]
-    assert names[:4] == ["Continents", "normal", "places", "hand_size"]
-    assert "setup" in names and "flow" in names and names.count("build") == 1
+    symbols = names.document_symbols(index, CONTINENTS)
+    declared = [s.name for s in symbols]
+    assert declared[:4] == ["Continents", "normal", "places", "hand_size"]
+    assert "setup" in declared and "flow" in declared and declared.count("build") == 1
     material = next(s for s in symbols if s.name == "Material")
     assert material.kind == "enum" and [c.name for c in material.children] == ["straw", "wood", "stone"]
     card = next(s for s in symbols if s.name == "Card")
@@ -367,7 +373,7 @@ def test_document_symbols_are_the_declarations_of_the_file():
         ("kind", "attribute", "Kind"), ("material", "attribute", "Material?"), ("strength", "attribute", "int")]
     assert word_of(card.name_span) == "Card" and card.span.line == card.name_span.line
     variant = analysed(FOUR_CARDS).index
-    assert [s.name for s in lsp.document_symbols(variant, FOUR_CARDS)] == ["hand_size"]
+    assert [s.name for s in names.document_symbols(variant, FOUR_CARDS)] == ["hand_size"]
 
 
 def test_open_documents_are_checked_together():
@@ -379,7 +385,7 @@ def test_open_documents_are_checked_together():
     # the base's names are found from the variant too
     line, column = at(CONTINENTS, "param hand_size", "hand_size")
     assert len(documents.references("base", line, column)) == len(
-        lsp.references(documents.index("variant"), CONTINENTS, line, column))
+        names.references(documents.index("variant"), CONTINENTS, line, column))
     assert documents.close("base") == ["variant"]                                   # back to the file on disk
     assert documents.analyses["variant"].diagnostics == []
     # while a document does not parse, its last index still answers
@@ -393,19 +399,19 @@ def test_a_text_being_typed_never_makes_a_request_fail():
     text = text_of(CONNECT)
     for end in range(0, len(text), 19):
         typed = text[:end]
-        analysis = lsp.analyse(CONNECT, {lsp.real(CONNECT): typed})
+        analysis = lsp.analyse(CONNECT, {names.real(CONNECT): typed})
         assert analysis.diagnostics or end == 0 or typed.strip() == ""  # unfinished: never clean
         lsp.editor_diagnostics(analysis)
         index = analysis.index or analysed(CONNECT).index                # as the server keeps it
         line = typed.count("\n") + 1
         written = typed.rsplit("\n", 1)[-1]
         column = len(written) + 1
-        lsp.hover_text(index, CONNECT, line, column)
-        lsp.definitions(index, CONNECT, line, column)
-        lsp.references(index, CONNECT, line, column)
-        lsp.rename_edits(index, CONNECT, line, column, "renamed")
-        assert lsp.completions(index, CONNECT, line, column, written) is not None
-        lsp.document_symbols(index, CONNECT)
+        names.hover_text(index, CONNECT, line, column)
+        names.definitions(index, CONNECT, line, column)
+        names.references(index, CONNECT, line, column)
+        names.rename_edits(index, CONNECT, line, column, "renamed")
+        assert names.completions(index, CONNECT, line, column, written) is not None
+        names.document_symbols(index, CONNECT)
 
 
 # ---- the command -------------------------------------------------------------------------
