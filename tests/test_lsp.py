@@ -88,6 +88,18 @@ def test_the_textmate_grammar_highlights_every_keyword():
     assert re.search(grammar["repository"]["comment"]["match"], line).group() == "# a comment"
 
 
+def test_the_vscode_extension_uses_the_grammar_and_the_command():
+    package = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    (language,) = package["contributes"]["languages"]
+    (grammar,) = package["contributes"]["grammars"]
+    assert language["extensions"] == [".rules"] and grammar["language"] == language["id"] == "referee"
+    assert grammar["scopeName"] == "source.referee" and "../referee.tmLanguage.json" in package["scripts"]["postinstall"]
+    command = package["contributes"]["configuration"]["properties"]["referee.server.command"]["default"]
+    assert command == ["referee", "lsp"]
+    extension = (ROOT / "editors" / "vscode" / "extension.js").read_text(encoding="utf-8")
+    assert 'get("server.command")' in extension and '{ language: "referee" }' in extension
+
+
 # ---- diagnostics: those of `referee check` -----------------------------------------------
 
 BAD_FILES = sorted(BAD.glob("*.rules"))
