@@ -201,7 +201,7 @@ def cmd_check(args) -> int:
 def cmd_lsp(args) -> int:
     from . import lsp
     try:
-        server = lsp.make_server()
+        server = lsp.make_server(version())
     except lsp.MissingServerLibrary as error:
         raise CliError(f"referee lsp: the language server needs pygls ({error}): "
                        "pip install 'referee[lsp]'", UNAVAILABLE)

@@ -98,8 +98,12 @@ class Documents:
 
     def update(self, uri: str, path: str, text: str) -> list:
         """A document opened or changed: the uris analysed again (itself first)."""
-        self.open[uri] = (path, text)
+        self.edit(uri, path, text)
         return self.refresh(uri, path)
+
+    def edit(self, uri: str, path: str, text: str):
+        """A document's new text, to be analysed later (update)."""
+        self.open[uri] = (path, text)
 
     def close(self, uri: str) -> list:
         path, _ = self.open.pop(uri)
@@ -170,8 +174,9 @@ ITEM_KINDS = {"fn": "Function", "proc": "Function", "action": "Method", "var": "
               "built-in function": "Function", "built-in type": "TypeParameter", "keyword": "Keyword"}
 
 
-def make_server():
-    """The pygls server; MissingServerLibrary without pygls."""
+def make_server(version: str = "unknown"):
+    """The pygls server (of that version, as it tells the editor); MissingServerLibrary
+    without pygls."""
     try:
         from lsprotocol import types as lsp
         from pygls import uris
@@ -180,7 +185,7 @@ def make_server():
     except ImportError as error:
         raise MissingServerLibrary(str(error)) from None
 
-    server = LanguageServer("referee", "1")
+    server = LanguageServer("referee", version)
     documents = Documents()
 
     def lines_of(file):
@@ -247,7 +252,7 @@ def make_server():
         # pygls has applied the change to its copy of the text; a keystroke does not wait for
         # the analysis of the one before: it runs once the typing pauses
         uri = params.text_document.uri
-        documents.open[uri] = (path_of(uri), server.workspace.get_text_document(uri).source)
+        documents.edit(uri, path_of(uri), server.workspace.get_text_document(uri).source)
         analyse_later(uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)

@@ -17,6 +17,7 @@ from dsl import names
 from dsl.diagnostics import source_lines
 from dsl.parser import GRAMMAR_PATH
 from interpreter import lsp
+from interpreter.cli import version
 
 from .conftest import GAMES, ROOT, game_files
 from .test_bad_files import BAD
@@ -509,8 +510,10 @@ def editor():
     started = time.monotonic()
     editor = Editor()
     try:
-        capabilities = editor.request("initialize", {"processId": None, "rootUri": None,
-                                                     "capabilities": {}})["result"]["capabilities"]
+        answer = editor.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})["result"]
+        assert answer["serverInfo"]["name"] == "referee"
+        assert answer["serverInfo"]["version"] == version()
+        capabilities = answer["capabilities"]
         for provider in ("hoverProvider", "definitionProvider", "referencesProvider", "documentSymbolProvider"):
             assert capabilities[provider] is True
         assert capabilities["completionProvider"]["triggerCharacters"] == ["."]
