@@ -570,8 +570,8 @@ def test_the_server_answers_an_editor_over_stdio(editor, tmp_path):
     assert [(item["label"], item["detail"]) for item in items["result"]["items"]] == [("col", "int"), ("row", "int")]
 
     # keystrokes in a row are analysed once the typing pauses: here the last one mends the file
-    for version, text in enumerate([broken, typing, broken, typing, text_of(TTT)], start=3):
-        editor.change(uri, version, text)
+    for number, text in enumerate([broken, typing, broken, typing, text_of(TTT)], start=3):
+        editor.change(uri, number, text)
     published = [editor.diagnostics()["diagnostics"]]
     while published[-1]:
         published.append(editor.diagnostics()["diagnostics"])
