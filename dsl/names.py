@@ -102,7 +102,10 @@ class Tokens:
         return token if token.offset <= offset <= token.offset + len(token.text) else None
 
 
+@functools.lru_cache(maxsize=1024)
 def real(file: str) -> str:
+    """A file's real path: the same file however its path is written (asked at every name, so
+    kept: a path stays the same file while an editor runs)."""
     return os.path.realpath(file)
 
 
