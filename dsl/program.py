@@ -105,19 +105,24 @@ def read_regular_file(path, limit: int) -> bytes:
     return data
 
 
+def refusal(file: str, error: Unreadable) -> Diagnostic:
+    """Why a rules file is not read, as a diagnostic of the file (at no line)."""
+    nowhere = ast.Span(file, 0, 0, 0, 0)
+    if error.kind in ("not regular", "too large"):
+        return Diagnostic("E502", f"cannot read the rules file: {error.reason}", nowhere,
+                          hint="a rules file is a text file (see the limits in docs/language.md)")
+    return Diagnostic("E501", f"cannot read the rules file: {error.reason}", nowhere)
+
+
 def read_source(file: str):
     """(text, None) or (None or the text, Diagnostic) for a rules file: a regular file of at
     most MAX_FILE_BYTES bytes, as UTF-8 with or without a byte order mark. Text that is not
     UTF-8 is reported at its line and column, and given back decoded with replacement
     characters so that the diagnostic can show its line."""
-    nowhere = ast.Span(file, 0, 0, 0, 0)
     try:
         data = read_regular_file(file, MAX_FILE_BYTES)
     except Unreadable as error:
-        if error.kind in ("not regular", "too large"):
-            return None, Diagnostic("E502", f"cannot read the rules file: {error.reason}", nowhere,
-                                    hint="a rules file is a text file (see the limits in docs/language.md)")
-        return None, Diagnostic("E501", f"cannot read the rules file: {error.reason}", nowhere)
+        return None, refusal(file, error)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -132,12 +137,24 @@ def read_source(file: str):
             hint="save the file as UTF-8")
 
 
-def load_program(path: str, sources: Optional[dict] = None, _seen=None):
-    """Read a rules file (and the files it extends)."""
+def buffered_source(file: str, texts: Optional[dict]):
+    """read_source, but the text an editor holds for the file (`texts`: real path -> text, the
+    buffers not saved yet) when it holds one, refused beyond the same size limit."""
+    text = (texts or {}).get(os.path.realpath(file))
+    if text is None:
+        return read_source(file)
+    if len(text.encode("utf-8", errors="surrogatepass")) > MAX_FILE_BYTES:
+        return None, refusal(file, Unreadable("too large", f"larger than {MAX_FILE_BYTES} bytes"))
+    return text, None
+
+
+def load_program(path: str, sources: Optional[dict] = None, _seen=None, texts: Optional[dict] = None):
+    """Read a rules file (and the files it extends); `texts` (real path -> text) stands for
+    files whose text is not the one on disk (an editor's unsaved buffers)."""
     sources = {} if sources is None else sources
     seen = set() if _seen is None else _seen
     file = str(path)
-    text, error = read_source(file)
+    text, error = buffered_source(file, texts)
     if text is not None:
         sources[file] = text
     if error is not None:
@@ -145,7 +162,7 @@ def load_program(path: str, sources: Optional[dict] = None, _seen=None):
     module, errors = parse(text, file)
     if errors:
         return None, errors, sources
-    return build_program(module, file, sources, seen | {os.path.realpath(file)})
+    return build_program(module, file, sources, seen | {os.path.realpath(file)}, texts)
 
 
 def base_problem(name: str) -> Optional[str]:
@@ -160,7 +177,7 @@ def base_problem(name: str) -> Optional[str]:
     return None
 
 
-def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()):
+def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset(), texts: Optional[dict] = None):
     diagnostics: list[Diagnostic] = []
     items = list(module.items)
     program = Program(path=file)
@@ -187,11 +204,12 @@ def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()
                 diagnostics.append(Diagnostic("E505", f"more than {MAX_EXTENDS} files extend one another",
                                               inner.span, hint="see the limits in docs/language.md"))
                 return None, diagnostics, sources
-            if not os.path.lexists(base_path):      # (a symbolic link that loops exists)
+            # (a symbolic link that loops exists; an editor's buffer may not be saved yet)
+            if not os.path.lexists(base_path) and os.path.realpath(base_path) not in (texts or {}):
                 diagnostics.append(Diagnostic("E501", f"cannot find the base file '{inner.path}'", inner.span,
                                               hint=f"the path is relative to {Path(file).parent}/"))
                 return None, diagnostics, sources
-            base, base_errors, _ = load_program(str(base_path), sources, set(seen))
+            base, base_errors, _ = load_program(str(base_path), sources, set(seen), texts)
             if base_errors and base_errors[0].span.line == 0:
                 # the base file itself cannot be read: say so at the 'extends' that names it
                 first = base_errors[0]

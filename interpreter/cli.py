@@ -1,8 +1,8 @@
 """The `referee` command line: check, play, simulate, replay and bench any rules file.
 
 Exit codes: 0 ok, 1 `check` found errors, 2 bad command line, 3 game unfinished (end of
-input or quit), 65 bad rules file or bad log, 66 missing file, 69 a package a flag needs is
-missing, 70 runtime rules error, 73 cannot write a log. See docs/cli.md.
+input or quit), 65 bad rules file or bad log, 66 missing file, 69 a package a command or a flag
+needs is missing, 70 runtime rules error, 73 cannot write a log. See docs/cli.md.
 """
 from __future__ import annotations
 
@@ -203,6 +203,21 @@ def cmd_check(args) -> int:
     if args.json:
         print_json({"files": report})
     return OK if all_ok else ERRORS
+
+
+# ---- lsp ---------------------------------------------------------------------------------
+
+def cmd_lsp(args) -> int:
+    from . import lsp
+    try:
+        server = lsp.make_server(version())
+    except lsp.MissingServerLibrary as error:
+        raise CliError(f"referee lsp: the language server needs pygls ({error}): "
+                       "pip install 'referee[lsp]'", UNAVAILABLE)
+    if sys.stdin.isatty():
+        err("referee lsp: a language server, for an editor to start and talk to in JSON-RPC on "
+            "standard input and output (see docs/editor.md); Ctrl-D stops it")
+    return lsp.serve(server)
 
 
 # ---- play --------------------------------------------------------------------------------
@@ -1301,6 +1316,12 @@ COMMAND_HELP = {
                 ["referee compile my-game.rules",
                  "referee compile my-game.rules --players 3 -o my_game.py"],
                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 73 cannot write the output"),
+    "lsp": ("A language server for .rules files, for editors (VS Code, Neovim, any LSP client): the "
+            "diagnostics of check as you type, hover, go to definition, references, completion, "
+            "document symbols and rename. It speaks JSON-RPC on standard input and output; see docs/editor.md.",
+            ["referee lsp", "referee lsp --stdio"],
+            "0 the editor stopped the server, 1 the editor exited without asking it to shut down, "
+            "2 bad command line, 69 pygls is not installed (pip install 'referee[lsp]')"),
 }
 
 
@@ -1321,8 +1342,8 @@ def build_parser():
     parser = Parser(
         prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
         epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
-               "65 bad rules file or log, 66 missing file, 69 a package a flag needs is missing, 70 runtime rules "
-               "error, 73 cannot write a log")
+               "65 bad rules file or log, 66 missing file, 69 a package a command or a flag needs is missing, "
+               "70 runtime rules error, 73 cannot write a log")
     parser.add_argument("--version", action="version", version=f"referee {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -1450,6 +1471,11 @@ def build_parser():
     compile_.add_argument("--coverage", action="store_true",
                           help="the module compiled to count rule coverage (its COV[k] += 1 lines)")
     compile_.set_defaults(run=cmd_compile)
+
+    server = commands.add_parser("lsp", help="a language server for editors, on standard input and output")
+    server.add_argument("--stdio", action="store_true",
+                        help="talk over standard input and output (the only way; editors that pass it may)")
+    server.set_defaults(run=cmd_lsp)
     parser.commands = commands.choices
     describe_commands(parser.commands)
     return parser

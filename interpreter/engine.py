@@ -1578,13 +1578,13 @@ def param_values(program, params, here):
     return values, None
 
 
-def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled"):
+def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
     on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
-    picks as chance nodes, see State.is_chance_node). Returns (game or None, diagnostics,
-    sources)."""
+    picks as chance nodes, see State.is_chance_node; texts: an editor's unsaved buffers, see
+    load_program). Returns (game or None, diagnostics, sources)."""
     try:
-        program, diagnostics, sources = load_program(path)
+        program, diagnostics, sources = load_program(path, texts=texts)
         if program is None or diagnostics:
             return None, diagnostics, sources
         diagnostics = check(program, sources)
