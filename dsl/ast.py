@@ -198,6 +198,7 @@ class Action:
     name: str
     binders: tuple
     template: Optional[str]
+    public_template: Optional[str]     # what the other players see of the move, when given
     body: tuple
 
 

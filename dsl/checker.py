@@ -849,6 +849,13 @@ def check_labels(c: Checker):
     would be merged into one). Only arguments drawn from components may be left out: identical
     components make one move, and the engine refuses two different ones with the same name."""
     for action in c.actions.values():
+        names = [b.name for b in action.binders]
+        for match in PLACEHOLDER_TEXT.finditer(action.public_template or ""):
+            inside = match.group(1)
+            if inside not in names:
+                c.error("E410", f"the public text of action '{action.name}' shows '{{{inside}}}', which is not one of its arguments",
+                        action.span, did_you_mean(inside, names) or (f"its arguments are {', '.join(names)}" if names else
+                                                                    "this action has no arguments to show"))
         if action.template is None:
             continue          # the default name shows every argument
         names = [b.name for b in action.binders]

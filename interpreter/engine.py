@@ -202,10 +202,16 @@ class Game:
         self.static_columns = [[entity_column_value(entity, eid, name) for eid, entity in enumerate(self.static_entities)]
                                for name in self.column_names]
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
-        # actions with an argument that has owner-only attributes: their public text masks them
+        # what the others see of a move: the action's public text when it has one, else its
+        # name with the owner-only attributes of its arguments masked
+        declared = self.types.actions
+        self.public_templates = [
+            self.parse_template(declared[a.name].public_template, [b[0] for b in a.binders])
+            if declared[a.name].public_template is not None else None for a in self.actions]
         self.public_binder_labelers = {
             a.index: [self.labeler(element, PUBLIC) for (_, _, _, element) in a.binders] for a in self.actions
-            if any(strip_optional(b[3]) in self.private_fields for b in a.binders)}
+            if any(strip_optional(b[3]) in self.private_fields for b in a.binders)
+            or self.public_templates[a.index] is not None}
         self.templates = [self.parse_template(a.template, [b[0] for b in a.binders]) for a in self.actions]
         self.namers = [self.namer(a, parts, tail) for a, (parts, tail) in zip(self.actions, self.templates)]
         self.argument_is_component = [tuple(strip_optional(b[3]) in self.types.components for b in a.binders)
@@ -1026,6 +1032,8 @@ def move_name(s, index, args, labelers=None) -> str:
             name = s.names[key] = s.game.namers[index](s, *args)
         return name
     parts, tail = s.game.templates[index]
+    if labelers is s.game.public_binder_labelers.get(index) and s.game.public_templates[index] is not None:
+        parts, tail = s.game.public_templates[index]       # the text the others see
     labelers = labelers or s.game.binder_labelers[index]
     out = []
     for literal, position in parts:

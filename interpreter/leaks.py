@@ -19,7 +19,7 @@ from typing import Optional
 
 from . import random_source
 from .errors import IllegalMove, RulesRuntimeError
-from .engine import explain_refusal, make_view, move_name, public_moves, shown_to
+from .engine import explain_refusal, make_view, move_name, public_moves, public_text, shown_to
 
 TWINS = 3            # twin states per seat and state
 PROBES = 1           # typed move names (not legal now) whose answers are compared
@@ -177,12 +177,13 @@ def probe_names(states, seat, rng) -> list:
     return picked
 
 
-def find_leak(state, seat, rng, move=None) -> Optional[str]:
+def find_leak(state, seat, rng, move=None, flows=False) -> Optional[str]:
     """A message naming the channel, the twin and both values, or None. With `move` (the name
-    of a move legal now), the move is also played in the state and in each twin: where the two
-    exchanged components still look the same to the seat afterwards (neither was revealed),
-    what the seat is shown must still be the same (a hidden value copied into a public one is
-    a leak found only so)."""
+    of a move legal now, another seat's), what the seat sees of it must not tell apart two
+    components the seat cannot (shown_move_leak). With flows, the move is also played in the
+    state and in each twin: where the two exchanged components still look the same to the
+    seat afterwards (neither was revealed), what the seat is shown must still be the same (a
+    hidden value copied into a public one is a leak found only so)."""
     exchanges = exchange_twins(state, seat, rng, TWINS - 1)
     twins = exchanges + sealed_twins(state, seat, rng, 1) + [random_source_twin(state, rng)]
     probes = probe_names([state] + [t for t, _, _ in twins[:1]], seat, rng)
@@ -193,6 +194,9 @@ def find_leak(state, seat, rng, move=None) -> Optional[str]:
             return found
     if move is None or not exchanges:
         return None
+    found = shown_move_leak(state, seat, exchanges, move)
+    if found or not flows:
+        return found
     after = state.clone()
     after.apply(move)
     seen = appearances(after, seat)
@@ -211,6 +215,46 @@ def find_leak(state, seat, rng, move=None) -> Optional[str]:
         found = compare(shown, observe(other, seat, ()), seat, f"with {how}, then '{move}' played")
         if found:
             return found
+    return None
+
+
+def shown_move_leak(state, seat, exchanges, name) -> Optional[str]:
+    """Another seat's move made with a component that the seat cannot tell from another one
+    (an exchange twin): the same move made with the other must look the same to the seat,
+    unless the move shows the component to it anyway (played face up)."""
+    if state.is_terminal() or state.current_player() == seat or state.pending is not None:
+        return None
+    move = state.find_move(name)
+    shown = public_text(state, move)
+    if move.kind != "action" or shown is None:
+        return None
+    after = None
+    components = state.game.argument_is_component[move.action]
+    used = {x for x, component in zip(move.args, components) if component}
+    for twin, how, (a, b) in exchanges:
+        if a not in used and b not in used:
+            continue
+        swapped = tuple((b if x == a else a if x == b else x) if component else x
+                        for x, component in zip(move.args, components))
+        other = next((m for m in twin.legal_moves() if m.kind == "action" and m.action == move.action
+                      and m.args == swapped), None)
+        if other is None:
+            continue
+        other_text = public_text(twin, other)
+        if other_text == shown:
+            continue
+        if after is None:
+            after = state.clone()
+            after.apply(move)
+            for _ in range(20):       # a move that goes on with its author's choices: to their end
+                if after.pending is None or after.is_terminal() or after.current_player() != state.current_player():
+                    break
+                after.apply(after.legal_moves()[0])
+        hidden_after = appearances(after, seat)
+        if any(x in hidden_after for x in (a, b) if x in used):
+            return (f"P{seat}'s moves seen depend on what P{seat} may not see: P{state.current_player()}'s move "
+                    f"shows as '{shown}', and as '{other_text}' with {how}, and P{seat} still cannot see them "
+                    f"after the move: give the action a public text (action ... \"...\" public \"...\")")
     return None
 
 

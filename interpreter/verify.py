@@ -76,7 +76,7 @@ def failure_kind(error) -> str:
 LEAK_EVERY = 6        # moves between two leak probes (one seat each time, in turn)
 
 
-def leak_problem(state, seats=None, move=None) -> Optional[tuple]:
+def leak_problem(state, seats=None, move=None, flows=False) -> Optional[tuple]:
     """("leak", message) if a seat (of `seats`, default all) is shown something that depends on
     what it may not see, now or after `move` (a name); the twin states are drawn from the seed
     and the number of moves. What the probes run is not counted in the rule coverage."""
@@ -85,7 +85,7 @@ def leak_problem(state, seats=None, move=None) -> Optional[tuple]:
     try:
         for seat in seats or range(1, state.game.num_players + 1):
             rng = random_source.seed_state(state.seed * 1_000_003 + len(state.history) * 101 + seat)
-            message = find_leak(state, seat, rng, move)
+            message = find_leak(state, seat, rng, move, flows)
             if message:
                 return "leak", message
         return None
@@ -122,7 +122,7 @@ def run(game, seed, max_moves=10_000, leaks=True):
             if leaks and (used + seed) % LEAK_EVERY == 0:
                 # the probed moves and seats vary with the seed
                 problem = leak_problem(state, [1 + ((used + seed) // LEAK_EVERY) % game.num_players],
-                                       playing[0] if leaks == "flows" else None)
+                                       playing[0], leaks == "flows")
                 if problem:
                     return fail(*problem), used, state
             state.apply(moves[pick])
@@ -153,8 +153,9 @@ def replay_names(game, seed, names, leaks=False, flows=False):
             if state.is_terminal() or name not in state.legal_move_names():
                 return None
             playing = [name]
-            if leaks and flows and number == len(names):
-                problem = leak_problem(state, leaks if isinstance(leaks, list) else None, name)
+            if leaks and number == len(names):
+                # what the seats see of the last move (and, with flows, what it carries)
+                problem = leak_problem(state, leaks if isinstance(leaks, list) else None, name, flows)
                 if problem:
                     return Failure(*problem, seed, game.num_players, list(state.history) + playing)
             state.apply(name)

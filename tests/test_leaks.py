@@ -131,3 +131,49 @@ def test_a_view_that_showed_sealed_moves_would_be_caught(monkeypatch):
     monkeypatch.setattr(leaks, "make_view", lambda s, p: {**real(s, p), "env": repr(sorted(map(str, s.env.items())))})
     message = find_leak(titicaca_during_bids(), 2, random_source.seed_state(1))
     assert message and "P1's sealed move" in message and "view depend" in message
+
+
+PASSING = """
+game "Pass" { players 3 }
+component Card { rank: int } label "card {rank}"
+zone hand[Player]: row of Card owner
+var passed: int = 0
+setup {
+  for p in players {
+    create 1 Card { rank: p } in hand[p]
+    create 1 Card { rank: p + 10 } in hand[p]
+  }
+}
+action give(c in hand[current], p in players where p != current) "pass {c} to {p}"PUBLIC {
+  move c to hand[p]
+  passed += 1
+}
+flow { turns from 1 until passed >= 3 { play give } }
+"""
+
+
+def test_a_move_whose_name_shows_a_card_that_stays_hidden_is_a_leak(write_rules):
+    """Passing a card from hand to hand: naming it tells the third player which card moved."""
+    game, diagnostics, _ = load_game(str(write_rules(PASSING.replace("PUBLIC", ""))))
+    assert diagnostics == []
+    report = verify(game, games=20)
+    assert report.failures and {f.kind for f in report.failures} == {"leak"}
+    failure = report.failures[0]
+    assert "'s moves seen depend on what P" in failure.message and "give the action a public text" in failure.message
+    again = replay_names(game, failure.seed, failure.moves, leaks=leak_seats(failure))
+    assert again is not None and again.key() == failure.key()
+
+
+def test_a_public_text_is_what_the_others_see_of_a_move(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(PASSING.replace("PUBLIC", ' public "passes a card to {p}"'))))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("pass card 1 to P2")
+    assert state.view(1)["moves"] == ["P1: pass card 1 to P2"]          # its author sees it whole
+    assert state.view(2)["moves"] == state.view(3)["moves"] == ["P1: passes a card to P2"]
+    assert verify(game, games=20).failures == []
+
+
+def test_a_public_text_shows_only_arguments(write_rules):
+    _, diagnostics, _ = load_game(str(write_rules(PASSING.replace("PUBLIC", ' public "passes {card}"'))))
+    assert [d.code for d in diagnostics] == ["E410"] and "public text" in diagnostics[0].message
