@@ -375,6 +375,16 @@ class Shuffle:
 
 
 @node
+class After:
+    """after PROC(args): EXPR, the value of EXPR on a copy of the state once the procedure
+    has run there (the state itself does not change)."""
+    span: Span
+    procedure: str
+    arguments: tuple
+    value: Any
+
+
+@node
 class Reveal:
     """Show components (one, a list, or what a zone holds now) to chosen players: they see
     them whole for as long as each stays where it is."""

@@ -307,6 +307,34 @@ class Checker:
         for extra in node.indexes[len(declared):]:
             self.expr(extra, scope)
 
+    def expr_After(self, node, scope):
+        args = [self.expr(a, scope) for a in node.arguments]
+        call = ast.CallStatement(node.span, node.procedure, node.arguments)
+        proc = self.called_procedure(call, args, "'after' runs a procedure, then reads its expression")
+        if proc is not None:
+            chooser = self.choosing_procedure(node.procedure)
+            if chooser is not None:
+                self.error("E307", f"'after' runs '{node.procedure}' on a copy of the state, where nobody can choose, "
+                                   f"but {chooser}", node.span,
+                           "move the choice out of the procedure, and give what was chosen as an argument")
+        return self.expr(node.value, scope)
+
+    def choosing_procedure(self, name, seen=None) -> Optional[str]:
+        """How a procedure (or one it calls) asks a player to choose, or None."""
+        seen = set() if seen is None else seen
+        proc = self.procedures.get(name)
+        if proc is None or name in seen:
+            return None
+        seen.add(name)
+        for n in ast.walk(proc.body):
+            if isinstance(n, ast.Choose):
+                return f"'{name}' has a choose (line {n.span.line})"
+            if isinstance(n, ast.CallStatement):
+                found = self.choosing_procedure(n.name, seen)
+                if found:
+                    return found
+        return None
+
     def expr_Call(self, node, scope):
         if node.name == "can_play":
             return self.can_play(node, scope)
@@ -627,16 +655,24 @@ class Checker:
         self.block(node.body, inner, where)
 
     def stmt_CallStatement(self, node, scope, where):
-        for argument in node.arguments:
-            self.expr(argument, scope)
+        args = [self.expr(argument, scope) for argument in node.arguments]
+        self.called_procedure(node, args, f"use its value, e.g. 'let x = {node.name}(...)'")
+
+    def called_procedure(self, node, args, function_hint):
+        """The procedure a call names, its arguments checked (E204 when there is none)."""
         proc = self.procedures.get(node.name)
         if proc is None:
             hint = did_you_mean(node.name, self.procedures)
             if node.name in self.functions:
-                hint = f"'{node.name}' is a function: use its value, e.g. 'let x = {node.name}(...)'"
+                hint = f"'{node.name}' is a function: {function_hint}"
             self.error("E204", f"unknown procedure '{node.name}'", node.span, hint)
-            return
+            return None
         self.arity(node, len(proc.parameters))
+        for given, parameter, arg in zip(args, proc.parameters, node.arguments):
+            expected = self.type_name(parameter.type)
+            if not compatible(given, expected):
+                self.error("E303", f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}", arg.span)
+        return proc
 
     # ---- declarations ----
     def run(self):

@@ -20,7 +20,7 @@ from dsl.checker import element_of, strip_optional
 from dsl.limits import MAX_COMPONENTS, MAX_RANGE
 
 from . import stdlib
-from .errors import RulesRuntimeError
+from .errors import Finished, RulesRuntimeError
 
 LOOP_CAP = 100_000
 UNSET = object()        # a value hoisted out of the loops that list legal moves, not yet computed
@@ -29,6 +29,27 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 # ---- runtime helpers the generated code calls ------------------------------------------------
+
+def after_procedure(s, procedure, args, value, free):
+    """`after`: run a procedure on a copy of the state, and read a value there. The copy's
+    chance draws from its own seeded source, also with explicit chance."""
+    from .compiler import CHANCE
+    from .random_source import below
+    copy = s.clone()
+    copy.replayable = False
+    try:
+        steps = procedure(copy, *args)
+        if steps is not None:           # a procedure that may stop at a chance node (explicit chance)
+            answer = None
+            while True:
+                need = steps.send(answer)
+                if need.chooser != CHANCE:
+                    raise RulesRuntimeError("'after' reached a choice", None)
+                answer, copy.rng = below(copy.rng, len(need.options))
+    except (Finished, StopIteration):
+        pass
+    return value(copy, *free)
+
 
 def none_error(span):
     """Arithmetic needs numbers: a 'none' here is a rules bug, reported where it happens."""
@@ -119,7 +140,7 @@ RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
     "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
     "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
-    "RulesRuntimeError": RulesRuntimeError,
+    "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure,
 }
 
 
@@ -528,6 +549,21 @@ class SourceGenerator:
                 read = f"_V.get({self.key(name, node.indexes, scope, ctx)}, {default})"
                 return self.hoisted_lazy(read, ctx)
         return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
+
+    def x_After(self, node, scope, ctx):
+        """after P(args): E -- E, read by a generated function from a copy of the state on which
+        the procedure ran; the locals E names are passed to it."""
+        c = self.compiler
+        free = sorted(n for n in names_in(node.value) if self.is_local(n, scope, ctx))
+        types = {n: scope.lookup(n) for n in free}
+        inner_scope = c.types.globals.child(**types)
+        value = self.source(node.value, inner_scope, Context("local"))
+        self.count += 1
+        name = f"_after{self.count}"
+        c.define(f"def {name}(s{''.join(f', L_{n}' for n in free)})", [f"    return {value}"], c.where(node), node.span)
+        args = "".join(f"{self.source(a, scope, ctx)}, " for a in node.arguments)
+        passed = "".join(f"{ctx.local(n)}, " for n in free)
+        return f"after_procedure(s, proc_{node.procedure}, ({args}), {name}, ({passed}))"
 
     def x_Call(self, node, scope, ctx):
         c = self.compiler

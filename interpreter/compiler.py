@@ -1063,7 +1063,9 @@ class Compiler:
         # a zone given as an argument is read under another name: such functions are not cached
         takes_zone = {name for name, fn in functions.items()
                       if any(self.types.type_name(p.type).startswith("zone[") for p in fn.parameters)}
-        self.memoized = (callers(functions, costly) - callers(functions, {"pick", "can_play"})
+        # a function with an `after` reads whatever its procedure reads: never cached
+        hypothetical = {name for name, fn in functions.items() if any(isinstance(n, ast.After) for n in ast.walk(fn.body))}
+        self.memoized = (callers(functions, costly) - callers(functions, {"pick", "can_play"} | hypothetical)
                          - callers(functions, reads_current) - callers(functions, takes_zone)) & scalar
         if self.coverage is not None:
             # a counted function counts every call: neither cached (nor any that calls it) nor inlined

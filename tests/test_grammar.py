@@ -125,6 +125,7 @@ action take(c in hand[current] where c.value != none, d in deck) "take {c}" {
   while x not in [] { x = x + 1 }
   repeat { shuffle deck } until x >= 0
   reveal c to current
+  let w = after reset(current): wins[current]
   move c under deck
   move all of hand[current] to deck
   deal 2 from deck to hand[current]
