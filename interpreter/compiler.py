@@ -147,6 +147,12 @@ def chance_pick(s, items, labeler, hidden):
     return items[j]
 
 
+def hashable_values(items):
+    """The values of a binder over lists (paths, sets of cards), as tuples: a move's arguments
+    are looked up and compared as keys."""
+    return [tuple(v) if v.__class__ is list else v for v in items]
+
+
 def move_all(s, items, target, under):
     moving = list(items)
     if under:
@@ -262,7 +268,7 @@ def without_choice(steps, s=None):
 
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
-    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "distinct_options": distinct_options,
+    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
@@ -465,8 +471,10 @@ class Compiler:
         """(domain fn, where fn or None, inner scope, element type), in the env form."""
         cg = self.codegen
         domain_source = cg.collection(binder.domain, scope, Context("env"))
-        domain = self.define(f"def {self.fresh('_d')}(s, e)", [f"    return {domain_source}"], self.where(binder), binder.span)
         element = strip_optional(element_of(self.type_of(binder.domain, scope)))
+        if element.startswith("list["):
+            domain_source = f"hashable_values({domain_source})"
+        domain = self.define(f"def {self.fresh('_d')}(s, e)", [f"    return {domain_source}"], self.where(binder), binder.span)
         inner = scope.child(**{binder.name: element})
         where = self.expr(binder.condition, inner) if binder.condition is not None else None
         return domain, where, inner, element
@@ -1265,6 +1273,8 @@ class Compiler:
             here = fixed_ctx if independent else ctx
             domain = cg.collection(binder.domain, scope, here)
             element = strip_optional(element_of(domain_type))
+            if element.startswith("list["):
+                domain = f"hashable_values({domain})"     # a move's arguments are keys: lists as tuples
             scope = scope.child(**{binder.name: element})
             if cg.never_none_domain(binder.domain, domain_type, scope):
                 fixed_ctx.safe.add(f"L_{binder.name}")

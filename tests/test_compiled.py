@@ -406,3 +406,29 @@ def test_the_setup_part_that_draws_nothing_runs_once_and_each_game_gets_its_own_
     assert again.zones[bag] and game.setup_base is base
     fresh, _, _ = load_game("games/solstis.rules", players=2)
     assert fresh.new_initial_state(1).zones == again.zones        # the same game as without the copy
+
+
+PATHS = """
+game "Paths" { players 2 }
+board Sq: grid 1 by 6
+var mark[Sq]: Player? = none
+fn steps(c: Sq): list of list of Sq = map(d in neighbors(c) where mark[d] == none: [c, d])
+action walk(path in steps(Sq(1, 1)) + steps(Sq(1, 4))) "{path}" {
+  for c in path { mark[c] = current }
+}
+flow { turns from 1 until not can_play(walk) { play walk } }
+"""
+
+
+def test_a_binder_over_lists_makes_one_move_per_path(write_rules):
+    """A move whose argument is a whole path (a compound move as one decision): it was a crash
+    (a list cannot be a key)."""
+    game, diagnostics, _ = load_game(str(write_rules(PATHS)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    assert state.legal_move_names() == ["a1, b1", "d1, e1", "d1, c1"]
+    state.apply("d1, c1")
+    assert state.legal_move_names() == ["a1, b1", "d1, e1"] and state.current_player() == 2
+    again = game.new_initial_state(0)
+    again.apply(again.legal_moves()[2])
+    assert again.vars == state.vars
