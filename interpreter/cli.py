@@ -989,8 +989,8 @@ def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVE
             while not state.is_terminal() and count < max_moves:
                 state.apply(bot.choose(state))
                 count += 1
-                if not count & 63 and time.perf_counter() > deadline:
-                    break
+                if not count & 63 and playouts and time.perf_counter() > deadline:
+                    break           # (the first playout is played to its end: a figure needs one)
         except RulesRuntimeError as error:
             return {"playouts": playouts, "moves": moves, "seconds": time.perf_counter() - started,
                     "error": (seed, runtime_text(error, game))}
