@@ -374,8 +374,11 @@ class SourceGenerator:
         if op in ("==", "!="):
             if b == "None" or a == "None":
                 other = a if b == "None" else b
-                if other in ctx.safe:
-                    return "False" if op == "==" else "True"
+                if other in ctx.safe or is_number(other) or other in ("True", "False") or \
+                        re.fullmatch(r"'[^'\\]*'|\"[^\"\\]*\"", other):
+                    return "False" if op == "==" else "True"     # (a literal is never none)
+                if other == "None":
+                    return "True" if op == "==" else "False"
                 return f"({other} is {'' if op == '==' else 'not '}None)"
             return f"({a} {op} {b})"
         # an order with 'none' on either side is false
