@@ -283,6 +283,15 @@ class Target:
 
 
 @node
+class AttributeTarget:
+    """x.name = ..., an attribute of the component a local names."""
+    span: Span
+    name: str              # the local that holds the component
+    attribute: str
+    indexes: tuple = ()
+
+
+@node
 class Assign:
     span: Span
     target: Target

@@ -497,6 +497,8 @@ class Checker:
         return None
 
     def target(self, target: ast.Target, scope) -> str:
+        if isinstance(target, ast.AttributeTarget):
+            return self.attribute_target(target, scope)
         if self.local_type(target.name, scope) is not None and not target.indexes:
             return self.local_type(target.name, scope)
         if target.name in self.vars:
@@ -510,6 +512,27 @@ class Checker:
         self.error("E202", f"unknown variable '{target.name}'", target.span,
                    did_you_mean(target.name, set(self.vars) | scope.all_names()) or "declare it with 'var'")
         return ANY
+
+    def attribute_target(self, target, scope) -> str:
+        """x.a = ...: x a component (a local), a one of its attributes; a board cell's never change."""
+        t = self.local_type(target.name, scope)
+        if t is None:
+            self.error("E202", f"unknown local '{target.name}'", target.span,
+                       "an attribute is changed through a local that holds the component: 'let x = ...' first")
+            return ANY
+        base = strip_optional(t)
+        if base in self.boards:
+            self.error("E209", f"'{target.name}' is a cell of {base}: the attributes of board cells never change", target.span,
+                       "keep what changes in a variable indexed by the board")
+            return ANY
+        fields = self.fields_of(base) if base in self.components else None
+        if fields is None:
+            self.error("E305", f"'{target.name}' is {describe(t)}, which has no attributes to change", target.span)
+            return ANY
+        if target.attribute not in fields:
+            self.error("E203", f"{base} has no attribute '{target.attribute}'", target.span, did_you_mean(target.attribute, fields))
+            return ANY
+        return fields[target.attribute]
 
     def stmt_Assign(self, node, scope, where):
         expected = self.target(node.target, scope)

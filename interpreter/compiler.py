@@ -147,6 +147,34 @@ def chance_pick(s, items, labeler, hidden):
     return items[j]
 
 
+def set_attribute(s, x, name, value, span):
+    """A component's attribute changes in this state: its entity and columns are copied first
+    if shared (with a clone, or with the other games of this compiled game), its labels are
+    made again, and the move names cached for this state are forgotten (they show labels)."""
+    if x is None:
+        raise RulesRuntimeError(f"cannot change '{name}' of none", span)
+    game = s.game
+    if not s.entities_mine:
+        s.entities = list(s.entities)
+        s.columns = [column[:] for column in s.columns]
+        s.entities_mine = True
+    entity = dict(s.entities[x])
+    entity[name] = value
+    type_name = entity["__type__"]
+    values = {k: v for k, v in entity.items() if not k.startswith("__")}
+    template = game.label_templates.get(type_name)
+    entity["__label__"] = s.component_label(type_name, values, template)
+    entity["__same__"] = (type_name, *sorted((k, repr(v)) for k, v in values.items()))
+    private = game.private_fields.get(type_name)
+    if private:
+        entity["__public_label__"] = s.component_label(type_name, values, template, private)
+    s.entities[x] = entity
+    for column, column_name in zip(s.columns, game.column_names):
+        if column_name == name or column_name.startswith("__"):
+            column[x] = entity.get(column_name, x)
+    s.names = {}
+
+
 def hashable_values(items):
     """The values of a binder over lists (paths, sets of cards), as tuples: a move's arguments
     are looked up and compared as keys."""
@@ -268,7 +296,7 @@ def without_choice(steps, s=None):
 
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
-    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "distinct_options": distinct_options,
+    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
@@ -368,6 +396,11 @@ class Compiler:
         self.inline_depth = 0
         self.memoized = set()
         self.random_functions = callers(self.types.functions, {"pick"})     # calls that draw: never hoisted
+        # the component attributes that statements change (x.a = ...): read like variables
+        everything = tuple(d.node for d in program.declarations.values()) + tuple(
+            part for part in (program.setup, program.flow) if part is not None)
+        self.changed_attributes = {n.target.attribute for n in ast.walk(everything)
+                                   if isinstance(n, (ast.Assign, ast.Augment)) and isinstance(n.target, ast.AttributeTarget)}
         self.explicit_chance = game.explicit_chance     # shuffles and picks as chance nodes
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
@@ -507,8 +540,17 @@ class Compiler:
         return scope.lookup(target.name) is not None and target.name not in self.types.globals.names \
             and not target.indexes
 
+    def set_attribute(self, node, value, scope, ctx, out, indent):
+        """x.a = value: the component's attribute changes in this state (its labels with it)."""
+        target = node.target
+        obj = ctx.local(target.name)
+        out.add(indent, f"set_attribute(s, {obj}, {target.attribute!r}, {value}, {self.codegen.bind(node.span, 'span')})")
+        self.invalidate("." + target.attribute, out, indent)
+
     def s_Assign(self, node, scope, ctx, out, indent):
         value = self.chance_value(node.value, scope, ctx, out, indent) or self.x(node.value, scope, ctx)
+        if isinstance(node.target, ast.AttributeTarget):
+            return self.set_attribute(node, value, scope, ctx, out, indent)
         if self.assigns_local(node.target, scope):
             if scope.lookup(node.target.name) == "int":
                 value = self.bounded(value, node.span, out, indent)
@@ -600,6 +642,10 @@ class Compiler:
     def s_Augment(self, node, scope, ctx, out, indent):
         value = self.x(node.value, scope, ctx)
         sign = "+" if node.op == "+=" else "-"
+        if isinstance(node.target, ast.AttributeTarget):
+            now = f"attribute(s.entities, {ctx.local(node.target.name)}, {node.target.attribute!r})"
+            total = self.bounded(f"present({now}, {self.codegen.bind(node.span, 'span')}) {sign} ({value})", node.span, out, indent)
+            return self.set_attribute(node, total, scope, ctx, out, indent)
         if self.assigns_local(node.target, scope):
             local = ctx.local(node.target.name)
             total = self.bounded(f"{local} {sign} ({value})", node.span, out, indent)
@@ -1153,6 +1199,8 @@ class Compiler:
                 return
             if isinstance(node, ast.Subscript) and isinstance(node.obj, ast.Name) and node.obj.id in self.types.vars:
                 variables.add(node.obj.id)
+            if isinstance(node, ast.Attribute) and node.name in self.changed_attributes:
+                variables.add("." + node.name)       # an attribute that statements change
             if isinstance(node, ast.Call) and node.name in self.types.functions:
                 callee = self.types.functions[node.name]
                 passed = {p.name: mapping.get(a.id) for p, a in zip(callee.parameters, node.arguments)

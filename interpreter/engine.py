@@ -523,7 +523,7 @@ class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
                  "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names",
-                 "replayable", "columns", "shown_to")
+                 "replayable", "columns", "shown_to", "entities_mine")
 
     def __init__(self, game):
         self.game = game
@@ -566,6 +566,9 @@ class State:
         # component -> the players a `reveal` showed it to, until it moves (never changed in
         # place: a clone shares it)
         self.shown_to = {}
+        # whether this state may change its entities and columns in place (x.a = ...): they
+        # are shared with clones, and with the other games of the game, until one changes
+        self.entities_mine = False
 
     def clone(self) -> "State":
         """A copy to play on, in a time that does not grow with the game's history: zones and
@@ -600,6 +603,7 @@ class State:
         other.names = self.names
         other.replayable = self.replayable
         other.shown_to = self.shown_to
+        self.entities_mine = other.entities_mine = False
         return other
 
     def changed(self):
@@ -818,16 +822,18 @@ class State:
         with the copy from now on, as with a clone (the first write to one copies it); the
         trails only grow, so their lengths are enough."""
         self.owned = set()
+        mine, self.entities_mine = self.entities_mine, False      # (a change of an attribute copies them)
         return (self.zones.copy(), self.loc[:], self.vars.copy(), self.env.copy(), self.rng, self.pc,
                 self.current, self.extra, self.terminal, self.winners, self.pending, self.choices,
                 self.cursor, self.turn, len(self.history), len(self.public_history), len(self.log),
-                self._legal, self.history, self.public_history, self.log, self.shared, self.shown_to)
+                self._legal, self.history, self.public_history, self.log, self.shared, self.shown_to,
+                self.entities, self.columns, self.names, mine)
 
     def restore(self, saved: tuple):
         (self.zones, self.loc, self.vars, self.env, self.rng, self.pc, self.current, self.extra,
          self.terminal, self.winners, self.pending, self.choices, self.cursor, self.turn, history,
          public_history, log, self._legal, self.history, self.public_history, self.log, self.shared,
-         self.shown_to) = saved
+         self.shown_to, self.entities, self.columns, self.names, self.entities_mine) = saved
         self.owned = set()
         if not self.shared:
             del self.history[history:], self.public_history[public_history:], self.log[log:]

@@ -126,6 +126,7 @@ action take(c in hand[current] where c.value != none, d in deck) "take {c}" {
   repeat { shuffle deck } until x >= 0
   reveal c to current
   let w = after reset(current): wins[current]
+  c.value = 1
   move c under deck
   move all of hand[current] to deck
   deal 2 from deck to hand[current]

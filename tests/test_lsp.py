@@ -564,7 +564,8 @@ def test_the_server_answers_an_editor_over_stdio(editor, tmp_path):
     typing = text_of(TTT).replace("mark[c] = current", "mark[c] = current\n  c.")
     editor.change(uri, 2, typing)
     (syntax,) = editor.diagnostics()["diagnostics"]
-    assert syntax["code"] == "E100" and syntax["range"]["start"]["line"] == line      # (0-based: the new line)
+    # (0-based: the line after the new one, where `c.` — the start of an `x.a = ...` — lacks its name)
+    assert syntax["code"] == "E100" and syntax["range"]["start"]["line"] == line + 1
     items = editor.request("textDocument/completion",
                            asking(uri, line + 1, 4, context={"triggerKind": 2, "triggerCharacter": "."}))
     assert [(item["label"], item["detail"]) for item in items["result"]["items"]] == [("col", "int"), ("row", "int")]
