@@ -219,6 +219,7 @@ def hex_symbol(label: str) -> str:
     return label.split("@", 1)[0]
 
 
+GRID_MIN_WIDTH = 2  # a grid cell's width at least: a player's mark, P1
 HEX_WIDTH = 5       # a hex's text, its symbol or its marks, is cut to this many characters
 HEX_STEP = 3        # characters per hex-map column: hexes side by side (2 columns apart) stand 6 apart
 
@@ -319,7 +320,8 @@ def render_board(board: dict, values: dict = None) -> list:
     # a grid cell with several marks shows one per line ("red 3" over "bee")
     stacked = {(c["row"], c["col"]): [cell_text({"marks": [m]}) for m in c.get("marks") or []] or [cell_text(c)]
                for c in cells}
-    w = max([len(t) for marks in stacked.values() for t in marks] + [len(str(cols))])
+    # at least GRID_MIN_WIDTH, so that a player's mark (P1) added to an empty grid moves nothing
+    w = max([len(t) for marks in stacked.values() for t in marks] + [len(str(cols)), GRID_MIN_WIDTH])
     label_w = len(str(rows))
     letters = [COLUMN_LETTERS[c - 1] if c <= len(COLUMN_LETTERS) else str(c) for c in range(1, cols + 1)]
 

@@ -215,8 +215,9 @@ def test_a_grid_split_into_parts_draws_their_borders():
     values = {"part[a1]": "a1", "part[b1]": "a1", "part[a2]": "a1", "part[b2]": "b2"}
     header, top, under, bottom, numbers, legend = render_board(board, values)
     # a border between a2 and b2 (side by side), and under b2 (above b1); none in row 1
-    assert top.split() == ["2", ".│."] and bottom.split() == ["1", ".", "."]
-    assert under.strip() == "─" and under.index("─") == top.rindex(".")
+    assert top.split() == ["2", ".", "│.", ] and bottom.split() == ["1", ".", "."]
+    assert top.index("│") == bottom.index(".") + 2        # in the gap between the columns
+    assert under.strip() == "──" and under.index("─") == top.rindex(".")
     assert numbers.split() == ["1", "2"] and legend == "  lines are the borders between the parts of part"
 
 
