@@ -31,6 +31,7 @@ from .verify import failure_kind, verify
 from . import analyze, coverage, parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
+from .progress import Progress, Ticking, wanted
 
 OK, ERRORS, USAGE, UNFINISHED = 0, 1, 2, 3
 BAD_INPUT, MISSING_FILE, UNAVAILABLE, RUNTIME, CANNOT_WRITE = 65, 66, 69, 70, 73
@@ -702,25 +703,6 @@ def play_out(game, seed, max_moves, before_move=None, bots=None):
     return state, moves, None, None
 
 
-class Progress:
-    def __init__(self, total, label):
-        self.total = total
-        self.label = label
-        self.enabled = total >= 20 and sys.stderr.isatty()
-        self.last = 0.0
-
-    def update(self, done):
-        if self.enabled and time.perf_counter() - self.last > 0.2:
-            self.last = time.perf_counter()
-            sys.stderr.write(f"\r{self.label}: {done}/{self.total}")
-            sys.stderr.flush()
-
-    def close(self):
-        if self.enabled:
-            sys.stderr.write("\r" + " " * (len(self.label) + 24) + "\r")
-            sys.stderr.flush()
-
-
 def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=None, details=False) -> dict:
     """Play one game of `simulate` (and write its log into log_dir): what the summary needs of
     it, small and picklable, so that a worker process can play it as well as this one. With
@@ -807,7 +789,7 @@ def cmd_simulate(args) -> int:
     draws = shared = finished = unfinished = errors = 0
     first_error = None
     counted = None
-    progress = Progress(n, "simulating")
+    progress = Progress(n, "simulating", enabled=wanted(args))
     started = time.perf_counter()
     games = simulated_games(args, game, min(jobs_of(args), n), progress)
     try:
@@ -885,7 +867,7 @@ def analysis_bots(args, game) -> dict:
 def analysed(args, game, kinds, label):
     """The analyze.Tally of args.n games of `game` (loaded from args.file) between `kinds`."""
     tally = analyze.Tally(game.num_players, args.max_moves)
-    progress = Progress(args.n, label)
+    progress = Progress(args.n, label, enabled=wanted(args))
     games = simulated_games(args, game, min(jobs_of(args), args.n), progress, kinds, details=True)
     try:
         for record in games:
@@ -1101,7 +1083,8 @@ def cmd_bench(args) -> int:
     game = load(args.file, args.option, args.players, args.coverage, args.param)
     jobs = jobs_of(args)
     if jobs <= 1:
-        parts = [bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
+        with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
+            parts = [bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
     else:
         # N workers, each with its own seeds (S+j, S+j+N, ...), all started at once, once
         # every one has loaded the game; the figures are their sums over the time budget
@@ -1109,7 +1092,8 @@ def cmd_bench(args) -> int:
             pool.wait_ready()
             tasks = [pool.submit(parallel.bench_task, game.num_players, args.seed + j, jobs, args.seconds,
                                  args.max_moves) for j in range(jobs)]
-            parts = [pool.take(task) for task in tasks]
+            with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
+                parts = [pool.take(task) for task in tasks]
     failed = [part["error"] for part in parts if part["error"] is not None]
     if failed:
         seed, text = min(failed)
@@ -1173,20 +1157,29 @@ def cmd_verify(args) -> int:
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
     jobs = min(jobs_of(args), args.n * len(counts))
-    reports = None
-    if jobs > 1:
-        # the games of every count are played by the workers; the reports are the same
-        with worker_pool(jobs, args, probe, counts[0]) as pool:
-            reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves,
-                                              leaks=args.leaks)
+    progress = Progress(args.n * len(counts), "verifying", enabled=wanted(args))
+    played = 0
+
+    def counted(more):
+        nonlocal played
+        played += more
+        progress.update(played)
+    loaded = {count: load(args.file, args.option, count, args.coverage, args.param) for count in counts}
+    try:
+        if jobs > 1:
+            # the games of every count are played by the workers; the reports are the same
+            with worker_pool(jobs, args, probe, counts[0]) as pool:
+                reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves,
+                                                  leaks=args.leaks, on_games=counted)
+        else:
+            reports = {count: verify(loaded[count], games=args.n, seed=args.seed, max_moves=args.max_moves,
+                                     leaks=args.leaks, on_game=lambda: counted(1)) for count in counts}
+    finally:
+        progress.close()
     results = []
     failed = False
     for count in counts:
-        game = load(args.file, args.option, count, args.coverage, args.param)
-        if reports is None:
-            report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves, leaks=args.leaks)
-        else:
-            report = reports[count]
+        game, report = loaded[count], reports[count]
         results.append((game, report))
         for number, failure in enumerate(report.failures, start=1):
             failed = True
@@ -1487,6 +1480,7 @@ def build_parser():
                           help="number of games (default 100)")
     simulate.add_argument("--seed", type=seed_int, default=0, metavar="S",
                           help="game i uses seed S+i (default 0)")
+    simulate.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
                           help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)")
@@ -1507,6 +1501,7 @@ def build_parser():
     analyze_.add_argument("--against", metavar="BASE",
                           help="also play BASE (another rules file, e.g. the one a variant extends) with the same "
                                "players, options, params, bots and seeds, and report what changed, with p-values")
+    analyze_.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     analyze_.add_argument("--json", action="store_true", help="print every figure as JSON")
     analyze_.add_argument("--html", metavar="PATH",
                           help="also write the report with its plots to PATH, one self-contained HTML file "
@@ -1533,6 +1528,7 @@ def build_parser():
     game_arguments(bench)
     bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
+    bench.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     max_moves_argument(bench, "stop a playout after M moves (it does not count as one finished)")
     bench.add_argument("--coverage", action="store_true",
@@ -1564,6 +1560,7 @@ def build_parser():
                               "copied into a public one; expected where the rules reveal it)")
     verify_.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
                          help="write a replayable log of each failure into the folder DIR (made if need be)")
+    verify_.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     coverage_argument(verify_)
     jobs_argument(verify_, "play the games")

@@ -2,9 +2,15 @@
 Games are scripted through standard input, as a human would type them."""
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import re
+import sys
 
+import pytest
+
+from interpreter import progress
 from interpreter.cli import HUMAN_HELP
 from tests.test_cli import CONTINENTS, TTT, run
 
@@ -152,3 +158,84 @@ def test_resume_refuses_what_the_log_fixes(capsys, tmp_path):
     assert code == 2 and "the following arguments are required: FILE (or --resume LOG)" in err
     code, _, err = run(capsys, "play", TTT, "--ignore-hash")
     assert code == 2 and "argument --ignore-hash: only with --resume LOG" in err
+
+
+# ---- progress ----------------------------------------------------------------------------
+
+def as_terminal(monkeypatch):
+    """Standard error seen as a terminal (inside the test: capsys puts its own in place for
+    the call), and a progress line drawn at every update."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(progress, "FIRST_DRAW", 0)
+    monkeypatch.setattr(progress, "INTERVAL", 0)
+
+
+def progress_lines(err: str) -> list:
+    """The progress lines drawn over one another ('\\r' before each), without the wiping."""
+    return [piece.strip() for piece in err.split("\r") if piece.strip()]
+
+
+@pytest.mark.parametrize("argv, label, unit", [
+    (["simulate", TTT, "-n", 30, "--jobs", 1], "simulating", "games"),
+    (["analyze", TTT, "-n", 30, "--jobs", 1], "analysing", "games"),
+    (["verify", TTT, "-n", 15, "--jobs", 1], "verifying", "games"),
+    (["verify", TTT, "-n", 15, "--jobs", 2], "verifying", "games"),
+    (["bench", TTT, "--seconds", 0.3, "--jobs", 1], "benchmarking", "s"),
+])
+def test_long_commands_show_their_progress_on_a_terminal(capsys, monkeypatch, argv, label, unit):
+    as_terminal(monkeypatch)
+    code, out, err = run(capsys, *argv)
+    assert code == 0
+    lines = progress_lines(err)
+    assert lines and all(line.startswith(label + " ") for line in lines)
+    total = "30" if "-n" in argv and 30 in argv else "15" if "-n" in argv else "0.3"
+    last = re.search(rf"(\S+)/{re.escape(total)} {unit}", lines[-1])
+    assert last, lines[-1]
+    if unit == "games":
+        assert last.group(1) == total            # the last line drawn: every game played
+    # the line is wiped at the end: the output after it is not mixed with it
+    assert err.endswith("\r") and "\r" not in out
+
+
+@pytest.mark.parametrize("extra", [["--json"], ["--quiet"]])
+def test_no_progress_for_json_or_quiet(capsys, monkeypatch, extra):
+    as_terminal(monkeypatch)
+    for argv in (["simulate", TTT, "-n", 20], ["verify", TTT, "-n", 5], ["bench", TTT, "--seconds", 0.2]):
+        code, _, err = run(capsys, *argv, "--jobs", 1, *extra)
+        assert code == 0 and err == ""
+
+
+def test_no_progress_when_standard_error_is_not_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(progress, "FIRST_DRAW", 0)
+    monkeypatch.setattr(progress, "INTERVAL", 0)
+    code, _, err = run(capsys, "simulate", TTT, "-n", 20, "--jobs", 1)
+    assert code == 0 and err == ""
+
+
+def test_the_progress_line_shows_a_bar_a_rate_and_the_time_left():
+    now = [0.0]
+    stream = io.StringIO()
+    line = progress.Progress(100, "simulating", stream=stream, clock=lambda: now[0])
+    now[0] = 0.1
+    line.update(5)                      # before FIRST_DRAW: nothing yet
+    assert stream.getvalue() == ""
+    now[0] = 2.0
+    line.update(50)
+    assert stream.getvalue() == "\rsimulating " + "█" * 12 + "░" * 12 + " 50/100 games · 25/s · 2 s left"
+    now[0] = 2.05
+    line.update(51)                     # within INTERVAL of the last drawing: not redrawn
+    assert stream.getvalue().count("\r") == 1
+    line.close()
+    assert stream.getvalue().endswith("\r" + " " * len("simulating ") + " " * 24 + " " * len(" 50/100 games · 25/s · 2 s left") + "\r")
+    line.update(60)                     # closed: nothing more
+    assert stream.getvalue().count("simulating") == 1
+
+
+def test_progress_is_wanted_only_on_a_terminal_without_json_or_quiet():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    args = argparse.Namespace(json=False, quiet=False)
+    assert progress.wanted(args, Terminal()) and not progress.wanted(args, io.StringIO())
+    assert not progress.wanted(argparse.Namespace(json=True, quiet=False), Terminal())
+    assert not progress.wanted(argparse.Namespace(json=False, quiet=True), Terminal())
