@@ -259,9 +259,11 @@ def place(line: list, start: int, text: str):
 
 
 def render_hex_board(board: dict, values: dict) -> list:
-    """Each hex on two lines, its symbol then its marks (cut to HEX_WIDTH), at its drawn place;
-    row numbers down the left, column numbers across the top; a border between two parts is
-    '│' beside a hex, '╲' or '╱' between rows. The layout is the same whatever the marks."""
+    """Each hex on two lines, its symbol then its marks (cut to HEX_WIDTH, and then written
+    whole under the legend), at its drawn place; row numbers down the left, column numbers
+    across the top. On a board split into parts, a line between two rows holds the borders
+    ('╲', '╱'), and '│' stands between hexes side by side. The layout is the same whatever
+    the marks."""
     cells = board["cells"]
     rows = board.get("rows") or max(c["row"] for c in cells)
     cols = board.get("cols") or max(c["col"] for c in cells)
@@ -279,6 +281,7 @@ def render_hex_board(board: dict, values: dict) -> list:
         number = str(col)
         place(head, x(col) - len(number) + 1, number)     # the number's last digit over the middle
     lines = ["".join(head).rstrip()]
+    cut = []            # (label, marks) of the hexes whose marks do not fit
     for row in range(1, rows + 1):
         symbols, marks, between = [" "] * size, [" "] * size, [" "] * size
         place(symbols, 0, str(row).rjust(label_width))
@@ -290,6 +293,7 @@ def render_hex_board(board: dict, values: dict) -> list:
             place(symbols, middle - len(symbol) + 1, symbol)      # by its last character, as drawn in the rules
             text = "/".join(cell.get("marks") or [])
             if len(text) > HEX_WIDTH:
+                cut.append((cell["label"], text))
                 text = text[:HEX_WIDTH - 1] + "…"
             place(marks, middle - half, text.center(HEX_WIDTH))
             if border_between(parts, (row, col), (row, col + 2)):
@@ -299,9 +303,10 @@ def render_hex_board(board: dict, values: dict) -> list:
             if border_between(parts, (row, col), (row + 1, col - 1)):
                 between[middle - half] = "╲"
         lines += ["".join(symbols).rstrip(), "".join(marks).rstrip()]
-        if row < rows:
+        if row < rows and parts is not None:
             lines.append("".join(between).rstrip())
-    return [("  " + line).rstrip() for line in lines] + legend_lines(board)
+    whole = [f"  {label}: {text}" for label, text in sorted(cut, key=lambda c: index_order(c[0]))]
+    return [("  " + line).rstrip() for line in lines] + legend_lines(board) + whole
 
 
 def render_board(board: dict, values: dict = None) -> list:

@@ -529,10 +529,11 @@ def test_render_hex_board(tmp_path):
     lines = render_view(state.view(1)).splitlines()
     drawing = lines[lines.index("Hex:") + 1:]
     # column numbers on top (half a hex each: 01 is in column 2, 02 in column 4), then each
-    # row: its number and its hexes' symbols, their marks, and a line for borders between rows
-    header, row1, marks1, between, row2, marks2 = drawing[:6]
+    # row: its number and its hexes' symbols, then their marks (no line for borders between
+    # the rows: nothing splits this board into parts)
+    header, row1, marks1, row2, marks2 = drawing[:5]
     assert header.split() == ["1", "2", "3", "4", "5", "6"]
-    assert row1.split() == ["1", "01", "02", "03"] and not marks1.strip() and not between.strip()
+    assert row1.split() == ["1", "01", "02", "03"] and not marks1.strip()
     assert row2.split() == ["2", "04", "05"] and marks2.split() == ["P1"]
     # a hex stands under its column's number (by its last character, as in the rules file),
     # and its marks under it
@@ -541,20 +542,23 @@ def test_render_hex_board(tmp_path):
     # the coordinates are explained under the map, and a move names them
     assert "  a hex is SYMBOL@ROW.COL: its row at the left, its column on top (half a hex each)" in drawing
     # a mark moves nothing: the same lines, at the same places
-    drawn_before = before[before.index("Hex:") + 1:before.index("Hex:") + 8]
-    assert len(drawn_before) == len(drawing[:7])
-    assert [line for i, line in enumerate(drawing[:7]) if i != 5] == [line for i, line in enumerate(drawn_before) if i != 5]
+    drawn_before = before[before.index("Hex:") + 1:before.index("Hex:") + 7]
+    assert [line for i, line in enumerate(drawing[:6]) if i != 4] == [line for i, line in enumerate(drawn_before) if i != 4]
+    assert not drawn_before[4].strip()
 
 
 def test_a_long_mark_is_cut_to_the_width_of_a_hex():
     board = {"kind": "hex", "rows": 1, "cols": 4,
              "cells": [{"label": "A@1.2", "row": 1, "col": 2, "marks": ["P1", "T12", "x"]},
                        {"label": "B@1.4", "row": 1, "col": 4, "marks": ["P2"]}]}
-    _header, symbols, marks = render_board(board)[:3]
+    lines = render_board(board)
+    _header, symbols, marks = lines[:3]
     assert marks.split() == ["P1/T…", "P2"]
     # the cut text still ends before the next hex's
     assert marks.index("…") < marks.index("P2") - 1
     assert symbols.index("A") < symbols.index("B")
+    # and is written whole under the drawing
+    assert lines[-1] == "  A@1.2: P1/T12/x"
 
 
 def test_connect_four_columns_are_numbered_as_the_moves_name_them():
