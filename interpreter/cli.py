@@ -1354,7 +1354,8 @@ COMMAND_HELP = {
     "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
              "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
-             "the commands).",
+             "the commands, 'undo' takes back your last move). --resume LOG goes on with the unfinished "
+             "game of a log written by --log.",
              ["referee play my-game.rules",
               "referee play my-game.rules --players 3 --bot all=random --seed 7 --brief",
               "printf 'b2\\n1\\n' | referee play my-game.rules --seed 1 --bot 2=first",
