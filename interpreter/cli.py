@@ -816,13 +816,12 @@ def cmd_simulate(args) -> int:
             else:
                 unfinished += 1
             if record["log_error"]:
-                progress.close()
                 raise CliError(record["log_error"], CANNOT_WRITE)
             if record["log"] and first_error is not None and first_error["seed"] == seed:
                 first_error["log"] = record["log"]
     finally:
         games.close()                   # stops the workers, if any
-    progress.close()
+        progress.close()
     seconds = time.perf_counter() - started
     summary = {
         "rules": args.file, "players": players, "options": sorted(game.options),

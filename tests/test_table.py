@@ -11,7 +11,11 @@ import sys
 import pytest
 
 from interpreter import progress
+from interpreter.bots import RandomBot
 from interpreter.cli import HUMAN_HELP
+from interpreter.engine import load_game
+from interpreter.render import render_view, view_defaults
+from tests.conftest import GAMES
 from tests.test_cli import CONTINENTS, TTT, run
 
 
@@ -22,6 +26,39 @@ def views(out: str) -> list:
 
 def log_moves(path) -> list:
     return json.loads(path.read_text())["moves"]
+
+
+# ---- boards -------------------------------------------------------------------------------
+
+def drawing(text: str, board: str) -> list:
+    lines = text.splitlines()
+    start = lines.index(f"{board}:") + 1
+    end = next(i for i in range(start, len(lines)) if lines[i] and not lines[i].startswith(" "))
+    return lines[start:end]
+
+
+def test_the_titicaca_map_keeps_its_layout_through_a_whole_game():
+    """Every hex stays where it is drawn from the first move to the last: the same number of
+    lines, the same row and column numbers, each hex's symbol at the same place."""
+    game, _, _ = load_game(str(GAMES / "titicaca.rules"), players=4)
+    state, bot = game.new_initial_state(6), RandomBot(6)
+    defaults = view_defaults(game)
+    first = drawing(render_view(state.view(1), defaults), "Map")
+    symbol_lines = [i for i, line in enumerate(first) if line[:3].strip().isdigit()]
+    assert len(symbol_lines) == 9 and first[0].split() == [str(c) for c in range(1, 17)]
+    borders_seen = False
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+        now = drawing(render_view(state.view(1), defaults), "Map")
+        assert len(now) == len(first) and now[0] == first[0]
+        for i in symbol_lines:
+            # the symbols stand where they stood; a border may stand between them
+            assert now[i].replace("│", " ").rstrip() == first[i].rstrip()
+        borders_seen = borders_seen or any(mark in line for line in now for mark in "│╱╲")
+    assert borders_seen
+    # the hex a move names is found under its row and column numbers: F@6.5 is in row 6, column 5
+    row6 = first[symbol_lines[5]]
+    assert row6.split()[0] == "6" and row6[first[0].index(" 5 ") + 1] == "F"
 
 
 # ---- undo --------------------------------------------------------------------------------
