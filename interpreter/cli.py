@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import json
 import math
 import os
@@ -30,6 +31,7 @@ from .verify import failure_kind, verify
 from . import analyze, coverage, parallel, rulebook
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
+from .progress import Progress, Ticking, wanted
 
 OK, ERRORS, USAGE, UNFINISHED = 0, 1, 2, 3
 BAD_INPUT, MISSING_FILE, UNAVAILABLE, RUNTIME, CANNOT_WRITE = 65, 66, 69, 70, 73
@@ -253,7 +255,8 @@ def parse_bots(specs, players):
 HUMAN_HELP = """\
 Type a move by its number or its name (case and spaces do not matter); '#3' is always move 3.
 Where moves are named by numbers, a bare number is a name, never a place in the list.
-Commands: moves (list the legal moves), view (show the game again), help, quit."""
+Commands: moves (list the legal moves), view (show the game again), undo (take back your last
+move, and the bots' moves after it), help, quit."""
 
 
 def named_by_numbers(names) -> bool:
@@ -283,8 +286,9 @@ def numbered_moves(names) -> list:
 class Session:
     """One game being played in the terminal."""
 
-    def __init__(self, game, args, bots, seed, unnamed_humans=False):
+    def __init__(self, game, args, bots, seed, unnamed_humans=False, resumed=()):
         self.game = game
+        self.resumed = list(resumed)        # the moves of an unfinished game to go on from
         self.unnamed_humans = unnamed_humans
         self.args = args
         self.bots = bots
@@ -297,6 +301,9 @@ class Session:
         self.defaults = view_defaults(game)
         self.state = None
         self.moves = []
+        # each human decision so far: (seat, how many moves were played before it, the bots as
+        # they were then), so that undo goes back to it and the bots play on as they did
+        self.decisions = []
         self.log_seen = 0
         self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
         # several humans at one terminal: hand it over between them (see hand_over)
@@ -409,6 +416,7 @@ class Session:
         if handed is not None:
             return handed
         state = self.state
+        self.decisions.append((seat, len(self.moves), copy.deepcopy(self.bots)))
         out("")
         out(self.view_text(seat))
         out("legal moves:")
@@ -441,6 +449,10 @@ class Session:
                 if word in ("view", "v"):
                     out(self.view_text(seat))
                     continue
+                if word in ("undo", "u"):
+                    if self.undo(seat):
+                        return "undone"
+                    continue
             move = by_name[0] if by_name else text
             number = text[1:] if text.startswith("#") else text
             if not by_name and not text.startswith("#") and text.isdigit() and named_by_numbers(names):
@@ -461,6 +473,44 @@ class Session:
                 out(f"refused: {refusal.reason}")
                 continue
             return None
+
+    def undo(self, seat) -> bool:
+        """Go back to `seat`'s previous decision: the moves since (the bots' too) are taken back
+        and the game is played again from its seed without them (the engine is deterministic).
+        Refused, with a reason, at a seat's first decision or over another human's move."""
+        current = len(self.decisions) - 1
+        earlier = [i for i in range(current) if self.decisions[i][0] == seat]
+        if not earlier:
+            out("refused: nothing to undo (this is your first move)")
+            return False
+        back = earlier[-1]
+        others = sorted({p for p, _, _ in self.decisions[back + 1:current] if p != seat})
+        if others:
+            out(f"refused: undo would take back the move of another human ({', '.join(f'P{p}' for p in others)})")
+            return False
+        _, kept, bots = self.decisions[back]
+        del self.decisions[back:]       # the decision gone back to is recorded again when it is taken
+        taken = len(self.moves) - kept
+        self.moves = self.moves[:kept]
+        self.bots = bots
+        self.rebuild()
+        out(f"undone: {taken} move{'s' if taken != 1 else ''} taken back, P{seat} to move again")
+        self.write_progress()
+        return True
+
+    def rebuild(self, record_decisions=False):
+        """The state of the game from its seed and self.moves, with what is shown of it;
+        record_decisions: note the human decisions among them, for undo (a resumed game)."""
+        state = new_state(self.game, self.seed)
+        for played, name in enumerate(self.moves):
+            seat = state.current_player()
+            if record_decisions and 1 <= seat <= self.game.num_players and seat not in self.bots:
+                self.decisions.append((seat, played, copy.deepcopy(self.bots)))
+            state.apply(name)
+        self.state = state
+        self.log_seen = len(state.log)      # events already shown are not shown again
+        self.sealed = [k for k, (p, text) in enumerate(state.public_history) if text is None and p != self.viewer]
+        self.last_scores = state.scores() if self.game.score is not None else None
 
     def run(self):
         """Play to the end; returns the exit code."""
@@ -484,6 +534,10 @@ class Session:
             raise
         self.log_seen = len(self.state.log)
         self.last_scores = self.state.scores() if game.score is not None else None
+        if self.resumed:
+            self.moves = self.resumed
+            self.rebuild(record_decisions=True)
+            out(f"resumed from {self.args.resume} after {len(self.moves)} moves")
         outcome = None
         try:
             while not self.state.is_terminal():
@@ -493,7 +547,9 @@ class Session:
                     self.bot_turn(seat, bot, spectating)
                 else:
                     outcome = self.human_turn(seat)
-                    if outcome is not None:
+                    if outcome == "undone":
+                        outcome = None
+                    elif outcome is not None:
                         break
         except RulesRuntimeError as error:
             err(runtime_text(error, game))
@@ -570,8 +626,20 @@ def seat_bots(kinds, seed, shared_random=None) -> dict:
 
 
 def cmd_play(args) -> int:
+    if args.resume is not None:
+        return resume_play(args)
+    if args.ignore_hash:
+        raise UsageError("argument --ignore-hash: only with --resume LOG")
+    if args.file is None:
+        raise UsageError("the following arguments are required: FILE (or --resume LOG)")
     game = load(args.file, args.option, args.players, params=args.param)
     seed = args.seed if args.seed is not None else new_seed()
+    bots, unnamed = table_bots(game, args, seed)
+    return Session(game, args, bots, seed, unnamed_humans=unnamed).run()
+
+
+def table_bots(game, args, seed):
+    """(bots, unnamed_humans): {seat: bot} from --bot, and whether --bot left a seat human."""
     kinds = parse_bots(args.bot or [], game.num_players)
     if not args.bot:
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
@@ -580,7 +648,34 @@ def cmd_play(args) -> int:
     bots = seat_bots(kinds, seed, shared_random)
     # with --bot, a seat that no --bot names is human: the seats line says so
     unnamed = bool(args.bot) and any(p not in kinds for p in range(1, game.num_players + 1))
-    return Session(game, args, bots, seed, unnamed_humans=unnamed).run()
+    return bots, unnamed
+
+
+def resume_play(args) -> int:
+    """Go on with the unfinished game of a log written by `play --log`: the log is read and
+    replayed whole (a log that is not valid, or whose rules changed, or whose moves are not
+    legal, is refused before anything is played), then the game goes on, written to the same
+    log unless --log says otherwise. The log fixes the game: players, options, params, seed."""
+    fixed = [flag for flag, value in (("--players", args.players), ("--option", args.option),
+                                      ("--param", args.param), ("--seed", args.seed)) if value not in (None, [])]
+    if fixed:
+        raise UsageError(f"argument --resume: the log fixes the game; leave out {', '.join(fixed)}")
+    log, error = read_log(args.resume)
+    if error is None:
+        state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.resume, rules_path=args.file)
+    if error is not None:
+        message = str(error).removeprefix(f"{args.resume}: ")
+        err(f"referee: cannot resume {args.resume}: {message}")
+        return error.code
+    if state.is_terminal():
+        err(f"referee: cannot resume {args.resume}: its game is over ({winners_text(state.winners)}); "
+            f"referee replay {args.resume} shows it")
+        return BAD_INPUT
+    game = state.game
+    args.file = args.file or log["rules"]       # the log goes on naming the rules as it did
+    args.log = args.log or args.resume
+    bots, unnamed = table_bots(game, args, log["seed"])
+    return Session(game, args, bots, log["seed"], unnamed_humans=unnamed, resumed=log["moves"]).run()
 
 
 # ---- simulate ----------------------------------------------------------------------------
@@ -606,25 +701,6 @@ def play_out(game, seed, max_moves, before_move=None, bots=None):
     except IllegalMove as error:          # a listed move refused: an engine inconsistency
         return state, moves, f"runtime error: a legal move was refused: {error.reason}", "illegal-move"
     return state, moves, None, None
-
-
-class Progress:
-    def __init__(self, total, label):
-        self.total = total
-        self.label = label
-        self.enabled = total >= 20 and sys.stderr.isatty()
-        self.last = 0.0
-
-    def update(self, done):
-        if self.enabled and time.perf_counter() - self.last > 0.2:
-            self.last = time.perf_counter()
-            sys.stderr.write(f"\r{self.label}: {done}/{self.total}")
-            sys.stderr.flush()
-
-    def close(self):
-        if self.enabled:
-            sys.stderr.write("\r" + " " * (len(self.label) + 24) + "\r")
-            sys.stderr.flush()
 
 
 def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=None, details=False) -> dict:
@@ -713,7 +789,7 @@ def cmd_simulate(args) -> int:
     draws = shared = finished = unfinished = errors = 0
     first_error = None
     counted = None
-    progress = Progress(n, "simulating")
+    progress = Progress(n, "simulating", enabled=wanted(args))
     started = time.perf_counter()
     games = simulated_games(args, game, min(jobs_of(args), n), progress)
     try:
@@ -740,13 +816,12 @@ def cmd_simulate(args) -> int:
             else:
                 unfinished += 1
             if record["log_error"]:
-                progress.close()
                 raise CliError(record["log_error"], CANNOT_WRITE)
             if record["log"] and first_error is not None and first_error["seed"] == seed:
                 first_error["log"] = record["log"]
     finally:
         games.close()                   # stops the workers, if any
-    progress.close()
+        progress.close()
     seconds = time.perf_counter() - started
     summary = {
         "rules": args.file, "players": players, "options": sorted(game.options),
@@ -791,7 +866,7 @@ def analysis_bots(args, game) -> dict:
 def analysed(args, game, kinds, label):
     """The analyze.Tally of args.n games of `game` (loaded from args.file) between `kinds`."""
     tally = analyze.Tally(game.num_players, args.max_moves)
-    progress = Progress(args.n, label)
+    progress = Progress(args.n, label, enabled=wanted(args))
     games = simulated_games(args, game, min(jobs_of(args), args.n), progress, kinds, details=True)
     try:
         for record in games:
@@ -1007,7 +1082,8 @@ def cmd_bench(args) -> int:
     game = load(args.file, args.option, args.players, args.coverage, args.param)
     jobs = jobs_of(args)
     if jobs <= 1:
-        parts = [bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
+        with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
+            parts = [bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
     else:
         # N workers, each with its own seeds (S+j, S+j+N, ...), all started at once, once
         # every one has loaded the game; the figures are their sums over the time budget
@@ -1015,7 +1091,8 @@ def cmd_bench(args) -> int:
             pool.wait_ready()
             tasks = [pool.submit(parallel.bench_task, game.num_players, args.seed + j, jobs, args.seconds,
                                  args.max_moves) for j in range(jobs)]
-            parts = [pool.take(task) for task in tasks]
+            with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
+                parts = [pool.take(task) for task in tasks]
     failed = [part["error"] for part in parts if part["error"] is not None]
     if failed:
         seed, text = min(failed)
@@ -1079,20 +1156,29 @@ def cmd_verify(args) -> int:
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
     jobs = min(jobs_of(args), args.n * len(counts))
-    reports = None
-    if jobs > 1:
-        # the games of every count are played by the workers; the reports are the same
-        with worker_pool(jobs, args, probe, counts[0]) as pool:
-            reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves,
-                                              leaks=args.leaks)
+    progress = Progress(args.n * len(counts), "verifying", enabled=wanted(args))
+    played = 0
+
+    def counted(more):
+        nonlocal played
+        played += more
+        progress.update(played)
+    loaded = {count: load(args.file, args.option, count, args.coverage, args.param) for count in counts}
+    try:
+        if jobs > 1:
+            # the games of every count are played by the workers; the reports are the same
+            with worker_pool(jobs, args, probe, counts[0]) as pool:
+                reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves,
+                                                  leaks=args.leaks, on_games=counted)
+        else:
+            reports = {count: verify(loaded[count], games=args.n, seed=args.seed, max_moves=args.max_moves,
+                                     leaks=args.leaks, on_game=lambda: counted(1)) for count in counts}
+    finally:
+        progress.close()
     results = []
     failed = False
     for count in counts:
-        game = load(args.file, args.option, count, args.coverage, args.param)
-        if reports is None:
-            report = verify(game, games=args.n, seed=args.seed, max_moves=args.max_moves, leaks=args.leaks)
-        else:
-            report = reports[count]
+        game, report = loaded[count], reports[count]
         results.append((game, report))
         for number, failure in enumerate(report.failures, start=1):
             failed = True
@@ -1221,8 +1307,12 @@ def max_moves_argument(parser, what):
                         help=f"{what} (default {DEFAULT_MAX_MOVES})")
 
 
-def game_arguments(parser, players_help="number of players (default: the game's minimum)"):
-    parser.add_argument("file", metavar="FILE", help="the rules file")
+def game_arguments(parser, players_help="number of players (default: the game's minimum)", file_optional=False):
+    if file_optional:
+        parser.add_argument("file", metavar="FILE", nargs="?",
+                            help="the rules file (with --resume: default, the one the log names)")
+    else:
+        parser.add_argument("file", metavar="FILE", help="the rules file")
     parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
     parser.add_argument("--option", action="append", metavar="NAME", default=[],
                         help="turn on a declared option (repeat for several)")
@@ -1263,11 +1353,13 @@ COMMAND_HELP = {
     "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
              "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
-             "the commands).",
+             "the commands, 'undo' takes back your last move). --resume LOG goes on with the unfinished "
+             "game of a log written by --log.",
              ["referee play my-game.rules",
               "referee play my-game.rules --players 3 --bot all=random --seed 7 --brief",
               "printf 'b2\\n1\\n' | referee play my-game.rules --seed 1 --bot 2=first",
-              "referee play my-game.rules --bot all=first --log game.json"],
+              "referee play my-game.rules --bot all=first --log game.json",
+              "referee play --resume game.json"],
              "0 the game reached its end, 2 bad command line, 3 unfinished (end of input or quit), "
              "65 bad rules file, 66 missing file, 70 runtime rules error, 73 cannot write the log"),
     "simulate": ("Play N games between random bots (game i with seed S+i) and summarise them: wins, "
@@ -1357,7 +1449,12 @@ def build_parser():
     play = commands.add_parser("play", help="play a game in the terminal, against bots or not",
                                description="Play a game. Without --bot, seat 1 is human and the others are "
                                            "random bots. Moves are read line by line from standard input.")
-    game_arguments(play)
+    game_arguments(play, file_optional=True)
+    play.add_argument("--resume", metavar="LOG",
+                      help="go on with the unfinished game of LOG (written by play --log), which is replayed "
+                           "and checked first; the game is written on to LOG unless --log names another file")
+    play.add_argument("--ignore-hash", action="store_true",
+                      help="with --resume: go on even if the rules file has changed since the log was written")
     play.add_argument("--seed", type=seed_int, metavar="S",
                       help="random seed (default: 64 random bits from the OS); shown at the start only when "
                            "every seat is a bot, else once the game has stopped, and in the log")
@@ -1383,6 +1480,7 @@ def build_parser():
                           help="number of games (default 100)")
     simulate.add_argument("--seed", type=seed_int, default=0, metavar="S",
                           help="game i uses seed S+i (default 0)")
+    simulate.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
                           help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)")
@@ -1403,6 +1501,7 @@ def build_parser():
     analyze_.add_argument("--against", metavar="BASE",
                           help="also play BASE (another rules file, e.g. the one a variant extends) with the same "
                                "players, options, params, bots and seeds, and report what changed, with p-values")
+    analyze_.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     analyze_.add_argument("--json", action="store_true", help="print every figure as JSON")
     analyze_.add_argument("--html", metavar="PATH",
                           help="also write the report with its plots to PATH, one self-contained HTML file "
@@ -1429,6 +1528,7 @@ def build_parser():
     game_arguments(bench)
     bench.add_argument("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)")
     bench.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
+    bench.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     max_moves_argument(bench, "stop a playout after M moves (it does not count as one finished)")
     bench.add_argument("--coverage", action="store_true",
@@ -1460,6 +1560,7 @@ def build_parser():
                               "copied into a public one; expected where the rules reveal it)")
     verify_.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
                          help="write a replayable log of each failure into the folder DIR (made if need be)")
+    verify_.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     coverage_argument(verify_)
     jobs_argument(verify_, "play the games")

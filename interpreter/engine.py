@@ -27,7 +27,6 @@ from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeErro
 
 TERMINAL = 0
 SKIP = "skip"
-PART_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 class Move:
@@ -1522,18 +1521,13 @@ def cell_marks(s, player, geometry, index_types, prefix):
         return visibility in ("public", "top")
 
     for var, (visibility, owner, types, t) in game.var_meta.items():
-        if types == index_types and allowed(visibility, owner):
-            # a var that maps each cell to a cell of the same board splits the board into
-            # parts: each part is marked with a letter of its own, in reading order
-            letters = {} if strip_optional(t) == geometry.name else None
+        # a var that maps each cell to a cell of the same board splits the board into parts:
+        # a drawing shows their borders (from the view's vars), not a mark per cell
+        if types == index_types and allowed(visibility, owner) and strip_optional(t) != geometry.name:
             for cell in geometry.cells:
                 value = s.vars.get((var, *prefix, cell))
                 if value is not None and value != game.var_defaults[var]:
-                    if letters is None:
-                        mark = game.labeler(t, player)(s, value)
-                    else:
-                        mark = letters.setdefault(value, PART_LETTERS[len(letters) % len(PART_LETTERS)])
-                    marks.setdefault(cell, []).append(mark)
+                    marks.setdefault(cell, []).append(game.labeler(t, player)(s, value))
     for zone, (kind, visibility, owner, types) in game.zone_meta.items():
         if types == index_types and allowed(visibility, owner):
             for cell in geometry.cells:

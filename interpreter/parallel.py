@@ -359,10 +359,12 @@ def bench_task(game, first_seed, stride, seconds, max_moves):
 
 # ---- the commands' parallel parts -----------------------------------------------------------
 
-def verify_reports(pool, jobs, counts, games, seed, max_moves, shrink_failures=True, leaks=True) -> dict:
+def verify_reports(pool, jobs, counts, games, seed, max_moves, shrink_failures=True, leaks=True,
+                   on_games=None) -> dict:
     """{player count: verify.Report}, the same as verify.verify(game of that count, ...) gives:
     the pool's workers play the games of every count, the outcomes are collected in seed
-    order, and each failure kept is shrunk by a worker too (while other games still play)."""
+    order, and each failure kept is shrunk by a worker too (while other games still play).
+    on_games(n) is called as the outcomes of n more games are collected (a progress line)."""
     seeds = list(range(seed, seed + games))
     runs = {count: [pool.submit(verify_chunk, count, part, max_moves, leaks) for part in chunks(seeds, jobs)]
             for count in counts}
@@ -372,6 +374,8 @@ def verify_reports(pool, jobs, counts, games, seed, max_moves, shrink_failures=T
         for task in runs[count]:
             part, part_counts = pool.take(task)
             outcomes += part
+            if on_games is not None:
+                on_games(len(part))
             counted = coverage_module.add(counted, part_counts)
         reports[count] = verify_module.collect(outcomes)
         reports[count].coverage = counted

@@ -4,7 +4,7 @@ Nothing here knows a game: zones, variables and boards are drawn from their name
 
     render_view(view)                 # the whole view, several lines
     render_view(view, defaults=...)   # hide variables still at their declared default
-    render_board(board)               # one board as a grid of marks
+    render_board(board, values)       # one board: a grid of marks, or a hex map
     render_status(view)               # one line: turn, whose move, scores
 """
 from __future__ import annotations
@@ -219,51 +219,138 @@ def hex_symbol(label: str) -> str:
     return label.split("@", 1)[0]
 
 
-def render_board(board: dict) -> list:
-    """A grid: the highest row at the top, row 1 at the bottom, columns lettered a, b, c...
-    A hex map: rows from the top as drawn, each hex at its drawn position."""
+GRID_MIN_WIDTH = 2  # a grid cell's width at least: a player's mark, P1
+HEX_WIDTH = 5       # a hex's text, its symbol or its marks, is cut to this many characters
+HEX_STEP = 3        # characters per hex-map column: hexes side by side (2 columns apart) stand 6 apart
+
+
+def part_names(board: dict, values: dict):
+    """(row, col) -> the parts the cell belongs to, one per variable that splits the board into
+    parts (read from the view's variables: what the viewer may see), or None without such a
+    variable. 'none' is a cell in no part."""
+    parts = board.get("parts") or []
+    if not parts:
+        return None
+    seat = f"P{board['player']}, " if board.get("player") else ""
+    return {(c["row"], c["col"]): tuple(values.get(f"{v}[{seat}{c['label']}]", "none") for v in parts)
+            for c in board.get("cells", [])}
+
+
+def border_between(parts, a, b) -> bool:
+    """Whether a border stands between cells a and b: both on the board, in different parts,
+    and one of them in a part."""
+    if parts is None or a not in parts or b not in parts or parts[a] == parts[b]:
+        return False
+    return any(name != "none" for name in parts[a] + parts[b])
+
+
+def legend_lines(board: dict) -> list:
+    """What the drawing's coordinates and lines mean: the same lines whatever the marks."""
+    lines = []
+    if board.get("kind") == "hex":
+        lines.append("  a hex is SYMBOL@ROW.COL: its row at the left, its column on top (half a hex each)")
+    if board.get("parts"):
+        lines.append(f"  lines are the borders between the parts of {', '.join(board['parts'])}")
+    return lines
+
+
+def place(line: list, start: int, text: str):
+    line[start:start + len(text)] = list(text)
+
+
+def render_hex_board(board: dict, values: dict) -> list:
+    """Each hex on two lines, its symbol then its marks (cut to HEX_WIDTH, and then written
+    whole under the legend), at its drawn place; row numbers down the left, column numbers
+    across the top. On a board split into parts, a line between two rows holds the borders
+    ('╲', '╱'), and '│' stands between hexes side by side. The layout is the same whatever
+    the marks."""
+    cells = board["cells"]
+    rows = board.get("rows") or max(c["row"] for c in cells)
+    cols = board.get("cols") or max(c["col"] for c in cells)
+    at = {(c["row"], c["col"]): c for c in cells}
+    parts = part_names(board, values)
+    label_width = len(str(rows))
+    half = HEX_WIDTH // 2
+
+    def x(col):                                   # the middle of a hex in that column
+        return label_width + 1 + half + col * HEX_STEP
+
+    size = x(cols) + half + 2
+    head = [" "] * size
+    for col in range(1, cols + 1):
+        number = str(col)
+        place(head, x(col) - len(number) + 1, number)     # the number's last digit over the middle
+    lines = ["".join(head).rstrip()]
+    cut = []            # (label, marks) of the hexes whose marks do not fit
+    for row in range(1, rows + 1):
+        symbols, marks, between = [" "] * size, [" "] * size, [" "] * size
+        place(symbols, 0, str(row).rjust(label_width))
+        for (r, col), cell in at.items():
+            if r != row:
+                continue
+            middle = x(col)
+            symbol = hex_symbol(cell["label"])[:half + 1]
+            place(symbols, middle - len(symbol) + 1, symbol)      # by its last character, as drawn in the rules
+            text = "/".join(cell.get("marks") or [])
+            if len(text) > HEX_WIDTH:
+                cut.append((cell["label"], text))
+                text = text[:HEX_WIDTH - 1] + "…"
+            place(marks, middle - half, text.center(HEX_WIDTH))
+            if border_between(parts, (row, col), (row, col + 2)):
+                symbols[middle + HEX_STEP] = marks[middle + HEX_STEP] = "│"
+            if border_between(parts, (row, col), (row + 1, col + 1)):
+                between[middle + half] = "╱"
+            if border_between(parts, (row, col), (row + 1, col - 1)):
+                between[middle - half] = "╲"
+        lines += ["".join(symbols).rstrip(), "".join(marks).rstrip()]
+        if row < rows and parts is not None:
+            lines.append("".join(between).rstrip())
+    whole = [f"  {label}: {text}" for label, text in sorted(cut, key=lambda c: index_order(c[0]))]
+    return [("  " + line).rstrip() for line in lines] + legend_lines(board) + whole
+
+
+def render_board(board: dict, values: dict = None) -> list:
+    """A grid: the highest row at the top, row 1 at the bottom, columns lettered a, b, c... on
+    top and numbered 1, 2, 3... at the bottom. A hex map: see render_hex_board. `values` (the
+    view's variables) places the borders of the parts a variable splits the board into."""
     cells = board.get("cells", [])
     if not cells:
         return ["  (no cells)"]
-    texts = {(c["row"], c["col"]): cell_text(c) for c in cells}
-    w = max(len(t) for t in texts.values())
-    rows = board.get("rows") or max(r for r, _ in texts)
-    cols = board.get("cols") or max(c for _, c in texts)
-    lines = []
+    values = values or {}
     if board.get("kind") == "hex":
-        # each hex on two lines: its symbol as drawn in the rules file, then its marks
-        symbols = {(c["row"], c["col"]): hex_symbol(c["label"]) for c in cells}
-        marked = {(c["row"], c["col"]): cell_text(c) for c in cells if c.get("marks")}
-        w = max(len(t) for t in [*symbols.values(), *marked.values()])
-        step = (w + 2) // 2         # half the distance between two hexes side by side
-        for row in range(1, rows + 1):
-            for texts in (symbols, marked):
-                if not any((row, col) in texts for col in range(cols + 1)):
-                    continue
-                line = [" "] * ((cols + 2) * step + w)
-                for col in range(0, cols + 1):
-                    if (row, col) in texts:
-                        start = col * step
-                        line[start:start + w] = list(texts[(row, col)].center(w))
-                lines.append("  " + "".join(line).rstrip())
-        # drop the empty left margin shared by every line
-        margin = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
-        return ["  " + l[margin:] for l in lines]
+        return render_hex_board(board, values)
+    rows = board.get("rows") or max(c["row"] for c in cells)
+    cols = board.get("cols") or max(c["col"] for c in cells)
+    parts = part_names(board, values)
     # a grid cell with several marks shows one per line ("red 3" over "bee")
     stacked = {(c["row"], c["col"]): [cell_text({"marks": [m]}) for m in c.get("marks") or []] or [cell_text(c)]
                for c in cells}
-    w = max(len(t) for marks in stacked.values() for t in marks)
+    # at least GRID_MIN_WIDTH, so that a player's mark (P1) added to an empty grid moves nothing
+    w = max([len(t) for marks in stacked.values() for t in marks] + [len(str(cols)), GRID_MIN_WIDTH])
     label_w = len(str(rows))
     letters = [COLUMN_LETTERS[c - 1] if c <= len(COLUMN_LETTERS) else str(c) for c in range(1, cols + 1)]
-    lines.append("  " + " " * label_w + "  " + " ".join(l.center(w) for l in letters).rstrip())
+
+    def joined(texts, row):
+        """The cells of a row side by side, '│' between two parts."""
+        text = texts[0]
+        for col in range(2, cols + 1):
+            text += ("│" if border_between(parts, (row, col - 1), (row, col)) else " ") + texts[col - 1]
+        return text
+
+    lines = ["  " + " " * label_w + "  " + " ".join(l.center(w) for l in letters).rstrip()]
     for row in range(rows, 0, -1):
         height = max((len(stacked.get((row, col), ())) for col in range(1, cols + 1)), default=1) or 1
         for line in range(height):
-            body = " ".join((stacked[(row, col)][line] if (row, col) in stacked and line < len(stacked[(row, col)])
-                             else " ").center(w) for col in range(1, cols + 1))
+            texts = [(stacked[(row, col)][line] if (row, col) in stacked and line < len(stacked[(row, col)])
+                      else " ").center(w) for col in range(1, cols + 1)]
             head = str(row).rjust(label_w) if line == 0 else " " * label_w
-            lines.append(f"  {head}  {body.rstrip()}")
-    return lines
+            lines.append(f"  {head}  {joined(texts, row).rstrip()}")
+        if parts is not None and row > 1:
+            under = [("─" if border_between(parts, (row, col), (row - 1, col)) else " ") * w
+                     for col in range(1, cols + 1)]
+            lines.append(("  " + " " * label_w + "  " + " ".join(under)).rstrip())
+    lines.append("  " + " " * label_w + "  " + " ".join(str(c).center(w) for c in range(1, cols + 1)).rstrip())
+    return lines + legend_lines(board)
 
 
 # ---- the whole view ------------------------------------------------------------------------
@@ -302,7 +389,7 @@ def render_view(view: dict, defaults: dict = None) -> str:
         lines.append("sealed moves from: " + ", ".join(player(p) for p in view["sealed"]))
     for name, board in (view.get("boards") or {}).items():
         lines.append(f"{name}:")
-        lines.extend(render_board(board))
+        lines.extend(render_board(board, view.get("vars") or {}))
     # zones that a board drawing shows whole (one item per cell) are not listed again, nor the
     # variables it draws as parts (a letter per part)
     drawn = {z for board in (view.get("boards") or {}).values() for z in board.get("zones", ())}

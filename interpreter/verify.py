@@ -242,12 +242,19 @@ def collect(outcomes) -> Report:
     return report
 
 
-def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True, leaks=True) -> Report:
+def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True, leaks=True, on_game=None) -> Report:
     """Play `games` random games (seeds seed, seed+1, ...); keep the first failure of each kind,
-    shrunk. Every game is played: a report never stops early."""
+    shrunk. Every game is played: a report never stops early. on_game() is called after each
+    game (a progress line)."""
     if game.coverage is not None:
         game.coverage.reset()
-    report = collect(outcome(game, seed + i, max_moves, leaks) for i in range(games))
+
+    def played():
+        for i in range(games):
+            yield outcome(game, seed + i, max_moves, leaks)
+            if on_game is not None:
+                on_game()
+    report = collect(played())
     if game.coverage is not None:
         report.coverage = game.coverage.take()     # before shrinking, which plays more
     if shrink_failures:

@@ -16,7 +16,7 @@ from interpreter.bots import FirstBot, RandomBot
 from interpreter.cli import main
 from interpreter.engine import load_game
 from interpreter.gamelog import read_log, replay, rules_sha256, write_log
-from interpreter.render import render_view
+from interpreter.render import render_board, render_view
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "games" / "tic-tac-toe.rules")
@@ -524,16 +524,54 @@ def test_render_hex_board(tmp_path):
     game, diagnostics, _ = load_game(str(path))
     assert not diagnostics
     state = game.new_initial_state(0)
-    state.apply(state.legal_moves()[3])
+    before = render_view(state.view(1)).splitlines()
+    state.apply("put 04@2.3")
     lines = render_view(state.view(1)).splitlines()
     drawing = lines[lines.index("Hex:") + 1:]
-    # each hex shows its symbol as drawn in the rules file, and its marks on the line below
-    assert drawing[0].split() == ["01", "02", "03"]
-    assert drawing[1].split() == ["04", "05"]
-    assert drawing[2].split() == ["P1"]
-    # the second row sits between the hexes of the first; a mark stands under its hex
-    assert drawing[0].index("01") < drawing[1].index("04") < drawing[0].index("02")
-    assert drawing[2].index("P1") == drawing[1].index("04")
+    # column numbers on top (half a hex each: 01 is in column 2, 02 in column 4), then each
+    # row: its number and its hexes' symbols, then their marks (no line for borders between
+    # the rows: nothing splits this board into parts)
+    header, row1, marks1, row2, marks2 = drawing[:5]
+    assert header.split() == ["1", "2", "3", "4", "5", "6"]
+    assert row1.split() == ["1", "01", "02", "03"] and not marks1.strip()
+    assert row2.split() == ["2", "04", "05"] and marks2.split() == ["P1"]
+    # a hex stands under its column's number (by its last character, as in the rules file),
+    # and its marks under it
+    assert row1.index("01") + 1 == header.index("2") and row2.index("04") + 1 == header.index("3")
+    assert row2.index("05") + 1 == header.index("5") and marks2.index("P1") <= row2.index("04") + 1 < marks2.index("P1") + 2
+    # the coordinates are explained under the map, and a move names them
+    assert "  a hex is SYMBOL@ROW.COL: its row at the left, its column on top (half a hex each)" in drawing
+    # a mark moves nothing: the same lines, at the same places
+    drawn_before = before[before.index("Hex:") + 1:before.index("Hex:") + 7]
+    assert [line for i, line in enumerate(drawing[:6]) if i != 4] == [line for i, line in enumerate(drawn_before) if i != 4]
+    assert not drawn_before[4].strip()
+
+
+def test_a_long_mark_is_cut_to_the_width_of_a_hex():
+    board = {"kind": "hex", "rows": 1, "cols": 4,
+             "cells": [{"label": "A@1.2", "row": 1, "col": 2, "marks": ["P1", "T12", "x"]},
+                       {"label": "B@1.4", "row": 1, "col": 4, "marks": ["P2"]}]}
+    lines = render_board(board)
+    _header, symbols, marks = lines[:3]
+    assert marks.split() == ["P1/T…", "P2"]
+    # the cut text still ends before the next hex's
+    assert marks.index("…") < marks.index("P2") - 1
+    assert symbols.index("A") < symbols.index("B")
+    # and is written whole under the drawing
+    assert lines[-1] == "  A@1.2: P1/T12/x"
+
+
+def test_connect_four_columns_are_numbered_as_the_moves_name_them():
+    game, _, _ = load_game(str(ROOT / "games" / "connect-four.rules"))
+    state = game.new_initial_state(0)
+    state.apply("3")
+    lines = render_view(state.view(1)).splitlines()
+    drawing = lines[lines.index("Cell:") + 1:]
+    bottom_row = next(line for line in drawing if line.split()[:1] == ["1"] and "P1" in line)
+    numbers = drawing[drawing.index(bottom_row) + 1]
+    assert numbers.split() == ["1", "2", "3", "4", "5", "6", "7"]
+    # the piece dropped by move '3' stands over the column numbered 3
+    assert bottom_row.index("P1") <= numbers.index("3") <= bottom_row.index("P1") + 1
 
 
 def test_bots_are_reproducible():

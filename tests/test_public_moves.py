@@ -179,7 +179,7 @@ flow {
 '''
 
 
-def test_a_hex_map_shows_its_symbols_and_a_cell_valued_variable_as_lettered_parts(tmp_path):
+def test_a_hex_map_shows_its_symbols_and_the_borders_of_a_cell_valued_variables_parts(tmp_path):
     path = tmp_path / "parts.rules"
     path.write_text(HEXES)
     g, diagnostics, _ = load_game(str(path))
@@ -189,17 +189,36 @@ def test_a_hex_map_shows_its_symbols_and_a_cell_valued_variable_as_lettered_part
         s.apply(name)
     board = s.view(1)["boards"]["Hex"]
     assert board["parts"] == ["part"]
+    # the parts are drawn by their borders, not marked cell by cell
     marks = {c["label"]: c["marks"] for c in board["cells"]}
-    # A@1.1 and A@1.5 make two parts; B@1.3, beside both, joins the part of A@1.5 (its first
-    # neighbour in a part): the parts are lettered in reading order of the cells
-    assert marks["A@1.1"] == ["a", "P1"] and marks["B@1.3"] == ["b", "P1"] and marks["A@1.5"] == ["b", "P2"]
-    assert marks["01@2.4"] == [] and marks["B@2.2"] == []
+    assert marks["A@1.1"] == ["P1"] and marks["B@1.3"] == ["P1"] and marks["A@1.5"] == ["P2"]
     lines = render_view(s.view(1)).splitlines()
-    drawing = lines[lines.index("Hex:") + 1:lines.index("Hex:") + 5]
-    assert drawing[0].split() == ["A", "B", "A"] and drawing[1].split() == ["a/P1", "b/P1", "b/P2"]
-    assert drawing[2].split() == ["B", "01"]
+    header, symbols, owners, between, second = lines[lines.index("Hex:") + 1:lines.index("Hex:") + 6]
+    assert symbols.split() == ["1", "A", "│", "B", "A"] and owners.split() == ["P1", "│", "P1", "P2"]
+    # A@1.1 and A@1.5 make two parts; B@1.3, beside both, joins the part of A@1.5 (its first
+    # neighbour in a part): one border, between A@1.1 and B@1.3, half way between them
+    wall = symbols.index("│")
+    assert symbols.index("A") < wall < symbols.index("B") and owners.index("│") == wall
+    # below the first row, every hex of a part meets a hex in none: a border under each side
+    assert between.split() == ["╱", "╲", "╱", "╲"]
+    assert second.split() == ["2", "B", "01"]
+    assert "  lines are the borders between the parts of part" in lines
     # the parts are drawn, not listed again among the variables
     assert not any(line.strip().startswith("part") for line in lines)
+
+
+def test_a_grid_split_into_parts_draws_their_borders():
+    from interpreter.render import render_board
+    cells = [{"label": f"{'ab'[c - 1]}{r}", "row": r, "col": c, "marks": []} for r in (1, 2) for c in (1, 2)]
+    board = {"kind": "grid", "rows": 2, "cols": 2, "cells": cells, "parts": ["part"]}
+    # a1, b1 and a2 in the part of a1; b2 in its own part
+    values = {"part[a1]": "a1", "part[b1]": "a1", "part[a2]": "a1", "part[b2]": "b2"}
+    header, top, under, bottom, numbers, legend = render_board(board, values)
+    # a border between a2 and b2 (side by side), and under b2 (above b1); none in row 1
+    assert top.split() == ["2", ".", "│.", ] and bottom.split() == ["1", ".", "."]
+    assert top.index("│") == bottom.index(".") + 2        # in the gap between the columns
+    assert under.strip() == "──" and under.index("─") == top.rindex(".")
+    assert numbers.split() == ["1", "2"] and legend == "  lines are the borders between the parts of part"
 
 
 def test_hex_cells_follow_the_drawing():
