@@ -558,7 +558,7 @@ def refuse_mcts_on_hidden_information(game, kinds):
     hidden = hidden_information(game)
     if hidden and any(kind.startswith("mcts") for kind in kinds.values()):
         raise UsageError(f"argument --bot: mcts reads the whole state, so it plays games of perfect information "
-                         f"only, and in this one {hidden}")
+                         f"only, and in this one {hidden}; ismcts searches what its seat may see")
 
 
 def seat_bots(kinds, seed, shared_random=None) -> dict:
@@ -1362,8 +1362,8 @@ def build_parser():
                       help="random seed (default: 64 random bits from the OS); shown at the start only when "
                            "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
-                      help="who plays a seat: SEAT is a number or 'all', KIND is 'random' or 'first' (bots) or "
-                           "'human'. With --bot, a seat that no --bot names is human; without, seat 1 is human "
+                      help="who plays a seat: SEAT is a number or 'all', KIND is 'random', 'first', 'mcts[:iterations=N]' or "
+                           "'ismcts[:iterations=N]' (bots) or 'human'. With --bot, a seat that no --bot names is human; without, seat 1 is human "
                            "and the others are random bots")
     play.add_argument("--log", metavar="FILE",
                       help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)")
@@ -1398,8 +1398,8 @@ def build_parser():
                           help="number of games (default 200)")
     analyze_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="game i uses seed S+i (default 0)")
     analyze_.add_argument("--bot", action="append", metavar="SEAT=KIND",
-                          help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first' or "
-                               "'mcts[:iterations=N,...]'; a seat that no --bot names is a random bot")
+                          help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first', "
+                               "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; a seat that no --bot names is a random bot")
     analyze_.add_argument("--against", metavar="BASE",
                           help="also play BASE (another rules file, e.g. the one a variant extends) with the same "
                                "players, options, params, bots and seeds, and report what changed, with p-values")
