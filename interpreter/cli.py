@@ -23,6 +23,7 @@ from dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
 from dsl.program import Unreadable, read_regular_file
 
 from .bots import KINDS, RandomBot, hidden_information, make_bot
+from .determinize import undrawn_secrets
 from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
@@ -561,6 +562,15 @@ def refuse_mcts_on_hidden_information(game, kinds):
                          f"only, and in this one {hidden}; ismcts searches what its seat may see")
 
 
+def note_ismcts_secrets(game, kinds):
+    """ismcts draws again what components hide, not what variables hide: say so where a game
+    keeps a secret in a variable (on stderr: a --json output stays one document)."""
+    secrets_kept = undrawn_secrets(game)
+    if secrets_kept and any(kind.startswith("ismcts") for kind in kinds.values()):
+        names = ", ".join(f"'{name}'" for name in secrets_kept)
+        err(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values")
+
+
 def seat_bots(kinds, seed, shared_random=None) -> dict:
     """{seat: bot} for {seat: kind} (human seats left out): every random seat shares one
     generator seeded with the game's seed, so that the same seed plays the same game."""
@@ -577,6 +587,7 @@ def cmd_play(args) -> int:
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
     shared_random = RandomBot(seed)     # one generator for every random seat: reproducible by seed
     refuse_mcts_on_hidden_information(game, kinds)
+    note_ismcts_secrets(game, kinds)
     bots = seat_bots(kinds, seed, shared_random)
     # with --bot, a seat that no --bot names is human: the seats line says so
     unnamed = bool(args.bot) and any(p not in kinds for p in range(1, game.num_players + 1))
@@ -789,6 +800,7 @@ def analysis_bots(args, game) -> dict:
     if "human" in kinds.values():
         raise UsageError("argument --bot: analyze plays bots only: a seat cannot be human here")
     refuse_mcts_on_hidden_information(game, kinds)
+    note_ismcts_secrets(game, kinds)
     return kinds
 
 
@@ -891,6 +903,7 @@ def cmd_tournament(args) -> int:
     game = load(args.file, args.option, args.players, params=args.param)
     specs = tournament_bots(args.bot)
     refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
+    note_ismcts_secrets(game, dict(enumerate(specs)))
     labels = tournament.labels_of(specs)
     seating_list = tournament.seatings(len(specs), game.num_players)
     plan = tournament.schedule(args.n, seating_list, args.seed)

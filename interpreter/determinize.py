@@ -39,3 +39,9 @@ def determinization(state, seat, rng):
             if options:
                 replace_sealed_move(sample, key, k, options[rng.randrange(len(options))])
     return sample
+
+
+def undrawn_secrets(game) -> list:
+    """The names of the game's hidden and owner-only variables: a determinization keeps their
+    values, so a search over it knows them."""
+    return [name for name, (visibility, _, _, _) in game.var_meta.items() if visibility != "public"]

@@ -150,6 +150,16 @@ def test_referee_play_seats_ismcts_where_mcts_is_refused(capsys):
     from interpreter.cli import main
     rules = str(GAMES / "kuhn-poker.rules")
     assert main(["play", rules, "--bot", "all=ismcts:iterations=20", "--seed", "1", "--brief"]) == 0
-    assert "P1: ismcts bot · P2: ismcts bot" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "P1: ismcts bot · P2: ismcts bot" in out and "note:" not in err
     assert main(["play", rules, "--bot", "all=mcts", "--seed", "1", "--brief"]) == 2
     assert "ismcts searches what its seat may see" in capsys.readouterr().err
+
+
+def test_a_secret_kept_in_a_variable_is_said_to_be_known_to_ismcts(capsys):
+    from interpreter.cli import main
+    from interpreter.determinize import undrawn_secrets
+    assert undrawn_secrets(game_of("liars-dice")) == ["roll"] and undrawn_secrets(game_of("kuhn-poker")) == []
+    rules = str(GAMES / "liars-dice.rules")
+    assert main(["play", rules, "--bot", "all=ismcts:iterations=5", "--seed", "1", "--brief"]) == 0
+    assert "note: ismcts does not draw the hidden variables again ('roll'): it knows their values" in capsys.readouterr().err
