@@ -8,6 +8,8 @@ its count; a component keeps its type and owner, and one seen masked keeps its p
 other seats' sealed simultaneous moves not revealed yet are drawn again among the moves they
 could have made, and the random source is new (shuffles and dice to come).
 
+The draw is uniform among those places: what the seat could infer from the past (a card it
+saw before it went into another hand, what other seats' moves suggest they hold) is not used.
 Not resampled: hidden and owner-only variables (as leaks.py does not perturb them): a game
 that keeps a secret in a variable rather than in components shows it to the search.
 """

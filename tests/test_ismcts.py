@@ -163,3 +163,20 @@ def test_a_secret_kept_in_a_variable_is_said_to_be_known_to_ismcts(capsys):
     rules = str(GAMES / "liars-dice.rules")
     assert main(["play", rules, "--bot", "all=ismcts:iterations=5", "--seed", "1", "--brief"]) == 0
     assert "note: ismcts does not draw the hidden variables again ('roll'): it knows their values" in capsys.readouterr().err
+
+
+def test_ismcts_samples_explicit_chance_nodes():
+    """With explicit chance every shuffle and deal is a chance node, in the game and in the
+    search: the bot samples them by their odds (bots.sample_chance) and plays on."""
+    game = load_game(str(GAMES / "leduc-poker.rules"), chance="explicit")[0]
+    state, chance_nodes = game.new_initial_state(3), 0
+    bots = {1: ISMCTSBot(1, iterations=30), 2: RandomBot(2)}
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_nodes += 1
+            move = bots[1].choose(state)          # a chance node asked of the bot: sampled
+            assert move in [m for m, _ in state.chance_outcomes()]
+        else:
+            move = bots[state.current_player()].choose(state)
+        state.apply(move)
+    assert chance_nodes >= 3 and state.outcome() is not None
