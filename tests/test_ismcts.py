@@ -180,3 +180,17 @@ def test_ismcts_samples_explicit_chance_nodes():
             move = bots[state.current_player()].choose(state)
         state.apply(move)
     assert chance_nodes >= 3 and state.outcome() is not None
+
+
+def test_ismcts_plays_its_own_card_at_kuhn_poker():
+    """Facing a bet (pass, then bet), P1 calls with the king, which always wins the showdown,
+    and folds the jack, which always loses it: it uses what it holds, whatever P2 holds."""
+    game = game_of("kuhn-poker")
+    answers = {}
+    for seed in range(16):
+        state = game.new_initial_state(seed)
+        face = state.entities[state.zones[("hand", 1)][0]]["face"]
+        state.apply("pass")
+        state.apply("bet")
+        answers.setdefault(face, set()).add(ISMCTSBot(seed, iterations=200).choose(state).name)
+    assert answers["king"] == {"bet"} and answers["jack"] == {"pass"}
