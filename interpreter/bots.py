@@ -11,6 +11,8 @@ import math
 import random
 from typing import Optional
 
+from .determinize import determinization
+
 
 class Bot:
     kind = "bot"
@@ -75,8 +77,7 @@ def hidden_information(game) -> Optional[str]:
 
 class SearchBot(Bot):
     """What the tree searches share: their settings, a generator seeded once, and the moves
-    that need no search."""
-    exploration = 1.0
+    that need no search (each kind has its own `exploration` default)."""
 
     def __init__(self, seed: int = 0, iterations: int = 1000, exploration: Optional[float] = None,
                  max_moves: int = 10_000):
@@ -220,7 +221,6 @@ class ISMCTSBot(SearchBot):
 
     def search(self, state) -> dict:
         """{move name: (visits, total return)} of the root's moves after the search."""
-        from .determinize import determinization
         seat = state.current_player()
         root = InformationSetNode()
         self.low, self.high = math.inf, -math.inf

@@ -86,8 +86,8 @@ def test_the_search_is_the_same_on_twins_that_differ_only_in_what_the_seat_canno
 def test_a_search_that_read_the_real_state_would_be_caught(monkeypatch):
     """The twins test has teeth: searching the real state (its hidden cards, its random source)
     instead of determinizations gives different searches on twins."""
-    from interpreter import determinize
-    monkeypatch.setattr(determinize, "determinization", lambda state, seat, rng: state.clone())
+    from interpreter import bots
+    monkeypatch.setattr(bots, "determinization", lambda state, seat, rng: state.clone())
     game = game_of("kuhn-poker")
     differ = 0
     for seed in range(4):
