@@ -905,6 +905,10 @@ def cmd_tournament(args) -> int:
     refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
     note_ismcts_secrets(game, dict(enumerate(specs)))
     labels = tournament.labels_of(specs)
+    count = tournament.seating_count(len(specs), game.num_players)
+    if count > tournament.MOST_SEATINGS:
+        raise UsageError(f"argument --bot: {len(specs)} bots in {game.num_players} seats make {count} seatings, "
+                         f"more than a tournament plays ({tournament.MOST_SEATINGS}): give fewer bots")
     seating_list = tournament.seatings(len(specs), game.num_players)
     plan = tournament.schedule(args.n, seating_list, args.seed)
     games = [(seed, {p: specs[bot] for p, bot in enumerate(seating, start=1)}) for seed, seating in plan]

@@ -39,6 +39,17 @@ def labels_of(specs) -> list:
     return labels
 
 
+MOST_SEATINGS = 10_000       # a round plays every seating: more would be a round of days
+
+
+def seating_count(bots: int, players: int) -> int:
+    """How many seatings `seatings` makes (counted without making them)."""
+    if bots >= players:
+        return math.perm(bots, players)
+    # the ways to fill the seats using every bot (inclusion-exclusion over the bots left out)
+    return sum((-1) ** k * math.comb(bots, k) * (bots - k) ** players for k in range(bots + 1))
+
+
 def seatings(bots: int, players: int) -> list:
     """Every seating: a tuple of bot indexes, one per seat. The set is the same under any
     renaming of the bots and any reordering of the seats, so each bot has each seat equally

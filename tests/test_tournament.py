@@ -20,10 +20,11 @@ def seat_counts(seating_list, bots, players):
     return {(bot, seat): sum(1 for s in seating_list if s[seat] == bot) for bot in range(bots) for seat in range(players)}
 
 
-@pytest.mark.parametrize("bots, players, expected", [(2, 2, 2), (3, 2, 6), (3, 3, 6), (2, 3, 6), (4, 2, 12)])
+@pytest.mark.parametrize("bots, players, expected", [(2, 2, 2), (3, 2, 6), (3, 3, 6), (2, 3, 6), (4, 2, 12),
+                                                     (3, 5, 150), (2, 6, 62)])
 def test_every_bot_has_every_seat_equally_often(bots, players, expected):
     seating_list = tournament.seatings(bots, players)
-    assert len(seating_list) == expected == len(set(seating_list))
+    assert len(seating_list) == expected == len(set(seating_list)) == tournament.seating_count(bots, players)
     assert all(len(set(s)) == min(bots, players) for s in seating_list)      # every bot plays, each game
     assert len(set(seat_counts(seating_list, bots, players).values())) == 1
 
@@ -122,6 +123,12 @@ def test_a_runtime_error_is_reported_and_not_counted(capsys, write_rules):
 def test_bad_bots_are_command_line_errors(capsys, argv, message):
     code, out, err = run(capsys, "tournament", TTT, *argv)
     assert code == 2 and out == "" and message in err and err.startswith("usage: referee tournament")
+
+
+def test_too_many_seatings_are_refused_before_any_is_made(capsys):
+    bots = [word for k in range(12) for word in ("--bot", f"ismcts:iterations={k + 1}")]
+    code, _, err = run(capsys, "tournament", str(ROOT / "games" / "continents.rules"), "--players", "6", *bots)
+    assert code == 2 and "12 bots in 6 seats make 665280 seatings, more than a tournament plays (10000)" in err
 
 
 def test_mcts_is_refused_where_information_is_hidden(capsys):
