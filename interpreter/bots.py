@@ -3,12 +3,15 @@
     RandomBot(seed)   a uniformly random legal move; the same seed gives the same choices
     FirstBot()        always the first legal move (deterministic, handy in tests)
     MCTSBot(seed)     Monte Carlo tree search (UCT), for games of perfect information
+    ISMCTSBot(seed)   information-set MCTS: searches states drawn from what its seat may see
 """
 from __future__ import annotations
 
 import math
 import random
 from typing import Optional
+
+from .determinize import determinization
 
 
 class Bot:
@@ -72,7 +75,28 @@ def hidden_information(game) -> Optional[str]:
     return None
 
 
-class MCTSBot(Bot):
+class SearchBot(Bot):
+    """What the tree searches share: their settings, a generator seeded once, and the moves
+    that need no search (each kind has its own `exploration` default)."""
+
+    def __init__(self, seed: int = 0, iterations: int = 1000, exploration: Optional[float] = None,
+                 max_moves: int = 10_000):
+        self.rng = random.Random(seed)
+        self.iterations, self.max_moves = iterations, max_moves
+        if exploration is not None:
+            self.exploration = exploration
+
+    def without_search(self, state):
+        """The move when there is nothing to search (chance to sample, a single legal move), else None."""
+        moves = state.legal_moves()
+        if not moves:
+            raise ValueError("no legal move to choose from")
+        if state.is_chance_node():
+            return sample_chance(state, self.rng)
+        return moves[0] if len(moves) == 1 else None
+
+
+class MCTSBot(SearchBot):
     """Monte Carlo tree search (UCT) for games of perfect information: `iterations` random
     playouts per move from the current state, grown into a tree by the UCB1 rule. Chance is
     sampled: every iteration plays on a copy whose random source is drawn anew, so the bot
@@ -81,22 +105,16 @@ class MCTSBot(Bot):
     At the root, a move that wins at once is played, and moves that let the next player win
     at once are left out while others remain. The same seed gives the same choices."""
     kind = "mcts"
-
-    def __init__(self, seed: int = 0, iterations: int = 1000, exploration: float = 1.4, max_moves: int = 10_000):
-        self.rng = random.Random(seed)
-        self.iterations, self.exploration, self.max_moves = iterations, exploration, max_moves
+    exploration = 1.4
 
     def choose(self, state):
-        moves = state.legal_moves()
-        if not moves:
-            raise ValueError("no legal move to choose from")
         reason = hidden_information(state.game)
         if reason is not None:
             raise ValueError(f"mcts reads the whole state, and here {reason}: it would cheat")
-        if state.is_chance_node():
-            return sample_chance(state, self.rng)
-        if len(moves) == 1:
-            return moves[0]
+        forced = self.without_search(state)
+        if forced is not None:
+            return forced
+        moves = state.legal_moves()
         allowed = self.decisive(state, moves)
         if len(allowed) == 1:
             return allowed[0]
@@ -137,15 +155,10 @@ class MCTSBot(Bot):
         s.rng = self.rng.getrandbits(64)          # chance to come, sampled afresh
         path, node = [], root
         # selection and expansion: down the tree while every move of the node has been tried
-        while not s.is_terminal():
-            if s.is_chance_node():             # (explicit chance) sampled, as in the playouts
-                s.apply(sample_chance(s, self.rng))
-                continue
-            moves = s.legal_moves()
+        for mover, moves in decisions(s, self.rng):
             if node is root:
                 moves = [m for m in moves if m.name in root.allowed]
             untried = [m for m in moves if m.name not in node.children]
-            mover = s.current_player()
             if untried:
                 move = untried[self.rng.randrange(len(untried))]
                 child = node.children[move.name] = Node()
@@ -156,17 +169,103 @@ class MCTSBot(Bot):
             node = node.children[move.name]
             s.apply(move)
             path.append((node, mover))
-        # a random playout to the end
-        for _ in range(self.max_moves):
-            if s.is_terminal():
-                break
-            moves = s.legal_moves()
-            s.apply(sample_chance(s, self.rng) if s.is_chance_node() else moves[self.rng.randrange(len(moves))])
-        returns = s.returns() if s.is_terminal() else [0.0] * s.game.num_players
+        returns = playout(s, self.rng, self.max_moves)
         root.visits += 1
         for node, mover in path:
             node.visits += 1
             node.total += returns[mover - 1]     # the value of a move for the seat that made it
+
+
+def decisions(s, rng):
+    """(seat to move, its legal moves) at each decision of `s` until the end of the game, as
+    the caller plays on s; chance nodes (explicit chance) are sampled on the way."""
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply(sample_chance(s, rng))
+            continue
+        yield s.current_player(), s.legal_moves()
+
+
+def playout(s, rng, max_moves) -> list:
+    """Random moves (chance by its odds) to the end of the game, at most max_moves: the
+    returns then (all 0 for a game still going)."""
+    for _ in range(max_moves):
+        if s.is_terminal():
+            break
+        moves = s.legal_moves()
+        s.apply(sample_chance(s, rng) if s.is_chance_node() else moves[rng.randrange(len(moves))])
+    return s.returns() if s.is_terminal() else [0.0] * s.game.num_players
+
+
+class ISMCTSBot(SearchBot):
+    """Information-set Monte Carlo tree search (single observer, open loop; Cowling, Powley
+    and Whitehouse 2012) for games of hidden information, and of perfect information too.
+    Each of `iterations` iterations searches one determinization (determinize.py: a state
+    drawn among those the seat cannot tell from the real one, with its own random source),
+    down one tree shared by all of them: a node is the sequence of move names from the root.
+    A move legal in some determinizations only is judged against the number of times it was
+    available, not the node's visits (the usual ISMCTS form of UCB1). Returns are scaled to
+    [0, 1] by the least and greatest seen in the search, so that chips and wins explore
+    alike. The bot never reads the state beyond what its seat may see: the same seed gives
+    the same choice on two states that differ only in what the seat cannot see."""
+    kind = "ismcts"
+    exploration = 0.7          # returns are scaled to [0, 1]: UCB1's usual constant, 1/sqrt(2)
+
+    def choose(self, state):
+        forced = self.without_search(state)
+        if forced is not None:
+            return forced
+        statistics = self.search(state)
+        best = max(statistics.items(), key=lambda item: item[1])[0]
+        return next(m for m in state.legal_moves() if m.name == best)
+
+    def search(self, state) -> dict:
+        """{move name: (visits, total return)} of the root's moves after the search."""
+        seat = state.current_player()
+        root = InformationSetNode()
+        self.low, self.high = math.inf, -math.inf
+        for _ in range(self.iterations):
+            self.iterate(root, determinization(state, seat, self.rng))
+        legal = set(state.legal_move_names())
+        return {name: (node.visits, node.total) for name, node in root.children.items() if name in legal}
+
+    def iterate(self, root, s):
+        path, node = [], root
+        # selection and expansion: down the tree while every move available here has been tried
+        for mover, moves in decisions(s, self.rng):
+            children = node.children
+            untried = [m for m in moves if m.name not in children]
+            for m in moves:
+                if m.name in children:
+                    children[m.name].available += 1
+            if untried:
+                move = untried[self.rng.randrange(len(untried))]
+                node = children[move.name] = InformationSetNode()
+                node.available = 1
+                s.apply(move)
+                path.append((node, mover))
+                break
+            low, span = self.low, (self.high - self.low) or 1.0
+            move = max(moves, key=lambda m: children[m.name].score(low, span, self.exploration))
+            node = children[move.name]
+            s.apply(move)
+            path.append((node, mover))
+        returns = playout(s, self.rng, self.max_moves)
+        self.low, self.high = min(self.low, *returns), max(self.high, *returns)
+        for node, mover in path:
+            node.visits += 1
+            node.total += returns[mover - 1]     # the value of a move for the seat that made it
+
+
+class InformationSetNode:
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self):
+        self.children, self.visits, self.total, self.available = {}, 0, 0.0, 0
+
+    def score(self, low, span, exploration) -> float:
+        mean = (self.total / self.visits - low) / span
+        return mean + exploration * math.sqrt(math.log(self.available) / self.visits)
 
 
 class Node:
@@ -181,14 +280,14 @@ class Node:
 
 def make_bot(kind: str, seed: int):
     """A bot from its command-line spelling: 'random', 'first', 'mcts' or
-    'mcts:iterations=500,exploration=1.0'. ValueError says what is wrong."""
+    'mcts:iterations=500,exploration=1.0' (ismcts likewise). ValueError says what is wrong."""
     name, _, settings = kind.partition(":")
     if name not in KINDS:
         raise ValueError(f"unknown bot '{name}' (known: {', '.join(KINDS)})")
     options = {}
     for setting in filter(None, settings.split(",")):
         key, sep, value = setting.partition("=")
-        allowed = MCTS_SETTINGS if name == "mcts" else {}
+        allowed = SETTINGS.get(name, {})
         if not sep or key not in allowed:
             raise ValueError(f"'{setting}': {name} takes " + (", ".join(f"{k}=..." for k in allowed) or "no settings"))
         try:
@@ -202,5 +301,6 @@ def make_bot(kind: str, seed: int):
     return KINDS[name](seed, **options)
 
 
-MCTS_SETTINGS = {"iterations": int, "exploration": float}
-KINDS = {"random": RandomBot, "first": FirstBot, "mcts": MCTSBot}
+SEARCH_SETTINGS = {"iterations": int, "exploration": float}
+SETTINGS = {"mcts": SEARCH_SETTINGS, "ismcts": SEARCH_SETTINGS}
+KINDS = {"random": RandomBot, "first": FirstBot, "mcts": MCTSBot, "ismcts": ISMCTSBot}

@@ -24,11 +24,12 @@ from dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
 from dsl.program import Unreadable, read_regular_file
 
 from .bots import KINDS, RandomBot, hidden_information, make_bot
+from .determinize import undrawn_secrets
 from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import failure_kind, verify
-from . import analyze, coverage, parallel, rulebook
+from . import analyze, coverage, parallel, rulebook, tournament
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 from .progress import Progress, Ticking, wanted
@@ -614,7 +615,16 @@ def refuse_mcts_on_hidden_information(game, kinds):
     hidden = hidden_information(game)
     if hidden and any(kind.startswith("mcts") for kind in kinds.values()):
         raise UsageError(f"argument --bot: mcts reads the whole state, so it plays games of perfect information "
-                         f"only, and in this one {hidden}")
+                         f"only, and in this one {hidden}; ismcts searches what its seat may see")
+
+
+def note_ismcts_secrets(game, kinds):
+    """ismcts draws again what components hide, not what variables hide: say so where a game
+    keeps a secret in a variable (on stderr: a --json output stays one document)."""
+    secrets_kept = undrawn_secrets(game)
+    if secrets_kept and any(kind.startswith("ismcts") for kind in kinds.values()):
+        names = ", ".join(f"'{name}'" for name in secrets_kept)
+        err(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values")
 
 
 def seat_bots(kinds, seed, shared_random=None) -> dict:
@@ -645,6 +655,7 @@ def table_bots(game, args, seed):
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
     shared_random = RandomBot(seed)     # one generator for every random seat: reproducible by seed
     refuse_mcts_on_hidden_information(game, kinds)
+    note_ismcts_secrets(game, kinds)
     bots = seat_bots(kinds, seed, shared_random)
     # with --bot, a seat that no --bot names is human: the seats line says so
     unnamed = bool(args.bot) and any(p not in kinds for p in range(1, game.num_players + 1))
@@ -753,7 +764,14 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
             yield simulate_game(game, seed, args.max_moves, log_dir, args.file, bots, details)
             progress.update(i + 1)
         return
-    parts = parallel.chunks(seeds, jobs)
+    yield from pooled_records(args, game, jobs, progress, parallel.simulate_chunk,
+                              [(part, args.max_moves, log_dir, args.file, bots, details)
+                               for part in parallel.chunks(seeds, jobs)])
+
+
+def pooled_records(args, game, jobs, progress, task, task_args):
+    """The records of task(game, *a) for each a of task_args (each a list of records), played
+    by `jobs` worker processes, in the order of task_args; progress counts them as they come."""
     done = 0
 
     def arrived(records):
@@ -761,10 +779,7 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
         done += len(records)
         progress.update(done)
     with worker_pool(jobs, args, game) as pool:
-        for records in pool.map_ordered(parallel.simulate_chunk, game.num_players,
-                                        [(part, args.max_moves, log_dir, args.file, bots, details)
-                                         for part in parts],
-                                        on_result=arrived):
+        for records in pool.map_ordered(task, game.num_players, task_args, on_result=arrived):
             yield from records
 
 
@@ -860,6 +875,7 @@ def analysis_bots(args, game) -> dict:
     if "human" in kinds.values():
         raise UsageError("argument --bot: analyze plays bots only: a seat cannot be human here")
     refuse_mcts_on_hidden_information(game, kinds)
+    note_ismcts_secrets(game, kinds)
     return kinds
 
 
@@ -925,6 +941,77 @@ def analysis_lines(report) -> list:
     if report.get("coverage"):
         lines += ["", *coverage.render(report["coverage"])]
     return lines
+
+
+# ---- tournament ----------------------------------------------------------------------------
+
+def tournament_bots(specs) -> list:
+    """The --bot KIND[:settings] of a tournament, checked: at least two, none human."""
+    chosen = [spec.strip().lower() for spec in specs or []]
+    for spec in chosen:
+        if spec == "human" or spec.startswith("human:"):
+            raise UsageError(f"argument --bot: {spec!r}: a tournament plays bots only (known: {', '.join(KINDS)})")
+        try:
+            make_bot(spec, 0)
+        except ValueError as error:
+            raise UsageError(f"argument --bot: {spec!r}: {error}") from None
+    if len(chosen) < 2:
+        raise UsageError("argument --bot: a tournament needs at least two bots, e.g. --bot mcts --bot random")
+    return chosen
+
+
+def tournament_records(args, game, games, jobs, progress):
+    """The records of simulate_game of `games` ((seed, {seat: kind}) pairs), in their order:
+    played here with one job, else by worker processes."""
+    if jobs <= 1:
+        for i, (seed, kinds) in enumerate(games):
+            yield simulate_game(game, seed, args.max_moves, bots=kinds)
+            progress.update(i + 1)
+        return
+    yield from pooled_records(args, game, jobs, progress, parallel.tournament_chunk,
+                              [(part, args.max_moves) for part in parallel.chunks(games, jobs)])
+
+
+def cmd_tournament(args) -> int:
+    """Bots against each other, seats rotated: per bot its results, win rate and rating, and
+    a pairwise table."""
+    game = load(args.file, args.option, args.players, params=args.param)
+    specs = tournament_bots(args.bot)
+    refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
+    note_ismcts_secrets(game, dict(enumerate(specs)))
+    labels = tournament.labels_of(specs)
+    count = tournament.seating_count(len(specs), game.num_players)
+    if count > tournament.MOST_SEATINGS:
+        raise UsageError(f"argument --bot: {len(specs)} bots in {game.num_players} seats make {count} seatings, "
+                         f"more than a tournament plays ({tournament.MOST_SEATINGS}): give fewer bots")
+    seating_list = tournament.seatings(len(specs), game.num_players)
+    plan = tournament.schedule(args.n, seating_list, args.seed)
+    games = [(seed, {p: specs[bot] for p, bot in enumerate(seating, start=1)}) for seed, seating in plan]
+    progress = Progress(len(games), "playing")
+    started = time.perf_counter()
+    records = tournament_records(args, game, games, min(jobs_of(args), len(games)), progress)
+    try:
+        played = [(seed, seating, record) for (seed, seating), record in zip(plan, records)]
+    finally:
+        records.close()                 # stops the workers, if any
+        progress.close()
+    rounds = len(plan) // len(seating_list)
+    report = {"rules": args.file, "title": game.title or "game", "players": game.num_players,
+              "options": sorted(game.options), "params": game.typed_param_values(), "bots": labels,
+              "seed": args.seed, "games": len(plan), "rounds": rounds,
+              "seatings": [[labels[bot] for bot in seating] for seating in seating_list],
+              "max_moves": args.max_moves,
+              "description": f"{describe(game)} · {len(plan)} games: {rounds} rounds × {len(seating_list)} seatings "
+                             f"(round r: seed {args.seed}+r in every seating)",
+              "figures": tournament.figures(labels, played, args.seed),
+              "results": [{"seed": seed, "seats": [labels[bot] for bot in seating], "winners": record["winners"],
+                           "returns": record["returns"], "finished": record["finished"],
+                           "error": record["error"] is not None}
+                          for seed, seating, record in played]}
+    report["seconds"] = round(time.perf_counter() - started, 3)
+    report["description"] += f" · {report['seconds']:.2f} s"
+    print_summary(report, tournament.text_lines(report), args.json)
+    return RUNTIME if report["figures"]["errors"]["count"] else OK
 
 
 def write_text(path, text):
@@ -1379,6 +1466,15 @@ COMMAND_HELP = {
                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --html without matplotlib, "
                 "70 a game hit a runtime error (the report counts it) or a worker process died, "
                 "73 cannot write the report"),
+    "tournament": ("Bots against each other, seats rotated (every bot in every seat equally often, round r "
+                   "dealing seed S+r to every seating): per bot its games, wins, draws, losses, win rate with "
+                   "its 95% interval and a Bradley-Terry rating (Elo scale) with its bootstrap interval, and a "
+                   "pairwise table.",
+                   ["referee tournament my-game.rules --bot mcts --bot random -n 100",
+                    "referee tournament my-game.rules --bot ismcts:iterations=200 --bot ismcts:iterations=50 "
+                    "--bot random --players 3 --json"],
+                   "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 a game hit a runtime error "
+                   "(the report counts it) or a worker process died"),
     "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
                "spectator's view, or with --player N what seat N sees.",
                ["referee replay game.json", "referee replay game.json --player 2",
@@ -1459,8 +1555,8 @@ def build_parser():
                       help="random seed (default: 64 random bits from the OS); shown at the start only when "
                            "every seat is a bot, else once the game has stopped, and in the log")
     play.add_argument("--bot", action="append", metavar="SEAT=KIND",
-                      help="who plays a seat: SEAT is a number or 'all', KIND is 'random' or 'first' (bots) or "
-                           "'human'. With --bot, a seat that no --bot names is human; without, seat 1 is human "
+                      help="who plays a seat: SEAT is a number or 'all', KIND is 'random', 'first', 'mcts[:iterations=N]' or "
+                           "'ismcts[:iterations=N]' (bots) or 'human'. With --bot, a seat that no --bot names is human; without, seat 1 is human "
                            "and the others are random bots")
     play.add_argument("--log", metavar="FILE",
                       help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)")
@@ -1496,8 +1592,8 @@ def build_parser():
                           help="number of games (default 200)")
     analyze_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="game i uses seed S+i (default 0)")
     analyze_.add_argument("--bot", action="append", metavar="SEAT=KIND",
-                          help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first' or "
-                               "'mcts[:iterations=N,...]'; a seat that no --bot names is a random bot")
+                          help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first', "
+                               "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; a seat that no --bot names is a random bot")
     analyze_.add_argument("--against", metavar="BASE",
                           help="also play BASE (another rules file, e.g. the one a variant extends) with the same "
                                "players, options, params, bots and seeds, and report what changed, with p-values")
@@ -1510,6 +1606,21 @@ def build_parser():
     coverage_argument(analyze_)
     jobs_argument(analyze_, "play the games")
     analyze_.set_defaults(run=cmd_analyze)
+
+    tournament_ = commands.add_parser("tournament", help="bots against each other, seats rotated: win rates, "
+                                                        "ratings and a pairwise table")
+    game_arguments(tournament_)
+    tournament_.add_argument("--bot", action="append", metavar="KIND",
+                             help="a bot of the tournament (at least two): 'random', 'first', "
+                                  "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; repeat for each")
+    tournament_.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N",
+                             help="at least N games (default 100), rounded up to whole rounds of every seating")
+    tournament_.add_argument("--seed", type=seed_int, default=0, metavar="S",
+                             help="round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too")
+    tournament_.add_argument("--json", action="store_true", help="print the figures and every game's result as JSON")
+    max_moves_argument(tournament_, "stop a game after M moves and count it a draw")
+    jobs_argument(tournament_, "play the games")
+    tournament_.set_defaults(run=cmd_tournament)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
     replay_.add_argument("log", metavar="LOG", help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir")

@@ -70,16 +70,22 @@ def appearances(state, seat) -> dict:
     return out
 
 
-def exchange_twins(state, seat, rng, count) -> list:
-    """Up to `count` (twin, what differs, (a, b)): twins with two components a and b that the
-    seat cannot tell apart exchanged."""
+def hidden_groups(state, seat) -> list:
+    """The places of hidden_places grouped by what the seat knows of their components (type,
+    owner, hidden or the masked label): [(zone key, position, entity), ...] per group, in the
+    order of the state's zones. Components of a group may change places unseen by the seat."""
     groups = {}
     for key, position, x, how in hidden_places(state, seat):
         entity = state.entities[x]
-        # the same type and owner: an exchange keeps what the seat knows of both
         groups.setdefault((entity["__type__"], entity.get("owner"), how), []).append((key, position, x))
+    return list(groups.values())
+
+
+def exchange_twins(state, seat, rng, count) -> list:
+    """Up to `count` (twin, what differs, (a, b)): twins with two components a and b that the
+    seat cannot tell apart exchanged."""
     pairs = []
-    for members in groups.values():
+    for members in hidden_groups(state, seat):
         kinds = {}
         for member in members:
             kinds.setdefault(state.entities[member[2]].get("__same__", member[2]), member)
@@ -108,35 +114,59 @@ def label(state, x) -> str:
     return f"{state.entities[x]['__label__']} (in {where})"
 
 
+def unrevealed_sealed(state, seat) -> list:
+    """(step key, [k, ...]) for each simultaneous step under way in which other seats than
+    `seat` have sealed moves not revealed yet: k, their places among the step's sealed moves."""
+    out = []
+    for instruction in state.game.flow:
+        if instruction.op != "simultaneous" or instruction.key not in state.env:
+            continue
+        _, sealed = state.env[instruction.key]
+        others = [k for k, (player, _, _) in enumerate(sealed) if player != seat]
+        if others:
+            out.append((instruction.key, others))
+    return out
+
+
+def sealed_options(state, key, k) -> list:
+    """The moves that the seat of the k-th sealed move of step `key` could have made: the same
+    decision, asked of it again."""
+    remaining, sealed = state.env[key]
+    probe = state.clone()
+    probe.env[key] = ((sealed[k][0],) + tuple(remaining), sealed[:k] + sealed[k + 1:])
+    probe.current, probe._legal = sealed[k][0], None
+    return [m for m in probe.legal_moves() if m.kind == "action"]
+
+
+def replace_sealed_move(state, key, k, move):
+    """Make `move` the k-th sealed move of step `key`, in place (in the history too)."""
+    remaining, sealed = state.env[key]
+    first = len(state.history) - len(sealed)      # where the sealed moves stand in the history
+    state.env[key] = (remaining, sealed[:k] + ((sealed[k][0], move.action, move.args),) + sealed[k + 1:])
+    state.own_trails()
+    state.history[first + k] = move.name
+    state.changed()
+
+
 def sealed_twins(state, seat, rng, count) -> list:
     """Up to `count` twins in which another seat's sealed simultaneous move, not revealed yet,
     is another of the moves it could have made."""
     twins = []
-    for instruction in state.game.flow:
-        if instruction.op != "simultaneous" or instruction.key not in state.env:
-            continue
-        remaining, sealed = state.env[instruction.key]
-        first = len(state.history) - len(sealed)      # where the sealed moves stand in the history
-        others = [k for k, (player, _, _) in enumerate(sealed) if player != seat]
-        for _ in range(count if others else 0):
+    for key, others in unrevealed_sealed(state, seat):
+        sealed = state.env[key][1]
+        for _ in range(count):
             k, rng = random_source.below(rng, len(others))
             k = others[k]
             player, index, args = sealed[k]
-            # what that seat could choose: the same decision, asked of it again
-            probe = state.clone()
-            probe.env[instruction.key] = ((player,) + tuple(remaining), sealed[:k] + sealed[k + 1:])
-            probe.current, probe._legal = player, None
-            options = [m for m in probe.legal_moves() if m.kind == "action" and (m.action, m.args) != (index, args)]
+            options = [m for m in sealed_options(state, key, k) if (m.action, m.args) != (index, args)]
             if not options:
                 continue
             pick, rng = random_source.below(rng, len(options))
             other = options[pick]
             twin = state.clone()
-            twin.env[instruction.key] = (remaining, sealed[:k] + ((player, other.action, other.args),) + sealed[k + 1:])
-            twin.own_trails()
-            twin.history[first + k] = other.name
-            twin.changed()
-            twins.append((twin, f"P{player}'s sealed move '{other.name}' instead of '{state.history[first + k]}'", None))
+            replace_sealed_move(twin, key, k, other)
+            before = state.history[len(state.history) - len(sealed) + k]
+            twins.append((twin, f"P{player}'s sealed move '{other.name}' instead of '{before}'", None))
     return twins
 
 

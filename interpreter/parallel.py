@@ -1,4 +1,4 @@
-"""Worker processes for `referee simulate`, `verify` and `bench --jobs N`.
+"""Worker processes for `referee simulate`, `analyze`, `tournament`, `verify` and `bench --jobs N`.
 
 A Pool starts N processes. Each one loads (compiles) the rules file once, from its path, its params,
 options and a player count, and keeps the game for every task it is given; a task names a
@@ -338,6 +338,12 @@ def chunks(seeds, jobs, most=64):
 def simulate_chunk(game, seeds, max_moves, log_dir, rules_path, bots=None, details=False):
     from .cli import simulate_game
     return [simulate_game(game, seed, max_moves, log_dir, rules_path, bots, details) for seed in seeds]
+
+
+def tournament_chunk(game, games, max_moves):
+    """The records of simulate_game for (seed, {seat: bot kind}) pairs: the games of a tournament."""
+    from .cli import simulate_game
+    return [simulate_game(game, seed, max_moves, bots=kinds) for seed, kinds in games]
 
 
 def verify_chunk(game, seeds, max_moves, leaks=True):

@@ -201,7 +201,7 @@ def test_play_seats_human_kind_and_the_rule_for_unnamed_seats(capsys, monkeypatc
     assert code == 3
     assert "P1: first bot · P2: human\n" in out and "P2> " in out and "P1: a1" in out
     code, _, err = run(capsys, "play", TTT, "--bot", "2=robot")
-    assert code == 2 and "unknown kind 'robot' (known: random, first, mcts, human)" in err
+    assert code == 2 and "unknown kind 'robot' (known: random, first, mcts, ismcts, human)" in err
 
 
 def test_play_quiet_shows_a_human_no_move_lines(capsys, monkeypatch):
