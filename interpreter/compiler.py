@@ -548,7 +548,10 @@ class Compiler:
         self.invalidate("." + target.attribute, out, indent)
 
     def s_Assign(self, node, scope, ctx, out, indent):
-        value = self.chance_value(node.value, scope, ctx, out, indent) or self.x(node.value, scope, ctx)
+        target = node.target
+        public = isinstance(target, ast.Target) and target.name in self.game.var_meta and \
+            not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
+        value = self.chance_value(node.value, scope, ctx, out, indent, public) or self.x(node.value, scope, ctx)
         if isinstance(node.target, ast.AttributeTarget):
             return self.set_attribute(node, value, scope, ctx, out, indent)
         if self.assigns_local(node.target, scope):
@@ -745,19 +748,21 @@ class Compiler:
             return
         out.add(indent, f"shuffle(s, {self.x(node.zone, scope, ctx)})")
 
-    def chance_value(self, node, scope, ctx, out, indent):
-        """With explicit chance, a value that is a pick: drawn by a chance node first."""
+    def chance_value(self, node, scope, ctx, out, indent, public_target=False):
+        """With explicit chance, a value that is a pick: drawn by a chance node first. What
+        was drawn is shown to all only when it goes into a public variable (public_target) from
+        a list or a public zone: a local may go anywhere, and so it is not shown."""
         if not (self.explicit_chance and ctx.steps and is_pick(node)):
             return None
         items = node.arguments[0]
         element = strip_optional(element_of(self.type_of(items, scope)))
         labeler = self.codegen.bind(self.game.labeler(element))
         temp = self.fresh("_drawn")
-        hidden = False     # what is drawn from a zone not all may see is not shown to all
+        hidden = not public_target
         if self.type_of(items, scope).startswith("zone["):
             zone = items.obj if isinstance(items, ast.Subscript) else items
             name = zone.id if isinstance(zone, ast.Name) else None
-            hidden = name not in self.game.zone_meta or self.game.zone_meta[name][1] != "public"
+            hidden = hidden or name not in self.game.zone_meta or self.game.zone_meta[name][1] != "public"
         out.add(indent, f"{temp} = yield from chance_pick(s, {self.codegen.collection(items, scope, ctx)}, {labeler}, {hidden})")
         return temp
 

@@ -179,3 +179,15 @@ def test_kuhn_poker_expectation_is_exact_over_its_chance_nodes():
     start = game.new_initial_state(0)
     assert start.is_chance_node() and [p for _, p in start.chance_outcomes()] == [1 / 3] * 3
     assert value(start) == Fraction(1, 8)
+
+
+def test_a_pick_kept_in_a_secret_variable_is_not_shown(write_rules):
+    text = GAME.replace("var roll: int = 0", "var roll: int = 0\nvar secret[Player]: int owner = 0").replace(
+        "  roll = pick(1..6)", "  secret[current] = pick(1..6)")
+    game, diagnostics, _ = load_game(str(write_rules(text)), chance="explicit")
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    for name in ("3", "1", "2", "throw", "5"):
+        state.apply(name)
+    assert state.vars[("secret", 1)] == 5
+    assert state.public_history[-1] == (CHANCE, "?") and "chance: ?" in state.view(2)["moves"]
