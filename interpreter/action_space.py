@@ -1,0 +1,242 @@
+"""A stable integer action space for any rules file, shared by the OpenSpiel adapter
+(openspiel_game.py) and the PettingZoo environment (pettingzoo_env.py).
+
+Learning and game-theory tools want every move of a game to be one integer of a fixed range,
+the same integer in every state and every process. The engine names moves by text; this module
+numbers them, from the rules alone (docs/openspiel.md, "The action space"):
+
+- an action's move is its binders' values in mixed radix, each binder over the whole domain of
+  its type (seats, enum members, board cells, the components of a type with identical ones
+  counted once, the numbers of a range), after the ids of the actions before it;
+- a choice (`choose`) is numbered by its option's label among the labels of every value of
+  every type (LabelTable), after the actions; `skip` and, in games with a `simultaneous` step,
+  `wait` (a seat that does not take part in it) come last;
+- a chance outcome is numbered by its label in the same table.
+"""
+from typing import Optional
+
+from dsl import ast
+from dsl.checker import strip_optional
+
+from .engine import CHANCE, Move, load_game
+from .errors import RulesRuntimeError
+
+# A number binder whose range depends on the state (`n in 1..weapons[current]`) gets this many
+# numbers from its low bound (0 when that is not constant either).
+DYNAMIC_INT_SPAN = 100
+# Seeds whose setups give the components the action space numbers (a setup may be random).
+SETUP_SEEDS = range(8)
+
+
+class ActionSpaceError(RulesRuntimeError):
+    """A game whose moves cannot be numbered, or a move outside the numbered space."""
+
+
+class ActionSpace:
+    def __init__(self, game):
+        if not game.explicit_chance:
+            raise ValueError("the action space is for a game loaded with chance='explicit'")
+        self.game = game
+        # states just after the setup (sampled chance), one per seed: what the setup creates
+        self.set_up = set_up_states(game)
+        self.signatures = component_signatures(self.set_up)
+        actions_ast = {a.name: a for a in game.program.of_kind(ast.Action)}
+        self.radices = []          # per action: the domain of each binder, as a list of values
+        self.digit_of = []         # per action: per binder, {value key: digit}
+        self.offsets = []
+        offset = 0
+        for action in game.actions:
+            domains = [self.binder_domain(action, k, actions_ast[action.name].binders[k])
+                       for k in range(len(action.binders))]
+            self.radices.append([len(d) for d in domains])
+            self.digit_of.append([{value: digit for digit, value in enumerate(d)} for d in domains])
+            self.offsets.append(offset)
+            size = 1
+            for d in domains:
+                size *= len(d)
+            offset += size
+        self.labels = LabelTable(game, self.signatures, self.int_values(), self.texts())
+        has_choice = any(isinstance(n, ast.Choose) for n in rules_nodes(game.program))
+        self.choice_offset = offset
+        if has_choice:
+            offset += len(self.labels)
+        self.skip_id = None
+        if any(ins.optional for ins in game.flow):
+            self.skip_id = offset
+            offset += 1
+        self.wait_id = None
+        if any(ins.op == "simultaneous" for ins in game.flow):
+            self.wait_id = offset
+            offset += 1
+        self.num_distinct_actions = max(offset, 1)
+        self.max_chance_outcomes = len(self.labels)
+
+    # ---- domains ----
+    def binder_domain(self, action, k, binder_ast) -> list:
+        """The values a binder may take in any state, as keys (components: their signature)."""
+        name, _, _, element = action.binders[k]
+        optional = element.endswith("?")
+        t = strip_optional(element)
+        game = self.game
+        if t == "Player":
+            values = list(range(1, game.num_players + 1))
+        elif t == "bool":
+            values = [False, True]
+        elif t in game.enum_members:
+            values = list(game.enum_members[t])
+        elif t in game.types.boards:
+            values = list(game.static_by_type.get(t, ()))
+        elif t in game.types.components:
+            values = list(self.signatures.get(t, ()))
+        elif t == "int":
+            values = list(self.int_range(binder_ast.domain))
+        else:
+            raise ActionSpaceError(f"the moves of '{action.name}' cannot be numbered: its binder {name} ranges "
+                                   f"over {element}, which has no fixed list of values", action.span)
+        return values + [None] if optional else values
+
+    def int_range(self, domain) -> range:
+        low, high = self.constant(getattr(domain, "low", None)), self.constant(getattr(domain, "high", None))
+        if low is not None and high is not None:
+            return range(low, high + 1)
+        start = low if low is not None else 0
+        return range(start, start + DYNAMIC_INT_SPAN)
+
+    def constant(self, node) -> Optional[int]:
+        """The value of a range bound that needs no state (a number, a param), else None."""
+        if node is None:
+            return None
+        try:
+            value = self.game.compiler.constant(node)
+        except Exception:     # a bound that reads the state or a binder: known only in play
+            return None
+        return value if value.__class__ is int else None
+
+    def int_values(self) -> list:
+        """Every number a pick, a choice or a binder may give: each range of the rules with
+        constant bounds, and the window of a range that has none."""
+        values = []
+        for node in rules_nodes(self.game.program):
+            if isinstance(node, ast.Range):
+                values.extend(self.int_range(node))
+        return values
+
+    def texts(self) -> list:
+        """Every text written in the rules (a choice may be among texts)."""
+        return [node.value for node in rules_nodes(self.game.program) if isinstance(node, ast.Text)]
+
+    # ---- moves <-> ids ----
+    def key(self, state, value, t):
+        t = strip_optional(t)
+        if value is not None and t in self.game.types.components:
+            return state.entities[value]["__same__"]
+        return value
+
+    def move_id(self, state, move: Move) -> int:
+        """The integer of one legal move of `state` (a player's move or a chance outcome)."""
+        if move.kind == "action":
+            action = self.game.actions[move.action]
+            number = 0
+            for (name, _, _, element), value, radix, digits in zip(
+                    action.binders, move.args, self.radices[move.action], self.digit_of[move.action]):
+                digit = digits.get(self.key(state, value, element))
+                if digit is None:
+                    raise ActionSpaceError(f"the move '{move.name}' is outside the action space: {name} = "
+                                           f"{state.label(value, element)} is not among the values numbered for "
+                                           f"it (docs/openspiel.md, 'The action space')", action.span)
+                number = number * radix + digit
+            return self.offsets[move.action] + number
+        if move.kind == "skip":
+            return self.skip_id
+        number = self.labels.index(move.name, self.game)
+        return number if state.is_chance_node() else self.choice_offset + number
+
+    def legal_ids(self, state) -> dict:
+        """{id: Move} of the legal moves of `state` (chance outcomes at a chance node)."""
+        ids = {}
+        for move in state.legal_moves():
+            number = self.move_id(state, move)
+            if number in ids:
+                raise ActionSpaceError(f"the moves '{ids[number].name}' and '{move.name}' get the same id "
+                                       f"{number}", self.game.program.game.span)
+            ids[number] = move
+        return ids
+
+    def describe(self, number: int) -> str:
+        """What an id stands for in any state (action_to_string of an id that is not legal)."""
+        for index, action in enumerate(self.game.actions):
+            rest = number - self.offsets[index]
+            size = 1
+            for radix in self.radices[index]:
+                size *= radix
+            if 0 <= rest < size:
+                values = []
+                for radix, digits in zip(reversed(self.radices[index]), reversed(self.digit_of[index])):
+                    rest, digit = divmod(rest, radix)
+                    values.append(list(digits)[digit])
+                return f"{action.name}({', '.join(repr(v) for v in reversed(values))})"
+        if number == self.skip_id:
+            return "skip"
+        if number == self.wait_id:
+            return "wait"
+        if 0 <= number - self.choice_offset < len(self.labels):
+            return self.labels.names[number - self.choice_offset]
+        return f"action {number}"
+
+
+class LabelTable:
+    """The labels of every value of every type, each once, in a fixed order: what numbers the
+    options of a choice and the outcomes of chance, which the engine gives by label."""
+
+    def __init__(self, game, signatures, numbers, texts):
+        names = []
+        names.extend(f"P{p}" for p in range(1, game.num_players + 1))
+        names.extend(["yes", "no", "none"])
+        for members in game.enum_members.values():
+            names.extend(str(m) for m in members)
+        for board in game.types.boards:
+            names.extend(game.static_entities[c]["__label__"] for c in game.static_by_type.get(board, ()))
+        for by_signature in signatures.values():
+            names.extend(by_signature.values())
+        names.extend(str(n) for n in numbers)
+        names.extend(texts)
+        self.names = list(dict.fromkeys(names))
+        self.position = {name: k for k, name in enumerate(self.names)}
+
+    def __len__(self):
+        return len(self.names)
+
+    def index(self, name: str, game) -> int:
+        k = self.position.get(name)
+        if k is None:
+            raise ActionSpaceError(f"the option or chance outcome '{name}' is not the label of any value the "
+                                   f"action space numbers (docs/openspiel.md, 'The action space')",
+                                   game.program.game.span)
+        return k
+
+
+def rules_nodes(program):
+    """Every node of a program's syntax tree: declarations, setup and flow."""
+    for part in [d.node for d in program.declarations.values()] + [program.setup, program.flow]:
+        if part is not None:
+            yield from ast.walk(part)
+
+
+def set_up_states(game) -> list:
+    """The game (loaded again, with sampled chance) just after its setup, for a few seeds."""
+    sampled, _, _ = load_game(game.path, options=game.options, players=game.num_players,
+                              params=game.given_params or None)
+    return [sampled.new_initial_state(seed) for seed in SETUP_SEEDS]
+
+
+def component_signatures(states) -> dict:
+    """{component type: {signature: label}} of the components the setups created, identical
+    components once, in the order of creation."""
+    out = {}
+    for state in states:
+        for entity in state.entities[len(state.game.static_entities):]:
+            out.setdefault(entity["__type__"], {}).setdefault(entity["__same__"], entity["__label__"])
+    return out
+
+
+__all__ = ["ActionSpace", "ActionSpaceError", "CHANCE"]

@@ -1,0 +1,407 @@
+"""Any rules file as an OpenSpiel game (pyspiel's Python-game API), so that OpenSpiel's
+algorithms (CFR, MCTS, exploitability...) and tests run on it. docs/openspiel.md says how.
+
+    game = load_openspiel_game("games/kuhn-poker.rules", zero_sum=True, utility_range=(-2, 2))
+    state = game.new_initial_state()      # a pyspiel.State: chance nodes, legal_actions()...
+
+The engine's game is loaded with explicit chance (every shuffle and pick is a chance node);
+seats 1..n are OpenSpiel's players 0..n-1; ids come from action_space.py (one numbering for
+this adapter and the PettingZoo environment); strings and tensors come from the engine's view,
+which hides what a seat may not see.
+"""
+import itertools
+import json
+import re
+from pathlib import Path
+from typing import Optional
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as error:      # the extra is not installed
+    raise ImportError("the OpenSpiel adapter needs OpenSpiel: pip install 'referee[openspiel]' "
+                      "(or pip install open_spiel)") from error
+
+from dsl import ast
+from dsl.limits import MAX_NUMBER
+
+from .action_space import ActionSpace, rules_nodes
+from .bots import hidden_information
+from .engine import PUBLIC, key_label, load_game, public_moves
+from .errors import RulesRuntimeError
+
+# OpenSpiel wants a bound on a game's length; the language has none (docs/openspiel.md).
+DEFAULT_MAX_GAME_LENGTH = 10_000
+SHORT_NAME_PREFIX = "referee_"
+
+_registered = {}        # short name -> the loading arguments it was registered with
+_registered_types = {}  # short name -> its pyspiel.GameType
+
+
+class OpenSpielLoadError(ValueError):
+    """A rules file that does not load (its diagnostics are in the message)."""
+
+
+def load_openspiel_game(path, players: Optional[int] = None, options=(), params: Optional[dict] = None,
+                        zero_sum: bool = False, utility_range: Optional[tuple] = None,
+                        max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> "RulesGame":
+    """A pyspiel.Game playing the rules file at `path`, registered with pyspiel under
+    `referee_<file stem>` (so pyspiel.load_game(short_name) and serialisation work too).
+
+    zero_sum: declare the game zero-sum (OpenSpiel's exploitability needs it); whether returns
+    always sum to 0 cannot be read from the rules, so the default is general-sum.
+    utility_range: (min, max) of the returns; the default is 0..1 for a game without declared
+    `returns`, else the language's number limit (the rules do not bound their returns)."""
+    engine_game, diagnostics, sources = load_game(path, options=tuple(options), players=players,
+                                                  params=params, chance="explicit")
+    if engine_game is None:
+        raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+    arguments = dict(path=str(path), options=tuple(options), params=dict(params or {}), zero_sum=zero_sum,
+                     utility_range=tuple(utility_range) if utility_range is not None else None,
+                     max_game_length=max_game_length)
+    game_type = register(engine_game, arguments)
+    return RulesGame(game_type, engine_game, arguments, {"players": engine_game.num_players})
+
+
+def short_name_for(path, arguments) -> str:
+    stem = re.sub(r"\W", "_", Path(path).stem)
+    name = SHORT_NAME_PREFIX + stem
+    k = 2
+    # another file, or the same one with other options: a name of its own
+    while name in _registered and _registered[name] != arguments:
+        name = f"{SHORT_NAME_PREFIX}{stem}_{k}"
+        k += 1
+    return name
+
+
+def register(engine_game, arguments) -> "pyspiel.GameType":
+    name = short_name_for(arguments["path"], arguments)
+    if name in _registered:
+        return _registered_types[name]
+    program = engine_game.program
+    low, high = engine_game.player_range
+    random = any(isinstance(n, ast.Shuffle) or (isinstance(n, ast.Call) and n.name == "pick")
+                 for n in rules_nodes(program))
+    simultaneous = any(ins.op == "simultaneous" for ins in engine_game.flow)
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"{engine_game.title} (Referee, {arguments['path']})",
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if random
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden_information(engine_game)
+                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
+        utility=pyspiel.GameType.Utility.ZERO_SUM if arguments["zero_sum"] else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": engine_game.num_players})
+
+    def factory(params=None, arguments=arguments, game_type=game_type):
+        players = int((params or {}).get("players", engine_game.num_players))
+        loaded, diagnostics, sources = load_game(arguments["path"], options=arguments["options"], players=players,
+                                                 params=arguments["params"] or None, chance="explicit")
+        if loaded is None:
+            raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+        return RulesGame(game_type, loaded, arguments, {"players": players})
+    # pyspiel's registry drops its reference to the factory after Python has shut down; a
+    # factory freed then aborts the process (a registered class lives on through its own
+    # reference cycles): this cycle keeps it alive to the end, as a class would be
+    factory.itself = factory
+    pyspiel.register_game(game_type, factory)
+    _registered[name] = arguments
+    _registered_types[name] = game_type
+    return game_type
+
+
+class RulesGame(pyspiel.Game):
+    def __init__(self, game_type, engine_game, arguments, params):
+        self.engine_game = engine_game
+        self.space = ActionSpace(engine_game)
+        if arguments["utility_range"] is not None:
+            low, high = arguments["utility_range"]
+        elif engine_game.declared_returns is None:
+            low, high = 0.0, 1.0
+        else:
+            low, high = -float(MAX_NUMBER), float(MAX_NUMBER)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.num_distinct_actions,
+            max_chance_outcomes=self.space.max_chance_outcomes,
+            num_players=engine_game.num_players,
+            min_utility=float(low),
+            max_utility=float(high),
+            utility_sum=0.0 if arguments["zero_sum"] else None,
+            max_game_length=arguments["max_game_length"])
+        super().__init__(game_type, info, params)
+        self.encoding = ViewEncoding(engine_game, self.space)
+
+    def new_initial_state(self, seed: int = 0):
+        return RulesState(self, seed)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; given {params}")
+        return RulesObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class Engine:
+    """The engine's state inside a pyspiel state. pyspiel clones a Python state by deep-copying
+    its attributes: this one clones the engine state instead (the game is shared, not copied)."""
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+    def __deepcopy__(self, memo):
+        return Engine(self.state.clone())
+
+    def __reduce__(self):
+        # pyspiel serialises a Python state by pickling its attributes: the file, how it was
+        # loaded, the seed and the moves, replayed when it is read back
+        s = self.state
+        game = s.game
+        return restore_engine, (game.path, tuple(sorted(game.options)), tuple(game.given_params.items()),
+                                game.num_players, s.seed, tuple(s.history))
+
+
+_restored_games = {}
+
+
+def restore_engine(path, options, params, players, seed, history) -> Engine:
+    key = (path, options, params, players)
+    game = _restored_games.get(key)
+    if game is None:
+        game, diagnostics, sources = load_game(path, options=options, players=players, params=dict(params) or None,
+                                               chance="explicit")
+        if game is None:
+            raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+        _restored_games[key] = game
+    state = game.new_initial_state(seed)
+    for name in history:
+        state.apply(name)
+    return Engine(state)
+
+
+class RulesState(pyspiel.State):
+    def __init__(self, game, seed=0):
+        super().__init__(game)
+        # the seed matters only for picks the rules make outside chance nodes (docs/language.md)
+        self.engine = Engine(game.engine_game.new_initial_state(seed))
+
+    # ---- whose turn ----
+    def current_player(self):
+        s = self.engine.state
+        if s.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if s.is_chance_node():
+            return pyspiel.PlayerId.CHANCE
+        if s.sealed():
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return s.current_player() - 1
+
+    def is_terminal(self):
+        return self.engine.state.is_terminal()
+
+    def returns(self):
+        return self.engine.state.returns()
+
+    # ---- moves ----
+    def _legal_actions(self, player):
+        s = self.engine.state
+        if s.is_terminal():
+            return []
+        if s.sealed():
+            return sorted(self.sealed_moves().get(player + 1, {self.space.wait_id: None}))
+        if s.current_player() != player + 1:
+            return []
+        return sorted(self.space.legal_ids(s))
+
+    @property
+    def space(self):
+        return self.get_game().space
+
+    def chance_outcomes(self):
+        s = self.engine.state
+        ids = {move.name: number for number, move in self.space.legal_ids(s).items()}
+        return sorted((ids[move.name], probability) for move, probability in s.chance_outcomes())
+
+    def sealed_moves(self) -> dict:
+        """At a simultaneous step: {seat: {id: Move}} of every seat still to choose. The engine
+        asks them one at a time; a seat's moves do not depend on the sealed choices before it,
+        so the later seats' moves are listed on a copy where the earlier seats chose."""
+        s = self.engine.state.clone()
+        out = {}
+        while s.sealed() and s.current_player() not in out:
+            moves = self.space.legal_ids(s)
+            out[s.current_player()] = moves
+            s.apply(next(iter(moves.values())))
+        return out
+
+    def _apply_action(self, action):
+        s = self.engine.state
+        moves = self.space.legal_ids(s)
+        if action not in moves:
+            raise ValueError(f"action {action} ({self.space.describe(action)}) is not legal now")
+        s.apply(moves[action])
+
+    def _apply_actions(self, actions):
+        s = self.engine.state
+        sealed = self.sealed_moves()
+        for seat, moves in sealed.items():
+            action = actions[seat - 1]
+            if action not in moves:
+                raise ValueError(f"action {action} ({self.space.describe(action)}) of player {seat - 1} "
+                                 f"is not legal now")
+            s.apply(self.space.legal_ids(s)[action])
+        for player, action in enumerate(actions):
+            if player + 1 not in sealed and action != self.space.wait_id:
+                raise ValueError(f"player {player} does not take part in this simultaneous step: "
+                                 f"its action is {self.space.wait_id} (wait), not {action}")
+
+    def _action_to_string(self, player, action):
+        s = self.engine.state
+        if player == pyspiel.PlayerId.CHANCE:
+            return self.space.labels.names[action] if 0 <= action < len(self.space.labels) else f"outcome {action}"
+        if not s.is_terminal() and s.current_player() == player + 1 and not s.sealed():
+            move = self.space.legal_ids(s).get(action)
+            if move is not None:
+                return move.name
+        if s.sealed():
+            move = self.sealed_moves().get(player + 1, {}).get(action)
+            if move is not None:
+                return move.name
+        return self.space.describe(action)
+
+    def __str__(self):
+        return str(self.engine.state)
+
+
+class ViewEncoding:
+    """The observation tensor: a fixed-length list of numbers read from a seat's view
+    (docs/openspiel.md, "Observations"). Its layout comes from a state after the setup: the
+    player to move (one-hot), whether the game is over, each variable entry (its value, 0
+    where the seat may not see it), each zone's size, and the count of each kind of component
+    the seat sees in each zone."""
+
+    def __init__(self, engine_game, space):
+        self.num_players = engine_game.num_players
+        views = [s.view(p) for s in space.set_up for p in range(PUBLIC, self.num_players + 1)]
+        self.var_keys = sorted({k for v in views for k in v["vars"]})
+        self.zone_keys = zone_labels(engine_game, space.set_up)
+        labels = []
+        for by_signature in space.signatures.values():
+            labels.extend(by_signature.values())
+        self.component_labels = list(dict.fromkeys(labels))
+        self.label_number = {name: k + 1 for k, name in enumerate(space.labels.names)}
+        self.var_at = {k: i for i, k in enumerate(self.var_keys)}
+        self.zone_at = {k: i for i, k in enumerate(self.zone_keys)}
+        self.component_at = {k: i for i, k in enumerate(self.component_labels)}
+        self.vars_start = self.num_players + 1
+        self.zones_start = self.vars_start + len(self.var_keys)
+        self.items_start = self.zones_start + len(self.zone_keys)
+        self.size = self.items_start + len(self.zone_keys) * len(self.component_labels)
+
+    def number(self, text: str) -> float:
+        """A variable's shown value as a number: itself for a number, 1/0 for yes/no, the seat
+        for a player, 0 for none, else its place (from 1) in the action space's label table."""
+        if text in ("no", "none"):
+            return 0.0
+        if text == "yes":
+            return 1.0
+        if re.fullmatch(r"-?\d+", text):
+            return float(text)
+        if re.fullmatch(r"P\d+", text):
+            return float(text[1:])
+        return float(self.label_number.get(text, -1))
+
+    def fill(self, tensor, view):
+        tensor.fill(0)
+        if view["current"] is not None and 1 <= view["current"] <= self.num_players:
+            tensor[view["current"] - 1] = 1
+        tensor[self.num_players] = 1 if view["terminal"] else 0
+        for key, text in view["vars"].items():
+            at = self.var_at.get(key)
+            if at is not None:
+                tensor[self.vars_start + at] = self.number(text)
+        width = len(self.component_labels)
+        for key, zone in view["zones"].items():
+            at = self.zone_at.get(key)
+            if at is None:
+                continue
+            tensor[self.zones_start + at] = zone["count"]
+            for item in [*zone.get("items", ()), *zone.get("shown", ())]:
+                k = self.component_at.get(item["label"])
+                if k is not None:
+                    tensor[self.items_start + at * width + k] += 1
+
+
+def zone_labels(engine_game, states) -> list:
+    """The view's name of every zone a state may have: each index over its type's values
+    (seats, cells, enum members), and the zones the setups made for other indexes."""
+    state = states[0]
+    keys = []
+    for name, (_, _, _, index_types) in engine_game.zone_meta.items():
+        domains = []
+        for t in index_types:
+            if t == "Player":
+                domains.append(engine_game.seats)
+            elif t in engine_game.geometries:
+                domains.append(list(engine_game.geometries[t].cells))
+            elif t in engine_game.enum_members:
+                domains.append(list(engine_game.enum_members[t]))
+            else:
+                break
+        else:
+            keys.extend(key_label(state, (name, *combination) if index_types else name, index_types)
+                        for combination in itertools.product(*domains))
+    for s in states:
+        for key in s.zones:
+            name = key if isinstance(key, str) else key[0]
+            keys.append(key_label(s, key, engine_game.zone_meta[name][3]))
+    return list(dict.fromkeys(keys))
+
+
+def view_text(view, history=None) -> str:
+    """A view as one line of canonical JSON: without its last moves and log lines (the
+    observation), or with the whole history as the seat saw it (the information state)."""
+    shown = {k: v for k, v in view.items() if k not in ("moves", "log", "legal_moves")}
+    for zone in shown["zones"].values():
+        for item in zone.get("items", ()):
+            item.pop("id", None)      # which of two identical cards: nothing a seat can tell
+    if history is not None:
+        shown["history"] = history
+    return json.dumps(shown, sort_keys=True, default=str)
+
+
+class RulesObserver:
+    """pyspiel's observer interface: strings and a tensor from a seat's view. With perfect
+    recall (the information state) the string has every move as the seat saw it; without
+    private information it is the spectator's view (PUBLIC)."""
+
+    def __init__(self, game, iig_obs_type):
+        self.encoding = game.encoding
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        self.tensor = np.zeros(self.encoding.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def seat(self, player):
+        return PUBLIC if self.public_only else player + 1
+
+    def set_from(self, state, player):
+        self.encoding.fill(self.tensor, state.engine.state.view(self.seat(player)))
+
+    def string_from(self, state, player):
+        s = state.engine.state
+        seat = self.seat(player)
+        view = s.view(seat)
+        if self.perfect_recall:
+            return view_text(view, public_moves(s, seat, last=len(s.history)))
+        return view_text(view)
+
+
+__all__ = ["load_openspiel_game", "OpenSpielLoadError", "RulesGame", "RulesState", "RulesRuntimeError"]
