@@ -101,13 +101,17 @@ def register(engine_game, arguments) -> "pyspiel.GameType":
         provides_observation_tensor=True,
         parameter_specification={"players": engine_game.num_players})
 
-    def factory(params=None, arguments=arguments, game_type=game_type):
+    made = {}      # players -> the game: pyspiel loads it again for every state it deserialises
+
+    def factory(params=None, arguments=arguments, game_type=game_type, made=made):
         players = int((params or {}).get("players", engine_game.num_players))
-        loaded, diagnostics, sources = load_game(arguments["path"], options=arguments["options"], players=players,
-                                                 params=arguments["params"] or None, chance="explicit")
-        if loaded is None:
-            raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
-        return RulesGame(game_type, loaded, arguments, {"players": players})
+        if players not in made:
+            loaded, diagnostics, sources = load_game(arguments["path"], options=arguments["options"], players=players,
+                                                     params=arguments["params"] or None, chance="explicit")
+            if loaded is None:
+                raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+            made[players] = RulesGame(game_type, loaded, arguments, {"players": players})
+        return made[players]
     # pyspiel's registry drops its reference to the factory after Python has shut down; a
     # factory freed then aborts the process (a registered class lives on through its own
     # reference cycles): this cycle keeps it alive to the end, as a class would be
