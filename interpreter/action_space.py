@@ -12,13 +12,18 @@ numbers them, from the rules alone (docs/openspiel.md, "The action space"):
   every type (LabelTable), after the actions; `skip` and, in games with a `simultaneous` step,
   `wait` (a seat that does not take part in it) come last;
 - a chance outcome is numbered by its label in the same table.
+
+ViewEncoding turns a seat's view into a fixed-length list of numbers (the observation tensor
+of both adapters).
 """
+import itertools
+import re
 from typing import Optional
 
 from dsl import ast
 from dsl.checker import strip_optional
 
-from .engine import CHANCE, Move, load_game
+from .engine import CHANCE, PUBLIC, Move, key_label, load_game
 from .errors import RulesRuntimeError
 
 # A number binder whose range depends on the state (`n in 1..weapons[current]`) gets this many
@@ -239,4 +244,89 @@ def component_signatures(states) -> dict:
     return out
 
 
-__all__ = ["ActionSpace", "ActionSpaceError", "CHANCE"]
+class ViewEncoding:
+    """The observation tensor: a fixed-length list of numbers read from a seat's view
+    (docs/openspiel.md, "Observations"). Its layout comes from a state after the setup: the
+    player to move (one-hot), whether the game is over, each variable entry (its value, 0
+    where the seat may not see it), each zone's size, and the count of each kind of component
+    the seat sees in each zone."""
+
+    def __init__(self, engine_game, space):
+        self.num_players = engine_game.num_players
+        views = [s.view(p) for s in space.set_up for p in range(PUBLIC, self.num_players + 1)]
+        self.var_keys = sorted({k for v in views for k in v["vars"]})
+        self.zone_keys = zone_labels(engine_game, space.set_up)
+        labels = []
+        for by_signature in space.signatures.values():
+            labels.extend(by_signature.values())
+        self.component_labels = list(dict.fromkeys(labels))
+        self.label_number = {name: k + 1 for k, name in enumerate(space.labels.names)}
+        self.var_at = {k: i for i, k in enumerate(self.var_keys)}
+        self.zone_at = {k: i for i, k in enumerate(self.zone_keys)}
+        self.component_at = {k: i for i, k in enumerate(self.component_labels)}
+        self.vars_start = self.num_players + 1
+        self.zones_start = self.vars_start + len(self.var_keys)
+        self.items_start = self.zones_start + len(self.zone_keys)
+        self.size = self.items_start + len(self.zone_keys) * len(self.component_labels)
+
+    def number(self, text: str) -> float:
+        """A variable's shown value as a number: itself for a number, 1/0 for yes/no, the seat
+        for a player, 0 for none, else its place (from 1) in the action space's label table."""
+        if text in ("no", "none"):
+            return 0.0
+        if text == "yes":
+            return 1.0
+        if re.fullmatch(r"-?\d+", text):
+            return float(text)
+        if re.fullmatch(r"P\d+", text):
+            return float(text[1:])
+        return float(self.label_number.get(text, -1))
+
+    def fill(self, tensor, view):
+        tensor.fill(0)
+        if view["current"] is not None and 1 <= view["current"] <= self.num_players:
+            tensor[view["current"] - 1] = 1
+        tensor[self.num_players] = 1 if view["terminal"] else 0
+        for key, text in view["vars"].items():
+            at = self.var_at.get(key)
+            if at is not None:
+                tensor[self.vars_start + at] = self.number(text)
+        width = len(self.component_labels)
+        for key, zone in view["zones"].items():
+            at = self.zone_at.get(key)
+            if at is None:
+                continue
+            tensor[self.zones_start + at] = zone["count"]
+            for item in [*zone.get("items", ()), *zone.get("shown", ())]:
+                k = self.component_at.get(item["label"])
+                if k is not None:
+                    tensor[self.items_start + at * width + k] += 1
+
+
+def zone_labels(engine_game, states) -> list:
+    """The view's name of every zone a state may have: each index over its type's values
+    (seats, cells, enum members), and the zones the setups made for other indexes."""
+    state = states[0]
+    keys = []
+    for name, (_, _, _, index_types) in engine_game.zone_meta.items():
+        domains = []
+        for t in index_types:
+            if t == "Player":
+                domains.append(engine_game.seats)
+            elif t in engine_game.geometries:
+                domains.append(list(engine_game.geometries[t].cells))
+            elif t in engine_game.enum_members:
+                domains.append(list(engine_game.enum_members[t]))
+            else:
+                break
+        else:
+            keys.extend(key_label(state, (name, *combination) if index_types else name, index_types)
+                        for combination in itertools.product(*domains))
+    for s in states:
+        for key in s.zones:
+            name = key if isinstance(key, str) else key[0]
+            keys.append(key_label(s, key, engine_game.zone_meta[name][3]))
+    return list(dict.fromkeys(keys))
+
+
+__all__ = ["ActionSpace", "ActionSpaceError", "ViewEncoding", "CHANCE"]
