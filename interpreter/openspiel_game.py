@@ -154,10 +154,23 @@ class RulesGame(pyspiel.Game):
 class Engine:
     """The engine's state inside a pyspiel state. pyspiel clones a Python state by deep-copying
     its attributes: this one clones the engine state instead (the game is shared, not copied)."""
-    __slots__ = ("state",)
+    __slots__ = ("state", "ids", "sealed")
 
     def __init__(self, state):
         self.state = state
+        # what this state's moves are numbered, until the next move (legal_actions, then
+        # apply_action, would number them twice)
+        self.ids = None
+        self.sealed = None
+
+    def legal_ids(self, space) -> dict:
+        if self.ids is None:
+            self.ids = space.legal_ids(self.state)
+        return self.ids
+
+    def apply(self, move):
+        self.ids = self.sealed = None
+        self.state.apply(move)
 
     def __deepcopy__(self, memo):
         return Engine(self.state.clone())
@@ -221,7 +234,7 @@ class RulesState(pyspiel.State):
             return sorted(self.sealed_moves().get(player + 1, {self.space.wait_id: None}))
         if s.current_player() != player + 1:
             return []
-        return sorted(self.space.legal_ids(s))
+        return sorted(self.engine.legal_ids(self.space))
 
     @property
     def space(self):
@@ -229,48 +242,46 @@ class RulesState(pyspiel.State):
 
     def chance_outcomes(self):
         s = self.engine.state
-        ids = {move.name: number for number, move in self.space.legal_ids(s).items()}
+        ids = {move.name: number for number, move in self.engine.legal_ids(self.space).items()}
         return sorted((ids[move.name], probability) for move, probability in s.chance_outcomes())
 
     def sealed_moves(self) -> dict:
         """At a simultaneous step: {seat: {id: Move}} of every seat still to choose. The engine
         asks them one at a time; a seat's moves do not depend on the sealed choices before it,
         so the later seats' moves are listed on a copy where the earlier seats chose."""
-        s = self.engine.state.clone()
-        out = {}
-        while s.sealed() and s.current_player() not in out:
-            moves = self.space.legal_ids(s)
-            out[s.current_player()] = moves
-            s.apply(next(iter(moves.values())))
-        return out
+        if self.engine.sealed is None:
+            s = self.engine.state.clone()
+            out = {}
+            while s.sealed() and s.current_player() not in out:
+                moves = self.space.legal_ids(s)
+                out[s.current_player()] = moves
+                s.apply(next(iter(moves.values())))
+            self.engine.sealed = out
+        return self.engine.sealed
 
     def _apply_action(self, action):
-        s = self.engine.state
-        moves = self.space.legal_ids(s)
+        moves = self.engine.legal_ids(self.space)
         if action not in moves:
             raise ValueError(f"action {action} ({self.space.describe(action)}) is not legal now")
-        s.apply(moves[action])
+        self.engine.apply(moves[action])
 
     def _apply_actions(self, actions):
-        s = self.engine.state
         sealed = self.sealed_moves()
-        for seat, moves in sealed.items():
-            action = actions[seat - 1]
+        for player, action in enumerate(actions):       # all checked before any is applied
+            moves = sealed.get(player + 1, {self.space.wait_id: None})
             if action not in moves:
-                raise ValueError(f"action {action} ({self.space.describe(action)}) of player {seat - 1} "
-                                 f"is not legal now")
-            s.apply(self.space.legal_ids(s)[action])
-        for player, action in enumerate(actions):
-            if player + 1 not in sealed and action != self.space.wait_id:
-                raise ValueError(f"player {player} does not take part in this simultaneous step: "
-                                 f"its action is {self.space.wait_id} (wait), not {action}")
+                taking_part = "" if player + 1 in sealed else " (it does not take part in this step: it waits)"
+                raise ValueError(f"action {action} ({self.space.describe(action)}) of player {player} "
+                                 f"is not legal now{taking_part}")
+        for seat in sealed:
+            self.engine.apply(self.engine.legal_ids(self.space)[actions[seat - 1]])
 
     def _action_to_string(self, player, action):
         s = self.engine.state
         if player == pyspiel.PlayerId.CHANCE:
             return self.space.labels.names[action] if 0 <= action < len(self.space.labels) else f"outcome {action}"
         if not s.is_terminal() and s.current_player() == player + 1 and not s.sealed():
-            move = self.space.legal_ids(s).get(action)
+            move = self.engine.legal_ids(self.space).get(action)
             if move is not None:
                 return move.name
         if s.sealed():

@@ -14,6 +14,8 @@ seat at a time, each seat's choice sealed (not in the others' observations) unti
 chosen: AEC environments are sequential. Rewards come at the end: each seat's return.
 """
 import random
+import re
+from pathlib import Path
 from typing import Optional
 
 try:
@@ -53,7 +55,8 @@ class RulesEnv(AECEnv):
         self.render_mode = render_mode
         self.space = ActionSpace(game)
         self.encoding = ViewEncoding(game, self.space)
-        self.metadata = dict(self.metadata, name=f"referee_{game.title}")
+        # named as the OpenSpiel adapter names its game type: after the file
+        self.metadata = dict(self.metadata, name="referee_" + re.sub(r"\W", "_", Path(game.path).stem))
         self.possible_agents = [f"player_{p}" for p in range(game.num_players)]
         size = self.space.num_distinct_actions
         self.action_spaces = {a: gymnasium.spaces.Discrete(size) for a in self.possible_agents}

@@ -134,6 +134,37 @@ def test_simultaneous_steps_are_simultaneous_nodes():
         state.apply_actions([mine[12], theirs[1]])      # P1's 13 is spent
 
 
+SEALED = """game "Sealed" {
+  players 3
+}
+var offer[Player]: int hidden = 0
+action bid(n in 1..2) "bid {n}" {
+  offer[current] = n
+}
+flow {
+  simultaneous p in players where p > 1 {
+    play bid
+  }
+  finish winners [offer[2] >= offer[3] ? 2 : 3]
+}
+"""
+
+
+def test_a_seat_outside_a_simultaneous_step_waits(tmp_path):
+    path = tmp_path / "sealed.rules"
+    path.write_text(SEALED)
+    game = load_openspiel_game(path)
+    state = game.new_initial_state()
+    wait = game.num_distinct_actions() - 1
+    assert [state.legal_actions(p) for p in range(3)] == [[wait], [0, 1], [0, 1]]
+    assert state.action_to_string(0, wait) == "wait"
+    with pytest.raises(Exception, match="does not take part in this step"):
+        state.apply_actions([0, 0, 1])
+    state.apply_actions([wait, 0, 1])                 # P2 bids 1, P3 bids 2
+    assert state.returns() == [0.0, 0.0, 1.0]
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
 def test_clones_and_serialisation_keep_the_game():
     game = kuhn()
     state = play_to_player_node(game.new_initial_state(), 1)
@@ -198,7 +229,15 @@ def test_cfr_plus_solves_kuhn_poker_from_the_rules_file():
     assert start == pytest.approx(0.4583, abs=1e-3)          # the uniform policy, as in native Kuhn
     for _ in range(150):
         solver.evaluate_and_update_policy()
-    assert exploitability.exploitability(game, solver.average_policy()) < 0.001
+    reached = exploitability.exploitability(game, solver.average_policy())
+    assert reached < 0.001
+    # CFR+ is deterministic: on the same tree with the same information sets, native Kuhn
+    # goes exactly the same way
+    native_game = pyspiel.load_game("kuhn_poker")
+    native = cfr.CFRPlusSolver(native_game)
+    for _ in range(150):
+        native.evaluate_and_update_policy()
+    assert reached == pytest.approx(exploitability.exploitability(native_game, native.average_policy()), abs=1e-9)
 
 
 def test_mcts_plays_connect_four_from_the_rules_file():
