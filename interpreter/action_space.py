@@ -29,12 +29,31 @@ from .errors import RulesRuntimeError
 # A number binder whose range depends on the state (`n in 1..weapons[current]`) gets this many
 # numbers from its low bound (0 when that is not constant either).
 DYNAMIC_INT_SPAN = 100
+# A range of the rules with more numbers than this gives none to the label table (a choice or
+# a draw among them is refused): a table of a million labels would number nothing useful.
+LABEL_RANGE_LIMIT = 10_000
+# The most ids OpenSpiel takes (its actions are 32-bit ints on the C++ side).
+MAX_ACTION_IDS = 2 ** 31 - 1
 # Seeds whose setups give the components the action space numbers (a setup may be random).
 SETUP_SEEDS = range(8)
 
 
 class ActionSpaceError(RulesRuntimeError):
     """A game whose moves cannot be numbered, or a move outside the numbered space."""
+
+
+class RulesLoadError(ValueError):
+    """A rules file that does not load (its diagnostics are in the message)."""
+
+
+def load_explicit_game(path, options=(), players=None, params=None, error=RulesLoadError):
+    """The engine's game with explicit chance (every shuffle and pick a chance node), or
+    `error` with the file's diagnostics, rendered as the command line shows them."""
+    game, diagnostics, sources = load_game(path, options=tuple(options), players=players, params=params or None,
+                                           chance="explicit")
+    if game is None:
+        raise error("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+    return game
 
 
 class ActionSpace:
@@ -73,6 +92,10 @@ class ActionSpace:
         if any(ins.op == "simultaneous" for ins in game.flow):
             self.wait_id = offset
             offset += 1
+        if offset > MAX_ACTION_IDS:
+            raise ActionSpaceError(f"the moves of this game would need {offset:,} ids, more than the "
+                                   f"{MAX_ACTION_IDS:,} OpenSpiel takes: an action's binders range over too "
+                                   f"many values together", game.program.game.span)
         self.num_distinct_actions = max(offset, 1)
         self.max_chance_outcomes = len(self.labels)
 
@@ -123,7 +146,9 @@ class ActionSpace:
         values = []
         for node in rules_nodes(self.game.program):
             if isinstance(node, ast.Range):
-                values.extend(self.int_range(node))
+                numbers = self.int_range(node)
+                if len(numbers) <= LABEL_RANGE_LIMIT:
+                    values.extend(numbers)
         return values
 
     def texts(self) -> list:

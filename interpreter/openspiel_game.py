@@ -24,9 +24,9 @@ except ImportError as error:      # the extra is not installed
 from dsl import ast
 from dsl.limits import MAX_NUMBER
 
-from .action_space import ActionSpace, ViewEncoding, rules_nodes
+from .action_space import ActionSpace, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
 from .bots import hidden_information
-from .engine import PUBLIC, load_game, public_moves
+from .engine import PUBLIC, public_moves
 from .errors import RulesRuntimeError
 
 # OpenSpiel wants a bound on a game's length; the language has none (docs/openspiel.md).
@@ -37,7 +37,7 @@ _registered = {}        # short name -> the loading arguments it was registered 
 _registered_types = {}  # short name -> its pyspiel.GameType
 
 
-class OpenSpielLoadError(ValueError):
+class OpenSpielLoadError(RulesLoadError):
     """A rules file that does not load (its diagnostics are in the message)."""
 
 
@@ -51,10 +51,7 @@ def load_openspiel_game(path, players: Optional[int] = None, options=(), params:
     always sum to 0 cannot be read from the rules, so the default is general-sum.
     utility_range: (min, max) of the returns; the default is 0..1 for a game without declared
     `returns`, else the language's number limit (the rules do not bound their returns)."""
-    engine_game, diagnostics, sources = load_game(path, options=tuple(options), players=players,
-                                                  params=params, chance="explicit")
-    if engine_game is None:
-        raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+    engine_game = load_explicit_game(path, options, players, params, OpenSpielLoadError)
     arguments = dict(path=str(path), options=tuple(options), params=dict(params or {}), zero_sum=zero_sum,
                      utility_range=tuple(utility_range) if utility_range is not None else None,
                      max_game_length=max_game_length)
@@ -105,10 +102,8 @@ def register(engine_game, arguments) -> "pyspiel.GameType":
     def factory(params=None, arguments=arguments, game_type=game_type, made=made):
         players = int((params or {}).get("players", engine_game.num_players))
         if players not in made:
-            loaded, diagnostics, sources = load_game(arguments["path"], options=arguments["options"], players=players,
-                                                     params=arguments["params"] or None, chance="explicit")
-            if loaded is None:
-                raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+            loaded = load_explicit_game(arguments["path"], arguments["options"], players, arguments["params"],
+                                        OpenSpielLoadError)
             made[players] = RulesGame(game_type, loaded, arguments, {"players": players})
         return made[players]
     # pyspiel's registry drops its reference to the factory after Python has shut down; a
@@ -154,7 +149,7 @@ class RulesGame(pyspiel.Game):
 class Engine:
     """The engine's state inside a pyspiel state. pyspiel clones a Python state by deep-copying
     its attributes: this one clones the engine state instead (the game is shared, not copied)."""
-    __slots__ = ("state", "ids", "sealed")
+    __slots__ = ("state", "ids", "sealed", "trail")
 
     def __init__(self, state):
         self.state = state
@@ -162,6 +157,9 @@ class Engine:
         # apply_action, would number them twice)
         self.ids = None
         self.sealed = None
+        # what every seat saw from the start: one tuple of observations (seat 0, PUBLIC, to n)
+        # per position, kept up to date from the first time an information state is asked
+        self.trail = None
 
     def legal_ids(self, space) -> dict:
         if self.ids is None:
@@ -171,9 +169,24 @@ class Engine:
     def apply(self, move):
         self.ids = self.sealed = None
         self.state.apply(move)
+        if self.trail is not None:
+            self.trail = self.trail + (observations(self.state),)
+
+    def observation_trail(self) -> tuple:
+        s = self.state
+        if self.trail is None or len(self.trail) != len(s.history) + 1:
+            again = s.game.new_initial_state(s.seed)
+            trail = [observations(again)]
+            for name in s.history:
+                again.apply(name)
+                trail.append(observations(again))
+            self.trail = tuple(trail)
+        return self.trail
 
     def __deepcopy__(self, memo):
-        return Engine(self.state.clone())
+        copy = Engine(self.state.clone())
+        copy.trail = self.trail          # a tuple: shared
+        return copy
 
     def __reduce__(self):
         # pyspiel serialises a Python state by pickling its attributes: the file, how it was
@@ -191,11 +204,7 @@ def restore_engine(path, options, params, players, seed, history) -> Engine:
     key = (path, options, params, players)
     game = _restored_games.get(key)
     if game is None:
-        game, diagnostics, sources = load_game(path, options=options, players=players, params=dict(params) or None,
-                                               chance="explicit")
-        if game is None:
-            raise OpenSpielLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
-        _restored_games[key] = game
+        game = _restored_games[key] = load_explicit_game(path, options, players, dict(params), OpenSpielLoadError)
     state = game.new_initial_state(seed)
     for name in history:
         state.apply(name)
@@ -294,22 +303,38 @@ class RulesState(pyspiel.State):
         return str(self.engine.state)
 
 
-def view_text(view, history=None) -> str:
-    """A view as one line of canonical JSON: without its last moves and log lines (the
-    observation), or with the whole history as the seat saw it (the information state)."""
+def view_text(view) -> str:
+    """A view as one line of canonical JSON, without its last moves (the moves of chance there
+    show what the rules drew, even where a seat may not see it: a die kept in an owner-only
+    variable), its log lines and legal moves."""
     shown = {k: v for k, v in view.items() if k not in ("moves", "log", "legal_moves")}
     for zone in shown["zones"].values():
         for item in zone.get("items", ()):
             item.pop("id", None)      # which of two identical cards: nothing a seat can tell
-    if history is not None:
-        shown["history"] = history
     return json.dumps(shown, sort_keys=True, default=str)
+
+
+def observations(s) -> tuple:
+    return tuple(view_text(s.view(seat)) for seat in range(PUBLIC, s.game.num_players + 1))
+
+
+def information_state_text(engine, seat) -> str:
+    """What a seat saw from the start, one line per position: its observation at the start,
+    then each move as the seat saw it (a move of chance as 'chance': what it drew is in the
+    observations, as far as the seat may see it) and its observation after it."""
+    s = engine.state
+    trail = engine.observation_trail()
+    lines = [trail[0][seat]]
+    for k, text in enumerate(public_moves(s, seat, last=len(s.history)), start=1):
+        lines.append("chance" if text.startswith("chance: ") else text)
+        lines.append(trail[k][seat])
+    return "\n".join(lines)
 
 
 class RulesObserver:
     """pyspiel's observer interface: strings and a tensor from a seat's view. With perfect
-    recall (the information state) the string has every move as the seat saw it; without
-    private information it is the spectator's view (PUBLIC)."""
+    recall (the information state) the string has everything the seat saw from the start;
+    without private information it is the spectator's view (PUBLIC)."""
 
     def __init__(self, game, iig_obs_type):
         self.encoding = game.encoding
@@ -325,12 +350,10 @@ class RulesObserver:
         self.encoding.fill(self.tensor, state.engine.state.view(self.seat(player)))
 
     def string_from(self, state, player):
-        s = state.engine.state
         seat = self.seat(player)
-        view = s.view(seat)
         if self.perfect_recall:
-            return view_text(view, public_moves(s, seat, last=len(s.history)))
-        return view_text(view)
+            return information_state_text(state.engine, seat)
+        return view_text(state.engine.state.view(seat))
 
 
 __all__ = ["load_openspiel_game", "OpenSpielLoadError", "RulesGame", "RulesState", "RulesRuntimeError"]

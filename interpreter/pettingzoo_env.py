@@ -26,22 +26,17 @@ except ImportError as error:      # the extra is not installed
     raise ImportError("the PettingZoo environment needs PettingZoo and Gymnasium: "
                       "pip install 'referee[pettingzoo]' (or pip install pettingzoo gymnasium)") from error
 
-from .action_space import ActionSpace, ViewEncoding
-from .engine import load_game
+from .action_space import ActionSpace, RulesLoadError, ViewEncoding, load_explicit_game
 from .render import render_view
 
 
-class PettingZooLoadError(ValueError):
+class PettingZooLoadError(RulesLoadError):
     """A rules file that does not load (its diagnostics are in the message)."""
 
 
 def load_pettingzoo_env(path, players: Optional[int] = None, options=(), params: Optional[dict] = None,
                         render_mode: Optional[str] = None) -> "RulesEnv":
-    game, diagnostics, sources = load_game(path, options=tuple(options), players=players, params=params,
-                                           chance="explicit")
-    if game is None:
-        raise PettingZooLoadError("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
-    return RulesEnv(game, render_mode)
+    return RulesEnv(load_explicit_game(path, options, players, params, PettingZooLoadError), render_mode)
 
 
 class RulesEnv(AECEnv):

@@ -2,6 +2,7 @@
 checked by OpenSpiel's own random simulation test, against OpenSpiel's native games in lockstep
 (tests/openspiel_conformance.py), and by OpenSpiel's CFR+ and MCTS running on rules files."""
 import importlib
+import json
 import sys
 from pathlib import Path
 
@@ -45,6 +46,18 @@ def test_game_types_follow_the_rules():
     goofspiel = load_openspiel_game(GAMES / "goofspiel.rules").get_type()
     assert goofspiel.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     assert (goofspiel.min_num_players, goofspiel.max_num_players) == (2, 4)
+
+
+def test_players_and_options_are_loaded_as_asked():
+    three = load_openspiel_game(GAMES / "goofspiel.rules", players=3)
+    assert three.num_players() == 3
+    again = pyspiel.load_game("referee_goofspiel", {"players": 4})       # through pyspiel's registry
+    assert again.num_players() == 4 and again.get_type().short_name == "referee_goofspiel"
+    ascending = load_openspiel_game(GAMES / "goofspiel.rules", options=["ascending"])
+    assert ascending.get_type().short_name == "referee_goofspiel_2"      # other options, another name
+    state = ascending.new_initial_state()
+    assert state.is_simultaneous_node()                                   # no shuffle: prize 1 first
+    assert json.loads(state.observation_string(0))["zones"]["prize"]["items"] == [{"label": "1"}]
 
 
 def test_tic_tac_toe_numbers_its_cells_and_names_them_as_the_engine_does():
@@ -94,6 +107,21 @@ def test_a_seat_sees_its_own_card_only():
     state.apply_action(1)                                          # P1 bets
     assert "P1: bet" in state.information_state_string(1)
     assert state.observation_string(0) != state.observation_string(1)
+
+
+def test_a_die_rolled_in_secret_is_in_no_other_information_state():
+    # (the engine's public history shows a pick's outcome to every seat; the die is kept in an
+    # owner-only variable, so the information states leave the moves of chance out)
+    game = load_openspiel_game(GAMES / "liars-dice.rules")
+    seen_by = {0: set(), 1: set()}
+    for mine in range(6):
+        state = game.new_initial_state()
+        state.apply_action(state.chance_outcomes()[mine][0])      # P1's die
+        state.apply_action(state.chance_outcomes()[2][0])         # P2's die: 3
+        for player in (0, 1):
+            seen_by[player].add(state.information_state_string(player))
+            assert ("chance: " in state.information_state_string(player)) is False
+    assert len(seen_by[0]) == 6 and len(seen_by[1]) == 1
 
 
 def test_information_states_tell_apart_histories_observations_do_not():
@@ -193,6 +221,16 @@ def test_moves_that_cannot_be_numbered_are_refused_with_the_reason(tmp_path):
     assert load_game(words)[0] is not None
     with pytest.raises(ActionSpaceError, match="binder w ranges over text"):
         load_openspiel_game(words)
+
+
+def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
+    huge = tmp_path / "huge.rules"
+    huge.write_text('game "Huge" {\n  players 2\n}\n'
+                    'action put(a in 1..2000, b in 1..2000 where a == b and a < 3, c in 1..1000 where c < 3) '
+                    '"put {a} {b} {c}" {\n  finish\n}\n'
+                    'flow {\n  turns from 1 {\n    play put\n  }\n}\n')
+    with pytest.raises(ActionSpaceError, match="would need 4,000,000,000 ids"):
+        load_openspiel_game(huge)
 
 
 def test_without_openspiel_importing_the_adapter_says_what_to_install(monkeypatch):
