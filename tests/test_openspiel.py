@@ -17,7 +17,7 @@ from interpreter.openspiel_game import OpenSpielLoadError, load_openspiel_game
 from tests import openspiel_conformance
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
-ALL_RULES = sorted(GAMES.glob("*.rules"))
+ALL_RULES = sorted(GAMES.glob("**/*.rules"))         # the variants too
 
 
 def kuhn():
