@@ -136,6 +136,9 @@ class RulesGame(pyspiel.Game):
             max_game_length=arguments["max_game_length"])
         super().__init__(game_type, info, params)
         self.encoding = ViewEncoding(engine_game, self.space)
+        # once an information state is asked, new states keep their positions from the start
+        # (an algorithm that asks one asks it of state after state); random playouts do not
+        self.keeps_positions = False
 
     def new_initial_state(self, seed: int = 0):
         return RulesState(self, seed)
@@ -146,20 +149,37 @@ class RulesGame(pyspiel.Game):
         return RulesObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
+class Snapshot:
+    """A copy of the engine's state at one position of a game, and what each seat saw there
+    (worked out when first asked: clones share their past, so a search tree works out each
+    node's once)."""
+    __slots__ = ("state", "texts")
+
+    def __init__(self, state):
+        self.state = state.clone()
+        self.texts = {}
+
+    def text(self, seat) -> str:
+        text = self.texts.get(seat)
+        if text is None:
+            text = self.texts[seat] = view_text(self.state.view(seat))
+        return text
+
+
 class Engine:
     """The engine's state inside a pyspiel state. pyspiel clones a Python state by deep-copying
     its attributes: this one clones the engine state instead (the game is shared, not copied)."""
-    __slots__ = ("state", "ids", "sealed", "trail")
+    __slots__ = ("state", "ids", "sealed", "past")
 
-    def __init__(self, state):
+    def __init__(self, state, past=None):
         self.state = state
         # what this state's moves are numbered, until the next move (legal_actions, then
         # apply_action, would number them twice)
         self.ids = None
         self.sealed = None
-        # what every seat saw from the start: one tuple of observations (seat 0, PUBLIC, to n)
-        # per position, kept up to date from the first time an information state is asked
-        self.trail = None
+        # a Snapshot of every position from the start (information states are made of what a
+        # seat saw at each), kept once an information state of the game has been asked
+        self.past = past
 
     def legal_ids(self, space) -> dict:
         if self.ids is None:
@@ -169,24 +189,23 @@ class Engine:
     def apply(self, move):
         self.ids = self.sealed = None
         self.state.apply(move)
-        if self.trail is not None:
-            self.trail = self.trail + (observations(self.state),)
+        if self.past is not None:
+            self.past = self.past + (Snapshot(self.state),)
 
-    def observation_trail(self) -> tuple:
+    def positions(self) -> tuple:
+        """The Snapshot of every position from the start (replayed if they were not kept)."""
         s = self.state
-        if self.trail is None or len(self.trail) != len(s.history) + 1:
+        if self.past is None or len(self.past) != len(s.history) + 1:
             again = s.game.new_initial_state(s.seed)
-            trail = [observations(again)]
+            past = [Snapshot(again)]
             for name in s.history:
                 again.apply(name)
-                trail.append(observations(again))
-            self.trail = tuple(trail)
-        return self.trail
+                past.append(Snapshot(again))
+            self.past = tuple(past)
+        return self.past
 
     def __deepcopy__(self, memo):
-        copy = Engine(self.state.clone())
-        copy.trail = self.trail          # a tuple: shared
-        return copy
+        return Engine(self.state.clone(), self.past)
 
     def __reduce__(self):
         # pyspiel serialises a Python state by pickling its attributes: the file, how it was
@@ -216,6 +235,8 @@ class RulesState(pyspiel.State):
         super().__init__(game)
         # the seed matters only for picks the rules make outside chance nodes (docs/language.md)
         self.engine = Engine(game.engine_game.new_initial_state(seed))
+        if game.keeps_positions:
+            self.engine.past = (Snapshot(self.engine.state),)
 
     # ---- whose turn ----
     def current_player(self):
@@ -314,20 +335,17 @@ def view_text(view) -> str:
     return json.dumps(shown, sort_keys=True, default=str)
 
 
-def observations(s) -> tuple:
-    return tuple(view_text(s.view(seat)) for seat in range(PUBLIC, s.game.num_players + 1))
-
-
-def information_state_text(engine, seat) -> str:
+def information_state_text(state, seat) -> str:
     """What a seat saw from the start, one line per position: its observation at the start,
     then each move as the seat saw it (a move of chance as 'chance': what it drew is in the
     observations, as far as the seat may see it) and its observation after it."""
-    s = engine.state
-    trail = engine.observation_trail()
-    lines = [trail[0][seat]]
+    state.get_game().keeps_positions = True
+    s = state.engine.state
+    positions = state.engine.positions()
+    lines = [positions[0].text(seat)]
     for k, text in enumerate(public_moves(s, seat, last=len(s.history)), start=1):
         lines.append("chance" if text.startswith("chance: ") else text)
-        lines.append(trail[k][seat])
+        lines.append(positions[k].text(seat))
     return "\n".join(lines)
 
 
@@ -352,7 +370,7 @@ class RulesObserver:
     def string_from(self, state, player):
         seat = self.seat(player)
         if self.perfect_recall:
-            return information_state_text(state.engine, seat)
+            return information_state_text(state, seat)
         return view_text(state.engine.state.view(seat))
 
 
