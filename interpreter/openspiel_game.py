@@ -330,7 +330,7 @@ def view_text(view) -> str:
     variable), its log lines and legal moves."""
     shown = {k: v for k, v in view.items() if k not in ("moves", "log", "legal_moves")}
     for zone in shown["zones"].values():
-        for item in zone.get("items", ()):
+        for item in [*zone.get("items", ()), *zone.get("shown", ())]:
             item.pop("id", None)      # which of two identical cards: nothing a seat can tell
     return json.dumps(shown, sort_keys=True, default=str)
 
