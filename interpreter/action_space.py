@@ -1,0 +1,357 @@
+"""A stable integer action space for any rules file, shared by the OpenSpiel adapter
+(openspiel_game.py) and the PettingZoo environment (pettingzoo_env.py).
+
+Learning and game-theory tools want every move of a game to be one integer of a fixed range,
+the same integer in every state and every process. The engine names moves by text; this module
+numbers them, from the rules alone (docs/openspiel.md, "The action space"):
+
+- an action's move is its binders' values in mixed radix, each binder over the whole domain of
+  its type (seats, enum members, board cells, the components of a type with identical ones
+  counted once, the numbers of a range), after the ids of the actions before it;
+- a choice (`choose`) is numbered by its option's label among the labels of every value of
+  every type (LabelTable), after the actions; `skip` and, in games with a `simultaneous` step,
+  `wait` (a seat that does not take part in it) come last;
+- a chance outcome is numbered by its label in the same table.
+
+ViewEncoding turns a seat's view into a fixed-length list of numbers (the observation tensor
+of both adapters).
+"""
+import itertools
+import re
+from typing import Optional
+
+from dsl import ast
+from dsl.checker import strip_optional
+
+from .engine import CHANCE, PUBLIC, Move, key_label, load_game
+from .errors import RulesRuntimeError
+
+# A number binder whose range depends on the state (`n in 1..weapons[current]`) gets this many
+# numbers from its low bound (0 when that is not constant either).
+DYNAMIC_INT_SPAN = 100
+# A range of the rules with more numbers than this gives none to the label table (a choice or
+# a draw among them is refused): a table of a million labels would number nothing useful.
+LABEL_RANGE_LIMIT = 10_000
+# The most ids OpenSpiel takes (its actions are 32-bit ints on the C++ side).
+MAX_ACTION_IDS = 2 ** 31 - 1
+# Seeds whose setups give the components the action space numbers (a setup may be random).
+SETUP_SEEDS = range(8)
+
+
+class ActionSpaceError(RulesRuntimeError):
+    """A game whose moves cannot be numbered, or a move outside the numbered space."""
+
+
+class RulesLoadError(ValueError):
+    """A rules file that does not load (its diagnostics are in the message)."""
+
+
+def load_explicit_game(path, options=(), players=None, params=None, error=RulesLoadError):
+    """The engine's game with explicit chance (every shuffle and pick a chance node), or
+    `error` with the file's diagnostics, rendered as the command line shows them."""
+    game, diagnostics, sources = load_game(path, options=tuple(options), players=players, params=params or None,
+                                           chance="explicit")
+    if game is None:
+        raise error("\n".join(d.render(sources.get(d.span.file)) for d in diagnostics))
+    return game
+
+
+class ActionSpace:
+    def __init__(self, game):
+        if not game.explicit_chance:
+            raise ValueError("the action space is for a game loaded with chance='explicit'")
+        self.game = game
+        # states just after the setup (sampled chance), one per seed: what the setup creates
+        self.set_up = set_up_states(game)
+        self.signatures = component_signatures(self.set_up)
+        actions_ast = {a.name: a for a in game.program.of_kind(ast.Action)}
+        self.radices = []          # per action: the domain of each binder, as a list of values
+        self.digit_of = []         # per action: per binder, {value key: digit}
+        self.offsets = []
+        offset = 0
+        for action in game.actions:
+            domains = [self.binder_domain(action, k, actions_ast[action.name].binders[k])
+                       for k in range(len(action.binders))]
+            self.radices.append([len(d) for d in domains])
+            self.digit_of.append([{value: digit for digit, value in enumerate(d)} for d in domains])
+            self.offsets.append(offset)
+            size = 1
+            for d in domains:
+                size *= len(d)
+            offset += size
+        self.labels = LabelTable(game, self.signatures, self.int_values(), self.texts())
+        has_choice = any(isinstance(n, ast.Choose) for n in rules_nodes(game.program))
+        self.choice_offset = offset
+        if has_choice:
+            offset += len(self.labels)
+        self.skip_id = None
+        if any(ins.optional for ins in game.flow):
+            self.skip_id = offset
+            offset += 1
+        self.wait_id = None
+        if any(ins.op == "simultaneous" for ins in game.flow):
+            self.wait_id = offset
+            offset += 1
+        if offset > MAX_ACTION_IDS:
+            raise ActionSpaceError(f"the moves of this game would need {offset:,} ids, more than the "
+                                   f"{MAX_ACTION_IDS:,} OpenSpiel takes: an action's binders range over too "
+                                   f"many values together", game.program.game.span)
+        self.num_distinct_actions = max(offset, 1)
+        self.max_chance_outcomes = len(self.labels)
+
+    # ---- domains ----
+    def binder_domain(self, action, k, binder_ast) -> list:
+        """The values a binder may take in any state, as keys (components: their signature)."""
+        name, _, _, element = action.binders[k]
+        optional = element.endswith("?")
+        t = strip_optional(element)
+        game = self.game
+        if t == "Player":
+            values = list(range(1, game.num_players + 1))
+        elif t == "bool":
+            values = [False, True]
+        elif t in game.enum_members:
+            values = list(game.enum_members[t])
+        elif t in game.types.boards:
+            values = list(game.static_by_type.get(t, ()))
+        elif t in game.types.components:
+            values = list(self.signatures.get(t, ()))
+        elif t == "int":
+            values = list(self.int_range(binder_ast.domain))
+        else:
+            raise ActionSpaceError(f"the moves of '{action.name}' cannot be numbered: its binder {name} ranges "
+                                   f"over {element}, which has no fixed list of values", action.span)
+        return values + [None] if optional else values
+
+    def int_range(self, domain) -> range:
+        low, high = self.constant(getattr(domain, "low", None)), self.constant(getattr(domain, "high", None))
+        if low is not None and high is not None:
+            return range(low, high + 1)
+        start = low if low is not None else 0
+        return range(start, start + DYNAMIC_INT_SPAN)
+
+    def constant(self, node) -> Optional[int]:
+        """The value of a range bound that needs no state (a number, a param), else None."""
+        if node is None:
+            return None
+        try:
+            value = self.game.compiler.constant(node)
+        except Exception:     # a bound that reads the state or a binder: known only in play
+            return None
+        return value if value.__class__ is int else None
+
+    def int_values(self) -> list:
+        """Every number a pick, a choice or a binder may give: each range of the rules with
+        constant bounds, and the window of a range that has none."""
+        values = []
+        for node in rules_nodes(self.game.program):
+            if isinstance(node, ast.Range):
+                numbers = self.int_range(node)
+                if len(numbers) <= LABEL_RANGE_LIMIT:
+                    values.extend(numbers)
+        return values
+
+    def texts(self) -> list:
+        """Every text written in the rules (a choice may be among texts)."""
+        return [node.value for node in rules_nodes(self.game.program) if isinstance(node, ast.Text)]
+
+    # ---- moves <-> ids ----
+    def key(self, state, value, t):
+        t = strip_optional(t)
+        if value is not None and t in self.game.types.components:
+            return state.entities[value]["__same__"]
+        return value
+
+    def move_id(self, state, move: Move) -> int:
+        """The integer of one legal move of `state` (a player's move or a chance outcome)."""
+        if move.kind == "action":
+            action = self.game.actions[move.action]
+            number = 0
+            for (name, _, _, element), value, radix, digits in zip(
+                    action.binders, move.args, self.radices[move.action], self.digit_of[move.action]):
+                digit = digits.get(self.key(state, value, element))
+                if digit is None:
+                    raise ActionSpaceError(f"the move '{move.name}' is outside the action space: {name} = "
+                                           f"{state.label(value, element)} is not among the values numbered for "
+                                           f"it (docs/openspiel.md, 'The action space')", action.span)
+                number = number * radix + digit
+            return self.offsets[move.action] + number
+        if move.kind == "skip":
+            return self.skip_id
+        number = self.labels.index(move.name, self.game)
+        return number if state.is_chance_node() else self.choice_offset + number
+
+    def legal_ids(self, state) -> dict:
+        """{id: Move} of the legal moves of `state` (chance outcomes at a chance node)."""
+        ids = {}
+        for move in state.legal_moves():
+            number = self.move_id(state, move)
+            if number in ids:
+                raise ActionSpaceError(f"the moves '{ids[number].name}' and '{move.name}' get the same id "
+                                       f"{number}", self.game.program.game.span)
+            ids[number] = move
+        return ids
+
+    def describe(self, number: int) -> str:
+        """What an id stands for in any state (action_to_string of an id that is not legal)."""
+        for index, action in enumerate(self.game.actions):
+            rest = number - self.offsets[index]
+            size = 1
+            for radix in self.radices[index]:
+                size *= radix
+            if 0 <= rest < size:
+                values = []
+                for radix, digits in zip(reversed(self.radices[index]), reversed(self.digit_of[index])):
+                    rest, digit = divmod(rest, radix)
+                    values.append(list(digits)[digit])
+                return f"{action.name}({', '.join(repr(v) for v in reversed(values))})"
+        if number == self.skip_id:
+            return "skip"
+        if number == self.wait_id:
+            return "wait"
+        if 0 <= number - self.choice_offset < len(self.labels):
+            return self.labels.names[number - self.choice_offset]
+        return f"action {number}"
+
+
+class LabelTable:
+    """The labels of every value of every type, each once, in a fixed order: what numbers the
+    options of a choice and the outcomes of chance, which the engine gives by label."""
+
+    def __init__(self, game, signatures, numbers, texts):
+        names = []
+        names.extend(f"P{p}" for p in range(1, game.num_players + 1))
+        names.extend(["yes", "no", "none"])
+        for members in game.enum_members.values():
+            names.extend(str(m) for m in members)
+        for board in game.types.boards:
+            names.extend(game.static_entities[c]["__label__"] for c in game.static_by_type.get(board, ()))
+        for by_signature in signatures.values():
+            names.extend(by_signature.values())
+        names.extend(str(n) for n in numbers)
+        names.extend(texts)
+        self.names = list(dict.fromkeys(names))
+        self.position = {name: k for k, name in enumerate(self.names)}
+
+    def __len__(self):
+        return len(self.names)
+
+    def index(self, name: str, game) -> int:
+        k = self.position.get(name)
+        if k is None:
+            raise ActionSpaceError(f"the option or chance outcome '{name}' is not the label of any value the "
+                                   f"action space numbers (docs/openspiel.md, 'The action space')",
+                                   game.program.game.span)
+        return k
+
+
+def rules_nodes(program):
+    """Every node of a program's syntax tree: declarations, setup and flow."""
+    for part in [d.node for d in program.declarations.values()] + [program.setup, program.flow]:
+        if part is not None:
+            yield from ast.walk(part)
+
+
+def set_up_states(game) -> list:
+    """The game (loaded again, with sampled chance) just after its setup, for a few seeds."""
+    sampled, _, _ = load_game(game.path, options=game.options, players=game.num_players,
+                              params=game.given_params or None)
+    return [sampled.new_initial_state(seed) for seed in SETUP_SEEDS]
+
+
+def component_signatures(states) -> dict:
+    """{component type: {signature: label}} of the components the setups created, identical
+    components once, in the order of creation."""
+    out = {}
+    for state in states:
+        for entity in state.entities[len(state.game.static_entities):]:
+            out.setdefault(entity["__type__"], {}).setdefault(entity["__same__"], entity["__label__"])
+    return out
+
+
+class ViewEncoding:
+    """The observation tensor: a fixed-length list of numbers read from a seat's view
+    (docs/openspiel.md, "Observations"). Its layout comes from a state after the setup: the
+    player to move (one-hot), whether the game is over, each variable entry (its value, 0
+    where the seat may not see it), each zone's size, and the count of each kind of component
+    the seat sees in each zone."""
+
+    def __init__(self, engine_game, space):
+        self.num_players = engine_game.num_players
+        views = [s.view(p) for s in space.set_up for p in range(PUBLIC, self.num_players + 1)]
+        self.var_keys = sorted({k for v in views for k in v["vars"]})
+        self.zone_keys = zone_labels(engine_game, space.set_up)
+        labels = []
+        for by_signature in space.signatures.values():
+            labels.extend(by_signature.values())
+        self.component_labels = list(dict.fromkeys(labels))
+        self.label_number = {name: k + 1 for k, name in enumerate(space.labels.names)}
+        self.var_at = {k: i for i, k in enumerate(self.var_keys)}
+        self.zone_at = {k: i for i, k in enumerate(self.zone_keys)}
+        self.component_at = {k: i for i, k in enumerate(self.component_labels)}
+        self.vars_start = self.num_players + 1
+        self.zones_start = self.vars_start + len(self.var_keys)
+        self.items_start = self.zones_start + len(self.zone_keys)
+        self.size = self.items_start + len(self.zone_keys) * len(self.component_labels)
+
+    def number(self, text: str) -> float:
+        """A variable's shown value as a number: itself for a number, 1/0 for yes/no, the seat
+        for a player, 0 for none, else its place (from 1) in the action space's label table."""
+        if text in ("no", "none"):
+            return 0.0
+        if text == "yes":
+            return 1.0
+        if re.fullmatch(r"-?\d+", text):
+            return float(text)
+        if re.fullmatch(r"P\d+", text):
+            return float(text[1:])
+        return float(self.label_number.get(text, -1))
+
+    def fill(self, tensor, view):
+        tensor.fill(0)
+        if view["current"] is not None and 1 <= view["current"] <= self.num_players:
+            tensor[view["current"] - 1] = 1
+        tensor[self.num_players] = 1 if view["terminal"] else 0
+        for key, text in view["vars"].items():
+            at = self.var_at.get(key)
+            if at is not None:
+                tensor[self.vars_start + at] = self.number(text)
+        width = len(self.component_labels)
+        for key, zone in view["zones"].items():
+            at = self.zone_at.get(key)
+            if at is None:
+                continue
+            tensor[self.zones_start + at] = zone["count"]
+            for item in [*zone.get("items", ()), *zone.get("shown", ())]:
+                k = self.component_at.get(item["label"])
+                if k is not None:
+                    tensor[self.items_start + at * width + k] += 1
+
+
+def zone_labels(engine_game, states) -> list:
+    """The view's name of every zone a state may have: each index over its type's values
+    (seats, cells, enum members), and the zones the setups made for other indexes."""
+    state = states[0]
+    keys = []
+    for name, (_, _, _, index_types) in engine_game.zone_meta.items():
+        domains = []
+        for t in index_types:
+            if t == "Player":
+                domains.append(engine_game.seats)
+            elif t in engine_game.geometries:
+                domains.append(list(engine_game.geometries[t].cells))
+            elif t in engine_game.enum_members:
+                domains.append(list(engine_game.enum_members[t]))
+            else:
+                break
+        else:
+            keys.extend(key_label(state, (name, *combination) if index_types else name, index_types)
+                        for combination in itertools.product(*domains))
+    for s in states:
+        for key in s.zones:
+            name = key if isinstance(key, str) else key[0]
+            keys.append(key_label(s, key, engine_game.zone_meta[name][3]))
+    return list(dict.fromkeys(keys))
+
+
+__all__ = ["ActionSpace", "ActionSpaceError", "ViewEncoding", "CHANCE"]

@@ -1,0 +1,295 @@
+"""The OpenSpiel adapter (interpreter/openspiel_game.py): any rules file as a pyspiel game,
+checked by OpenSpiel's own random simulation test, against OpenSpiel's native games in lockstep
+(tests/openspiel_conformance.py), and by OpenSpiel's CFR+ and MCTS running on rules files."""
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import cfr, exploitability, mcts
+
+from interpreter.action_space import ActionSpaceError
+from interpreter.engine import load_game
+from interpreter.openspiel_game import OpenSpielLoadError, load_openspiel_game
+from tests import openspiel_conformance
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+ALL_RULES = sorted(GAMES.glob("**/*.rules"))         # the variants too
+
+
+def kuhn():
+    return load_openspiel_game(GAMES / "kuhn-poker.rules", zero_sum=True, utility_range=(-2, 2))
+
+
+def play_to_player_node(state, outcome_index=0):
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[outcome_index][0])
+    return state
+
+
+# ---- the game's type and the action space ----
+
+def test_game_types_follow_the_rules():
+    ttt = load_openspiel_game(GAMES / "tic-tac-toe.rules").get_type()
+    assert ttt.short_name == "referee_tic_tac_toe"
+    assert ttt.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert ttt.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert ttt.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert ttt.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    poker = kuhn().get_type()
+    assert poker.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert poker.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert poker.utility == pyspiel.GameType.Utility.ZERO_SUM
+    goofspiel = load_openspiel_game(GAMES / "goofspiel.rules").get_type()
+    assert goofspiel.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert (goofspiel.min_num_players, goofspiel.max_num_players) == (2, 4)
+
+
+def test_players_and_options_are_loaded_as_asked():
+    three = load_openspiel_game(GAMES / "goofspiel.rules", players=3)
+    assert three.num_players() == 3
+    again = pyspiel.load_game("referee_goofspiel", {"players": 4})       # through pyspiel's registry
+    assert again.num_players() == 4 and again.get_type().short_name == "referee_goofspiel"
+    ascending = load_openspiel_game(GAMES / "goofspiel.rules", options=["ascending"])
+    assert ascending.get_type().short_name == "referee_goofspiel_2"      # other options, another name
+    state = ascending.new_initial_state()
+    assert state.is_simultaneous_node()                                   # no shuffle: prize 1 first
+    assert json.loads(state.observation_string(0))["zones"]["prize"]["items"] == [{"label": "1"}]
+
+
+def test_tic_tac_toe_numbers_its_cells_and_names_them_as_the_engine_does():
+    game = load_openspiel_game(GAMES / "tic-tac-toe.rules")
+    assert game.num_distinct_actions() == 9
+    assert game.max_utility() == 1.0 and game.min_utility() == 0.0
+    state = game.new_initial_state()
+    assert state.legal_actions() == list(range(9))
+    assert [state.action_to_string(a) for a in state.legal_actions()] == \
+        load_game(GAMES / "tic-tac-toe.rules")[0].new_initial_state().legal_move_names()
+    state.apply_action(4)                        # b2, the centre
+    assert 4 not in state.legal_actions() and state.current_player() == 1
+    for action in (0, 3, 1, 5):                  # P2 a1, P1 a2, P2 b1, P1 c2: the middle row
+        state.apply_action(action)
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
+
+
+def test_ids_are_the_same_in_every_state_and_every_load():
+    first, second = (load_openspiel_game(GAMES / "connect-four.rules") for _ in range(2))
+    a, b = first.new_initial_state(), second.new_initial_state()
+    for action in (3, 3, 3, 2):
+        assert a.action_to_string(action) == b.action_to_string(action) == str(action + 1)
+        a.apply_action(action)
+        b.apply_action(action)
+    assert a.legal_actions() == b.legal_actions() == list(range(7))
+
+
+def test_chance_outcomes_are_the_deal_with_their_probabilities():
+    game = kuhn()
+    state = game.new_initial_state()
+    assert state.current_player() == pyspiel.PlayerId.CHANCE
+    outcomes = state.chance_outcomes()
+    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes] == ["jack", "queen", "king"]
+    assert [p for _, p in outcomes] == pytest.approx([1 / 3] * 3)
+    state.apply_action(outcomes[2][0])             # P1 gets the king
+    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in state.chance_outcomes()] == \
+        ["jack", "queen"]
+    assert [p for _, p in state.chance_outcomes()] == pytest.approx([0.5, 0.5])
+    assert game.max_chance_outcomes() >= 3
+
+
+def test_a_seat_sees_its_own_card_only():
+    state = play_to_player_node(kuhn().new_initial_state())        # P1 jack, P2 queen
+    mine, theirs = state.information_state_string(0), state.information_state_string(1)
+    assert "jack" in mine and "queen" not in mine
+    assert "queen" in theirs and "jack" not in theirs
+    state.apply_action(1)                                          # P1 bets
+    assert "P1: bet" in state.information_state_string(1)
+    assert state.observation_string(0) != state.observation_string(1)
+
+
+def test_a_die_rolled_in_secret_is_in_no_other_information_state():
+    # (the engine's public history shows a pick's outcome to every seat; the die is kept in an
+    # owner-only variable, so the information states leave the moves of chance out)
+    game = load_openspiel_game(GAMES / "liars-dice.rules")
+    seen_by = {0: set(), 1: set()}
+    for mine in range(6):
+        state = game.new_initial_state()
+        state.apply_action(state.chance_outcomes()[mine][0])      # P1's die
+        state.apply_action(state.chance_outcomes()[2][0])         # P2's die: 3
+        for player in (0, 1):
+            seen_by[player].add(state.information_state_string(player))
+            assert ("chance: " in state.information_state_string(player)) is False
+    assert len(seen_by[0]) == 6 and len(seen_by[1]) == 1
+
+
+def test_information_states_tell_apart_histories_observations_do_not():
+    game = load_openspiel_game(GAMES / "connect-four.rules")
+    one, other = game.new_initial_state(), game.new_initial_state()
+    for action in (0, 1, 2, 3):
+        one.apply_action(action)
+    for action in (2, 3, 0, 1):
+        other.apply_action(action)
+    assert one.observation_string(0) == other.observation_string(0)      # the same board
+    assert one.information_state_string(0) != other.information_state_string(0)
+
+
+def test_observation_tensor_encodes_the_view():
+    game = load_openspiel_game(GAMES / "tic-tac-toe.rules")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    tensor = np.array(state.observation_tensor(0))
+    # [P1 to move, P2 to move, game over, mark of a1 .. c3 (sorted by name): 0 none, 1 P1, 2 P2]
+    assert len(tensor) == game.observation_tensor_size() == 12
+    assert list(tensor[:3]) == [0, 1, 0]
+    assert sorted(tensor[3:]) == [0] * 8 + [1]
+    kuhn_state = play_to_player_node(kuhn().new_initial_state())
+    assert kuhn_state.observation_tensor(0) != kuhn_state.observation_tensor(1)   # each sees its card
+
+
+def test_simultaneous_steps_are_simultaneous_nodes():
+    game = load_openspiel_game(GAMES / "goofspiel.rules")
+    state = play_to_player_node(game.new_initial_state())
+    assert state.is_simultaneous_node()
+    mine, theirs = state.legal_actions(0), state.legal_actions(1)
+    assert len(mine) == len(theirs) == 13 and set(mine).isdisjoint(theirs)   # each bids their own cards
+    assert [state.action_to_string(0, a) for a in mine][:2] == ["bid 1", "bid 2"]
+    state.apply_actions([mine[12], theirs[0]])          # 13 against 1 (the prizes were shuffled in the setup)
+    assert state.is_simultaneous_node()                 # the next turn
+    assert len(state.legal_actions(0)) == 12 and mine[12] not in state.legal_actions(0)
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_actions([mine[12], theirs[1]])      # P1's 13 is spent
+
+
+SEALED = """game "Sealed" {
+  players 3
+}
+var offer[Player]: int hidden = 0
+action bid(n in 1..2) "bid {n}" {
+  offer[current] = n
+}
+flow {
+  simultaneous p in players where p > 1 {
+    play bid
+  }
+  finish winners [offer[2] >= offer[3] ? 2 : 3]
+}
+"""
+
+
+def test_a_seat_outside_a_simultaneous_step_waits(tmp_path):
+    path = tmp_path / "sealed.rules"
+    path.write_text(SEALED)
+    game = load_openspiel_game(path)
+    state = game.new_initial_state()
+    wait = game.num_distinct_actions() - 1
+    assert [state.legal_actions(p) for p in range(3)] == [[wait], [0, 1], [0, 1]]
+    assert state.action_to_string(0, wait) == "wait"
+    with pytest.raises(Exception, match="does not take part in this step"):
+        state.apply_actions([0, 0, 1])
+    state.apply_actions([wait, 0, 1])                 # P2 bids 1, P3 bids 2
+    assert state.returns() == [0.0, 0.0, 1.0]
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_clones_and_serialisation_keep_the_game():
+    game = kuhn()
+    state = play_to_player_node(game.new_initial_state(), 1)
+    state.apply_action(1)
+    clone = state.clone()
+    clone.apply_action(0)
+    assert clone.is_terminal() and not state.is_terminal()
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert again.history() == state.history()
+    assert again.information_state_string(1) == state.information_state_string(1)
+
+
+def test_a_file_that_does_not_load_says_why(tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game "Bad" {\n  players 2\n}\nflow {\n  turns from 1 {\n    play nothing\n  }\n}\n')
+    with pytest.raises(OpenSpielLoadError, match="bad.rules:6"):
+        load_openspiel_game(bad)
+
+
+def test_moves_that_cannot_be_numbered_are_refused_with_the_reason(tmp_path):
+    words = tmp_path / "words.rules"
+    words.write_text('game "Words" {\n  players 2\n}\n'
+                     'action say(w in ["yes please", "no thanks"]) "say {w}" {\n  finish\n}\n'
+                     'flow {\n  turns from 1 {\n    play say\n  }\n}\n')
+    assert load_game(words)[0] is not None
+    with pytest.raises(ActionSpaceError, match="binder w ranges over text"):
+        load_openspiel_game(words)
+
+
+def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
+    huge = tmp_path / "huge.rules"
+    huge.write_text('game "Huge" {\n  players 2\n}\n'
+                    'action put(a in 1..2000, b in 1..2000 where a == b and a < 3, c in 1..1000 where c < 3) '
+                    '"put {a} {b} {c}" {\n  finish\n}\n'
+                    'flow {\n  turns from 1 {\n    play put\n  }\n}\n')
+    with pytest.raises(ActionSpaceError, match="would need 4,000,000,000 ids"):
+        load_openspiel_game(huge)
+
+
+def test_without_openspiel_importing_the_adapter_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.delitem(sys.modules, "interpreter.openspiel_game")
+    with pytest.raises(ImportError, match=r"pip install 'referee\[openspiel\]'"):
+        importlib.import_module("interpreter.openspiel_game")
+
+
+# ---- OpenSpiel's own checks and algorithms ----
+
+@pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
+def test_openspiel_random_simulation_test_passes(path):
+    pyspiel.random_sim_test(load_openspiel_game(path), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("native", sorted(openspiel_conformance.native_name_mappings()))
+def test_lockstep_with_openspiels_own_game(native):
+    steps = openspiel_conformance.run(native, games=6, seed=11)
+    assert steps >= 6
+
+
+def test_lockstep_notices_a_difference():
+    lockstep = openspiel_conformance.Lockstep("connect_four", seed=0)
+    lockstep.action_name = lambda text: text[1:]          # columns 0..6 against the rules' 1..7
+    with pytest.raises(openspiel_conformance.Mismatch, match="legal moves differ"):
+        lockstep.play()
+
+
+def test_cfr_plus_solves_kuhn_poker_from_the_rules_file():
+    game = kuhn()
+    solver = cfr.CFRPlusSolver(game)
+    start = exploitability.exploitability(game, solver.average_policy())
+    assert start == pytest.approx(0.4583, abs=1e-3)          # the uniform policy, as in native Kuhn
+    for _ in range(150):
+        solver.evaluate_and_update_policy()
+    reached = exploitability.exploitability(game, solver.average_policy())
+    assert reached < 0.001
+    # CFR+ is deterministic: on the same tree with the same information sets, native Kuhn
+    # goes exactly the same way
+    native_game = pyspiel.load_game("kuhn_poker")
+    native = cfr.CFRPlusSolver(native_game)
+    for _ in range(150):
+        native.evaluate_and_update_policy()
+    assert reached == pytest.approx(exploitability.exploitability(native_game, native.average_policy()), abs=1e-9)
+
+
+def test_mcts_plays_connect_four_from_the_rules_file():
+    game = load_openspiel_game(GAMES / "connect-four.rules")
+    rng = np.random.RandomState(3)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=40,
+                       evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), random_state=rng)
+    wins = 0
+    for first in (0, 1, 0, 1):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == first:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        wins += state.returns()[first] == 1.0
+    assert wins >= 3          # against a random player
