@@ -30,6 +30,7 @@ PLAYTHROUGHS = {
     "games/liars-dice.rules": (3, (), 37),
     "games/leduc-poker.rules": (2, (), 41),
     "games/love-letter.rules": (3, (), 43),
+    "games/hearts.rules": (4, (), 47),
 }
 VIEW_EVERY = 10
 
