@@ -166,6 +166,8 @@ def test_LL11_king_trades_hands_and_the_countess_is_forced_with_king_or_prince()
     sc = arrange(3, {1: ["king", "guard"], 2: ["princess"], 3: ["baron"]}, deck=["priest"])
     sc.play("king on P2")
     assert kinds(sc, ("hand", 1)) == ["princess"] and kinds(sc, ("hand", 2)) == ["guard", "priest"]
+    assert seen(sc, 1, "hand[P2]") == ["guard"] and seen(sc, 2, "hand[P1]") == ["princess"]
+    assert seen(sc, 3, "hand[P1]") is None and seen(sc, 3, "hand[P2]") is None
     for other in ("king", "prince"):
         sc = arrange(2, {1: ["countess", other], 2: ["guard"]})
         assert sc.moves() == ["countess"]
