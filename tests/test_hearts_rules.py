@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from interpreter.engine import load_game
+
 try:
     from scenario import Scenario, load, play_out
 except ImportError:  # tests/ imported as a package
@@ -63,6 +65,20 @@ def test_H02_thirteen_cards_each_seen_by_their_holder_only():
     assert all("items" not in view[f"hand[P{p}]"] and "shown" not in view[f"hand[P{p}]"] for p in (1, 2, 4))
     deals = {tuple(sorted(Scenario.new(RULES, seed=s).labels(("hand", 1)))) for s in range(4)}
     assert len(deals) == 4                                      # shuffled
+
+
+def test_H02_with_explicit_chance_each_deal_is_chance_nodes_nobody_sees():
+    game, diagnostics, _ = load_game(str(RULES), chance="explicit")
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    odds = state.chance_outcomes()
+    assert len(odds) == 52 and all(abs(p - 1 / 52) < 1e-12 for _, p in odds)
+    nodes = 0
+    while state.is_chance_node():
+        state.apply(state.legal_moves()[-1])
+        nodes += 1
+    assert nodes == 51 and state.legal_moves()[0].name.startswith("pass ")
+    assert set(state.view(2)["moves"]) == {"chance: ?"}
 
 
 def test_H03_passes_go_left_right_across_then_none():

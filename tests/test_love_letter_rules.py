@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from interpreter.engine import load_game
+
 try:
     from scenario import Scenario, play_out
 except ImportError:  # tests/ imported as a package
@@ -70,6 +72,22 @@ def test_LL02_one_card_set_aside_face_down_three_face_up_with_two():
         assert len(sc.zone("deck")) == 16 - 1 - n - 1          # P1 has drawn
     orders = {tuple(Scenario.new(RULES, players=2, seed=s).labels("deck")) for s in range(6)}
     assert len(orders) > 1                                      # shuffled
+
+
+def test_LL02_with_explicit_chance_the_shuffle_is_chance_nodes_nobody_sees():
+    game, diagnostics, _ = load_game(str(RULES), players=2, chance="explicit")
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    odds = {move.name: p for move, p in state.chance_outcomes()}
+    assert odds == {"guard": 5 / 16, "priest": 2 / 16, "baron": 2 / 16, "handmaid": 2 / 16,
+                    "prince": 2 / 16, "king": 1 / 16, "countess": 1 / 16, "princess": 1 / 16}
+    state.apply("princess")
+    assert state.view(1)["moves"] == ["chance: ?"] and state.view(2)["moves"] == ["chance: ?"]
+    while state.is_chance_node():
+        state.apply(state.legal_moves()[0])
+    assert state.current_player() == 1
+    aside = state.zones["aside"]
+    assert [state.entities[x]["__label__"] for x in aside] == ["princess"]   # the top card, set aside
 
 
 def test_LL03_one_card_each_seen_by_its_holder_only():
