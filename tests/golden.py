@@ -29,6 +29,8 @@ PLAYTHROUGHS = {
     "games/othello.rules": (2, (), 31),
     "games/liars-dice.rules": (3, (), 37),
     "games/leduc-poker.rules": (2, (), 41),
+    "games/love-letter.rules": (3, (), 43),
+    "games/hearts.rules": (4, (), 47),
 }
 VIEW_EVERY = 10
 

@@ -34,6 +34,8 @@ COVERED = {
     "docs/games/othello.md": ("O", "test_othello_rules.py", "othello.rules"),
     "docs/games/liars-dice.md": ("L", "test_liars_dice_rules.py", "liars-dice.rules"),
     "docs/games/leduc-poker.md": ("LP", "test_leduc_poker_rules.py", "leduc-poker.rules"),
+    "docs/games/love-letter.md": ("LL", "test_love_letter_rules.py", "love-letter.rules"),
+    "docs/games/hearts.md": ("H", "test_hearts_rules.py", "hearts.rules"),
 }
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from dsl import ast
 from dsl.diagnostics import RulesError
 from dsl.program import load_program
-from interpreter.engine import compute_legal_moves, load_game
+from interpreter.engine import compute_legal_moves, load_game, shown_to
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVE_BOUND = 3000          # every game must end within this many moves
@@ -388,6 +388,13 @@ def visible_items(game, key, items, player) -> list:
     return []
 
 
+def seen_items(s, key, items, player) -> list:
+    """The items of a zone that `player` sees: those its visibility shows, and those a `reveal`
+    showed the player (until they move)."""
+    visible = visible_items(s.game, key, items, player)
+    return [x for x in items if x in visible or shown_to(s, x, player)]
+
+
 def ids_in(value) -> set:
     """Every entity id anywhere in a view."""
     found = set()
@@ -407,7 +414,7 @@ def assert_views_hide(s, rng, shuffled: Counter, shuffle=True):
     for player in range(1, game.num_players + 1):
         view = s.view(player)
         seen = ids_in(view)
-        should_see = {x for key, items in s.zones.items() for x in visible_items(game, key, items, player)}
+        should_see = {x for key, items in s.zones.items() for x in seen_items(s, key, items, player)}
         hidden = {x for key, items in s.zones.items() for x in items} - should_see
         # a component seen masked (owner-only attributes) is shown without its id: the id would
         # tell which one it is
@@ -424,13 +431,17 @@ def assert_views_hide(s, rng, shuffled: Counter, shuffle=True):
         # shuffling what the player cannot see changes nothing in the view
         other = s.clone()
         for key, items in other.zones.items():
-            shown = visible_items(game, key, items, player)
+            shown = seen_items(s, key, items, player)
             if len(items) - len(shown) > 1:
-                # shuffle what the player cannot see; a top item stays where it is
-                unseen = [x for x in items if x not in shown]
-                order = unseen[1:] + unseen[:1]
+                # shuffle what the player cannot see; what it sees (a top item, a revealed
+                # one) stays where it is
+                places = [k for k, x in enumerate(items) if x not in shown]
+                order = [items[k] for k in places[1:] + places[:1]]
                 rng.shuffle(order)
-                other.zones[key] = order + [x for x in items if x in shown]
+                mixed = list(items)
+                for k, x in zip(places, order):
+                    mixed[k] = x
+                other.zones[key] = mixed
                 shuffled[player] += 1
         other._legal = None          # the clone's cached legal moves were computed before
         assert other.view(player) == view, f"P{player}'s view changes when hidden zones are shuffled"
