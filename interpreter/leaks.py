@@ -18,7 +18,7 @@ import json
 from typing import Optional
 
 from . import random_source
-from .errors import IllegalMove, RulesRuntimeError
+from .errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
 from .engine import explain_refusal, make_view, move_name, public_moves, public_text, shown_to
 
 TWINS = 3            # twin states per seat and state
@@ -274,18 +274,34 @@ def shown_move_leak(state, seat, exchanges, name) -> Optional[str]:
         if other_text == shown:
             continue
         if after is None:
-            after = state.clone()
-            after.apply(move)
-            for _ in range(20):       # a move that goes on with its author's choices: to their end
-                if after.pending is None or after.is_terminal() or after.current_player() != state.current_player():
-                    break
-                after.apply(after.legal_moves()[0])
+            after = after_effect(state, move)
         hidden_after = appearances(after, seat)
         if any(x in hidden_after for x in (a, b) if x in used):
             return (f"P{seat}'s moves seen depend on what P{seat} may not see: P{state.current_player()}'s move "
                     f"shows as '{shown}', and as '{other_text}' with {how}, and P{seat} still cannot see them "
                     f"after the move: give the action a public text (action ... \"...\" public \"...\")")
     return None
+
+
+def after_effect(state, move):
+    """A copy of the state once the action's own effect is done: what it put where (not what
+    the flow does next: cards played face up, then gathered and shuffled by the next round, were
+    seen). An action that chooses is played on to the end of its author's choices instead."""
+    action = state.game.actions[move.action]
+    if not action.may_choose:
+        after = state.clone()
+        try:
+            action.run_legal(after, *move.args)
+            return after
+        except (Finished, NeedChoice, RulesRuntimeError):
+            pass
+    after = state.clone()
+    after.apply(move)
+    for _ in range(20):
+        if after.pending is None or after.is_terminal() or after.current_player() != state.current_player():
+            break
+        after.apply(after.legal_moves()[0])
+    return after
 
 
 def compare(shown, other, seat, how) -> Optional[str]:

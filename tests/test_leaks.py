@@ -177,3 +177,27 @@ def test_a_public_text_is_what_the_others_see_of_a_move(write_rules):
 def test_a_public_text_shows_only_arguments(write_rules):
     _, diagnostics, _ = load_game(str(write_rules(PASSING.replace("PUBLIC", ' public "passes {card}"'))))
     assert [d.code for d in diagnostics] == ["E410"] and "public text" in diagnostics[0].message
+
+
+def test_a_card_played_face_up_then_gathered_by_the_flow_is_no_leak(write_rules):
+    """What a move shows is judged once its action is done: a card put on the table was seen,
+    even if the next round gathers and shuffles it in the same step."""
+    text = """
+game "Same step" { players 2 }
+component Card { value: int } label "card {value}"
+zone deck: pile of Card hidden
+zone hand[Player]: set of Card owner
+zone table: row of Card public
+var rounds: int = 0
+setup { for v in 1..4 { create 1 Card { value: v } in deck } }
+proc deal_round() {
+  move all of Card to deck
+  shuffle deck
+  for p in players { deal 2 from deck to hand[p] }
+}
+action put(c in hand[current]) "put {c}" { move c to table }
+flow { repeat { rounds += 1  deal_round()  turns from 1 until size(table) == 2 { play put } } until rounds == 3 }
+"""
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert diagnostics == []
+    assert verify(game, games=30).failures == []
