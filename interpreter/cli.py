@@ -29,7 +29,7 @@ from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import failure_kind, verify
-from . import analyze, coverage, parallel, rulebook, tournament
+from . import analyze, completion, coverage, parallel, rulebook, tournament
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 from .progress import Progress, Ticking, wanted
@@ -1510,6 +1510,10 @@ COMMAND_HELP = {
             ["referee lsp", "referee lsp --stdio"],
             "0 the editor stopped the server, 1 the editor exited without asking it to shut down, "
             "2 bad command line, 69 pygls is not installed (pip install 'referee[lsp]')"),
+    "completion": ("Print a completion script for the shell, built from this command line: the commands, "
+                   "their flags, and rules files (or logs) for their file arguments.",
+                   ["referee completion bash", "referee completion zsh"],
+                   "0 printed, 2 bad command line"),
 }
 
 
@@ -1688,6 +1692,7 @@ def build_parser():
     server.add_argument("--stdio", action="store_true",
                         help="talk over standard input and output (the only way; editors that pass it may)")
     server.set_defaults(run=cmd_lsp)
+    completion.add_command(commands, lambda args: completion.print_script(args, parser))
     parser.commands = commands.choices
     describe_commands(parser.commands)
     return parser
