@@ -224,7 +224,8 @@ def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()
     program.files.append(file)
     own = set()
     for item in items:
-        inner, tag = ast.untag(item)
+        inner, _ = ast.untag(item)
+        tag = item if isinstance(item, ast.Tagged) else None     # the outermost: every tag is under it
         if isinstance(inner, ast.Extends):
             continue
         overriding = isinstance(inner, ast.Override)

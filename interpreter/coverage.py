@@ -60,18 +60,31 @@ class Coverage:
         self.sources = sources
         self.sites = []
         self.counts = []
-        self.by_node = {}          # id(tagged node) -> its site
-        self.tag_of = {}           # id(tagged node) -> its tag
+        self.by_node = {}          # id(tagged node) -> its first site
+        self.tag_of = {}           # id(tagged node) -> its tags (one or more rules it encodes)
         for declared in program.declarations.values():
-            if declared.tag is not None:
-                self.tag_of[id(declared.node)] = declared.tag
-        if program.setup is not None and program.section_tags.get("setup") is not None:
-            self.tag_of[id(program.setup)] = program.section_tags["setup"]
+            self.add_tags(declared.tag)
+        if program.setup is not None:
+            self.add_tags(program.section_tags.get("setup"))
         roots = [d.node for d in program.declarations.values()] + [program.setup, program.flow]
         for tag in ast.walk(tuple(r for r in roots if r is not None)):
             if isinstance(tag, ast.Tagged):
-                self.tag_of[id(ast.untag(tag)[0])] = tag
+                self.add_tags(tag)
         self.program = program
+
+    def add_tags(self, tag):
+        """The tags of a chain (@A-1 @B-2 node) on the node they stand on, each once (through an
+        override: on the declaration it puts in force)."""
+        chain = []
+        while isinstance(tag, ast.Tagged):
+            chain.append(tag)
+            tag = tag.node
+            if isinstance(tag, ast.Override):
+                tag = tag.declaration
+        for one in chain:
+            tags = self.tag_of.setdefault(id(tag), [])
+            if all(t is not one for t in tags):
+                tags.append(one)
 
     def counter(self, node, slots=None) -> Optional[int]:
         """The index of the first counter of a tagged node (registered the first time), or None
@@ -79,19 +92,21 @@ class Coverage:
         site = self.by_node.get(id(node))
         if site is not None:
             return site.first
-        tag = self.tag_of.get(id(node))
-        if tag is None:
+        tags = self.tag_of.get(id(node))
+        if not tags:
             return None
         kind = KINDS.get(type(node), type(node).__name__.lower())
         if kind == "if":
             slots = ("evaluated",) + tuple(f"branch {k}" for k in range(1, 2 + len(node.elifs)))
         slots = slots or SLOTS.get(kind, ("ran",))
-        line, code = rulebook.tagged_line(self.sources, tag.span)
-        site = Site(tag.rule_id[1:], tag.text, kind, tag.span, line, code, tuple(slots), len(self.counts))
+        first = len(self.counts)
         self.counts.extend([0] * len(slots))
-        self.sites.append(site)
-        self.by_node[id(node)] = site
-        return site.first
+        for tag in tags:        # several rules on one node: one site each, the same counters
+            line, code = rulebook.tagged_line(self.sources, tag.span)
+            site = Site(tag.rule_id[1:], tag.text, kind, tag.span, line, code, tuple(slots), first)
+            self.sites.append(site)
+            self.by_node.setdefault(id(node), site)
+        return first
 
     def static_sites(self) -> list:
         """The tags on which nothing counts (declarations in force in every game)."""

@@ -58,3 +58,31 @@ flow {
     text = capsys.readouterr().out
     assert "## X-1" in text and "> one thing" in text
     assert "Not encoded" in text and "X-2" in text
+
+
+def test_a_declaration_and_a_statement_under_several_tags_encode_each_rule(write_rules):
+    from interpreter.coverage import Coverage
+    from interpreter.engine import load_game
+    text = """
+game "Tags" { players 2 }
+var heap: int = 5
+@R-1 "Take one or two."
+@R-2 "The heap never goes below zero."
+action take(n in 1..2 where n <= heap) "take {n}" {
+  @R-3 "Taking lowers the heap."
+  @R-4 "Whoever takes changes nothing else."
+  heap -= n
+}
+flow {
+  turns from 1 until heap == 0 { play take }
+  finish winners [previous(current)]
+}
+"""
+    path = write_rules(text)
+    game, diagnostics, sources = load_game(str(path), coverage=True)
+    assert diagnostics == []
+    assert [rule for rule, _, _ in game.program.tags()] == ["R-1", "R-2", "R-3", "R-4"]
+    state = game.new_initial_state(0)
+    state.apply("take 2")
+    by_rule = {site.rule: (site.line, game.coverage.counts[site.first]) for site in game.coverage.sites}
+    assert by_rule["R-1"] == by_rule["R-2"] == (6, 1) and by_rule["R-3"] == by_rule["R-4"] == (9, 1)
