@@ -384,6 +384,15 @@ class Shuffle:
 
 
 @node
+class LetIn:
+    """let NAME = VALUE in BODY: a local name inside an expression (a function's body)."""
+    span: Span
+    name: str
+    value: Any
+    body: Any
+
+
+@node
 class After:
     """after PROC(args): EXPR, the value of EXPR on a copy of the state once the procedure
     has run there (the state itself does not change)."""

@@ -307,6 +307,11 @@ class Checker:
         for extra in node.indexes[len(declared):]:
             self.expr(extra, scope)
 
+    def expr_LetIn(self, node, scope):
+        self.no_shadowing(node.name, node.span)
+        inner = scope.child(**{node.name: self.expr(node.value, scope)})
+        return self.expr(node.body, inner)
+
     def expr_After(self, node, scope):
         args = [self.expr(a, scope) for a in node.arguments]
         call = ast.CallStatement(node.span, node.procedure, node.arguments)

@@ -142,6 +142,10 @@ class RecordingChecker(Checker):
         super().stmt_Let(node, scope, where)
         self.local_types[node.span] = scope.names[node.name]
 
+    def expr_LetIn(self, node, scope):
+        self.local_types[node.span] = self.expr(node.value, scope)
+        return super().expr_LetIn(node, scope)
+
 
 def type_text(t: Optional[str]) -> str:
     """A checker's type as the rules write it: list of X, zone of X, X? (X a type)."""
@@ -434,6 +438,11 @@ class Resolver:
     def visit_Let(self, node, scope):
         self.visit(node.value, scope)
         self.declare_local(node, node.name, scope, self.extent or node.span)
+
+    def visit_LetIn(self, node, scope):
+        self.visit(node.value, scope)
+        inner = self.declare_local(node, node.name, scope.child(), node.span)
+        self.visit(node.body, inner)
 
     def visit_Target(self, node, scope):
         self.use_name(node.span, node.name, scope)

@@ -553,6 +553,19 @@ class SourceGenerator:
                 return self.hoisted_lazy(read, ctx)
         return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
 
+    def x_LetIn(self, node, scope, ctx):
+        """let x = v in e: v computed once, e reads it (a walrus in a tuple; where no ':=' may
+        stand, a lambda)."""
+        value = self.source(node.value, scope, ctx)
+        inner_scope = scope.child(**{node.name: self.compiler.type_of(node.value, scope)})
+        if ctx.no_walrus:
+            temp = self.temp()
+            body = self.source(node.body, inner_scope, ctx.child(**{node.name: temp}))
+            return f"(lambda {temp}: {body})({value})"
+        temp = self.temp()
+        body = self.source(node.body, inner_scope, ctx.child(**{node.name: temp}))
+        return f"(({temp} := {value}), {body})[1]"
+
     def x_After(self, node, scope, ctx):
         """after P(args): E -- E, read by a generated function from a copy of the state on which
         the procedure ran; the locals E names are passed to it."""

@@ -127,6 +127,7 @@ action take(c in hand[current] where c.value != none, d in deck) "take {c}" {
   reveal c to current
   let w = after reset(current): wins[current]
   c.value = 1
+  let v = let k = 2 in k + 1
   move c under deck
   move all of hand[current] to deck
   deal 2 from deck to hand[current]
