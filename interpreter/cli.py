@@ -1048,8 +1048,13 @@ def remote_cluster(args) -> bool:
 
 class Resources(contextlib.ExitStack):
     """What a command opens at most once and keeps for its whole run (the Dask client of
-    --cluster: analyze --against plays on the same cluster twice), closed when main returns."""
+    --cluster: analyze --against plays on the same cluster twice), closed when main returns,
+    a second Ctrl-C not stopping the closing."""
     client = None
+
+    def __exit__(self, *raised):
+        with parallel.ctrl_c_ignored():
+            return super().__exit__(*raised)
 
 
 def cluster_client(args):

@@ -65,10 +65,14 @@ def connected(kind, value, default_workers):
     import logging
     if kind == "local":
         workers = value or default_workers
-        # one thread per worker: the games are pure Python, threads would share one core;
-        # the HTTP server (there is always one) on a free port, not 8787 that another may hold
-        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+        # One thread per worker: the games are pure Python, threads would share one core.
+        # The HTTP server (there is always one) on a free port, not 8787 that another may hold.
+        # No log at all: what goes wrong comes back as an exception, said by the CLI (a Ctrl-C
+        # while tasks run would log the scheduler's lost connections with their tracebacks).
+        # Workers ignore Ctrl-C, as parallel.Pool's (a Ctrl-C while they start is not seen).
+        with parallel.ctrl_c_ignored():
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL + 1)
         try:
             with distributed.Client(cluster) as client:
                 yield client

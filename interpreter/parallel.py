@@ -18,6 +18,7 @@ when it leaves the `with` block, whatever the reason.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -59,6 +60,23 @@ def start_method() -> str:
     if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
+
+
+@contextlib.contextmanager
+def ctrl_c_ignored():
+    """Ctrl-C ignored inside. Processes started inside are born ignoring it (the terminal
+    sends it to the whole process group: the parent gets it and stops them, where a spawned
+    one would print a KeyboardInterrupt traceback, even while its interpreter starts); and a
+    second Ctrl-C does not break the stopping of workers after a first one. Only the main
+    thread may set a signal's handler: elsewhere, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
 
 class WorkerDied(Exception):
@@ -192,25 +210,20 @@ class Pool:
         self.next_task = 0
         self.closed = False
         self.on_result = None       # called with each result as it arrives (a progress line)
-        in_main_thread = threading.current_thread() is threading.main_thread()
-        # the workers are born ignoring Ctrl-C (a spawned one would otherwise print a
-        # KeyboardInterrupt traceback if it came while the interpreter starts)
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main_thread else None
         try:
-            for _ in range(jobs):
-                mine, theirs = self.context.Pipe()
-                process = self.context.Process(target=worker_main, args=(theirs, path, list(options), players, coverage,
-                                                                            dict(params or {})),
-                                               daemon=True, name="referee-worker")
-                process.start()
-                theirs.close()
-                self.workers.append(Worker(process, mine))
+            with ctrl_c_ignored():
+                for _ in range(jobs):
+                    mine, theirs = self.context.Pipe()
+                    process = self.context.Process(target=worker_main,
+                                                   args=(theirs, path, list(options), players, coverage,
+                                                         dict(params or {})),
+                                                   daemon=True, name="referee-worker")
+                    process.start()
+                    theirs.close()
+                    self.workers.append(Worker(process, mine))
         except BaseException:
             self.terminate()
             raise
-        finally:
-            if in_main_thread:
-                signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
     def __enter__(self):
         return self

@@ -6,6 +6,10 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import dask
@@ -83,6 +87,42 @@ def test_a_local_cluster_plays_the_same_games_and_is_stopped_at_the_end(capsys):
     assert code == 0 and (code, report) == json_run(capsys, *argv, "--jobs", 1)
     left = {p.pid for p in psutil.Process().children(recursive=True) if p.is_running()} - before
     assert not left, f"worker processes left running: {left}"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups as on Linux")
+def test_ctrl_c_stops_a_local_cluster_without_a_traceback():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "interpreter.cli", "simulate", str(ROOT / "games" / "continents.rules"),
+         "-n", "100000", "--cluster", "local:2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        parent = psutil.Process(process.pid)
+        deadline = time.monotonic() + 30
+        while len(parent.children(recursive=True)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = parent.children(recursive=True)
+        assert len(workers) >= 2
+        # playing: the workers have started, compiled the game and spent a second on games
+        while sum(sum(w.cpu_times()[:2]) for w in workers) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # what Ctrl-C in a terminal does, to every process of the group; again if not seen
+        while process.poll() is None and time.monotonic() < deadline:
+            os.killpg(process.pid, signal.SIGINT)
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        _, err = process.communicate(timeout=10)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130 and err == "\ninterrupted\n"
+    running = workers           # (the resource tracker of multiprocessing ends just after its parent)
+    while running and time.monotonic() < deadline + 5:
+        time.sleep(0.1)
+        running = [worker for worker in running if worker.is_running() and worker.status() != psutil.STATUS_ZOMBIE]
+    assert not running
 
 
 def test_the_rules_travel_as_text_and_each_worker_compiles_once(client, tmp_path):
