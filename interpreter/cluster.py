@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import os
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import parallel
@@ -116,19 +117,24 @@ def source_of(game, path, options, coverage=False) -> GameSource:
                       tuple(sorted(game.given_params.items())))
 
 
-_games = {}          # in a worker process: (GameSource.key, players) -> game
+MOST_GAMES = 8       # the compiled games a worker keeps: a long-lived cluster serves many runs
+_games = OrderedDict()          # in a worker process: (GameSource.key, players) -> game, oldest use first
 
 
 def cluster_game(source: GameSource, players):
-    """The game of a source for a player count, compiled once per worker process. load_game
-    reads each file through `texts` (keyed by real path, as an editor's buffers are), so the
-    files need not exist on the worker's machine."""
+    """The game of a source for a player count, compiled once per worker process (while it is
+    among the MOST_GAMES used last). load_game reads each file through `texts` (keyed by real
+    path, as an editor's buffers are), so the files need not exist on the worker's machine."""
     key = (source.key, players)
     game = _games.get(key)
-    if game is None:
-        texts = {os.path.realpath(path): text for path, text in source.texts}
-        game = _games[key] = parallel.compiled(source.path, source.options, players, source.coverage,
-                                               dict(source.params), texts)
+    if game is not None:
+        _games.move_to_end(key)
+        return game
+    texts = {os.path.realpath(path): text for path, text in source.texts}
+    game = _games[key] = parallel.compiled(source.path, source.options, players, source.coverage,
+                                           dict(source.params), texts)
+    while len(_games) > MOST_GAMES:
+        _games.popitem(last=False)
     return game
 
 

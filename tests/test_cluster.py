@@ -146,6 +146,20 @@ def test_the_rules_travel_as_text_and_each_worker_compiles_once(client, tmp_path
     assert all(len(keys) <= 1 for keys in compiled.values()) and any(compiled.values())
 
 
+def test_a_worker_keeps_the_games_it_used_last(monkeypatch):
+    monkeypatch.setattr(cluster, "_games", type(cluster._games)())
+    monkeypatch.setattr(cluster, "MOST_GAMES", 2)
+    text = TTT.read_text()
+    sources = [cluster.GameSource("t.rules", (("t.rules", text + "\n" * k),), (), False, ()) for k in range(3)]
+    first = cluster.cluster_game(sources[0], 2)
+    assert cluster.cluster_game(sources[0], 2) is first           # compiled once
+    second = cluster.cluster_game(sources[1], 2)
+    assert cluster.cluster_game(sources[0], 2) is first           # used last: kept
+    cluster.cluster_game(sources[2], 2)
+    assert [key[0] for key in cluster._games] == [sources[0].key, sources[2].key]
+    assert cluster.cluster_game(sources[1], 2) is not second      # dropped, compiled again
+
+
 def test_a_file_a_worker_cannot_compile_and_a_task_that_raises_come_back_as_they_were(client):
     broken = cluster.GameSource("gone.rules", (("gone.rules", "game {"),), (), False, ())
     with pytest.raises(parallel.WorkerFailed, match="gone.rules:1"):
