@@ -85,6 +85,11 @@ def connected(kind, value, default_workers):
     except (OSError, TimeoutError, ValueError) as error:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {value}: {error}") from None
     with client:
+        try:            # else the tasks would wait for a worker for ever
+            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except (OSError, TimeoutError):
+            raise ClusterUnavailable(f"the Dask scheduler at {value} has no worker "
+                                     f"(none joined in {CONNECT_SECONDS} s)") from None
         yield client
 
 

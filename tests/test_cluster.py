@@ -194,6 +194,14 @@ def test_an_address_without_a_scheduler_is_a_clear_error(capsys, monkeypatch):
     assert code == 69 and "cannot reach the Dask scheduler" in json.loads(out)["error"]
 
 
+def test_a_scheduler_without_workers_is_a_clear_error(capsys, monkeypatch):
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    with distributed.LocalCluster(n_workers=0, dashboard_address="127.0.0.1:0") as empty:
+        code, out, err = run(capsys, "simulate", TTT, "-n", 5, "--cluster", empty.scheduler_address)
+    assert code == 69 and out == ""
+    assert err == f"referee: the Dask scheduler at {empty.scheduler_address} has no worker (none joined in 1 s)\n"
+
+
 @pytest.mark.parametrize("argv, message", [
     (("--cluster", "not an address"), "argument --cluster: 'not an address': give a scheduler's address"),
     (("--cluster", "local:0"), "argument --cluster: local:N needs at least one worker process"),
