@@ -1530,7 +1530,8 @@ COMMAND_HELP = {
                   "referee simulate my-game.rules -n 50 --json --log-dir logs/",
                   "referee simulate my-game.rules -n 10000 --cluster tcp://scheduler:8786"],
                  "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
-                 "its scheduler unreachable, 70 a game hit a runtime error, 73 cannot write a log"),
+                 "its scheduler unreachable or without workers, 70 a game hit a runtime error, "
+                 "73 cannot write a log"),
     "analyze": ("A balance report of N games between bots (game i with seed S+i): each seat's win rate "
                 "with its 95% interval and a test of the first seat's advantage, draws and shared wins, game "
                 "lengths, legal moves per decision over the game, moves per action and seat, scores, endless "
@@ -1540,7 +1541,7 @@ COMMAND_HELP = {
                  "referee analyze my-game.rules --bot 1=mcts:iterations=200 -n 100 --json",
                  "referee analyze my-variant.rules --against my-game.rules -n 1000 --html report.html"],
                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --html without matplotlib, "
-                "--cluster without Dask or its scheduler unreachable, "
+                "--cluster without Dask or its scheduler unreachable or without workers, "
                 "70 a game hit a runtime error (the report counts it) or a worker process died, "
                 "73 cannot write the report"),
     "tournament": ("Bots against each other, seats rotated (every bot in every seat equally often, round r "
@@ -1551,8 +1552,8 @@ COMMAND_HELP = {
                     "referee tournament my-game.rules --bot ismcts:iterations=200 --bot ismcts:iterations=50 "
                     "--bot random --players 3 --json"],
                    "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
-                   "its scheduler unreachable, 70 a game hit a runtime error (the report counts it) or a worker "
-                   "process died"),
+                   "its scheduler unreachable or without workers, 70 a game hit a runtime error (the report "
+                   "counts it) or a worker process died"),
     "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
                "spectator's view, or with --player N what seat N sees.",
                ["referee replay game.json", "referee replay game.json --player 2",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import re
 from collections import OrderedDict
@@ -33,7 +34,8 @@ ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|[\w.-]+:\d+", re.I)     # scheme:
 
 
 class ClusterUnavailable(Exception):
-    """Dask is not installed, or the scheduler cannot be reached."""
+    """Dask is not installed, the scheduler cannot be reached or has no worker, or a local
+    cluster cannot start."""
 
 
 def parse_cluster(text):
@@ -63,7 +65,6 @@ def connected(kind, value, default_workers):
     """A dask Client: of a local cluster started here (stopped on the way out) or of the
     scheduler at an address (left running). ClusterUnavailable if it cannot be had."""
     distributed = distributed_module()
-    import logging
     if kind == "local":
         workers = value or default_workers
         # One thread per worker: the games are pure Python, threads would share one core.
@@ -71,9 +72,13 @@ def connected(kind, value, default_workers):
         # No log at all: what goes wrong comes back as an exception, said by the CLI (a Ctrl-C
         # while tasks run would log the scheduler's lost connections with their tracebacks).
         # Workers ignore Ctrl-C, as parallel.Pool's (a Ctrl-C while they start is not seen).
-        with parallel.ctrl_c_ignored():
-            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL + 1)
+        try:
+            with parallel.ctrl_c_ignored():
+                cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                   dashboard_address="127.0.0.1:0",
+                                                   silence_logs=logging.CRITICAL + 1)
+        except (OSError, TimeoutError) as error:       # no free port, workers that do not start
+            raise ClusterUnavailable(f"cannot start a local Dask cluster: {error}") from None
         try:
             with distributed.Client(cluster) as client:
                 yield client
