@@ -29,7 +29,7 @@ from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import failure_kind, verify
-from . import analyze, completion, coverage, parallel, rulebook, tournament
+from . import analyze, cluster, completion, coverage, parallel, rulebook, tournament
 from .render import render_view, scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 from .progress import Progress, Ticking, wanted
@@ -759,7 +759,7 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
     with one job, else by worker processes (bots and details: as simulate_game takes them)."""
     seeds = range(args.seed, args.seed + args.n)
     log_dir = getattr(args, "log", None)
-    if jobs <= 1:
+    if played_here(args, jobs):
         for i, seed in enumerate(seeds):
             yield simulate_game(game, seed, args.max_moves, log_dir, args.file, bots, details)
             progress.update(i + 1)
@@ -771,14 +771,15 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
 
 def pooled_records(args, game, jobs, progress, task, task_args):
     """The records of task(game, *a) for each a of task_args (each a list of records), played
-    by `jobs` worker processes, in the order of task_args; progress counts them as they come."""
+    by `jobs` worker processes (or the workers of --cluster), in the order of task_args;
+    progress counts them as they come."""
     done = 0
 
     def arrived(records):
         nonlocal done
         done += len(records)
         progress.update(done)
-    with worker_pool(jobs, args, game) as pool:
+    with task_pool(jobs, args, game) as pool:
         for records in pool.map_ordered(task, game.num_players, task_args, on_result=arrived):
             yield from records
 
@@ -963,7 +964,7 @@ def tournament_bots(specs) -> list:
 def tournament_records(args, game, games, jobs, progress):
     """The records of simulate_game of `games` ((seed, {seat: kind}) pairs), in their order:
     played here with one job, else by worker processes."""
-    if jobs <= 1:
+    if played_here(args, jobs):
         for i, (seed, kinds) in enumerate(games):
             yield simulate_game(game, seed, args.max_moves, bots=kinds)
             progress.update(i + 1)
@@ -1024,8 +1025,61 @@ def write_text(path, text):
 # ---- worker processes (--jobs) -----------------------------------------------------------
 
 def jobs_of(args) -> int:
-    """--jobs, or all the cores."""
+    """--jobs, or all the cores; with --cluster, how many tasks its workers run at once."""
+    if getattr(args, "cluster", None):
+        if args.jobs is not None:
+            raise UsageError("argument --cluster: not with --jobs: the cluster's workers play the games")
+        if getattr(args, "log", None) and remote_cluster(args):
+            raise UsageError("argument --log-dir: the workers of a remote --cluster would write the logs on their "
+                             "machines: use --cluster local[:N] or --jobs N")
+        return cluster.worker_count(cluster_client(args))
     return args.jobs if args.jobs is not None else parallel.default_jobs()
+
+
+def played_here(args, jobs) -> bool:
+    """Whether the games are played in this process: one job and no --cluster."""
+    return jobs <= 1 and not getattr(args, "cluster", None)
+
+
+def remote_cluster(args) -> bool:
+    """Whether --cluster names a scheduler, whose workers may be on other machines."""
+    return bool(getattr(args, "cluster", None)) and args.cluster[0] == "address"
+
+
+class Resources(contextlib.ExitStack):
+    """What a command opens at most once and keeps for its whole run (the Dask client of
+    --cluster: analyze --against plays on the same cluster twice), closed when main returns,
+    a second Ctrl-C not stopping the closing."""
+    client = None
+
+    def __exit__(self, *raised):
+        with parallel.ctrl_c_ignored():
+            return super().__exit__(*raised)
+
+
+def cluster_client(args):
+    """The Dask client of --cluster, connected (a local cluster started) when first asked for."""
+    resources = args.resources
+    if resources.client is None:
+        kind, value = args.cluster
+        try:
+            resources.client = resources.enter_context(cluster.connected(kind, value, parallel.default_jobs()))
+        except cluster.ClusterUnavailable as error:
+            raise CliError(f"referee: {error}", UNAVAILABLE)
+    return resources.client
+
+
+@contextlib.contextmanager
+def task_pool(jobs, args, game):
+    """What plays the chunks of a command: a worker_pool of `jobs` processes, or with --cluster
+    a cluster.ClusterPool, the rules file sent to its workers as text."""
+    if not getattr(args, "cluster", None):
+        with worker_pool(jobs, args, game) as pool:
+            yield pool
+        return
+    source = cluster.source_of(game, args.file, args.option, getattr(args, "coverage", False))
+    with worker_errors(args, "on the --cluster"):
+        yield cluster.ClusterPool(cluster_client(args), source)
 
 
 @contextlib.contextmanager
@@ -1033,14 +1087,22 @@ def worker_pool(jobs, args, game, players=None):
     """A parallel.Pool for the rules file of `args`; a worker that dies or cannot start is a
     CliError (exit 70, or 65 when it cannot load the file). The pool is stopped on the way out,
     Ctrl-C included."""
-    try:
+    with worker_errors(args):
         with parallel.Pool(jobs, args.file, args.option, players or game.num_players,
                            getattr(args, "coverage", False), game.given_params) as pool:
             yield pool
+
+
+@contextlib.contextmanager
+def worker_errors(args, where=""):
+    """A worker that died (70) or could not load the rules file (65), as a CliError."""
+    where = f" {where}" if where else ""
+    try:
+        yield
     except parallel.WorkerDied as error:
-        raise CliError(f"referee: {error}; with --jobs 1 the games are played in this process", RUNTIME)
+        raise CliError(f"referee: {error}{where}; with --jobs 1 the games are played in this process", RUNTIME)
     except parallel.WorkerFailed as error:
-        raise CliError(f"referee: a worker process could not load {args.file}:\n{error}", BAD_INPUT)
+        raise CliError(f"referee: a worker process{where} could not load {args.file}:\n{error}", BAD_INPUT)
 
 
 def replay_command(args, game, seed) -> str:
@@ -1383,6 +1445,19 @@ def jobs_argument(parser, what):
                         help=f"{what} in N worker processes (default: one per core; 1: in this process)")
 
 
+def cluster_argument(parser, what):
+    parser.add_argument("--cluster", type=cluster_setting, metavar="ADDRESS",
+                        help=f"{what} on a Dask cluster: the scheduler at ADDRESS (tcp://host:8786), or local[:N], "
+                             "N worker processes started for the run (needs pip install 'referee[cluster]')")
+
+
+def cluster_setting(text):
+    try:
+        return cluster.parse_cluster(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error))
+
+
 def coverage_argument(parser):
     parser.add_argument("--coverage", action="store_true",
                         help="also report how often each rule tag's statements, conditions and actions ran, "
@@ -1452,9 +1527,11 @@ COMMAND_HELP = {
     "simulate": ("Play N games between random bots (game i with seed S+i) and summarise them: wins, "
                  "lengths, mean scores, the first runtime error.",
                  ["referee simulate my-game.rules -n 200 --players 4",
-                  "referee simulate my-game.rules -n 50 --json --log-dir logs/"],
-                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 a game hit a runtime "
-                 "error, 73 cannot write a log"),
+                  "referee simulate my-game.rules -n 50 --json --log-dir logs/",
+                  "referee simulate my-game.rules -n 10000 --cluster tcp://scheduler:8786"],
+                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
+                 "its scheduler unreachable or without workers, 70 a game hit a runtime error, "
+                 "73 cannot write a log"),
     "analyze": ("A balance report of N games between bots (game i with seed S+i): each seat's win rate "
                 "with its 95% interval and a test of the first seat's advantage, draws and shared wins, game "
                 "lengths, legal moves per decision over the game, moves per action and seat, scores, endless "
@@ -1464,6 +1541,7 @@ COMMAND_HELP = {
                  "referee analyze my-game.rules --bot 1=mcts:iterations=200 -n 100 --json",
                  "referee analyze my-variant.rules --against my-game.rules -n 1000 --html report.html"],
                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --html without matplotlib, "
+                "--cluster without Dask or its scheduler unreachable or without workers, "
                 "70 a game hit a runtime error (the report counts it) or a worker process died, "
                 "73 cannot write the report"),
     "tournament": ("Bots against each other, seats rotated (every bot in every seat equally often, round r "
@@ -1473,8 +1551,9 @@ COMMAND_HELP = {
                    ["referee tournament my-game.rules --bot mcts --bot random -n 100",
                     "referee tournament my-game.rules --bot ismcts:iterations=200 --bot ismcts:iterations=50 "
                     "--bot random --players 3 --json"],
-                   "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 a game hit a runtime error "
-                   "(the report counts it) or a worker process died"),
+                   "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
+                   "its scheduler unreachable or without workers, 70 a game hit a runtime error (the report "
+                   "counts it) or a worker process died"),
     "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
                "spectator's view, or with --player N what seat N sees.",
                ["referee replay game.json", "referee replay game.json --player 2",
@@ -1587,6 +1666,7 @@ def build_parser():
     max_moves_argument(simulate, "stop a game after M moves and count it unfinished")
     coverage_argument(simulate)
     jobs_argument(simulate, "play the games")
+    cluster_argument(simulate, "play the games")
     simulate.set_defaults(run=cmd_simulate)
 
     analyze_ = commands.add_parser("analyze", help="a balance report of many games between bots, or of a "
@@ -1609,6 +1689,7 @@ def build_parser():
     max_moves_argument(analyze_, "stop a game after M moves and count it endless")
     coverage_argument(analyze_)
     jobs_argument(analyze_, "play the games")
+    cluster_argument(analyze_, "play the games")
     analyze_.set_defaults(run=cmd_analyze)
 
     tournament_ = commands.add_parser("tournament", help="bots against each other, seats rotated: win rates, "
@@ -1624,6 +1705,7 @@ def build_parser():
     tournament_.add_argument("--json", action="store_true", help="print the figures and every game's result as JSON")
     max_moves_argument(tournament_, "stop a game after M moves and count it a draw")
     jobs_argument(tournament_, "play the games")
+    cluster_argument(tournament_, "play the games")
     tournament_.set_defaults(run=cmd_tournament)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
@@ -1738,7 +1820,8 @@ def main(argv=None) -> int:
         return USAGE
     command = parser.commands.get(args.command)
     try:
-        return args.run(args)
+        with Resources() as args.resources:
+            return args.run(args)
     except UsageError as error:
         error.parser = error.parser or command
         return failed(error, parser, as_json)

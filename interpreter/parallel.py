@@ -18,6 +18,7 @@ when it leaves the `with` block, whatever the reason.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -61,6 +62,23 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
+@contextlib.contextmanager
+def ctrl_c_ignored():
+    """Ctrl-C ignored inside. Processes started inside are born ignoring it (the terminal
+    sends it to the whole process group: the parent gets it and stops them, where a spawned
+    one would print a KeyboardInterrupt traceback, even while its interpreter starts); and a
+    second Ctrl-C does not break the stopping of workers after a first one. Only the main
+    thread may set a signal's handler: elsewhere, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+
+
 class WorkerDied(Exception):
     """A worker process stopped without handing back its task."""
 
@@ -87,11 +105,17 @@ def worker_game(players):
     game = _games.get(players)
     if game is None:
         path, options, coverage, params = _source
-        game, diagnostics, sources = load_game(path, tuple(options), players, coverage, params)
-        if game is None:
-            from dsl.diagnostics import RulesError
-            raise WorkerFailed(RulesError(diagnostics, sources).render())
-        _games[players] = game
+        game = _games[players] = compiled(path, options, players, coverage, params)
+    return game
+
+
+def compiled(path, options, players, coverage, params, texts=None):
+    """load_game's game, or WorkerFailed with its diagnostics (texts: as load_game takes them,
+    the files' text when it is not read from the disk: see cluster.py)."""
+    game, diagnostics, sources = load_game(path, tuple(options), players, coverage, params, texts=texts)
+    if game is None:
+        from dsl.diagnostics import RulesError
+        raise WorkerFailed(RulesError(diagnostics, sources).render())
     return game
 
 
@@ -118,19 +142,37 @@ def worker_main(conn, path, options, players, coverage=False, params=None):
         try:
             result = function(worker_game(task_players), *args)
         except BaseException as error:
-            text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-            # sent as class, args and attributes (pickling an exception calls its __init__
-            # again with its args, which RulesRuntimeError would turn into another message)
             try:
-                conn.send((task, "error", (type(error), error.args, dict(getattr(error, "__dict__", {})), text)))
+                conn.send((task, "error", error_payload(error)))
             except Exception:                     # an exception that does not pickle
-                conn.send((task, "error", (RuntimeError, (f"{type(error).__name__}: {error}",), {}, text)))
+                conn.send((task, "error", error_payload(error, picklable=False)))
         else:
             conn.send((task, "ok", result))
 
 
 def error_message(error) -> str:
     return str(error) if isinstance(error, WorkerFailed) else f"{type(error).__name__}: {error}"
+
+
+def error_payload(error, picklable=True):
+    """An exception raised by a task as (class, args, attributes, traceback text), to be raised
+    again by the parent (raise_remote). Not the exception itself: unpickling one calls its
+    __init__ again with its args, which RulesRuntimeError would turn into another message.
+    picklable=False: a RuntimeError that says what it was, for an exception that does not pickle."""
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    if not picklable:
+        return RuntimeError, (f"{type(error).__name__}: {error}",), {}, text
+    return type(error), error.args, dict(getattr(error, "__dict__", {})), text
+
+
+def raise_remote(payload):
+    """Raise again, here, the exception of an error_payload, with the worker's traceback as its cause."""
+    kind, args, attributes, text = payload
+    error = kind.__new__(kind)
+    error.args = args
+    if attributes:
+        error.__dict__.update(attributes)
+    raise error from RemoteTraceback(text)
 
 
 # ---- the parent side ---------------------------------------------------------------------
@@ -168,25 +210,20 @@ class Pool:
         self.next_task = 0
         self.closed = False
         self.on_result = None       # called with each result as it arrives (a progress line)
-        in_main_thread = threading.current_thread() is threading.main_thread()
-        # the workers are born ignoring Ctrl-C (a spawned one would otherwise print a
-        # KeyboardInterrupt traceback if it came while the interpreter starts)
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main_thread else None
         try:
-            for _ in range(jobs):
-                mine, theirs = self.context.Pipe()
-                process = self.context.Process(target=worker_main, args=(theirs, path, list(options), players, coverage,
-                                                                            dict(params or {})),
-                                               daemon=True, name="referee-worker")
-                process.start()
-                theirs.close()
-                self.workers.append(Worker(process, mine))
+            with ctrl_c_ignored():
+                for _ in range(jobs):
+                    mine, theirs = self.context.Pipe()
+                    process = self.context.Process(target=worker_main,
+                                                   args=(theirs, path, list(options), players, coverage,
+                                                         dict(params or {})),
+                                                   daemon=True, name="referee-worker")
+                    process.start()
+                    theirs.close()
+                    self.workers.append(Worker(process, mine))
         except BaseException:
             self.terminate()
             raise
-        finally:
-            if in_main_thread:
-                signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
     def __enter__(self):
         return self
@@ -261,12 +298,7 @@ class Pool:
         task, status, payload = message
         worker.task = None
         if status == "error":
-            kind, args, attributes, text = payload
-            error = kind.__new__(kind)
-            error.args = args
-            if attributes:
-                error.__dict__.update(attributes)
-            raise error from RemoteTraceback(text)
+            raise_remote(payload)
         self.results[task] = payload
         if self.on_result is not None:
             self.on_result(payload)
