@@ -36,6 +36,7 @@ COVERED = {
     "docs/games/leduc-poker.md": ("LP", "test_leduc_poker_rules.py", "leduc-poker.rules"),
     "docs/games/love-letter.md": ("LL", "test_love_letter_rules.py", "love-letter.rules"),
     "docs/games/hearts.md": ("H", "test_hearts_rules.py", "hearts.rules"),
+    "docs/games/backgammon.md": ("BG", "test_backgammon_rules.py", "backgammon.rules"),
 }
 
 
