@@ -500,6 +500,11 @@ class Resolver:
         self.use_name(node.span, node.name, Scope({}))       # a call names a function, never a local
         self.visit(node.arguments, scope)
 
+    def visit_After(self, node, scope):
+        self.use_name(node.span, node.procedure, Scope({}))  # `after PROC(...)` names a procedure
+        self.visit(node.arguments, scope)
+        self.visit(node.value, scope)
+
     def visit_Attribute(self, node, scope):
         self.visit(node.obj, scope)
         owner = strip_optional(self.checker.types.get((node.obj.span, type(node.obj).__name__), ""))

@@ -245,3 +245,86 @@ def test_BG11_only_the_owner_of_the_cube_may_redouble():
         sc.play(sc.moves()[0])
     assert sc.var("cube_owner") == 3 - doubler
     assert "double" not in sc.moves() and "roll" not in sc.moves(), "the doubler no longer holds the cube"
+
+
+# ---- an independent statement of BG-4..BG-8, written from the rules text ----
+
+def _position(state):
+    """(mover's checkers by point, opponent's checkers by the mover's point, mover's bar, faces
+    left) read from an engine state."""
+    me, them = state.current_player(), 3 - state.current_player()
+    v = state.vars
+    mine = {i: v.get(("men", me, i), 0) for i in range(1, 25)}
+    theirs = {i: v.get(("men", them, 25 - i), 0) for i in range(1, 25)}
+    faces = tuple(f for f in range(1, 7) for _ in range(v.get(("uses", f), 0)))
+    return mine, theirs, v.get(("bar", me), 0), faces
+
+
+def _steps(mine, theirs, bar, die):
+    """Every (name, next position) of one checker moved by one die."""
+    if bar:
+        target = 25 - die
+        return [(f"bar/{target}", _moved(mine, theirs, bar, 25, target))] if theirs[target] < 2 else []
+    found = []
+    home = all(mine[i] == 0 for i in range(7, 25))
+    for point in range(1, 25):
+        if not mine[point]:
+            continue
+        target = point - die
+        if target >= 1 and theirs[target] < 2:
+            found.append((f"{point}/{target}", _moved(mine, theirs, bar, point, target)))
+        elif target < 1 and home and (target == 0 or all(mine[i] == 0 for i in range(point + 1, 7))):
+            found.append((f"{point}/off ({die})", _moved(mine, theirs, bar, point, 0)))
+    return found
+
+
+def _moved(mine, theirs, bar, point, target):
+    mine, theirs = dict(mine), dict(theirs)
+    if point == 25:
+        bar -= 1
+    else:
+        mine[point] -= 1
+    if target >= 1:
+        mine[target] += 1
+        if theirs[target] == 1:
+            theirs[target] = 0  # hit: where the blot goes does not matter to the mover
+    return mine, theirs, bar
+
+
+def _most(mine, theirs, bar, faces):
+    best = 0
+    for die in set(faces):
+        rest = list(faces)
+        rest.remove(die)
+        for _, after in _steps(mine, theirs, bar, die):
+            best = max(best, 1 + _most(*after, tuple(rest)))
+            if best == len(faces):
+                return best
+    return best
+
+
+def _legal(mine, theirs, bar, faces):
+    most = _most(mine, theirs, bar, faces)
+    names = set()
+    for die in set(faces):
+        rest = list(faces)
+        rest.remove(die)
+        for name, after in _steps(mine, theirs, bar, die):
+            if 1 + _most(*after, tuple(rest)) == most:
+                names.add((name, die))
+    if most == 1 and len(set(faces)) == 2 and any(d == max(faces) for _, d in names):
+        names = {(n, d) for n, d in names if d == max(faces)}
+    return {n for n, _ in names}
+
+
+def test_BG08_legal_steps_agree_with_an_independent_statement_of_the_rules():
+    game = load(RULES)
+    rng = random.Random(11)
+    compared = 0
+    for seed in range(12):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            assert set(state.legal_move_names()) == _legal(*_position(state)), state.history[-4:]
+            compared += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert compared > 1000

@@ -227,6 +227,15 @@ def test_definition_of_globals_locals_attributes_and_members():
     assert names.definitions(index, CONTINENTS, *at(CONTINENTS, "fn top_card", "top")) == []     # built in
 
 
+def test_the_procedure_of_an_after_is_a_use_of_it():
+    """`after step(i, d): ...` names the procedure `step`: its definition, and the procedure's
+    references include it (it was left unresolved)."""
+    backgammon = str(GAMES / "backgammon.rules")
+    index = analysed(backgammon).index
+    (span,) = names.definitions(index, backgammon, *at(backgammon, "after step(i, d)", "step"))
+    assert (span.line, span.column) == at(backgammon, "proc step", "step")
+
+
 def test_definition_and_references_across_extends():
     index = analysed(FOUR_CARDS).index
     base_use = at(CONTINENTS, "deal hand_size", "hand_size")
