@@ -31,6 +31,7 @@ PLAYTHROUGHS = {
     "games/leduc-poker.rules": (2, (), 41),
     "games/love-letter.rules": (3, (), 43),
     "games/hearts.rules": (4, (), 47),
+    "games/checkers.rules": (2, (), 53),
 }
 VIEW_EVERY = 10
 
