@@ -448,6 +448,16 @@ class Resolver:
         self.use_name(node.span, node.name, scope)
         self.visit(node.indexes, scope)
 
+    def visit_AttributeTarget(self, node, scope):
+        """`x.rank = king`: the local, then the attribute of its component type."""
+        key = self.key_of(node.name, scope)
+        self.use(self.tokens.name_span(node.span, node.name), key)
+        symbol = self.index.symbols.get(key)
+        owner = strip_optional(symbol.type or "") if symbol is not None else ""
+        if owner in self.checker.components:
+            self.use(self.tokens.name_span(node.span, node.attribute, last=True), ("attribute", owner, node.attribute))
+        self.visit(node.indexes, scope)
+
     def visit_If(self, node, scope):
         self.visit(node.condition, scope)
         self.block(node.body, scope, node.span)

@@ -33,6 +33,7 @@ PLAYTHROUGHS = {
     "games/hearts.rules": (4, (), 47),
     "games/backgammon.rules": (2, (), 53),
     "games/backgammon.rules#cube": (2, ("cube",), 59),
+    "games/checkers.rules": (2, (), 53),
 }
 VIEW_EVERY = 10
 

@@ -236,6 +236,18 @@ def test_the_procedure_of_an_after_is_a_use_of_it():
     assert (span.line, span.column) == at(backgammon, "proc step", "step")
 
 
+def test_definition_of_the_local_and_the_attribute_of_an_attribute_assignment():
+    checkers = str(GAMES / "checkers.rules")
+    index = analysed(checkers).index
+
+    def definition(word):
+        (span,) = names.definitions(index, checkers, *at(checkers, "x.rank = king", word))
+        return span.line, span.column, word_of(span)
+
+    assert definition("x") == (*at(checkers, "proc arrive", "x"), "x")
+    assert definition("rank") == (*at(checkers, "component Piece", "rank"), "rank")
+
+
 def test_definition_and_references_across_extends():
     index = analysed(FOUR_CARDS).index
     base_use = at(CONTINENTS, "deal hand_size", "hand_size")

@@ -21,7 +21,8 @@ GAMES = ROOT / "games"
 # (the API test warns about dict observations, which action masks need: PettingZoo's own
 # classic environments get the same two warnings)
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")
-@pytest.mark.parametrize("path", sorted(GAMES.glob("*.rules")), ids=lambda p: p.stem)
+# (checkers' moves cannot be numbered as OpenSpiel's actions are: tests/test_openspiel.py)
+@pytest.mark.parametrize("path", [p for p in sorted(GAMES.glob("*.rules")) if p.stem != "checkers"], ids=lambda p: p.stem)
 def test_pettingzoo_api_test_passes(path):
     api_test(load_pettingzoo_env(path), num_cycles=300)
 
