@@ -1022,7 +1022,11 @@ def action_candidates(s, action, check_guard=True):
             out.append(tuple(env[b[0]] for b in binders))
             return
         name, domain, _, _ = binders[i]
-        for value in list(domain(s, env)):
+        try:
+            values = list(domain(s, env))
+        except (RulesRuntimeError, *PYTHON_ERRORS):
+            return          # a domain that fails for values the rules would never pass: no moves there
+        for value in values:
             env[name] = value
             rec(i + 1)
     rec(0)

@@ -19,7 +19,7 @@ from typing import Optional
 
 from . import random_source
 from .errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
-from .engine import explain_refusal, make_view, move_name, public_moves, public_text, shown_to
+from .engine import PYTHON_ERRORS, explain_refusal, make_view, move_name, public_moves, public_text, shown_to
 
 TWINS = 3            # twin states per seat and state
 PROBES = 1           # typed move names (not legal now) whose answers are compared
@@ -191,7 +191,10 @@ def probe_names(states, seat, rng) -> list:
             for _ in range(8):
                 env, args = {}, []
                 for name, domain, _, _ in binders:
-                    values = list(domain(s, env))
+                    try:
+                        values = list(domain(s, env))
+                    except (RulesRuntimeError, *PYTHON_ERRORS):
+                        break       # a domain that fails for values its rules would never pass: no name
                     if not values:
                         break
                     k, rng = random_source.below(rng, len(values))

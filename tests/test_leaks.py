@@ -201,3 +201,25 @@ flow { repeat { rounds += 1  deal_round()  turns from 1 until size(table) == 2 {
     game, diagnostics, _ = load_game(str(write_rules(text)))
     assert diagnostics == []
     assert verify(game, games=30).failures == []
+
+
+def test_probing_a_domain_that_fails_where_the_rules_never_go_is_no_crash(write_rules):
+    """The leak probe (and a refusal's explanation) tries binder values the earlier binders'
+    filters exclude: `next(mark[c])` of an empty cell failed there with a Python error."""
+    from interpreter.errors import IllegalMove
+    text = """
+game "Probe" { players 2 }
+board Sq: grid 1 by 3
+var mark[Sq]: Player? = none
+fn rivals(c: Sq): list of Sq = filter(x in Sq where mark[x] == next(mark[c]))
+action claim(c in Sq where mark[c] == none) "claim {c}" { mark[c] = current }
+action strike(c in Sq where mark[c] == current, x in rivals(c)) "{c} strikes {x}" { mark[x] = none }
+flow { turns from 1 until count(c in Sq where mark[c] == none) == 0 { play claim, strike } }
+"""
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert diagnostics == []
+    report = verify(game, games=20)
+    assert report.failures == [] and report.finished == 20
+    state = game.new_initial_state(1)
+    with pytest.raises(IllegalMove, match="unknown move 'a1 strikes b1'"):
+        state.apply("a1 strikes b1")
