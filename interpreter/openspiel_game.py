@@ -1,7 +1,7 @@
 """Any rules file as an OpenSpiel game (pyspiel's Python-game API), so that OpenSpiel's
 algorithms (CFR, MCTS, exploitability...) and tests run on it. docs/openspiel.md says how.
 
-    game = load_openspiel_game("games/kuhn-poker.rules", zero_sum=True, utility_range=(-2, 2))
+    game = load_openspiel_game("my-game.rules", zero_sum=True, utility_range=(-2, 2))
     state = game.new_initial_state()      # a pyspiel.State: chance nodes, legal_actions()...
 
 The engine's game is loaded with explicit chance (every shuffle and pick is a chance node);

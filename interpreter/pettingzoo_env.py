@@ -1,6 +1,6 @@
 """Any rules file as a PettingZoo AEC environment (docs/openspiel.md, "PettingZoo"):
 
-    env = load_pettingzoo_env("games/connect-four.rules")
+    env = load_pettingzoo_env("my-game.rules")
     env.reset(seed=1)
     for agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
