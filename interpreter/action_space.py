@@ -26,7 +26,7 @@ from dsl.checker import strip_optional
 from .engine import CHANCE, PUBLIC, Move, key_label, load_game
 from .errors import RulesRuntimeError
 
-# A number binder whose range depends on the state (`n in 1..weapons[current]`) gets this many
+# A number binder whose range depends on the state (`n in 1..stock[current]`) gets this many
 # numbers from its low bound (0 when that is not constant either).
 DYNAMIC_INT_SPAN = 100
 # A range of the rules with more numbers than this gives none to the label table (a choice or

@@ -19,10 +19,11 @@ from dsl import ast
 from dsl.checker import element_of, strip_optional
 from dsl.limits import MAX_COMPONENTS, MAX_RANGE
 
-from . import stdlib
+from . import random_source, stdlib
 from .errors import Finished, RulesRuntimeError
 
 LOOP_CAP = 100_000
+CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)
 UNSET = object()        # a value hoisted out of the loops that list legal moves, not yet computed
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -33,8 +34,6 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 def after_procedure(s, procedure, args, value, free):
     """`after`: run a procedure on a copy of the state, and read a value there. The copy's
     chance draws from its own seeded source, also with explicit chance."""
-    from .compiler import CHANCE
-    from .random_source import below
     copy = s.clone()
     copy.replayable = False
     try:
@@ -45,7 +44,7 @@ def after_procedure(s, procedure, args, value, free):
                 need = steps.send(answer)
                 if need.chooser != CHANCE:
                     raise RulesRuntimeError("'after' reached a choice", None)
-                answer, copy.rng = below(copy.rng, len(need.options))
+                answer, copy.rng = random_source.below(copy.rng, len(need.options))
     except (Finished, StopIteration):
         pass
     return value(copy, *free)

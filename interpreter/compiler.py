@@ -18,7 +18,7 @@ from dsl.checker import Checker, element_of, strip_optional
 from dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
 
 from . import random_source
-from .codegen import LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in
+from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in
 from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -93,9 +93,6 @@ def reveal_to(s, items, players):
         if x is not None:
             shown[x] = shown.get(x, frozenset()) | seats
     s.shown_to = shown
-
-
-CHANCE = -1      # the chance player (OpenSpiel's kChancePlayerId)
 
 
 def chance_draw(s, options, labeler, prompt, hidden):
