@@ -1609,6 +1609,18 @@ def describe_commands(commands):
         sub.epilog = "\n".join(lines)
 
 
+def games_arguments(sub, default, games_help, seed_help):
+    """-n/--games and --seed, for the commands that play many games."""
+    sub.add_argument("-n", "--games", dest="n", type=positive_int, default=default, metavar="N", help=games_help)
+    sub.add_argument("--seed", type=seed_int, default=0, metavar="S", help=seed_help)
+
+
+def workers_arguments(sub, what):
+    """--jobs and --cluster: where the games are played."""
+    jobs_argument(sub, what)
+    cluster_argument(sub, what)
+
+
 def build_parser():
     parser = Parser(
         prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
@@ -1655,26 +1667,22 @@ def build_parser():
 
     simulate = commands.add_parser("simulate", help="play many games of random bots and summarise them")
     game_arguments(simulate)
-    simulate.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N",
-                          help="number of games (default 100)")
-    simulate.add_argument("--seed", type=seed_int, default=0, metavar="S",
-                          help="game i uses seed S+i (default 0)")
+    games_arguments(simulate, 100, "number of games (default 100)",
+                    "game i uses seed S+i (default 0)")
     simulate.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--log-dir", "--log", dest="log", metavar="DIR",
                           help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)")
     max_moves_argument(simulate, "stop a game after M moves and count it unfinished")
     coverage_argument(simulate)
-    jobs_argument(simulate, "play the games")
-    cluster_argument(simulate, "play the games")
+    workers_arguments(simulate, "play the games")
     simulate.set_defaults(run=cmd_simulate)
 
     analyze_ = commands.add_parser("analyze", help="a balance report of many games between bots, or of a "
                                                    "variant against its base")
     game_arguments(analyze_)
-    analyze_.add_argument("-n", "--games", dest="n", type=positive_int, default=200, metavar="N",
-                          help="number of games (default 200)")
-    analyze_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="game i uses seed S+i (default 0)")
+    games_arguments(analyze_, 200, "number of games (default 200)",
+                    "game i uses seed S+i (default 0)")
     analyze_.add_argument("--bot", action="append", metavar="SEAT=KIND",
                           help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first', "
                                "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; a seat that no --bot names is a random bot")
@@ -1688,8 +1696,7 @@ def build_parser():
                                "(needs matplotlib: pip install 'referee[report]')")
     max_moves_argument(analyze_, "stop a game after M moves and count it endless")
     coverage_argument(analyze_)
-    jobs_argument(analyze_, "play the games")
-    cluster_argument(analyze_, "play the games")
+    workers_arguments(analyze_, "play the games")
     analyze_.set_defaults(run=cmd_analyze)
 
     tournament_ = commands.add_parser("tournament", help="bots against each other, seats rotated: win rates, "
@@ -1698,14 +1705,11 @@ def build_parser():
     tournament_.add_argument("--bot", action="append", metavar="KIND",
                              help="a bot of the tournament (at least two): 'random', 'first', "
                                   "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; repeat for each")
-    tournament_.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N",
-                             help="at least N games (default 100), rounded up to whole rounds of every seating")
-    tournament_.add_argument("--seed", type=seed_int, default=0, metavar="S",
-                             help="round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too")
+    games_arguments(tournament_, 100, "at least N games (default 100), rounded up to whole rounds of every seating",
+                    "round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too")
     tournament_.add_argument("--json", action="store_true", help="print the figures and every game's result as JSON")
     max_moves_argument(tournament_, "stop a game after M moves and count it a draw")
-    jobs_argument(tournament_, "play the games")
-    cluster_argument(tournament_, "play the games")
+    workers_arguments(tournament_, "play the games")
     tournament_.set_defaults(run=cmd_tournament)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
@@ -1744,9 +1748,8 @@ def build_parser():
     verify_ = commands.add_parser("verify", help="play random games looking for broken invariants, dead ends "
                                                  "and endless games; shrink what fails")
     game_arguments(verify_, "number of players (default: every count the game allows)")
-    verify_.add_argument("-n", "--games", dest="n", type=positive_int, default=50, metavar="N",
-                         help="games per player count (default 50)")
-    verify_.add_argument("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)")
+    games_arguments(verify_, 50, "games per player count (default 50)",
+                    "first seed (default 0)")
     max_moves_argument(verify_, "a game longer than M moves counts as endless")
     verify_.set_defaults(leaks=True)
     verify_.add_argument("--no-leaks", dest="leaks", action="store_false",
