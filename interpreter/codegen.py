@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import re
 
+import attrs
+
 from dsl import ast
 from dsl.checker import element_of, strip_optional
 from dsl.limits import MAX_COMPONENTS, MAX_RANGE
@@ -744,6 +746,9 @@ class SourceGenerator:
     def x_Aggregate(self, node, scope, ctx):
         if id(node) in self.substitutions:        # an index stands for it (Compiler.equality_index)
             return self.substitutions[id(node)]
+        indexed = self.compiler.indexed_reads.get(id(node))
+        if indexed is not None:
+            return self.indexed_aggregate(node, indexed, scope, ctx)
         unrolled = self.unrolled(node, scope, ctx)
         if unrolled is not None:
             return unrolled
@@ -773,6 +778,42 @@ class SourceGenerator:
             return f"sum([({body} or 0) {loop}])"
         helper = "largest" if kind == "max" else "smallest"
         return f"{helper}([{body} {loop}])"
+
+    def indexed_keys(self, indexed, scope, ctx) -> str:
+        """The indexes of a variable that hold a value, from the table the state keeps of it
+        (Compiler.var_indexes): a list not to be changed."""
+        c = self.compiler
+        family, value, _, _ = indexed
+        domain = self.bind(c.static_domain(c.types.vars[family].index[0]), "domain")
+        default = self.literal(c.game.var_defaults[family])
+        return f"var_table(s, {family!r}, {domain}, {default}).get({self.source(value, scope, ctx)}, EMPTY)"
+
+    def indexed_aggregate(self, node, indexed, scope, ctx) -> str:
+        """filter/count/any/all over a variable's domain by its value: the table's indexes for
+        that value, tried against the other conditions that name the binder, if any; the
+        conditions that do not are tested once."""
+        _, _, guards, rest = indexed
+        kind = node.kind
+        ctx.no_walrus += 1          # (the iterable of a comprehension)
+        try:
+            keys = self.indexed_keys(indexed, scope, ctx)
+        finally:
+            ctx.no_walrus -= 1
+        if rest:
+            condition = rest[0]
+            for more in rest[1:]:
+                condition = ast.And(condition.span, condition, more)
+            var, _, where, _, _ = self.comprehension(attrs.evolve(node.binder, condition=condition), scope, ctx)
+            loop = f"for {var} in {keys} if {where}"
+            found = {"filter": f"[{var} {loop}]", "count": f"len([1 {loop}])", "any": f"any(True {loop})"}[kind]
+        else:
+            found = {"filter": f"list({keys})", "count": f"len({keys})", "any": f"(not not {keys})",
+                     "all": f"(not {keys})"}[kind]
+        if not guards:
+            return found
+        test = " and ".join(f"({self.source(g, scope, ctx)})" for g in guards)
+        otherwise = {"filter": "[]", "count": "0", "any": "False", "all": "True"}[kind]
+        return f"({found} if {test} else {otherwise})"
 
     def x_Ranking(self, node, scope, ctx):
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)

@@ -10,6 +10,7 @@ generated functions `f(s, e)`, e being the flow's environment kept in the state.
 from __future__ import annotations
 
 import re
+from bisect import insort
 
 import attrs
 
@@ -339,6 +340,45 @@ def counted(keys) -> dict:
 STATEMENT_RUNTIME.update(grouped=grouped, counted=counted)
 
 
+# ---- the values of a variable indexed by their value (see Compiler.var_indexes) ----
+
+def var_table(s, family, domain, default) -> dict:
+    """value -> the indexes of `family` that hold it, in the order of its domain: built from
+    the state's variables when first asked, then kept exact by var_index_write."""
+    tables = s.var_index
+    table = tables.get(family)
+    if table is None:
+        table = {}
+        values = s.vars
+        for x in domain:
+            table.setdefault(values.get((family, x), default), []).append(x)
+        if not s.var_index_mine:
+            s.var_index = tables = own_var_tables(tables)
+            s.var_index_mine = True
+        tables[family] = table
+    return table
+
+
+def own_var_tables(tables) -> dict:
+    """A copy of a state's tables to change: a clone shares them until one of the two writes."""
+    return {family: {value: keys[:] for value, keys in table.items()} for family, table in tables.items()}
+
+
+def var_index_write(s, family, x, old, new):
+    """family[x] goes from old to new: its table, if built, follows."""
+    if old == new:
+        return
+    if not s.var_index_mine:
+        s.var_index = own_var_tables(s.var_index)
+        s.var_index_mine = True
+    table = s.var_index[family]
+    table[old].remove(x)
+    insort(table.setdefault(new, []), x, key=s.game.var_positions[family].__getitem__)
+
+
+STATEMENT_RUNTIME.update(var_table=var_table, var_index_write=var_index_write)
+
+
 def any_chain(node):
     """([binders], conjuncts) of `any(x in D: any(y in E where c1 and c2 ...))` (the innermost
     binder without its filter, which is the conjunction), else None."""
@@ -392,6 +432,8 @@ class Compiler:
         self.step_budget = self.codegen.namespace["STEP"] = [MAX_STEP_ROUNDS]
         self.inline_depth = 0
         self.memoized = set()
+        self.indexed_reads = {}       # see var_indexes
+        game.var_positions = {}
         self.random_functions = callers(self.types.functions, {"pick"})     # calls that draw: never hoisted
         # the component attributes that statements change (x.a = ...): read like variables
         everything = tuple(d.node for d in program.declarations.values()) + tuple(
@@ -567,8 +609,26 @@ class Compiler:
                 value = temp
             if self.is_number(node.target.name):
                 value = self.bounded(value, node.span, out, indent)
+            key, value = self.index_write(node.target.name, key, value, out, indent)
             out.add(indent, f"_V[{key}] = {value}")
             self.invalidate(node.target.name, out, indent)
+
+    def index_write(self, name, key, value, out, indent):
+        """Before a write to a variable that a table by value follows (var_indexes): the table
+        is told, if the state has built it. The key and value to write, as names."""
+        if name not in self.game.var_positions:
+            return key, value
+        if not re.fullmatch(r"_\w+", key):
+            temp = self.fresh("_key")
+            out.add(indent, f"{temp} = {key}")
+            key = temp
+        if not re.fullmatch(r"_\w+", value):
+            temp = self.fresh("_value")
+            out.add(indent, f"{temp} = {value}")
+            value = temp
+        default = self.codegen.literal(self.game.var_defaults[name])
+        out.add(indent, f"if {name!r} in s.var_index: var_index_write(s, {name!r}, {key}[1], _V.get({key}, {default}), {value})")
+        return key, value
 
     def is_number(self, name) -> bool:
         return strip_optional(self.types.type_name(self.types.vars[name].type)) == "int"
@@ -654,6 +714,7 @@ class Compiler:
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
         out.add(indent, f"{key} = {self.checked_key(node, scope, ctx, out, indent)}")
         total = self.bounded(f"_V.get({key}, {default}) {sign} ({value})", node.span, out, indent)
+        key, total = self.index_write(node.target.name, key, total, out, indent)
         out.add(indent, f"_V[{key}] = {total}")
         self.invalidate(node.target.name, out, indent)
 
@@ -921,7 +982,7 @@ class Compiler:
         binders = [n.name for n in ast.walk(fn.body) if isinstance(n, ast.Binder)]
         covered = set()        # the nodes under an index: answered by it already
         for node in ast.walk(fn.body):
-            if not isinstance(node, ast.Aggregate) or id(node) in covered:
+            if not isinstance(node, ast.Aggregate) or id(node) in covered or id(node) in self.indexed_reads:
                 continue
             found = None
             if node.kind in ("filter", "count") and node.value is None and node.binder.condition is not None:
@@ -1098,6 +1159,87 @@ class Compiler:
             if steps:
                 without_choice(done, s)     # run from outside a step: a choice stops it (NeedChoice)
         return run
+
+    def var_indexes(self):
+        """Aggregates that ask which indexes of a variable hold a value, over the variable's
+        whole domain (`filter(c in Cell where mark[c] == p)`, `count`, `any`, and `all(c in
+        Cell: mark[c] != e)`), read a table of the variable by value that the state keeps
+        exact as the variable is written (var_table, var_index_write), instead of a scan.
+        Only for variables of one index over a board, an enum or the players, whose values are
+        not lists. Sets self.indexed_reads (id of the node -> (variable, the value compared,
+        the conditions that do not name the binder, those that do)) and game.var_positions
+        (variable -> {index: its place})."""
+        self.indexed_reads = {}
+        positions = {}
+        program = self.program
+        everything = tuple(d.node for d in program.declarations.values()) + \
+            tuple(x for x in (program.game, program.setup, program.flow) if x is not None)
+        for node in ast.walk(everything):
+            if isinstance(node, ast.Aggregate):
+                if node.kind in ("filter", "count", "any") and node.value is None and node.binder.condition is not None:
+                    found = self.indexed_condition(node.binder.domain, node.binder.name, node.binder.condition, "==")
+                elif node.kind == "all" and node.value is not None and node.binder.condition is None:
+                    found = self.indexed_condition(node.binder.domain, node.binder.name, node.value, "!=")
+                else:
+                    found = None
+            elif isinstance(node, ast.Action):
+                # an action's first binder: `put(c in Cell where mark[c] == none)`
+                first = node.binders[0] if node.binders else None
+                found = None if first is None or first.condition is None else \
+                    self.indexed_condition(first.domain, first.name, first.condition, "==")
+                if found is not None:
+                    self.indexed_reads[id(first)] = found
+                continue
+            else:
+                continue
+            if found is not None:
+                self.indexed_reads[id(node)] = found
+        for family, _, _, _ in self.indexed_reads.values():
+            positions[family] = {x: k for k, x in enumerate(self.static_domain(self.types.vars[family].index[0]))}
+        self.game.var_positions = positions
+
+    def static_domain(self, node):
+        """The values of a board, an enum or the players named by `node`, or None."""
+        if not isinstance(node, ast.Name):
+            return None
+        if node.id in self.types.boards:
+            return list(self.game.geometries[node.id].cells)
+        if node.id in self.types.enums:
+            return list(self.game.enum_members[node.id])
+        if node.id in ("Player", "players"):
+            return list(self.game.seats)
+        return None
+
+    def indexed_condition(self, domain, name, condition, op):
+        """(variable, the value compared, the other conjuncts without `name`, those with it)
+        when `condition` is `v[name] op value` (and other conditions), v a variable indexed by
+        `domain` alone, every part only reading and comparing (tried on fewer values than
+        written, none can fail); else None."""
+        values = self.static_domain(domain)
+        if values is None:
+            return None
+        conjuncts = flatten_and(condition) if op == "==" else [condition]
+        for k, conjunct in enumerate(conjuncts):
+            if not (isinstance(conjunct, ast.Compare) and conjunct.op == op):
+                continue
+            for side, value in ((conjunct.left, conjunct.right), (conjunct.right, conjunct.left)):
+                if not (isinstance(side, ast.Subscript) and isinstance(side.obj, ast.Name) and len(side.indexes) == 1
+                        and isinstance(side.indexes[0], ast.Name) and side.indexes[0].id == name):
+                    continue
+                var = self.types.vars.get(side.obj.id)
+                if var is None or len(var.index) != 1 or self.static_domain(var.index[0]) != values:
+                    continue
+                if self.types.type_name(var.type).startswith("list["):
+                    continue
+                others = conjuncts[:k] + conjuncts[k + 1:]
+                if name in names_in(value) or not all(self.cannot_fail(c) for c in [value] + others):
+                    continue
+                guards = [c for c in others if name not in names_in(c)]
+                rest = [c for c in others if name in names_in(c)]
+                if rest and op != "==":
+                    continue
+                return side.obj.id, value, guards, rest
+        return None
 
     def choose_memoized(self):
         """Functions worth caching: their body visits a large board (an aggregate over many
@@ -1321,7 +1463,8 @@ class Compiler:
             used = names_in(binder.domain) | (names_in(binder.condition) if binder.condition is not None else set())
             independent = not (used & earlier)
             here = fixed_ctx if independent else ctx
-            domain = cg.collection(binder.domain, scope, here)
+            indexed = self.indexed_reads.get(id(binder)) if k == 0 else None
+            domain = cg.indexed_keys(indexed, scope, here) if indexed is not None else cg.collection(binder.domain, scope, here)
             element = strip_optional(element_of(domain_type))
             if element.startswith("list["):
                 domain = f"hashable_values({domain})"     # a move's arguments are keys: lists as tuples
@@ -1330,6 +1473,8 @@ class Compiler:
                 fixed_ctx.safe.add(f"L_{binder.name}")
                 ctx.safe.add(f"L_{binder.name}")
             where = self.x(binder.condition, scope, here) if binder.condition is not None else None
+            if indexed is not None:       # the table gave the values that pass the test on the variable
+                where = " and ".join(f"({self.x(o, scope, here)})" for o in indexed[2] + indexed[3]) or None
             ctx.levels[f"L_{binder.name}"] = k
             component = element in self.types.components or element in self.types.boards
             # board cells are all different: only components can be identical
@@ -1537,6 +1682,7 @@ class Compiler:
 
     def compile_all(self):
         game = self.game
+        self.var_indexes()
         self.choose_memoized()
         # procedures that may choose, to a fixed point (they call each other)
         procs = self.types.procedures

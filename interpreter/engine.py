@@ -522,7 +522,7 @@ class State:
     __slots__ = ("game", "entities", "by_type", "zones", "loc", "vars", "rng", "pc", "env",
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
                  "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names",
-                 "replayable", "columns", "shown_to", "entities_mine")
+                 "replayable", "columns", "shown_to", "entities_mine", "var_index", "var_index_mine")
 
     def __init__(self, game):
         self.game = game
@@ -568,6 +568,10 @@ class State:
         # whether this state may change its entities and columns in place (x.a = ...): they
         # are shared with clones, and with the other games of the game, until one changes
         self.entities_mine = False
+        # variable -> {value: its indexes holding it}, for the variables the compiled rules ask
+        # that of (Compiler.var_indexes); shared with clones until one of them writes
+        self.var_index = {}
+        self.var_index_mine = True
 
     def clone(self) -> "State":
         """A copy to play on, in a time that does not grow with the game's history: zones and
@@ -603,6 +607,8 @@ class State:
         other.replayable = self.replayable
         other.shown_to = self.shown_to
         self.entities_mine = other.entities_mine = False
+        other.var_index = self.var_index
+        self.var_index_mine = other.var_index_mine = False
         return other
 
     def changed(self):
@@ -611,6 +617,7 @@ class State:
         keep them exact; reading a function or the scores from outside forgets them anyway.)"""
         self.game.memo_reset(self)
         self._legal = None
+        self.var_index, self.var_index_mine = {}, True     # built again from the variables
         self.replayable = False      # its seed and moves no longer make it
 
     def own_trails(self):
@@ -822,18 +829,20 @@ class State:
         trails only grow, so their lengths are enough."""
         self.owned = set()
         mine, self.entities_mine = self.entities_mine, False      # (a change of an attribute copies them)
+        self.var_index_mine = False                               # (a write copies the tables)
         return (self.zones.copy(), self.loc[:], self.vars.copy(), self.env.copy(), self.rng, self.pc,
                 self.current, self.extra, self.terminal, self.winners, self.pending, self.choices,
                 self.cursor, self.turn, len(self.history), len(self.public_history), len(self.log),
                 self._legal, self.history, self.public_history, self.log, self.shared, self.shown_to,
-                self.entities, self.columns, self.names, mine)
+                self.entities, self.columns, self.names, mine, self.var_index)
 
     def restore(self, saved: tuple):
         (self.zones, self.loc, self.vars, self.env, self.rng, self.pc, self.current, self.extra,
          self.terminal, self.winners, self.pending, self.choices, self.cursor, self.turn, history,
          public_history, log, self._legal, self.history, self.public_history, self.log, self.shared,
-         self.shown_to, self.entities, self.columns, self.names, self.entities_mine) = saved
+         self.shown_to, self.entities, self.columns, self.names, self.entities_mine, self.var_index) = saved
         self.owned = set()
+        self.var_index_mine = False
         if not self.shared:
             del self.history[history:], self.public_history[public_history:], self.log[log:]
         self.game.memo_reset(self)      # values cached during the failed move may be of its half

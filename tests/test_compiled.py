@@ -297,12 +297,21 @@ flow {
 """
 
 
+def function_source(module, name) -> str:
+    start = module.index(f"def {name}(")
+    return module[start:module.index("\n\n", start)]
+
+
 def test_equality_indexes_answer_as_the_aggregates_they_replace(write_rules):
     game = load(write_rules(INDEXED))
     module = game.compiler.module_source()
-    assert "def index_cells_of" in module and "def index_count_of" in module and "def index_near" in module
     assert "def index_around_" in module and "def index_around_count" in module
-    assert "def index_cells_of_plain" not in module
+    # a filter, count or any over the whole board by the variable's value: the table of the
+    # variable by value (var_table) answers it, not an equality index
+    for name in ("cells_of", "count_of", "near"):
+        assert f"def index_{name}" not in module
+        assert "var_table(s, 'colour'" in function_source(module, f"fn_{name}")
+        assert "var_table" not in function_source(module, f"fn_{name}_plain")
     corner = game.geometries["Cell"].at[(4, 4)]
     compiled = game.compiler.codegen.namespace      # the generated functions, called as the rules do
     for seed in range(3):
@@ -315,6 +324,7 @@ def test_equality_indexes_answer_as_the_aggregates_they_replace(write_rules):
                     assert indexed == compiled[f"fn_{name}_plain"](state, *args), (name, args)
             state.apply(bot.choose(state))
     assert any(value is True for key, value in compiled.items() if key.startswith("_asked_") for value in value.values())
+    assert state.var_index["colour"]      # (the table was built, and kept through the moves)
 
 
 @pytest.mark.parametrize("name, players", [("solstis", 2), ("titicaca", 3), ("connect-four", 2), ("tic-tac-toe", 2)])
