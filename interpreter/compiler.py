@@ -636,6 +636,8 @@ class Compiler:
     def bounded(self, value, span, out, indent) -> str:
         """A number about to be stored, checked against MAX_NUMBER: numbers that grow without
         bound (doubled round after round) stop at the line instead of eating the memory."""
+        if re.fullmatch(r"-?\d+", value) and abs(int(value)) <= MAX_NUMBER:
+            return value          # a literal within the bounds: nothing to check
         temp = self.fresh("_number")
         out.add(indent, f"{temp} = {value}")
         # the bounds as literals: no name to look up on a hot path
