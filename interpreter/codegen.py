@@ -586,9 +586,16 @@ class SourceGenerator:
         c = self.compiler
         name = node.name
         if name in c.types.boards:
-            at = self.bind(c.game.geometries[name].at)
+            cells = c.game.geometries[name].at
             row, col = (self.source(a, scope, ctx) for a in node.arguments)
-            return f"{at}.get(({row}, {col}))"
+            if is_number(row) and is_number(col):
+                return repr(cells.get((int(row.strip("()")), int(col.strip("()")))))
+            for fixed, other, k in ((row, col, 0), (col, row, 1)):
+                if is_number(fixed):
+                    # one row (or column) given: its cells by the other coordinate, one lookup
+                    line = {rc[1 - k]: eid for rc, eid in cells.items() if rc[k] == int(fixed.strip("()"))}
+                    return f"{self.bind(line, 'line')}.get({other})"
+            return f"{self.bind(cells)}.get(({row}, {col}))"
         if name in c.types.functions:
             fn_decl = c.types.functions[name]
             if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and can_inline(fn_decl, node.arguments):
