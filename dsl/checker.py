@@ -15,6 +15,7 @@ from . import ast
 from .builtins import BUILTIN_ENUMS, BUILTIN_VALUES, STDLIB_SIGNATURES
 from .diagnostics import Diagnostic, did_you_mean
 from .limits import MAX_PLAYERS
+from .parser import parse_expression
 from .program import Program
 
 ANY = "any"
@@ -89,6 +90,7 @@ class Checker:
         self.actions = {a.name: a for a in program.of_kind(ast.Action)}
         self.board_cache = {}
         self.argument_types = {}      # (action, argument) -> its type, found by check_actions
+        self.label_expressions = {}   # (action, the text inside {...}) -> the expression of a label
         self.globals = self._global_scope()
 
     # ---- reporting ----
@@ -930,15 +932,15 @@ def check_labels(c: Checker):
             if inside in names:
                 shown.add(inside)
                 continue
-            wrong = True
             if re.fullmatch(r"\w+", inside):
+                wrong = True
                 c.error("E410", f"the label of action '{action.name}' shows '{{{inside}}}', which is not one of its arguments",
                         span, did_you_mean(inside, names) or (f"its arguments are {', '.join(names)}" if names else
                                                              "this action has no arguments to show"))
-            else:
-                c.error("E411", f"'{{{inside}}}' in the label of action '{action.name}': a label shows arguments by name, not expressions",
-                        span, "show an argument as {name}; for a computed value, make it an argument "
-                              "(e.g. 'd in ... where d == ...') and show that")
+                continue
+            node, mentioned = label_expression(c, action, inside, span)
+            wrong = wrong or node is None
+            shown |= mentioned & set(names)
         for binder in action.binders:
             if binder.name in shown:
                 continue
@@ -988,6 +990,46 @@ def label_span(c: Checker, action) -> ast.Span:
         return action.span
     text, offset = found
     return offset_span(action.span.file, text, offset, 1)
+
+
+def label_expression(c: Checker, action, inside, span):
+    """A label's {expression}: of the action's arguments only (a move's name never changes
+    while it is legal, and is known without the state): no variable, zone, `current` or
+    function of the rules, no attribute that statements change. (The node, kept in
+    c.label_expressions, or None after an error; the names it mentions.)"""
+    node = parse_expression(inside, span)
+    if node is None:
+        c.error("E411", f"'{{{inside}}}' in the label of action '{action.name}' is neither an argument nor an expression",
+                span, "show an argument as {name}, or a value computed from the arguments, e.g. {to.row - from.row}")
+        return None, set()
+    mentioned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    everything = tuple(d.node for d in c.program.declarations.values()) + tuple(
+        part for part in (c.program.setup, c.program.flow) if part is not None)
+    changed = {n.target.attribute for n in ast.walk(everything)
+               if isinstance(n, (ast.Assign, ast.Augment)) and isinstance(n.target, ast.AttributeTarget)}
+    for n in ast.walk(node):
+        read = None
+        if isinstance(n, ast.Name) and (n.id in c.vars or n.id in c.zones or n.id == "current"
+                                        or n.id in c.components):
+            read = f"'{n.id}'"
+        elif isinstance(n, ast.Call) and (n.name in c.functions or n.name in ("pick", "can_play")):
+            read = f"'{n.name}(...)'"
+        elif isinstance(n, ast.Attribute) and n.name in changed:
+            read = f"the attribute '{n.name}', which statements change"
+        elif isinstance(n, ast.After):
+            read = "'after'"
+        if read is not None:
+            c.error("E413", f"the label of action '{action.name}' reads {read} in '{{{inside}}}': "
+                            f"a label computes from the action's arguments only", span,
+                    "make the value an argument of the action (e.g. 'd in ... where d == ...') and show that")
+            return None, mentioned
+    scope = c.globals.child(**{b.name: c.argument_types.get((action.name, b.name), ANY) for b in action.binders})
+    before = len(c.diagnostics)
+    c.expr(node, scope)
+    if len(c.diagnostics) > before:
+        return None, mentioned
+    c.label_expressions[(action.name, inside)] = node
+    return node, mentioned
 
 
 def placeholders(c: Checker, action, template):

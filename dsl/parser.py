@@ -375,3 +375,25 @@ def parse(source: str, file: str = "<string>") -> tuple[Optional[ast.Module], li
         line, column = position_in(bad.token, bad.offset)
         span = ast.Span(file, line, column, line, column + bad.width)
         return None, [Diagnostic("E101" if bad.token.type != "INT" else "E104", bad.message, span, hint=bad.hint)]
+
+
+def parse_expression(text: str, span: ast.Span):
+    """An expression written inside a text (a label's `{...}`), every node of it spanned at
+    `span` (where the text stands in the file), or None when it is not one expression."""
+    if "\n" in text or not text.strip():
+        return None
+    module, diagnostics = parse(f"fn __placeholder(): int = {text}\n", span.file)
+    if diagnostics or module is None or len(module.items) != 1 or not isinstance(module.items[0], ast.Function):
+        return None
+    return respanned(module.items[0].body, span)
+
+
+def respanned(value, span):
+    if isinstance(value, tuple):
+        return tuple(respanned(item, span) for item in value)
+    if not attrs.has(type(value)) or isinstance(value, ast.Span):
+        return value
+    changes = {f.name: respanned(getattr(value, f.name), span) for f in attrs.fields(type(value)) if f.name != "span"}
+    if any(f.name == "span" for f in attrs.fields(type(value))):
+        changes["span"] = span
+    return attrs.evolve(value, **changes)

@@ -22,6 +22,7 @@ from dsl.program import load_program
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
 from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value
+from .codegen import Context
 from .coverage import Coverage
 from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
 
@@ -141,6 +142,7 @@ class Pending:
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+LABEL_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")       # an argument, or an expression of the arguments
 
 
 class Game:
@@ -197,9 +199,6 @@ class Game:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
         self.step_budget = compiler.step_budget
-        self.column_names = list(self.column_index)
-        self.static_columns = [[entity_column_value(entity, eid, name) for eid, entity in enumerate(self.static_entities)]
-                               for name in self.column_names]
         self.binder_labelers = [[self.labeler(element) for (_, _, _, element) in a.binders] for a in self.actions]
         # what the others see of a move: the action's public text when it has one, else its
         # name with the owner-only attributes of its arguments masked
@@ -211,8 +210,15 @@ class Game:
             a.index: [self.labeler(element, PUBLIC) for (_, _, _, element) in a.binders] for a in self.actions
             if any(strip_optional(b[3]) in self.private_fields for b in a.binders)
             or self.public_templates[a.index] is not None}
-        self.templates = [self.parse_template(a.template, [b[0] for b in a.binders]) for a in self.actions]
+        self.templates = [self.parse_template(a.template, [b[0] for b in a.binders], a.name) for a in self.actions]
+        # (action, k) -> f(s, *args): the text of the k-th {expression} of its label
+        self.label_expressions = {}
+        self.label_expression_order = {}
         self.namers = [self.namer(a, parts, tail) for a, (parts, tail) in zip(self.actions, self.templates)]
+        # (after the namers: a label's expression may read attributes as columns too)
+        self.column_names = list(self.column_index)
+        self.static_columns = [[entity_column_value(entity, eid, name) for eid, entity in enumerate(self.static_entities)]
+                               for name in self.column_names]
         self.argument_is_component = [tuple(strip_optional(b[3]) in self.types.components for b in a.binders)
                                       for a in self.actions]
         # Where a template names every argument, equal labels mean equal names.
@@ -375,6 +381,9 @@ class Game:
         for literal, position in parts:
             if literal:
                 pieces.append(repr(literal))
+            if position is not None and not isinstance(position, int):
+                pieces.append(self.label_expression(action, position))
+                continue
             if position is not None:
                 value, t = f"a{position}", strip_optional(action.binders[position][3])
                 if t == "Player":
@@ -391,12 +400,36 @@ class Game:
         name = re.sub(r"\W", "_", action.name)
         return self.compiler.define(f"def name_{name}(s{arguments})", [f"    return {' + '.join(pieces) or repr('')}"])
 
-    def parse_template(self, template, names):
+    def label_expression(self, action, node) -> str:
+        """The source that makes the text of a label's {expression} in a namer (its arguments
+        a0, a1...), its function kept for the masked public text (move_name)."""
+        compiler = self.compiler
+        cg = compiler.codegen
+        scope = self.types.globals.child(**{b[0]: b[3] for b in action.binders})
+        ctx = Context("local", {b[0]: f"a{k}" for k, b in enumerate(action.binders)})
+        value = cg.source(node, scope, ctx)
+        text = f"{cg.bind(self.labeler(compiler.type_of(node, scope)))}(s, {value})"
+        k = len([key for key in self.label_expressions if key[0] == action.index])
+        arguments = "".join(f", a{j}" for j in range(len(action.binders)))
+        name = re.sub(r"\W", "_", action.name)
+        self.label_expressions[(action.index, k)] = (
+            compiler.define(f"def label_{name}_{k}(s{arguments})", [f"    return {text}"]),
+            {n.id for n in ast.walk(node) if isinstance(n, ast.Name)})
+        self.label_expression_order.setdefault(action.index, []).append(node)
+        return text
+
+    def parse_template(self, template, names, action=None):
+        """([(literal text, what follows it)], tail): what follows is an argument's position, an
+        {expression} of the label (its node, of action `action`), or None."""
         parts = []
         position = 0
-        for match in PLACEHOLDER.finditer(template):
-            parts.append((template[position:match.start()], names.index(match.group(1))
-                          if match.group(1) in names else None))
+        for match in LABEL_PLACEHOLDER.finditer(template):
+            inside = match.group(1)
+            if inside in names:
+                shown = names.index(inside)
+            else:
+                shown = self.types.label_expressions.get((action, inside)) if action is not None else None
+            parts.append((template[position:match.start()], shown))
             position = match.end()
         tail = template[position:]
         return parts, tail
@@ -1052,14 +1085,30 @@ def move_name(s, index, args, labelers=None) -> str:
     parts, tail = s.game.templates[index]
     if labelers is s.game.public_binder_labelers.get(index) and s.game.public_templates[index] is not None:
         parts, tail = s.game.public_templates[index]       # the text the others see
+    masked = labelers is not None
     labelers = labelers or s.game.binder_labelers[index]
     out = []
     for literal, position in parts:
         out.append(literal)
-        if position is not None:
+        if position is not None and not isinstance(position, int):
+            out.append(expression_text(s, index, position, args, masked))
+        elif position is not None:
             out.append(labelers[position](s, args[position]))
     out.append(tail)
     return "".join(out)
+
+
+def expression_text(s, index, node, args, masked) -> str:
+    """The text of a label's {expression}; '?' in the text the others see when it reads an
+    argument whose owner-only attributes they may not see."""
+    game = s.game
+    k = game.label_expression_order[index].index(node)
+    fn, names = game.label_expressions[(index, k)]
+    if masked:
+        action = game.actions[index]
+        if any(b[0] in names and strip_optional(b[3]) in game.private_fields for b in action.binders):
+            return "?"
+    return fn(s, *args)
 
 
 def public_text(s: State, move: Move) -> Optional[str]:

@@ -72,3 +72,75 @@ def test_verify_reports_moves_merged_by_name_with_the_moves_that_lead_there(tmp_
     report = verify(load(tmp_path, SHOWN, second=2), games=3)
     assert report.failures and {f.kind for f in report.failures} == {"duplicate-moves"}
     assert report.failures[0].moves == []               # the first position already shows it
+
+
+# ---- labels that compute from the arguments: {expression} ------------------------------------
+
+COMPUTED = """
+game "Labels" {
+  players 2
+}
+board Cell: grid 3 by 3
+component Chip { value: int owner } label "chip"
+zone tray[Player]: row of Chip owner
+var mark[Cell]: Player? = none
+setup {
+  for p in players { create 1 Chip { value: 7, owner: p } in tray[p] }
+}
+action slide(a in Cell, b in Cell where mark[a] == none and mark[b] == none and a.row == b.row and b.col == a.col + 1)
+  "{a}-{b} ({b.col - a.col} right, row {a.row})" {
+  mark[a] = current
+}
+action double(n in 1..3 where mark[Cell(n, n)] == none) "double {n * 2}" {
+  mark[Cell(n, n)] = current
+}
+action show(c in tray[current]) "show chip worth {c.value + 0}" {
+  mark[Cell(1, 1)] = current
+}
+flow {
+  turns from 1 until count(c in Cell where mark[c] == none) < 4 {
+    play slide, double, show
+  }
+}
+"""
+
+
+def test_a_label_shows_values_computed_from_its_arguments(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(COMPUTED)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    names = state.legal_move_names()
+    assert names[:2] == ["a1-b1 (1 right, row 1)", "b1-c1 (1 right, row 1)"]
+    assert names[-4:] == ["double 2", "double 4", "double 6", "show chip worth 7"]
+    state.apply("Double 4")                 # typed by its name, as any move
+    assert "double 4" not in state.legal_move_names() and state.history == ["double 4"]
+    # the others see the move with what they may not see masked: the chip's value is the owner's
+    state.apply("show chip worth 7")
+    assert state.public_history[-1] == (2, "show chip worth ?")
+    assert state.view(1)["moves"][-1] == "P2: show chip worth ?" and state.view(2)["moves"][-1] == "P2: show chip worth 7"
+
+
+def test_a_computed_label_that_gives_two_moves_one_name_stops_the_game(write_rules):
+    text = COMPUTED.replace('"double {n * 2}"', '"double {n // 2 * 0}"')
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert diagnostics == []
+    with pytest.raises(SameNamedMoves, match="double 0"):
+        game.new_initial_state(0).legal_moves()
+
+
+@pytest.mark.parametrize("label, read", [
+    ('"double {n + size(tray[current])}"', "'tray'"),
+    ('"double {n} {current == 1}"', "'current'"),
+    ('"double {twice(n)}"', "'twice(...)'"),
+    ('"double {n} {n + Chip.value}"', "'Chip'"),
+])
+def test_a_label_may_not_read_the_state(write_rules, label, read):
+    text = COMPUTED.replace('"double {n * 2}"', label) + "fn twice(k: int): int = 2 * k\n"
+    _, diagnostics, _ = load_game(str(write_rules(text)))
+    assert [d.code for d in diagnostics] == ["E413"] and read in diagnostics[0].message, diagnostics
+
+
+def test_a_label_may_not_read_an_attribute_that_statements_change(write_rules):
+    text = COMPUTED.replace('"show chip worth {c.value + 0}" {', '"show chip worth {c.value + 0}" {\n  c.value = 3')
+    _, diagnostics, _ = load_game(str(write_rules(text)))
+    assert [d.code for d in diagnostics] == ["E413"] and "which statements change" in diagnostics[0].message
