@@ -1618,11 +1618,13 @@ def games_arguments(sub, default, games_help, seed_help):
     sub.add_argument("--seed", type=seed_int, default=0, metavar="S", help=seed_help)
 
 
-def plain_argument(sub):
-    """--plain, for every command whose output may be coloured (see interpreter/console.py)."""
+def plain_argument(sub, never_coloured=None):
+    """--plain, for every command that prints (see interpreter/console.py); never_coloured:
+    what a command prints that is never coloured anyway (code), so that --plain is taken by all."""
     sub.add_argument("--plain", action="store_true",
-                     help="plain text, no colour (the default where standard output is not a terminal, "
-                          "or NO_COLOR is set)")
+                     help=f"taken by every command: {never_coloured} is never coloured" if never_coloured else
+                     "plain text, no colour (the default where standard output is not a terminal, "
+                     "or NO_COLOR is set)")
 
 
 def workers_arguments(sub, what):
@@ -1790,13 +1792,15 @@ def build_parser():
     compile_.add_argument("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)")
     compile_.add_argument("--coverage", action="store_true",
                           help="the module compiled to count rule coverage (its COV[k] += 1 lines)")
+    plain_argument(compile_, "the Python module")
     compile_.set_defaults(run=cmd_compile)
 
     server = commands.add_parser("lsp", help="a language server for editors, on standard input and output")
     server.add_argument("--stdio", action="store_true",
                         help="talk over standard input and output (the only way; editors that pass it may)")
     server.set_defaults(run=cmd_lsp)
-    completion.add_command(commands, lambda args: completion.print_script(args, parser))
+    plain_argument(completion.add_command(commands, lambda args: completion.print_script(args, parser)),
+                   "the script")
     parser.commands = commands.choices
     describe_commands(parser.commands)
     return parser

@@ -227,12 +227,16 @@ def test_colour_only_on_a_terminal_without_plain_json_or_no_color():
     assert not for_command(colourful, io.StringIO(), {}).colour
 
 
-def test_every_command_that_can_colour_takes_plain():
+def test_every_command_that_prints_takes_plain(capsys):
     commands = build_parser().commands
-    for name in ("check", "play", "simulate", "analyze", "tournament", "replay", "bench", "rulebook", "verify"):
+    for name in ("check", "play", "simulate", "analyze", "tournament", "replay", "bench", "rulebook", "verify",
+                 "compile", "completion"):
         assert "--plain" in commands[name]._option_string_actions, name
-    for name in ("compile", "lsp", "completion"):        # code and protocols: never coloured
-        assert "--plain" not in commands[name]._option_string_actions, name
+    assert "--plain" not in commands["lsp"]._option_string_actions          # a server, for editors
+    # what compile and completion print (code) is never coloured: --plain changes nothing
+    assert main(["compile", TTT]) == 0
+    module = capsys.readouterr().out
+    assert main(["compile", TTT, "--plain"]) == 0 and capsys.readouterr().out == module
 
 
 def run_on(stdout, monkeypatch, *argv, stdin=None):
