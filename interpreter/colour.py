@@ -27,10 +27,10 @@ ERROR, GOOD, LABEL, QUIET = "bold red", "bold green", "bold", "dim"
 REPORT_STYLES = (
     (re.compile(r"^[a-z][a-z0-9 ]*:(?= |$)", re.M), LABEL),                 # 'wins:', 'length in moves:'
     (re.compile(r"runtime errors? [1-9][0-9]*|first runtime error[^:\n]*:|^ *runtime error:.*$"
-                r"|[0-9]+ problem\(s\)|[1-9][0-9]* errors?$|<- never", re.M), ERROR),
+                r"|[0-9]+ problem\(s\)|[1-9][0-9]* errors?$|<- never$", re.M), ERROR),
     (re.compile(r"(?<=: )ok$", re.M), GOOD),
     (re.compile(r"(?<=  )#+$", re.M), "green"),                            # a histogram's bars
-    (re.compile(r"<- (?!never).*$", re.M), "yellow"),                      # one-sided coverage
+    (re.compile(r"<- (?!never$).*$", re.M), "yellow"),                     # coverage of one branch only
 )
 
 # the Markdown of `rulebook`: headings, quoted rules texts, code

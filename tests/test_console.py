@@ -190,6 +190,18 @@ def test_diagnostics_keep_their_text_with_the_caret_line_red(tmp_path):
     assert colour_of(text, text.plain.index("help:")) == "cyan"
 
 
+def test_summaries_say_errors_in_red_and_ok_in_green():
+    from interpreter.colour import REPORT_STYLES, styled_line
+    assert colour_of(styled_line("finished 3 · runtime errors 2", REPORT_STYLES), 13) == "red"
+    assert colour_of(styled_line("finished 3 · runtime errors 0", REPORT_STYLES), 13) is None
+    assert colour_of(styled_line("games/x.rules: ok", REPORT_STYLES), 15) == "green"
+    assert colour_of(styled_line("played 0, legal 0  <- never", REPORT_STYLES), 20) == "red"
+    one_sided = styled_line("evaluated 27, true 0, false 27  <- never true", REPORT_STYLES)
+    assert colour_of(one_sided, 33) == "yellow"
+    labelled = styled_line("wins: P1 3 (50%) · P2 3 (50%)", REPORT_STYLES)
+    assert style_at(labelled, 0).bold and colour_of(labelled, 6) == seat_style(1)
+
+
 def test_table_lines_are_plain_columns():
     table = Table(["seat", "wins", "rate"], [["P1", 3, "50%"], ["draws", 12, ""]])
     assert table.lines() == ["seat   wins  rate", "P1        3   50%", "draws    12"]
