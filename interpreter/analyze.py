@@ -15,6 +15,7 @@ import math
 from collections import Counter
 
 from . import coverage
+from .console import Table, plain_lines
 
 Z95 = 1.959963984540054          # the normal quantile of a two-sided 95 % interval
 
@@ -347,20 +348,13 @@ def interval_text(interval) -> str:
     return f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
 
 
-def table(header, rows) -> list:
-    """Plain text columns: the first left-aligned, the others right-aligned."""
-    rows = [[str(cell) for cell in row] for row in [header, *rows]]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
-            for row in rows]
-
-
 def p_text(p) -> str:
     return f"{p:.3g}" if p >= 0.001 else f"{p:.1e}"
 
 
 def text_lines(figures: dict) -> list:
-    """The terminal summary of one file's figures (analyze's JSON "figures")."""
+    """The terminal summary of one file's figures (analyze's JSON "figures"): lines and
+    console.Tables."""
     f = figures
     lines = [f"games {f['games']} · finished {f['finished']} · endless {f['endless']['count']} "
              f"(stopped at --max-moves {f['endless']['max_moves']}) · runtime errors {f['errors']['count']} "
@@ -370,7 +364,7 @@ def text_lines(figures: dict) -> list:
     for name in ("draws", "shared_wins"):
         rows.append([name.replace("_", " "), f[name]["count"], "", percent(f[name]["rate"]),
                      interval_text(f[name]["interval"])])
-    lines += table(["seat", "wins", "alone", "win rate", "95% interval"], rows)
+    lines.append(Table(["seat", "wins", "alone", "win rate", "95% interval"], rows))
     balance = f["seat_balance"]
     lines += ["", f"first seat: {balance['first_seat_wins']} of the {balance['decisive_games']} games won by one "
                   f"seat alone = {percent(balance['first_seat_share'])} {interval_text(balance['interval'])}",
@@ -389,23 +383,21 @@ def text_lines(figures: dict) -> list:
     branching = f["branching"]
     if branching["by_move_number"]:
         lines += ["", f"legal moves per decision (mean {branching['mean']:g}, max {branching['max']}), by move number:"]
-        lines += ["  " + line for line in table(
-            ["moves", "decisions", "mean", "min", "max"],
-            [[span_text(b), b["decisions"], f"{b['mean']:.1f}", b["min"], b["max"]]
-             for b in branching["by_move_number"]])]
+        lines.append(Table(["moves", "decisions", "mean", "min", "max"],
+                           [[span_text(b), b["decisions"], f"{b['mean']:.1f}", b["min"], b["max"]]
+                            for b in branching["by_move_number"]], indent="  "))
     actions = f["actions"]
     if actions["total"]:
         seats = list(actions["by_seat"])
         lines += ["", "moves played by action:"]
-        lines += ["  " + line for line in table(
-            ["action", *[f"P{p}" for p in seats], "all"],
-            [[name, *[actions["by_seat"][p].get(name, 0) for p in seats], total]
-             for name, total in actions["total"].items()])]
+        lines.append(Table(["action", *[f"P{p}" for p in seats], "all"],
+                           [[name, *[actions["by_seat"][p].get(name, 0) for p in seats], total]
+                            for name, total in actions["total"].items()], indent="  "))
     if f["scores"]:
         lines += ["", "scores at the end:"]
-        lines += ["  " + line for line in table(
-            ["seat", "min", "median", "mean", "max"],
-            [[f"P{p}", f"{d['min']:g}", f"{d['median']:g}", f"{d['mean']:g}", f"{d['max']:g}"] for p, d in f["scores"].items() if d])]
+        lines.append(Table(["seat", "min", "median", "mean", "max"],
+                           [[f"P{p}", f"{d['min']:g}", f"{d['median']:g}", f"{d['mean']:g}", f"{d['max']:g}"]
+                            for p, d in f["scores"].items() if d], indent="  "))
     error = f["errors"]["first"]
     if error:
         lines += ["", f"first runtime error ({error['kind']}): seed {error['seed']}, at move {len(error['moves'])}:"]
@@ -428,7 +420,7 @@ def comparison_lines(change: dict) -> list:
     rows.append(["mean length", f"{c['base']:g}" if c["base"] is not None else "n/a",
                  f"{c['variant']:g}" if c["variant"] is not None else "n/a",
                  f"{c['change']:+g}" if c["change"] is not None else "n/a", p_text(c["p_value"])])
-    return table(["", "base", "variant", "change", "p-value"], rows) + [f"({change['tests']})"]
+    return [Table(["", "base", "variant", "change", "p-value"], rows), f"({change['tests']})"]
 
 
 def change_text(value) -> str:
@@ -511,7 +503,8 @@ def plots(plt, f: dict, label: str) -> list:
 
 
 def text_block(lines) -> str:
-    return "<pre>" + html.escape("\n".join(lines)) + "</pre>"
+    """Lines and tables of the terminal summary as a <pre> block."""
+    return "<pre>" + html.escape("\n".join(plain_lines(lines))) + "</pre>"
 
 
 def comparison_plot(plt, report) -> str:

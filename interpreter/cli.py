@@ -29,8 +29,8 @@ from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import failure_kind, verify
-from . import analyze, cluster, completion, coverage, parallel, rulebook, tournament
-from .render import render_view, scores_text, view_defaults, winners_text
+from . import analyze, cluster, completion, console, coverage, parallel, rulebook, tournament
+from .render import scores_text, view_defaults, winners_text
 from .render import width as terminal_width
 from .progress import Progress, Ticking, wanted
 
@@ -93,13 +93,12 @@ def print_json(value):
     out(json.dumps(value, indent=2, default=str))
 
 
-def print_summary(value, lines, as_json):
-    """A command's result: `value` as JSON with --json, else its text lines."""
-    if as_json:
+def print_summary(args, value, lines):
+    """A command's result: `value` as JSON with --json, else its text lines and tables."""
+    if args.json:
         print_json(value)
     else:
-        for line in lines:
-            out(line)
+        args.console.report(lines)
 
 
 # ---- loading -----------------------------------------------------------------------------
@@ -189,7 +188,7 @@ def cmd_check(args) -> int:
             all_ok = False
             report.append({"file": folder, "ok": False, "diagnostics": [], "error": "no .rules file in this folder"})
             if not args.json:
-                out(f"{folder}: no .rules file in this folder")
+                args.console.report([f"{folder}: no .rules file in this folder"])
             continue
         game, diagnostics, sources = load_game(path, params=dict(args.param))
         ok = game is not None and not diagnostics
@@ -198,11 +197,11 @@ def cmd_check(args) -> int:
         if args.json:
             continue
         if ok:
-            out(f"{path}: ok")
+            args.console.report([f"{path}: ok"])
         else:
-            out(RulesError(diagnostics, sources).render())
+            args.console.diagnostics(diagnostics, sources)
             count = len(diagnostics)
-            out(f"{path}: {count} error{'s' if count != 1 else ''}")
+            args.console.report([f"{path}: {count} error{'s' if count != 1 else ''}"])
     if args.json:
         print_json({"files": report})
     return OK if all_ok else ERRORS
@@ -292,6 +291,7 @@ class Session:
         self.resumed = list(resumed)        # the moves of an unfinished game to go on from
         self.unnamed_humans = unnamed_humans
         self.args = args
+        self.console = args.console
         self.bots = bots
         self.seed = seed
         # whose eyes the move lines are written for: the one human at the table, else nobody
@@ -319,10 +319,10 @@ class Session:
 
     def show(self, text):
         if not self.args.quiet:
-            out(text)
+            self.console.line(text)
 
-    def view_text(self, seat):
-        return render_view(self.state.view(seat), self.defaults)
+    def show_view(self, seat):
+        self.console.view(self.state.view(seat), self.defaults)
 
     def events(self):
         """Lines the rules logged since last time."""
@@ -365,7 +365,7 @@ class Session:
     def bot_turn(self, seat, bot, spectating):
         if spectating and not self.args.quiet and not self.args.brief:
             out("")
-            out(self.view_text(seat))
+            self.show_view(seat)
         self.play_move(seat, bot.choose(self.state))
         if spectating and self.args.brief:
             scores = self.state.scores() if self.game.score is not None else None
@@ -419,7 +419,7 @@ class Session:
         state = self.state
         self.decisions.append((seat, len(self.moves), copy.deepcopy(self.bots)))
         out("")
-        out(self.view_text(seat))
+        self.show_view(seat)
         out("legal moves:")
         for line in numbered_moves(state.legal_move_names()):
             out(line)
@@ -448,7 +448,7 @@ class Session:
                         out(item)
                     continue
                 if word in ("view", "v"):
-                    out(self.view_text(seat))
+                    self.show_view(seat)
                     continue
                 if word in ("undo", "u"):
                     if self.undo(seat):
@@ -457,7 +457,7 @@ class Session:
             move = by_name[0] if by_name else text
             number = text[1:] if text.startswith("#") else text
             if not by_name and not text.startswith("#") and text.isdigit() and named_by_numbers(names):
-                out(f"refused: no move is named {shortened(text, 16)} now (moves are named by numbers here: "
+                self.console.refusal(f"refused: no move is named {shortened(text, 16)} now (moves are named by numbers here: "
                     f"'#{shortened(text, 16)}' is the move at that place in the list)")
                 continue
             if not by_name and number.isascii() and number.isdigit():
@@ -465,13 +465,13 @@ class Session:
                 digits = number.lstrip("0") or "0"
                 index = int(digits) if len(digits) <= len(str(len(names))) else None
                 if index is None or not 1 <= index <= len(names):
-                    out(f"refused: there is no move number {shortened(number, 16)} (choose 1..{len(names)}, or type 'moves')")
+                    self.console.refusal(f"refused: there is no move number {shortened(number, 16)} (choose 1..{len(names)}, or type 'moves')")
                     continue
                 move = names[index - 1]
             try:
                 self.play_move(seat, move)
             except IllegalMove as refusal:
-                out(f"refused: {refusal.reason}")
+                self.console.refusal(f"refused: {refusal.reason}")
                 continue
             return None
 
@@ -482,12 +482,12 @@ class Session:
         current = len(self.decisions) - 1
         earlier = [i for i in range(current) if self.decisions[i][0] == seat]
         if not earlier:
-            out("refused: nothing to undo (this is your first move)")
+            self.console.refusal("refused: nothing to undo (this is your first move)")
             return False
         back = earlier[-1]
         others = sorted({p for p, _, _ in self.decisions[back + 1:current] if p != seat})
         if others:
-            out(f"refused: undo would take back the move of another human ({', '.join(f'P{p}' for p in others)})")
+            self.console.refusal(f"refused: undo would take back the move of another human ({', '.join(f'P{p}' for p in others)})")
             return False
         _, kept, bots = self.decisions[back]
         del self.decisions[back:]       # the decision gone back to is recorded again when it is taken
@@ -527,7 +527,7 @@ class Session:
         seating = " · ".join(f"P{p}: {self.bots[p].kind + ' bot' if p in self.bots else 'human'}" for p in seats)
         if self.unnamed_humans:
             seating += "  (a seat that no --bot names is human)"
-        (self.show if spectating else out)(seating)
+        (self.show if spectating else self.console.line)(seating)
         try:
             self.state = new_state(game, self.seed)
         except CliError as error:       # a runtime error before the first move: the game stopped
@@ -572,10 +572,9 @@ class Session:
         if not args.quiet:
             out("")
             # the one human's view; else (no human, or several) a spectator's: nobody's secrets
-            out(self.view_text(self.viewer if self.viewer is not None else PUBLIC))
+            self.show_view(self.viewer if self.viewer is not None else PUBLIC)
             out("")
-        for line in result_lines(self.state):
-            out(line)
+        self.console.report(result_lines(self.state))
         self.show_seed()
         return code or OK
 
@@ -863,7 +862,7 @@ def cmd_simulate(args) -> int:
     lines = summary_lines(summary, game)
     if args.coverage:
         lines += ["", *coverage.render(summary["coverage"])]
-    print_summary(summary, lines, args.json)
+    print_summary(args, summary, lines)
     return RUNTIME if errors else OK
 
 
@@ -927,7 +926,7 @@ def cmd_analyze(args) -> int:
         scores = {"this file": tally.scores, **({"base": base_tally.scores} if base_tally else {})}
         write_text(args.html, analyze.html_report(report, scores))
     lines = analysis_lines(report) + ([f"\nreport written to {args.html}"] if args.html else [])
-    print_summary(report, lines, args.json)
+    print_summary(args, report, lines)
     return RUNTIME if report["figures"]["errors"]["count"] else OK
 
 
@@ -1011,7 +1010,7 @@ def cmd_tournament(args) -> int:
                           for seed, seating, record in played]}
     report["seconds"] = round(time.perf_counter() - started, 3)
     report["description"] += f" · {report['seconds']:.2f} s"
-    print_summary(report, tournament.text_lines(report), args.json)
+    print_summary(args, report, tournament.text_lines(report))
     return RUNTIME if report["figures"]["errors"]["count"] else OK
 
 
@@ -1184,14 +1183,13 @@ def cmd_replay(args) -> int:
     game = state.game
     out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'] if seat is None else None)}")
     out("")
-    out(render_view(state.view(viewer), view_defaults(game)))
+    args.console.view(state.view(viewer), view_defaults(game))
     if legal:
         out("legal moves:")
         for line in numbered_moves(legal):
             out(line)
     out("")
-    for line in result_lines(state):
-        out(line)
+    args.console.report(result_lines(state))
     return OK
 
 
@@ -1262,12 +1260,12 @@ def cmd_bench(args) -> int:
         print_json(result)
     else:
         workers = (f" · {jobs} worker processes" if jobs > 1 else "") + (" · counting rule coverage" if args.coverage else "")
-        out(f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}")
-        out(f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)")
-        out(f"moves: {moves} ({result['moves_per_second']:.0f}/s)")
         mean = result["mean_moves_per_game"]
-        out(f"mean moves per game: {mean:.1f}" if mean is not None else
-            "mean moves per game: n/a (no playout finished in time)")
+        args.console.report([f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}",
+                             f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)",
+                             f"moves: {moves} ({result['moves_per_second']:.0f}/s)",
+                             f"mean moves per game: {mean:.1f}" if mean is not None else
+                             "mean moves per game: n/a (no playout finished in time)"])
     return OK
 
 
@@ -1292,7 +1290,7 @@ def cmd_rulebook(args) -> int:
             {"file": f, "line": line, "code": code} for f, line, code in e["places"]]} for r, e in rules.items()},
             "missing": missing})
     else:
-        out(rulebook.render_markdown(game.title, rules, missing))
+        args.console.markdown(rulebook.render_markdown(game.title, rules, missing))
     return ERRORS if missing else OK
 
 
@@ -1347,24 +1345,29 @@ def cmd_verify(args) -> int:
              "logs": [f.log for f in report.failures]} for game, report in results],
             **({"coverage": covered} if covered is not None else {})})
         return ERRORS if failed else OK
+    args.console.report(verify_lines(results, covered))
+    return ERRORS if failed else OK
+
+
+def verify_lines(results, covered) -> list:
+    """verify's report: per player count, its games and each failure with its moves; the
+    coverage after."""
+    lines = []
     for game, report in results:
         status = "ok" if not report.failures else f"{len(report.failures)} problem(s)"
-        out(f"{describe(game)}: {report.games} games, {report.finished} finished, "
-            f"{report.moves} moves, invariants {len(game.invariants)}: {status}")
+        lines.append(f"{describe(game)}: {report.games} games, {report.finished} finished, "
+                     f"{report.moves} moves, invariants {len(game.invariants)}: {status}")
         for failure in report.failures:
-            out(f"  {failure.kind}: {failure.message}")
-            out(f"    seed {failure.seed}, {len(failure.moves)} move(s) after shrinking:")
-            for number, name in enumerate(failure.moves[:40], start=1):
-                out(f"      {number:3d}. {name}")
+            lines.append(f"  {failure.kind}: {failure.message}")
+            lines.append(f"    seed {failure.seed}, {len(failure.moves)} move(s) after shrinking:")
+            lines.extend(f"      {number:3d}. {name}" for number, name in enumerate(failure.moves[:40], start=1))
             if len(failure.moves) > 40:
-                out(f"      ... {len(failure.moves) - 40} more")
+                lines.append(f"      ... {len(failure.moves) - 40} more")
             if failure.log:
-                out(f"    replay it: referee replay {failure.log}")
+                lines.append(f"    replay it: referee replay {failure.log}")
     if covered is not None:
-        out("")
-        for line in coverage.render(covered):
-            out(line)
-    return ERRORS if failed else OK
+        lines += ["", *coverage.render(covered)]
+    return lines
 
 
 def verify_coverage(results) -> dict:
@@ -1615,6 +1618,15 @@ def games_arguments(sub, default, games_help, seed_help):
     sub.add_argument("--seed", type=seed_int, default=0, metavar="S", help=seed_help)
 
 
+def plain_argument(sub, never_coloured=None):
+    """--plain, for every command that prints (see interpreter/console.py); never_coloured:
+    what a command prints that is never coloured anyway (code), so that --plain is taken by all."""
+    sub.add_argument("--plain", action="store_true",
+                     help=f"taken by every command: {never_coloured} is never coloured" if never_coloured else
+                     "plain text, no colour (the default where standard output is not a terminal, "
+                     "or NO_COLOR is set)")
+
+
 def workers_arguments(sub, what):
     """--jobs and --cluster: where the games are played."""
     jobs_argument(sub, what)
@@ -1635,6 +1647,7 @@ def build_parser():
                        help="a rules file, or a folder: every .rules file in it and in its subfolders")
     check.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     param_argument(check)
+    plain_argument(check)
     check.set_defaults(run=cmd_check)
 
     play = commands.add_parser("play", help="play a game in the terminal, against bots or not",
@@ -1663,6 +1676,7 @@ def build_parser():
                            "prompt, refusals, the result; no move lines (the bots' or the humans')")
     play.add_argument("--brief", action="store_true",
                       help="show one line per move (turn, player, move) instead of the view before each bot move")
+    plain_argument(play)
     play.set_defaults(run=cmd_play)
 
     simulate = commands.add_parser("simulate", help="play many games of random bots and summarise them")
@@ -1676,6 +1690,7 @@ def build_parser():
     max_moves_argument(simulate, "stop a game after M moves and count it unfinished")
     coverage_argument(simulate)
     workers_arguments(simulate, "play the games")
+    plain_argument(simulate)
     simulate.set_defaults(run=cmd_simulate)
 
     analyze_ = commands.add_parser("analyze", help="a balance report of many games between bots, or of a "
@@ -1697,6 +1712,7 @@ def build_parser():
     max_moves_argument(analyze_, "stop a game after M moves and count it endless")
     coverage_argument(analyze_)
     workers_arguments(analyze_, "play the games")
+    plain_argument(analyze_)
     analyze_.set_defaults(run=cmd_analyze)
 
     tournament_ = commands.add_parser("tournament", help="bots against each other, seats rotated: win rates, "
@@ -1710,6 +1726,7 @@ def build_parser():
     tournament_.add_argument("--json", action="store_true", help="print the figures and every game's result as JSON")
     max_moves_argument(tournament_, "stop a game after M moves and count it a draw")
     workers_arguments(tournament_, "play the games")
+    plain_argument(tournament_)
     tournament_.set_defaults(run=cmd_tournament)
 
     replay_ = commands.add_parser("replay", help="replay a game log, checking every move")
@@ -1723,6 +1740,7 @@ def build_parser():
     replay_.add_argument("--json", action="store_true", help="print the final state as JSON")
     replay_.add_argument("--ignore-hash", action="store_true",
                          help="replay even if the rules file changed since the log was written")
+    plain_argument(replay_)
     replay_.set_defaults(run=cmd_replay)
 
     bench = commands.add_parser("bench", help="measure random playouts per second")
@@ -1735,6 +1753,7 @@ def build_parser():
     bench.add_argument("--coverage", action="store_true",
                        help="play the game compiled to count rule coverage (what counting costs; no counts printed)")
     jobs_argument(bench, "run playouts")
+    plain_argument(bench)
     bench.set_defaults(run=cmd_bench)
 
     book = commands.add_parser("rulebook", help="the rules of a file by rule id, traced to the lines that encode them")
@@ -1743,6 +1762,7 @@ def build_parser():
                       help="a numbered rules text (lines starting with ids like X-12): list its rule ids "
                            "that the file does not tag, and exit 1 if there are any")
     book.add_argument("--json", action="store_true", help="print the rulebook as JSON")
+    plain_argument(book)
     book.set_defaults(run=cmd_rulebook)
 
     verify_ = commands.add_parser("verify", help="play random games looking for broken invariants, dead ends "
@@ -1764,6 +1784,7 @@ def build_parser():
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     coverage_argument(verify_)
     jobs_argument(verify_, "play the games")
+    plain_argument(verify_)
     verify_.set_defaults(run=cmd_verify)
 
     compile_ = commands.add_parser("compile", help="write the Python module a game compiles to, for reading and debugging")
@@ -1771,13 +1792,15 @@ def build_parser():
     compile_.add_argument("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)")
     compile_.add_argument("--coverage", action="store_true",
                           help="the module compiled to count rule coverage (its COV[k] += 1 lines)")
+    plain_argument(compile_, "the Python module")
     compile_.set_defaults(run=cmd_compile)
 
     server = commands.add_parser("lsp", help="a language server for editors, on standard input and output")
     server.add_argument("--stdio", action="store_true",
                         help="talk over standard input and output (the only way; editors that pass it may)")
     server.set_defaults(run=cmd_lsp)
-    completion.add_command(commands, lambda args: completion.print_script(args, parser))
+    plain_argument(completion.add_command(commands, lambda args: completion.print_script(args, parser)),
+                   "the script")
     parser.commands = commands.choices
     describe_commands(parser.commands)
     return parser
@@ -1822,6 +1845,7 @@ def main(argv=None) -> int:
         parser.print_help(sys.stderr)
         return USAGE
     command = parser.commands.get(args.command)
+    args.console = console.for_command(args)          # colour or plain, once for the command
     try:
         with Resources() as args.resources:
             return args.run(args)

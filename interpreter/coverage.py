@@ -23,6 +23,7 @@ import attrs
 from dsl import ast
 
 from . import rulebook
+from .console import Table
 
 # kind of place -> its counters; the first one says whether the place was reached
 SLOTS = {
@@ -232,7 +233,7 @@ def where(result, place) -> str:
 
 
 def render(result) -> list:
-    """The report as lines: a table of the counted places, then what was never reached."""
+    """The report as lines and a console.Table of the counted places, then what was never reached."""
     rows = []
     for entry in result["rules"]:
         for place in entry["places"]:
@@ -247,14 +248,10 @@ def render(result) -> list:
     lines = [f"rule coverage over {result['games']} games: {len(result['rules'])} rules tagged, "
              f"{reached} reached ({len(result['reached_in_part'])} in part), "
              f"{len(result['never_reached'])} never reached, {len(result['static'])} static"]
-    header = ("rule", "line", "kind", "counts", "code")
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(4)]
     numbers = all(r[1].isdigit() for r in rows)
-    for row in [header] + rows:
-        code = row[4] if len(row[4]) <= 60 else row[4][:57] + "..."
-        line = row[1].rjust(widths[1]) if numbers else row[1].ljust(widths[1])
-        lines.append("  ".join([row[0].ljust(widths[0]), line, row[2].ljust(widths[2]),
-                                row[3].ljust(widths[3]), code]).rstrip())
+    lines.append(Table(("rule", "line", "kind", "counts", "code"),
+                       [(*row[:4], row[4] if len(row[4]) <= 60 else row[4][:57] + "...") for row in rows],
+                       align=("left", "right" if numbers else "left", "left", "left", "left")))
     by_rule = {e["rule"]: e for e in result["rules"]}
     if result["never_reached"]:
         lines.append("never reached (no place of the rule ran in these games):")

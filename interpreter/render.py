@@ -6,12 +6,14 @@ Nothing here knows a game: zones, variables and boards are drawn from their name
     render_view(view, defaults=...)   # hide variables still at their declared default
     render_board(board, values)       # one board: a grid of marks, or a hex map
     render_status(view)               # one line: turn, whose move, scores
+    view_sections(view)               # the text of render_view in its parts, for colouring it
 """
 from __future__ import annotations
 
 import re
 import shutil
 from collections import Counter
+from typing import NamedTuple
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 CELL_WIDTH_CAP = 9
@@ -219,6 +221,16 @@ def hex_symbol(label: str) -> str:
     return label.split("@", 1)[0]
 
 
+class Spot(NamedTuple):
+    """Where a cell's marks stand in a board drawing: line `line` of render_board's lines,
+    from column `start`, shows `text`: the marks joined by '/' (cut to fit if need be)."""
+    line: int
+    start: int
+    text: str
+    marks: tuple
+    cell: dict
+
+
 GRID_MIN_WIDTH = 2  # a grid cell's width at least: a player's mark, P1
 HEX_WIDTH = 5       # a hex's text, its symbol or its marks, is cut to this many characters
 HEX_STEP = 3        # characters per hex-map column: hexes side by side (2 columns apart) stand 6 apart
@@ -258,7 +270,7 @@ def place(line: list, start: int, text: str):
     line[start:start + len(text)] = list(text)
 
 
-def render_hex_board(board: dict, values: dict) -> list:
+def render_hex_board(board: dict, values: dict, spots: list = None) -> list:
     """Each hex on two lines, its symbol then its marks (cut to HEX_WIDTH, and then written
     whole under the legend), at its drawn place; row numbers down the left, column numbers
     across the top. On a board split into parts, a line between two rows holds the borders
@@ -296,6 +308,10 @@ def render_hex_board(board: dict, values: dict) -> list:
                 cut.append((cell["label"], text))
                 text = text[:HEX_WIDTH - 1] + "…"
             place(marks, middle - half, text.center(HEX_WIDTH))
+            if spots is not None and text:
+                # its line once the row's symbols line is added; +2: the indent added below
+                start = 2 + middle - half + text.center(HEX_WIDTH).index(text)
+                spots.append(Spot(len(lines) + 1, start, text, tuple(cell["marks"]), cell))
             if border_between(parts, (row, col), (row, col + 2)):
                 symbols[middle + HEX_STEP] = marks[middle + HEX_STEP] = "│"
             if border_between(parts, (row, col), (row + 1, col + 1)):
@@ -309,16 +325,17 @@ def render_hex_board(board: dict, values: dict) -> list:
     return [("  " + line).rstrip() for line in lines] + legend_lines(board) + whole
 
 
-def render_board(board: dict, values: dict = None) -> list:
+def render_board(board: dict, values: dict = None, spots: list = None) -> list:
     """A grid: the highest row at the top, row 1 at the bottom, columns lettered a, b, c... on
     top and numbered 1, 2, 3... at the bottom. A hex map: see render_hex_board. `values` (the
-    view's variables) places the borders of the parts a variable splits the board into."""
+    view's variables) places the borders of the parts a variable splits the board into.
+    `spots`, a list, receives a Spot for each cell's marks as drawn (for colouring them)."""
     cells = board.get("cells", [])
     if not cells:
         return ["  (no cells)"]
     values = values or {}
     if board.get("kind") == "hex":
-        return render_hex_board(board, values)
+        return render_hex_board(board, values, spots)
     rows = board.get("rows") or max(c["row"] for c in cells)
     cols = board.get("cols") or max(c["col"] for c in cells)
     parts = part_names(board, values)
@@ -338,11 +355,19 @@ def render_board(board: dict, values: dict = None) -> list:
         return text
 
     lines = ["  " + " " * label_w + "  " + " ".join(l.center(w) for l in letters).rstrip()]
+    at = {(c["row"], c["col"]): c for c in cells}
     for row in range(rows, 0, -1):
         height = max((len(stacked.get((row, col), ())) for col in range(1, cols + 1)), default=1) or 1
         for line in range(height):
             texts = [(stacked[(row, col)][line] if (row, col) in stacked and line < len(stacked[(row, col)])
                       else " ").center(w) for col in range(1, cols + 1)]
+            if spots is not None:
+                for col in range(1, cols + 1):
+                    marks = (at.get((row, col)) or {}).get("marks") or []
+                    if line < len(marks):       # one mark per line of a cell
+                        shown = stacked[(row, col)][line]
+                        start = 2 + label_w + 2 + (col - 1) * (w + 1) + texts[col - 1].index(shown)
+                        spots.append(Spot(len(lines), start, shown, (marks[line],), at[(row, col)]))
             head = str(row).rjust(label_w) if line == 0 else " " * label_w
             lines.append(f"  {head}  {joined(texts, row).rstrip()}")
         if parts is not None and row > 1:
@@ -355,24 +380,41 @@ def render_board(board: dict, values: dict = None) -> list:
 
 # ---- the whole view ------------------------------------------------------------------------
 
+def whose_turn(view: dict):
+    """The part of the status line that says whose turn it is, or that the game is over (None
+    when it says neither)."""
+    if view.get("terminal"):
+        return "game over: " + winners_text(view.get("winners", []))
+    if view.get("choice"):
+        return f"{player(view['choice'].get('chooser'))} to choose"
+    if view.get("current") is not None:
+        return f"{player(view['current'])} to move"
+    return None
+
+
 def render_status(view: dict) -> str:
     """One line: turn, whose move, scores."""
     parts = [f"turn {view.get('turn', 0)}"]
-    if view.get("terminal"):
-        parts.append("game over: " + winners_text(view.get("winners", [])))
-    elif view.get("choice"):
-        parts.append(f"{player(view['choice'].get('chooser'))} to choose")
-    elif view.get("current") is not None:
-        parts.append(f"{player(view['current'])} to move")
+    turn = whose_turn(view)
+    if turn is not None:
+        parts.append(turn)
     if view.get("scores") is not None:
         parts.append("scores " + scores_text(view["scores"]))
     return " · ".join(parts)
 
 
-def render_view(view: dict, defaults: dict = None) -> str:
-    """Readable text for one player's view. `defaults` maps a variable's name to the label
-    of its declared default value; variables at their default are then left out."""
-    lines = []
+class Section(NamedTuple):
+    """A part of a view's text: `kind` says what its lines are ('head', 'rule', 'choice',
+    'sealed', 'board', 'zones', 'variables', 'events'); a board's has its drawing's spots."""
+    kind: str
+    lines: list
+    board: dict = None
+    spots: list = None
+
+
+def view_sections(view: dict, defaults: dict = None) -> list:
+    """The text of one player's view in its sections, in order (render_view joins them)."""
+    sections = []
     title = view.get("game") or "game"
     me = view.get("player")
     head = f"{title} · " + render_status(view)
@@ -380,16 +422,19 @@ def render_view(view: dict, defaults: dict = None) -> str:
         head += f" · view of {player(me)}"
     elif me == 0:               # PUBLIC: a viewer who owns nothing
         head += " · spectator's view"
-    lines.append(head)
-    lines.append("─" * min(len(head), width()))
+    sections.append(Section("head", [head]))
+    sections.append(Section("rule", ["─" * min(len(head), width())]))
     choice = view.get("choice")
     if choice and not view.get("terminal"):
-        lines.append(f"{player(choice.get('chooser'))} must choose: {choice.get('prompt', '')}")
+        sections.append(Section("choice", [f"{player(choice.get('chooser'))} must choose: {choice.get('prompt', '')}"]))
     if view.get("sealed"):
-        lines.append("sealed moves from: " + ", ".join(player(p) for p in view["sealed"]))
+        sections.append(Section("sealed", ["sealed moves from: " + ", ".join(player(p) for p in view["sealed"])]))
     for name, board in (view.get("boards") or {}).items():
-        lines.append(f"{name}:")
-        lines.extend(render_board(board, view.get("vars") or {}))
+        spots = []
+        drawing = render_board(board, view.get("vars") or {}, spots)
+        # the spots' lines counted from the section's first line, the board's name
+        spots = [spot._replace(line=spot.line + 1) for spot in spots]
+        sections.append(Section("board", [f"{name}:", *drawing], board, spots))
     # zones that a board drawing shows whole (one item per cell) are not listed again, nor the
     # variables it draws as parts (a letter per part)
     drawn = {z for board in (view.get("boards") or {}).values() for z in board.get("zones", ())}
@@ -398,17 +443,20 @@ def render_view(view: dict, defaults: dict = None) -> str:
     parts = {v for board in (view.get("boards") or {}).values() for v in board.get("parts", ())}
     zone_lines = render_zones(zones)
     if zone_lines:
-        lines.append("zones:")
-        lines.extend(zone_lines)
+        sections.append(Section("zones", ["zones:", *zone_lines]))
     values = {label: value for label, value in (view.get("vars") or {}).items() if split_key(label)[0] not in parts}
     var_lines = render_vars(values, defaults, view.get("boards"))
     if var_lines:
-        lines.append("variables:")
-        lines.extend(var_lines)
+        sections.append(Section("variables", ["variables:", *var_lines]))
     if view.get("log"):
-        lines.append("recent events:")
-        lines.extend(f"  {line}" for line in view["log"])
-    return "\n".join(lines)
+        sections.append(Section("events", ["recent events:", *(f"  {line}" for line in view["log"])]))
+    return sections
+
+
+def render_view(view: dict, defaults: dict = None) -> str:
+    """Readable text for one player's view. `defaults` maps a variable's name to the label
+    of its declared default value; variables at their default are then left out."""
+    return "\n".join(line for section in view_sections(view, defaults) for line in section.lines)
 
 
 def view_defaults(game) -> dict:

@@ -20,7 +20,8 @@ import itertools
 import math
 import random
 
-from .analyze import percent, interval_text, table, wilson_interval
+from .analyze import percent, interval_text, wilson_interval
+from .console import Table
 
 BOOTSTRAP_RESAMPLES = 200
 ELO_SCALE = 400 / math.log(10)      # Elo points per unit of log-strength
@@ -192,12 +193,12 @@ def signed(value) -> str:
 def text_lines(report: dict) -> list:
     f = report["figures"]
     lines = [report["description"], ""]
-    lines += table(["bot", "games", "wins", "draws", "losses", "win rate", "95% interval", "mean return", "Elo",
-                    "95% interval"],
-                   [[row["bot"], row["games"], row["wins"], row["draws"], row["losses"], percent(row["win_rate"]),
-                     interval_text(row["interval"]), "n/a" if row["mean_return"] is None else f"{row['mean_return']:+.3f}",
-                     signed(row["elo"]),
-                     f"[{signed(row['elo_interval'][0])}, {signed(row['elo_interval'][1])}]"] for row in f["bots"]])
+    lines.append(Table(["bot", "games", "wins", "draws", "losses", "win rate", "95% interval", "mean return", "Elo",
+                        "95% interval"],
+                       [[row["bot"], row["games"], row["wins"], row["draws"], row["losses"], percent(row["win_rate"]),
+                         interval_text(row["interval"]),
+                         "n/a" if row["mean_return"] is None else f"{row['mean_return']:+.3f}", signed(row["elo"]),
+                         f"[{signed(row['elo_interval'][0])}, {signed(row['elo_interval'][1])}]"] for row in f["bots"]]))
     labels = [row["bot"] for row in f["bots"]]
 
     def cell(a, b):
@@ -206,7 +207,7 @@ def text_lines(report: dict) -> list:
         c = f["pairwise"][a][b]
         return f"{c['wins']}-{c['draws']}-{c['losses']} {percent(c['score'])}"
     lines += ["", "pairwise (row against column: wins-draws-losses, score):"]
-    lines += ["  " + line for line in table(["", *labels], [[a, *(cell(a, b) for b in labels)] for a in labels])]
+    lines.append(Table(["", *labels], [[a, *(cell(a, b) for b in labels)] for a in labels], indent="  "))
     lines += ["", f"ratings: {f['ratings']}"]
     if f["unfinished"]:
         lines.append(f"unfinished: {f['unfinished']} games stopped at --max-moves {report['max_moves']} (draws)")
