@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter import cluster, parallel            # noqa: E402
-from interpreter.cli import main                     # noqa: E402
-from interpreter.engine import load_game             # noqa: E402
+from referee.interpreter import cluster, parallel            # noqa: E402
+from referee.interpreter.cli import main                     # noqa: E402
+from referee.interpreter.engine import load_game             # noqa: E402
 
 
 def resident_mib(pid="self") -> float:

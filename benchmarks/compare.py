@@ -288,9 +288,9 @@ def print_markdown(report):
 def check_references():
     """Drive the engine and each reference with the same random choices; compare them move by move."""
     sys.path.insert(0, str(ROOT))
-    import interpreter
-    from interpreter.engine import load_game
-    print(f"engine: {Path(interpreter.__file__).parent}")
+    import referee.interpreter
+    from referee.interpreter.engine import load_game
+    print(f"engine: {Path(referee.interpreter.__file__).parent}")
     failed = False
     for rules, module_name in BY_RULES.items():
         module = importlib.import_module("references." + module_name)

@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.analyze import wilson_interval  # noqa: E402
-from interpreter.bots import ISMCTSBot, MCTSBot, RandomBot  # noqa: E402
-from interpreter.engine import load_game  # noqa: E402
+from referee.interpreter.analyze import wilson_interval  # noqa: E402
+from referee.interpreter.bots import ISMCTSBot, MCTSBot, RandomBot  # noqa: E402
+from referee.interpreter.engine import load_game  # noqa: E402
 
 GAMES = {"mcts": ("tic-tac-toe", "connect-four"),
          "ismcts": ("kuhn-poker", "continents", "titicaca", "solstis")}

@@ -1,6 +1,7 @@
 """One contestant of benchmarks/compare.py, in its own process.
 
-    python benchmarks/worker.py engine      the `interpreter` found on PYTHONPATH
+    python benchmarks/worker.py engine      the engine found on PYTHONPATH (referee.interpreter, or an
+                                            older commit's top-level interpreter)
     python benchmarks/worker.py reference   the hand-written games in benchmarks/references
 
 It reads one JSON command a line on stdin and answers one JSON line on stdout:
@@ -26,8 +27,17 @@ from pathlib import Path
 MAX_MOVES = 100_000     # a random game this long is taken for one that never ends
 
 
+def engine():
+    """The engine package of the checkout on PYTHONPATH: referee.interpreter, or the top-level
+    interpreter of a commit from before the single package."""
+    try:
+        return importlib.import_module("referee.interpreter")
+    except ImportError:
+        return importlib.import_module("interpreter")
+
+
 def load_engine_game(rules, players, options):
-    from interpreter.engine import load_game
+    load_game = importlib.import_module(engine().__name__ + ".engine").load_game
     game, diagnostics, _ = load_game(rules, options=tuple(options), players=players)
     if game is None:
         raise ValueError("; ".join(getattr(d, "message", str(d)) for d in diagnostics) or f"cannot load {rules}")
@@ -109,8 +119,7 @@ def main():
     sys.stdout = sys.stderr         # nothing the engine prints can garble the answers
     if kind == "engine":
         worker = Worker(load_engine_game)
-        import interpreter
-        hello = {"interpreter": str(Path(interpreter.__file__).parent)}
+        hello = {"interpreter": str(Path(engine().__file__).parent)}
     else:
         sys.path.insert(0, str(Path(__file__).parent))
         worker = Worker(load_reference_game)

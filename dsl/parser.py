@@ -21,7 +21,7 @@ from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_TOKENS
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 # The analysed grammar (terminals, rules, LALR tables), built ahead of time from grammar.lark by
-# `python -m dsl.parser_tables` and shipped with the package: building it takes ~0.5 s, loading it
+# `python -m referee.dsl.parser_tables` and shipped with the package: building it takes ~0.5 s, loading it
 # ~15 ms. Its header names the grammar (sha256), the Lark version and the options it was built
 # from; when any of them differs from what is running, it is not used (see load_tables).
 TABLES_PATH = Path(__file__).with_name("grammar.tables")

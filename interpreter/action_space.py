@@ -20,8 +20,8 @@ import itertools
 import re
 from typing import Optional
 
-from dsl import ast
-from dsl.checker import strip_optional
+from referee.dsl import ast
+from referee.dsl.checker import strip_optional
 
 from .engine import CHANCE, PUBLIC, Move, key_label, load_game
 from .errors import RulesRuntimeError

@@ -19,9 +19,9 @@ import textwrap
 import time
 from pathlib import Path
 
-from dsl.diagnostics import Diagnostic, RulesError
-from dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
-from dsl.program import Unreadable, read_regular_file
+from referee.dsl.diagnostics import Diagnostic, RulesError
+from referee.dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
+from referee.dsl.program import Unreadable, read_regular_file
 
 from .bots import KINDS, RandomBot, hidden_information, make_bot
 from .determinize import undrawn_secrets

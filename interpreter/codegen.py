@@ -17,9 +17,9 @@ import re
 
 import attrs
 
-from dsl import ast
-from dsl.checker import element_of, strip_optional
-from dsl.limits import MAX_COMPONENTS, MAX_RANGE
+from referee.dsl import ast
+from referee.dsl.checker import element_of, strip_optional
+from referee.dsl.limits import MAX_COMPONENTS, MAX_RANGE
 
 from . import random_source, stdlib
 from .errors import Finished, RulesRuntimeError

@@ -13,7 +13,7 @@ from rich.padding import Padding
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from dsl.diagnostics import source_line
+from referee.dsl.diagnostics import source_line
 
 from .console import Plain, Table
 from .render import legend_lines, split_key, view_sections, whose_turn

@@ -14,9 +14,9 @@ from bisect import insort
 
 import attrs
 
-from dsl import ast
-from dsl.checker import Checker, element_of, strip_optional
-from dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
+from referee.dsl import ast
+from referee.dsl.checker import Checker, element_of, strip_optional
+from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
 
 from . import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in

@@ -22,7 +22,7 @@ import sys
 
 import attrs
 
-from dsl.diagnostics import RulesError
+from referee.dsl.diagnostics import RulesError
 
 from .render import render_view
 

@@ -20,7 +20,7 @@ from typing import Optional
 
 import attrs
 
-from dsl import ast
+from referee.dsl import ast
 
 from . import rulebook
 from .console import Table

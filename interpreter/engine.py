@@ -12,12 +12,12 @@ from typing import Iterable, Optional
 
 import attrs
 
-from dsl import ast
-from dsl.builtins import BUILTIN_ENUMS
-from dsl.checker import ANY, check, element_of, strip_optional
-from dsl.diagnostics import Diagnostic, did_you_mean
-from dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS
-from dsl.program import load_program
+from referee.dsl import ast
+from referee.dsl.builtins import BUILTIN_ENUMS
+from referee.dsl.checker import ANY, check, element_of, strip_optional
+from referee.dsl.diagnostics import Diagnostic, did_you_mean
+from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS
+from referee.dsl.program import load_program
 
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells

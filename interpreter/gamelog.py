@@ -22,9 +22,9 @@ import os
 from pathlib import Path
 from typing import Optional
 
-from dsl.diagnostics import RulesError
-from dsl.limits import MAX_LOG_BYTES
-from dsl.program import Unreadable, load_program, read_regular_file
+from referee.dsl.diagnostics import RulesError
+from referee.dsl.limits import MAX_LOG_BYTES
+from referee.dsl.program import Unreadable, load_program, read_regular_file
 
 from .engine import load_game
 from .errors import IllegalMove, RulesRuntimeError

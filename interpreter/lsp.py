@@ -18,9 +18,9 @@ from typing import Optional
 
 import attrs
 
-from dsl import ast
-from dsl.diagnostics import source_lines
-from dsl.names import (Index, Tokens, completions, definitions, document_symbols, hover_text, index_of, place,
+from referee.dsl import ast
+from referee.dsl.diagnostics import source_lines
+from referee.dsl.names import (Index, Tokens, completions, definitions, document_symbols, hover_text, index_of, place,
                        real, rename_edits)
 
 from .engine import load_game

@@ -21,8 +21,8 @@ except ImportError as error:      # the extra is not installed
     raise ImportError("the OpenSpiel adapter needs OpenSpiel: pip install 'referee[openspiel]' "
                       "(or pip install open_spiel)") from error
 
-from dsl import ast
-from dsl.limits import MAX_NUMBER
+from referee.dsl import ast
+from referee.dsl.limits import MAX_NUMBER
 
 from .action_space import ActionSpace, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
 from .bots import hidden_information

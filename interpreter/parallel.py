@@ -114,7 +114,7 @@ def compiled(path, options, players, coverage, params, texts=None):
     the files' text when it is not read from the disk: see cluster.py)."""
     game, diagnostics, sources = load_game(path, tuple(options), players, coverage, params, texts=texts)
     if game is None:
-        from dsl.diagnostics import RulesError
+        from referee.dsl.diagnostics import RulesError
         raise WorkerFailed(RulesError(diagnostics, sources).render())
     return game
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from interpreter import random_source
-from interpreter.engine import load_game
+from referee.interpreter import random_source
+from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = Path(__file__).resolve().parent / "playthroughs"

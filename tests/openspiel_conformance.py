@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyspiel
 
-from interpreter.openspiel_game import load_openspiel_game
+from referee.interpreter.openspiel_game import load_openspiel_game
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ("jack", "queen", "king")

@@ -20,9 +20,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Optional
 
-from dsl.diagnostics import RulesError
-from interpreter.engine import load_game
-from interpreter.errors import IllegalMove
+from referee.dsl.diagnostics import RulesError
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import IllegalMove
 
 ROOT = Path(__file__).resolve().parents[1]
 _UNSET = object()

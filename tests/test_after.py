@@ -1,8 +1,8 @@
 """after PROC(args): EXPR -- a condition read on the state a procedure would leave (lookahead)."""
 import pytest
 
-from interpreter.engine import load_game
-from interpreter.errors import IllegalMove
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import IllegalMove
 
 GAME = """
 game "Safe heap" { players 2 }

@@ -1,7 +1,7 @@
 """x.a = value: a component's attribute that changes (a crowned draughts piece)."""
 import pytest
 
-from interpreter.engine import load_game
+from referee.interpreter.engine import load_game
 
 GAME = """
 game "Crown" {

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from interpreter.engine import load_game
+from referee.dsl.diagnostics import RulesError
+from referee.interpreter.engine import load_game
 
 BAD = Path(__file__).resolve().parent / "bad"
 BAD_FILES = sorted(BAD.glob("*.rules"))

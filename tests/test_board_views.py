@@ -3,8 +3,8 @@ is indexed by [Player, Board], with the visibility of each zone and variable; an
 rendering. Also: a game's compiled functions can be asked for their value in a state."""
 from __future__ import annotations
 
-from interpreter.engine import load_game
-from interpreter.render import render_board, render_view
+from referee.interpreter.engine import load_game
+from referee.interpreter.render import render_board, render_view
 
 OWN_BOARDS = '''
 game "Gardens" {

@@ -1,8 +1,8 @@
 """Bots for any game: random, first, and Monte Carlo tree search for perfect information."""
 import pytest
 
-from interpreter.bots import MCTSBot, RandomBot, hidden_information, make_bot
-from interpreter.engine import load_game
+from referee.interpreter.bots import MCTSBot, RandomBot, hidden_information, make_bot
+from referee.interpreter.engine import load_game
 
 from .conftest import GAMES
 

@@ -1,8 +1,8 @@
 """can_play(ACTION[, PLAYER]): whether an action has a legal move now (for that player)."""
 import pytest
 
-from interpreter.engine import load_game
-from interpreter.errors import IllegalMove
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import IllegalMove
 
 GAME = """
 game "Take or pass" { players 2 }

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter.bots import RandomBot
-from interpreter.compiler import CHANCE
-from interpreter.engine import load_game
+from referee.interpreter.bots import RandomBot
+from referee.interpreter.compiler import CHANCE
+from referee.interpreter.engine import load_game
 
 GAME = """
 game "Deal" { players 2 }

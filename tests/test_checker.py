@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.checker import check
-from dsl.parser import parse
-from dsl.program import build_program, load_program
-from interpreter.engine import load_game
+from referee.dsl.checker import check
+from referee.dsl.parser import parse
+from referee.dsl.program import build_program, load_program
+from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_FILES = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules"))

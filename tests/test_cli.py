@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.bots import FirstBot, RandomBot
-from interpreter.cli import main
-from interpreter.engine import load_game
-from interpreter.gamelog import read_log, replay, rules_sha256, write_log
-from interpreter.render import render_board, render_view
+from referee.interpreter.bots import FirstBot, RandomBot
+from referee.interpreter.cli import main
+from referee.interpreter.engine import load_game
+from referee.interpreter.gamelog import read_log, replay, rules_sha256, write_log
+from referee.interpreter.render import render_board, render_view
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "games" / "tic-tac-toe.rules")
@@ -154,7 +154,7 @@ def test_play_scripted_human_in_a_subprocess(tmp_path):
     log = tmp_path / "game.json"
     # P2 always takes the first free cell. P1: b2; (P2 a1); 'a1' is refused; '1' = b1; (P2 c1); 'B 3' wins.
     script = "b2\na1\n1\nB 3\n"
-    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", TTT, "--bot", "2=first",
+    done = subprocess.run([sys.executable, "-m", "referee", "play", TTT, "--bot", "2=first",
                            "--seed", "0", "--log", str(log)],
                           input=script, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -235,7 +235,7 @@ flow {
 
 
 def test_refusals_in_plain_words_with_the_rule_for_the_curious(tmp_path, capsys, monkeypatch):
-    from interpreter.errors import IllegalMove
+    from referee.interpreter.errors import IllegalMove
     path = tmp_path / "requires.rules"
     path.write_text(REQUIRES)
     game, diagnostics, _ = load_game(str(path))
@@ -491,7 +491,7 @@ def test_render_grid_zones_and_variables():
 
 
 def test_render_counts_the_same_items_of_a_zone():
-    from interpreter.render import render_zones
+    from referee.interpreter.render import render_zones
 
     def zone(kind, *labels):
         return {"kind": kind, "count": len(labels), "items": [{"label": l} for l in labels]}
@@ -686,7 +686,7 @@ def test_rulebook_spec_reads_no_device(capsys):
 
 def test_play_writes_its_log_as_the_game_goes(capsys, monkeypatch, tmp_path):
     """A game stopped hard (killed, the machine gone) keeps the moves played so far."""
-    from interpreter import bots
+    from referee.interpreter import bots
     log = tmp_path / "game.json"
     turns = []
 

@@ -54,7 +54,7 @@ def test_players_and_options_the_game_does_not_have_are_command_line_errors(caps
 
 
 def test_load_game_still_reports_them_as_diagnostics():
-    from interpreter.engine import load_game
+    from referee.interpreter.engine import load_game
     game, diagnostics, _ = load_game(CONTINENTS, ("nosuch",))
     assert game is None and [d.code for d in diagnostics] == ["E601"]
     game, diagnostics, _ = load_game(CONTINENTS, (), 9)
@@ -106,7 +106,7 @@ def test_json_errors_of_every_command_that_takes_json(capsys, tmp_path):
 # ---- flags that mean one thing everywhere -----------------------------------------------
 
 def test_one_max_moves_default_for_simulate_verify_and_bench(capsys):
-    from interpreter.cli import DEFAULT_MAX_MOVES, build_parser
+    from referee.interpreter.cli import DEFAULT_MAX_MOVES, build_parser
     parser = build_parser()
     assert DEFAULT_MAX_MOVES == 10_000
     for command in ("simulate", "verify", "bench"):
@@ -197,12 +197,12 @@ DOC = (ROOT / "docs" / "cli.md").read_text()
 
 
 def commands():
-    from interpreter.cli import build_parser
+    from referee.interpreter.cli import build_parser
     return build_parser().commands
 
 
 def test_every_command_help_has_a_description_examples_and_exit_codes(capsys):
-    from interpreter.cli import build_parser
+    from referee.interpreter.cli import build_parser
     documented = set(re.findall(r"^\| (\d+) \|", DOC, re.M))
     for name in commands():
         code, out, _ = run(capsys, name, "--help")

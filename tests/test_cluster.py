@@ -17,9 +17,9 @@ import distributed
 import psutil
 import pytest
 
-from interpreter import cluster, parallel
-from interpreter.cli import simulate_game
-from interpreter.engine import load_game
+from referee.interpreter import cluster, parallel
+from referee.interpreter.cli import simulate_game
+from referee.interpreter.engine import load_game
 from tests.test_jobs import json_run as jobs_json_run, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +92,7 @@ def test_a_local_cluster_plays_the_same_games_and_is_stopped_at_the_end(capsys):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups as on Linux")
 def test_ctrl_c_stops_a_local_cluster_without_a_traceback():
     process = subprocess.Popen(
-        [sys.executable, "-m", "interpreter.cli", "simulate", str(ROOT / "games" / "continents.rules"),
+        [sys.executable, "-m", "referee", "simulate", str(ROOT / "games" / "continents.rules"),
          "-n", "100000", "--cluster", "local:2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:

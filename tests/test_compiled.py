@@ -3,10 +3,10 @@
 same answers as the plain forms."""
 import pytest
 
-from interpreter.bots import RandomBot
-from interpreter.cli import main
-from interpreter.engine import Move, load_game
-from interpreter.errors import IllegalMove, RulesRuntimeError
+from referee.interpreter.bots import RandomBot
+from referee.interpreter.cli import main
+from referee.interpreter.engine import Move, load_game
+from referee.interpreter.errors import IllegalMove, RulesRuntimeError
 from tests.conftest import GAMES, game_files
 
 

@@ -15,14 +15,14 @@ import sys
 import pytest
 from rich.console import Console
 
-from dsl.diagnostics import RulesError
-from interpreter import colour
-from interpreter.bots import RandomBot
-from interpreter.cli import build_parser, main
-from interpreter.colour import Colour, seat_style, styled_diagnostics, styled_refusal, styled_view
-from interpreter.console import Table, for_command, wants_colour
-from interpreter.engine import load_game
-from interpreter.render import render_view, view_defaults, view_sections
+from referee.dsl.diagnostics import RulesError
+from referee.interpreter import colour
+from referee.interpreter.bots import RandomBot
+from referee.interpreter.cli import build_parser, main
+from referee.interpreter.colour import Colour, seat_style, styled_diagnostics, styled_refusal, styled_view
+from referee.interpreter.console import Table, for_command, wants_colour
+from referee.interpreter.engine import load_game
+from referee.interpreter.render import render_view, view_defaults, view_sections
 
 from .test_cli import BROKEN, ROOT, TTT
 
@@ -191,7 +191,7 @@ def test_diagnostics_keep_their_text_with_the_caret_line_red(tmp_path):
 
 
 def test_summaries_say_errors_in_red_and_ok_in_green():
-    from interpreter.colour import REPORT_STYLES, styled_line
+    from referee.interpreter.colour import REPORT_STYLES, styled_line
     assert colour_of(styled_line("finished 3 · runtime errors 2", REPORT_STYLES), 13) == "red"
     assert colour_of(styled_line("finished 3 · runtime errors 0", REPORT_STYLES), 13) is None
     assert colour_of(styled_line("games/x.rules: ok", REPORT_STYLES), 15) == "green"

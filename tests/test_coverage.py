@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from interpreter import coverage, verify
-from interpreter.cli import main
-from interpreter.engine import load_game
+from referee.interpreter import coverage, verify
+from referee.interpreter.cli import main
+from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTINENTS = ROOT / "games" / "continents.rules"

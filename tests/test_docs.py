@@ -34,12 +34,12 @@ from pathlib import Path
 import attrs
 import pytest
 
-from dsl import ast
-from dsl.diagnostics import RulesError
-from dsl.parser import parse
-from dsl.program import DECLARATION_KINDS, declaration_name
-from interpreter.engine import load_game
-from interpreter.errors import Finished, NeedChoice, RulesRuntimeError
+from referee.dsl import ast
+from referee.dsl.diagnostics import RulesError
+from referee.dsl.parser import parse
+from referee.dsl.program import DECLARATION_KINDS, declaration_name
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import Finished, NeedChoice, RulesRuntimeError
 
 from .conftest import ROOT
 
@@ -377,7 +377,7 @@ def test_reference_lists_every_diagnostic_code():
 
 
 def test_reference_documents_every_standard_function_and_keyword():
-    from dsl.builtins import STDLIB_SIGNATURES
+    from referee.dsl.builtins import STDLIB_SIGNATURES
     text = (DOCS / "language.md").read_text(encoding="utf-8")
     for name in STDLIB_SIGNATURES:
         assert f"`{name}(" in text, f"standard function {name} is not documented"
@@ -408,7 +408,7 @@ def test_continents_page_maps_every_rule_to_declarations_of_the_file():
     """The table of docs/games/continents.md has one row per rule C-1..C-25 of the numbered
     rules, and every declaration it names (`action build`, `param places = 8`...) exists in
     games/continents.rules with that kind."""
-    from dsl.program import DECLARATION_KINDS as KINDS, load_program
+    from referee.dsl.program import DECLARATION_KINDS as KINDS, load_program
 
     page = (DOCS / "games" / "continents.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| (C-\d+) \| (.*?) \| (.*?) \|$", page, re.M)

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl import ast
-from dsl.diagnostics import RulesError
-from dsl.program import load_program
-from interpreter.engine import load_game
+from referee.dsl import ast
+from referee.dsl.diagnostics import RulesError
+from referee.dsl.program import load_program
+from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.diagnostics import Diagnostic, RulesError
-from interpreter.engine import load_game
-from interpreter.errors import RulesRuntimeError
+from referee.dsl.diagnostics import Diagnostic, RulesError
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import RulesRuntimeError
 
 from .conftest import GAMES, game_files
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from interpreter.engine import load_game
-from interpreter.errors import IllegalMove
+from referee.dsl.diagnostics import RulesError
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import IllegalMove
 
 from .conftest import GAMES, ROOT, game_files
 

@@ -40,7 +40,7 @@ def test_G01_each_player_holds_the_cards_1_to_n():
 
 
 def test_G01_n_outside_4_to_13_is_refused():
-    from dsl.diagnostics import RulesError
+    from referee.dsl.diagnostics import RulesError
     for n in (3, 14):
         with pytest.raises(RulesError, match="4..13"):
             load(RULES, players=2, params={"n": n})

@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from dsl import ast
-from dsl.checker import check
-from dsl.diagnostics import Diagnostic
-from dsl.parser import GRAMMAR_PATH, LIST_RULES, WORD_RULES, class_name, lark_parser, parse
-from dsl.program import build_program
-from interpreter.engine import Game
-from interpreter.errors import RulesRuntimeError
+from referee.dsl import ast
+from referee.dsl.checker import check
+from referee.dsl.diagnostics import Diagnostic
+from referee.dsl.parser import GRAMMAR_PATH, LIST_RULES, WORD_RULES, class_name, lark_parser, parse
+from referee.dsl.program import build_program
+from referee.interpreter.engine import Game
+from referee.interpreter.errors import RulesRuntimeError
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = GRAMMAR_PATH.read_text()

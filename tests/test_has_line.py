@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter.engine import load_game
+from referee.interpreter.engine import load_game
 from tests.conftest import GAMES
 
 BOARDS = {"tic-tac-toe": "Cell", "connect-four": "Cell", "titicaca": "Map", "othello": "Square"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from interpreter.engine import load_game
+from referee.interpreter.engine import load_game
 
 try:
     from scenario import Scenario, load, play_out

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from dsl.limits import MAX_EXTENDS, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NESTING
-from dsl.parser import parse
-from interpreter.engine import load_game
+from referee.dsl.diagnostics import RulesError
+from referee.dsl.limits import MAX_EXTENDS, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NESTING
+from referee.dsl.parser import parse
+from referee.interpreter.engine import load_game
 
 HEAD = 'game "G" { players 2 }\nvar v: int = 0\n'
 FLOW = 'flow { turns from 1 until v > 3 { play pass } }\n'
@@ -248,7 +248,7 @@ def test_a_chain_of_extends_within_the_limit(tmp_path):
 
 def runtime_error_of(path, players=None):
     """The located runtime error of the first random moves of a game that loads."""
-    from interpreter.errors import RulesRuntimeError
+    from referee.interpreter.errors import RulesRuntimeError
     game, diagnostics, _ = load_game(str(path), players=players)
     assert diagnostics == []
     with pytest.raises(RulesRuntimeError) as caught:
@@ -259,7 +259,7 @@ def runtime_error_of(path, players=None):
 
 
 def test_a_hex_map_larger_than_the_limit(write_rules):
-    from dsl.limits import MAX_BOARD_CELLS
+    from referee.dsl.limits import MAX_BOARD_CELLS
     rows = "\n".join("  ".join(["01"] * 200) for _ in range(MAX_BOARD_CELLS // 200 + 1))
     diagnostics, text = diagnostics_of(write_rules(
         'game "G" { players 2 }\nboard Map: hexmap """\n' + rows + '\n""" { }\n' + GAME.split("\n", 1)[1]))
@@ -273,7 +273,7 @@ def test_a_hex_map_larger_than_the_limit(write_rules):
     'action pass "pass" { v += 1 for i in 1..1000000000 { v += 0 } }',
 ])
 def test_a_range_larger_than_the_limit_is_a_located_runtime_error(write_rules, where):
-    from dsl.limits import MAX_RANGE
+    from referee.dsl.limits import MAX_RANGE
     error = runtime_error_of(write_rules(HEAD + where + "\n" + FLOW))
     assert error.span.line == 3 and where[error.span.column - 1:].startswith("1..1000000000")
     assert f"more than {MAX_RANGE} numbers" in str(error)
@@ -285,7 +285,7 @@ def test_a_range_larger_than_the_limit_in_a_param_is_a_diagnostic(write_rules):
 
 
 def test_a_range_of_the_limit_and_a_test_on_any_range_work(write_rules):
-    from dsl.limits import MAX_RANGE
+    from referee.dsl.limits import MAX_RANGE
     text = GAME + f"param a = sum(i in 1..{MAX_RANGE}: i)\nparam b = 5 in 1..1000000000 * 1000000000\n" \
         "param c = 0 not in 1..1000000000 * 1000000000\n"
     game, diagnostics, _ = load_game(str(write_rules(text)))
@@ -294,7 +294,7 @@ def test_a_range_of_the_limit_and_a_test_on_any_range_work(write_rules):
 
 
 def test_creating_too_many_components_is_a_located_runtime_error(write_rules):
-    from dsl.limits import MAX_COMPONENTS
+    from referee.dsl.limits import MAX_COMPONENTS
     text = HEAD + 'component K { }\nzone z: pile of K\nsetup {\n  create 50000 K { } in z\n' \
         '  for i in 1..3 {\n    create 30000 K { } in z\n  }\n}\naction pass "pass" { v += 1 }\n' + FLOW
     error = runtime_error_of(write_rules(text))
@@ -316,7 +316,7 @@ def test_a_line_longer_than_the_board_costs_nothing(write_rules):
 def test_a_file_of_too_many_words_is_refused_before_parsing(write_rules):
     """Parsing costs time and memory by the word: 500,000 of them took 6 s and 500 MB."""
     import time
-    from dsl.limits import MAX_TOKENS
+    from referee.dsl.limits import MAX_TOKENS
     started = time.perf_counter()
     diagnostics, _ = diagnostics_of(write_rules(GAME + "param s = size([" + "1," * 200_000 + "1])\n"))
     assert time.perf_counter() - started < 5

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from interpreter import random_source
-from interpreter.bots import ISMCTSBot, RandomBot, make_bot
-from interpreter.determinize import determinization
-from interpreter.engine import load_game, make_view
-from interpreter.leaks import exchange_twins, random_source_twin, sealed_twins
+from referee.interpreter import random_source
+from referee.interpreter.bots import ISMCTSBot, RandomBot, make_bot
+from referee.interpreter.determinize import determinization
+from referee.interpreter.engine import load_game, make_view
+from referee.interpreter.leaks import exchange_twins, random_source_twin, sealed_twins
 
 from .conftest import GAMES
 
@@ -86,7 +86,7 @@ def test_the_search_is_the_same_on_twins_that_differ_only_in_what_the_seat_canno
 def test_a_search_that_read_the_real_state_would_be_caught(monkeypatch):
     """The twins test has teeth: searching the real state (its hidden cards, its random source)
     instead of determinizations gives different searches on twins."""
-    from interpreter import bots
+    from referee.interpreter import bots
     monkeypatch.setattr(bots, "determinization", lambda state, seat, rng: state.clone())
     game = game_of("kuhn-poker")
     differ = 0
@@ -147,7 +147,7 @@ def test_ismcts_specs_are_checked(spec, message):
 
 
 def test_referee_play_seats_ismcts_where_mcts_is_refused(capsys):
-    from interpreter.cli import main
+    from referee.interpreter.cli import main
     rules = str(GAMES / "kuhn-poker.rules")
     assert main(["play", rules, "--bot", "all=ismcts:iterations=20", "--seed", "1", "--brief"]) == 0
     out, err = capsys.readouterr()
@@ -157,8 +157,8 @@ def test_referee_play_seats_ismcts_where_mcts_is_refused(capsys):
 
 
 def test_a_secret_kept_in_a_variable_is_said_to_be_known_to_ismcts(capsys):
-    from interpreter.cli import main
-    from interpreter.determinize import undrawn_secrets
+    from referee.interpreter.cli import main
+    from referee.interpreter.determinize import undrawn_secrets
     assert undrawn_secrets(game_of("liars-dice")) == ["roll"] and undrawn_secrets(game_of("kuhn-poker")) == []
     rules = str(GAMES / "liars-dice.rules")
     assert main(["play", rules, "--bot", "all=ismcts:iterations=5", "--seed", "1", "--brief"]) == 0

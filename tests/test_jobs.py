@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli, parallel
-from interpreter.cli import main
-from interpreter.errors import RulesRuntimeError
+from referee.interpreter import cli, parallel
+from referee.interpreter.cli import main
+from referee.interpreter.errors import RulesRuntimeError
 from tests.test_cli import DEAD_END
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +81,7 @@ def test_simulate_a_game_that_stops_early_and_zero_games(capsys):
 
 
 def test_simulate_text_and_progress_with_two_jobs(capsys, monkeypatch):
-    from interpreter import progress
+    from referee.interpreter import progress
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     monkeypatch.setattr(progress, "FIRST_DRAW", 0)
     monkeypatch.setattr(progress, "INTERVAL", 0)
@@ -212,7 +212,7 @@ def test_spawned_workers_give_the_same_summary(capsys, monkeypatch):
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
 def test_ctrl_c_stops_the_workers():
     process = subprocess.Popen(
-        [sys.executable, "-m", "interpreter.cli", "simulate", str(GAMES / "continents.rules"), "-n", "100000",
+        [sys.executable, "-m", "referee", "simulate", str(GAMES / "continents.rules"), "-n", "100000",
          "--jobs", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 

@@ -1,8 +1,8 @@
 """let NAME = VALUE in EXPR: a local name inside an expression; recursion in functions."""
 import pytest
 
-from interpreter.engine import load_game
-from interpreter.errors import RulesRuntimeError
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import RulesRuntimeError
 
 GAME = """
 game "Let in" { players 2 }

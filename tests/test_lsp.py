@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl import names
-from dsl.diagnostics import source_lines
-from dsl.parser import GRAMMAR_PATH
-from interpreter import lsp
-from interpreter.cli import version
+from referee.dsl import names
+from referee.dsl.diagnostics import source_lines
+from referee.dsl.parser import GRAMMAR_PATH
+from referee.interpreter import lsp
+from referee.interpreter.cli import version
 
 from .conftest import GAMES, ROOT, game_files
 from .test_bad_files import BAD

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.program import load_program
+from referee.dsl.program import load_program
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"

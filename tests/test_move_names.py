@@ -4,9 +4,9 @@ those that can only be told at play time (components whose labels hide what make
 stop the game with a located error, and `verify` reports them."""
 import pytest
 
-from interpreter.engine import load_game
-from interpreter.errors import SameNamedMoves
-from interpreter.verify import verify
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import SameNamedMoves
+from referee.interpreter.verify import verify
 
 HAND = """
 game "Hands" {{ players 2 }}

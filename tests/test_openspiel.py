@@ -11,9 +11,9 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr, exploitability, mcts
 
-from interpreter.action_space import ActionSpaceError
-from interpreter.engine import load_game
-from interpreter.openspiel_game import OpenSpielLoadError, load_openspiel_game
+from referee.interpreter.action_space import ActionSpaceError
+from referee.interpreter.engine import load_game
+from referee.interpreter.openspiel_game import OpenSpielLoadError, load_openspiel_game
 from tests import openspiel_conformance
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -239,9 +239,9 @@ def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
 
 def test_without_openspiel_importing_the_adapter_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    monkeypatch.delitem(sys.modules, "interpreter.openspiel_game")
+    monkeypatch.delitem(sys.modules, "referee.interpreter.openspiel_game")
     with pytest.raises(ImportError, match=r"pip install 'referee\[openspiel\]'"):
-        importlib.import_module("interpreter.openspiel_game")
+        importlib.import_module("referee.interpreter.openspiel_game")
 
 
 # ---- OpenSpiel's own checks and algorithms ----

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from interpreter.engine import load_game
-from interpreter.gamelog import read_log, replay
+from referee.interpreter.engine import load_game
+from referee.interpreter.gamelog import read_log, replay
 
 from .scenario import load as load_once
 from .test_cli import run

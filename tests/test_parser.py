@@ -6,8 +6,8 @@ from pathlib import Path
 import attrs
 import pytest
 
-from dsl import ast
-from dsl.parser import parse
+from referee.dsl import ast
+from referee.dsl.parser import parse
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 GAME = 'game "G" { players 2 }\n'
@@ -115,7 +115,7 @@ def test_rule_tag_and_its_text_are_kept_on_declarations_and_statements():
 
 
 def test_tags_of_a_real_game_are_collected_in_order():
-    from dsl.program import load_program
+    from referee.dsl.program import load_program
     program, diagnostics, _ = load_program(str(GAMES / "continents.rules"))
     assert diagnostics == []
     tags = program.tags()

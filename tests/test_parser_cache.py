@@ -11,8 +11,8 @@ import pytest
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from dsl import parser as dsl_parser
-from dsl.parser import GRAMMAR_PATH, TABLES_MAGIC, TABLES_PATH, build_parser, lark_parser, load_tables, save_tables
+from referee.dsl import parser as dsl_parser
+from referee.dsl.parser import GRAMMAR_PATH, TABLES_MAGIC, TABLES_PATH, build_parser, lark_parser, load_tables, save_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(path for folder in ("games", "tests/bad") for path in (ROOT / folder).rglob("*.rules"))
@@ -27,7 +27,7 @@ def fresh():
 @pytest.fixture(scope="module")
 def saved():
     parser = load_tables(GRAMMAR)
-    assert parser is not None, f"{TABLES_PATH.name} does not match grammar.lark: run python -m dsl.parser_tables"
+    assert parser is not None, f"{TABLES_PATH.name} does not match grammar.lark: run python -m referee.dsl.parser_tables"
     return parser
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import load_game
-from interpreter.errors import RulesRuntimeError
-from interpreter.gamelog import read_log, replay, write_log
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.gamelog import read_log, replay, write_log
 
 from .test_cli import run
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from referee.interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT.parent / "shared" / "games"
@@ -61,8 +61,8 @@ flow {
 
 
 def test_a_declaration_and_a_statement_under_several_tags_encode_each_rule(write_rules):
-    from interpreter.coverage import Coverage
-    from interpreter.engine import load_game
+    from referee.interpreter.coverage import Coverage
+    from referee.interpreter.engine import load_game
     text = """
 game "Tags" { players 2 }
 var heap: int = 5

@@ -1,8 +1,8 @@
 """A rules bug found while playing is a located RulesRuntimeError, never a Python error."""
 import pytest
 
-from interpreter.engine import load_game
-from interpreter.errors import RulesRuntimeError
+from referee.interpreter.engine import load_game
+from referee.interpreter.errors import RulesRuntimeError
 
 GAME = """
 game "Broken" {
@@ -42,7 +42,7 @@ def test_geometry_of_something_that_is_no_cell_is_a_rules_error(write_rules):
     game, diagnostics, _ = load_game(str(write_rules(GAME)))
     assert diagnostics == []
     state = game.new_initial_state(0)
-    from interpreter import stdlib
+    from referee.interpreter import stdlib
     with pytest.raises(RulesRuntimeError, match="is not a board cell"):
         stdlib.neighbors(state, 10_000)
 
@@ -75,8 +75,8 @@ def test_a_move_that_fails_half_way_changes_nothing(write_rules, by_hand):
 
 
 def test_a_forged_or_stale_move_is_refused(write_rules):
-    from interpreter.engine import Move
-    from interpreter.errors import IllegalMove
+    from referee.interpreter.engine import Move
+    from referee.interpreter.errors import IllegalMove
     game, _, _ = load_game(str(write_rules(GAME.replace("length)", "3)"))))
     state = game.new_initial_state(0)
     stale = state.legal_moves()[0]

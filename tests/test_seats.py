@@ -11,11 +11,11 @@ import re
 
 import pytest
 
-from interpreter import cli, random_source
-from interpreter.bots import RandomBot
-from interpreter.engine import PUBLIC, load_game
-from interpreter.gamelog import read_log, replay
-from interpreter.leaks import find_leak
+from referee.interpreter import cli, random_source
+from referee.interpreter.bots import RandomBot
+from referee.interpreter.engine import PUBLIC, load_game
+from referee.interpreter.gamelog import read_log, replay
+from referee.interpreter.leaks import find_leak
 
 from .test_cli import CONTINENTS, DEAD_END, ROOT, TTT, run
 

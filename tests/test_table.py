@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-from interpreter import progress
-from interpreter.bots import RandomBot
-from interpreter.cli import HUMAN_HELP
-from interpreter.engine import load_game
-from interpreter.render import render_view, view_defaults
+from referee.interpreter import progress
+from referee.interpreter.bots import RandomBot
+from referee.interpreter.cli import HUMAN_HELP
+from referee.interpreter.engine import load_game
+from referee.interpreter.render import render_view, view_defaults
 from tests.conftest import GAMES
 from tests.test_cli import CONTINENTS, TTT, run
 

@@ -29,7 +29,7 @@ try:
 except ImportError:  # tests/ imported as a package
     from tests.scenario import Scenario, load
 
-from interpreter.engine import load_game
+from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "games" / "titicaca.rules"
