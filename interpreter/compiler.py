@@ -46,6 +46,7 @@ class Instruction:
     may_choose: bool = False
     code: object = None        # its Python source: lines for an effect, an expression otherwise
     listed: tuple = ()         # play/simultaneous: (index, action, label merging) of each action
+    fused: object = None       # play/simultaneous: f(s) listing several of them at once (fused_listing)
     counters: tuple = ()       # with coverage: (where, counter) it increments (see flow_counters)
 
 
@@ -63,6 +64,37 @@ class CompiledAction:
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
     steps: object = None       # may_choose: the generator form of run (a choice yields)
     run_legal: object = None   # f(s, *args): the effect of a move just listed as legal (no guard again)
+
+
+def shape(value):
+    """A syntax tree without its spans: two texts that say the same thing have one shape."""
+    if isinstance(value, tuple):
+        return tuple(shape(item) for item in value)
+    if attrs.has(type(value)) and not isinstance(value, ast.Span):
+        return (type(value).__name__,) + tuple(shape(getattr(value, f.name)) for f in attrs.fields(type(value))
+                                              if f.name != "span")
+    return value
+
+
+def shared_binders(a, b) -> int:
+    """How many first binders two actions have alike: the same names, domains and filters."""
+    k = 0
+    while k < min(len(a.binders), len(b.binders)) and shape(a.binders[k]) == shape(b.binders[k]):
+        k += 1
+    return k
+
+
+@attrs.define
+class EnumerationPart:
+    """An action's binders and guard compiled for listing its moves (Compiler.enumeration_part)."""
+    action: object
+    loops: list                # per binder: (name, domain, filter, independent, same, unique, component)
+    sources: dict              # id(let or require node) -> (kind, name, source)
+    early_nodes: list          # guard steps that need no binder
+    stage_nodes: list          # per binder: the guard steps placed right after it
+    names_all: bool            # the label shows every binder
+    static_unique: bool        # no two argument tuples can show the same labels
+    random: bool               # a domain draws from the random source
 
 
 # ---- runtime helpers of statements ------------------------------------------------------
@@ -1445,20 +1477,56 @@ class Compiler:
         depend on no earlier binder computed once, identical components tried once, each zone
         read once per loop level. It returns (tuples, exact): exact when no two tuples can
         show the same labels (else the engine merges them)."""
-        cg = self.codegen
+        ctx, fixed_ctx = self.enumeration_contexts()
+        part = self.enumeration_part(action, template, ctx, fixed_ctx)
+        loops, stage_nodes = part.loops, part.stage_nodes
+        out = Lines(action.span)
+        out.add(1, "out = []")
+        out.add(1, "exact = True")
+        self.emit_hoisted(out, ctx, -1, 1)
+        self.emit_steps(out, part, part.early_nodes, 1, "return out, exact")
+        self.emit_fixed_domains(out, part, "", "exact", "return out, exact")
+        if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
+            # one binder, no guard step after it: the tuples at once
+            out.add(1, "out = [(v,) for v in fixed0]")
+        else:
+            indent = 1
+            for k in range(len(loops)):
+                indent = self.emit_loop(out, part, ctx, k, indent, f"fixed{k}")
+            values = "".join(f"L_{b.name}, " for b in action.binders)
+            out.add(indent, f"out.append(({values}))")
+            if len(loops) > 1:
+                # the product of several binders may be huge: counted after each round of the
+                # outermost loop (not deeper: a check per inner round costs on every listing)
+                out.add(2, f"if len(out) > {MAX_LEGAL_MOVES}: too_many_moves({action.name!r}, "
+                           f"{self.codegen.bind(action.span, 'span')})")
+        out.add(1, "return out, exact" if part.static_unique else "return out, False")
+        self.inline_single_lazy(out, ctx.lazy)
+        name = re.sub(r"\W", "_", action.name)
+        return self.define(f"def legal_{name}(s)", out, self.where(action))
+
+    @staticmethod
+    def enumeration_contexts():
+        """(the nested loops' context, the context of the domains computed once): one table of
+        the values read once per loop level (hoist)."""
         fixed_ctx = Context("local")               # the domains computed once
         ctx = Context("local")                     # the nested loops
         ctx.hoist, ctx.levels = {}, {}
         fixed_ctx.hoist, fixed_ctx.levels, fixed_ctx.lazy = ctx.hoist, ctx.levels, ctx.lazy
         fixed_ctx.outside_loops = True
+        return ctx, fixed_ctx
+
+    def enumeration_part(self, action, template, ctx, fixed_ctx):
+        """An action's binders and guard steps compiled for listing its legal moves: each
+        binder's loop (name, domain, filter, independent, same, unique, component), the guard's
+        lets and requires placed by loop level, their sources."""
+        cg = self.codegen
         named = set(re.findall(r"\{(\w+)\}", template))
         names_all = named >= {b.name for b in action.binders}
         early_nodes, stage_nodes = self.guard_placement(action)
         lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
-        out = Lines(action.span)
         scope = self.types.globals
         loops = []
-        static_unique = True
         for k, binder in enumerate(action.binders):
             domain_type = self.type_of(binder.domain, scope)
             earlier = {b.name for b in action.binders[:k]} | {n for n, d in lets.items() if d < k}
@@ -1500,100 +1568,181 @@ class Compiler:
                 sources[id(node)] = ("require", None, self.x(node.condition, guard_scope, ctx))
             else:
                 break
-
-        def emit_steps(nodes, indent, fail):
-            for node in nodes:
-                out.span = node.span
-                kind, name, source = sources[id(node)]
-                counter = self.counter(node)
-                self.bump(counter, out, indent)
-                if kind == "let":
-                    out.add(indent, f"L_{name} = {source}")
-                elif counter is None:
-                    out.add(indent, f"if not ({source}): {fail}")
-                else:
-                    out.add(indent, f"if not ({source}):")
-                    self.bump(counter, out, indent + 1, 1)
-                    out.add(indent + 1, fail)
-
-        def emit_hoisted(level, indent):
-            for source, temp in ctx.hoist.items():
-                if ctx.levels[temp] == level:
-                    out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
-
-        out.add(1, "out = []")
-        out.add(1, "exact = True")
-        emit_hoisted(-1, 1)
-        emit_steps(early_nodes, 1, "return out, exact")
-        for name, domain, where, independent, same, unique, component in loops:
-            if not independent and (not unique or (component and names_all)):
-                static_unique = False
-        # the domains computed once, those with a filter first (the likeliest to be empty: then
-        # nothing else is computed), each checked at once; in binder order, all of them, when
-        # one may draw from the random source (the draws must stay the same)
+        static_unique = not any(not independent and (not unique or (component and names_all))
+                                for name, domain, where, independent, same, unique, component in loops)
+        # one may draw from the random source: the domains are computed in binder order, all of them
         draws = callers(self.types.functions, {"pick"})
         random = any(isinstance(n, ast.Call) and n.name in draws for n in ast.walk(action.binders))
-        fixed_order = [k for k, loop in enumerate(loops) if loop[3]]
+        return EnumerationPart(action, loops, sources, early_nodes, stage_nodes, names_all, static_unique, random)
+
+    def emit_steps(self, out, part, nodes, indent, fail):
+        for node in nodes:
+            out.span = node.span
+            kind, name, source = part.sources[id(node)]
+            counter = self.counter(node)
+            self.bump(counter, out, indent)
+            if kind == "let":
+                out.add(indent, f"L_{name} = {source}")
+            elif counter is None:
+                out.add(indent, f"if not ({source}): {fail}")
+            else:
+                out.add(indent, f"if not ({source}):")
+                self.bump(counter, out, indent + 1, 1)
+                out.add(indent + 1, fail)
+
+    @staticmethod
+    def emit_hoisted(out, ctx, level, indent, hoist=None):
+        """The values read once at this loop level (hoist: those of one action, else all)."""
+        for source, temp in (ctx.hoist if hoist is None else hoist).items():
+            if ctx.levels[temp] == level:
+                out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
+
+    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True) -> int:
+        """The loop of binder k with its filter and (steps) the guard steps placed at its
+        level; the indent of its body."""
+        name, domain, where, independent, same, unique, component = part.loops[k]
+        out.add(indent, f"for L_{name} in {fixed if independent else domain}:")
+        indent += 1
+        self.emit_hoisted(out, ctx, k, indent, hoist)
+        if where is not None and not independent:
+            out.add(indent, f"if not ({where}): continue")
+        if steps:
+            self.emit_steps(out, part, part.stage_nodes[k], indent, "continue")
+        return indent
+
+    def emit_fixed_domains(self, out, part, prefix, exact, fail, levels=None):
+        """The domains computed once (named fixed<prefix><k>), those with a filter first (the
+        likeliest to be empty: then nothing else is computed), each checked at once (`fail`
+        when empty); in binder order, all of them, when one may draw from the random source
+        (the draws must stay the same). levels: only these binders."""
+        loops, random = part.loops, part.random
+        fixed_order = [k for k, loop in enumerate(loops) if loop[3] and (levels is None or k in levels)]
         if not random:
             fixed_order.sort(key=lambda k: loops[k][2] is None)
         for k in fixed_order:
             name, domain, where, independent, same, unique, component = loops[k]
+            fixed = f"fixed{prefix}{k}"
             if where is None and not same:
-                out.add(1, f"fixed{k} = list({domain})")
+                out.add(1, f"{fixed} = list({domain})")
                 if not unique:
-                    out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+                    out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
                 if not random:
-                    out.add(1, f"if not fixed{k}: return out, exact")    # no value: no move at all
+                    out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
                 continue
-            out.add(1, f"fixed{k} = []")
+            out.add(1, f"{fixed} = []")
             if same:
                 # identical components (the same attributes) are tried once; when two kept ones
                 # still share a label, the moves are merged by label afterwards
-                out.add(1, f"seen{k} = set()")
-                out.add(1, f"labels{k} = set()")
+                out.add(1, f"seen{prefix}{k} = set()")
+                out.add(1, f"labels{prefix}{k} = set()")
             out.add(1, f"for L_{name} in {domain}:")
             if same:
                 out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
-                out.add(2, f"if signature in seen{k}: continue")
-                out.add(2, f"seen{k}.add(signature)")
+                out.add(2, f"if signature in seen{prefix}{k}: continue")
+                out.add(2, f"seen{prefix}{k}.add(signature)")
             if where is not None:
                 out.add(2, f"if not ({where}): continue")
             if same:
-                out.add(2, f"labels{k}.add({self.game.component_column('__label__')}[L_{name}])")
-            out.add(2, f"fixed{k}.append(L_{name})")
+                out.add(2, f"labels{prefix}{k}.add({self.game.component_column('__label__')}[L_{name}])")
+            out.add(2, f"{fixed}.append(L_{name})")
             if same:
-                out.add(1, f"if len(labels{k}) != len(fixed{k}): exact = False")
+                out.add(1, f"if len(labels{prefix}{k}) != len({fixed}): {exact} = False")
             elif not unique:
-                out.add(1, f"if len(set(fixed{k})) != len(fixed{k}): exact = False")
+                out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
             if not random:
-                out.add(1, f"if not fixed{k}: return out, exact")    # no value: no move at all
+                out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
         for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
-            if independent and component and not same and names_all:
+            if independent and component and not same and part.names_all and (levels is None or k in levels):
                 # cells of several boards may share a label: moves are merged by label then
-                out.add(1, f"if len({{{self.game.component_column('__label__')}[v] for v in fixed{k}}}) != len(fixed{k}): exact = False")
-        if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
-            # one binder, no guard step after it: the tuples at once
-            out.add(1, "out = [(v,) for v in fixed0]")
-        else:
-            indent = 1
-            for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
-                out.add(indent, f"for L_{name} in {f'fixed{k}' if independent else domain}:")
-                indent += 1
-                emit_hoisted(k, indent)
-                if where is not None and not independent:
-                    out.add(indent, f"if not ({where}): continue")
-                emit_steps(stage_nodes[k], indent, "continue")
-            values = "".join(f"L_{b.name}, " for b in action.binders)
-            out.add(indent, f"out.append(({values}))")
-            if len(loops) > 1:
-                # the product of several binders may be huge: counted after each round of the
-                # outermost loop (not deeper: a check per inner round costs on every listing)
-                out.add(2, f"if len(out) > {MAX_LEGAL_MOVES}: too_many_moves({action.name!r}, "
-                           f"{self.codegen.bind(action.span, 'span')})")
-        out.add(1, "return out, exact" if static_unique else "return out, False")
+                out.add(1, f"if len({{{self.game.component_column('__label__')}[v] for v in fixed{prefix}{k}}}) != len(fixed{prefix}{k}): {exact} = False")
+
+    def fused_listing(self, indexes):
+        """The actions of one decision that share their first binders (`c in revealed, i in
+        1..places` for build, burn and strike) listed by one generated function: the shared
+        loops once, each value read at their levels once, then each action's guard steps and
+        own binders in turn, in its own list. f(s) -> {action index: (tuples, exact)}, the
+        same tuples as each action's own enumerator, or None when no two actions share their
+        first two binders (or with coverage, or where a domain draws at random)."""
+        if self.coverage is not None or len(indexes) < 2:
+            return None
+        declared = list(self.types.actions.values())
+        group = [i for i in indexes if len(declared[i].binders) >= 2 and not self.guard_placement(declared[i])[0]]
+        if len(group) < 2:
+            return None
+        first = declared[group[0]]
+        group = [i for i in group if shared_binders(first, declared[i]) >= 2]
+        if len(group) < 2:
+            return None
+        shared = min(shared_binders(first, declared[i]) for i in group)
+        # the actions whose shared binders loop alike (independent domains, the same way of
+        # trying identical components) and that pass no guard step before the last of them
+        ctx, fixed_ctx = self.enumeration_contexts()
+        tried = {i: self.enumeration_part(declared[i], self.game.actions[i].template or "", ctx, fixed_ctx)
+                 for i in group}
+        base = tried[group[0]].loops[:shared]
+        group = [i for i in group if not tried[i].random and not any(tried[i].stage_nodes[k] for k in range(shared - 1))
+                 and all(loop[3] for loop in tried[i].loops[:shared])
+                 and [loop[3:6] for loop in tried[i].loops[:shared]] == [loop[3:6] for loop in base]]
+        if len(group) < 2 or group[0] != next(iter(tried)):
+            return None
+        ctx, fixed_ctx = self.enumeration_contexts()
+        parts, own_hoists = [], []
+        for i in group:
+            action = declared[i]
+            bound, known = dict(ctx.bound), set(ctx.hoist.values())
+            part = self.enumeration_part(action, self.game.actions[i].template or "", ctx, fixed_ctx)
+            # what this action reads at its own levels is its own: the next one makes its own
+            own = {source: temp for source, temp in ctx.hoist.items()
+                   if temp not in known and ctx.levels[temp] >= shared}
+            for source in own:
+                del ctx.hoist[source]
+            ctx.bound = bound
+            for b in action.binders[shared:]:
+                ctx.levels.pop(f"L_{b.name}", None)
+            parts.append(part)
+            own_hoists.append(own)
+        out = Lines(first.span)
+        result = "{" + ", ".join(f"{i}: (out{j}, exact{j} and exact_s)" if parts[j].static_unique
+                                 else f"{i}: (out{j}, False)" for j, i in enumerate(group)) + "}"
+        for j in range(len(group)):
+            out.add(1, f"out{j} = []")
+            out.add(1, f"exact{j} = True")
+            out.add(1, f"on{j} = True")
+        out.add(1, "exact_s = True")
+        self.emit_hoisted(out, ctx, -1, 1)
+        self.emit_fixed_domains(out, parts[0], "s", "exact_s", f"return {result}", levels=range(shared))
+        for j, part in enumerate(parts):
+            # the action's own domains: one that is empty leaves it without moves
+            block = Lines(part.action.span)
+            self.emit_fixed_domains(block, part, f"{j}_", f"exact{j}", f"on{j} = False; break",
+                                    levels=range(shared, len(part.loops)))
+            if block.lines:
+                out.add(1, "while True:")
+                for line, span in zip(block.lines, block.spans):
+                    out.lines.append("    " + line)
+                    out.spans.append(span)
+                out.add(2, "break")
+        out.add(1, f"if not ({' or '.join(f'on{j}' for j in range(len(group)))}): return {result}")
+        indent = 1
+        for k in range(shared):
+            indent = self.emit_loop(out, parts[0], ctx, k, indent, f"fixeds{k}", steps=False)
+        for j, (part, own) in enumerate(zip(parts, own_hoists)):
+            out.add(indent, f"if on{j}:")
+            out.add(indent + 1, "while True:")
+            inner = indent + 2
+            self.emit_steps(out, part, part.stage_nodes[shared - 1], inner, "break")
+            for k in range(shared, len(part.loops)):
+                inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own)
+            values = "".join(f"L_{b.name}, " for b in part.action.binders)
+            out.add(inner, f"out{j}.append(({values}))")
+            out.add(indent + 2, "break")
+        for j, part in enumerate(parts):
+            out.add(2, f"if len(out{j}) > {MAX_LEGAL_MOVES}: too_many_moves({part.action.name!r}, "
+                       f"{self.codegen.bind(part.action.span, 'span')})")
+        out.add(1, f"return {result}")
         self.inline_single_lazy(out, ctx.lazy)
-        name = re.sub(r"\W", "_", action.name)
-        return self.define(f"def legal_{name}(s)", out, self.where(action))
+        name = "_".join(re.sub(r"\W", "_", declared[i].name) for i in group)
+        return self.define(f"def legal_together_{name}(s)", out, self.where(first))
 
     @staticmethod
     def inline_single_lazy(out, lazy):

@@ -231,9 +231,15 @@ class Game:
                     for b in action.binders))
             else:
                 self.dedupe_by_labels.append(None)
+        fused = {}
         for instruction in self.flow:
             # what listing the legal moves of a decision needs, looked up once
             instruction.listed = tuple((i, self.actions[i], self.dedupe_by_labels[i]) for i in instruction.actions)
+            if len(instruction.actions) > 1:
+                key = tuple(instruction.actions)
+                if key not in fused:
+                    fused[key] = compiler.fused_listing(instruction.actions)
+                instruction.fused = fused[key]
 
     # ---- built once ----
     def _setup_declarations(self, compiler):
@@ -977,8 +983,12 @@ def compute_legal_moves(s: State) -> MoveList:
     if instruction is None or instruction.op not in ("play", "simultaneous"):
         return MoveList(s, [])
     segments, names_seen = [], None
+    together = instruction.fused(s) if instruction.fused is not None else None
     for index, action, keyed in instruction.listed:
-        candidates, exact = action.enumerate(s)
+        if together is not None and index in together:
+            candidates, exact = together[index]
+        else:
+            candidates, exact = action.enumerate(s)
         if not candidates:
             continue
         if keyed is not None:

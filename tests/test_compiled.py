@@ -442,3 +442,33 @@ def test_a_binder_over_lists_makes_one_move_per_path(write_rules):
     again = game.new_initial_state(0)
     again.apply(again.legal_moves()[2])
     assert again.vars == state.vars
+
+
+# ---- actions listed together (Compiler.fused_listing) ------------------------------------------
+
+@pytest.mark.parametrize("path", ["continents.rules", "variants/continents-six-places.rules"])
+def test_actions_listed_together_give_the_moves_each_gives_alone(path):
+    """build and burn share `c in revealed, i in 1..places`: one generated function loops over
+    the places once for both, and must list exactly what their own enumerators list."""
+    game = load(GAMES / path, players=3)
+    fused = [i for i in game.flow if i.fused is not None]
+    assert fused and "def legal_together_build_burn" in game.compiler.module_source()
+    checked = 0
+    for seed in range(8):
+        state, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not state.is_terminal():
+            instruction = game.flow[state.pc] if state.pending is None else None
+            if instruction is not None and instruction.fused is not None:
+                together = instruction.fused(state)
+                assert len(together) == 2
+                for index, (tuples, exact) in together.items():
+                    alone, alone_exact = game.actions[index].enumerate(state)
+                    assert tuples == alone and (exact == alone_exact or not tuples)
+                checked += 1
+            state.apply(bot.choose(state))
+    assert checked > 100
+
+
+def test_with_coverage_each_action_lists_its_own_moves():
+    game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2, coverage=True)
+    assert diagnostics == [] and all(i.fused is None for i in game.flow)
