@@ -10,10 +10,16 @@ one side waits in a queue, with the distribution it was drawn from, until the ot
 reaches its next chance node, which must offer the same outcomes with the same probabilities.
 A chance node with a single outcome (OpenSpiel deals Goofspiel's last prize; the rules' shuffle
 leaves the last card where it is) is played without comparing.
+
+Where one side plays in one move what the other plays in several, a game's own Lockstep
+subclass maps the sequence (Hearts: OpenSpiel passes three cards one action at a time, the
+rules pass them as one sealed move).
 """
+import itertools
 import random
 import re
 from pathlib import Path
+from typing import Callable, NamedTuple, Optional
 
 import pyspiel
 
@@ -29,22 +35,56 @@ def cell_of(text):
     return "abc"[int(col)] + str(int(row) + 1)
 
 
+CARD_FACES = dict(zip("23456789TJQKA", ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                                          "jack", "queen", "king", "ace")))
+CARD_SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+# OpenSpiel's hearts draws the pass direction; the rules' option `openspiel` draws which hand
+# of the passes' cycle (left, right, across, none) is played
+HEARTS_PASS_DIRECTIONS = {"Left": "1", "Right": "2", "Across": "3", "No Pass": "4"}
+
+
+def card_name(text):
+    """OpenSpiel's card `QS` as the rules' label `queen of spades`."""
+    return f"{CARD_FACES[text[0]]} of {CARD_SUITS[text[1]]}"
+
+
+def hearts_chance_name(text):
+    return HEARTS_PASS_DIRECTIONS.get(text) or card_name(text)
+
+
+class NativeMapping(NamedTuple):
+    rules_file: str
+    action_name: Callable          # native action string -> rules move name
+    chance_name: Optional[Callable]  # native chance outcome string -> rules outcome name
+    declared: bool                 # whether the rules declare OpenSpiel's returns
+    options: tuple = ()            # the rules' options that select OpenSpiel's rules
+    lockstep: Optional[type] = None  # a Lockstep subclass for moves that one side splits
+
+
 def native_name_mappings():
-    """Native game -> (rules file, native action string -> move name, native chance string ->
-    outcome name, whether the rules declare OpenSpiel's returns)."""
+    """Native game -> its NativeMapping."""
     same = lambda text: text  # noqa: E731 (names that are already OpenSpiel's)
     return {
-        "tic_tac_toe": ("tic-tac-toe.rules", cell_of, None, False),
-        "connect_four": ("connect-four.rules", lambda t: str(int(t[1:]) + 1), None, False),
-        "kuhn_poker": ("kuhn-poker.rules", str.lower, lambda t: RANKS[int(t.split(":")[1])], True),
+        "tic_tac_toe": NativeMapping("tic-tac-toe.rules", cell_of, None, False),
+        "connect_four": NativeMapping("connect-four.rules", lambda t: str(int(t[1:]) + 1), None, False),
+        "kuhn_poker": NativeMapping("kuhn-poker.rules", str.lower, lambda t: RANKS[int(t.split(":")[1])], True),
         # card k: rank k // 2 (suits never count in Leduc; which suit is which is a choice)
-        "leduc_poker": ("leduc-poker.rules", same,
-                        lambda t: f"{RANKS[int(t.split(':')[1]) // 2]} of {('spades', 'hearts')[int(t.split(':')[1]) % 2]}",
-                        True),
-        "goofspiel": ("goofspiel.rules", lambda t: "bid " + t.split(": ")[1], lambda t: t.split(" ")[1], True),
-        "liars_dice": ("liars-dice.rules", same, lambda t: t.split(" ")[1], True),
-        "othello": ("othello.rules", same, None, True),
+        "leduc_poker": NativeMapping(
+            "leduc-poker.rules", same,
+            lambda t: f"{RANKS[int(t.split(':')[1]) // 2]} of {('spades', 'hearts')[int(t.split(':')[1]) % 2]}", True),
+        "goofspiel": NativeMapping("goofspiel.rules", lambda t: "bid " + t.split(": ")[1], lambda t: t.split(" ")[1], True),
+        "liars_dice": NativeMapping("liars-dice.rules", same, lambda t: t.split(" ")[1], True),
+        "othello": NativeMapping("othello.rules", same, None, True),
+        "hearts": NativeMapping("hearts.rules", card_name, hearts_chance_name, True, ("openspiel",),
+                                PassesOneCardAtATime),
     }
+
+
+def load_rules_game(native_name):
+    """The rules file of a native game through the adapter, with the options that select
+    OpenSpiel's rules."""
+    mapping = native_name_mappings()[native_name]
+    return load_openspiel_game(GAMES / mapping.rules_file, options=mapping.options)
 
 
 class Mismatch(AssertionError):
@@ -55,9 +95,10 @@ class Lockstep:
     """One random playthrough of a native game and its rules file side by side."""
 
     def __init__(self, native_name, seed, rules_game=None):
-        rules_file, self.action_name, self.chance_name, self.declared = native_name_mappings()[native_name]
+        mapping = native_name_mappings()[native_name]
+        self.action_name, self.chance_name, self.declared = mapping.action_name, mapping.chance_name, mapping.declared
         self.native_game = pyspiel.load_game(native_name)
-        self.rules_game = rules_game or load_openspiel_game(GAMES / rules_file)
+        self.rules_game = rules_game or load_rules_game(native_name)
         self.native = self.native_game.new_initial_state()
         self.rules = self.rules_game.new_initial_state()
         self.rng = random.Random(seed)
@@ -155,10 +196,42 @@ class Lockstep:
         return self.steps
 
 
+class PassesOneCardAtATime(Lockstep):
+    """Hearts: OpenSpiel passes three cards as three actions, seat after seat (each seat's
+    passes hidden from the others); the rules pass them as one sealed move of a simultaneous
+    step (`pass A, B, C`). At the rules' simultaneous node, each seat's rules moves must be
+    exactly the sets of three of the cards OpenSpiel lets it pass; the seat's move, drawn among
+    them, is played on the native side card by card, in a random order (OpenSpiel takes any),
+    each card checked legal there; every native action counts as a step."""
+
+    def step(self):
+        if not self.rules.is_simultaneous_node() or self.native.is_chance_node():
+            return super().step()
+        joint_rules = []
+        for player in range(self.native_game.num_players()):
+            passes = {frozenset(name.removeprefix("pass ").split(", ")): action
+                      for name, action in self.rules_moves(player).items()}
+            first_cards = self.native_moves(player) if self.native.current_player() == player else {}
+            if set(passes) != {frozenset(three) for three in itertools.combinations(first_cards, 3)}:
+                raise Mismatch(f"step {self.steps}: player {player}'s passes differ: native cards "
+                               f"{sorted(first_cards)}, rules {len(passes)} passes")
+            cards = sorted(self.rng.choice(sorted(passes, key=sorted)))
+            joint_rules.append(passes[frozenset(cards)])
+            for card in self.rng.sample(cards, len(cards)):
+                self.steps += 1
+                native_moves = self.native_moves(player) if self.native.current_player() == player else {}
+                if card not in native_moves:
+                    raise Mismatch(f"step {self.steps}: native player {self.native.current_player()} may not pass "
+                                   f"{card} for player {player}")
+                self.native.apply_action(native_moves[card])
+        self.rules.apply_actions(joint_rules)
+
+
 def run(native_name, games, seed=0, rules_game=None) -> int:
     """Play `games` lockstep playthroughs; the number of player steps compared."""
-    rules_game = rules_game or load_openspiel_game(GAMES / native_name_mappings()[native_name][0])
+    rules_game = rules_game or load_rules_game(native_name)
+    lockstep = native_name_mappings()[native_name].lockstep or Lockstep
     total = 0
     for k in range(games):
-        total += Lockstep(native_name, seed * 1_000_003 + k, rules_game).play()
+        total += lockstep(native_name, seed * 1_000_003 + k, rules_game).play()
     return total

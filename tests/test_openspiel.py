@@ -263,6 +263,31 @@ def test_lockstep_with_openspiels_own_game(native):
     assert steps >= 6
 
 
+def test_hearts_lockstep_plays_whole_hands_passes_included():
+    steps = openspiel_conformance.run("hearts", games=6, seed=5)
+    # 52 cards played per hand, and 12 cards passed in three hands of four
+    assert 6 * 52 < steps <= 6 * 64 and (steps - 6 * 52) % 12 == 0
+
+
+def test_hearts_lockstep_needs_the_option_that_selects_openspiels_rules():
+    plain = load_openspiel_game(GAMES / "hearts.rules")
+    with pytest.raises(openspiel_conformance.Mismatch, match="chance outcomes differ"):
+        openspiel_conformance.run("hearts", games=1, rules_game=plain)
+    # the option without its queen of spades breaking hearts: some game of a few shows it
+    no_queen = load_openspiel_game(GAMES / "hearts.rules", options=["openspiel"], params={"queen_breaks_hearts": False})
+    with pytest.raises(openspiel_conformance.Mismatch, match="legal moves differ"):
+        openspiel_conformance.run("hearts", games=40, seed=1, rules_game=no_queen)
+
+
+def test_hearts_passes_are_checked_against_openspiels_cards():
+    lockstep = openspiel_conformance.PassesOneCardAtATime("hearts", seed=2)
+    lockstep.native.apply_action(1)                       # OpenSpiel passes to the left
+    lockstep.rules.apply_action(lockstep.rules_outcomes()["1"][0])
+    lockstep.action_name = lambda text: "ten of clubs"    # every native card read as the same one
+    with pytest.raises(openspiel_conformance.Mismatch, match="passes differ"):
+        lockstep.play()
+
+
 def test_lockstep_notices_a_difference():
     lockstep = openspiel_conformance.Lockstep("connect_four", seed=0)
     lockstep.action_name = lambda text: text[1:]          # columns 0..6 against the rules' 1..7
