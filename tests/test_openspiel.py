@@ -288,6 +288,33 @@ def test_hearts_passes_are_checked_against_openspiels_cards():
         lockstep.play()
 
 
+def test_backgammon_lockstep_compares_openspiels_scoring_types_with_the_param_most_points():
+    mapping = openspiel_conformance.native_name_mappings()["backgammon"]
+    for scoring_type, most_points in (("winloss_scoring", 1), ("enable_gammons", 2)):
+        other = mapping._replace(native_params={**mapping.native_params, "scoring_type": scoring_type},
+                                 rules_params={"most_points": most_points})
+        assert openspiel_conformance.run("backgammon", games=2, seed=4, mapping=other) > 0
+    # OpenSpiel's default scoring against the rules' default: some game of a few is a gammon
+    default_native = mapping._replace(native_params={**mapping.native_params, "scoring_type": "winloss_scoring"})
+    with pytest.raises(openspiel_conformance.Mismatch, match="returns differ"):
+        openspiel_conformance.run("backgammon", games=8, seed=4, mapping=default_native)
+
+
+@pytest.mark.parametrize("original, mutated, found", [
+    # two opposing checkers no longer block a point
+    ("men[opponent(p), 25 - i] <= 1", "men[opponent(p), 25 - i] <= 2", "plays differ"),
+    # the second die of a later roll never shows a 6
+    ("die2 = pick(1..6)\n  set_uses()", "die2 = pick(1..5)\n  set_uses()", "rolls differ"),
+])
+def test_backgammon_lockstep_notices_a_difference(tmp_path, original, mutated, found):
+    text = (GAMES / "backgammon.rules").read_text()
+    assert original in text
+    changed = tmp_path / "backgammon.rules"
+    changed.write_text(text.replace(original, mutated))
+    with pytest.raises(openspiel_conformance.Mismatch, match=found):
+        openspiel_conformance.run("backgammon", games=3, seed=1, rules_game=load_openspiel_game(changed))
+
+
 def test_lockstep_notices_a_difference():
     lockstep = openspiel_conformance.Lockstep("connect_four", seed=0)
     lockstep.action_name = lambda text: text[1:]          # columns 0..6 against the rules' 1..7
