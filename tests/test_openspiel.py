@@ -11,8 +11,9 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr, exploitability, mcts
 
+from interpreter import leaks
 from interpreter.action_space import ActionSpaceError
-from interpreter.engine import load_game
+from interpreter.engine import PUBLIC, load_game
 from interpreter.openspiel_game import OpenSpielLoadError, load_openspiel_game
 from tests import openspiel_conformance
 
@@ -150,6 +151,107 @@ def test_observation_tensor_encodes_the_view():
     assert sorted(tensor[3:]) == [0] * 8 + [1]
     kuhn_state = play_to_player_node(kuhn().new_initial_state())
     assert kuhn_state.observation_tensor(0) != kuhn_state.observation_tensor(1)   # each sees its card
+
+
+def random_positions(game, seed, steps):
+    """The states of one random playthrough of an adapter's game, `steps` at most."""
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    out = [state.clone()]
+    while not state.is_terminal() and len(out) < steps:
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(actions[rng.choice(len(actions), p=probabilities)])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        out.append(state.clone())
+    return out
+
+
+def encoded(game, engine_state, seat):
+    tensor = np.zeros(game.encoding.size, np.float32)
+    game.encoding.fill(tensor, engine_state.view(seat))
+    return tensor
+
+
+@pytest.mark.parametrize("path", NUMBERED_RULES, ids=lambda p: p.stem)
+def test_observation_tensor_has_one_shape_and_a_place_for_everything_a_view_shows(path):
+    game = load_openspiel_game(path)
+    encoding = game.encoding
+    for state in random_positions(game, seed=3, steps=40):
+        for player in range(game.num_players()):
+            assert len(state.observation_tensor(player)) == game.observation_tensor_size() == encoding.size
+        for seat in range(PUBLIC, game.num_players() + 1):
+            view = state.engine.state.view(seat)
+            assert set(view["vars"]) <= set(encoding.var_at), "a variable with no place in the tensor"
+            assert set(view["zones"]) <= set(encoding.zone_at), "a zone with no place in the tensor"
+            for zone in view["zones"].values():
+                for item in [*zone.get("items", ()), *zone.get("shown", ())]:
+                    assert item["label"] in encoding.component_at, f"{item['label']} has no place in the tensor"
+
+
+def test_observation_tensor_places_zones_indexed_by_components_and_ranges_and_masked_cards():
+    continents = load_openspiel_game(GAMES / "continents.rules").encoding
+    assert "place[Africa, 1]" in continents.zone_at                   # place[Continent, 1..places]
+    solstis = load_openspiel_game(GAMES / "solstis.rules").encoding
+    assert {"display[1]", "display[8]"} <= set(solstis.zone_at)      # display[1..max_columns]
+    titicaca = load_openspiel_game(GAMES / "titicaca.rules")
+    assert "T?" in titicaca.encoding.component_at                    # a temple whose value is hidden
+    # a list of seats: each seat's place in it
+    state = titicaca.new_initial_state().engine.state
+    at, items = titicaca.encoding.var_at["order"]
+    assert items == ["P1", "P2"]
+    for order in ([1, 2], [2, 1]):
+        state.vars["order"] = order
+        assert list(encoded(titicaca, state, 1)[at:at + 2]) == [order.index(1) + 1, order.index(2) + 1]
+
+
+def owner_variable_twins(state, seat) -> list:
+    """Twins with one number or yes/no that only another seat sees changed (leaks.py leaves
+    variables alone): Liar's dice keeps its dice in owner-only variables."""
+    twins = []
+    for key, value in state.vars.items():
+        name = key if isinstance(key, str) else key[0]
+        visibility, owner, _, _ = state.game.var_meta[name]
+        if visibility != "owner" or owner is None or key[owner + 1] == seat or value.__class__ not in (int, bool):
+            continue
+        twin = state.clone()
+        twin.vars[key] = (not value) if value.__class__ is bool else value + 1
+        twin.changed()
+        twins.append((twin, f"{key} = {twin.vars[key]} instead of {value}", None))
+    return twins
+
+
+# (game, whether another seat sees what the twins change: Goofspiel's twins change the hidden
+# prize deck or a sealed bid, which nobody's view shows)
+HIDDEN_INFORMATION = [("hearts", True), ("kuhn-poker", True), ("leduc-poker", True), ("liars-dice", True),
+                      ("goofspiel", False), ("love-letter", True), ("titicaca", True)]
+
+
+@pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)
+def test_observation_tensor_is_the_same_on_twins_that_differ_only_in_what_the_seat_may_not_see(stem, seen_by_another):
+    """Twin states as the leak finder makes them (interpreter/leaks.py: components the seat
+    cannot tell apart exchanged, another seat's sealed move replaced) and owner-only variables
+    of another seat changed: the seat's tensor must not change. Where another seat sees what
+    the twins change, its tensor does (the twins do differ)."""
+    game = load_openspiel_game(GAMES / f"{stem}.rules")
+    compared = differs = 0
+    for k, position in enumerate(random_positions(game, seed=5, steps=60)):
+        state = position.engine.state
+        for seat in game.engine_game.seats:
+            rng = 1000 * k + seat
+            twins = (leaks.exchange_twins(state, seat, rng, 2) + leaks.sealed_twins(state, seat, rng, 2)
+                     + owner_variable_twins(state, seat))
+            for twin, what, _ in twins:
+                assert np.array_equal(encoded(game, twin, seat), encoded(game, state, seat)), \
+                    f"P{seat}'s tensor tells the twins apart: {what}"
+                compared += 1
+                differs += any(not np.array_equal(encoded(game, twin, other), encoded(game, state, other))
+                               for other in game.engine_game.seats if other != seat)
+    assert compared > 0
+    assert (differs > 0) == seen_by_another
 
 
 def test_simultaneous_steps_are_simultaneous_nodes():
