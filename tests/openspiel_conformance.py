@@ -2,7 +2,7 @@
 implementation of the same game: at every step the same player to move, the same legal moves
 (through a name mapping per game), the same chance outcomes with the same probabilities, and at
 the end the same returns. Used by tests/test_openspiel.py (a few games) and
-benchmarks/openspiel_conformance.py (thousands of steps). docs/openspiel.md has the results.
+benchmarks/openspiel.py (thousands of steps). docs/openspiel.md has the results.
 
 Chance is matched in order of occurrence, not of time: a rules file may shuffle a whole deck in
 its setup where OpenSpiel deals card by card later (Goofspiel's prizes), so an outcome drawn on
@@ -13,7 +13,10 @@ leaves the last card where it is) is played without comparing.
 
 Where one side plays in one move what the other plays in several, a game's own Lockstep
 subclass maps the sequence (Hearts: OpenSpiel passes three cards one action at a time, the
-rules pass them as one sealed move).
+rules pass them as one sealed move; Backgammon: OpenSpiel moves two checkers per action and
+rolls both dice at once, the rules move one checker per die and roll each die). Where the
+rules differ, the mapping names the rules' options and params that select OpenSpiel's rules,
+or OpenSpiel's parameters that select the rules' (NativeMapping).
 """
 import itertools
 import random
