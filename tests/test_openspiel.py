@@ -353,6 +353,17 @@ def test_openspiel_random_simulation_test_passes(path):
     pyspiel.random_sim_test(load_openspiel_game(path), num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("native", [n for n, m in openspiel_conformance.native_name_mappings().items()
+                                    if m.options or m.rules_params])
+def test_openspiel_random_simulation_test_passes_with_the_options_that_select_openspiels_rules(native):
+    game = openspiel_conformance.load_rules_game(native)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # a state read back from its serialisation is the same game with the same options
+    state = random_positions(game, seed=1, steps=30)[-1]
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == state.history() and str(again) == str(state)
+
+
 @pytest.mark.parametrize("stem", sorted(UNNUMBERED))
 def test_a_game_whose_moves_cannot_be_numbered_is_refused_with_the_reason(stem):
     with pytest.raises(ActionSpaceError, match="cannot be numbered: its binder path ranges over list"):
