@@ -77,8 +77,7 @@ def main(argv=None):
           "native playouts/s | adapter playouts/s | native / adapter |")
     print("|---|---|---|---|---|---|---|---|")
     for name in names:
-        rules_file = openspiel_conformance.GAMES / mappings[name][0]
-        adapter = load_openspiel_game(rules_file)
+        adapter = openspiel_conformance.load_rules_game(name)
         try:
             steps = openspiel_conformance.run(name, args.games, seed=1, rules_game=adapter)
             result = "same"
@@ -90,7 +89,8 @@ def main(argv=None):
             native_speed.append(random_playouts(native, args.seconds))
             adapter_speed.append(random_playouts(adapter, args.seconds))
         ratio = statistics.median(n / a for n, a in zip(native_speed, adapter_speed))
-        print(f"| `{name}` | `games/{mappings[name][0]}` | {args.games} | {steps} | {result} | "
+        options = "".join(f" --option {o}" for o in mappings[name].options)
+        print(f"| `{name}` | `games/{mappings[name].rules_file}{options}` | {args.games} | {steps} | {result} | "
               f"{statistics.median(native_speed):,.0f} | {statistics.median(adapter_speed):,.0f} | {ratio:.0f}x |",
               flush=True)
     if not args.skip_cfr:

@@ -271,26 +271,35 @@ def component_signatures(states) -> dict:
 
 class ViewEncoding:
     """The observation tensor: a fixed-length list of numbers read from a seat's view
-    (docs/openspiel.md, "Observations"). Its layout comes from a state after the setup: the
-    player to move (one-hot), whether the game is over, each variable entry (its value, 0
-    where the seat may not see it), each zone's size, and the count of each kind of component
-    the seat sees in each zone."""
+    (docs/openspiel.md, "Observations"). Its layout comes from the rules and the states after
+    the setup: the player to move (one-hot), whether the game is over, each variable entry (its
+    value, 0 where the seat may not see it; a list of seats or enum members one number per
+    possible item), each zone's size, and the count of each kind of component the seat sees in
+    each zone (masked ones under their public label)."""
 
     def __init__(self, engine_game, space):
         self.num_players = engine_game.num_players
         views = [s.view(p) for s in space.set_up for p in range(PUBLIC, self.num_players + 1)]
         self.var_keys = sorted({k for v in views for k in v["vars"]})
-        self.zone_keys = zone_labels(engine_game, space.set_up)
+        self.zone_keys = zone_labels(engine_game, space)
         labels = []
         for by_signature in space.signatures.values():
             labels.extend(by_signature.values())
+        # what a seat sees of a component whose owner-only attributes are masked from it
+        labels.extend(e["__public_label__"] for s in space.set_up for e in s.entities if "__public_label__" in e)
         self.component_labels = list(dict.fromkeys(labels))
         self.label_number = {name: k + 1 for k, name in enumerate(space.labels.names)}
-        self.var_at = {k: i for i, k in enumerate(self.var_keys)}
+        # a variable entry: its place, and for a list of seats or enum members the labels of
+        # its possible items (one number each: the item's place in the list from 1, 0 if absent)
+        self.var_at = {}
+        at = self.vars_start = self.num_players + 1
+        for key in self.var_keys:
+            items = list_items(engine_game, key)
+            self.var_at[key] = (at, items)
+            at += len(items) if items else 1
         self.zone_at = {k: i for i, k in enumerate(self.zone_keys)}
         self.component_at = {k: i for i, k in enumerate(self.component_labels)}
-        self.vars_start = self.num_players + 1
-        self.zones_start = self.vars_start + len(self.var_keys)
+        self.zones_start = at
         self.items_start = self.zones_start + len(self.zone_keys)
         self.size = self.items_start + len(self.zone_keys) * len(self.component_labels)
 
@@ -313,9 +322,15 @@ class ViewEncoding:
             tensor[view["current"] - 1] = 1
         tensor[self.num_players] = 1 if view["terminal"] else 0
         for key, text in view["vars"].items():
-            at = self.var_at.get(key)
-            if at is not None:
-                tensor[self.vars_start + at] = self.number(text)
+            at, items = self.var_at.get(key, (None, None))
+            if at is None:
+                continue
+            if items is None:
+                tensor[at] = self.number(text)
+                continue
+            shown = text.split(", ") if text else []
+            for k, item in enumerate(items):
+                tensor[at + k] = shown.index(item) + 1 if item in shown else 0
         width = len(self.component_labels)
         for key, zone in view["zones"].items():
             at = self.zone_at.get(key)
@@ -328,20 +343,41 @@ class ViewEncoding:
                     tensor[self.items_start + at * width + k] += 1
 
 
-def zone_labels(engine_game, states) -> list:
+def list_items(engine_game, key) -> Optional[list]:
+    """The labels of the items a list variable may hold, for a list of seats or enum members;
+    None for any other variable."""
+    element = engine_game.var_meta[key.partition("[")[0]][3]
+    if not (element.startswith("list[") and element.endswith("]")):
+        return None
+    element = element[len("list["):-1]
+    if element == "Player":
+        return [f"P{p}" for p in engine_game.seats]
+    if element in engine_game.enum_members:
+        return [str(m) for m in engine_game.enum_members[element]]
+    return None
+
+
+def zone_labels(engine_game, space) -> list:
     """The view's name of every zone a state may have: each index over its type's values
-    (seats, cells, enum members), and the zones the setups made for other indexes."""
+    (seats, cells, enum members, the components the setups create, the numbers of a range
+    with constant bounds), and the zones the setups made for other indexes."""
+    states = space.set_up
     state = states[0]
+    declared = {z.name: z.index for z in engine_game.program.of_kind(ast.Zone)}
     keys = []
     for name, (_, _, _, index_types) in engine_game.zone_meta.items():
         domains = []
-        for t in index_types:
+        for t, index in zip(index_types, declared.get(name, ())):
             if t == "Player":
                 domains.append(engine_game.seats)
             elif t in engine_game.geometries:
                 domains.append(list(engine_game.geometries[t].cells))
             elif t in engine_game.enum_members:
                 domains.append(list(engine_game.enum_members[t]))
+            elif t in engine_game.types.components:
+                domains.append([x for x, e in enumerate(state.entities) if e.get("__type__") == t])
+            elif isinstance(index, ast.Range) and None not in (space.constant(index.low), space.constant(index.high)):
+                domains.append(list(space.int_range(index)))
             else:
                 break
         else:

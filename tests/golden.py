@@ -31,6 +31,7 @@ PLAYTHROUGHS = {
     "games/leduc-poker.rules": (2, (), 41),
     "games/love-letter.rules": (3, (), 43),
     "games/hearts.rules": (4, (), 47),
+    "games/hearts.rules#openspiel": (4, ("openspiel",), 61),
     "games/backgammon.rules": (2, (), 53),
     "games/backgammon.rules#cube": (2, ("cube",), 59),
     "games/checkers.rules": (2, (), 53),

@@ -2,7 +2,7 @@
 implementation of the same game: at every step the same player to move, the same legal moves
 (through a name mapping per game), the same chance outcomes with the same probabilities, and at
 the end the same returns. Used by tests/test_openspiel.py (a few games) and
-benchmarks/openspiel_conformance.py (thousands of steps). docs/openspiel.md has the results.
+benchmarks/openspiel.py (thousands of steps). docs/openspiel.md has the results.
 
 Chance is matched in order of occurrence, not of time: a rules file may shuffle a whole deck in
 its setup where OpenSpiel deals card by card later (Goofspiel's prizes), so an outcome drawn on
@@ -10,10 +10,19 @@ one side waits in a queue, with the distribution it was drawn from, until the ot
 reaches its next chance node, which must offer the same outcomes with the same probabilities.
 A chance node with a single outcome (OpenSpiel deals Goofspiel's last prize; the rules' shuffle
 leaves the last card where it is) is played without comparing.
+
+Where one side plays in one move what the other plays in several, a game's own Lockstep
+subclass maps the sequence (Hearts: OpenSpiel passes three cards one action at a time, the
+rules pass them as one sealed move; Backgammon: OpenSpiel moves two checkers per action and
+rolls both dice at once, the rules move one checker per die and roll each die). Where the
+rules differ, the mapping names the rules' options and params that select OpenSpiel's rules,
+or OpenSpiel's parameters that select the rules' (NativeMapping).
 """
+import itertools
 import random
 import re
 from pathlib import Path
+from typing import Callable, NamedTuple, Optional
 
 import pyspiel
 
@@ -29,22 +38,73 @@ def cell_of(text):
     return "abc"[int(col)] + str(int(row) + 1)
 
 
+CARD_FACES = dict(zip("23456789TJQKA", ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                                          "jack", "queen", "king", "ace")))
+CARD_SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+# OpenSpiel's hearts draws the pass direction; the rules' option `openspiel` draws which hand
+# of the passes' cycle (left, right, across, none) is played
+HEARTS_PASS_DIRECTIONS = {"Left": "1", "Right": "2", "Across": "3", "No Pass": "4"}
+
+
+def card_name(text):
+    """OpenSpiel's card `QS` as the rules' label `queen of spades`."""
+    return f"{CARD_FACES[text[0]]} of {CARD_SUITS[text[1]]}"
+
+
+def hearts_chance_name(text):
+    return HEARTS_PASS_DIRECTIONS.get(text) or card_name(text)
+
+
+class NativeMapping(NamedTuple):
+    rules_file: str
+    action_name: Callable          # native action string -> rules move name
+    chance_name: Optional[Callable]  # native chance outcome string -> rules outcome name
+    declared: bool                 # whether the rules declare OpenSpiel's returns
+    options: tuple = ()            # the rules' options that select OpenSpiel's rules
+    lockstep: Optional[type] = None  # a Lockstep subclass for moves that one side splits
+    native_params: Optional[dict] = None  # the native game's parameters, if not its defaults
+    rules_params: Optional[dict] = None   # the rules' typed params that select OpenSpiel's rules
+
+
+# the rules score gammons and backgammons (OpenSpiel's full scoring) and set no limit of turns
+# (OpenSpiel's 2.x ends a game after 500 turns; older releases have no such parameter)
+BACKGAMMON_NATIVE_PARAMS = {"scoring_type": "full_scoring", "max_player_turns": 1_000_000}
+
+
 def native_name_mappings():
-    """Native game -> (rules file, native action string -> move name, native chance string ->
-    outcome name, whether the rules declare OpenSpiel's returns)."""
+    """Native game -> its NativeMapping."""
     same = lambda text: text  # noqa: E731 (names that are already OpenSpiel's)
     return {
-        "tic_tac_toe": ("tic-tac-toe.rules", cell_of, None, False),
-        "connect_four": ("connect-four.rules", lambda t: str(int(t[1:]) + 1), None, False),
-        "kuhn_poker": ("kuhn-poker.rules", str.lower, lambda t: RANKS[int(t.split(":")[1])], True),
+        "tic_tac_toe": NativeMapping("tic-tac-toe.rules", cell_of, None, False),
+        "connect_four": NativeMapping("connect-four.rules", lambda t: str(int(t[1:]) + 1), None, False),
+        "kuhn_poker": NativeMapping("kuhn-poker.rules", str.lower, lambda t: RANKS[int(t.split(":")[1])], True),
         # card k: rank k // 2 (suits never count in Leduc; which suit is which is a choice)
-        "leduc_poker": ("leduc-poker.rules", same,
-                        lambda t: f"{RANKS[int(t.split(':')[1]) // 2]} of {('spades', 'hearts')[int(t.split(':')[1]) % 2]}",
-                        True),
-        "goofspiel": ("goofspiel.rules", lambda t: "bid " + t.split(": ")[1], lambda t: t.split(" ")[1], True),
-        "liars_dice": ("liars-dice.rules", same, lambda t: t.split(" ")[1], True),
-        "othello": ("othello.rules", same, None, True),
+        "leduc_poker": NativeMapping(
+            "leduc-poker.rules", same,
+            lambda t: f"{RANKS[int(t.split(':')[1]) // 2]} of {('spades', 'hearts')[int(t.split(':')[1]) % 2]}", True),
+        "goofspiel": NativeMapping("goofspiel.rules", lambda t: "bid " + t.split(": ")[1], lambda t: t.split(" ")[1], True),
+        "liars_dice": NativeMapping("liars-dice.rules", same, lambda t: t.split(" ")[1], True),
+        "othello": NativeMapping("othello.rules", same, None, True),
+        "hearts": NativeMapping("hearts.rules", card_name, hearts_chance_name, True, ("openspiel",),
+                                PassesOneCardAtATime),
+        # moves and rolls are compared by the positions they lead to (CheckersByPosition)
+        "backgammon": NativeMapping("backgammon.rules", None, None, True, (), CheckersByPosition,
+                                    BACKGAMMON_NATIVE_PARAMS),
     }
+
+
+def load_rules_game(native_name, mapping=None):
+    """The rules file of a native game through the adapter, with the options and params that
+    select OpenSpiel's rules."""
+    mapping = mapping or native_name_mappings()[native_name]
+    return load_openspiel_game(GAMES / mapping.rules_file, options=mapping.options, params=mapping.rules_params)
+
+
+def load_native_game(native_name, mapping=None):
+    """OpenSpiel's own game, with the mapping's parameters that this release of OpenSpiel has."""
+    mapping = mapping or native_name_mappings()[native_name]
+    known = pyspiel.load_game(native_name).get_parameters()
+    return pyspiel.load_game(native_name, {k: v for k, v in (mapping.native_params or {}).items() if k in known})
 
 
 class Mismatch(AssertionError):
@@ -54,10 +114,11 @@ class Mismatch(AssertionError):
 class Lockstep:
     """One random playthrough of a native game and its rules file side by side."""
 
-    def __init__(self, native_name, seed, rules_game=None):
-        rules_file, self.action_name, self.chance_name, self.declared = native_name_mappings()[native_name]
-        self.native_game = pyspiel.load_game(native_name)
-        self.rules_game = rules_game or load_openspiel_game(GAMES / rules_file)
+    def __init__(self, native_name, seed, rules_game=None, mapping=None):
+        mapping = mapping or native_name_mappings()[native_name]
+        self.action_name, self.chance_name, self.declared = mapping.action_name, mapping.chance_name, mapping.declared
+        self.native_game = load_native_game(native_name, mapping)
+        self.rules_game = rules_game or load_rules_game(native_name, mapping)
         self.native = self.native_game.new_initial_state()
         self.rules = self.rules_game.new_initial_state()
         self.rng = random.Random(seed)
@@ -155,10 +216,161 @@ class Lockstep:
         return self.steps
 
 
-def run(native_name, games, seed=0, rules_game=None) -> int:
-    """Play `games` lockstep playthroughs; the number of player steps compared."""
-    rules_game = rules_game or load_openspiel_game(GAMES / native_name_mappings()[native_name][0])
+class PassesOneCardAtATime(Lockstep):
+    """Hearts: OpenSpiel passes three cards as three actions, seat after seat (each seat's
+    passes hidden from the others); the rules pass them as one sealed move of a simultaneous
+    step (`pass A, B, C`). At the rules' simultaneous node, each seat's rules moves must be
+    exactly the sets of three of the cards OpenSpiel lets it pass; the seat's move, drawn among
+    them, is played on the native side card by card, in a random order (OpenSpiel takes any),
+    each card checked legal there; every native action counts as a step."""
+
+    def step(self):
+        if not self.rules.is_simultaneous_node() or self.native.is_chance_node():
+            return super().step()
+        joint_rules = []
+        for player in range(self.native_game.num_players()):
+            passes = {frozenset(name.removeprefix("pass ").split(", ")): action
+                      for name, action in self.rules_moves(player).items()}
+            first_cards = self.native_moves(player) if self.native.current_player() == player else {}
+            if set(passes) != {frozenset(three) for three in itertools.combinations(first_cards, 3)}:
+                raise Mismatch(f"step {self.steps}: player {player}'s passes differ: native cards "
+                               f"{sorted(first_cards)}, rules {len(passes)} passes")
+            cards = sorted(self.rng.choice(sorted(passes, key=sorted)))
+            joint_rules.append(passes[frozenset(cards)])
+            for card in self.rng.sample(cards, len(cards)):
+                self.steps += 1
+                native_moves = self.native_moves(player) if self.native.current_player() == player else {}
+                if card not in native_moves:
+                    raise Mismatch(f"step {self.steps}: native player {self.native.current_player()} may not pass "
+                                   f"{card} for player {player}")
+                self.native.apply_action(native_moves[card])
+        self.rules.apply_actions(joint_rules)
+
+
+BACKGAMMON_BAR = 100         # OpenSpiel's board(player, 100) is the player's bar (its kBarPos)
+ROLL = re.compile(r"chance outcome \d+ (?:(?P<starter>[XO]) starts, )?\(roll: (?P<a>\d)(?P<b>\d)\)")
+
+
+class CheckersByPosition(Lockstep):
+    """Backgammon: one OpenSpiel action moves two checkers (a double is two actions), and the
+    rules move one checker per die; one roll of OpenSpiel's is two chance nodes of the rules
+    (a die each). Both are compared by what they lead to:
+
+    - a player step: the set of positions OpenSpiel's legal actions lead to must be the set of
+      positions the rules reach with the same seat's next moves, two at most (one where only
+      one die can be played; none where OpenSpiel's only action is `Pass` and the rules have
+      passed the turn by themselves). A position is each seat's checkers on its points 1..24
+      (OpenSpiel's X is P1, counting from its own side: X's point i is OpenSpiel's index
+      24 - i, O's is i - 1), on the bar and borne off. The action drawn is played on the rules'
+      side by one of the sequences of moves that lead to its position.
+    - a roll: OpenSpiel's outcomes `(roll: ab)` with their probabilities must be the rules'
+      two dice {a, b} with the product of the two dice's probabilities, added over both orders
+      (the order of the dice changes nothing in the play; OpenSpiel 2 lists 1-2 and 2-1 apart,
+      older releases as one outcome). The opening roll, where the rules roll again on a tie and
+      OpenSpiel draws among the 30 outcomes without one, `X starts, (roll: ab)`, is compared
+      with the rules' distribution given no tie, X starting where P1's die is the higher.
+
+    OpenSpiel 2.0 moves two checkers per action (a double is two actions); its newer sources
+    move all four of a double in one: the number of moves per action is read from the size of
+    its action space (2 x 26^2 ids: two)."""
+
+    def native_position(self, state) -> tuple:
+        board = [[state.board(p, i) for i in range(24)] for p in (0, 1)]
+        bars = [state.board(p, BACKGAMMON_BAR) for p in (0, 1)]
+        borne_off = [15 - sum(board[p]) - bars[p] for p in (0, 1)]
+        return (tuple(board[0][24 - i] for i in range(1, 25)), tuple(board[1][i - 1] for i in range(1, 25)),
+                tuple(bars), tuple(borne_off))
+
+    @staticmethod
+    def rules_position(state) -> tuple:
+        value = lambda *key: state.vars.get(key, 0)  # noqa: E731 (an entry never set is its initial 0)
+        return (tuple(value("men", 1, i) for i in range(1, 25)), tuple(value("men", 2, i) for i in range(1, 25)),
+                (value("bar", 1), value("bar", 2)), (value("borne_off", 1), value("borne_off", 2)))
+
+    def moves_per_action(self) -> int:
+        """2, or 4 with a double where one action moves four checkers."""
+        if self.native_game.num_distinct_actions() == 2 * 26 ** 2:
+            return 2
+        return 4 if self.rules.engine.state.vars.get("die1") == self.rules.engine.state.vars.get("die2") else 2
+
+    def rules_plays(self, state, seat, dice) -> dict:
+        """{position: the move names that reach it} over the seat's next `dice` moves at most."""
+        if dice == 0 or state.is_terminal() or state.is_chance_node() or state.current_player() != seat:
+            return {self.rules_position(state): ()}
+        out = {}
+        for move in state.legal_moves():
+            after = state.clone()
+            after.apply(move)
+            for position, names in self.rules_plays(after, seat, dice - 1).items():
+                out.setdefault(position, (move.name,) + names)
+        return out
+
+    def step(self):
+        native, rules = self.native, self.rules
+        engine = rules.engine.state
+        if native.is_chance_node():
+            return self.roll()
+        if rules.is_chance_node() and not engine.chance_outcomes():
+            raise Mismatch(f"step {self.steps}: the rules roll where OpenSpiel has player {native.current_player()} move")
+        self.steps += 1
+        player = native.current_player()
+        native_plays = {}
+        for action in native.legal_actions():
+            after = native.clone()
+            after.apply_action(action)
+            native_plays.setdefault(self.native_position(after), action)
+        rules_plays = self.rules_plays(engine, player + 1, self.moves_per_action())
+        if set(native_plays) != set(rules_plays):
+            raise Mismatch(f"step {self.steps}: player {player}'s plays differ: native "
+                           f"{sorted(native.action_to_string(a) for a in native_plays.values())}, "
+                           f"rules {sorted(' '.join(names) or 'no move' for names in rules_plays.values())}")
+        position = self.rng.choice(sorted(native_plays))
+        native.apply_action(native_plays[position])
+        for name in rules_plays[position]:
+            rules.apply_action(self.rules_moves(player)[name])
+
+    def roll(self):
+        native, rules = self.native, self.rules
+        if not rules.is_chance_node():
+            raise Mismatch(f"step {self.steps}: OpenSpiel rolls where the rules have player {rules.current_player()} move")
+        native_odds = {}     # (the starter at the opening roll, the dice low first): (actions, probability)
+        for action, probability in native.chance_outcomes():
+            roll = ROLL.fullmatch(native.action_to_string(pyspiel.PlayerId.CHANCE, action))
+            key = (roll["starter"], tuple(sorted((int(roll["a"]), int(roll["b"])))))
+            actions, before = native_odds.get(key, ((), 0.0))
+            native_odds[key] = (actions + (action,), before + probability)
+        opening = any(starter for starter, _ in native_odds)
+        rules_odds = {}      # the same key: ((first die's outcome, second's), probability)
+        for first, p in rules.chance_outcomes():
+            after = rules.clone()
+            after.apply_action(first)
+            for second, q in after.chance_outcomes():
+                a, b = int(rules.action_to_string(-1, first)), int(after.action_to_string(-1, second))
+                if opening and a == b:
+                    continue      # the rules roll again
+                key = ("X" if a > b else "O") if opening else None, tuple(sorted((a, b)))
+                outcomes, before = rules_odds.get(key, ((first, second), 0.0))
+                rules_odds[key] = (outcomes, before + p * q)
+        total = sum(p for _, p in rules_odds.values())
+        rules_odds = {key: (outcomes, p / total) for key, (outcomes, p) in rules_odds.items()}
+        if set(native_odds) != set(rules_odds) or any(abs(native_odds[k][1] - rules_odds[k][1]) > 1e-9
+                                                      for k in native_odds):
+            raise Mismatch(f"step {self.steps}: rolls differ: native {sorted((k, p) for k, (_, p) in native_odds.items())}, "
+                           f"rules {sorted((k, p) for k, (_, p) in rules_odds.items())}")
+        rolls = sorted(native_odds, key=str)
+        drawn = self.rng.choices(rolls, weights=[native_odds[k][1] for k in rolls])[0]
+        native.apply_action(self.rng.choice(native_odds[drawn][0]))      # 1-2 or 2-1: the same roll
+        for outcome in rules_odds[drawn][0]:
+            rules.apply_action(outcome)
+
+
+def run(native_name, games, seed=0, rules_game=None, mapping=None) -> int:
+    """Play `games` lockstep playthroughs; the number of player steps compared. `mapping`: a
+    NativeMapping in place of the game's own (other parameters on either side)."""
+    mapping = mapping or native_name_mappings()[native_name]
+    rules_game = rules_game or load_rules_game(native_name, mapping)
+    lockstep = mapping.lockstep or Lockstep
     total = 0
     for k in range(games):
-        total += Lockstep(native_name, seed * 1_000_003 + k, rules_game).play()
+        total += lockstep(native_name, seed * 1_000_003 + k, rules_game, mapping).play()
     return total

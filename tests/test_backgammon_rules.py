@@ -17,11 +17,12 @@ RULES = Path(__file__).resolve().parents[1] / "games" / "backgammon.rules"
 CHECKERS = 15
 
 
-def position(mine: dict, theirs: dict, dice: tuple, bar=(0, 0), off=None, options=(), seed=0) -> Scenario:
+def position(mine: dict, theirs: dict, dice: tuple, bar=(0, 0), off=None, options=(), seed=0,
+             params=None) -> Scenario:
     """A game at the mover's play with `dice` rolled: the mover's checkers `mine` and the
     opponent's `theirs` ({point: count}, each in its owner's numbering), bar = (mover's,
     opponent's); the checkers not placed are borne off unless `off` says otherwise."""
-    sc = Scenario(load(RULES, options=options).new_initial_state(seed=seed))
+    sc = Scenario(load(RULES, options=options, params=params).new_initial_state(seed=seed))
     me = sc.s.current_player()
     them = 3 - me
     values = {("men", p, i): 0 for p in (1, 2) for i in range(1, 25)}
@@ -183,6 +184,18 @@ def test_BG10_a_single_game_a_gammon_and_a_backgammon():
     # a checker in the winner's home board (the loser's 19..24 points) or on the bar: 3
     assert finish_against({6: 14, 20: 1}) == 3
     assert finish_against({6: 14}, bar=1) == 3
+
+
+def test_BG10_the_most_a_game_counts_is_a_typed_param_as_openspiels_scoring_types():
+    def finish_against(theirs, most_points, bar=0, their_off=0):
+        sc = position({1: 1}, theirs, (1, 2), bar=(0, bar), off=(14, their_off), params={"most_points": most_points})
+        me = mover(sc)
+        sc.play("1/off (2)")
+        return sc.s.returns()[me - 1], sc.s.returns()[2 - me]
+    # a backgammon counts 3 with full scoring (the default), 2 with gammons only, 1 win/loss
+    assert [finish_against({6: 14}, most, bar=1) for most in (3, 2, 1)] == [(3, -3), (2, -2), (1, -1)]
+    assert [finish_against({6: 15}, most) for most in (3, 2, 1)] == [(2, -2), (2, -2), (1, -1)]
+    assert [finish_against({6: 14}, most, their_off=1) for most in (3, 2, 1)] == [(1, -1)] * 3
 
 
 def test_BG11_the_cube_is_offered_before_rolling_and_taken_or_dropped():

@@ -1,10 +1,11 @@
-"""One scenario test per numbered rule of Hearts (docs/games/hearts.md, H-1..H-12): positions
+"""One scenario test per numbered rule of Hearts (docs/games/hearts.md, H-1..H-13): positions
 arranged card by card after the first pass, moves played by name, and what each seat is shown
 checked in its view and its moves seen."""
 from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Optional
 
 from referee.interpreter.engine import load_game
 
@@ -17,9 +18,9 @@ RULES = Path(__file__).resolve().parents[1] / "games" / "hearts.rules"
 SUIT_ORDER = ("clubs", "diamonds", "spades", "hearts")
 
 
-def passed(seed: int = 0) -> Scenario:
-    """A new game after every player has passed (each the first of their legal passes)."""
-    sc = Scenario.new(RULES, seed=seed)
+def passed(seed: int = 0, sc: Optional[Scenario] = None) -> Scenario:
+    """A new game (or `sc`) after every player has passed (each the first of their legal passes)."""
+    sc = sc or Scenario.new(RULES, seed=seed)
     for _ in range(4):
         sc.play(sc.moves()[0])
     return sc
@@ -29,7 +30,12 @@ def arrange(hands: list, tricks_played: int = 5, broken: bool = False, seed: int
     """A position at the lead of a trick: hands[0] is the hand of the player to lead, hands[1]
     the next seat's, and so on (card labels); every other card lies in the deck. Returns the
     scenario and the seats in that order."""
-    sc = passed(seed)
+    return arrange_in(Scenario.new(RULES, seed=seed), hands, tricks_played, broken)
+
+
+def arrange_in(sc: Scenario, hands: list, tricks_played: int = 5, broken: bool = False) -> tuple:
+    """arrange() in the new game `sc` (loaded with other params or options)."""
+    sc = passed(sc=sc)
     leader = sc.s.current_player()
     seats = [(leader - 1 + k) % 4 + 1 for k in range(4)]
     for seat in seats:
@@ -167,6 +173,16 @@ def test_H08_hearts_are_led_only_once_broken_or_with_nothing_else():
     assert sc.var("hearts_broken") is True
 
 
+def test_H08_the_queen_of_spades_breaks_hearts_only_when_the_param_says_so():
+    hands = [["three of clubs", "ten of clubs"], ["queen of spades", "two of spades"],
+             ["five of clubs", "two of diamonds"], ["six of clubs", "three of diamonds"]]
+    for given, broken in (({}, False), ({"queen_breaks_hearts": True}, True)):
+        sc, seats = arrange_in(Scenario(load(RULES, params=given).new_initial_state(seed=0)), hands)
+        sc.play("three of clubs", "queen of spades")
+        assert sc.var("hearts_broken") is broken
+    assert load(RULES, options=["openspiel"]).params["queen_breaks_hearts"] is True
+
+
 def test_H09_the_highest_card_of_the_suit_led_wins_and_leads_next():
     sc, seats = arrange([["three of clubs", "two of diamonds"], ["ace of spades", "four of diamonds"],
                          ["jack of clubs", "five of diamonds"], ["four of clubs", "six of diamonds"]])
@@ -220,3 +236,49 @@ def test_H12_a_hand_ending_at_100_or_more_ends_the_game_and_the_lowest_score_win
     state = play_out(short.s, random.Random(5))
     scores = [short.var(("points", p)) for p in (1, 2, 3, 4)]
     assert max(scores) >= 30 and state.winners == [p for p in (1, 2, 3, 4) if scores[p - 1] == min(scores)]
+
+
+def openspiel_hand(seed: int) -> Scenario:
+    return Scenario(load(RULES, options=["openspiel"]).new_initial_state(seed=seed))
+
+
+def test_H13_the_option_openspiel_plays_one_hand_and_returns_26_minus_its_points():
+    sc = openspiel_hand(4)
+    state = play_out(sc.s, random.Random(4))
+    points = [sc.var(("points", p)) for p in (1, 2, 3, 4)]
+    assert state.is_terminal() and sum(points) in (26, 78)       # one hand: 26 points, or a moon shot
+    assert state.returns() == [26.0 - x for x in points]
+    assert state.winners == [p for p in (1, 2, 3, 4) if points[p - 1] == min(points)]
+    # without the option, the returns are 1 for a winner and 0 for the others, as before
+    sc = Scenario.new(RULES, seed=4)
+    state = play_out(sc.s, random.Random(4))
+    assert state.returns() == [1.0 if p in state.winners else 0.0 for p in (1, 2, 3, 4)]
+
+
+def test_H13_a_moon_shot_returns_26_to_the_shooter_and_0_to_the_others():
+    sc = openspiel_hand(0)
+    sc, seats = arrange_in(sc, [["two of clubs"], ["three of clubs"], ["nine of hearts"], ["five of clubs"]],
+                           tricks_played=12, broken=True)
+    sc.put([c for c in sc.zone("deck") if sc.attr(c, "worth") > 0], ("taken", seats[3]))
+    sc.play("two of clubs", "three of clubs", "nine of hearts", "five of clubs")
+    assert sc.s.is_terminal()                                   # one hand only
+    assert sc.s.returns()[seats[3] - 1] == 26.0 and sorted(sc.s.returns()) == [0.0, 0.0, 0.0, 26.0]
+
+
+def test_H13_the_hand_of_the_passes_cycle_and_each_card_are_chance_nodes():
+    game, diagnostics, _ = load_game(str(RULES), options=["openspiel"], chance="explicit")
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    assert sorted(m.name for m in state.legal_moves()) == ["1", "2", "3", "4"]
+    assert all(abs(p - 0.25) < 1e-12 for _, p in state.chance_outcomes())
+    state.apply("4")                                            # the fourth hand: no passing
+    drawn = []
+    while state.is_chance_node():
+        move = state.legal_moves()[0]
+        drawn.append(move.name)
+        state.apply(move)
+    sc = Scenario(state)
+    # one card at a time, P1 first: the k-th card drawn goes to seat k % 4
+    for k, name in enumerate(drawn):
+        assert sc.one("Card", label=name) in sc.zone(("hand", k % 4 + 1))
+    assert sc.var("hand_number") == 4 and sc.moves() == ["two of clubs"]

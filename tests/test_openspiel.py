@@ -11,8 +11,9 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr, exploitability, mcts
 
+from referee.interpreter import leaks
 from referee.interpreter.action_space import ActionSpaceError
-from referee.interpreter.engine import load_game
+from referee.interpreter.engine import PUBLIC, load_game
 from referee.interpreter.openspiel_game import OpenSpielLoadError, load_openspiel_game
 from tests import openspiel_conformance
 
@@ -152,6 +153,107 @@ def test_observation_tensor_encodes_the_view():
     assert kuhn_state.observation_tensor(0) != kuhn_state.observation_tensor(1)   # each sees its card
 
 
+def random_positions(game, seed, steps):
+    """The states of one random playthrough of an adapter's game, `steps` at most."""
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    out = [state.clone()]
+    while not state.is_terminal() and len(out) < steps:
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(actions[rng.choice(len(actions), p=probabilities)])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        out.append(state.clone())
+    return out
+
+
+def encoded(game, engine_state, seat):
+    tensor = np.zeros(game.encoding.size, np.float32)
+    game.encoding.fill(tensor, engine_state.view(seat))
+    return tensor
+
+
+@pytest.mark.parametrize("path", NUMBERED_RULES, ids=lambda p: p.stem)
+def test_observation_tensor_has_one_shape_and_a_place_for_everything_a_view_shows(path):
+    game = load_openspiel_game(path)
+    encoding = game.encoding
+    for state in random_positions(game, seed=3, steps=40):
+        for player in range(game.num_players()):
+            assert len(state.observation_tensor(player)) == game.observation_tensor_size() == encoding.size
+        for seat in range(PUBLIC, game.num_players() + 1):
+            view = state.engine.state.view(seat)
+            assert set(view["vars"]) <= set(encoding.var_at), "a variable with no place in the tensor"
+            assert set(view["zones"]) <= set(encoding.zone_at), "a zone with no place in the tensor"
+            for zone in view["zones"].values():
+                for item in [*zone.get("items", ()), *zone.get("shown", ())]:
+                    assert item["label"] in encoding.component_at, f"{item['label']} has no place in the tensor"
+
+
+def test_observation_tensor_places_zones_indexed_by_components_and_ranges_and_masked_cards():
+    continents = load_openspiel_game(GAMES / "continents.rules").encoding
+    assert "place[Africa, 1]" in continents.zone_at                   # place[Continent, 1..places]
+    solstis = load_openspiel_game(GAMES / "solstis.rules").encoding
+    assert {"display[1]", "display[8]"} <= set(solstis.zone_at)      # display[1..max_columns]
+    titicaca = load_openspiel_game(GAMES / "titicaca.rules")
+    assert "T?" in titicaca.encoding.component_at                    # a temple whose value is hidden
+    # a list of seats: each seat's place in it
+    state = titicaca.new_initial_state().engine.state
+    at, items = titicaca.encoding.var_at["order"]
+    assert items == ["P1", "P2"]
+    for order in ([1, 2], [2, 1]):
+        state.vars["order"] = order
+        assert list(encoded(titicaca, state, 1)[at:at + 2]) == [order.index(1) + 1, order.index(2) + 1]
+
+
+def owner_variable_twins(state, seat) -> list:
+    """Twins with one number or yes/no that only another seat sees changed (leaks.py leaves
+    variables alone): Liar's dice keeps its dice in owner-only variables."""
+    twins = []
+    for key, value in state.vars.items():
+        name = key if isinstance(key, str) else key[0]
+        visibility, owner, _, _ = state.game.var_meta[name]
+        if visibility != "owner" or owner is None or key[owner + 1] == seat or value.__class__ not in (int, bool):
+            continue
+        twin = state.clone()
+        twin.vars[key] = (not value) if value.__class__ is bool else value + 1
+        twin.changed()
+        twins.append((twin, f"{key} = {twin.vars[key]} instead of {value}", None))
+    return twins
+
+
+# (game, whether another seat sees what the twins change: Goofspiel's twins change the hidden
+# prize deck or a sealed bid, which nobody's view shows)
+HIDDEN_INFORMATION = [("hearts", True), ("kuhn-poker", True), ("leduc-poker", True), ("liars-dice", True),
+                      ("goofspiel", False), ("love-letter", True), ("titicaca", True)]
+
+
+@pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)
+def test_observation_tensor_is_the_same_on_twins_that_differ_only_in_what_the_seat_may_not_see(stem, seen_by_another):
+    """Twin states as the leak finder makes them (interpreter/leaks.py: components the seat
+    cannot tell apart exchanged, another seat's sealed move replaced) and owner-only variables
+    of another seat changed: the seat's tensor must not change. Where another seat sees what
+    the twins change, its tensor does (the twins do differ)."""
+    game = load_openspiel_game(GAMES / f"{stem}.rules")
+    compared = differs = 0
+    for k, position in enumerate(random_positions(game, seed=5, steps=60)):
+        state = position.engine.state
+        for seat in game.engine_game.seats:
+            rng = 1000 * k + seat
+            twins = (leaks.exchange_twins(state, seat, rng, 2) + leaks.sealed_twins(state, seat, rng, 2)
+                     + owner_variable_twins(state, seat))
+            for twin, what, _ in twins:
+                assert np.array_equal(encoded(game, twin, seat), encoded(game, state, seat)), \
+                    f"P{seat}'s tensor tells the twins apart: {what}"
+                compared += 1
+                differs += any(not np.array_equal(encoded(game, twin, other), encoded(game, state, other))
+                               for other in game.engine_game.seats if other != seat)
+    assert compared > 0
+    assert (differs > 0) == seen_by_another
+
+
 def test_simultaneous_steps_are_simultaneous_nodes():
     game = load_openspiel_game(GAMES / "goofspiel.rules")
     state = play_to_player_node(game.new_initial_state())
@@ -251,6 +353,17 @@ def test_openspiel_random_simulation_test_passes(path):
     pyspiel.random_sim_test(load_openspiel_game(path), num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("native", [n for n, m in openspiel_conformance.native_name_mappings().items()
+                                    if m.options or m.rules_params])
+def test_openspiel_random_simulation_test_passes_with_the_options_that_select_openspiels_rules(native):
+    game = openspiel_conformance.load_rules_game(native)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # a state read back from its serialisation is the same game with the same options
+    state = random_positions(game, seed=1, steps=30)[-1]
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == state.history() and str(again) == str(state)
+
+
 @pytest.mark.parametrize("stem", sorted(UNNUMBERED))
 def test_a_game_whose_moves_cannot_be_numbered_is_refused_with_the_reason(stem):
     with pytest.raises(ActionSpaceError, match="cannot be numbered: its binder path ranges over list"):
@@ -261,6 +374,58 @@ def test_a_game_whose_moves_cannot_be_numbered_is_refused_with_the_reason(stem):
 def test_lockstep_with_openspiels_own_game(native):
     steps = openspiel_conformance.run(native, games=6, seed=11)
     assert steps >= 6
+
+
+def test_hearts_lockstep_plays_whole_hands_passes_included():
+    steps = openspiel_conformance.run("hearts", games=6, seed=5)
+    # 52 cards played per hand, and 12 cards passed in three hands of four
+    assert 6 * 52 < steps <= 6 * 64 and (steps - 6 * 52) % 12 == 0
+
+
+def test_hearts_lockstep_needs_the_option_that_selects_openspiels_rules():
+    plain = load_openspiel_game(GAMES / "hearts.rules")
+    with pytest.raises(openspiel_conformance.Mismatch, match="chance outcomes differ"):
+        openspiel_conformance.run("hearts", games=1, rules_game=plain)
+    # the option without its queen of spades breaking hearts: some game of a few shows it
+    no_queen = load_openspiel_game(GAMES / "hearts.rules", options=["openspiel"], params={"queen_breaks_hearts": False})
+    with pytest.raises(openspiel_conformance.Mismatch, match="legal moves differ"):
+        openspiel_conformance.run("hearts", games=40, seed=1, rules_game=no_queen)
+
+
+def test_hearts_passes_are_checked_against_openspiels_cards():
+    lockstep = openspiel_conformance.PassesOneCardAtATime("hearts", seed=2)
+    lockstep.native.apply_action(1)                       # OpenSpiel passes to the left
+    lockstep.rules.apply_action(lockstep.rules_outcomes()["1"][0])
+    lockstep.action_name = lambda text: "ten of clubs"    # every native card read as the same one
+    with pytest.raises(openspiel_conformance.Mismatch, match="passes differ"):
+        lockstep.play()
+
+
+def test_backgammon_lockstep_compares_openspiels_scoring_types_with_the_param_most_points():
+    mapping = openspiel_conformance.native_name_mappings()["backgammon"]
+    for scoring_type, most_points in (("winloss_scoring", 1), ("enable_gammons", 2)):
+        other = mapping._replace(native_params={**mapping.native_params, "scoring_type": scoring_type},
+                                 rules_params={"most_points": most_points})
+        assert openspiel_conformance.run("backgammon", games=2, seed=4, mapping=other) > 0
+    # OpenSpiel's default scoring against the rules' default: some game of a few is a gammon
+    default_native = mapping._replace(native_params={**mapping.native_params, "scoring_type": "winloss_scoring"})
+    with pytest.raises(openspiel_conformance.Mismatch, match="returns differ"):
+        openspiel_conformance.run("backgammon", games=8, seed=4, mapping=default_native)
+
+
+@pytest.mark.parametrize("original, mutated, found", [
+    # two opposing checkers no longer block a point
+    ("men[opponent(p), 25 - i] <= 1", "men[opponent(p), 25 - i] <= 2", "plays differ"),
+    # the second die of a later roll never shows a 6
+    ("die2 = pick(1..6)\n  set_uses()", "die2 = pick(1..5)\n  set_uses()", "rolls differ"),
+])
+def test_backgammon_lockstep_notices_a_difference(tmp_path, original, mutated, found):
+    text = (GAMES / "backgammon.rules").read_text()
+    assert original in text
+    changed = tmp_path / "backgammon.rules"
+    changed.write_text(text.replace(original, mutated))
+    with pytest.raises(openspiel_conformance.Mismatch, match=found):
+        openspiel_conformance.run("backgammon", games=3, seed=1, rules_game=load_openspiel_game(changed))
 
 
 def test_lockstep_notices_a_difference():
