@@ -19,6 +19,7 @@ interpreter.bots.RandomBot(seed): random.Random(seed), then moves[rng.randrange(
 import hashlib
 import importlib
 import json
+import os
 import random
 import sys
 import time
@@ -29,11 +30,12 @@ MAX_MOVES = 100_000     # a random game this long is taken for one that never en
 
 def engine():
     """The engine package of the checkout on PYTHONPATH: referee.interpreter, or the top-level
-    interpreter of a commit from before the single package."""
-    try:
+    interpreter of a commit from before the single package (asked by the checkout's folders, not
+    by trying imports: an installed referee would answer for an older checkout)."""
+    checkout = Path(os.environ.get("PYTHONPATH", ".").split(os.pathsep)[0]).resolve()
+    if (checkout / "referee" / "__init__.py").is_file():
         return importlib.import_module("referee.interpreter")
-    except ImportError:
-        return importlib.import_module("interpreter")
+    return importlib.import_module("interpreter")
 
 
 def load_engine_game(rules, players, options):
