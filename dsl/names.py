@@ -34,7 +34,8 @@ TOKEN = re.compile(r'(?P<long>"""[\s\S]*?(?:"""|\Z))|(?P<text>"[^"\\\n]*(?:\\.[^
                    r'|(?P<comment>#[^\n]*)|(?P<tag>@[A-Z][A-Za-z]*-[0-9]+[a-z]?)'
                    r'|(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)')
 BUILTIN_TYPES = ("int", "bool", "text")
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
+PLACEHOLDER_TEXT = re.compile(r"\{([^{}\n]*)\}")               # {name} or {expression}
+PLACEHOLDER_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")      # a name in it (not an attribute)
 
 
 @functools.lru_cache(maxsize=None)
@@ -304,10 +305,16 @@ class Resolver:
         scope.names[name] = key
         return scope
 
-    def placeholders(self, token, key_of):
-        """{name} in a label or a log line: a use of what it shows (key_of(name), or None)."""
-        for match in PLACEHOLDER.finditer(token.text):
-            self.use(self.tokens.span(token.offset + match.start(1), len(match.group(1))), key_of(match.group(1)))
+    def placeholders(self, token, key_of, expressions=False):
+        """{name} in a label or a log line, and (expressions) the names of an action label's
+        {expression}: a use of what each shows (key_of(name), or None). An attribute (`.row`)
+        is not a name."""
+        for match in PLACEHOLDER_TEXT.finditer(token.text):
+            if not expressions and not re.fullmatch(r"[A-Za-z_]\w*", match.group(1)):
+                continue
+            for name in PLACEHOLDER_NAME.finditer(match.group(1)):
+                start = token.offset + match.start(1) + name.start()
+                self.use(self.tokens.span(start, len(name.group())), key_of(name.group()))
 
     # ---- the walk ----
     def visit(self, node, scope: Scope):
@@ -413,7 +420,8 @@ class Resolver:
         following = self.tokens.within(node.span, after)
         if node.template is not None and following and following[0].kind == "text":
             arguments = {b.name for b in node.binders}
-            self.placeholders(following[0], lambda name: inner.lookup(name) if name in arguments else None)
+            self.placeholders(following[0], lambda name: inner.lookup(name) if name in arguments else None,
+                              expressions=True)
         self.block(node.body, inner, node.span)
 
     def visit_Trigger(self, node, scope):

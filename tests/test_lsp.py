@@ -629,3 +629,19 @@ def test_the_server_checks_a_variant_with_its_open_base(editor):
     assert {location["uri"] for location in found["result"]} == {base, variant}    # the override too
     symbols = editor.request("textDocument/documentSymbol", {"textDocument": {"uri": variant}})["result"]
     assert [(s["name"], s["kind"]) for s in symbols] == [("hand_size", 14)]          # a Constant
+
+
+def test_renaming_a_binder_renames_it_inside_a_computed_label(tmp_path):
+    path = tmp_path / "hop.rules"
+    path.write_text('game "Hop" { players 2 }\nboard Cell: grid 3 by 3\nvar mark[Cell]: Player? = none\n'
+                    'action hop(a in Cell, b in Cell where mark[b] == none and b.row == a.row and b.col == a.col + 2)\n'
+                    '  "hop {a}-{b} ({b.col - a.col} columns, row {a.row})" {\n  mark[b] = current\n}\n'
+                    'flow { turns from 1 until count(c in Cell where mark[c] == none) < 4 { play hop } }\n',
+                    encoding="utf-8")
+    index = analysed(path).index
+    spans, problem = names.rename_edits(index, str(path), *at(path, "action hop", "a"), "start")
+    assert problem is None
+    renamed = apply(text_of(path), spans, "start")
+    assert '"hop {start}-{b} ({b.col - start.col} columns, row {start.row})"' in renamed
+    assert "b.col == start.col + 2" in renamed
+    assert lsp.analyse(str(path), {names.real(str(path)): renamed}).diagnostics == []
