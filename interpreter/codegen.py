@@ -771,6 +771,8 @@ class SourceGenerator:
         if kind == "map":
             return f"[{body} {loop}]"
         if kind == "first":
+            if where is None:
+                return f"next(iter({domain}), None)"      # (no generator to make)
             return f"next(({var} {loop}), None)"
         if kind in ("any", "all") and node.value is None:
             # no ':' part: any = some item passes the filter, all = every item passes it
