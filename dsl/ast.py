@@ -208,6 +208,7 @@ class Binder:
     name: str
     domain: Any
     condition: Any
+    reason: Any = None         # an action binder's `where ... else "TEXT"`: why a value is refused
 
 
 @node

@@ -1102,9 +1102,23 @@ def check_setup_and_flow(c: Checker):
         c.block(c.program.flow.body, c.globals, "flow")
 
 
+def check_binder_reasons(c: Checker):
+    """`where COND else "TEXT"` says why a player's move is refused: only an action's binders
+    are typed by players."""
+    program = c.program
+    everything = tuple(d.node for d in program.declarations.values()) + tuple(
+        part for part in (program.setup, program.flow) if part is not None)
+    allowed = {id(b) for a in c.actions.values() for b in a.binders}
+    for node in ast.walk(everything):
+        if isinstance(node, ast.Binder) and node.reason is not None and id(node) not in allowed:
+            c.error("E414", f"'else' after the filter of '{node.name}': only an action's binders have a reason "
+                            f"for a refused move", node.span,
+                    "remove the 'else \"...\"'; an action's binder or a 'require ... else' says why a move is refused")
+
+
 CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_boards,
           check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_triggers,
-          check_invariants, check_setup_and_flow)
+          check_invariants, check_setup_and_flow, check_binder_reasons)
 
 
 def check(program: Program, sources: Optional[dict] = None) -> list[Diagnostic]:

@@ -30,6 +30,10 @@ MEMO_COST = 40
 MEMO_LIMIT = 50_000
 
 
+COMPARISON_WORDS = {"==": "must be", "!=": "must not be", "<": "must be less than", "<=": "must be at most",
+                    ">": "must be more than", ">=": "must be at least"}
+
+
 # ---- flow instructions ------------------------------------------------------------------
 
 @attrs.define
@@ -60,7 +64,8 @@ class CompiledAction:
     template: str
     may_choose: bool
     span: object
-    condition_texts: tuple     # the source text of each where filter, for refusals
+    condition_texts: tuple     # per binder, why a value its where filter refuses is refused: the
+    #                            binder's `else` text, or the filter in words ("mark[c] must be none")
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
     steps: object = None       # may_choose: the generator form of run (a choice yields)
     run_legal: object = None   # f(s, *args): the effect of a move just listed as legal (no guard again)
@@ -486,6 +491,15 @@ class Compiler:
         t = self.types.expr(node, scope)
         self.types.diagnostics = saved
         return t
+
+    def in_words(self, condition) -> str:
+        """A filter said as what it asks: `mark[c] == none` -> "mark[c] must be none", each
+        conjunct of an `and` so; any other condition, "COND must hold"."""
+        if isinstance(condition, ast.And):
+            return f"{self.in_words(condition.left)} and {self.in_words(condition.right)}"
+        if isinstance(condition, ast.Compare) and condition.op in COMPARISON_WORDS:
+            return f"{self.source_text(condition.left)} {COMPARISON_WORDS[condition.op]} {self.source_text(condition.right)}"
+        return f"{self.source_text(condition)} must hold"
 
     def source_text(self, node) -> str:
         span = node.span
@@ -1416,7 +1430,8 @@ class Compiler:
         for binder in action.binders:
             domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
-            texts.append(self.source_text(binder.condition) if binder.condition is not None else "")
+            texts.append(binder.reason if binder.reason is not None else
+                         RuleText(self.in_words(binder.condition)) if binder.condition is not None else "")
         guard_scope = scope.child()
         run_scope = scope.child()
         legal_scope = scope.child()

@@ -1159,6 +1159,15 @@ def entity_label(entity, viewer) -> str:
     return entity["__label__"]
 
 
+def with_values(rule: str, labels: dict) -> str:
+    """A rule's text with the names of the move's arguments replaced by their values' labels
+    (not inside quotes, nor an attribute's name): "mark[c] must be none" -> "mark[b2] must be none"."""
+    pieces = re.split(r'("(?:[^"\\]|\\.)*")', rule)
+    for k in range(0, len(pieces), 2):
+        pieces[k] = re.sub(r"(?<![.\w])([A-Za-z_]\w*)\b", lambda m: labels.get(m.group(1), m.group(1)), pieces[k])
+    return "".join(pieces)
+
+
 def plain_refusal(text: str, rule: str) -> str:
     """A refusal the rules give no reason for: in plain words, the rule's text after it."""
     return f"'{text}' is not possible now (by the rules, {rule})"
@@ -1188,10 +1197,14 @@ def explain_refusal(s: State, text: str) -> str:
             if normalise(move_name(s, index, args)) != wanted:
                 continue
             env = {}
-            for (name, _, where, _), value, condition in zip(action.binders, args, action.condition_texts):
+            for k, ((name, _, where, _), value, why) in enumerate(zip(action.binders, args, action.condition_texts)):
                 env[name] = value
                 if where is not None and not where(s, env):
-                    filtered = filtered or plain_refusal(text, f"{name} must satisfy {condition}")
+                    if not isinstance(why, RuleText):          # the binder's own `else` text
+                        filtered = filtered or f"'{text}' is not possible now: {why}"
+                    else:
+                        labels = {b[0]: game.binder_labelers[index][j](s, args[j]) for j, b in enumerate(action.binders[:k + 1])}
+                        filtered = filtered or plain_refusal(text, with_values(why, labels))
                     break
             else:
                 reason = action.guard(s, dict(env))

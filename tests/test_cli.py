@@ -161,7 +161,7 @@ def test_play_scripted_human_in_a_subprocess(tmp_path):
     assert "Traceback" not in done.stderr
     out = done.stdout
     # a where filter gives no reason: plain words, then the rule's text for the curious
-    assert "refused: 'a1' is not possible now (by the rules, c must satisfy mark[c] == none)" in out.splitlines()
+    assert "refused: 'a1' is not possible now (by the rules, mark[a1] must be none)" in out.splitlines()
     assert out.count("legal moves:") == 3                       # the view and moves at each decision
     assert "P1: b2\nP2: a1" in out and "P1: b1\nP2: c1" in out and "P1: b3" in out
     assert "result: P1 wins" in out
@@ -250,7 +250,7 @@ def test_refusals_in_plain_words_with_the_rule_for_the_curious(tmp_path, capsys,
 
     assert refusal("a1") == "'a1' is not possible now: the corner is kept for later"    # the rules' reason
     assert refusal("b1") == "'b1' is not possible now (by the rules, this needs label(c) != \"b1\")"
-    assert refusal("c1") == "'c1' is not possible now (by the rules, c must satisfy mark[c] == none)"
+    assert refusal("c1") == "'c1' is not possible now (by the rules, mark[c1] must be none)"
     # a reason of the rules' own, whatever its words, is given as a reason
     assert refusal("d1") == "'d1' is not possible now: this needs a free row"
     code, out, _ = run(capsys, "play", path, "--bot", "2=first", "--seed", 0, stdin="a1\nb1\n",
@@ -400,7 +400,7 @@ def test_replay_move_illegal_now_gives_the_reason(capsys, tmp_path):
     tamper(path, lambda log: log["moves"].__setitem__(2, "a1"))
     code, out, err = run(capsys, "replay", path)
     assert code == 65 and out == ""
-    assert "move 3 'a1' is not legal: by the rules, c must satisfy mark[c] == none" in err
+    assert "move 3 'a1' is not legal: by the rules, mark[a1] must be none" in err
     code, out, _ = run(capsys, "replay", path, "--json")
     assert code == 65 and "final_view" not in out and json.loads(out)["exit_code"] == 65
 

@@ -5,7 +5,7 @@ stop the game with a located error, and `verify` reports them."""
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import SameNamedMoves
+from referee.interpreter.errors import IllegalMove, SameNamedMoves
 from referee.interpreter.verify import verify
 
 HAND = """
@@ -144,3 +144,23 @@ def test_a_label_may_not_read_an_attribute_that_statements_change(write_rules):
     text = COMPUTED.replace('"show chip worth {c.value + 0}" {', '"show chip worth {c.value + 0}" {\n  c.value = 3')
     _, diagnostics, _ = load_game(str(write_rules(text)))
     assert [d.code for d in diagnostics] == ["E413"] and "which statements change" in diagnostics[0].message
+
+
+# ---- why a move is refused ---------------------------------------------------------------------
+
+def test_a_refused_move_is_told_by_the_binder_reason_or_in_words(write_rules):
+    text = ('game "Reasons" { players 2 }\nboard Cell: grid 2 by 2\nvar mark[Cell]: Player? = none\n'
+            'action put(c in Cell where mark[c] == none else "that cell is taken") "{c}" { mark[c] = current }\n'
+            'action fill(r in 1..2, k in 1..2 where k >= r and mark[Cell(r, k)] == none) "fill {r} {k}" {\n'
+            '  mark[Cell(r, k)] = current\n}\n'
+            'flow { turns from 1 until count(c in Cell where mark[c] == none) == 0 { play put, fill } }\n')
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("a1")
+    with pytest.raises(IllegalMove, match="'a1' is not possible now: that cell is taken$"):
+        state.apply("a1")
+    # without a reason: the filter in words, with the move's own values
+    with pytest.raises(IllegalMove) as refused:
+        state.apply("fill 2 1")
+    assert str(refused.value) == "'fill 2 1' is not possible now (by the rules, 1 must be at least 2 and mark[Cell(2, 1)] must be none)"
