@@ -644,6 +644,19 @@ class Checker:
 
     def stmt_Require(self, node, scope, where):
         self.condition(node.condition, scope, "a requirement")
+        if node.reason:
+            self.reason_placeholders(node.reason, scope, node.span)
+
+    def reason_placeholders(self, text, scope, span):
+        """Each {name} or {expression} of the text a refused move is told: an expression of
+        what is known there (the binders, the lets before it, the game's names)."""
+        for match in PLACEHOLDER_TEXT.finditer(text):
+            node = parse_expression(match.group(1), span)
+            if node is None:
+                self.error("E411", f"'{{{match.group(1)}}}' in the reason of a refusal is not an expression", span,
+                           "show a value as {name} or {expression}, e.g. {size(hand[current])}")
+            else:
+                self.expr(node, scope)
 
     def stmt_Again(self, node, scope, where):
         pass
@@ -903,6 +916,8 @@ def check_actions(c: Checker):
         for binder in action.binders:
             scope = c.binder(binder, scope)
             c.argument_types[action.name, binder.name] = scope.lookup(binder.name)
+            if binder.reason:
+                c.reason_placeholders(binder.reason, scope, binder.span)
         c.block(action.body, scope, "action", guard_allowed=True)
 
 

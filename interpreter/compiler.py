@@ -17,6 +17,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.checker import Checker, element_of, strip_optional
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
+from referee.dsl.parser import parse_expression
 
 from . import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in
@@ -491,6 +492,22 @@ class Compiler:
         t = self.types.expr(node, scope)
         self.types.diagnostics = saved
         return t
+
+    def reason_source(self, text, scope, ctx, span) -> str:
+        """The source that makes the text a refused move is told: its {expressions} shown by
+        their labels as the mover sees them (owner-only attributes of others' components masked)."""
+        cg = self.codegen
+        pieces, position = [], 0
+        for match in re.finditer(r"\{([^{}]*)\}", text):
+            if match.start() > position:
+                pieces.append(repr(text[position:match.start()]))
+            node = parse_expression(match.group(1), span)
+            seen_by = {p: self.game.labeler(self.type_of(node, scope), p) for p in self.game.seats}
+            pieces.append(f"{cg.bind(seen_by, 'seen_by')}[s.current](s, {cg.source(node, scope, ctx)})")
+            position = match.end()
+        if position < len(text) or not pieces:
+            pieces.append(repr(text[position:]))
+        return " + ".join(pieces)
 
     def in_words(self, condition) -> str:
         """A filter said as what it asks: `mark[c] == none` -> "mark[c] must be none", each
@@ -1430,8 +1447,13 @@ class Compiler:
         for binder in action.binders:
             domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
-            texts.append(binder.reason if binder.reason is not None else
-                         RuleText(self.in_words(binder.condition)) if binder.condition is not None else "")
+            if binder.reason is not None:
+                # the binder's own text, its {expressions} of the binders so far (e: their values)
+                texts.append(self.define(f"def {self.fresh('_why')}(s, e)",
+                                         [f"    return {self.reason_source(binder.reason, scope, Context('env'), binder.span)}"],
+                                         self.where(binder), binder.span))
+            else:
+                texts.append(RuleText(self.in_words(binder.condition)) if binder.condition is not None else "")
         guard_scope = scope.child()
         run_scope = scope.child()
         legal_scope = scope.child()
@@ -1451,7 +1473,8 @@ class Compiler:
                 checks += 1
                 reason = node.reason or f"this needs {self.source_text(node.condition)}"
                 # a require without 'else': its reason is the rule's own text, marked as such
-                given = repr(reason) if node.reason else self.codegen.bind(RuleText(reason), "rule")
+                given = self.reason_source(node.reason, guard_scope, env, node.span) if node.reason \
+                    else self.codegen.bind(RuleText(reason), "rule")
                 guard.add(1, f"if not ({self.x(node.condition, guard_scope, env)}): return {given}")
                 run.add(1, f"if not ({self.x(node.condition, run_scope, local)}): "
                            f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")

@@ -1201,7 +1201,7 @@ def explain_refusal(s: State, text: str) -> str:
                 env[name] = value
                 if where is not None and not where(s, env):
                     if not isinstance(why, RuleText):          # the binder's own `else` text
-                        filtered = filtered or f"'{text}' is not possible now: {why}"
+                        filtered = filtered or f"'{text}' is not possible now: {why(s, dict(env))}"
                     else:
                         labels = {b[0]: game.binder_labelers[index][j](s, args[j]) for j, b in enumerate(action.binders[:k + 1])}
                         filtered = filtered or plain_refusal(text, with_values(why, labels))

@@ -164,3 +164,34 @@ def test_a_refused_move_is_told_by_the_binder_reason_or_in_words(write_rules):
     with pytest.raises(IllegalMove) as refused:
         state.apply("fill 2 1")
     assert str(refused.value) == "'fill 2 1' is not possible now (by the rules, 1 must be at least 2 and mark[Cell(2, 1)] must be none)"
+
+
+REASONS = """
+game "Reasons" { players 2 }
+board Cell: grid 2 by 2
+var mark[Cell]: Player? = none
+var gold[Player]: int = 1
+action put(c in Cell where mark[c] == none else "{c} is taken by {mark[c]}") "{c}" {
+  require gold[current] >= 2 else "you have {gold[current]} gold, {2 - gold[current]} short"
+  mark[c] = current
+}
+action earn "earn" { gold[current] += 1 }
+flow { turns from 1 until count(c in Cell where mark[c] == none) == 0 { play put, earn } }
+"""
+
+
+def test_a_reason_shows_values_of_the_moment(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(REASONS)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    with pytest.raises(IllegalMove, match="^'a1' is not possible now: you have 1 gold, 1 short$"):
+        state.apply("a1")
+    for name in ("earn", "earn", "a1", "earn"):
+        state.apply(name)
+    with pytest.raises(IllegalMove, match="^'a1' is not possible now: a1 is taken by P1$"):
+        state.apply("a1")
+
+
+def test_a_reason_placeholder_must_be_an_expression(write_rules):
+    _, diagnostics, _ = load_game(str(write_rules(REASONS.replace("{2 - gold[current]} short", "{2 gold} short"))))
+    assert [d.code for d in diagnostics] == ["E411"] and "in the reason of a refusal" in diagnostics[0].message
