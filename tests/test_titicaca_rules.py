@@ -19,6 +19,7 @@ Map reference (row.col of each hex, as the labels say: 'F@3.4' is the forest in 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -29,6 +30,7 @@ try:
 except ImportError:  # tests/ imported as a package
     from tests.scenario import Scenario, load
 
+from interpreter.bots import RandomBot
 from interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -327,6 +329,10 @@ def test_T10_a_player_without_weapons_or_without_villages_sits_out():
     # round 2: P2 has no weapons, P3 no village: only P1 bids
     assert sc.var("round") == 2 and weapons(sc)[1] == 0 and not sc.zone(("supply", 3))
     assert sc.s.sealed() and sc.s.current_player() == 1
+    # the log says so, in the order of the seats
+    assert sc.s.log[-3:] == ["round 2, lake 2: bid for the order of play (highest first; only those who place pay)",
+                             "P2 sits the round out (no weapons, or no village left)",
+                             "P3 sits the round out (no weapons, or no village left)"]
     sc.play("bid 1")
     assert not sc.s.sealed() and sc.var("order") == [1]
 
@@ -377,6 +383,7 @@ def test_T12_a_round_whose_lake_has_no_empty_shore_is_skipped_but_counts():
     # round 2 was skipped: nobody bid, nobody paid; round 3 is bidding, and the arrow moved twice
     assert sc.var("round") == 3 and sc.var("arrow") == 3
     assert weapons(sc) == [19, 19, 19]
+    assert "round 2, lake 2: no empty land hex on its shore, the round is skipped" in sc.s.log
     assert sc.s.history.count("bid 1") == 3
 
 
@@ -441,7 +448,9 @@ def test_T15_merge_with_an_adjacent_region_that_lacks_the_new_terrain():
     sc.play("place on F@6.5")
     assert sorted(m for m in sc.moves() if m.startswith("merge")) == sorted(
         [f"merge into the region of {label(sc, meadow)}", f"merge into the region of {label(sc, savanna)}"])
-    sc.refuse(f"merge into the region of {label(sc, forest)}", "not possible now")
+    # refused in the player's words, not the rule's code
+    assert sc.refuse(f"merge into the region of {label(sc, forest)}", "not possible now").endswith(
+        "that region does not touch the region of your new village")
     sc.play(f"merge into the region of {label(sc, meadow)}")
     f = H(sc, "F@6.5")
     assert sc.var(("area", f)) == meadow
@@ -458,7 +467,7 @@ def test_T15_no_merge_with_a_region_that_has_the_terrain_already():
     sc.play("place on F@6.5")
     assert [m for m in sc.moves() if m.startswith("merge")] == [f"merge into the region of {label(sc, savanna)}"]
     reason = sc.refuse("merge into the region of M@5.4", "not possible now")
-    assert "has_terrain" in reason
+    assert reason.endswith("that region already has a hex of your new village's terrain")
 
 
 def test_T16_associate_two_other_regions_when_all_three_conditions_hold():
@@ -501,6 +510,58 @@ def test_T16_associate_needs_a_region_adjacent_to_the_new_one_and_terrains_each_
     assert "lacks" in sc.refuse(associate(c, d))                    # c's forest is in d already
 
 
+def test_T16_a_pair_that_is_not_two_touching_regions_named_once_is_refused_in_words():
+    sc = fresh(players=3)
+    a = region(sc, (1, "F@6.5"), (2, "N@6.7"))                   # touches S@7.4
+    c = region(sc, (3, "M@8.5"), (3, "F@8.7"), (3, "S@7.8"))     # touches S@7.4 and a
+    far = region(sc, (1, "M@2.3"))                               # touches neither
+    bid_all(sc, {1: 3, 2: 1, 3: 1})
+    sc.play("place on S@7.4")
+    sc.play("skip")
+    home = H(sc, "S@7.4")
+    name = lambda x, y: f"associate the regions of {label(sc, x)} and {label(sc, y)}"
+    assert sc.refuse(name(home, a)).endswith("the region of your new village is not one of the two: name two other regions")
+    assert sc.refuse(name(a, far)).endswith("the two regions must touch each other across a border")
+    # a pair is named once: both touch the new village's region, so F@6.5 (row 6) comes first
+    assert sc.refuse(name(c, a)).endswith("name first the region that touches your new village's region "
+                                         "(if both do, the one higher on the map, or further left in its row)")
+    assert sc.can(name(a, c))
+
+
+def points_in_the_log(log) -> Counter:
+    """What the log says each seat scored: 'region of X, most villages on T: P1 +4', 'P1, P3 +1
+    (...)' (a shared award, each), 'P2 +20 (one per weapon held)', 'P1 +5 (weapons) +12 (...)'."""
+    scored = Counter()
+    for line in log:
+        said = re.match(r"^(?:region of \S+, [^:]+: )?((?:P\d, )*P\d) (\+\d+.*)$", line)
+        if said:
+            for seat in said.group(1).split(", "):
+                scored[int(seat[1:])] += sum(int(n) for n in re.findall(r"\+(\d+)", said.group(2)))
+    return scored
+
+
+# (random bots spend their weapons fast: the 2-player game of seed 3 ends before round 5)
+@pytest.mark.parametrize("players, seed, lake_scorings", [(2, 3, 0), (3, 4, 2), (5, 5, 2)])
+def test_T19_T22_the_log_says_where_every_point_comes_from(players, seed, lake_scorings):
+    """The scorings' log lines, award by award, add up to each player's points: a player at
+    the table sees why the scores moved."""
+    game, _, _ = load_game(str(RULES), (), players)
+    state, bot = game.new_initial_state(seed), RandomBot(seed)
+    scorings = 0
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+        done = sum(line.startswith("scoring of lake") for line in state.log)
+        if done > scorings:             # a scoring has just been made: the log adds up to it
+            scorings = done
+            assert points_in_the_log(state.log) == {p: state.scores()[p - 1] for p in range(1, players + 1)}
+    assert scorings == lake_scorings and state.log[-1] == "final scoring"
+    assert points_in_the_log(state.log) == {p: state.scores()[p - 1] for p in range(1, players + 1)}
+    # and every round says what it is played for, who pays and plays
+    assert "round 1, lake 1: bid for the order of play (highest first; only those who place pay)" in state.log
+    assert any(re.fullmatch(r"order of play: (P\d, )*P\d", line) for line in state.log)
+    assert any(re.fullmatch(r"P\d pays \d+ and plays", line) for line in state.log)
+
+
 def test_T17_a_temple_on_ones_own_village_in_or_beside_the_new_region():
     sc = fresh(players=3)
     near = settle(sc, 1, "F@6.5")                   # a region adjacent to S@7.4
@@ -512,8 +573,10 @@ def test_T17_a_temple_on_ones_own_village_in_or_beside_the_new_region():
         sc.play("skip")
     allowed = {m for m in sc.moves() if m.startswith("build temple")}
     assert allowed == {f"build temple T{v} on {x}" for v in (1, 2) for x in ("S@7.4", "F@6.5")}
-    sc.refuse("build temple T1 on F@3.4", "not possible now")
-    sc.refuse("build temple T1 on M@8.5", "not possible now")
+    assert sc.refuse("build temple T1 on F@3.4", "not possible now").endswith(
+        "a temple goes in the region of your new village or in a region that touches it")
+    assert sc.refuse("build temple T1 on M@8.5", "not possible now").endswith(
+        "a temple goes on a hex that holds one of your villages")
     sc.play("build temple T2 on F@6.5")
     assert [sc.attr(t, "value") for t in sc.zone(("shrine", near))] == [2]
     # the other players see that a temple was built, not its value
@@ -532,7 +595,7 @@ def test_T17_a_hex_holds_at_most_one_temple():
     while not any(m.startswith("build temple") for m in sc.moves()):
         sc.play("skip")
     assert {m for m in sc.moves() if m.startswith("build temple")} == {"build temple T2 on S@7.4"}
-    sc.refuse("build temple T2 on F@6.5", "not possible now")
+    assert sc.refuse("build temple T2 on F@6.5", "not possible now").endswith("that hex already holds a temple")
 
 
 def test_T18_adjacent_regions_and_the_lakes_a_region_borders():
