@@ -342,6 +342,7 @@ class Session:
         self.seed_shown = False
         self.defaults = view_defaults(game)
         self.legends = None         # what the symbols of each hex map stand for, once known
+        self.unshown = 0            # the rules' log lines before this one were never shown
         self.state = None
         self.moves = []
         # each human decision so far: (seat, how many moves were played before it, the bots as
@@ -369,7 +370,16 @@ class Session:
         if self.legends is None:
             self.legends = symbol_legends(self.game, self.state)
         mark = "#" if names and named_by_numbers(names) else ""
-        self.console.view(at_the_table(self.state.view(seat), self.legends, names, mark), self.defaults)
+        view = self.state.view(seat)
+        if not self.args.quiet:
+            # the events printed as '»' lines just above are not repeated under the map, so
+            # that it stays near the prompt; those never printed (logged before the first move,
+            # or replayed by --resume) are shown once
+            log = self.state.log
+            first = len(log) - len(view["log"])
+            view["log"] = [line for k, line in enumerate(view["log"], start=first) if k < self.unshown]
+            self.unshown = 0
+        self.console.view(at_the_table(view, self.legends, names, mark), self.defaults)
 
     def events(self):
         """Lines the rules logged since last time."""
@@ -448,6 +458,7 @@ class Session:
         if self.hot_seat and self.last_human not in (None, seat):
             if sys.stdout.isatty():
                 sys.stdout.write("\033[H\033[2J\033[3J")      # the screen and its scrollback
+            self.unshown = len(self.state.log)      # the '»' lines are off the screen: in the view
             out("═" * min(60, terminal_width()))
             line = self.read_line(f"pass the terminal to P{seat}, then press Enter ")
             if line is None:
@@ -589,11 +600,12 @@ class Session:
         except CliError as error:       # a runtime error before the first move: the game stopped
             error.message += f"\n(while setting up; seed {self.seed})"
             raise
-        self.log_seen = len(self.state.log)
+        self.log_seen = self.unshown = len(self.state.log)
         self.last_scores = self.state.scores() if game.score is not None else None
         if self.resumed:
             self.moves = self.resumed
             self.rebuild(record_decisions=True)
+            self.unshown = len(self.state.log)          # replayed, not printed
             out(f"resumed from {self.args.resume} after {len(self.moves)} moves")
         outcome = None
         try:

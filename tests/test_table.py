@@ -359,3 +359,28 @@ def test_replay_shows_the_legend_of_a_hex_maps_symbols(capsys, monkeypatch, tmp_
     assert "  F forest · M meadow · N mountain · P pampa · S savanna · 01..15 lake (numbered)" in out.splitlines()
     # a replay lists no moves: no move numbers on the map
     assert "an empty hex where move 3" not in out
+
+
+def test_events_printed_above_are_not_repeated_under_the_map(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "quit\n")
+    first, second = views(out)[:2]
+    # before any move, the round's opening line is shown in the view (it was printed nowhere)
+    assert "recent events:\n  round 1, lake 1: bid for the order of play" in first
+    # then the events come as '»' lines just above the view, and the view does not repeat them
+    assert "  » order of play: P2, P1\n  » P2 pays 15 and plays" in out
+    assert "recent events:" not in second and "order of play" not in second
+    # with --quiet there are no '»' lines: the view keeps its recent events
+    code, out, _ = run(capsys, "play", TITICACA, "--players", 2, "--bot", "2=random", "--seed", 11, "--quiet",
+                       stdin="bid 5\nquit\n", monkeypatch=monkeypatch)
+    assert "  » " not in out and "recent events:" in views(out)[1] and "order of play: P2, P1" in views(out)[1]
+
+
+def test_after_a_hand_over_the_next_human_sees_the_recent_events(capsys, monkeypatch):
+    """With the terminal handed over (the screen cleared, on a terminal), the '»' lines printed
+    before are gone: the next human's view shows the recent events again."""
+    _, out, _ = run(capsys, "play", TITICACA, "--players", 2, "--bot", "all=human", "--hot-seat", "--seed", 11,
+                    stdin="bid 5\n\nbid 3\nquit\n", monkeypatch=monkeypatch)
+    p1, p2 = views(out)[:2]
+    assert "view of P1" in p1 and "view of P2" in p2
+    for shown in (p1, p2):
+        assert "recent events:\n  round 1, lake 1: bid for the order of play" in shown

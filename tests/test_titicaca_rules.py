@@ -42,6 +42,14 @@ SYMBOLS = {"F": "forest", "M": "meadow", "N": "mountain", "S": "savanna", "P": "
 
 # ---- Titicaca vocabulary on top of the generic harness ----------------------------------------
 
+FINAL_SCORING = "final scoring: every region, then every player's weapons, villages and longest chain"
+
+
+def lake_scoring(n) -> str:
+    """The log line that opens the scoring after round n."""
+    return f"scoring of lake {n}: the regions on its shore, then every player's weapons"
+
+
 def fresh(players=3, seed=0) -> Scenario:
     """A new game: round 1, every player about to bid."""
     return Scenario.new(RULES, players=players, seed=seed)
@@ -326,13 +334,14 @@ def test_T10_a_player_without_weapons_or_without_villages_sits_out():
     for p in sc.var("order"):
         sc.play(sc.moves()[0])
         skip_rest(sc)
+    assert sc.s.log.count("P3 has placed their last village") == 1
     # round 2: P2 has no weapons, P3 no village: only P1 bids
     assert sc.var("round") == 2 and weapons(sc)[1] == 0 and not sc.zone(("supply", 3))
     assert sc.s.sealed() and sc.s.current_player() == 1
     # the log says so, in the order of the seats
     assert sc.s.log[-3:] == ["round 2, lake 2: bid for the order of play (highest first; only those who place pay)",
-                             "P2 sits the round out (no weapons, or no village left)",
-                             "P3 sits the round out (no weapons, or no village left)"]
+                             "P2 sits the round out: no weapons",
+                             "P3 sits the round out: no village left"]
     sc.play("bid 1")
     assert not sc.s.sealed() and sc.var("order") == [1]
 
@@ -403,7 +412,7 @@ def test_T12_a_skipped_round_5_is_still_scored():
     # round 5 had no empty shore: skipped, and scored all the same (weapons count at least)
     assert sc.var("round") == 6
     assert all(after > b for after, b in zip(points(sc), before))
-    assert "scoring of lake 5" in sc.s.log and sc.var(("points", 1)) > 19   # M@3.10 was scored
+    assert lake_scoring(5) in sc.s.log and sc.var(("points", 1)) > 19   # M@3.10 was scored
 
 
 def test_T13_the_arrow_passes_one_seat_clockwise_each_round():
@@ -554,7 +563,7 @@ def test_T19_T22_the_log_says_where_every_point_comes_from(players, seed, lake_s
         if done > scorings:             # a scoring has just been made: the log adds up to it
             scorings = done
             assert points_in_the_log(state.log) == {p: state.scores()[p - 1] for p in range(1, players + 1)}
-    assert scorings == lake_scorings and state.log[-1] == "final scoring"
+    assert scorings == lake_scorings and FINAL_SCORING in state.log
     assert points_in_the_log(state.log) == {p: state.scores()[p - 1] for p in range(1, players + 1)}
     # and every round says what it is played for, who pays and plays
     assert "round 1, lake 1: bid for the order of play (highest first; only those who place pay)" in state.log
@@ -632,7 +641,7 @@ def test_T19_round_5_scores_the_regions_bordering_lake_5_only():
     #   F@2.9 (lakes 5, 6): P1 forest 1 + majority 2 = 3;  P@4.7 (lakes 5, 2): P2 pampa 1 + 2 = 3
     #   weapons held then (T-21): 5 - 1 = 4 each
     assert points(sc) == [7 + 3 + 4, 3 + 4]
-    assert "scoring of lake 5" in sc.s.log and away
+    assert lake_scoring(5) in sc.s.log and away
 
 
 def test_T19_round_10_scores_lake_10_and_the_end_scores_every_region():
@@ -641,7 +650,7 @@ def test_T19_round_10_scores_lake_10_and_the_end_scores_every_region():
     region(sc, (2, "F@6.11"))                          # borders lakes 10 and 11
     region(sc, (1, "M@2.3"))                           # far from lake 10
     play_round(sc, ["S@7.14", "P@7.10"])
-    assert sc.var("round") == 11 and "scoring of lake 10" in sc.s.log
+    assert sc.var("round") == 11 and lake_scoring(10) in sc.s.log
     # scored: F@6.11 (P2: 1 + 2 lakes), S@7.14 (P1: 1 + 1 lake), P@7.10 (P2: 1 + 3 lakes); weapons 19
     assert points(sc) == [1 + 1 + 19, (1 + 2) + (1 + 3) + 19]
     # weapons after the scoring (T-25): P1 19 + 2 villages + 3 * 1; P2 19 + 2 + 3 * 2 (a chain of 2)
@@ -806,7 +815,9 @@ def test_T26_the_game_ends_when_the_land_is_full_and_late_bidders_take_back():
     # the land is full: P1 and P3 never acted and keep their weapons; final scoring; the end
     assert sc.s.is_terminal()
     assert weapons(sc) == [20, 15, 20]
-    assert sc.s.log[-1] == "final scoring"
+    # the log says why the game ends, then the final scoring
+    said = sc.s.log.index("no empty land hex is left: the game ends")
+    assert sc.s.log[said + 1] == FINAL_SCORING
     assert sum(points(sc)) > sum(weapons(sc))          # regions, villages and chains were scored
 
 
@@ -819,7 +830,8 @@ def test_T26_the_game_ends_when_nobody_holds_both_weapons_and_a_village():
     # empty land remains, but nobody can bid any more: the end, after round 1
     assert sc.s.is_terminal() and sc.var("round") == 1
     assert sum(1 for h in land(sc) if not sc.zone(("site", h))) == 31
-    assert sc.s.log[-1] == "final scoring"
+    said = sc.s.log.index("no player holds both weapons and a village: the game ends")
+    assert sc.s.log[said + 1] == FINAL_SCORING
 
 
 def test_T27_after_round_15_villages_go_on_any_empty_land_hex():
