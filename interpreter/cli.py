@@ -538,9 +538,23 @@ class Session:
             try:
                 self.play_move(seat, move)
             except IllegalMove as refusal:
-                self.console.refusal(f"refused: {refusal.reason}")
+                unknown = refusal.reason.startswith("unknown move")
+                self.console.refusal(f"refused: {refusal.reason}{self.unplayed_cells(text, names) if unknown else ''}")
                 continue
             return None
+
+    def unplayed_cells(self, text, names) -> str:
+        """For a move refused as unknown that names a board's cell which no legal move names
+        ('place on F@2.9' when F@2.9 is not beside this round's lake), the words that say so."""
+        boards = self.state.view(PUBLIC)["boards"].values()
+        labels = {cell["label"].lower(): cell["label"] for board in boards for cell in board.get("cells", [])}
+        named = {word for name in names for word in words(name)}
+        cells = [labels[word] for word in words(text) if word in labels and word not in named]
+        if not cells:
+            return ""
+        numbered = any(board.get("kind") == "hex" for board in boards)
+        return (f" ({', '.join(cells)}: no legal move plays there now"
+                + ("; the hexes numbered on the map are where they do)" if numbered else ")"))
 
     def undo(self, seat) -> bool:
         """Go back to `seat`'s previous decision: the moves since (the bots' too) are taken back

@@ -384,3 +384,14 @@ def test_after_a_hand_over_the_next_human_sees_the_recent_events(capsys, monkeyp
     assert "view of P1" in p1 and "view of P2" in p2
     for shown in (p1, p2):
         assert "recent events:\n  round 1, lake 1: bid for the order of play" in shown
+
+
+def test_a_refused_move_on_a_cell_no_legal_move_names_says_so(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "place on F@2.9\nquit\n")
+    # F@2.9 is on the map but not beside lake 1: the guess is kept, and the cell is explained
+    assert ("refused: unknown move 'place on F@2.9'; did you mean 'place on F@6.5'? (F@2.9: no legal move "
+            "plays there now; the hexes numbered on the map are where they do)") in out
+    # a grid says it without the map's numbers; a refusal with the rules' reason gets no note
+    _, out, _ = run(capsys, "play", TTT, "--seed", 1, stdin="b2\nput b2\nb2\nquit\n", monkeypatch=monkeypatch)
+    assert "refused: unknown move 'put b2'; type 'moves' to list the legal ones (b2: no legal move plays there now)" in out
+    assert "refused: 'b2' is not possible now (by the rules, c must satisfy mark[c] == none)\n" in out
