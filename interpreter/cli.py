@@ -30,7 +30,7 @@ from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import failure_kind, verify
 from . import analyze, cluster, completion, console, coverage, parallel, rulebook, tournament
-from .render import scores_text, view_defaults, winners_text
+from .render import at_the_table, scores_text, symbol_legends, view_defaults, winners_text
 from .render import width as terminal_width
 from .progress import Progress, Ticking, wanted
 
@@ -255,6 +255,8 @@ def parse_bots(specs, players):
 HUMAN_HELP = """\
 Type a move by its number or its name (case and spaces do not matter); '#3' is always move 3.
 Where moves are named by numbers, a bare number is a name, never a place in the list.
+A few words of a name will do when only one legal move holds them all ('F@6.5' for
+'place on F@6.5'). On a hex map, (3) on an empty hex: move 3 of the list plays there.
 Commands: moves (list the legal moves), view (show the game again), undo (take back your last
 move, and the bots' moves after it), help, quit."""
 
@@ -264,13 +266,15 @@ def named_by_numbers(names) -> bool:
     return any(name.strip().isdigit() for name in names)
 
 
-def numbered_moves(names) -> list:
+def numbered_moves(names, notes=None) -> list:
     """The legal moves numbered, in columns when there are many ('#1' where moves are named
-    by numbers: a bare number is a name then)."""
+    by numbers: a bare number is a name then); `notes` ({name: text}) are shown after names."""
     if not names:
         return ["  (no legal move)"]
     mark = "#" if named_by_numbers(names) else ""
-    items = [f"{mark}{i:>{len(str(len(names)))}}. {name}" for i, name in enumerate(names, start=1)]
+    notes = notes or {}
+    items = [f"{mark}{i:>{len(str(len(names)))}}. {name}" + (f"  ({notes[name]})" if name in notes else "")
+             for i, name in enumerate(names, start=1)]
     if len(items) <= 12:
         return ["  " + item for item in items]
     width = max(len(item) for item in items) + 3
@@ -281,6 +285,43 @@ def numbered_moves(names) -> list:
         cells = [items[r + c * rows] for c in range(columns) if r + c * rows < len(items)]
         lines.append("  " + "".join(cell.ljust(width) for cell in cells).rstrip())
     return lines
+
+
+def skip_notes(state) -> dict:
+    """{'skip': 'no merge'}: what a 'skip' among the legal moves passes up (the actions of the
+    other moves listed), so that a player knows which step of the turn they are at."""
+    moves = state.legal_moves()
+    if not any(move.kind == "skip" for move in moves):
+        return {}
+    actions = []
+    for move in moves:
+        if move.kind == "action" and state.game.actions[move.action].name not in actions:
+            actions.append(state.game.actions[move.action].name)
+    return {"skip": "no " + " or ".join(actions)} if actions else {}
+
+
+def words(text: str) -> list:
+    return [word for word in re.split(r"[\s,]+", text.lower()) if word]
+
+
+def holding_words(names, text) -> list:
+    """The names that hold every word of `text` as a word, in that order ('F@6.5' and 'T1
+    F@6.5' are in 'build temple T1 on F@6.5'); none for a bare number, which is a place in
+    the list or a move's whole name."""
+    wanted = words(text)
+    if not wanted or text.strip().lstrip("#").isdigit():
+        return []
+
+    def holds(name):
+        have, at = words(name), 0
+        for word in wanted:
+            while at < len(have) and have[at] != word:
+                at += 1
+            if at == len(have):
+                return False
+            at += 1
+        return True
+    return [name for name in names if holds(name)]
 
 
 class Session:
@@ -300,6 +341,8 @@ class Session:
         self.sealed = []            # positions of sealed moves not yet revealed
         self.seed_shown = False
         self.defaults = view_defaults(game)
+        self.legends = None         # what the symbols of each hex map stand for, once known
+        self.unshown = 0            # the rules' log lines before this one were never shown
         self.state = None
         self.moves = []
         # each human decision so far: (seat, how many moves were played before it, the bots as
@@ -321,8 +364,22 @@ class Session:
         if not self.args.quiet:
             self.console.line(text)
 
-    def show_view(self, seat):
-        self.console.view(self.state.view(seat), self.defaults)
+    def show_view(self, seat, names=None):
+        """The view of `seat`, with the legends of its hex maps and, while it chooses among
+        the moves `names`, their numbers on the hexes they name."""
+        if self.legends is None:
+            self.legends = symbol_legends(self.game, self.state)
+        mark = "#" if names and named_by_numbers(names) else ""
+        view = self.state.view(seat)
+        if not self.args.quiet:
+            # the events printed as '»' lines just above are not repeated under the map, so
+            # that it stays near the prompt; those never printed (logged before the first move,
+            # or replayed by --resume) are shown once
+            log = self.state.log
+            first = len(log) - len(view["log"])
+            view["log"] = [line for k, line in enumerate(view["log"], start=first) if k < self.unshown]
+            self.unshown = 0
+        self.console.view(at_the_table(view, self.legends, names, mark), self.defaults)
 
     def events(self):
         """Lines the rules logged since last time."""
@@ -401,6 +458,7 @@ class Session:
         if self.hot_seat and self.last_human not in (None, seat):
             if sys.stdout.isatty():
                 sys.stdout.write("\033[H\033[2J\033[3J")      # the screen and its scrollback
+            self.unshown = len(self.state.log)      # the '»' lines are off the screen: in the view
             out("═" * min(60, terminal_width()))
             line = self.read_line(f"pass the terminal to P{seat}, then press Enter ")
             if line is None:
@@ -419,9 +477,9 @@ class Session:
         state = self.state
         self.decisions.append((seat, len(self.moves), copy.deepcopy(self.bots)))
         out("")
-        self.show_view(seat)
+        self.show_view(seat, state.legal_move_names())
         out("legal moves:")
-        for line in numbered_moves(state.legal_move_names()):
+        for line in numbered_moves(state.legal_move_names(), skip_notes(state)):
             out(line)
         while True:
             line = self.read_line(f"P{seat}> ")
@@ -444,15 +502,24 @@ class Session:
                     out(HUMAN_HELP)
                     continue
                 if word in ("moves", "m"):
-                    for item in numbered_moves(names):
+                    for item in numbered_moves(names, skip_notes(state)):
                         out(item)
                     continue
                 if word in ("view", "v"):
-                    self.show_view(seat)
+                    self.show_view(seat, names)
                     continue
                 if word in ("undo", "u"):
                     if self.undo(seat):
                         return "undone"
+                    continue
+            if not by_name:     # a few words of one name: 'F@6.5' for 'place on F@6.5'
+                holding = holding_words(names, text)
+                if len(holding) == 1:
+                    by_name = holding
+                elif len(holding) > 1:
+                    self.console.refusal(f"refused: {shortened(text, 40)!r} is in {len(holding)} moves: "
+                                         + "; ".join(f"{names.index(n) + 1}. {n}" for n in holding[:6])
+                                         + (" ..." if len(holding) > 6 else "") + " (type more of the name, or its number)")
                     continue
             move = by_name[0] if by_name else text
             number = text[1:] if text.startswith("#") else text
@@ -471,9 +538,23 @@ class Session:
             try:
                 self.play_move(seat, move)
             except IllegalMove as refusal:
-                self.console.refusal(f"refused: {refusal.reason}")
+                unknown = refusal.reason.startswith("unknown move")
+                self.console.refusal(f"refused: {refusal.reason}{self.unplayed_cells(text, names) if unknown else ''}")
                 continue
             return None
+
+    def unplayed_cells(self, text, names) -> str:
+        """For a move refused as unknown that names a board's cell which no legal move names
+        ('place on F@2.9' when F@2.9 is not beside this round's lake), the words that say so."""
+        boards = self.state.view(PUBLIC)["boards"].values()
+        labels = {cell["label"].lower(): cell["label"] for board in boards for cell in board.get("cells", [])}
+        named = {word for name in names for word in words(name)}
+        cells = [labels[word] for word in words(text) if word in labels and word not in named]
+        if not cells:
+            return ""
+        numbered = any(board.get("kind") == "hex" for board in boards)
+        return (f" ({', '.join(cells)}: no legal move plays there now"
+                + ("; the hexes numbered on the map are where they do)" if numbered else ")"))
 
     def undo(self, seat) -> bool:
         """Go back to `seat`'s previous decision: the moves since (the bots' too) are taken back
@@ -533,11 +614,12 @@ class Session:
         except CliError as error:       # a runtime error before the first move: the game stopped
             error.message += f"\n(while setting up; seed {self.seed})"
             raise
-        self.log_seen = len(self.state.log)
+        self.log_seen = self.unshown = len(self.state.log)
         self.last_scores = self.state.scores() if game.score is not None else None
         if self.resumed:
             self.moves = self.resumed
             self.rebuild(record_decisions=True)
+            self.unshown = len(self.state.log)          # replayed, not printed
             out(f"resumed from {self.args.resume} after {len(self.moves)} moves")
         outcome = None
         try:
@@ -1183,7 +1265,7 @@ def cmd_replay(args) -> int:
     game = state.game
     out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'] if seat is None else None)}")
     out("")
-    args.console.view(state.view(viewer), view_defaults(game))
+    args.console.view(at_the_table(state.view(viewer), symbol_legends(game, state)), view_defaults(game))
     if legal:
         out("legal moves:")
         for line in numbered_moves(legal):

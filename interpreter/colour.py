@@ -22,6 +22,7 @@ from .render import legend_lines, split_key, view_sections, whose_turn
 SEAT_COLOURS = ("cyan", "magenta", "yellow", "green", "bright_blue", "dark_orange", "bright_white", "purple")
 SEAT = re.compile(r"(?<![\w@])P([1-9][0-9]*)(?![\w@])")       # a seat's name, not part of a word
 BORDERS = re.compile(r"[│╱╲─]+")                               # between the parts of a board
+TARGET = re.compile(r"\(#?[0-9]+\)")                              # a listed move's number on its hex
 ERROR, GOOD, LABEL, QUIET = "bold red", "bold green", "bold", "dim"
 # words of the summaries that say something went wrong or right (styles only: the text is kept)
 REPORT_STYLES = (
@@ -170,7 +171,7 @@ def styled_view(view: dict, defaults=None):
             text.stylize(QUIET)
         elif section.kind == "board":
             style_board(text, section, view)
-        elif section.kind in ("zones", "variables", "events"):
+        elif section.kind in ("zones", "variables", "events", "parts"):
             text.stylize(LABEL, 0, len(section.lines[0]))
         elif section.kind == "choice":
             text.stylize(LABEL)
@@ -195,7 +196,8 @@ def style_head(text, view):
 
 def style_board(text, section, view):
     """The board's name bold; its coordinates (the column letters or numbers, the row
-    numbers) and legend dim, the borders grey, each mark in its seat's colour."""
+    numbers) and legend dim, the borders grey, each mark in its seat's colour, the numbers
+    of the listed moves on their hexes bold."""
     lines, board = section.lines, section.board
     starts = [0]
     for line in lines:
@@ -223,6 +225,9 @@ def style_board(text, section, view):
             text.stylize(QUIET, starts[k] + label.start(1), starts[k] + label.end(1))
         for border in BORDERS.finditer(lines[k]):
             text.stylize("bright_black", starts[k] + border.start(), starts[k] + border.end())
+        if board.get("targets"):
+            for target in TARGET.finditer(lines[k]):
+                text.stylize("bold", starts[k] + target.start(), starts[k] + target.end())
     owners = owners_by_cell(view, board)
     for spot in section.spots or ():
         here = owners.get(spot.cell.get("label"), {})

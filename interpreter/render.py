@@ -7,6 +7,8 @@ Nothing here knows a game: zones, variables and boards are drawn from their name
     render_board(board, values)       # one board: a grid of marks, or a hex map
     render_status(view)               # one line: turn, whose move, scores
     view_sections(view)               # the text of render_view in its parts, for colouring it
+    symbol_legends(game, state)       # what each symbol of a hex map stands for, by board
+    at_the_table(view, legends, names)  # a view with those legends and the numbered moves' hexes
 """
 from __future__ import annotations
 
@@ -256,14 +258,117 @@ def border_between(parts, a, b) -> bool:
     return any(name != "none" for name in parts[a] + parts[b])
 
 
-def legend_lines(board: dict) -> list:
-    """What the drawing's coordinates and lines mean: the same lines whatever the marks."""
+SINGULAR = {"hexes": "hex", "cells": "cell"}
+
+
+def parts_lines(board: dict, values: dict, title: str) -> list:
+    """The parts a variable splits the board into, each under the name of the cell that names
+    it, with its cells in reading order: what a move that names a part by one cell ('the
+    region of S@5.2') takes in. Parts of one cell are listed together on the last line."""
+    names = part_names(board, values)
+    if names is None:
+        return []
+    word = "hexes" if board.get("kind") == "hex" else "cells"
+    label_at = {(c["row"], c["col"]): c["label"] for c in board.get("cells", [])}
+    order = sorted(label_at, key=lambda at: (at[0], at[1]))
     lines = []
+    for k, variable in enumerate(board.get("parts", ())):
+        members = {}
+        for at in order:
+            part = names[at][k]
+            if part != "none":
+                members.setdefault(part, []).append(label_at[at])
+        if not members:
+            continue
+        lines.append(f"{variable}: the parts of {title}, each named by one of its {word}:")
+        alone = []
+        for part, cells in members.items():
+            if len(cells) == 1 and cells[0] == part:
+                alone.append(part)
+                continue
+            lines.extend(wrap(f"  {part}: ", cells, sep=", "))
+        if alone:
+            lines.extend(wrap(f"  one {SINGULAR[word]} each: ", alone, sep=", "))
+    return lines
+
+
+def legend_lines(board: dict) -> list:
+    """What the drawing's symbols, coordinates, lines and move numbers mean: the same lines
+    whatever the marks (the move numbers' line only while a human chooses)."""
+    lines = []
+    if board.get("symbols"):
+        lines.extend(wrap("  ", board["symbols"]))
     if board.get("kind") == "hex":
         lines.append("  a hex is SYMBOL@ROW.COL: its row at the left, its column on top (half a hex each)")
     if board.get("parts"):
-        lines.append(f"  lines are the borders between the parts of {', '.join(board['parts'])}")
+        # every side of a part is drawn, against a cell in no part too: an outline
+        lines.append(f"  lines outline the parts of {', '.join(board['parts'])}, listed below")
+    if board.get("targets"):
+        lines.append("  (3): an empty hex where move 3 of the list below plays")
     return lines
+
+
+def symbol_legends(game, state) -> dict:
+    """{hex map's name: ['F forest', 'M meadow', ..., '01..15 lake']}: for each symbol of the
+    drawing, the attributes its legend entry gives (those the same on every hex of that
+    symbol), the numbered hexes as one range. A player reads the map by them."""
+    legends = {}
+    for name, geometry in game.geometries.items():
+        if geometry.kind != "hex":
+            continue
+        groups = {}
+        for cell in geometry.cells:
+            entity = state.entities[cell]
+            symbol = hex_symbol(entity["__label__"])
+            groups.setdefault("#" if symbol.isdigit() else symbol, []).append((symbol, entity))
+        entries = []
+        for symbol in sorted(groups, key=lambda k: (k == "#", k)):
+            members = groups[symbol]
+            shared = [value for key, value in members[0][1].items()
+                      if not key.startswith("__") and key not in ("row", "col", "number")
+                      and all(entity.get(key) == value for _, entity in members)]
+            if symbol == "#":
+                numbers = sorted((entity["number"], shown) for shown, entity in members)
+                symbol = numbers[0][1] if len(numbers) == 1 else f"{numbers[0][1]}..{numbers[-1][1]}"
+            texts = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in shared if v is not None]
+            if symbol[0].isdigit():
+                texts = [", ".join(texts) + " (numbered)" if texts else "numbered"]
+            if texts:
+                entries.append(f"{symbol} {', '.join(texts)}")
+        legends[name] = entries
+    return legends
+
+
+def named_cells(names, labels) -> dict:
+    """{cell label: [numbers of the moves whose name holds that label as a word]} (from 1)."""
+    found = {}
+    for number, name in enumerate(names, start=1):
+        for word in set(re.split(r"[\s,()]+", name)):
+            if word in labels:
+                found.setdefault(word, []).append(number)
+    return found
+
+
+def at_the_table(view: dict, legends: dict = None, names=None, mark: str = "") -> dict:
+    """A copy of `view` for a human at the terminal: each hex map with the legend of its
+    symbols, and, while that human chooses among the moves `names` (numbered from 1, `mark`
+    before the number: '#' where moves are named by numbers), on each empty hex that one
+    listed move names, and only one, that move's number: where a move plays is found on the
+    map, not searched for in a long list."""
+    boards = {}
+    for board_name, board in (view.get("boards") or {}).items():
+        board = dict(board)
+        base = split_key(board_name)[0]
+        if (legends or {}).get(base):
+            board["symbols"] = legends[base]
+        if names and board.get("kind") == "hex":
+            empty = {c["label"] for c in board.get("cells", []) if not c.get("marks")}
+            targets = {label: f"({mark}{numbers[0]})" for label, numbers in named_cells(names, empty).items()
+                       if len(numbers) == 1 and len(f"({mark}{numbers[0]})") <= HEX_WIDTH}
+            if targets:
+                board["targets"] = targets
+        boards[board_name] = board
+    return {**view, "boards": boards}
 
 
 def place(line: list, start: int, text: str):
@@ -281,6 +386,7 @@ def render_hex_board(board: dict, values: dict, spots: list = None) -> list:
     cols = board.get("cols") or max(c["col"] for c in cells)
     at = {(c["row"], c["col"]): c for c in cells}
     parts = part_names(board, values)
+    targets = board.get("targets") or {}      # empty hexes where a listed move plays: its number
     label_width = len(str(rows))
     half = HEX_WIDTH // 2
 
@@ -303,12 +409,12 @@ def render_hex_board(board: dict, values: dict, spots: list = None) -> list:
             middle = x(col)
             symbol = hex_symbol(cell["label"])[:half + 1]
             place(symbols, middle - len(symbol) + 1, symbol)      # by its last character, as drawn in the rules
-            text = "/".join(cell.get("marks") or [])
+            text = "/".join(cell.get("marks") or []) or targets.get(cell["label"], "")
             if len(text) > HEX_WIDTH:
                 cut.append((cell["label"], text))
                 text = text[:HEX_WIDTH - 1] + "…"
             place(marks, middle - half, text.center(HEX_WIDTH))
-            if spots is not None and text:
+            if spots is not None and text and cell.get("marks"):
                 # its line once the row's symbols line is added; +2: the indent added below
                 start = 2 + middle - half + text.center(HEX_WIDTH).index(text)
                 spots.append(Spot(len(lines) + 1, start, text, tuple(cell["marks"]), cell))
@@ -435,6 +541,9 @@ def view_sections(view: dict, defaults: dict = None) -> list:
         # the spots' lines counted from the section's first line, the board's name
         spots = [spot._replace(line=spot.line + 1) for spot in spots]
         sections.append(Section("board", [f"{name}:", *drawing], board, spots))
+        listed = parts_lines(board, view.get("vars") or {}, name)
+        if listed:
+            sections.append(Section("parts", listed, board))
     # zones that a board drawing shows whole (one item per cell) are not listed again, nor the
     # variables it draws as parts (a letter per part)
     drawn = {z for board in (view.get("boards") or {}).values() for z in board.get("zones", ())}

@@ -22,7 +22,7 @@ from referee.interpreter.cli import build_parser, main
 from referee.interpreter.colour import Colour, seat_style, styled_diagnostics, styled_refusal, styled_view
 from referee.interpreter.console import Table, for_command, wants_colour
 from referee.interpreter.engine import load_game
-from referee.interpreter.render import render_view, view_defaults, view_sections
+from referee.interpreter.render import at_the_table, render_view, symbol_legends, view_defaults, view_sections
 
 from .test_cli import BROKEN, ROOT, TTT
 
@@ -361,3 +361,25 @@ def test_a_real_terminal_gets_colour_and_plain_asks_for_none():
                            timeout=60).stdout
     assert "\x1b[" in coloured and ESCAPE.sub("", coloured) == plain
     assert through_a_terminal(*argv, "--plain") == plain
+
+
+def test_at_the_table_a_hex_maps_legend_and_move_numbers_keep_the_plain_text():
+    """The legend of the symbols and the numbers of the listed moves on their hexes: the
+    same characters in colour, the legend dim, each number bold."""
+    game, state = played(TITICACA, 2, players=2)
+    bot = RandomBot(1)
+    # the second player to place, once the first one's village stands (a part to list)
+    while not (state.history[-1] == "skip" or state.history[-1].startswith("build temple")):
+        state.apply(bot.choose(state))
+    names = state.legal_move_names()
+    assert names and all(name.startswith("place on ") for name in names)
+    view = at_the_table(state.view(state.current_player()), symbol_legends(game, state), names)
+    text = styled_view(view)
+    assert text.plain == render_view(view)
+    legend = text.plain.index("F forest · M meadow")
+    assert style_at(text, legend).dim
+    for number in range(1, len(names) + 1):
+        at = text.plain.index(f"({number})")
+        assert all(style_at(text, at + k).bold for k in range(len(f"({number})")))
+    listed = text.plain.index("area: the parts of Map")
+    assert style_at(text, listed).bold

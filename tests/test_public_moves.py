@@ -202,9 +202,12 @@ def test_a_hex_map_shows_its_symbols_and_the_borders_of_a_cell_valued_variables_
     # below the first row, every hex of a part meets a hex in none: a border under each side
     assert between.split() == ["╱", "╲", "╱", "╲"]
     assert second.split() == ["2", "B", "01"]
-    assert "  lines are the borders between the parts of part" in lines
-    # the parts are drawn, not listed again among the variables
-    assert not any(line.strip().startswith("part") for line in lines)
+    assert "  lines outline the parts of part, listed below" in lines
+    # the parts are drawn and listed under the cell that names each, not among the variables
+    listed = lines.index("part: the parts of Hex, each named by one of its hexes:")
+    assert lines[listed + 1:listed + 3] == ["  A@1.5: B@1.3, A@1.5", "  one hex each: A@1.1"]
+    variables = lines[lines.index("variables:"):] if "variables:" in lines else []
+    assert not any(line.strip().startswith("part") for line in variables)
 
 
 def test_a_grid_split_into_parts_draws_their_borders():
@@ -218,7 +221,7 @@ def test_a_grid_split_into_parts_draws_their_borders():
     assert top.split() == ["2", ".", "│.", ] and bottom.split() == ["1", ".", "."]
     assert top.index("│") == bottom.index(".") + 2        # in the gap between the columns
     assert under.strip() == "──" and under.index("─") == top.rindex(".")
-    assert numbers.split() == ["1", "2"] and legend == "  lines are the borders between the parts of part"
+    assert numbers.split() == ["1", "2"] and legend == "  lines outline the parts of part, listed below"
 
 
 def test_hex_cells_follow_the_drawing():

@@ -276,3 +276,122 @@ def test_progress_is_wanted_only_on_a_terminal_without_json_or_quiet():
     assert progress.wanted(args, Terminal()) and not progress.wanted(args, io.StringIO())
     assert not progress.wanted(argparse.Namespace(json=True, quiet=False), Terminal())
     assert not progress.wanted(argparse.Namespace(json=False, quiet=True), Terminal())
+
+
+# ---- a hex map at the table: what its symbols mean, where the moves play --------------------
+
+TITICACA = str(GAMES / "titicaca.rules")
+
+
+def titicaca_at_the_table(capsys, monkeypatch, typed: str):
+    """Seed 11, two players, P2 a random bot: P2 bids 15 and settles S@5.2 first; P1, who bid
+    5, then chooses among the hexes around lake 1."""
+    return run(capsys, "play", TITICACA, "--players", 2, "--bot", "2=random", "--seed", 11,
+               stdin="bid 5\n" + typed, monkeypatch=monkeypatch)
+
+
+def test_a_hex_map_says_what_its_symbols_stand_for(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "quit\n")
+    # the legend of the rules file, read from the hexes' attributes: one entry per symbol,
+    # the numbered hexes as one range
+    assert "  F forest · M meadow · N mountain · P pampa · S savanna · 01..15 lake (numbered)" in out.splitlines()
+
+
+def test_the_hexes_a_listed_move_plays_on_show_its_number(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "quit\n")
+    shown = views(out)[1]
+    listed = dict(re.findall(r"^ +(\d+)\. place on (\S+)$", out.split("P1> bid 5")[1], re.M))
+    assert sorted(listed.values()) == ["F@6.5", "M@5.4", "N@6.1", "S@7.4"]
+    lines = drawing(shown, "Map")
+    columns = lines[0]
+    for number, label in listed.items():
+        row, col = label.split("@")[1].split(".")
+        symbols = next(i for i, line in enumerate(lines) if line.split()[:1] == [row])
+        # under the hex's symbol, on its marks line, centred under its column number
+        middle = columns.index(f" {col} ") + len(col)
+        assert lines[symbols + 1][middle - 1:middle + 2] == f"({number})"
+    assert "  (3): an empty hex where move 3 of the list below plays" in lines
+    # hexes that hold marks keep them, and no number shows once no listed move names a hex
+    assert "P2/T?" in shown
+    bids = views(out)[0]
+    assert not re.search(r"\(\d+\)", "\n".join(drawing(bids, "Map")))
+
+
+def test_a_move_is_typed_by_the_words_that_tell_it_apart(capsys, monkeypatch):
+    code, out, _ = titicaca_at_the_table(capsys, monkeypatch, "M@5.4\nS@5.2\nT2 M@5.4\nquit\n")
+    assert code == 3
+    assert "P1> M@5.4\nP1: place on M@5.4" in out
+    assert "P1> S@5.2\nP1: merge into the region of S@5.2" in out
+    assert "P1> T2 M@5.4\nP1: build temple T2 on M@5.4" in out
+
+
+def test_words_that_several_moves_hold_are_refused_with_those_moves(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "4\n1\non T2\nM@5.4\n3\nquit\n")
+    # M@5.4 is in both temple moves: refused, and the two are listed with their numbers
+    assert ("refused: 'M@5.4' is in 2 moves: 1. build temple T1 on M@5.4; 2. build temple T2 on M@5.4 "
+            "(type more of the name, or its number)") in out
+    # a bare number is still a place in the list, and words in another order name no move
+    assert "P1> 4\nP1: place on M@5.4" in out and "P1> 3\nP1: skip" in out
+    assert "P1> on T2\nrefused: unknown move 'on T2'" in out
+
+
+def test_skip_says_what_it_passes_up(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "4\nmoves\nquit\n")
+    assert "  2. skip  (no merge)" in out
+    # the typed name is still 'skip': the note is not part of it
+    code, out, _ = titicaca_at_the_table(capsys, monkeypatch, "4\nskip\nquit\n")
+    assert "P1> skip\nP1: skip" in out and "3. skip  (no temple)" in out
+
+
+def test_the_parts_of_a_board_are_listed_under_the_name_moves_give_them(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "4\n1\nquit\n")
+    after_merge = views(out)[-1]
+    assert "area: the parts of Map, each named by one of its hexes:\n  S@5.2: S@5.2, M@5.4\n" in after_merge
+    # before any village there is no part, and no such list
+    assert "area:" not in views(out)[0]
+
+
+def test_replay_shows_the_legend_of_a_hex_maps_symbols(capsys, monkeypatch, tmp_path):
+    log = tmp_path / "game.json"
+    run(capsys, "play", TITICACA, "--players", 2, "--bot", "all=random", "--seed", 2, "--quiet", "--log", log)
+    code, out, _ = run(capsys, "replay", log)
+    assert code == 0
+    assert "  F forest · M meadow · N mountain · P pampa · S savanna · 01..15 lake (numbered)" in out.splitlines()
+    # a replay lists no moves: no move numbers on the map
+    assert "an empty hex where move 3" not in out
+
+
+def test_events_printed_above_are_not_repeated_under_the_map(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "quit\n")
+    first, second = views(out)[:2]
+    # before any move, the round's opening line is shown in the view (it was printed nowhere)
+    assert "recent events:\n  round 1, lake 1: bid for the order of play" in first
+    # then the events come as '»' lines just above the view, and the view does not repeat them
+    assert "  » order of play: P2, P1\n  » P2 pays 15 and plays" in out
+    assert "recent events:" not in second and "order of play" not in second
+    # with --quiet there are no '»' lines: the view keeps its recent events
+    code, out, _ = run(capsys, "play", TITICACA, "--players", 2, "--bot", "2=random", "--seed", 11, "--quiet",
+                       stdin="bid 5\nquit\n", monkeypatch=monkeypatch)
+    assert "  » " not in out and "recent events:" in views(out)[1] and "order of play: P2, P1" in views(out)[1]
+
+
+def test_after_a_hand_over_the_next_human_sees_the_recent_events(capsys, monkeypatch):
+    """With the terminal handed over (the screen cleared, on a terminal), the '»' lines printed
+    before are gone: the next human's view shows the recent events again."""
+    _, out, _ = run(capsys, "play", TITICACA, "--players", 2, "--bot", "all=human", "--hot-seat", "--seed", 11,
+                    stdin="bid 5\n\nbid 3\nquit\n", monkeypatch=monkeypatch)
+    p1, p2 = views(out)[:2]
+    assert "view of P1" in p1 and "view of P2" in p2
+    for shown in (p1, p2):
+        assert "recent events:\n  round 1, lake 1: bid for the order of play" in shown
+
+
+def test_a_refused_move_on_a_cell_no_legal_move_names_says_so(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "place on F@2.9\nquit\n")
+    # F@2.9 is on the map but not beside lake 1: the guess is kept, and the cell is explained
+    assert ("refused: unknown move 'place on F@2.9'; did you mean 'place on F@6.5'? (F@2.9: no legal move "
+            "plays there now; the hexes numbered on the map are where they do)") in out
+    # a grid says it without the map's numbers; a refusal with the rules' reason gets no note
+    _, out, _ = run(capsys, "play", TTT, "--seed", 1, stdin="b2\nput b2\nb2\nquit\n", monkeypatch=monkeypatch)
+    assert "refused: unknown move 'put b2'; type 'moves' to list the legal ones (b2: no legal move plays there now)" in out
+    assert "refused: 'b2' is not possible now (by the rules, mark[b2] must be none)\n" in out

@@ -19,6 +19,7 @@ Map reference (row.col of each hex, as the labels say: 'F@3.4' is the forest in 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -29,6 +30,7 @@ try:
 except ImportError:  # tests/ imported as a package
     from tests.scenario import Scenario, load
 
+from referee.interpreter.bots import RandomBot
 from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +41,14 @@ SYMBOLS = {"F": "forest", "M": "meadow", "N": "mountain", "S": "savanna", "P": "
 
 
 # ---- Titicaca vocabulary on top of the generic harness ----------------------------------------
+
+FINAL_SCORING = "final scoring: every region, then every player's weapons, villages and longest chain"
+
+
+def lake_scoring(n) -> str:
+    """The log line that opens the scoring after round n."""
+    return f"scoring of lake {n}: the regions on its shore, then every player's weapons"
+
 
 def fresh(players=3, seed=0) -> Scenario:
     """A new game: round 1, every player about to bid."""
@@ -324,9 +334,14 @@ def test_T10_a_player_without_weapons_or_without_villages_sits_out():
     for p in sc.var("order"):
         sc.play(sc.moves()[0])
         skip_rest(sc)
+    assert sc.s.log.count("P3 has placed their last village") == 1
     # round 2: P2 has no weapons, P3 no village: only P1 bids
     assert sc.var("round") == 2 and weapons(sc)[1] == 0 and not sc.zone(("supply", 3))
     assert sc.s.sealed() and sc.s.current_player() == 1
+    # the log says so, in the order of the seats
+    assert sc.s.log[-3:] == ["round 2, lake 2: bid for the order of play (highest first; only those who place pay)",
+                             "P2 sits the round out: no weapons",
+                             "P3 sits the round out: no village left"]
     sc.play("bid 1")
     assert not sc.s.sealed() and sc.var("order") == [1]
 
@@ -377,6 +392,7 @@ def test_T12_a_round_whose_lake_has_no_empty_shore_is_skipped_but_counts():
     # round 2 was skipped: nobody bid, nobody paid; round 3 is bidding, and the arrow moved twice
     assert sc.var("round") == 3 and sc.var("arrow") == 3
     assert weapons(sc) == [19, 19, 19]
+    assert "round 2, lake 2: no empty land hex on its shore, the round is skipped" in sc.s.log
     assert sc.s.history.count("bid 1") == 3
 
 
@@ -396,7 +412,7 @@ def test_T12_a_skipped_round_5_is_still_scored():
     # round 5 had no empty shore: skipped, and scored all the same (weapons count at least)
     assert sc.var("round") == 6
     assert all(after > b for after, b in zip(points(sc), before))
-    assert "scoring of lake 5" in sc.s.log and sc.var(("points", 1)) > 19   # M@3.10 was scored
+    assert lake_scoring(5) in sc.s.log and sc.var(("points", 1)) > 19   # M@3.10 was scored
 
 
 def test_T13_the_arrow_passes_one_seat_clockwise_each_round():
@@ -441,7 +457,9 @@ def test_T15_merge_with_an_adjacent_region_that_lacks_the_new_terrain():
     sc.play("place on F@6.5")
     assert sorted(m for m in sc.moves() if m.startswith("merge")) == sorted(
         [f"merge into the region of {label(sc, meadow)}", f"merge into the region of {label(sc, savanna)}"])
-    sc.refuse(f"merge into the region of {label(sc, forest)}", "not possible now")
+    # refused in the player's words, not the rule's code
+    assert sc.refuse(f"merge into the region of {label(sc, forest)}", "not possible now").endswith(
+        "that region does not touch the region of your new village")
     sc.play(f"merge into the region of {label(sc, meadow)}")
     f = H(sc, "F@6.5")
     assert sc.var(("area", f)) == meadow
@@ -458,7 +476,7 @@ def test_T15_no_merge_with_a_region_that_has_the_terrain_already():
     sc.play("place on F@6.5")
     assert [m for m in sc.moves() if m.startswith("merge")] == [f"merge into the region of {label(sc, savanna)}"]
     reason = sc.refuse("merge into the region of M@5.4", "not possible now")
-    assert "has_terrain" in reason
+    assert reason.endswith("that region already has a hex of your new village's terrain")
 
 
 def test_T16_associate_two_other_regions_when_all_three_conditions_hold():
@@ -501,6 +519,58 @@ def test_T16_associate_needs_a_region_adjacent_to_the_new_one_and_terrains_each_
     assert "lacks" in sc.refuse(associate(c, d))                    # c's forest is in d already
 
 
+def test_T16_a_pair_that_is_not_two_touching_regions_named_once_is_refused_in_words():
+    sc = fresh(players=3)
+    a = region(sc, (1, "F@6.5"), (2, "N@6.7"))                   # touches S@7.4
+    c = region(sc, (3, "M@8.5"), (3, "F@8.7"), (3, "S@7.8"))     # touches S@7.4 and a
+    far = region(sc, (1, "M@2.3"))                               # touches neither
+    bid_all(sc, {1: 3, 2: 1, 3: 1})
+    sc.play("place on S@7.4")
+    sc.play("skip")
+    home = H(sc, "S@7.4")
+    name = lambda x, y: f"associate the regions of {label(sc, x)} and {label(sc, y)}"
+    assert sc.refuse(name(home, a)).endswith("the region of your new village is not one of the two: name two other regions")
+    assert sc.refuse(name(a, far)).endswith("the two regions must touch each other across a border")
+    # a pair is named once: both touch the new village's region, so F@6.5 (row 6) comes first
+    assert sc.refuse(name(c, a)).endswith("name first the region that touches your new village's region "
+                                         "(if both do, the one higher on the map, or further left in its row)")
+    assert sc.can(name(a, c))
+
+
+def points_in_the_log(log) -> Counter:
+    """What the log says each seat scored: 'region of X, most villages on T: P1 +4', 'P1, P3 +1
+    (...)' (a shared award, each), 'P2 +20 (one per weapon held)', 'P1 +5 (weapons) +12 (...)'."""
+    scored = Counter()
+    for line in log:
+        said = re.match(r"^(?:region of \S+, [^:]+: )?((?:P\d, )*P\d) (\+\d+.*)$", line)
+        if said:
+            for seat in said.group(1).split(", "):
+                scored[int(seat[1:])] += sum(int(n) for n in re.findall(r"\+(\d+)", said.group(2)))
+    return scored
+
+
+# (random bots spend their weapons fast: the 2-player game of seed 3 ends before round 5)
+@pytest.mark.parametrize("players, seed, lake_scorings", [(2, 3, 0), (3, 4, 2), (5, 5, 2)])
+def test_T19_T22_the_log_says_where_every_point_comes_from(players, seed, lake_scorings):
+    """The scorings' log lines, award by award, add up to each player's points: a player at
+    the table sees why the scores moved."""
+    game, _, _ = load_game(str(RULES), (), players)
+    state, bot = game.new_initial_state(seed), RandomBot(seed)
+    scorings = 0
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+        done = sum(line.startswith("scoring of lake") for line in state.log)
+        if done > scorings:             # a scoring has just been made: the log adds up to it
+            scorings = done
+            assert points_in_the_log(state.log) == {p: state.scores()[p - 1] for p in range(1, players + 1)}
+    assert scorings == lake_scorings and FINAL_SCORING in state.log
+    assert points_in_the_log(state.log) == {p: state.scores()[p - 1] for p in range(1, players + 1)}
+    # and every round says what it is played for, who pays and plays
+    assert "round 1, lake 1: bid for the order of play (highest first; only those who place pay)" in state.log
+    assert any(re.fullmatch(r"order of play: (P\d, )*P\d", line) for line in state.log)
+    assert any(re.fullmatch(r"P\d pays \d+ and plays", line) for line in state.log)
+
+
 def test_T17_a_temple_on_ones_own_village_in_or_beside_the_new_region():
     sc = fresh(players=3)
     near = settle(sc, 1, "F@6.5")                   # a region adjacent to S@7.4
@@ -512,8 +582,10 @@ def test_T17_a_temple_on_ones_own_village_in_or_beside_the_new_region():
         sc.play("skip")
     allowed = {m for m in sc.moves() if m.startswith("build temple")}
     assert allowed == {f"build temple T{v} on {x}" for v in (1, 2) for x in ("S@7.4", "F@6.5")}
-    sc.refuse("build temple T1 on F@3.4", "not possible now")
-    sc.refuse("build temple T1 on M@8.5", "not possible now")
+    assert sc.refuse("build temple T1 on F@3.4", "not possible now").endswith(
+        "a temple goes in the region of your new village or in a region that touches it")
+    assert sc.refuse("build temple T1 on M@8.5", "not possible now").endswith(
+        "a temple goes on a hex that holds one of your villages")
     sc.play("build temple T2 on F@6.5")
     assert [sc.attr(t, "value") for t in sc.zone(("shrine", near))] == [2]
     # the other players see that a temple was built, not its value
@@ -532,7 +604,7 @@ def test_T17_a_hex_holds_at_most_one_temple():
     while not any(m.startswith("build temple") for m in sc.moves()):
         sc.play("skip")
     assert {m for m in sc.moves() if m.startswith("build temple")} == {"build temple T2 on S@7.4"}
-    sc.refuse("build temple T2 on F@6.5", "not possible now")
+    assert sc.refuse("build temple T2 on F@6.5", "not possible now").endswith("that hex already holds a temple")
 
 
 def test_T18_adjacent_regions_and_the_lakes_a_region_borders():
@@ -569,7 +641,7 @@ def test_T19_round_5_scores_the_regions_bordering_lake_5_only():
     #   F@2.9 (lakes 5, 6): P1 forest 1 + majority 2 = 3;  P@4.7 (lakes 5, 2): P2 pampa 1 + 2 = 3
     #   weapons held then (T-21): 5 - 1 = 4 each
     assert points(sc) == [7 + 3 + 4, 3 + 4]
-    assert "scoring of lake 5" in sc.s.log and away
+    assert lake_scoring(5) in sc.s.log and away
 
 
 def test_T19_round_10_scores_lake_10_and_the_end_scores_every_region():
@@ -578,7 +650,7 @@ def test_T19_round_10_scores_lake_10_and_the_end_scores_every_region():
     region(sc, (2, "F@6.11"))                          # borders lakes 10 and 11
     region(sc, (1, "M@2.3"))                           # far from lake 10
     play_round(sc, ["S@7.14", "P@7.10"])
-    assert sc.var("round") == 11 and "scoring of lake 10" in sc.s.log
+    assert sc.var("round") == 11 and lake_scoring(10) in sc.s.log
     # scored: F@6.11 (P2: 1 + 2 lakes), S@7.14 (P1: 1 + 1 lake), P@7.10 (P2: 1 + 3 lakes); weapons 19
     assert points(sc) == [1 + 1 + 19, (1 + 2) + (1 + 3) + 19]
     # weapons after the scoring (T-25): P1 19 + 2 villages + 3 * 1; P2 19 + 2 + 3 * 2 (a chain of 2)
@@ -743,7 +815,9 @@ def test_T26_the_game_ends_when_the_land_is_full_and_late_bidders_take_back():
     # the land is full: P1 and P3 never acted and keep their weapons; final scoring; the end
     assert sc.s.is_terminal()
     assert weapons(sc) == [20, 15, 20]
-    assert sc.s.log[-1] == "final scoring"
+    # the log says why the game ends, then the final scoring
+    said = sc.s.log.index("no empty land hex is left: the game ends")
+    assert sc.s.log[said + 1] == FINAL_SCORING
     assert sum(points(sc)) > sum(weapons(sc))          # regions, villages and chains were scored
 
 
@@ -756,7 +830,8 @@ def test_T26_the_game_ends_when_nobody_holds_both_weapons_and_a_village():
     # empty land remains, but nobody can bid any more: the end, after round 1
     assert sc.s.is_terminal() and sc.var("round") == 1
     assert sum(1 for h in land(sc) if not sc.zone(("site", h))) == 31
-    assert sc.s.log[-1] == "final scoring"
+    said = sc.s.log.index("no player holds both weapons and a village: the game ends")
+    assert sc.s.log[said + 1] == FINAL_SCORING
 
 
 def test_T27_after_round_15_villages_go_on_any_empty_land_hex():
