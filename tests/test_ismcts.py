@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from referee.interpreter import random_source
 from referee.interpreter.bots import ISMCTSBot, RandomBot, make_bot
@@ -306,3 +307,14 @@ def test_ismcts_plays_its_own_card_at_kuhn_poker():
         state.apply("bet")
         answers.setdefault(face, set()).add(ISMCTSBot(seed, iterations=200).choose(state).name)
     assert answers["king"] == {"bet"} and answers["jack"] == {"pass"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), draw=st.integers(0, 2**32),
+       faces=st.lists(st.integers(1, 6), min_size=2, max_size=2))
+def test_a_determinization_never_depends_on_the_other_seats_dice(seed, draw, faces):
+    state = liars_dice_state(seed)
+    twin = with_dice(state, 2, faces)
+    sample, twin_sample = determinization(state, 1, random.Random(draw)), determinization(twin, 1, random.Random(draw))
+    assert sample.vars == twin_sample.vars and sample.rng == twin_sample.rng
+    assert dice_of(sample, 1) == dice_of(state, 1)
