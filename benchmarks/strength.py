@@ -24,10 +24,10 @@ from referee.interpreter.bots import ISMCTSBot, MCTSBot, RandomBot  # noqa: E402
 from referee.interpreter.engine import load_game  # noqa: E402
 
 GAMES = {"mcts": ("tic-tac-toe", "connect-four"),
-         "ismcts": ("kuhn-poker", "continents", "titicaca", "solstis")}
+         "ismcts": ("kuhn-poker", "liars-dice", "continents", "titicaca", "solstis")}
 BOTS = {"mcts": MCTSBot, "ismcts": ISMCTSBot}
 ITERATIONS = {"mcts": 1000, "ismcts": 50}
-GAME_COUNTS = {"kuhn-poker": 400}          # a game of a few moves: many games, a tighter interval
+GAME_COUNTS = {"kuhn-poker": 400, "liars-dice": 200}         # a game of a few moves: many games, a tighter interval
 
 
 def load(name, players):

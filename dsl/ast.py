@@ -135,6 +135,8 @@ class Var:
     name: str
     index: tuple
     type: Any
+    low: Any             # the range of an int's values (`int in 1..6`), when declared
+    high: Any
     visibility: str      # before the initial value: no keyword may follow an expression
     initial: Any
 

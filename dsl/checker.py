@@ -854,6 +854,29 @@ def check_params_and_options(c: Checker):
                                     f"but it holds {describe(expected)}", setting.value.span)
 
 
+def check_var_ranges(c: Checker):
+    """`var x: int in LOW..HIGH`: the bounds are known before the game starts (numbers and
+    params), so that every value the variable may hold is known. Whether LOW <= HIGH and the
+    initial value is inside is checked when the game is loaded, once the params are known."""
+    for var in c.vars.values():
+        if var.low is None:
+            continue
+        t = c.type_name(var.type)
+        if strip_optional(t) != "int":
+            c.error("E213", f"only an int variable has a range of values, not {describe(t)}", var.low.span,
+                    f"write 'var {var.name}: int in LOW..HIGH', or leave the range out")
+            continue
+        for bound in (var.low, var.high):
+            read = next((n.id for n in ast.walk(bound) if isinstance(n, ast.Name)
+                         and n.id not in c.params and n.id != "num_players"), None)
+            if read is not None:
+                c.error("E213", f"the range of '{var.name}' must be known before the game starts, "
+                                f"but it reads '{read}'", bound.span,
+                        "write its bounds with numbers and params (param NAME = ...)")
+            elif strip_optional(c.expr(bound, c.globals)) not in NUMBERS:
+                c.error("E213", f"the bounds of the range of '{var.name}' are whole numbers", bound.span)
+
+
 def check_boards(c: Checker):
     for board in c.boards.values():
         shape = board.shape
@@ -1131,7 +1154,7 @@ def check_binder_reasons(c: Checker):
                     "remove the 'else \"...\"'; an action's binder or a 'require ... else' says why a move is refused")
 
 
-CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_boards,
+CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_boards,
           check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_triggers,
           check_invariants, check_setup_and_flow, check_binder_reasons)
 

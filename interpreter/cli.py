@@ -700,12 +700,14 @@ def refuse_mcts_on_hidden_information(game, kinds):
 
 
 def note_ismcts_secrets(game, kinds):
-    """ismcts draws again what components hide, not what variables hide: say so where a game
-    keeps a secret in a variable (on stderr: a --json output stays one document)."""
+    """ismcts draws again what components hide and the unseen values of variables of a finite
+    type, not those of others (an int without a range, a list): say so where a game keeps
+    such a secret (on stderr: a --json output stays one document)."""
     secrets_kept = undrawn_secrets(game)
     if secrets_kept and any(kind.startswith("ismcts") for kind in kinds.values()):
         names = ", ".join(f"'{name}'" for name in secrets_kept)
-        err(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values")
+        err(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values "
+            f"(only a variable of a finite type is drawn: give an int a range, int in LOW..HIGH)")
 
 
 def seat_bots(kinds, seed, shared_random=None) -> dict:

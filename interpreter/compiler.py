@@ -319,6 +319,10 @@ def outside_indexes(s, name, value, shown, span):
     raise RulesRuntimeError(f"a write to {name}[{s.label(value)}], outside the indexes declared for {name} ({shown})", span)
 
 
+def outside_range(name, value, low, high, span):
+    raise RulesRuntimeError(f"{name} is given {value}, outside its range {low}..{high}", span)
+
+
 def not_a_player(s, name, value, span):
     raise RulesRuntimeError(f"{name} is a player, but is given {s.label(value)} (players are 1..{s.game.num_players})", span)
 
@@ -335,7 +339,7 @@ STATEMENT_RUNTIME = {
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
-    "outside_indexes": outside_indexes, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
+    "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
 
 
@@ -671,7 +675,7 @@ class Compiler:
                                 f"not_a_player(s, {node.target.name!r}, {temp}, {self.codegen.bind(node.span)})")
                 value = temp
             if self.is_number(node.target.name):
-                value = self.bounded(value, node.span, out, indent)
+                value = self.in_range(node.target.name, self.bounded(value, node.span, out, indent), node.span, out, indent)
             key, value = self.index_write(node.target.name, key, value, out, indent)
             out.add(indent, f"_V[{key}] = {value}")
             self.invalidate(node.target.name, out, indent)
@@ -707,6 +711,26 @@ class Compiler:
         out.add(indent, f"if {temp} is not None and not {-MAX_NUMBER} <= {temp} <= {MAX_NUMBER}: "
                         f"number_too_large({temp}, {self.codegen.bind(span, 'span')})")
         return temp
+
+    def in_range(self, name, value, span, out, indent) -> str:
+        """A number about to be stored in a variable with a declared range, checked against it
+        (a literal when the game is compiled): a value outside is an error at the line, never
+        stored, since search bots draw such a variable's hidden values from its range."""
+        declared = self.game.var_ranges.get(name)
+        if declared is None:
+            return value
+        low, high = declared
+        if re.fullmatch(r"-?\d+", value):
+            if not low <= int(value) <= high:
+                raise RulesRuntimeError(f"{name} is given {value}, outside its range {low}..{high}", span)
+            return value
+        if not re.fullmatch(r"_\w+", value):
+            temp = self.fresh("_number")
+            out.add(indent, f"{temp} = {value}")
+            value = temp
+        out.add(indent, f"if {value} is not None and not {low} <= {value} <= {high}: "
+                        f"outside_range({name!r}, {value}, {low}, {high}, {self.codegen.bind(span, 'span')})")
+        return value
 
     def checked_key(self, node, scope, ctx, out, indent) -> str:
         """The key of a write to a variable, each index that may fall outside the variable's
@@ -779,6 +803,7 @@ class Compiler:
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
         out.add(indent, f"{key} = {self.checked_key(node, scope, ctx, out, indent)}")
         total = self.bounded(f"_V.get({key}, {default}) {sign} ({value})", node.span, out, indent)
+        total = self.in_range(node.target.name, total, node.span, out, indent)
         key, total = self.index_write(node.target.name, key, total, out, indent)
         out.add(indent, f"_V[{key}] = {total}")
         self.invalidate(node.target.name, out, indent)

@@ -8,14 +8,26 @@ its count; a component keeps its type and owner, and one seen masked keeps its p
 other seats' sealed simultaneous moves not revealed yet are drawn again among the moves they
 could have made, and the random source is new (shuffles and dice to come).
 
-The draw is uniform among those places: what the seat could infer from the past (a card it
-saw before it went into another hand, what other seats' moves suggest they hold) is not used.
-Not resampled: hidden and owner-only variables (as leaks.py does not perturb them): a game
-that keeps a secret in a variable rather than in components shows it to the search.
+The entries of variables that the seat may not see (hidden ones: every entry; owner-only
+ones: the other seats' entries; the views' rule, engine.var_entry_seen) are drawn again too,
+each uniformly and independently among the values its type allows, when those are finite: an
+int with a declared range (`int in 1..6`), a bool, an enum, a Player, and none too for an
+optional one. Entries of other types (an int without a range, a list, a component, a text)
+keep their value, so a search over the determinization knows them: undrawn_secrets names
+those variables (the command line says so).
+
+The draw is uniform among those places and values: what the seat could infer from the past (a
+card it saw before it went into another hand, what other seats' moves suggest they hold, a
+value that public facts imply) is not used.
 """
 from __future__ import annotations
 
-from .leaks import hidden_groups, replace_sealed_move, sealed_options, unrevealed_sealed
+from functools import lru_cache
+from typing import Optional
+
+from referee.dsl.checker import strip_optional
+
+from .leaks import hidden_groups, hidden_var_keys, replace_sealed_move, sealed_options, unrevealed_sealed
 
 
 def determinization(state, seat, rng):
@@ -32,6 +44,10 @@ def determinization(state, seat, rng):
         for (key, position, _), x in zip(members, components):
             sample.own(key)[position] = x
             sample.loc[x] = key
+    for key in hidden_var_keys(state, seat):
+        values = drawn_values(state.game, key if key.__class__ is str else key[0])
+        if values is not None:
+            sample.vars[key] = values[rng.randrange(len(values))]
     sample.rng = rng.getrandbits(64)
     sample.changed()
     # after the deal: what another seat could have sealed depends on what it holds there
@@ -43,7 +59,28 @@ def determinization(state, seat, rng):
     return sample
 
 
+@lru_cache(maxsize=256)
+def drawn_values(game, name) -> Optional[tuple]:
+    """The values a determinization draws an unseen entry of the variable from (a finite
+    domain of its type: ranged int, bool, enum, Player; none too if optional), or None."""
+    _, _, _, t = game.var_meta[name]
+    base = strip_optional(t)
+    if base == "int" and name in game.var_ranges:
+        low, high = game.var_ranges[name]
+        values = tuple(range(low, high + 1))
+    elif base == "bool":
+        values = (False, True)
+    elif base == "Player":
+        values = tuple(game.seats)
+    elif base in game.enum_members and base not in game.types.components:
+        values = tuple(game.enum_members[base])
+    else:
+        return None
+    return values + (None,) if t.endswith("?") else values
+
+
 def undrawn_secrets(game) -> list:
-    """The names of the game's hidden and owner-only variables: a determinization keeps their
-    values, so a search over it knows them."""
-    return [name for name, (visibility, _, _, _) in game.var_meta.items() if visibility != "public"]
+    """The names of the game's hidden and owner-only variables whose values a determinization
+    keeps (no finite domain to draw them from): a search over it knows them."""
+    return [name for name, (visibility, _, _, _) in game.var_meta.items()
+            if visibility != "public" and drawn_values(game, name) is None]

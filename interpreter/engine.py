@@ -24,7 +24,7 @@ from .boards import build_geometry, grid_cells, hex_cells
 from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value
 from .codegen import Context
 from .coverage import Coverage
-from .errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
+from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
 
 TERMINAL = 0
 SKIP = "skip"
@@ -176,6 +176,7 @@ class Game:
         self.move_names = {}           # the labels of all components -> {(action, args): name}
         self.params = {}
         self.var_defaults = {}
+        self.var_ranges = {}           # variable -> (low, high) of its declared range (`int in 1..6`)
         self.geometries = {}
         self.geometry_by_cell = {}
         self.static_entities = []
@@ -314,6 +315,8 @@ class Game:
                                             f"(players are 1..{self.num_players})", var.initial.span)
             else:
                 self.var_defaults[var.name] = {"int": 0, "bool": False}.get(t, None)
+            if var.low is not None:
+                self.var_ranges[var.name] = self._var_range(compiler, var)
         self.zone_meta = {}
         for zone in self.types.zones.values():
             index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in zone.index]
@@ -324,6 +327,25 @@ class Game:
             index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in var.index]
             owner = index_types.index("Player") if "Player" in index_types else None
             self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
+
+    def _var_range(self, compiler, var) -> tuple:
+        """(low, high) of `var x: int in LOW..HIGH`, the params known: it must hold a value,
+        and the variable's initial value."""
+        low, high = compiler.constant(var.low), compiler.constant(var.high)
+        for bound, value in ((var.low, low), (var.high, high)):
+            if value.__class__ is not int:
+                raise DeclarationError("E213", f"a bound of the range of '{var.name}' is {plain_label(value)}, "
+                                               "not a whole number", bound.span)
+        if low > high:
+            both = attrs.evolve(var.low.span, end_line=var.high.span.end_line, end_column=var.high.span.end_column)
+            raise DeclarationError("E213", f"the range of '{var.name}', {low}..{high}, holds no value", both,
+                                   "write the smaller bound first")
+        start = self.var_defaults[var.name]
+        if start is not None and not low <= start <= high:
+            raise DeclarationError("E213", f"'{var.name}' starts at {start}, outside its range {low}..{high}",
+                                   var.initial.span if var.initial is not None else var.span,
+                                   f"give it a starting value in the range ('= {low}')")
+        return low, high
 
     def _check_typed_param(self, compiler, param):
         """A typed param's value, given or computed, must be of its type and in its range."""
@@ -1466,11 +1488,9 @@ def make_view(s: State, player: int) -> dict:
     values = {}
     for key in var_keys(s):
         name = key if isinstance(key, str) else key[0]
-        visibility, owner, index_types, t = game.var_meta[name]
-        if visibility == "hidden":
+        if not var_entry_seen(game, key, player):
             continue
-        if visibility == "owner" and (owner is None or key[owner + 1] != player):
-            continue
+        _, _, index_types, t = game.var_meta[name]
         value = s.vars.get(key, game.var_defaults[name])
         values[key_label(s, key, index_types)] = game.labeler(t, player)(s, value)
     view = {
@@ -1492,6 +1512,15 @@ def make_view(s: State, player: int) -> dict:
     if game.score is not None:
         view["scores"] = s.scores()
     return view
+
+
+def var_entry_seen(game, key, player) -> bool:
+    """Whether a seat sees an entry of a variable (its name, or (name, *indexes)): a public
+    variable's, an owner-only one's entries of its own seat, a hidden one's by nobody."""
+    visibility, owner, _, _ = game.var_meta[key if key.__class__ is str else key[0]]
+    if visibility == "owner":
+        return owner is not None and key[owner + 1] == player
+    return visibility != "hidden"
 
 
 VIEW_ENTRIES = 2_000       # entries of one indexed variable listed in a view, at most
@@ -1704,6 +1733,8 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, str(error).split("runtime error: ", 1)[-1], error.span)], sources
+    except DeclarationError as error:
+        return None, [Diagnostic(error.code, error.message, error.span, error.hint)], sources
     except RulesRuntimeError as error:
         span = error.span or here
         return None, [Diagnostic("E701", str(error).split("runtime error: ", 1)[-1], span)], sources

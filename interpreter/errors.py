@@ -10,6 +10,15 @@ class RulesRuntimeError(Exception):
         super().__init__(f"{where}runtime error: {message}")
 
 
+class DeclarationError(RulesRuntimeError):
+    """A declaration found wrong when the game is loaded, once its params are known (a range
+    that holds no value): load_game reports it as a diagnostic with its code and hint."""
+
+    def __init__(self, code, message, span, hint=None):
+        super().__init__(message, span)
+        self.code, self.message, self.hint = code, message, hint
+
+
 class DeadEnd(RulesRuntimeError):
     """A player must move but has no legal move."""
 

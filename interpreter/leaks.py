@@ -14,12 +14,14 @@ facts, and a twin with another value could be a state no game reaches).
 """
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Optional
 
 from . import random_source
 from .errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
-from .engine import PYTHON_ERRORS, explain_refusal, make_view, move_name, public_moves, public_text, shown_to
+from .engine import (PYTHON_ERRORS, explain_refusal, index_values, make_view, move_name, public_moves, public_text,
+                     shown_to, var_entry_seen)
 
 TWINS = 3            # twin states per seat and state
 PROBES = 1           # typed move names (not legal now) whose answers are compared
@@ -58,6 +60,24 @@ def hidden_places(state, seat) -> list:
             else:
                 out.append((key, position, x, ("hidden",)))
     return out
+
+
+def hidden_var_keys(state, seat) -> list:
+    """The key of every entry of a variable that the seat may not see (the views' rule,
+    engine.var_entry_seen), over the declared indexes, in the order of declaration: an order
+    that depends on nothing the seat cannot see."""
+    game = state.game
+    keys = []
+    for name, (visibility, _, index_types, _) in game.var_meta.items():
+        if visibility == "public":
+            continue
+        if not index_types:
+            candidates = [name]
+        else:
+            domains = [index_values(state, name, position, t) for position, t in enumerate(index_types)]
+            candidates = [(name, *combination) for combination in itertools.product(*domains)]
+        keys += [key for key in candidates if not var_entry_seen(game, key, seat)]
+    return keys
 
 
 def appearances(state, seat) -> dict:

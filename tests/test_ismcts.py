@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from referee.interpreter import random_source
 from referee.interpreter.bots import ISMCTSBot, RandomBot, make_bot
@@ -156,13 +157,125 @@ def test_referee_play_seats_ismcts_where_mcts_is_refused(capsys):
     assert "ismcts searches what its seat may see" in capsys.readouterr().err
 
 
-def test_a_secret_kept_in_a_variable_is_said_to_be_known_to_ismcts(capsys):
+def liars_dice_state(seed, dice=2):
+    """P1 to bid in a game of liar's dice, two players of `dice` dice each."""
+    return load_game(str(GAMES / "liars-dice.rules"), params={"dice": dice})[0].new_initial_state(seed)
+
+
+def dice_of(state, seat):
+    return [state.vars[("roll", seat, i)] for i in range(1, state.game.params["dice"] + 1)]
+
+
+def with_dice(state, seat, faces):
+    """A twin of the state in which the seat's dice show `faces` (what the others cannot see)."""
+    twin = state.clone()
+    for i, face in enumerate(faces, 1):
+        twin.vars[("roll", seat, i)] = face
+    twin.changed()
+    return twin
+
+
+def test_a_determinization_draws_the_other_seats_dice_again_and_never_the_seats_own():
+    state = liars_dice_state(2)
+    rng, drawn = random.Random(0), set()
+    for _ in range(40):
+        sample = determinization(state, 1, rng)
+        assert dice_of(sample, 1) == dice_of(state, 1)
+        assert view_of(sample, 1) == view_of(state, 1)
+        assert all(1 <= face <= 6 for face in dice_of(sample, 2))
+        drawn.add(tuple(dice_of(sample, 2)))
+    faces = {face for dice in drawn for face in dice}
+    assert len(drawn) > 15 and faces == set(range(1, 7))        # uniform over 36 pairs: all faces come up
+    assert dice_of(state, 2) == dice_of(state.clone(), 2)        # the state itself is untouched
+
+
+def test_a_determinization_is_the_same_on_states_that_differ_only_in_another_seats_dice():
+    state = liars_dice_state(5)
+    for faces in ([1, 1], [6, 2], [3, 5]):
+        twin = with_dice(state, 2, faces)
+        assert determinization(twin, 1, random.Random(7)).vars == determinization(state, 1, random.Random(7)).vars
+    # the seat's own dice are what it sees: another roll of them gives another determinization
+    mine = with_dice(state, 1, [7 - face for face in dice_of(state, 1)])
+    assert determinization(mine, 1, random.Random(7)).vars != determinization(state, 1, random.Random(7)).vars
+
+
+def test_ismcts_decides_the_same_whatever_dice_the_other_seat_holds():
+    """Issue 11's twin test for a secret kept in variables: the same seed, the same search and
+    the same move on states that differ only in the other seat's dice."""
+    compared = 0
+    for seed in range(3):
+        state = liars_dice_state(seed)
+        searched = ISMCTSBot(seed, iterations=50).search(state)
+        for faces in ([1, 1], [6, 6], [2, 5]):
+            twin = with_dice(state, 2, faces)
+            assert ISMCTSBot(seed, iterations=50).search(twin) == searched, (seed, faces)
+            assert ISMCTSBot(seed, iterations=50).choose(twin).name == ISMCTSBot(seed, iterations=50).choose(state).name
+            compared += 1
+    assert compared == 9
+
+
+def test_a_search_that_kept_the_dice_would_be_caught(monkeypatch):
+    """The dice twins have teeth: determinizations that keep the variables' values (the old
+    behaviour) search differently on twins."""
+    from referee.interpreter import bots, determinize
+    monkeypatch.setattr(determinize, "hidden_var_keys", lambda state, seat: [])
+    monkeypatch.setattr(bots, "determinization", determinize.determinization)
+    differ = 0
+    for seed in range(3):
+        state = liars_dice_state(seed)
+        searched = ISMCTSBot(seed, iterations=50).search(state)
+        differ += any(ISMCTSBot(seed, iterations=50).search(with_dice(state, 2, faces)) != searched
+                      for faces in ([1, 1], [6, 6]))
+    assert differ >= 2
+
+
+SECRETS = """game "Secrets" { players 3 }
+enum Colour { red, blue }
+var flag[Player]: bool owner
+var colour[Player]: Colour? owner = none
+var chosen: Player? hidden = none
+var face[Player]: int in 1..3 owner = 1
+var points[Player]: int owner = 0
+var seen: int = 0
+setup { flag[2] = true  colour[2] = blue  chosen = 3  face[2] = 3  points[2] = 41 }
+action pass "pass" {
+  seen += 1
+  if seen == 4 { finish winners [current] }
+}
+flow { turns from 1 { play pass } }
+"""
+
+
+def test_every_unseen_entry_with_a_finite_domain_is_drawn_from_all_of_it(tmp_path):
+    (tmp_path / "secrets.rules").write_text(SECRETS)
+    game, diagnostics, _ = load_game(str(tmp_path / "secrets.rules"))
+    assert not diagnostics
+    state = game.new_initial_state(0)
+    rng, drawn = random.Random(1), {}
+    for _ in range(200):
+        sample = determinization(state, 1, rng)
+        assert view_of(sample, 1) == view_of(state, 1)
+        for key in (("flag", 2), ("colour", 3), ("chosen"), ("face", 2), ("points", 2), ("flag", 1), ("face", 1)):
+            drawn.setdefault(key, set()).add(sample.vars.get(key, game.var_defaults[key[0] if key.__class__ is tuple else key]))
+    assert drawn[("flag", 2)] == {False, True}
+    assert drawn[("colour", 3)] == {"red", "blue", None}             # optional: none is drawn too
+    assert drawn["chosen"] == {1, 2, 3, None}
+    assert drawn[("face", 2)] == {1, 2, 3}
+    assert drawn[("points", 2)] == {41}                                # no finite domain: kept
+    assert drawn[("flag", 1)] == {False} and drawn[("face", 1)] == {1}  # the seat's own: seen, kept
+
+
+def test_the_variables_a_determinization_keeps_are_named_in_a_note(tmp_path, capsys):
     from referee.interpreter.cli import main
     from referee.interpreter.determinize import undrawn_secrets
-    assert undrawn_secrets(game_of("liars-dice")) == ["roll"] and undrawn_secrets(game_of("kuhn-poker")) == []
-    rules = str(GAMES / "liars-dice.rules")
-    assert main(["play", rules, "--bot", "all=ismcts:iterations=5", "--seed", "1", "--brief"]) == 0
-    assert "note: ismcts does not draw the hidden variables again ('roll'): it knows their values" in capsys.readouterr().err
+    (tmp_path / "secrets.rules").write_text(SECRETS)
+    game = load_game(str(tmp_path / "secrets.rules"))[0]
+    assert undrawn_secrets(game) == ["points"]
+    assert undrawn_secrets(game_of("liars-dice")) == [] and undrawn_secrets(game_of("kuhn-poker")) == []
+    assert main(["play", str(tmp_path / "secrets.rules"), "--bot", "all=ismcts:iterations=5", "--seed", "1", "--brief"]) == 0
+    assert "note: ismcts does not draw the hidden variables again ('points')" in capsys.readouterr().err
+    assert main(["play", str(GAMES / "liars-dice.rules"), "--bot", "all=ismcts:iterations=5", "--seed", "1", "--brief"]) == 0
+    assert "note:" not in capsys.readouterr().err
 
 
 def test_ismcts_samples_explicit_chance_nodes():
@@ -194,3 +307,14 @@ def test_ismcts_plays_its_own_card_at_kuhn_poker():
         state.apply("bet")
         answers.setdefault(face, set()).add(ISMCTSBot(seed, iterations=200).choose(state).name)
     assert answers["king"] == {"bet"} and answers["jack"] == {"pass"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), draw=st.integers(0, 2**32),
+       faces=st.lists(st.integers(1, 6), min_size=2, max_size=2))
+def test_a_determinization_never_depends_on_the_other_seats_dice(seed, draw, faces):
+    state = liars_dice_state(seed)
+    twin = with_dice(state, 2, faces)
+    sample, twin_sample = determinization(state, 1, random.Random(draw)), determinization(twin, 1, random.Random(draw))
+    assert sample.vars == twin_sample.vars and sample.rng == twin_sample.rng
+    assert dice_of(sample, 1) == dice_of(state, 1)
