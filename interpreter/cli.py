@@ -305,9 +305,9 @@ def words(text: str) -> list:
 
 
 def holding_words(names, text) -> list:
-    """The names that hold every word of `text` as a word, in that order ('F@6.5' and 'T1
-    F@6.5' are in 'build temple T1 on F@6.5'); none for a bare number, which is a place in
-    the list or a move's whole name."""
+    """The names that hold every word of `text` as a word, in that order ('c3' and 'king
+    c3' are in 'move king to c3'); none for a bare number, which is a place in the list or a
+    move's whole name."""
     wanted = words(text)
     if not wanted or text.strip().lstrip("#").isdigit():
         return []
@@ -545,7 +545,7 @@ class Session:
 
     def unplayed_cells(self, text, names) -> str:
         """For a move refused as unknown that names a board's cell which no legal move names
-        ('place on F@2.9' when F@2.9 is not beside this round's lake), the words that say so."""
+        ('put on c3' when no move of now plays on c3), the words that say so."""
         boards = self.state.view(PUBLIC)["boards"].values()
         labels = {cell["label"].lower(): cell["label"] for board in boards for cell in board.get("cells", [])}
         named = {word for name in names for word in words(name)}

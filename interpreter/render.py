@@ -309,7 +309,7 @@ def legend_lines(board: dict) -> list:
 
 
 def symbol_legends(game, state) -> dict:
-    """{hex map's name: ['F forest', 'M meadow', ..., '01..15 lake']}: for each symbol of the
+    """{hex map's name: ['W water', 'H hill', ..., '01..12 field']}: for each symbol of the
     drawing, the attributes its legend entry gives (those the same on every hex of that
     symbol), the numbered hexes as one range. A player reads the map by them."""
     legends = {}
