@@ -91,6 +91,9 @@ class Checker:
         self.board_cache = {}
         self.argument_types = {}      # (action, argument) -> its type, found by check_actions
         self.label_expressions = {}   # (action, the text inside {...}) -> the expression of a label
+        # the component attributes that statements change (x.a = ...)
+        self.changed_attributes = {n.target.attribute for n in ast.walk(program.parts())
+                                   if isinstance(n, (ast.Assign, ast.Augment)) and isinstance(n.target, ast.AttributeTarget)}
         self.globals = self._global_scope()
 
     # ---- reporting ----
@@ -1041,10 +1044,7 @@ def label_expression(c: Checker, action, inside, span):
                 span, "show an argument as {name}, or a value computed from the arguments, e.g. {to.row - from.row}")
         return None, set()
     mentioned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    everything = tuple(d.node for d in c.program.declarations.values()) + tuple(
-        part for part in (c.program.setup, c.program.flow) if part is not None)
-    changed = {n.target.attribute for n in ast.walk(everything)
-               if isinstance(n, (ast.Assign, ast.Augment)) and isinstance(n.target, ast.AttributeTarget)}
+    changed = c.changed_attributes
     for n in ast.walk(node):
         read = None
         if isinstance(n, ast.Name) and (n.id in c.vars or n.id in c.zones or n.id == "current"
@@ -1143,11 +1143,8 @@ def check_setup_and_flow(c: Checker):
 def check_binder_reasons(c: Checker):
     """`where COND else "TEXT"` says why a player's move is refused: only an action's binders
     are typed by players."""
-    program = c.program
-    everything = tuple(d.node for d in program.declarations.values()) + tuple(
-        part for part in (program.setup, program.flow) if part is not None)
     allowed = {id(b) for a in c.actions.values() for b in a.binders}
-    for node in ast.walk(everything):
+    for node in ast.walk(c.program.parts()):
         if isinstance(node, ast.Binder) and node.reason is not None and id(node) not in allowed:
             c.error("E414", f"'else' after the filter of '{node.name}': only an action's binders have a reason "
                             f"for a refused move", node.span,

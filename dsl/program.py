@@ -47,6 +47,11 @@ class Program:
     files: list = attrs.Factory(list)            # every file read, base first
     section_tags: dict = attrs.Factory(dict)     # "game"/"setup"/"flow" -> the tag on it, if any
 
+    def parts(self) -> tuple:
+        """Every declaration, the setup and the flow: what a walk over the rules goes through."""
+        return tuple(d.node for d in self.declarations.values()) + tuple(
+            part for part in (self.setup, self.flow) if part is not None)
+
     def of_kind(self, cls):
         return [d.node for d in self.declarations.values() if isinstance(d.node, cls)]
 

@@ -15,7 +15,7 @@ from bisect import insort
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.checker import Checker, element_of, strip_optional
+from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, element_of, strip_optional
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
 from referee.dsl.parser import parse_expression
 
@@ -478,10 +478,7 @@ class Compiler:
         game.var_positions = {}
         self.random_functions = callers(self.types.functions, {"pick"})     # calls that draw: never hoisted
         # the component attributes that statements change (x.a = ...): read like variables
-        everything = tuple(d.node for d in program.declarations.values()) + tuple(
-            part for part in (program.setup, program.flow) if part is not None)
-        self.changed_attributes = {n.target.attribute for n in ast.walk(everything)
-                                   if isinstance(n, (ast.Assign, ast.Augment)) and isinstance(n.target, ast.AttributeTarget)}
+        self.changed_attributes = self.types.changed_attributes
         self.explicit_chance = game.explicit_chance     # shuffles and picks as chance nodes
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
@@ -502,7 +499,7 @@ class Compiler:
         their labels as the mover sees them (owner-only attributes of others' components masked)."""
         cg = self.codegen
         pieces, position = [], 0
-        for match in re.finditer(r"\{([^{}]*)\}", text):
+        for match in PLACEHOLDER_TEXT.finditer(text):
             if match.start() > position:
                 pieces.append(repr(text[position:match.start()]))
             node = parse_expression(match.group(1), span)
@@ -1262,8 +1259,7 @@ class Compiler:
         self.indexed_reads = {}
         positions = {}
         program = self.program
-        everything = tuple(d.node for d in program.declarations.values()) + \
-            tuple(x for x in (program.game, program.setup, program.flow) if x is not None)
+        everything = program.parts() + ((program.game,) if program.game is not None else ())
         for node in ast.walk(everything):
             if isinstance(node, ast.Aggregate):
                 if node.kind in ("filter", "count", "any") and node.value is None and node.binder.condition is not None:

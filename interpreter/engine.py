@@ -14,7 +14,7 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.builtins import BUILTIN_ENUMS
-from referee.dsl.checker import ANY, check, element_of, strip_optional
+from referee.dsl.checker import ANY, PLACEHOLDER_TEXT, check, element_of, strip_optional
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS
 from referee.dsl.program import load_program
@@ -142,7 +142,6 @@ class Pending:
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-LABEL_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")       # an argument, or an expression of the arguments
 
 
 class Game:
@@ -451,7 +450,7 @@ class Game:
         {expression} of the label (its node, of action `action`), or None."""
         parts = []
         position = 0
-        for match in LABEL_PLACEHOLDER.finditer(template):
+        for match in PLACEHOLDER_TEXT.finditer(template):
             inside = match.group(1)
             if inside in names:
                 shown = names.index(inside)
