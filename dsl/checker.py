@@ -648,15 +648,15 @@ class Checker:
     def stmt_Require(self, node, scope, where):
         self.condition(node.condition, scope, "a requirement")
         if node.reason:
-            self.reason_placeholders(node.reason, scope, node.span)
+            self.text_placeholders(node.reason, scope, node.span, "the reason of a refusal")
 
-    def reason_placeholders(self, text, scope, span):
-        """Each {name} or {expression} of the text a refused move is told: an expression of
-        what is known there (the binders, the lets before it, the game's names)."""
+    def text_placeholders(self, text, scope, span, where):
+        """Each {name} or {expression} of a text (a refusal's reason, a log line): an expression
+        of what is known there (the binders, the lets before it, the game's names)."""
         for match in PLACEHOLDER_TEXT.finditer(text):
             node = parse_expression(match.group(1), span)
             if node is None:
-                self.error("E411", f"'{{{match.group(1)}}}' in the reason of a refusal is not an expression", span,
+                self.error("E411", f"'{{{match.group(1)}}}' in {where} is not an expression", span,
                            "show a value as {name} or {expression}, e.g. {size(hand[current])}")
             else:
                 self.expr(node, scope)
@@ -672,7 +672,7 @@ class Checker:
                            "write e.g. 'finish winners [p]'")
 
     def stmt_Log(self, node, scope, where):
-        pass
+        self.text_placeholders(node.message, scope, node.span, "a log line")
 
     def stmt_Play(self, node, scope, where):
         for name in node.actions:
@@ -943,7 +943,7 @@ def check_actions(c: Checker):
             scope = c.binder(binder, scope)
             c.argument_types[action.name, binder.name] = scope.lookup(binder.name)
             if binder.reason:
-                c.reason_placeholders(binder.reason, scope, binder.span)
+                c.text_placeholders(binder.reason, scope, binder.span, "the reason of a refusal")
         c.block(action.body, scope, "action", guard_allowed=True)
 
 

@@ -497,18 +497,10 @@ class Compiler:
     def reason_source(self, text, scope, ctx, span) -> str:
         """The source that makes the text a refused move is told: its {expressions} shown by
         their labels as the mover sees them (owner-only attributes of others' components masked)."""
-        cg = self.codegen
-        pieces, position = [], 0
-        for match in PLACEHOLDER_TEXT.finditer(text):
-            if match.start() > position:
-                pieces.append(repr(text[position:match.start()]))
-            node = parse_expression(match.group(1), span)
+        def seen_by_mover(node, value, scope):
             seen_by = {p: self.game.labeler(self.type_of(node, scope), p) for p in self.game.seats}
-            pieces.append(f"{cg.bind(seen_by, 'seen_by')}[s.current](s, {cg.source(node, scope, ctx)})")
-            position = match.end()
-        if position < len(text) or not pieces:
-            pieces.append(repr(text[position:]))
-        return " + ".join(pieces)
+            return f"{self.codegen.bind(seen_by, 'seen_by')}[s.current](s, {value})"
+        return self.text_source(text, scope, ctx, span, seen_by_mover)
 
     def in_words(self, condition) -> str:
         """A filter said as what it asks: `mark[c] == none` -> "mark[c] must be none", each
@@ -974,28 +966,40 @@ class Compiler:
         out.add(indent, f"finish(s, {winners})")
 
     def s_Log(self, node, scope, ctx, out, indent):
-        message = node.message
-        # the log is public: owner-only attributes are masked in it
-        local_types = self.local_types(scope)
-        values, labelers = [], {}
-        for name in dict.fromkeys(PLACEHOLDER.findall(message)):
-            if name in local_types:
-                labelers[name] = self.game.labeler(local_types[name], PUBLIC)
-                values.append(ctx.local(name) if ctx.mode == "local" else f"e.get({name!r})")
-                continue
-            var = self.types.vars.get(name)
-            if name in self.game.params or (var is not None and not var.index) or \
-                    (name in self.types.globals.names and name not in self.types.components):
-                reference = ast.Name(node.span, name)
-                labelers[name] = self.game.labeler(self.type_of(reference, scope), PUBLIC)
-                values.append(self.x(reference, scope, ctx))
-        order = list(labelers)
-
-        def text(s, given):
-            shown = {name: labelers[name](s, value) for name, value in zip(order, given)}
-            return PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), message)
+        # the log is public: each {expression} shown by its label as everybody sees it
         out.add(indent, "if s.shared: s.own_trails()")
-        out.add(indent, f"s.log.append({self.codegen.bind(text, 'log')}(s, ({''.join(v + ', ' for v in values)})))")
+        out.add(indent, f"s.log.append({self.text_source(node.message, scope, ctx, node.span, self.public_label)})")
+
+    def text_source(self, text, scope, ctx, span, label) -> str:
+        """The source of a text whose {expressions} are shown by their labels: label(node,
+        value source) -> the source of one value's text."""
+        pieces, position = [], 0
+        for match in PLACEHOLDER_TEXT.finditer(text):
+            if match.start() > position:
+                pieces.append(repr(text[position:match.start()]))
+            node = parse_expression(match.group(1), span)
+            pieces.append(label(node, self.codegen.source(node, scope, ctx), scope))
+            position = match.end()
+        if position < len(text) or not pieces:
+            pieces.append(repr(text[position:]))
+        return " + ".join(pieces)
+
+    def public_label(self, node, value, scope) -> str:
+        """The source of a value's text as everybody sees it: inline for the common types; '?'
+        for an expression that reads an owner-only attribute."""
+        private = self.game.private_fields
+        for item in ast.walk(node):
+            if isinstance(item, ast.Attribute) and item.name in private.get(strip_optional(self.type_of(item.obj, scope)), ()):
+                return "'?'"
+        t = strip_optional(self.type_of(node, scope))
+        if t == "Player":
+            return f'(("P" + str(_v)) if (_v := {value}) is not None else "none")'
+        if (t in self.types.components or t in self.types.boards) and t not in private:
+            return f'(_E[_v]["__label__"] if (_v := {value}) is not None else "none")'
+        labeler = self.codegen.bind(self.game.labeler(t, PUBLIC), "label")
+        if t == "int":
+            return f"(str(_v) if (_v := {value}).__class__ is int else {labeler}(s, _v))"
+        return f"{labeler}(s, {value})"
 
     def local_types(self, scope):
         out = {}

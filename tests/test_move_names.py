@@ -195,3 +195,40 @@ def test_a_reason_shows_values_of_the_moment(write_rules):
 def test_a_reason_placeholder_must_be_an_expression(write_rules):
     _, diagnostics, _ = load_game(str(write_rules(REASONS.replace("{2 - gold[current]} short", "{2 gold} short"))))
     assert [d.code for d in diagnostics] == ["E411"] and "in the reason of a refusal" in diagnostics[0].message
+
+
+LOGGED = """
+game "Logged" { players 2 }
+component Chip { value: int owner, colour: text } label "{colour} chip"
+zone pile: stack of Chip public
+zone hand[Player]: set of Chip public
+var gold[Player]: int = 1
+setup {
+  create 1 Chip { value: 3, colour: "red" } in pile
+  create 1 Chip { value: 5, colour: "blue" } in pile
+}
+action take(x in pile) "take {x}" {
+  move x to hand[current]
+  gold[current] += x.value
+  log "{current} takes {x} ({x.colour}, worth {x.value}) and holds {size(hand[current])}, gold {gold[current] * 10}"
+}
+flow { turns from 1 until size(pile) == 0 { play take } }
+"""
+
+
+def test_a_log_line_shows_expressions_publicly(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(LOGGED)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("take blue chip")
+    # the log is public: an owner-only attribute reads '?', the others their values
+    assert state.log[-1] == "P1 takes blue chip (blue, worth ?) and holds 1, gold 60"
+    state.apply("take red chip")
+    assert state.log[-1] == "P2 takes red chip (red, worth ?) and holds 1, gold 40"
+
+
+def test_a_log_placeholder_must_be_an_expression_of_known_names(write_rules):
+    _, diagnostics, _ = load_game(str(write_rules(LOGGED.replace("{size(hand[current])}", "{size hand}"))))
+    assert [d.code for d in diagnostics] == ["E411"] and "in a log line" in diagnostics[0].message
+    _, diagnostics, _ = load_game(str(write_rules(LOGGED.replace("{size(hand[current])}", "{nosuch}"))))
+    assert diagnostics and "nosuch" in diagnostics[0].message
