@@ -29,6 +29,14 @@ CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)
 UNSET = object()        # a value hoisted out of the loops that list legal moves, not yet computed
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# `(not not _Z.get(key))`: a zone's truth as a bool; where only its truth counts, the zone itself
+NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\(\([^()]*\)\))\)")
+
+
+def truth(source: str) -> str:
+    """A condition's source for where only its truth counts (an if, a filter): a zone read
+    needs no bool of its own."""
+    return NOT_NOT_ZONE.sub(r"\1", source) if "not not _Z" in source else source
 
 
 # ---- runtime helpers the generated code calls ------------------------------------------------
@@ -686,7 +694,7 @@ class SourceGenerator:
         inner = ctx.child(**{binder.name: var})
         if self.never_none_domain(binder.domain, domain_type, scope):
             self.safe_names.add(var)
-        where = self.source(binder.condition, inner_scope, inner) if binder.condition is not None else None
+        where = truth(self.source(binder.condition, inner_scope, inner)) if binder.condition is not None else None
         return var, domain, where, inner_scope, inner
 
     def never_none_domain(self, domain, domain_type, scope) -> bool:

@@ -20,7 +20,7 @@ from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
 from referee.dsl.parser import parse_expression
 
 from . import random_source
-from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in
+from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in, truth
 from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -801,7 +801,7 @@ class Compiler:
         branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
         counter = self.counter(node)
         for k, (condition, body) in enumerate(branches):
-            out.add(indent, f"{'if' if k == 0 else 'elif'} {self.x(condition, scope, ctx)}:")
+            out.add(indent, f"{'if' if k == 0 else 'elif'} {truth(self.x(condition, scope, ctx))}:")
             self.bump(counter, out, indent + 1, 1 + k)
             self.block(body, scope, ctx, out, indent + 1)
         if node.orelse:
@@ -823,7 +823,7 @@ class Compiler:
         out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(node.span, 'span')})")
         out.add(indent, f"for {ctx.local(node.binder.name)} in {items}:")
         if node.binder.condition is not None:
-            out.add(indent + 1, f"if not ({self.x(node.binder.condition, inner, ctx)}): continue")
+            out.add(indent + 1, f"if not ({truth(self.x(node.binder.condition, inner, ctx))}): continue")
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, inner, ctx, out, indent + 1)
 
@@ -840,7 +840,7 @@ class Compiler:
 
     def s_While(self, node, scope, ctx, out, indent):
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
-        out.add(indent + 1, f"if not ({self.x(node.condition, scope, ctx)}): break")
+        out.add(indent + 1, f"if not ({truth(self.x(node.condition, scope, ctx))}): break")
         self.loop_round(node.span, out, indent + 1)
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, scope, ctx, out, indent + 1)
@@ -1500,7 +1500,7 @@ class Compiler:
                 # a require without 'else': its reason is the rule's own text, marked as such
                 given = self.reason_source(node.reason, guard_scope, env, node.span) if node.reason \
                     else self.codegen.bind(RuleText(reason), "rule")
-                guard.add(1, f"if not ({self.x(node.condition, guard_scope, env)}): return {given}")
+                guard.add(1, f"if not ({truth(self.x(node.condition, guard_scope, env))}): return {given}")
                 run.add(1, f"if not ({self.x(node.condition, run_scope, local)}): "
                            f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
         guard.add(1, "return None")
@@ -1605,7 +1605,7 @@ class Compiler:
             if cg.never_none_domain(binder.domain, domain_type, scope):
                 fixed_ctx.safe.add(f"L_{binder.name}")
                 ctx.safe.add(f"L_{binder.name}")
-            where = self.x(binder.condition, scope, here) if binder.condition is not None else None
+            where = truth(self.x(binder.condition, scope, here)) if binder.condition is not None else None
             if indexed is not None:       # the table gave the values that pass the test on the variable
                 where = " and ".join(f"({self.x(o, scope, here)})" for o in indexed[2] + indexed[3]) or None
             ctx.levels[f"L_{binder.name}"] = k
@@ -1884,10 +1884,10 @@ class Compiler:
                 out.add(1, f"for L_{trigger.binder.name} in list({domain}):")
                 indent = 2
                 if trigger.binder.condition is not None:
-                    out.add(2, f"if not ({self.x(trigger.binder.condition, scope, ctx)}): continue")
+                    out.add(2, f"if not ({truth(self.x(trigger.binder.condition, scope, ctx))}): continue")
             counter = self.counter(trigger)
             self.bump(counter, out, indent, 1)
-            out.add(indent, f"if {self.x(trigger.condition, scope, ctx)}:")
+            out.add(indent, f"if {truth(self.x(trigger.condition, scope, ctx))}:")
             self.bump(counter, out, indent + 1)
             self.block(trigger.body, scope, ctx, out, indent + 1)
             out.add(indent + 1, "return True")
