@@ -260,10 +260,40 @@ def test_a_clone_of_a_stopped_step_replays_it_to_the_same_place():
                 assert clone.view(1) == state.view(1) and clone.view(2) == state.view(2)
                 assert [m.name for m in clone.legal_moves()] == [m.name for m in state.legal_moves()]
                 assert (clone.rng, clone.pc, clone.current, clone.history) == (state.rng, state.pc, state.current, state.history)
+                assert (clone.log, clone.public_history) == (state.log, state.public_history)
                 compared += 1
             else:
                 state.apply(bot.choose(state))
     assert compared > 20
+
+
+CHOOSING = """
+game "Choosing" { players 2 }
+var total: int = 0
+action add(n in 1..2) "add {n}" {
+  log "{current} adds {n}"
+  choose k in 1..3 {
+    total += n * k
+    log "{current} doubles to {total}"
+  }
+}
+flow { turns from 1 until total >= 12 { play add } }
+"""
+
+
+def test_a_clone_of_a_stopped_step_keeps_the_log_of_before_the_step(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(CHOOSING)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("add 2")
+    state.apply(state.legal_moves()[0])
+    state.apply("add 1")                   # stopped at the choice, its first line logged
+    clone = state.clone()
+    state.apply(state.legal_moves()[2])    # the generator goes on
+    state.apply("add 2")                   # and the original goes on logging
+    clone.apply(clone.legal_moves()[2])    # the step again, from before it
+    assert clone.log == ["P1 adds 2", "P1 doubles to 2", "P2 adds 1", "P2 doubles to 5"]
+    assert state.log == clone.log + ["P1 adds 2"]
 
 
 # ---- equality indexes answer as the aggregates they stand for -----------------------------------
