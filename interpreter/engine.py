@@ -729,7 +729,8 @@ class State:
                 parts[mark[1]] = parts.get(mark[1], 0) + 1
 
     def move(self, x, key, under=False):
-        here = self.loc[x]
+        loc = self.loc
+        here = loc[x]
         owned = self.owned
         zones = self.zones
         if here is not None:
@@ -749,22 +750,27 @@ class State:
             target.insert(0, x)
         else:
             target.append(x)
-        self.loc[x] = key
+        loc[x] = key
         if self.shown_to and x in self.shown_to:
             self.shown_to = {y: seats for y, seats in self.shown_to.items() if y != x}
         game = self.game
         if game.zone_marks is not None:
-            # (mark_changed, inline: a move is the commonest change)
+            # (mark_changed, inline for both zones: a move is the commonest change)
             key_marks = game.key_marks
-            stamps = game.memo_stamps
-            for changed in (here, key):
-                if changed is None:
-                    continue
-                mark = key_marks.get(changed, UNMARKED)
+            mark = key_marks.get(key, UNMARKED)
+            if mark is UNMARKED:
+                mark = key_marks[key] = key_mark(game, key)
+            if mark is not None:
+                game.memo_stamps[mark[0]] += 1
+                if mark[1] is not None:
+                    parts = game.memo_parts
+                    parts[mark[1]] = parts.get(mark[1], 0) + 1
+            if here is not None:
+                mark = key_marks.get(here, UNMARKED)
                 if mark is UNMARKED:
-                    mark = key_marks[changed] = key_mark(game, changed)
+                    mark = key_marks[here] = key_mark(game, here)
                 if mark is not None:
-                    stamps[mark[0]] += 1
+                    game.memo_stamps[mark[0]] += 1
                     if mark[1] is not None:
                         parts = game.memo_parts
                         parts[mark[1]] = parts.get(mark[1], 0) + 1
