@@ -1720,8 +1720,8 @@ class Compiler:
                 out.add(1, f"if len({{{self.game.component_column('__label__')}[v] for v in fixed{prefix}{k}}}) != len(fixed{prefix}{k}): {exact} = False")
 
     def fused_listing(self, indexes):
-        """The actions of one decision that share their first binders (`c in revealed, i in
-        1..places` for build, burn and strike) listed by one generated function: the shared
+        """The actions of one decision that share their first binders (`r in rows, k in 1..n`
+        for two actions that both begin so) listed by one generated function: the shared
         loops once, each value read at their levels once, then each action's guard steps and
         own binders in turn, in its own list. f(s) -> {action index: (tuples, exact)}, the
         same tuples as each action's own enumerator, or None when no two actions share their

@@ -5,7 +5,7 @@
      "rules_sha256": "ab12...",         # of the file's bytes (base files first, for `extends`)
      "options": ["normal"], "players": 3, "seed": 7,
      "params": {"hand_size": 5},        # the typed params' values (not in older logs)
-     "moves": ["build wood house on Asia 3", ...],
+     "moves": ["put X on b2", ...],
      "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true,
                 "outcome": "win", "returns": [1.0, 0.0, 0.0]}}
                                         # (outcome and returns: not in logs written before them)

@@ -53,7 +53,7 @@ def winners_text(winners) -> str:
 
 
 def split_key(label: str):
-    """'hand[P1]' -> ('hand', ['P1']); 'place[Asia, 3]' -> ('place', ['Asia', '3']);
+    """'hand[P1]' -> ('hand', ['P1']); 'place[north, 3]' -> ('place', ['north', '3']);
     'round' -> ('round', [])."""
     match = INDEXED.match(label)
     if not match:
@@ -160,7 +160,7 @@ def render_zones(zones: dict) -> list:
                 parts, sep = zone_parts(entry, index)
                 lines.extend(wrap(f"  {label}: ", parts, sep=sep))
             continue
-        # several indices: one line per prefix, the last index inside it ("place[Asia, _]: 1 ... · 3 ...")
+        # several indices: one line per prefix, the last index inside it ("place[north, _]: 1 ... · 3 ...")
         rows = {}
         for label, index, entry in entries:
             prefix = ", ".join(index[:-1])
