@@ -426,7 +426,10 @@ class SourceGenerator:
                         (0, "<="): False}.get((zero.value, op))
                 if some is None:
                     return None
-                found = self.x_Aggregate(ast.Aggregate(count.span, "any", count.binder, None), scope, ctx)
+                whether = ast.Aggregate(count.span, "any", count.binder, None)
+                indexed = self.compiler.indexed_reads.get(id(count))       # a table of the count's values
+                found = self.indexed_aggregate(whether, indexed, scope, ctx) if indexed is not None else \
+                    self.x_Aggregate(whether, scope, ctx)
                 return found if some else f"(not {found})"
         return None
 
