@@ -654,13 +654,27 @@ class Module:
 def walk(value):
     """Every node (and tuple of nodes) under a value, parents before children, in order."""
     stack = [value]
+    pop, push = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
+        item = pop()
         if isinstance(item, tuple):
-            stack.extend(reversed(item))
-        elif attrs.has(type(item)):
+            push(reversed(item))
+            continue
+        names = NODE_FIELDS.get(item.__class__)
+        if names is None:
+            names = node_fields(item.__class__)
+        if names is not False:
             yield item
-            stack.extend(reversed([getattr(item, f.name) for f in attrs.fields(type(item))]))
+            push(reversed([child for child in map(item.__getattribute__, names) if child.__class__ not in ATOMS]))
+
+
+ATOMS = {str, int, bool, float, type(None)}     # the values under no node
+NODE_FIELDS = {}        # class -> its attrs fields' names, or False when it is not a node
+
+
+def node_fields(cls):
+    names = NODE_FIELDS[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else False
+    return names
 
 
 def untag(item):

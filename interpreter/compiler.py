@@ -349,12 +349,13 @@ def is_pick(node) -> bool:
 
 def callers(functions, names) -> set:
     """The names, and the functions that call one of them, directly or through others."""
+    calls = {name: {n.name for n in ast.walk(fn.body) if isinstance(n, ast.Call)} for name, fn in functions.items()}
     found = set(names)
     changed = True
     while changed:
         changed = False
-        for name, fn in functions.items():
-            if name not in found and any(isinstance(n, ast.Call) and n.name in found for n in ast.walk(fn.body)):
+        for name in functions:
+            if name not in found and not calls[name].isdisjoint(found):
                 found.add(name)
                 changed = True
     return found
