@@ -305,3 +305,24 @@ def test_the_observation_tensor_holds_a_fraction_as_its_value(write_rules):
     game.encoding.fill(tensor, state.view(1))
     at, _ = game.encoding.var_at["last_share"]
     assert tensor[at] == pytest.approx(-2 / 3)
+
+
+def test_an_attribute_may_hold_a_fraction_and_its_label_shows_it(write_rules):
+    game = load(write_rules, '''game "Chips" { players 2 }
+component Chip { share: real } label "chip {share}"
+zone pot: pile of Chip public
+setup {
+  create 1 Chip { share: 1 / 2 } in pot
+  create 1 Chip { share: 2 } in pot
+}
+action cut(c in pot) "cut {c}" {
+  let x = c
+  x.share = x.share / 3
+}
+flow { turns from 1 { play cut } }
+''')
+    state = game.new_initial_state(0)
+    assert state.legal_move_names() == ["cut chip 1/2", "cut chip 2"]
+    state.apply("cut chip 1/2")
+    assert state.legal_move_names() == ["cut chip 1/6", "cut chip 2"]
+    assert [item["label"] for item in state.view(2)["zones"]["pot"]["items"]] == ["chip 1/6", "chip 2"]
