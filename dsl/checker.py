@@ -19,7 +19,10 @@ from .parser import parse_expression
 from .program import Program
 
 ANY = "any"
-NUMBERS = ("int", "Player", ANY)     # a seat is a number: p + 1, p < q
+REAL = "real"                        # an exact fraction, made by '/'; an int widens to it
+WHOLE = ("int", "Player", ANY)       # a seat is a number: p + 1, p < q
+NUMBERS = WHOLE + (REAL,)
+ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
 
 
@@ -100,6 +103,23 @@ class Checker:
     def error(self, code, message, span, hint=None):
         self.diagnostics.append(Diagnostic(code, message, span, hint))
 
+    def whole(self, t, span, what) -> bool:
+        """E215 where only a whole number has a meaning (a count, an index, a range, a
+        position): False when t is a fraction."""
+        if strip_optional(t) != REAL:
+            return True
+        self.error("E215", f"{what} must be a whole number, not a fraction", span, ROUND_DOWN_HINT)
+        return False
+
+    def fits(self, given, expected, span, mismatch):
+        """A value of type `given` where `expected` is needed: E303 `mismatch` when it does
+        not fit, E215 when it is a fraction where a whole number is needed."""
+        if strip_optional(given) == REAL and strip_optional(expected) in ("int", "Player"):
+            # "'x' holds a number, not a fraction" says more as "a whole number"
+            self.error("E215", mismatch.replace(describe("int"), "a whole number", 1), span, ROUND_DOWN_HINT)
+        elif not compatible(given, expected):
+            self.error("E303", mismatch, span)
+
     def _global_scope(self) -> Scope:
         names = dict(BUILTIN_VALUES)
         for name in self.enums:
@@ -120,7 +140,7 @@ class Checker:
         base = strip_optional(t)
         if base.startswith("list[") or base.startswith("zone["):
             return self.known_type(element_of(base))
-        return base in ("int", "bool", "text", "Player", ANY) or base in self.enums \
+        return base in ("int", REAL, "bool", "text", "Player", ANY) or base in self.enums \
             or base in self.components or base in self.boards
 
     def type_name(self, node) -> str:
@@ -133,7 +153,7 @@ class Checker:
         else:
             name = list_of(self.type_name(node.element))
         if not self.known_type(name):
-            candidates = ["int", "bool", "text", "Player", *self.enums, *self.components, *self.boards]
+            candidates = ["int", REAL, "bool", "text", "Player", *self.enums, *self.components, *self.boards]
             self.error("E206", f"unknown type '{strip_optional(name)}'", node.span,
                        did_you_mean(strip_optional(name), candidates))
             return ANY
@@ -182,11 +202,15 @@ class Checker:
 
     def expr_ListLiteral(self, node, scope):
         types = {self.expr(item, scope) for item in node.items}
+        if types == {"int", REAL}:
+            return list_of(REAL)          # whole numbers and fractions: fractions
         return list_of(types.pop() if len(types) == 1 else ANY)
 
     def expr_Conditional(self, node, scope):
         self.condition(node.condition, scope)
         a, b = self.expr(node.then, scope), self.expr(node.otherwise, scope)
+        if {strip_optional(a), strip_optional(b)} == {"int", REAL}:
+            return REAL + ("?" if a.endswith("?") or b.endswith("?") else "")
         return a if a == b else (a if b == "none" else (b if a == "none" else ANY))
 
     def expr_Or(self, node, scope):
@@ -206,7 +230,7 @@ class Checker:
             for t, side in ((a, node.left), (b, node.right)):
                 if strip_optional(t) not in NUMBERS:
                     self.error("E303", f"'{node.op}' compares numbers, but this is {describe(t)}", side.span)
-        elif not compatible(a, b):
+        elif not (compatible(a, b) or compatible(b, a)):
             self.error("E303", f"comparing {describe(a)} with {describe(b)} is always false", node.span,
                        "both sides must be of the same kind")
         return "bool"
@@ -222,7 +246,7 @@ class Checker:
     def expr_Range(self, node, scope):
         for side in (node.low, node.high):
             t = self.expr(side, scope)
-            if strip_optional(t) not in NUMBERS:
+            if self.whole(t, side.span, "a bound of a range") and strip_optional(t) not in NUMBERS:
                 self.error("E302", f"a range runs between numbers, but this is {describe(t)}", side.span)
         return "list[int]"
 
@@ -233,13 +257,16 @@ class Checker:
         for t, side in ((a, node.left), (b, node.right)):
             if strip_optional(t) not in NUMBERS:
                 self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", side.span)
-        return "int"
+        if node.op == "/":
+            return REAL
+        # '//' rounds down to a whole number; '+', '-', '*' and '%' keep a fraction a fraction
+        return REAL if node.op != "//" and REAL in (strip_optional(a), strip_optional(b)) else "int"
 
     def expr_Negate(self, node, scope):
         t = self.expr(node.operand, scope)
         if strip_optional(t) not in NUMBERS:
             self.error("E302", f"'-' works on numbers, but this is {describe(t)}", node.operand.span)
-        return "int"
+        return REAL if strip_optional(t) == REAL else "int"
 
     def fields_of(self, t: str):
         base = strip_optional(t)
@@ -295,7 +322,7 @@ class Checker:
                 return self.type_name(self.vars[name].type)
         t = self.expr(node.obj, scope)
         if (t.startswith("list[") or t.startswith("zone[")) and len(node.indexes) == 1:
-            self.expr(node.indexes[0], scope)
+            self.whole(self.expr(node.indexes[0], scope), node.indexes[0].span, "a position in a list or a zone")
             return element_of(t) + "?"
         if t != ANY:
             self.error("E304", f"only zones, variables and lists take [...], not {describe(t)}", node.obj.span)
@@ -307,8 +334,7 @@ class Checker:
         for given, domain in zip(node.indexes, declared):
             t = self.expr(given, scope)
             expected = element_of(self.expr(domain, self.globals))
-            if not compatible(t, expected):
-                self.error("E303", f"{what} is indexed by {describe(expected)}, not {describe(t)}", given.span)
+            self.fits(t, expected, given.span, f"{what} is indexed by {describe(expected)}, not {describe(t)}")
         for extra in node.indexes[len(declared):]:
             self.expr(extra, scope)
 
@@ -354,13 +380,12 @@ class Checker:
             self.arity(node, len(fn.parameters))
             for given, parameter, arg in zip(args, fn.parameters, node.arguments):
                 expected = self.type_name(parameter.type)
-                if not compatible(given, expected):
-                    self.error("E303", f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}", arg.span)
+                self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}")
             return self.type_name(fn.result_type)
         if node.name in self.boards:
             self.arity(node, 2)
             for given, arg in zip(args, node.arguments):
-                if strip_optional(given) not in ("int", "Player", ANY):
+                if self.whole(given, arg.span, f"a row or column of {node.name}") and strip_optional(given) not in WHOLE:
                     self.error("E303", f"a cell of {node.name} is found by its row and column numbers, "
                                        f"not {describe(given)}", arg.span)
             return node.name + "?"
@@ -368,7 +393,11 @@ class Checker:
             params, result = STDLIB_SIGNATURES[node.name]
             self.arity(node, len(params))
             first = args[0] if args else ANY
+            if node.name == "abs" and args and strip_optional(args[0]) == REAL:
+                return REAL          # abs keeps a fraction a fraction
             for given, expected, arg in zip(args, params, node.arguments):
+                if expected in ("int", "Player") and not self.whole(given, arg.span, f"what {node.name} takes here"):
+                    continue
                 if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY):
                     self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
                 elif expected in ("int", "Player") and (given == "none" or not compatible(given, expected)):
@@ -448,14 +477,15 @@ class Checker:
             if strip_optional(value) not in NUMBERS:
                 self.error("E302", f"'{kind}' adds up or compares numbers, but this is {describe(value)}",
                            (node.value or node.binder).span)
-            return "int" if kind == "sum" else "int?"
+            number = REAL if strip_optional(value) == REAL else "int"
+            return number if kind == "sum" else number + "?"
         return ANY
 
     def expr_Ranking(self, node, scope):
         inner = self.binder(node.binder, scope)
         for key in node.keys:
             t = self.expr(key, inner)
-            if strip_optional(t) not in ("int", "bool", ANY):
+            if strip_optional(t) not in ("int", REAL, "bool", ANY):
                 self.error("E302", f"a ranking key must be a number, but this is {describe(t)}", key.span)
         return list_of(inner.names[node.binder.name])
 
@@ -547,8 +577,7 @@ class Checker:
     def stmt_Assign(self, node, scope, where):
         expected = self.target(node.target, scope)
         given = self.expr(node.value, scope)
-        if not compatible(given, expected):
-            self.error("E303", f"'{node.target.name}' holds {describe(expected)}, not {describe(given)}", node.value.span)
+        self.fits(given, expected, node.value.span, f"'{node.target.name}' holds {describe(expected)}, not {describe(given)}")
 
     def stmt_Augment(self, node, scope, where):
         expected = self.target(node.target, scope)
@@ -556,6 +585,8 @@ class Checker:
         for t, span in ((expected, node.target.span), (given, node.value.span)):
             if strip_optional(t) not in NUMBERS:
                 self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", span)
+        if strip_optional(expected) in WHOLE and strip_optional(expected) != ANY:
+            self.whole(given, node.value.span, f"'{node.target.name}' holds whole numbers: what '{node.op}' changes it by")
 
     def stmt_If(self, node, scope, where):
         self.condition(node.condition, scope)
@@ -596,7 +627,7 @@ class Checker:
 
     def stmt_Deal(self, node, scope, where):
         count = self.expr(node.count, scope)
-        if strip_optional(count) not in NUMBERS:
+        if self.whole(count, node.count.span, "the number to deal") and strip_optional(count) not in NUMBERS:
             self.error("E302", f"the number to deal must be a number, not {describe(count)}", node.count.span)
         self.zone_expr(node.source, scope, "what to deal from")
         self.zone_expr(node.destination.zone, scope, "the destination")
@@ -616,7 +647,7 @@ class Checker:
 
     def stmt_Create(self, node, scope, where):
         count = self.expr(node.count, scope)
-        if strip_optional(count) not in NUMBERS:
+        if self.whole(count, node.count.span, "how many to create") and strip_optional(count) not in NUMBERS:
             self.error("E302", f"how many to create must be a number, not {describe(count)}", node.count.span)
         component = self.components.get(node.type_name)
         if component is None:
@@ -631,8 +662,9 @@ class Checker:
                 if init.name not in fields:
                     self.error("E207", f"{node.type_name} has no attribute '{init.name}'", init.span,
                                did_you_mean(init.name, fields))
-                elif not compatible(value, fields[init.name]):
-                    self.error("E303", f"'{init.name}' is {describe(fields[init.name])}, not {describe(value)}", init.value.span)
+                else:
+                    self.fits(value, fields[init.name], init.value.span,
+                              f"'{init.name}' is {describe(fields[init.name])}, not {describe(value)}")
             missing = [f.name for f in component.fields if f.name not in given]
             if missing:
                 self.error("E207", f"missing attribute(s) of {node.type_name}: {', '.join(missing)}", node.span)
@@ -716,8 +748,7 @@ class Checker:
         self.arity(node, len(proc.parameters))
         for given, parameter, arg in zip(args, proc.parameters, node.arguments):
             expected = self.type_name(parameter.type)
-            if not compatible(given, expected):
-                self.error("E303", f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}", arg.span)
+            self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}")
         return proc
 
     # ---- declarations ----
@@ -736,6 +767,8 @@ def describe(t: str) -> str:
         return f"a zone of {element_of(t)}"
     if t == "int":
         return "a number"
+    if t == REAL:
+        return "a fraction"
     if t == "bool":
         return "true/false"
     return f"'{t}'"
@@ -748,6 +781,8 @@ def compatible(a: str, b: str) -> bool:
         return True
     sa, sb = strip_optional(a), strip_optional(b)
     if sa == sb or {sa, sb} == {"int", "Player"}:   # a seat number is a player
+        return True
+    if sa == "int" and sb == REAL:                  # a whole number is a fraction (not the other way)
         return True
     if sa.startswith("list[") and sb.startswith("list["):
         return compatible(element_of(sa), element_of(sb))
@@ -822,8 +857,7 @@ def check_types_and_names(c: Checker):
             c.require_collection(c.expr(domain, c.globals), domain)
         if var.initial is not None:
             given = c.expr(var.initial, c.globals)
-            if not compatible(given, t):
-                c.error("E303", f"'{var.name}' holds {describe(t)}, not {describe(given)}", var.initial.span)
+            c.fits(given, t, var.initial.span, f"'{var.name}' holds {describe(t)}, not {describe(given)}")
 
 
 def check_params_and_options(c: Checker):
@@ -840,8 +874,8 @@ def check_params_and_options(c: Checker):
         elif param.low is not None and t != "int":
             c.error("E212", f"only an int param has a range, not {describe(t)}", param.low.span)
         for bound in (param.low, param.high):
-            if bound is not None and strip_optional(c.expr(bound, c.globals)) not in NUMBERS:
-                c.error("E302", "the bounds of a param's range are numbers", bound.span)
+            if bound is not None and strip_optional(c.expr(bound, c.globals)) not in WHOLE:
+                c.error("E302", "the bounds of a param's range are whole numbers", bound.span)
         if not compatible(given, t):
             c.error("E303", f"'{param.name}' holds {describe(t)}, not {describe(given)}", param.value.span)
         c.globals.names[param.name] = t
@@ -876,7 +910,7 @@ def check_var_ranges(c: Checker):
                 c.error("E213", f"the range of '{var.name}' must be known before the game starts, "
                                 f"but it reads '{read}'", bound.span,
                         "write its bounds with numbers and params (param NAME = ...)")
-            elif strip_optional(c.expr(bound, c.globals)) not in NUMBERS:
+            elif strip_optional(c.expr(bound, c.globals)) not in WHOLE:
                 c.error("E213", f"the bounds of the range of '{var.name}' are whole numbers", bound.span)
 
 
@@ -885,7 +919,8 @@ def check_boards(c: Checker):
         shape = board.shape
         if isinstance(shape, ast.GridShape):
             for side in (shape.rows, shape.cols):
-                if strip_optional(c.expr(side, c.globals)) not in NUMBERS:
+                t = c.expr(side, c.globals)
+                if c.whole(t, side.span, "a grid's size") and strip_optional(t) not in NUMBERS:
                     c.error("E302", "a grid's size is a number", side.span)
             if shape.condition is not None:
                 c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
@@ -909,7 +944,10 @@ def check_game_fields(c: Checker):
     for field in c.program.game.fields:
         if isinstance(field, ast.ScoreField):
             t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) not in NUMBERS:
+            if strip_optional(t) == REAL:
+                c.error("E215", "a score is a whole number, not a fraction", field.expr.span,
+                        "scores rank the players and are shown; a payoff that is a fraction goes in 'returns p: ...'")
+            elif strip_optional(t) not in NUMBERS:
                 c.error("E302", f"a score is a number, but this is {describe(t)}", field.expr.span)
         if isinstance(field, ast.ReturnsField):
             t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
@@ -927,8 +965,7 @@ def check_functions(c: Checker):
     for fn in c.functions.values():
         result = c.type_name(fn.result_type)
         given = c.expr(fn.body, parameter_scope(c, fn.parameters))
-        if not compatible(given, result):
-            c.error("E303", f"'{fn.name}' says it gives {describe(result)}, but its body gives {describe(given)}", fn.body.span)
+        c.fits(given, result, fn.body.span, f"'{fn.name}' says it gives {describe(result)}, but its body gives {describe(given)}")
 
 
 def check_procedures(c: Checker):

@@ -33,7 +33,7 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 TOKEN = re.compile(r'(?P<long>"""[\s\S]*?(?:"""|\Z))|(?P<text>"[^"\\\n]*(?:\\.[^"\\\n]*)*"?)'
                    r'|(?P<comment>#[^\n]*)|(?P<tag>@[A-Z][A-Za-z]*-[0-9]+[a-z]?)'
                    r'|(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)')
-BUILTIN_TYPES = ("int", "bool", "text")
+BUILTIN_TYPES = ("int", "real", "bool", "text")
 PLACEHOLDER_TEXT = re.compile(r"\{([^{}\n]*)\}")               # {name} or {expression}
 PLACEHOLDER_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")      # a name in it (not an attribute)
 

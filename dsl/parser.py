@@ -219,7 +219,7 @@ EXPECTED_NAMES = {
 
 # Terminals matched by a pattern rather than one fixed text.
 PATTERN_NAMES = {
-    "COMPARE": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
+    "COMPARE": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/', '//' or '%'",
     "AUGMENT": "'+=' or '-='", "LONG_STRING": "a long string", "$END": "the end of the file",
 }
 
@@ -264,9 +264,7 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
         shown = char if char.isprintable() else f"U+{ord(char):04X}"
         span = ast.Span(file, line, column, line, column + 1)
         hint = None
-        if char == "/":
-            hint = "use '//' for division rounded down (the language has whole numbers only)"
-        elif char == "'":
+        if char == "'":
             hint = "strings use double quotes"
         elif char == "&" or char == "|":
             hint = "write 'and' / 'or'"

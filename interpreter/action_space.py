@@ -18,6 +18,7 @@ of both adapters).
 """
 import itertools
 import re
+from fractions import Fraction
 from typing import Optional
 
 from referee.dsl import ast
@@ -304,14 +305,15 @@ class ViewEncoding:
         self.size = self.items_start + len(self.zone_keys) * len(self.component_labels)
 
     def number(self, text: str) -> float:
-        """A variable's shown value as a number: itself for a number, 1/0 for yes/no, the seat
-        for a player, 0 for none, else its place (from 1) in the action space's label table."""
+        """A variable's shown value as a number: itself for a number (a fraction shown 1/3 too),
+        1/0 for yes/no, the seat for a player, 0 for none, else its place (from 1) in the action
+        space's label table."""
         if text in ("no", "none"):
             return 0.0
         if text == "yes":
             return 1.0
-        if re.fullmatch(r"-?\d+", text):
-            return float(text)
+        if re.fullmatch(r"-?\d+(/\d+)?", text):
+            return float(Fraction(text))
         if re.fullmatch(r"P\d+", text):
             return float(text[1:])
         return float(self.label_number.get(text, -1))

@@ -23,6 +23,7 @@ from referee.dsl.limits import MAX_COMPONENTS, MAX_RANGE
 
 from . import random_source, stdlib
 from .errors import Finished, RulesRuntimeError
+from .exact import quotient
 
 LOOP_CAP = 100_000
 CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)
@@ -149,7 +150,7 @@ RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
     "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
     "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
-    "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure,
+    "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure, "quotient": quotient,
 }
 
 
@@ -519,6 +520,8 @@ class SourceGenerator:
         a = self.number(node.left, scope, ctx, span)
         if node.op in ("//", "%"):
             return f"({a} {node.op} divisor({self.source(node.right, scope, ctx)}, {span}))"
+        if node.op == "/":          # exact, never a float (exact.py)
+            return f"quotient({a}, {self.number(node.right, scope, ctx, span)}, {span})"
         return f"({a} {node.op} {self.number(node.right, scope, ctx, span)})"
 
     def x_Negate(self, node, scope, ctx):

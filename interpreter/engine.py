@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from fractions import Fraction
 from typing import Iterable, Optional
 
 import attrs
@@ -313,7 +314,7 @@ class Game:
                     raise RulesRuntimeError(f"{var.name} is a player, but starts at {self.var_defaults[var.name]!r} "
                                             f"(players are 1..{self.num_players})", var.initial.span)
             else:
-                self.var_defaults[var.name] = {"int": 0, "bool": False}.get(t, None)
+                self.var_defaults[var.name] = {"int": 0, "real": 0, "bool": False}.get(t, None)
             if var.low is not None:
                 self.var_ranges[var.name] = self._var_range(compiler, var)
         self.zone_meta = {}
@@ -948,7 +949,7 @@ class State:
                 value = declared(self, p)
             except PYTHON_ERRORS as error:
                 raise located(self, error, "computing the returns") from error
-            if value is None or value.__class__ not in (int, float):
+            if value is None or value.__class__ not in (int, float, Fraction):
                 raise RulesRuntimeError(f"the return of P{p} is {plain_label(value)}, not a number",
                                         self.game.returns_span)
             values.append(float(value))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections import Counter
+from fractions import Fraction
 from typing import NamedTuple
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -33,9 +34,14 @@ def player(p) -> str:
 
 
 def number(value) -> str:
-    """1.0 -> '1', 2.5 -> '2.5', 3 -> '3'."""
+    """1.0 -> '1', 2.5 -> '2.5', 3 -> '3', and a float that is a fraction of the rules
+    (returns() gives -1/3 as -0.333...) -> '-1/3', as labels show fractions."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, float) and len(repr(value)) > 8:
+        near = Fraction(value).limit_denominator(1000)
+        if float(near) == value:
+            return str(near)
     return str(value)
 
 

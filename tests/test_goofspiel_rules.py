@@ -3,6 +3,7 @@ what random play gives where it can be computed exactly."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -133,19 +134,32 @@ def test_G08_equal_points_for_everybody_is_a_draw():
     assert sc.s.winners == [] and sc.s.outcome() == "draw" and sc.s.returns() == [0, 0]
 
 
-def test_G09_returns_pay_winners_the_losers_count_and_losers_the_winners_count():
+def test_G09_returns_pay_each_winner_one_over_the_winners_and_each_loser_minus_one_over_the_losers():
+    """OpenSpiel's win-loss returns, exactly: the rules' '/' makes fractions; returns() gives
+    them as floats, and the fn that computes them gives the fractions themselves."""
     sc = fresh(players=3, n=4, options=("ascending",))
     for bids in ((4, 1, 1), (1, 2, 2), (2, 3, 3)):
         bid_all(sc, *bids)
-    assert sc.s.winners == [1] and sc.s.returns() == [2, -1, -1]
+    assert sc.s.winners == [1] and sc.s.returns() == [1.0, -0.5, -0.5]
     sc = fresh(players=3, n=4, options=("ascending",))
     for bids in ((1, 2, 1), (2, 3, 2), (4, 1, 3)):
         bid_all(sc, *bids)
-    assert sc.s.returns() == [1, 1, -2]
+    assert sc.s.winners == [1, 2] and sc.s.returns() == [0.5, 0.5, -1.0]
+    sc = fresh(players=4, n=4, options=("ascending",))
+    for bids in ((4, 1, 1, 1), (1, 2, 2, 2), (2, 3, 3, 3)):
+        bid_all(sc, *bids)
+    # P1 took the prize 1; every other prize went to a tie: one winner of four
+    assert sc.s.winners == [1] and sc.s.returns() == pytest.approx([1, -1 / 3, -1 / 3, -1 / 3])
+    assert sum(Fraction(r).limit_denominator(12) for r in sc.s.returns()) == 0        # zero-sum
+    sc = fresh(players=4, n=4, options=("ascending",))
+    for bids in ((1, 2, 1, 1), (2, 3, 2, 2), (4, 1, 3, 3)):
+        bid_all(sc, *bids)
+    # P2 took 1 and 2, P1 took 3, the last prize went to a tie: two winners of four
+    assert sc.s.winners == [1, 2] and sc.s.returns() == [0.5, 0.5, -0.5, -0.5]
     sc = fresh(players=2, n=4, options=("descending",))
     for bids in ((4, 1), (3, 2), (2, 3)):
         bid_all(sc, *bids)
-    assert sc.s.returns() == [1, -1]          # two players: OpenSpiel's +1 / -1 exactly
+    assert sc.s.returns() == [1, -1]          # two players: +1 / -1
 
 
 def test_G09_random_play_discards_one_prize_in_n_in_two_player_games():

@@ -376,6 +376,15 @@ def test_lockstep_with_openspiels_own_game(native):
     assert steps >= 6
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_goofspiel_lockstep_for_more_players_ends_with_openspiels_fractional_returns(players):
+    """OpenSpiel pays 1/winners and -1/losers (kWinLoss); the rules say it with '/', exactly,
+    so the returns of every playthrough are OpenSpiel's (compare_returns: within 1e-9)."""
+    mapping = openspiel_conformance.native_name_mappings()["goofspiel"]._replace(native_params={"players": players})
+    rules = load_openspiel_game(GAMES / "goofspiel.rules", players=players)
+    assert openspiel_conformance.run("goofspiel", games=4, seed=3, rules_game=rules, mapping=mapping) == 4 * 12
+
+
 def test_hearts_lockstep_plays_whole_hands_passes_included():
     steps = openspiel_conformance.run("hearts", games=6, seed=5)
     # 52 cards played per hand, and 12 cards passed in three hands of four

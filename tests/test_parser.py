@@ -184,6 +184,15 @@ def test_operator_precedence():
     assert isinstance(expr.right.left.operand, ast.Member)
 
 
+def test_slash_is_a_division_of_its_own_beside_double_slash():
+    expr = parse_ok("param p = 1 + 7 / 2 // 3 % 4\n").items[0].value
+    assert isinstance(expr, ast.Binary) and expr.op == "+"
+    # '/', '//' and '%' bind alike, from the left: ((7 / 2) // 3) % 4
+    remainder = expr.right
+    assert remainder.op == "%" and remainder.left.op == "//" and remainder.left.left.op == "/"
+    assert (remainder.left.left.left.value, remainder.left.left.right.value) == (7, 2)
+
+
 def test_comments_and_layout_do_not_matter():
     compact = parse_ok('game "G" { players 2 } var x: int = 0 flow { x += 1 }')
     spread = parse_ok('# a comment\ngame "G" {\n  players 2  # two\n}\n\nvar x: int = 0\n'
@@ -225,7 +234,6 @@ def test_unexpected_end_of_file_in_an_expression_says_what_is_missing():
 
 
 @pytest.mark.parametrize("source, char, fragment", [
-    ("param a = 7 / 2\n", "/", "'//'"),
     ("param a = true & false\n", "&", "'and'"),
     ("param a = true | false\n", "|", "'or'"),
     ("param a = 'x'\n", "'", "double quotes"),

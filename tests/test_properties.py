@@ -8,6 +8,7 @@ every declared option is tried on its own as well as no option.
 from __future__ import annotations
 
 import functools
+import math
 import random
 import tempfile
 from collections import Counter
@@ -277,8 +278,8 @@ def check_components_are_conserved_moves_apply_and_the_game_ends(path, options, 
     assert set(s.winners) <= set(range(1, game.num_players + 1))
     if game.declared_returns is None:       # the default: 1 for a winner, 0 for the others
         assert s.returns() == [1.0 if p in s.winners else 0.0 for p in range(1, game.num_players + 1)]
-    else:                                   # the header's `returns p: EXPR`: a number per seat
-        assert len(s.returns()) == game.num_players and all(r == int(r) for r in s.returns())
+    else:                                   # the header's `returns p: EXPR`: a number per seat (a fraction too)
+        assert len(s.returns()) == game.num_players and all(r.__class__ is float and math.isfinite(r) for r in s.returns())
     assert len(s.scores()) == game.num_players
 
 
