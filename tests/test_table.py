@@ -387,10 +387,15 @@ def test_after_a_hand_over_the_next_human_sees_the_recent_events(capsys, monkeyp
 
 
 def test_a_refused_move_on_a_cell_no_legal_move_names_says_so(capsys, monkeypatch):
-    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "place on F@2.9\nquit\n")
-    # F@2.9 is on the map but not beside lake 1: the guess is kept, and the cell is explained
-    assert ("refused: unknown move 'place on F@2.9'; did you mean 'place on F@6.5'? (F@2.9: no legal move "
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "plase on F@2.9\nquit\n")
+    # a move no action's name fits, on a hex no listed move names: the cell is explained
+    assert ("refused: unknown move 'plase on F@2.9'; did you mean 'place on F@6.5'? (F@2.9: no legal move "
             "plays there now; the hexes numbered on the map are where they do)") in out
+    # a hex the rules' place ranges over, off the lake or taken: the rules' reason, and no note
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "place on F@2.9\nplace on S@5.2\nquit\n")
+    assert "refused: 'place on F@2.9' is not possible now: F@2.9 is not beside lake 1, this round's lake\n" in out
+    assert ("refused: 'place on S@5.2' is not possible now: S@5.2 is a lake or holds a village: "
+            "a village goes on empty land\n") in out
     # a grid says it without the map's numbers; a refusal with the rules' reason gets no note
     _, out, _ = run(capsys, "play", TTT, "--seed", 1, stdin="b2\nput b2\nb2\nquit\n", monkeypatch=monkeypatch)
     assert "refused: unknown move 'put b2'; type 'moves' to list the legal ones (b2: no legal move plays there now)" in out
