@@ -138,6 +138,7 @@ class Var:
     low: Any             # the range of an int's values (`int in 1..6`), when declared
     high: Any
     visibility: str      # before the initial value: no keyword may follow an expression
+    display: Optional[str]   # 'bookkeeping', 'status' or none: how the table shows it, not who sees it
     initial: Any
 
 

@@ -914,6 +914,21 @@ def check_var_ranges(c: Checker):
                 c.error("E213", f"the bounds of the range of '{var.name}' are whole numbers", bound.span)
 
 
+def check_var_display(c: Checker):
+    """`bookkeeping` and `status` say how the table shows a variable, never who sees it: a
+    status variable is one value that every seat sees; a hidden one is shown nowhere."""
+    for var in c.vars.values():
+        if var.display == "status" and var.index:
+            c.error("E214", f"'{var.name}' has indexes, but the status line shows one value", var.span,
+                    "mark 'status' a variable without indexes (a round counter), or this one 'bookkeeping'")
+        elif var.display == "status" and var.visibility != "public":
+            c.error("E214", f"'{var.name}' is {var.visibility}, but the status line is what every seat sees",
+                    var.span, "mark 'status' a public variable only")
+        elif var.display == "bookkeeping" and var.visibility == "hidden":
+            c.error("E214", f"'{var.name}' is hidden: no view shows it, so 'bookkeeping' changes nothing",
+                    var.span, "leave out 'bookkeeping'")
+
+
 def check_boards(c: Checker):
     for board in c.boards.values():
         shape = board.shape
@@ -1188,8 +1203,8 @@ def check_binder_reasons(c: Checker):
                     "remove the 'else \"...\"'; an action's binder or a 'require ... else' says why a move is refused")
 
 
-CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_boards,
-          check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_triggers,
+CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_var_display,
+          check_boards, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_triggers,
           check_invariants, check_setup_and_flow, check_binder_reasons)
 
 

@@ -31,7 +31,7 @@ LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholde
 # Rules that are lists or plain words, not nodes.
 LIST_RULES = {"game_fields", "option_body", "names", "fields", "index", "parameters", "binders",
               "legend", "block", "elifs", "inits", "arguments"}
-WORD_RULES = {"aggregate_kind", "ranking_kind", "zone_kind", "visibility"}
+WORD_RULES = {"aggregate_kind", "ranking_kind", "zone_kind", "visibility", "display"}
 
 
 def class_name(rule: str) -> str:
@@ -201,7 +201,7 @@ class ToAst(Transformer):
         if cls is ast.Zone:
             out[-1] = out[-1] or "hidden"
         if cls is ast.Var:
-            out[-2] = out[-2] or "public"
+            out[-3] = out[-3] or "public"        # visibility, before display and the initial value
         return out
 
 

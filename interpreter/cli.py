@@ -71,10 +71,6 @@ def out(text=""):
     sys.stdout.write(f"{text}\n")
 
 
-def err(text=""):
-    sys.stderr.write(f"{text}\n")
-
-
 def runtime_text(error, game=None) -> str:
     """'runtime error: <message>' and where in the rules file, with the source line."""
     text = str(error)
@@ -217,7 +213,7 @@ def cmd_lsp(args) -> int:
         raise CliError(f"referee lsp: the language server needs pygls ({error}): "
                        "pip install 'referee[lsp]'", UNAVAILABLE)
     if sys.stdin.isatty():
-        err("referee lsp: a language server, for an editor to start and talk to in JSON-RPC on "
+        args.errors.line("referee lsp: a language server, for an editor to start and talk to in JSON-RPC on "
             "standard input and output (see docs/editor.md); Ctrl-D stops it")
     return lsp.serve(server)
 
@@ -635,8 +631,7 @@ class Session:
                     elif outcome is not None:
                         break
         except RulesRuntimeError as error:
-            err(runtime_text(error, game))
-            err(f"(after {len(self.moves)} moves; seed {self.seed})")
+            self.args.errors.error(f"{runtime_text(error, game)}\n(after {len(self.moves)} moves; seed {self.seed})")
             self.save_log()
             return RUNTIME
         except Exception:       # an interpreter bug (reported by main): the moves so far are kept
@@ -680,7 +675,7 @@ class Session:
         try:
             write_log(self.args.log, self.game, self.state, self.args.file, moves=self.moves, seed=self.seed)
         except OSError as error:
-            err(f"referee: cannot write the log {self.args.log}: {error.strerror or error}")
+            self.args.errors.error(f"referee: cannot write the log {self.args.log}: {error.strerror or error}")
             return CANNOT_WRITE
         self.show(f"log written to {self.args.log}")
         return OK
@@ -699,14 +694,14 @@ def refuse_mcts_on_hidden_information(game, kinds):
                          f"only, and in this one {hidden}; ismcts searches what its seat may see")
 
 
-def note_ismcts_secrets(game, kinds):
+def note_ismcts_secrets(args, game, kinds):
     """ismcts draws again what components hide and the unseen values of variables of a finite
     type, not those of others (an int without a range, a list): say so where a game keeps
     such a secret (on stderr: a --json output stays one document)."""
     secrets_kept = undrawn_secrets(game)
     if secrets_kept and any(kind.startswith("ismcts") for kind in kinds.values()):
         names = ", ".join(f"'{name}'" for name in secrets_kept)
-        err(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values "
+        args.errors.error(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values "
             f"(only a variable of a finite type is drawn: give an int a range, int in LOW..HIGH)")
 
 
@@ -738,7 +733,7 @@ def table_bots(game, args, seed):
         kinds = {p: "random" for p in range(2, game.num_players + 1)}
     shared_random = RandomBot(seed)     # one generator for every random seat: reproducible by seed
     refuse_mcts_on_hidden_information(game, kinds)
-    note_ismcts_secrets(game, kinds)
+    note_ismcts_secrets(args, game, kinds)
     bots = seat_bots(kinds, seed, shared_random)
     # with --bot, a seat that no --bot names is human: the seats line says so
     unnamed = bool(args.bot) and any(p not in kinds for p in range(1, game.num_players + 1))
@@ -759,10 +754,10 @@ def resume_play(args) -> int:
         state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.resume, rules_path=args.file)
     if error is not None:
         message = str(error).removeprefix(f"{args.resume}: ")
-        err(f"referee: cannot resume {args.resume}: {message}")
+        args.errors.error(f"referee: cannot resume {args.resume}: {message}")
         return error.code
     if state.is_terminal():
-        err(f"referee: cannot resume {args.resume}: its game is over ({winners_text(state.winners)}); "
+        args.errors.error(f"referee: cannot resume {args.resume}: its game is over ({winners_text(state.winners)}); "
             f"referee replay {args.resume} shows it")
         return BAD_INPUT
     game = state.game
@@ -959,7 +954,7 @@ def analysis_bots(args, game) -> dict:
     if "human" in kinds.values():
         raise UsageError("argument --bot: analyze plays bots only: a seat cannot be human here")
     refuse_mcts_on_hidden_information(game, kinds)
-    note_ismcts_secrets(game, kinds)
+    note_ismcts_secrets(args, game, kinds)
     return kinds
 
 
@@ -1062,7 +1057,7 @@ def cmd_tournament(args) -> int:
     game = load(args.file, args.option, args.players, params=args.param)
     specs = tournament_bots(args.bot)
     refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
-    note_ismcts_secrets(game, dict(enumerate(specs)))
+    note_ismcts_secrets(args, game, dict(enumerate(specs)))
     labels = tournament.labels_of(specs)
     count = tournament.seating_count(len(specs), game.num_players)
     if count > tournament.MOST_SEATINGS:
@@ -1247,7 +1242,7 @@ def cmd_replay(args) -> int:
         if args.json:
             print_json({"error": message, "exit_code": error.code})
         else:
-            err(message if message.startswith(("referee", "runtime")) or "\n" in message
+            args.errors.error(message if message.startswith(("referee", "runtime")) or "\n" in message
                 else f"referee: {message}")
         return error.code
     seat = args.player
@@ -1478,7 +1473,7 @@ def cmd_compile(args) -> int:
         out(source.rstrip("\n"))
         return OK
     write_text(args.output, source)
-    err(f"{describe(game)}: {source.count(chr(10))} lines written to {args.output}")
+    args.errors.line(f"{describe(game)}: {source.count(chr(10))} lines written to {args.output}")
     return OK
 
 
@@ -1899,9 +1894,9 @@ def wants_json(argv, parser) -> bool:
     return sub is not None and "--json" in words and "--json" in sub._option_string_actions
 
 
-def failed(error, parser, as_json) -> int:
-    """Report a CliError (a UsageError in argparse's style): on stderr, or with --json as a
-    JSON object on stdout. Returns its exit code."""
+def failed(error, parser, as_json, errors) -> int:
+    """Report a CliError (a UsageError in argparse's style): on stderr (the console `errors`),
+    or with --json as a JSON object on stdout. Returns its exit code."""
     message = error.message
     if isinstance(error, UsageError):
         usage = error.parser or parser
@@ -1911,7 +1906,7 @@ def failed(error, parser, as_json) -> int:
     if as_json:
         print_json({"error": message, "exit_code": error.code})
     else:
-        err(message)
+        errors.error(message)
     return error.code
 
 
@@ -1919,29 +1914,32 @@ def main(argv=None) -> int:
     parser = build_parser()
     argv = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
     as_json = wants_json(argv, parser)
+    # until the command line is read, its --plain is found among its words
+    errors = console.for_errors(argparse.Namespace(json=as_json, plain="--plain" in argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:               # --help, --version (0)
         return stop.code if isinstance(stop.code, int) else USAGE
     except UsageError as error:              # a bad command line (2)
-        return failed(error, parser, as_json)
+        return failed(error, parser, as_json, errors)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return USAGE
     command = parser.commands.get(args.command)
     args.console = console.for_command(args)          # colour or plain, once for the command
+    args.errors = errors = console.for_errors(args)    # ... and for its standard error
     try:
         with Resources() as args.resources:
             return args.run(args)
     except UsageError as error:
         error.parser = error.parser or command
-        return failed(error, parser, as_json)
+        return failed(error, parser, as_json, errors)
     except CliError as error:
-        return failed(error, parser, as_json)
+        return failed(error, parser, as_json, errors)
     except KeyboardInterrupt:
         if as_json:
-            return failed(CliError("interrupted", 130), parser, as_json)
-        err("\ninterrupted")
+            return failed(CliError("interrupted", 130), parser, as_json, errors)
+        errors.error("\ninterrupted")
         return 130
     except BrokenPipeError:
         try:
@@ -1950,12 +1948,12 @@ def main(argv=None) -> int:
             pass
         return OK
     except RulesRuntimeError as error:
-        return failed(CliError(runtime_text(error), RUNTIME), parser, as_json)
+        return failed(CliError(runtime_text(error), RUNTIME), parser, as_json, errors)
     except Exception as error:               # an interpreter bug: say so, without a traceback
         if os.environ.get("REFEREE_DEBUG"):
             raise
         return failed(CliError(f"referee: internal error: {type(error).__name__}: {error} "
-                               "(set REFEREE_DEBUG=1 to see the traceback)", RUNTIME), parser, as_json)
+                               "(set REFEREE_DEBUG=1 to see the traceback)", RUNTIME), parser, as_json, errors)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from rich.padding import Padding
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from referee.dsl.diagnostics import source_line
+from referee.dsl.diagnostics import RulesError
 
 from .console import Plain, Table
 from .render import legend_lines, split_key, view_sections, whose_turn
@@ -51,11 +51,12 @@ class Colour(Plain):
     tests give one that records)."""
     colour = True
 
-    def __init__(self, terminal=None):
+    def __init__(self, terminal=None, stderr=False):
         if terminal is None:
             # no markup, emoji or guessed highlighting in the text, and no wrapping: the
             # characters are the plain text's
-            terminal = Console(force_terminal=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
+            terminal = Console(force_terminal=True, highlight=False, markup=False, emoji=False, soft_wrap=True,
+                               stderr=stderr)
         self.terminal = terminal
 
     def print(self, text):
@@ -72,6 +73,9 @@ class Colour(Plain):
 
     def diagnostics(self, diagnostics, sources):
         self.print(styled_diagnostics(diagnostics, sources))
+
+    def error(self, text):
+        self.print(styled_error(text))
 
     def markdown(self, text):
         self.print(styled_line(text, MARKDOWN_STYLES))
@@ -127,35 +131,51 @@ def styled_refusal(plain: str):
 
 
 def styled_diagnostics(diagnostics, sources):
-    """RulesError's text: where and what in bold with 'error[E202]' in red, the source line's
-    gutter blue, the caret line in red, 'help:' in cyan."""
-    text = Text()
-    for number, diagnostic in enumerate(diagnostics):
-        source = sources.get(diagnostic.span.file)
-        lines = diagnostic.render(source).split("\n")
-        head = Text(lines[0], style="bold")
-        where = len(str(diagnostic.span)) + 2
-        head.stylize(ERROR if diagnostic.severity == "error" else "bold yellow",
-                     where, where + len(f"{diagnostic.severity}[{diagnostic.code}]"))
-        parts = [head]
-        rest = lines[1:]
-        if source_line(source, diagnostic.span.line) is not None:       # gutter, line, carets
-            gutter = len(str(diagnostic.span.line)) + 2
-            for k, line in enumerate(rest[:3]):
-                shown = Text(line)
-                shown.stylize("blue", 0, gutter)
-                if k == 2:
-                    shown.stylize(ERROR, gutter)
-                parts.append(shown)
-            rest = rest[3:]
-        for line in rest:                                               # '  help: ...'
+    """RulesError's text, styled as every error text is (styled_error)."""
+    return styled_error(RulesError(diagnostics, sources).render())
+
+
+# the lines of an error's text (diagnostics as Diagnostic.render writes them, argparse's usage)
+DIAGNOSTIC_HEAD = re.compile(r"^.+?:\d+:\d+: (error|warning)\[[A-Z]\d+\]")
+GUTTER = re.compile(r"^ *\d* \|")          # ' |', '12 | source line', ' | ^^^'
+HELP = re.compile(r"^ +help:")
+USAGE_GOES_ON = re.compile(r"^ +\S")            # an argparse usage line wrapped
+QUIET_LINE = re.compile(r"^(\(.*\)| +at .*)$")   # '(after 12 moves; seed 5)', '  at x.rules:3:7'
+
+
+def styled_error(plain: str):
+    """What goes to standard error, in colour: a diagnostic's where and what in bold with
+    'error[E202]' in red (a warning's in yellow), its source line's gutter blue and caret line
+    red, 'help:' in cyan; 'note:' in yellow; argparse's usage, '  at FILE:LINE:COL' and a line in
+    parentheses dim; any other line is an error said in words: red, up to its first
+    ':' in bold ('referee: x.rules: no such file', 'runtime error: ...')."""
+    parts, in_usage = [], False
+    for line in plain.split("\n"):
+        in_usage = line.startswith("usage:") or (in_usage and bool(USAGE_GOES_ON.match(line)))
+        head = DIAGNOSTIC_HEAD.match(line)
+        if head:
+            shown = Text(line, style="bold")
+            shown.stylize(ERROR if head.group(1) == "error" else "bold yellow", head.start(1), head.end())
+        elif GUTTER.match(line):
             shown = Text(line)
-            shown.stylize("bold cyan", 0, line.find(":") + 1)
-            parts.append(shown)
-        if number:
-            text.append("\n")
-        text.append(Text("\n").join(parts))
-    return text
+            gutter = GUTTER.match(line).end()
+            shown.stylize("blue", 0, gutter)
+            if line[gutter:].strip(" ^") == "" and "^" in line:
+                shown.stylize(ERROR, gutter)
+        elif HELP.match(line):
+            shown = Text(line)
+            shown.stylize("bold cyan", 0, HELP.match(line).end())
+        elif in_usage:
+            shown = Text(line, style=QUIET)
+        elif line.startswith("note:"):
+            shown = colour_seats(Text(line))
+            shown.stylize("bold yellow", 0, len("note:"))
+        elif QUIET_LINE.match(line):
+            shown = Text(line, style=QUIET)
+        else:
+            shown = colour_seats(styled_refusal(line)) if line else Text(line)
+        parts.append(shown)
+    return Text("\n").join(parts)
 
 
 def styled_view(view: dict, defaults=None):

@@ -1,6 +1,6 @@
 """What a command prints: in colour on a terminal, else plain text, decided once per command.
 
-Plain text when standard output is not a terminal, with --plain, when NO_COLOR is set to
+Plain text when standard output (for what goes to standard error: standard error) is not a terminal, with --plain, when NO_COLOR is set to
 anything but the empty string (https://no-color.org), when TERM is 'dumb', and always with
 --json. The colour (interpreter/colour.py) is a layer of styles over the plain text: each
 coloured output is the very text the plain output prints (views, diagnostics, report lines),
@@ -12,6 +12,8 @@ cannot drift apart. rich is imported only for colour: plain output and --json pa
     console.view(view, defaults)              # render_view's text, marks in their seats' colours
     console.refusal("refused: ...")           # an illegal move, in red
     console.diagnostics(diagnostics, sources) # check's messages, the caret line in red
+    errors = for_errors(args)                 # the same choice for standard error:
+    errors.error("referee: x.rules: no such file")   # errors and notes, diagnostics as check's
     console.report([line, Table(...), ...])   # summaries: lines and tables
     console.markdown(text)                    # rulebook's Markdown, headings and code styled
 """
@@ -43,12 +45,20 @@ def wants_colour(args, stream=None, environ=None) -> bool:
         return False
 
 
-def for_command(args, stream=None, environ=None):
-    """The console of one command: colour.Colour() or Plain(), decided here once."""
-    if wants_colour(args, stream, environ):
+def for_command(args, stream=None, environ=None, stderr=False):
+    """The console of one command: colour.Colour() or Plain(), decided here once (with
+    stderr, the console of its standard error)."""
+    if wants_colour(args, stream or (sys.stderr if stderr else sys.stdout), environ):
         from .colour import Colour
-        return Colour()
-    return Plain()
+        return Colour(stderr=stderr)
+    return Plain(stderr=stderr)
+
+
+def for_errors(args, stream=None, environ=None):
+    """The console of a command's standard error (errors, diagnostics, notes), coloured by
+    the same rules as its output, but decided on standard error: `referee play x 2>log` keeps
+    the log plain and the table coloured."""
+    return for_command(args, stream, environ, stderr=True)
 
 
 # ---- tables --------------------------------------------------------------------------------
@@ -91,11 +101,15 @@ def plain_lines(items) -> list:
 # ---- plain -------------------------------------------------------------------------------
 
 class Plain:
-    """Text as it is: what a pipe, a file, --plain, NO_COLOR and --json get."""
+    """Text as it is: what a pipe, a file, --plain, NO_COLOR and --json get (on standard
+    output, or with stderr on standard error: looked up at each write, as print does)."""
     colour = False
 
+    def __init__(self, stderr=False):
+        self.stderr = stderr
+
     def write(self, text):
-        sys.stdout.write(f"{text}\n")
+        (sys.stderr if self.stderr else sys.stdout).write(f"{text}\n")
 
     def line(self, text=""):
         self.write(text)
@@ -104,6 +118,11 @@ class Plain:
         self.write(render_view(view, defaults))
 
     def refusal(self, text):
+        self.write(text)
+
+    def error(self, text):
+        """A command's error or note for standard error: a runtime error, a usage mistake,
+        rendered diagnostics."""
         self.write(text)
 
     def diagnostics(self, diagnostics, sources):

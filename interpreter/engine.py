@@ -1534,6 +1534,10 @@ def make_view(s: State, player: int) -> dict:
         view["legal_moves"] = s.legal_move_names()
     if game.score is not None:
         view["scores"] = s.scores()
+    # how the table shows variables (`bookkeeping`, `status`): their values stay in "vars"
+    display = {name: var.display for name, var in game.types.vars.items() if var.display}
+    if display:
+        view["display"] = display
     return view
 
 

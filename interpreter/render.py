@@ -5,7 +5,7 @@ Nothing here knows a game: zones, variables and boards are drawn from their name
     render_view(view)                 # the whole view, several lines
     render_view(view, defaults=...)   # hide variables still at their declared default
     render_board(board, values)       # one board: a grid of marks, or a hex map
-    render_status(view)               # one line: turn, whose move, scores
+    render_status(view)               # one line: turn (or round), whose move, scores
     view_sections(view)               # the text of render_view in its parts, for colouring it
     symbol_legends(game, state)       # what each symbol of a hex map stands for, by board
     at_the_table(view, legends, names)  # a view with those legends and the numbered moves' hexes
@@ -505,8 +505,11 @@ def whose_turn(view: dict):
 
 
 def render_status(view: dict) -> str:
-    """One line: turn, whose move, scores."""
-    parts = [f"turn {view.get('turn', 0)}"]
+    """One line: the turn (or the variables the rules mark `status`, a round counter: 'round
+    3'), whose move, scores."""
+    values = view.get("vars") or {}
+    parts = [f"{name} {values[name]}" for name, how in (view.get("display") or {}).items()
+             if how == "status" and name in values] or [f"turn {view.get('turn', 0)}"]
     turn = whose_turn(view)
     if turn is not None:
         parts.append(turn)
@@ -559,7 +562,9 @@ def view_sections(view: dict, defaults: dict = None) -> list:
     zone_lines = render_zones(zones)
     if zone_lines:
         sections.append(Section("zones", ["zones:", *zone_lines]))
-    values = {label: value for label, value in (view.get("vars") or {}).items() if split_key(label)[0] not in parts}
+    # nor those the rules mark `bookkeeping` (flow state) or `status` (on the status line)
+    unlisted = parts | set(view.get("display") or ())
+    values = {label: value for label, value in (view.get("vars") or {}).items() if split_key(label)[0] not in unlisted}
     var_lines = render_vars(values, defaults, view.get("boards"))
     if var_lines:
         sections.append(Section("variables", ["variables:", *var_lines]))

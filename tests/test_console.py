@@ -24,7 +24,7 @@ from referee.interpreter.console import Table, for_command, wants_colour
 from referee.interpreter.engine import load_game
 from referee.interpreter.render import at_the_table, render_view, symbol_legends, view_defaults, view_sections
 
-from .test_cli import BROKEN, ROOT, TTT
+from .test_cli import BROKEN, DEAD_END, ROOT, TTT
 
 ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 TITICACA = str(ROOT / "games" / "titicaca.rules")
@@ -383,3 +383,83 @@ def test_at_the_table_a_hex_maps_legend_and_move_numbers_keep_the_plain_text():
         assert all(style_at(text, at + k).bold for k in range(len(f"({number})")))
     listed = text.plain.index("area: the parts of Map")
     assert style_at(text, listed).bold
+
+
+# ---- standard error --------------------------------------------------------------------
+
+def errors_on(stderr, monkeypatch, *argv):
+    """main(argv) with `stderr` as standard error (standard output a terminal, written to
+    nowhere): (exit code, what went to standard error)."""
+    monkeypatch.setattr(sys, "stderr", stderr)
+    code = run_on(Tty(), monkeypatch, *argv)[0]
+    monkeypatch.setattr(sys, "stderr", sys.__stderr__)
+    return code, stderr.getvalue()
+
+
+def failing_commands(tmp_path):
+    """Command lines that write to standard error, by what they write there."""
+    broken, stuck = tmp_path / "broken.rules", tmp_path / "stuck.rules"
+    broken.write_text(BROKEN)
+    stuck.write_text(DEAD_END)
+    return {
+        "diagnostics": ["play", broken, "--bot", "all=random"],
+        "usage": ["play", TTT, "--players", 7],
+        "missing file": ["simulate", tmp_path / "nowhere.rules", "-n", 2],
+        "runtime error": ["play", stuck, "--bot", "all=random", "--seed", 7, "--brief"],
+        "unparsed command line": ["play", TTT, "--no-such-flag"],
+    }
+
+
+def test_standard_error_is_coloured_on_a_terminal_and_otherwise_the_same(colour_allowed, monkeypatch, tmp_path):
+    for what, argv in failing_commands(tmp_path).items():
+        code, plain = errors_on(io.StringIO(), monkeypatch, *argv)
+        assert code != 0 and plain and "\x1b" not in plain, what
+        colour_code, coloured = errors_on(Tty(), monkeypatch, *argv)
+        assert colour_code == code and ESCAPE.search(coloured), what
+        assert ESCAPE.sub("", coloured) == plain, what
+        # --plain, NO_COLOR and a dumb terminal keep a terminal's standard error plain too
+        assert errors_on(Tty(), monkeypatch, *argv, "--plain")[1] == plain, what
+        monkeypatch.setenv("NO_COLOR", "1")
+        assert errors_on(Tty(), monkeypatch, *argv)[1] == plain, what
+        monkeypatch.setenv("TERM", "dumb")
+        assert errors_on(Tty(), monkeypatch, *argv)[1] == plain, what
+        monkeypatch.delenv("NO_COLOR")
+        monkeypatch.setenv("TERM", "xterm-256color")
+
+
+def test_standard_error_is_decided_on_its_own_stream(colour_allowed, monkeypatch, tmp_path):
+    """Standard output a terminal, standard error a file (2>log): the file gets plain text."""
+    argv = failing_commands(tmp_path)["missing file"]
+    assert errors_on(io.StringIO(), monkeypatch, *argv)[1] == f"referee: {argv[1]}: no such file\n"
+
+
+def test_an_error_on_standard_error_is_red_and_a_diagnostic_as_check_colours_it(colour_allowed, monkeypatch, tmp_path):
+    commands = failing_commands(tmp_path)
+    _, missing = errors_on(Tty(), monkeypatch, *commands["missing file"])
+    assert missing.startswith("\x1b[1;31mreferee:\x1b[0m\x1b[31m ")           # bold red, then red
+    _, diagnostics = errors_on(Tty(), monkeypatch, *commands["diagnostics"])
+    game, found, sources = load_game(str(tmp_path / "broken.rules"))
+    terminal = recording()
+    Colour(terminal).diagnostics(found, sources)
+    assert diagnostics == terminal.file.getvalue()       # the same styles as check's on stdout
+    _, usage = errors_on(Tty(), monkeypatch, *commands["usage"])
+    mistake = next(line for line in usage.splitlines() if "error:" in line)
+    assert mistake.startswith("\x1b[1;31mreferee play:")
+    assert usage.startswith("\x1b[2musage: ")                                 # dim: the mistake stands out
+
+
+def test_styled_error_styles_each_kind_of_line():
+    from referee.interpreter.colour import styled_error
+    text = styled_error("runtime error: P2 must play (put) but has no legal move\n  at x.rules:11:5\n"
+                        "   |\n11 |     play put\n   |     ^^^^^^^^\n(after 3 moves; seed 7)\n"
+                        "note: ismcts does not draw the hidden variables again")
+    plain = text.plain
+    assert colour_of(text, 0) == "red" and style_at(text, 0).bold
+    assert colour_of(text, plain.index("P2")) == seat_style(2)
+    assert style_at(text, plain.index("at x.rules")).dim
+    assert colour_of(text, plain.index("11 |")) == "blue"
+    assert colour_of(text, plain.index("^")) == "red"
+    assert colour_of(text, plain.index("play put")) is None                     # the source as it is
+    assert style_at(text, plain.index("(after")).dim
+    assert colour_of(text, plain.index("note:")) == "yellow"
+    assert colour_of(text, plain.index("ismcts")) is None

@@ -21,7 +21,7 @@ from tests.test_cli import CONTINENTS, TTT, run
 
 def views(out: str) -> list:
     """The views a human was shown, each from its title line to its list of legal moves."""
-    return re.findall(r"^[^\n]* · turn \d+ · [^\n]*\n.*?^legal moves:", out, re.M | re.S)
+    return re.findall(r"^[^\n]* · (?:turn|round) \d+ · [^\n]*\n.*?^legal moves:", out, re.M | re.S)
 
 
 def log_moves(path) -> list:
@@ -387,11 +387,92 @@ def test_after_a_hand_over_the_next_human_sees_the_recent_events(capsys, monkeyp
 
 
 def test_a_refused_move_on_a_cell_no_legal_move_names_says_so(capsys, monkeypatch):
-    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "place on F@2.9\nquit\n")
-    # F@2.9 is on the map but not beside lake 1: the guess is kept, and the cell is explained
-    assert ("refused: unknown move 'place on F@2.9'; did you mean 'place on F@6.5'? (F@2.9: no legal move "
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "plase on F@2.9\nquit\n")
+    # a move no action's name fits, on a hex no listed move names: the cell is explained
+    assert ("refused: unknown move 'plase on F@2.9'; did you mean 'place on F@6.5'? (F@2.9: no legal move "
             "plays there now; the hexes numbered on the map are where they do)") in out
+    # a hex the rules' place ranges over, off the lake or taken: the rules' reason, and no note
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "place on F@2.9\nplace on S@5.2\nquit\n")
+    assert "refused: 'place on F@2.9' is not possible now: F@2.9 is not beside lake 1, this round's lake\n" in out
+    assert ("refused: 'place on S@5.2' is not possible now: S@5.2 is a lake or holds a village: "
+            "a village goes on empty land\n") in out
     # a grid says it without the map's numbers; a refusal with the rules' reason gets no note
     _, out, _ = run(capsys, "play", TTT, "--seed", 1, stdin="b2\nput b2\nb2\nquit\n", monkeypatch=monkeypatch)
     assert "refused: unknown move 'put b2'; type 'moves' to list the legal ones (b2: no legal move plays there now)" in out
     assert "refused: 'b2' is not possible now (by the rules, mark[b2] must be none)\n" in out
+
+
+# ---- what the rules mark `status` and `bookkeeping` ---------------------------------------
+
+BOOKKEEPING = ("offer", "newest", "order")          # games/titicaca.rules marks them so
+
+
+def listed_variables(view_text: str) -> list:
+    """The names in a view's list of variables."""
+    lines = view_text.split("\nvariables:\n", 1)[1].splitlines()
+    names = []
+    for line in lines:
+        if not line.startswith("  ") or ": " not in line:
+            break
+        names.append(line.strip().split(":", 1)[0])
+    return names
+
+
+def test_the_status_line_shows_the_round_where_the_rules_mark_a_status_variable(capsys, monkeypatch):
+    _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "quit\n")
+    first = views(out)[0]
+    assert first.startswith("Titicaca · round 1 · P1 to move · scores P1 0 · P2 0 · view of P1\n")
+    # the round is not listed again among the variables
+    assert "round" not in listed_variables(first)
+    # a game that marks no variable `status` keeps the turn
+    _, out, _ = run(capsys, "play", TTT, "--seed", 1, "--bot", "2=first", stdin="b2\nquit\n", monkeypatch=monkeypatch)
+    assert re.search(r"^Tic-tac-toe · turn 3 · P1 to move · view of P1$", out, re.M)
+
+
+def test_bookkeeping_variables_are_not_listed_but_every_view_keeps_them(capsys, monkeypatch, tmp_path):
+    log = tmp_path / "game.json"
+    _, out, _ = run(capsys, "play", TITICACA, "--players", 2, "--bot", "2=random", "--seed", 11, "--log", log,
+                    stdin="bid 5\n1\nquit\n", monkeypatch=monkeypatch)
+    shown = views(out)[-1]
+    assert listed_variables(shown) == ["weapons", "points", "arrow"]
+    # public information still: in the views' values (--json), and to the leak finder, the
+    # determinizations and OpenSpiel's observations
+    code, out, _ = run(capsys, "replay", log, "--player", 1, "--json", monkeypatch=monkeypatch)
+    final = json.loads(out)["final_view"]
+    assert code == 0 and {"offer[P1]", "newest", "order", "round"} <= set(final["vars"])
+    assert final["display"] == {"offer": "bookkeeping", "round": "status", "newest": "bookkeeping",
+                                "order": "bookkeeping"}
+    from referee.interpreter.leaks import hidden_var_keys
+    from referee.interpreter.openspiel_game import view_text
+    game, _, _ = load_game(TITICACA, (), 2)
+    state = game.new_initial_state(seed=11)
+    state.apply("bid 5")
+    for seat in (1, 2):
+        assert not [key for key in hidden_var_keys(state, seat) if (key if isinstance(key, str) else key[0])
+                    in BOOKKEEPING]
+        assert all(f'"{name}' in view_text(state.view(seat)) for name in BOOKKEEPING)
+
+
+def test_a_view_without_display_marks_lists_every_variable():
+    view = {"game": "g", "turn": 4, "current": 2, "vars": {"round": "3", "order": "P2, P1", "gold[P1]": "2"}}
+    assert render_view(view).startswith("g · turn 4 · P2 to move\n")
+    assert "  round: 3" in render_view(view) and "  order: P2, P1" in render_view(view)
+    marked = {**view, "display": {"round": "status", "order": "bookkeeping"}}
+    text = render_view(marked)
+    assert text.startswith("g · round 3 · P2 to move\n")
+    assert "round:" not in text and "order" not in text and "  gold: P1=2" in text
+
+
+def test_check_says_where_a_display_mark_says_nothing_or_cannot_be_shown(capsys, tmp_path):
+    marked = tmp_path / "marked.rules"
+    marked.write_text('game "Marked" { players 2 }\n'
+                      'var wins[Player]: int status = 0\n'
+                      'var steps: int hidden bookkeeping = 0\n'
+                      'var round: int status = 0\n'
+                      'var order: list of Player bookkeeping = []\n'
+                      'action pass "pass" { }\nflow { turns from 1 { play pass } }\n')
+    code, out, _ = run(capsys, "check", marked)
+    assert code == 1
+    assert f"{marked}:2:1: error[E214]: 'wins' has indexes, but the status line shows one value" in out
+    assert f"{marked}:3:1: error[E214]: 'steps' is hidden: no view shows it, so 'bookkeeping' changes nothing" in out
+    assert out.count("E214") == 2                       # a public round and a bookkeeping list are fine

@@ -169,3 +169,21 @@ def test_same_seed_and_moves_same_game_and_the_history_replays(config):
     assert replay.public_history == first.public_history
     assert [view_text(replay, p) for p in range(1, players + 1)] == \
            [view_text(first, p) for p in range(1, players + 1)]
+
+
+@given(games)
+def test_the_places_offered_are_the_spots_in_their_order_past_round_15_too(config):
+    """`place` ranges over every hex (for its refusals) but offers the spots, as they are
+    listed: the round's empty shore, or after round 15 every empty land hex."""
+    players, seed, policy, thrifty = config
+    seen = {"place": 0}
+
+    def check(s, move, rng):
+        places = [m.name for m in s.legal_moves() if m.name.startswith("place on ")]
+        if places:
+            seen["place"] += 1
+            spots = s.game.functions["spots"](s, {})
+            assert places == [f"place on {s.game.labeler('Map')(s, h)}" for h in spots]
+
+    play(players, seed, policy, thrifty, check)
+    assert seen["place"] > 0
