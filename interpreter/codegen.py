@@ -23,7 +23,7 @@ from referee.dsl.limits import MAX_COMPONENTS, MAX_RANGE
 
 from . import random_source, stdlib
 from .errors import Finished, RulesRuntimeError
-from .exact import quotient
+from .exact import bounded, quotient
 
 LOOP_CAP = 100_000
 CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)
@@ -150,7 +150,7 @@ RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
     "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
     "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
-    "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure, "quotient": quotient,
+    "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure, "quotient": quotient, "bounded": bounded,
 }
 
 
@@ -522,7 +522,13 @@ class SourceGenerator:
             return f"({a} {node.op} divisor({self.source(node.right, scope, ctx)}, {span}))"
         if node.op == "/":          # exact, never a float (exact.py)
             return f"quotient({a}, {self.number(node.right, scope, ctx, span)}, {span})"
-        return f"({a} {node.op} {self.number(node.right, scope, ctx, span)})"
+        b = self.number(node.right, scope, ctx, span)
+        if (node.op == "*" and not (is_number(a) or is_number(b))) or \
+                (node.op in "+-" and self.compiler.type_of(node, scope) == "real"):
+            # a product of two values (or a sum of fractions) may square its digits round
+            # after round: checked where it is made, before it grows past any memory
+            return f"bounded({a} {node.op} {b}, {span})"
+        return f"({a} {node.op} {b})"
 
     def x_Negate(self, node, scope, ctx):
         return f"(-{self.number(node.operand, scope, ctx, self.bind(node.span, 'span'))})"

@@ -22,6 +22,7 @@ from referee.dsl.parser import parse_expression
 from . import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in, truth
 from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves
+from .exact import number_too_large
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 
@@ -294,9 +295,6 @@ def too_many_moves(name, span):
                             f"(see the limits in docs/language.md)", span)
 
 
-def number_too_large(value, span):
-    raise RulesRuntimeError(f"a number of {len(str(abs(value)))} digits, beyond the limit of +-{MAX_NUMBER:.0e} "
-                            f"(see the limits in docs/language.md)", span)
 
 
 class RuleText(str):

@@ -26,3 +26,24 @@ def quotient(a, b, span):
                                 "(see the limits in docs/language.md)", span)
     return value.numerator if value.denominator == 1 else value
 
+
+def bounded(value, span):
+    """A number the rules just made where it may grow without bound (a product of two values,
+    a sum of fractions: x * x round after round squares its digits), checked against the limit
+    of numbers before it grows any further; a whole fraction as an int."""
+    if value.__class__ is int:
+        if -MAX_NUMBER <= value <= MAX_NUMBER:
+            return value
+        number_too_large(value, span)
+    if value.__class__ is Fraction:
+        if not (abs(value.numerator) <= MAX_NUMBER and value.denominator <= MAX_NUMBER):
+            raise RulesRuntimeError(f"the fraction {value} has more digits than the limit of +-{MAX_NUMBER:.0e} "
+                                    "(see the limits in docs/language.md)", span)
+        return value.numerator if value.denominator == 1 else value
+    return value
+
+
+def number_too_large(value, span):
+    raise RulesRuntimeError(f"a number of {len(str(abs(value)))} digits, beyond the limit of +-{MAX_NUMBER:.0e} "
+                            f"(see the limits in docs/language.md)", span)
+

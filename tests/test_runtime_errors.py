@@ -131,6 +131,13 @@ flow {{ turns from 1 until v > 5 {{ play {play} }} }}
     ('action spin "spin" {\n  let i = 0\n  while i < 2000 {\n    i += 1\n    let j = 0\n'
      '    while j < 2000 { j += 1 }\n  }\n}', "spin", "this step ran more than 1,000,000 loop rounds", 9),
     ('action grow "grow" {\n  for k in 1..200 { v = v * 2 }\n}', "grow", "a number of 19 digits, beyond the limit", 5),
+    # a value squared in a recursion never reaches a variable: stopped at the product itself
+    ('fn squared(x: int, n: int): int = n == 0 ? x : squared(x * x, n - 1)\naction grow "grow" { v = squared(2, 40) }',
+     "grow", "a number of 20 digits, beyond the limit", 4),
+    ('fn shrink(x: real, n: int): real = n == 0 ? x : shrink(x * x, n - 1)\n'
+     'action grow "grow" { v = shrink(1 / 3, 40) // 1 }', "grow", "the fraction 1/[0-9]+ has more digits than the limit", 4),
+    ('fn tiny(x: real, n: int): real = n == 0 ? x : tiny(x + 1 / (n + 1) + x / 7, n - 1)\n'
+     'action grow "grow" { v = tiny(1 / 3, 300) // 1 }', "grow", "has more digits than the limit", 4),
     ('action pick(i in 1..1000, j in 1..1000) "pick {i} {j}" { v += 1 }', "pick, pass",
      "'pick' has more than 100,000 legal moves at once", 4),
 ])
