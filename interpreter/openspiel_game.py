@@ -26,12 +26,15 @@ from referee.dsl.limits import MAX_NUMBER
 
 from .action_space import ActionSpace, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
 from .bots import hidden_information
-from .engine import PUBLIC, public_moves
+from .engine import CHANCE, PUBLIC, public_moves
 from .errors import RulesRuntimeError
 
 # OpenSpiel wants a bound on a game's length; the language has none (docs/openspiel.md).
 DEFAULT_MAX_GAME_LENGTH = 10_000
 SHORT_NAME_PREFIX = "referee_"
+# An information-state tensor gives a move's id one-hot up to this many ids, in binary beyond
+# (Hearts has 140,662 ids: 18 numbers a move rather than 140,662)
+ONE_HOT_ACTION_LIMIT = 256
 
 _registered = {}        # short name -> the loading arguments it was registered with
 _registered_types = {}  # short name -> its pyspiel.GameType
@@ -92,7 +95,7 @@ def register(engine_game, arguments) -> "pyspiel.GameType":
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": engine_game.num_players})
@@ -136,6 +139,11 @@ class RulesGame(pyspiel.Game):
             max_game_length=arguments["max_game_length"])
         super().__init__(game_type, info, params)
         self.encoding = ViewEncoding(engine_game, self.space)
+        # OpenSpiel's max_game_length counts joint decisions: a simultaneous one is a move per seat
+        simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        self.history_encoding = HistoryEncoding(
+            self.encoding, self.space, engine_game.num_players, arguments["max_game_length"],
+            arguments["max_game_length"] * (engine_game.num_players if simultaneous else 1))
         # once an information state is asked, new states keep their positions from the start
         # (an algorithm that asks one asks it of state after state); random playouts do not
         self.keeps_positions = False
@@ -153,11 +161,18 @@ class Snapshot:
     """A copy of the engine's state at one position of a game, and what each seat saw there
     (worked out when first asked: clones share their past, so a search tree works out each
     node's once)."""
-    __slots__ = ("state", "texts")
+    __slots__ = ("state", "texts", "next_id")
 
     def __init__(self, state):
         self.state = state.clone()
         self.texts = {}
+        self.next_id = None
+
+    def id_of(self, space, name) -> int:
+        """The id of the move `name` played from this position."""
+        if self.next_id is None:
+            self.next_id = next(number for number, move in space.legal_ids(self.state).items() if move.name == name)
+        return self.next_id
 
     def text(self, seat) -> str:
         text = self.texts.get(seat)
@@ -194,14 +209,8 @@ class Engine:
 
     def positions(self) -> tuple:
         """The Snapshot of every position from the start (replayed if they were not kept)."""
-        s = self.state
-        if self.past is None or len(self.past) != len(s.history) + 1:
-            again = s.game.new_initial_state(s.seed)
-            past = [Snapshot(again)]
-            for name in s.history:
-                again.apply(name)
-                past.append(Snapshot(again))
-            self.past = tuple(past)
+        if self.past is None or len(self.past) != len(self.state.history) + 1:
+            self.past = replayed_positions(self.state)
         return self.past
 
     def __deepcopy__(self, memo):
@@ -214,6 +223,16 @@ class Engine:
         game = s.game
         return restore_engine, (game.path, tuple(sorted(game.options)), tuple(game.given_params.items()),
                                 game.num_players, s.seed, tuple(s.history))
+
+
+def replayed_positions(state) -> tuple:
+    """The Snapshot of every position of an engine state's history, replayed from its seed."""
+    again = state.game.new_initial_state(state.seed)
+    past = [Snapshot(again)]
+    for name in state.history:
+        again.apply(name)
+        past.append(Snapshot(again))
+    return tuple(past)
 
 
 _restored_games = {}
@@ -349,23 +368,106 @@ def information_state_text(state, seat) -> str:
     return "\n".join(lines)
 
 
+def seen_moves(state, seat, positions, space) -> list:
+    """The moves of an engine state's history as `seat` knows them, in order: (player, id) for a
+    move of a seat's that it may see whole (its own, or one whose public text is its name),
+    (player, None) for one it may not (a sealed move, a move with hidden arguments), and
+    (CHANCE, None) for a move of chance (what a seat may see of a draw is in its observation).
+    `positions` are the Snapshots of the history, where `space` numbers the moves."""
+    out = []
+    for k, (name, (player, text)) in enumerate(zip(state.history, state.public_history)):
+        if player == CHANCE:
+            out.append((CHANCE, None))
+        elif player == seat or text == name:
+            out.append((player, positions[k].id_of(space, name)))
+        else:
+            out.append((player, None))
+    return out
+
+
+class HistoryEncoding:
+    """The information-state tensor (docs/openspiel.md, "Observations and information
+    states"): the seat's observation tensor, then one row per player move of the history, in
+    order, `rows` of them (zeros for the moves not played yet), then the number of moves of
+    chance after the last player move. A row: who moved (one-hot over the seats), whether the
+    seat knows which move it was, the move's id (one-hot, or in binary past
+    ONE_HOT_ACTION_LIMIT ids; zeros when the seat does not know it), and the number of moves of
+    chance just before it. A longer history is an error that names the bound."""
+
+    def __init__(self, encoding, space, num_players, max_game_length, rows):
+        self.encoding = encoding
+        self.num_players = num_players
+        self.max_game_length = max_game_length
+        self.rows = rows
+        self.one_hot = space.num_distinct_actions <= ONE_HOT_ACTION_LIMIT
+        self.action_width = (space.num_distinct_actions if self.one_hot
+                             else (space.num_distinct_actions - 1).bit_length())
+        self.seen_at = num_players
+        self.action_at = num_players + 1
+        self.chance_at = self.action_at + self.action_width
+        self.row_width = self.chance_at + 1
+        self.history_start = encoding.size
+        self.size = self.history_start + rows * self.row_width + 1
+
+    def fill(self, tensor, view, moves):
+        """`view`: the seat's view now; `moves`: seen_moves of the history."""
+        self.encoding.fill(tensor[:self.history_start], view)
+        tensor[self.history_start:] = 0
+        row, chance = 0, 0
+        for player, number in moves:
+            if player == CHANCE:
+                chance += 1
+                continue
+            if row == self.rows:
+                raise ValueError(f"the information-state tensor holds {self.rows} player moves "
+                                 f"(max_game_length={self.max_game_length}) and this game has played more: load "
+                                 f"it with a larger max_game_length (load_openspiel_game(..., max_game_length=N))")
+            at = self.history_start + row * self.row_width
+            tensor[at + player - 1] = 1
+            if number is not None:
+                tensor[at + self.seen_at] = 1
+                if self.one_hot:
+                    tensor[at + self.action_at + number] = 1
+                else:
+                    for bit in range(self.action_width):
+                        tensor[at + self.action_at + bit] = (number >> bit) & 1
+            tensor[at + self.chance_at] = chance
+            row, chance = row + 1, 0
+        tensor[-1] = chance
+
+    def named_parts(self, tensor) -> dict:
+        """The tensor's parts by name, as views of it (pyspiel's observer dict)."""
+        end = self.history_start + self.rows * self.row_width
+        return {"observation": tensor[:self.history_start],
+                "history": tensor[self.history_start:end].reshape(self.rows, self.row_width),
+                "chance_after_history": tensor[end:]}
+
+
 class RulesObserver:
     """pyspiel's observer interface: strings and a tensor from a seat's view. With perfect
-    recall (the information state) the string has everything the seat saw from the start;
-    without private information it is the spectator's view (PUBLIC)."""
+    recall (the information state) the string has everything the seat saw from the start and
+    the tensor the moves it saw (HistoryEncoding); without private information it is the
+    spectator's view (PUBLIC)."""
 
     def __init__(self, game, iig_obs_type):
-        self.encoding = game.encoding
         self.perfect_recall = iig_obs_type.perfect_recall
+        self.encoding = game.history_encoding if self.perfect_recall else game.encoding
         self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         self.tensor = np.zeros(self.encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = (game.history_encoding.named_parts(self.tensor) if self.perfect_recall
+                     else {"observation": self.tensor})
 
     def seat(self, player):
         return PUBLIC if self.public_only else player + 1
 
     def set_from(self, state, player):
-        self.encoding.fill(self.tensor, state.engine.state.view(self.seat(player)))
+        seat = self.seat(player)
+        s = state.engine.state
+        if self.perfect_recall:
+            state.get_game().keeps_positions = True
+            self.encoding.fill(self.tensor, s.view(seat), seen_moves(s, seat, state.engine.positions(), state.space))
+        else:
+            self.encoding.fill(self.tensor, s.view(seat))
 
     def string_from(self, state, player):
         seat = self.seat(player)
