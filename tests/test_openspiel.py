@@ -21,10 +21,6 @@ from tests import openspiel_conformance
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 ALL_RULES = sorted(GAMES.glob("**/*.rules"))         # the variants too
-# Games whose moves OpenSpiel's numbered actions cannot hold: checkers' jump is a binder over
-# lists (a whole path), which has no fixed list of values (docs/openspiel.md, "The action space").
-UNNUMBERED = {"checkers"}
-NUMBERED_RULES = [p for p in ALL_RULES if p.stem not in UNNUMBERED]
 
 
 def kuhn():
@@ -178,7 +174,7 @@ def encoded(game, engine_state, seat):
     return tensor
 
 
-@pytest.mark.parametrize("path", NUMBERED_RULES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
 def test_observation_tensor_has_one_shape_and_a_place_for_everything_a_view_shows(path):
     game = load_openspiel_game(path)
     encoding = game.encoding
@@ -201,6 +197,9 @@ def test_observation_tensor_places_zones_indexed_by_components_and_ranges_and_ma
     assert {"display[1]", "display[8]"} <= set(solstis.zone_at)      # display[1..max_columns]
     titicaca = load_openspiel_game(GAMES / "titicaca.rules")
     assert "T?" in titicaca.encoding.component_at                    # a temple whose value is hidden
+    # what a component may become: no king is set up, a man is crowned (x.rank = king)
+    checkers = load_openspiel_game(GAMES / "checkers.rules").encoding
+    assert list(checkers.component_at) == ["P1 man", "P2 man", "P1 king", "P2 king"]
     # a list of seats: each seat's place in it
     state = titicaca.new_initial_state().engine.state
     at, items = titicaca.encoding.var_at["order"]
@@ -291,12 +290,12 @@ def test_a_move_in_binary_is_its_id_bit_by_bit():
     positions = state.engine.positions()
     seen = [m for m in seen_moves(engine, 1, positions, game.space) if m[0] > 0]
     assert len(seen) == len(played) > 0
-    for row, (player, number) in zip(rows, seen):
+    for row, (player, ids) in zip(rows, seen):         # a Hearts move is one id
         assert list(row[:4]).index(1) == player - 1
-        if number is None:
+        if ids is None:
             assert row[4] == 0 and not row[5:5 + 18].any()
         else:
-            assert row[4] == 1 and sum(int(b) << k for k, b in enumerate(row[5:5 + 18])) == number
+            assert row[4] == 1 and (sum(int(b) << k for k, b in enumerate(row[5:5 + 18])),) == ids
 
 
 def test_information_state_tensor_hides_the_moves_a_seat_may_not_see():
@@ -308,7 +307,7 @@ def test_information_state_tensor_hides_the_moves_a_seat_may_not_see():
     for seat in game.engine_game.seats:
         passes = [m for m in seen_moves(engine, seat, state.engine.positions(), game.space) if m[0] > 0]
         assert [player for player, _ in passes] == [1, 2, 3, 4]
-        assert [number is not None for _, number in passes] == [p == seat for p in (1, 2, 3, 4)]
+        assert [ids is not None for _, ids in passes] == [p == seat for p in (1, 2, 3, 4)]
     # the other seats' passes replaced by others: the seat's moves part is the same (its hand,
     # which holds the cards passed to it, differs), theirs differ
     other = play_to_player_node(game.new_initial_state())
@@ -501,6 +500,12 @@ def test_moves_that_cannot_be_numbered_are_refused_with_the_reason(tmp_path):
     assert load_game(words)[0] is not None
     with pytest.raises(ActionSpaceError, match="binder w ranges over text"):
         load_openspiel_game(words)
+    # a list is numbered item by item: items of a type with no fixed list of values cannot be
+    numbers = tmp_path / "numbers.rules"
+    numbers.write_text(words.read_text().replace('say(w in ["yes please", "no thanks"])', "say(w in [[1, 2], [3]])"))
+    assert load_game(numbers)[0] is not None
+    with pytest.raises(ActionSpaceError, match=r"binder w ranges over list\[int\], whose items \(int\) .*no fixed"):
+        load_openspiel_game(numbers)
 
 
 def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
@@ -522,9 +527,12 @@ def test_without_openspiel_importing_the_adapter_says_what_to_install(monkeypatc
 
 # ---- OpenSpiel's own checks and algorithms ----
 
-@pytest.mark.parametrize("path", NUMBERED_RULES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
 def test_openspiel_random_simulation_test_passes(path):
-    pyspiel.random_sim_test(load_openspiel_game(path), num_sims=1, serialize=True, verbose=False)
+    # the test checks every information-state tensor, whose size grows with max_game_length
+    # (Hearts: 960,916 numbers with the default 10,000), and that the game keeps within it
+    game = load_openspiel_game(path, max_game_length=1_000)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("native", [n for n, m in openspiel_conformance.native_name_mappings().items()
@@ -538,10 +546,100 @@ def test_openspiel_random_simulation_test_passes_with_the_options_that_select_op
     assert again.history() == state.history() and str(again) == str(state)
 
 
-@pytest.mark.parametrize("stem", sorted(UNNUMBERED))
-def test_a_game_whose_moves_cannot_be_numbered_is_refused_with_the_reason(stem):
-    with pytest.raises(ActionSpaceError, match="cannot be numbered: its binder path ranges over list"):
-        load_openspiel_game(GAMES / f"{stem}.rules")
+PAINT = """game "Paint" {
+  players 2
+}
+
+enum Color { red, blue }
+
+action paint(colors in [[red], [red, blue], [blue, red]]) "paint {colors}" {
+  finish winners [current]
+}
+
+flow {
+  turns from 1 {
+    play paint
+  }
+}
+"""
+
+
+def test_a_move_over_a_list_is_its_first_id_then_an_id_per_item_and_an_end_where_another_goes_on(tmp_path):
+    (tmp_path / "paint.rules").write_text(PAINT)
+    game = load_openspiel_game(tmp_path / "paint.rules")
+    space = game.space
+    # paint's first id 0, the items red 1 and blue 2, the end of the list 3
+    assert game.num_distinct_actions() == 4 and space.end_ids == {3}
+    state = game.new_initial_state()
+    assert state.legal_actions() == [0] and state.action_to_string(0) == "paint()"
+    state.apply_action(0)
+    assert state.current_player() == 0 and not state.is_terminal()
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["red", "blue"]
+    after_red = state.child(1)
+    # [red] ends here and [red, blue] goes on: the end is an id of its own
+    assert [after_red.action_to_string(a) for a in after_red.legal_actions()] == ["paint red, blue", "paint red"]
+    assert after_red.child(3).engine.state.history == ["paint red"]
+    # after blue only [blue, red] goes on: red completes it, its end played with it
+    after_blue = state.child(2)
+    assert after_blue.legal_actions() == [1]
+    assert after_blue.child(1).engine.state.history == ["paint blue, red"] and after_blue.child(1).is_terminal()
+    with pytest.raises(Exception, match="action 3 .* is not legal now"):
+        after_blue.apply_action(3)
+    # the ids chosen so far: in the mover's information state, and (perfect information) the other's
+    assert after_red.information_state_string(0).endswith("P1 choosing: paint(), red")
+    assert after_red.information_state_string(1).endswith("P1 choosing: paint(), red")
+    assert after_red.observation_string(0).endswith("P1 choosing: paint(), red")
+    rows = np.array(after_red.information_state_tensor(0))[game.history_encoding.history_start:-1]
+    rows = rows.reshape(game.history_encoding.rows, -1)
+    # [P1, P2, seen, ids 0..3 one-hot, chance before]: paint(), then red
+    assert rows[:3].tolist() == [[1, 0, 1, 1, 0, 0, 0, 0], [1, 0, 1, 0, 1, 0, 0, 0], [0] * 8]
+
+
+def test_a_move_over_a_list_at_a_simultaneous_step_is_refused_with_the_reason(tmp_path):
+    (tmp_path / "paint.rules").write_text(PAINT.replace("    play paint\n", "    simultaneous p in players {\n"
+                                                                         "      play paint\n    }\n"))
+    state = load_openspiel_game(tmp_path / "paint.rules").new_initial_state()
+    with pytest.raises(ActionSpaceError, match="several ids .* a seat's move at a simultaneous step is one action"):
+        state.legal_actions(0)
+
+
+def test_a_jump_of_checkers_is_played_square_by_square():
+    game = load_openspiel_game(GAMES / "checkers.rules")
+    rng = np.random.RandomState(4)
+    state = game.new_initial_state()
+    multi_jumps = 0
+    while not state.is_terminal():
+        names = [state.action_to_string(a) for a in state.legal_actions()]
+        if any(n.startswith("jump(") for n in names):
+            assert all(n.startswith("jump(") for n in names)          # a jump is compulsory
+            history = list(state.engine.state.history)
+            state.apply_action(state.legal_actions()[rng.randint(len(names))])
+            landed = 0
+            while state.engine.chosen:
+                # the same player lands square by square; nothing is played in the engine yet
+                assert state.engine.state.history == history
+                middle = state.clone()
+                again = game.deserialize_state(state.serialize())
+                assert again.legal_actions() == state.legal_actions() and again.engine.chosen == state.engine.chosen
+                state.apply_action(state.legal_actions()[rng.randint(len(state.legal_actions()))])
+                assert middle.engine.chosen != state.engine.chosen     # a clone is a state of its own
+                landed += 1
+            move = state.engine.state.history[-1]
+            assert len(state.engine.state.history) == len(history) + 1 and move.count(",") + 1 == landed
+            multi_jumps += landed > 1
+        else:
+            state.apply_action(state.legal_actions()[rng.randint(len(names))])
+    assert multi_jumps > 0
+
+
+def test_lockstep_with_openspiels_checkers_notices_a_difference(tmp_path):
+    text = (GAMES / "checkers.rules").read_text()
+    compulsory = '  require not can_play(jump) else "a jump is possible, so you must jump"\n'
+    assert compulsory in text
+    changed = tmp_path / "checkers.rules"
+    changed.write_text(text.replace(compulsory, ""))
+    with pytest.raises(openspiel_conformance.Mismatch, match="moves differ"):
+        openspiel_conformance.run("checkers", games=2, seed=1, rules_game=load_openspiel_game(changed))
 
 
 @pytest.mark.parametrize("native", sorted(openspiel_conformance.native_name_mappings()))
