@@ -167,14 +167,16 @@ class Snapshot:
     def __init__(self, state):
         self.state = state.clone()
         self.texts = {}
-        self.next_ids = None
+        self.next_ids = {}       # move name -> its ids (clones that share the position go on apart)
 
     def ids_of(self, space, name) -> tuple:
         """The ids by which the move `name` was played from this position."""
-        if self.next_ids is None:
+        ids = self.next_ids.get(name)
+        if ids is None:
             sequences = space.legal_sequences(self.state)
-            self.next_ids = space.played_ids(sequences, next(m for m in sequences.values() if m.name == name))
-        return self.next_ids
+            ids = self.next_ids[name] = space.played_ids(sequences, next(m for m in sequences.values()
+                                                                         if m.name == name))
+        return ids
 
     def text(self, seat) -> str:
         text = self.texts.get(seat)

@@ -280,6 +280,15 @@ def test_information_state_tensor_is_the_observation_then_the_moves_the_seat_saw
     assert goofspiel.rows == 26
 
 
+def test_clones_that_share_a_past_and_go_on_apart_have_their_own_information_state_tensors():
+    game = load_openspiel_game(GAMES / "kuhn-poker.rules", max_game_length=3)
+    state = play_to_player_node(game.new_initial_state())
+    state.information_state_tensor(0)                  # from here states keep their positions
+    passed, bet = state.child(0), state.child(1)
+    row = lambda s: s.information_state_tensor(1)[28:28 + 6]  # noqa: E731 (P1's move, as P2 saw it)
+    assert row(passed) == [1, 0, 1, 1, 0, 2] and row(bet) == [1, 0, 1, 0, 1, 2]
+
+
 def test_a_move_in_binary_is_its_id_bit_by_bit():
     game = load_openspiel_game(GAMES / "hearts.rules", max_game_length=100)
     state = random_positions(game, seed=2, steps=120)[-1]      # the deal, the passes, some tricks
