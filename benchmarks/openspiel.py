@@ -6,7 +6,8 @@
     python benchmarks/openspiel.py --skip-cfr --seconds 1
 
 - Conformance: `--games` random lockstep playthroughs per native game (tests/openspiel_conformance.py):
-  the same legal moves, chance outcomes and probabilities, and returns, at every step.
+  the same legal moves, chance outcomes and probabilities, and returns, at every step (checkers:
+  the same whole moves, as sequences of OpenSpiel's actions; a step is a whole move).
 - Speed: random playouts per second (CPU time) of the native game and of the rules file through
   the adapter, each for `--seconds`, the same random policy (a uniform legal action, chance by
   its probabilities), interleaved `--rounds` times; the ratio is native / adapter, the median.

@@ -8,6 +8,10 @@ numbers them, from the rules alone (docs/openspiel.md, "The action space"):
 - an action's move is its binders' values in mixed radix, each binder over the whole domain of
   its type (seats, enum members, board cells, the components of a type with identical ones
   counted once, the numbers of a range), after the ids of the actions before it;
+- a move whose binder is a list (a path of cells) is several ids, as OpenSpiel plays a
+  multi-jump: the move's other binders in one id, then each item of the list in an id of the
+  items' range, then an id that ends the list (which the adapter plays by itself where no
+  other move goes on: ListBinder, move_sequence);
 - a choice (`choose`) is numbered by its option's label among the labels of every value of
   every type (LabelTable), after the actions; `skip` and, in games with a `simultaneous` step,
   `wait` (a seat that does not take part in it) come last;
@@ -22,7 +26,7 @@ from fractions import Fraction
 from typing import Optional
 
 from referee.dsl import ast
-from referee.dsl.checker import strip_optional
+from referee.dsl.checker import element_of, strip_optional
 
 from .engine import CHANCE, PUBLIC, Move, key_label, load_game
 from .errors import RulesRuntimeError
@@ -66,13 +70,17 @@ class ActionSpace:
         self.set_up = set_up_states(game)
         self.signatures = component_signatures(self.set_up)
         actions_ast = {a.name: a for a in game.program.of_kind(ast.Action)}
-        self.radices = []          # per action: the domain of each binder, as a list of values
-        self.digit_of = []         # per action: per binder, {value key: digit}
+        self.radices = []          # per action: the domain of each binder numbered in its first id
+        self.digit_of = []         # per action: per such binder, {value key: digit}
+        self.head_binders = []     # per action: the indexes of those binders (all but its lists)
+        self.lists = []            # per action: a ListBinder per binder over a list
         self.offsets = []
         offset = 0
         for action in game.actions:
-            domains = [self.binder_domain(action, k, actions_ast[action.name].binders[k])
-                       for k in range(len(action.binders))]
+            binders = actions_ast[action.name].binders
+            head = [k for k in range(len(action.binders)) if not self.is_list(action.binders[k][3])]
+            domains = [self.binder_domain(action, k, binders[k]) for k in head]
+            self.head_binders.append(head)
             self.radices.append([len(d) for d in domains])
             self.digit_of.append([{value: digit for digit, value in enumerate(d)} for d in domains])
             self.offsets.append(offset)
@@ -80,6 +88,14 @@ class ActionSpace:
             for d in domains:
                 size *= len(d)
             offset += size
+            lists = []
+            for k in range(len(action.binders)):
+                if k not in head:
+                    items = self.binder_domain(action, k, binders[k], element_of(action.binders[k][3]))
+                    lists.append(ListBinder(k, items, offset))
+                    offset += len(items) + 1
+            self.lists.append(lists)
+        self.end_ids = {binder.end_id for lists in self.lists for binder in lists}
         self.labels = LabelTable(game, self.signatures, self.int_values(), self.texts())
         has_choice = any(isinstance(n, ast.Choose) for n in rules_nodes(game.program))
         self.choice_offset = offset
@@ -101,9 +117,15 @@ class ActionSpace:
         self.max_chance_outcomes = len(self.labels)
 
     # ---- domains ----
-    def binder_domain(self, action, k, binder_ast) -> list:
-        """The values a binder may take in any state, as keys (components: their signature)."""
-        name, _, _, element = action.binders[k]
+    @staticmethod
+    def is_list(element) -> bool:
+        return strip_optional(element).startswith("list[")
+
+    def binder_domain(self, action, k, binder_ast, element=None) -> list:
+        """The values a binder (or, given `element`, an item of its list) may take in any
+        state, as keys (components: their signature)."""
+        name, _, _, declared = action.binders[k]
+        element = element or declared
         optional = element.endswith("?")
         t = strip_optional(element)
         game = self.game
@@ -117,11 +139,13 @@ class ActionSpace:
             values = list(game.static_by_type.get(t, ()))
         elif t in game.types.components:
             values = list(self.signatures.get(t, ()))
-        elif t == "int":
+        elif t == "int" and element is declared:
             values = list(self.int_range(binder_ast.domain))
         else:
+            what = (f"{element}, which has" if element is declared
+                    else f"{declared}, whose items ({element}) have")
             raise ActionSpaceError(f"the moves of '{action.name}' cannot be numbered: its binder {name} ranges "
-                                   f"over {element}, which has no fixed list of values", action.span)
+                                   f"over {what} no fixed list of values", action.span)
         return values + [None] if optional else values
 
     def int_range(self, domain) -> range:
@@ -163,20 +187,51 @@ class ActionSpace:
             return state.entities[value]["__same__"]
         return value
 
-    def move_id(self, state, move: Move) -> int:
-        """The integer of one legal move of `state` (a player's move or a chance outcome)."""
-        if move.kind == "action":
-            action = self.game.actions[move.action]
-            number = 0
-            for (name, _, _, element), value, radix, digits in zip(
-                    action.binders, move.args, self.radices[move.action], self.digit_of[move.action]):
-                digit = digits.get(self.key(state, value, element))
+    def outside(self, state, move, name, value, element, action):
+        return ActionSpaceError(f"the move '{move.name}' is outside the action space: {name} = "
+                                f"{state.label(value, element)} is not among the values numbered for "
+                                f"it (docs/openspiel.md, 'The action space')", action.span)
+
+    def first_id(self, state, move: Move) -> int:
+        """The id of an action's move with its binders but its lists (all of a move without)."""
+        action = self.game.actions[move.action]
+        number = 0
+        for k, radix, digits in zip(self.head_binders[move.action], self.radices[move.action],
+                                    self.digit_of[move.action]):
+            name, _, _, element = action.binders[k]
+            digit = digits.get(self.key(state, move.args[k], element))
+            if digit is None:
+                raise self.outside(state, move, name, move.args[k], element, action)
+            number = number * radix + digit
+        return self.offsets[move.action] + number
+
+    def move_sequence(self, state, move: Move) -> tuple:
+        """The ids of one legal move of `state`: one, or for a move over lists its first id,
+        each item's and the end of each list (a chance outcome and a choice are one id)."""
+        if move.kind != "action" or not self.lists[move.action]:
+            return (self.move_id(state, move),)
+        action = self.game.actions[move.action]
+        ids = [self.first_id(state, move)]
+        for binder in self.lists[move.action]:
+            name, _, _, element = action.binders[binder.index]
+            for item in move.args[binder.index] or ():
+                digit = binder.digit_of.get(self.key(state, item, element_of(element)))
                 if digit is None:
-                    raise ActionSpaceError(f"the move '{move.name}' is outside the action space: {name} = "
-                                           f"{state.label(value, element)} is not among the values numbered for "
-                                           f"it (docs/openspiel.md, 'The action space')", action.span)
-                number = number * radix + digit
-            return self.offsets[move.action] + number
+                    raise self.outside(state, move, name, move.args[binder.index], element, action)
+                ids.append(binder.start + digit)
+            ids.append(binder.end_id)
+        return tuple(ids)
+
+    def move_id(self, state, move: Move) -> int:
+        """The integer of one legal move of `state` (a player's move or a chance outcome) that
+        is one id (ActionSpaceError for a move over a list: move_sequence)."""
+        if move.kind == "action":
+            if self.lists[move.action]:
+                raise ActionSpaceError(f"the move '{move.name}' is several ids (its list argument one id per "
+                                       f"item, docs/openspiel.md, 'The action space'), and a move here must be "
+                                       f"one: a seat's move at a simultaneous step is one action",
+                                       self.game.actions[move.action].span)
+            return self.first_id(state, move)
         if move.kind == "skip":
             return self.skip_id
         number = self.labels.index(move.name, self.game)
@@ -184,14 +239,67 @@ class ActionSpace:
 
     def legal_ids(self, state) -> dict:
         """{id: Move} of the legal moves of `state` (chance outcomes at a chance node)."""
-        ids = {}
+        return self.numbered_moves(state, self.move_id)
+
+    def legal_sequences(self, state) -> dict:
+        """{ids: Move} of the legal moves of `state`, each as its move_sequence."""
+        return self.numbered_moves(state, self.move_sequence)
+
+    def numbered_moves(self, state, number_of) -> dict:
+        """{number_of(state, move): move} of the legal moves, two moves never the same."""
+        out = {}
         for move in state.legal_moves():
-            number = self.move_id(state, move)
-            if number in ids:
-                raise ActionSpaceError(f"the moves '{ids[number].name}' and '{move.name}' get the same id "
+            number = number_of(state, move)
+            if number in out:
+                raise ActionSpaceError(f"the moves '{out[number].name}' and '{move.name}' get the same id "
                                        f"{number}", self.game.program.game.span)
-            ids[number] = move
+            out[number] = move
+        return out
+
+    def next_ids(self, sequences: dict, chosen: tuple) -> dict:
+        """{id: the Move it completes, or None} of the ids that may follow `chosen` (the first
+        ids of a move, () at its start) among `sequences` (legal_sequences). An id completes a
+        move when it is the move's last, or its last but an end of list that no other move
+        goes on from: that end is played with it, as OpenSpiel's last jump ends a move."""
+        at = len(chosen)
+        following = {}
+        for ids, move in sequences.items():
+            if ids[:at] == chosen:
+                following.setdefault(ids[at], []).append((ids, move))
+        out = {}
+        for number, moves in following.items():
+            (ids, move), alone = moves[0], len(moves) == 1
+            out[number] = move if alone and (len(ids) == at + 1 or (len(ids) == at + 2 and ids[-1] in self.end_ids)) \
+                else None
+        return out
+
+    def played_ids(self, sequences: dict, move: Move) -> tuple:
+        """The ids by which `move`, one of `sequences`, is played (an end of list played with
+        the item before it left out)."""
+        ids = next(i for i, m in sequences.items() if m.name == move.name)
+        for at in range(len(ids)):
+            if self.next_ids(sequences, ids[:at])[ids[at]] is not None:
+                return ids[:at + 1]
         return ids
+
+    def partial_text(self, state, sequences: dict, chosen: tuple) -> str:
+        """What the last of `chosen`, the first ids of a move of several, stands for:
+        'jump(c3)' for the move's first id, an item's label ('e5'), 'end of path'."""
+        move = next(m for ids, m in sequences.items() if ids[:len(chosen)] == chosen)
+        action = self.game.actions[move.action]
+        if len(chosen) == 1:
+            values = [state.label(move.args[k], action.binders[k][3]) for k in self.head_binders[move.action]]
+            return f"{action.name}({', '.join(values)})"
+        at = 1
+        for binder in self.lists[move.action]:
+            name, _, _, element = action.binders[binder.index]
+            items = list(move.args[binder.index] or ())
+            if len(chosen) - 1 - at < len(items):
+                return state.label(items[len(chosen) - 1 - at], element_of(element))
+            if len(chosen) - 1 - at == len(items):
+                return f"end of {name}"
+            at += len(items) + 1
+        return self.describe(chosen[-1])
 
     def describe(self, number: int) -> str:
         """What an id stands for in any state (action_to_string of an id that is not legal)."""
@@ -205,7 +313,14 @@ class ActionSpace:
                 for radix, digits in zip(reversed(self.radices[index]), reversed(self.digit_of[index])):
                     rest, digit = divmod(rest, radix)
                     values.append(list(digits)[digit])
-                return f"{action.name}({', '.join(repr(v) for v in reversed(values))})"
+                lists = ["..." for _ in self.lists[index]]
+                return f"{action.name}({', '.join([repr(v) for v in reversed(values)] + lists)})"
+            for binder in self.lists[index]:
+                name = action.binders[binder.index][0]
+                if number == binder.end_id:
+                    return f"end of {name}"
+                if 0 <= number - binder.start < len(binder.items):
+                    return f"{name} item {binder.items[number - binder.start]!r}"
         if number == self.skip_id:
             return "skip"
         if number == self.wait_id:
@@ -213,6 +328,19 @@ class ActionSpace:
         if 0 <= number - self.choice_offset < len(self.labels):
             return self.labels.names[number - self.choice_offset]
         return f"action {number}"
+
+
+class ListBinder:
+    """A binder over a list (`path in jump_paths(from)`): its items' ids start at `start`, one
+    per value an item may take, and `end_id`, just after them, ends the list."""
+    __slots__ = ("index", "items", "digit_of", "start", "end_id")
+
+    def __init__(self, index, items, start):
+        self.index = index
+        self.items = items
+        self.digit_of = {value: digit for digit, value in enumerate(items)}
+        self.start = start
+        self.end_id = start + len(items)
 
 
 class LabelTable:
@@ -262,12 +390,55 @@ def set_up_states(game) -> list:
 
 def component_signatures(states) -> dict:
     """{component type: {signature: label}} of the components the setups created, identical
-    components once, in the order of creation."""
+    components once, in the order of creation, then of what they may become (component_kinds)."""
     out = {}
-    for state in states:
-        for entity in state.entities[len(state.game.static_entities):]:
-            out.setdefault(entity["__type__"], {}).setdefault(entity["__same__"], entity["__label__"])
+    for kind in component_kinds(states):
+        out.setdefault(kind["__type__"], {}).setdefault(kind["__same__"], kind["__label__"])
     return out
+
+
+# At most this many kinds of component are made of one by changing its attributes
+ATTRIBUTE_VARIANTS_LIMIT = 1_000
+
+
+def component_kinds(states) -> list:
+    """One entity (its attributes, __type__, __label__, __same__, __public_label__) per kind of
+    component the setups created, then per kind each may become where the rules change its
+    attributes of a finite type (`x.rank = king`: a checkers man becomes a king, whose label the
+    observation tensor counts), every combination of their values, ATTRIBUTE_VARIANTS_LIMIT
+    at most per component."""
+    state = states[0]
+    game = state.game
+    changed = game.compiler.changed_attributes
+    created = [e for s in states for e in s.entities[len(game.static_entities):]]
+    kinds = list({e["__same__"]: e for e in created}.values())
+    out = list(kinds)
+    for entity in kinds:
+        type_name = entity["__type__"]
+        fields = [f for f in game.types.components[type_name].fields if f.name in changed]
+        domains = [finite_values(game, strip_optional(getattr(f.type, "name", ""))) for f in fields]
+        fields = [f for f, d in zip(fields, domains) if d]
+        domains = [d for d in domains if d]
+        values = {k: v for k, v in entity.items() if not k.startswith("__")}
+        template = game.label_templates.get(type_name)
+        private = game.private_fields.get(type_name)
+        for combination in itertools.islice(itertools.product(*domains), ATTRIBUTE_VARIANTS_LIMIT) if fields else ():
+            variant = dict(values, **{f.name: v for f, v in zip(fields, combination)})
+            kind = dict(variant, __type__=type_name, __label__=state.component_label(type_name, variant, template),
+                        __same__=(type_name, *sorted((k, repr(v)) for k, v in variant.items())))
+            if private:
+                kind["__public_label__"] = state.component_label(type_name, variant, template, private)
+            out.append(kind)
+    return out
+
+
+def finite_values(game, t) -> list:
+    """The values of a type with a fixed few (seats, yes/no, an enum's members), else []."""
+    if t == "Player":
+        return list(game.seats)
+    if t == "bool":
+        return [False, True]
+    return list(game.enum_members.get(t, ()))
 
 
 class ViewEncoding:
@@ -287,7 +458,7 @@ class ViewEncoding:
         for by_signature in space.signatures.values():
             labels.extend(by_signature.values())
         # what a seat sees of a component whose owner-only attributes are masked from it
-        labels.extend(e["__public_label__"] for s in space.set_up for e in s.entities if "__public_label__" in e)
+        labels.extend(e["__public_label__"] for e in component_kinds(space.set_up) if "__public_label__" in e)
         self.component_labels = list(dict.fromkeys(labels))
         self.label_number = {name: k + 1 for k, name in enumerate(space.labels.names)}
         # a variable entry: its place, and for a list of seats or enum members the labels of

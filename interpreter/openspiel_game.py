@@ -26,12 +26,15 @@ from referee.dsl.limits import MAX_NUMBER
 
 from .action_space import ActionSpace, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
 from .bots import hidden_information
-from .engine import PUBLIC, public_moves
+from .engine import CHANCE, PUBLIC, public_moves
 from .errors import RulesRuntimeError
 
 # OpenSpiel wants a bound on a game's length; the language has none (docs/openspiel.md).
 DEFAULT_MAX_GAME_LENGTH = 10_000
 SHORT_NAME_PREFIX = "referee_"
+# An information-state tensor gives a move's id one-hot up to this many ids, in binary beyond
+# (Hearts has 140,662 ids: 18 numbers a move rather than 140,662)
+ONE_HOT_ACTION_LIMIT = 256
 
 _registered = {}        # short name -> the loading arguments it was registered with
 _registered_types = {}  # short name -> its pyspiel.GameType
@@ -92,7 +95,7 @@ def register(engine_game, arguments) -> "pyspiel.GameType":
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": engine_game.num_players})
@@ -136,6 +139,12 @@ class RulesGame(pyspiel.Game):
             max_game_length=arguments["max_game_length"])
         super().__init__(game_type, info, params)
         self.encoding = ViewEncoding(engine_game, self.space)
+        self.perfect_information = game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        # OpenSpiel's max_game_length counts joint decisions: a simultaneous one is a move per seat
+        simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        self.history_encoding = HistoryEncoding(
+            self.encoding, self.space, engine_game.num_players, arguments["max_game_length"],
+            arguments["max_game_length"] * (engine_game.num_players if simultaneous else 1))
         # once an information state is asked, new states keep their positions from the start
         # (an algorithm that asks one asks it of state after state); random playouts do not
         self.keeps_positions = False
@@ -153,11 +162,21 @@ class Snapshot:
     """A copy of the engine's state at one position of a game, and what each seat saw there
     (worked out when first asked: clones share their past, so a search tree works out each
     node's once)."""
-    __slots__ = ("state", "texts")
+    __slots__ = ("state", "texts", "next_ids")
 
     def __init__(self, state):
         self.state = state.clone()
         self.texts = {}
+        self.next_ids = {}       # move name -> its ids (clones that share the position go on apart)
+
+    def ids_of(self, space, name) -> tuple:
+        """The ids by which the move `name` was played from this position."""
+        ids = self.next_ids.get(name)
+        if ids is None:
+            sequences = space.legal_sequences(self.state)
+            ids = self.next_ids[name] = space.played_ids(sequences, next(m for m in sequences.values()
+                                                                         if m.name == name))
+        return ids
 
     def text(self, seat) -> str:
         text = self.texts.get(seat)
@@ -169,9 +188,9 @@ class Snapshot:
 class Engine:
     """The engine's state inside a pyspiel state. pyspiel clones a Python state by deep-copying
     its attributes: this one clones the engine state instead (the game is shared, not copied)."""
-    __slots__ = ("state", "ids", "sealed", "past")
+    __slots__ = ("state", "ids", "sealed", "past", "chosen", "sequences")
 
-    def __init__(self, state, past=None):
+    def __init__(self, state, past=None, chosen=()):
         self.state = state
         # what this state's moves are numbered, until the next move (legal_actions, then
         # apply_action, would number them twice)
@@ -180,32 +199,45 @@ class Engine:
         # a Snapshot of every position from the start (information states are made of what a
         # seat saw at each), kept once an information state of the game has been asked
         self.past = past
+        # the first ids of a move of several ids under way (a path: action_space.ListBinder)
+        self.chosen = chosen
+        self.sequences = None
 
     def legal_ids(self, space) -> dict:
+        """{id: Move} of the moves now, or in a game with moves of several ids, {id: the Move it
+        completes, or None where the move goes on} of the ids that may follow those chosen."""
         if self.ids is None:
-            self.ids = space.legal_ids(self.state)
+            if space.end_ids and not self.state.is_chance_node():
+                self.ids = space.next_ids(self.legal_sequences(space), self.chosen)
+            else:
+                self.ids = space.legal_ids(self.state)
         return self.ids
 
+    def legal_sequences(self, space) -> dict:
+        if self.sequences is None:
+            self.sequences = space.legal_sequences(self.state)
+        return self.sequences
+
+    def choose(self, number):
+        """One more id of a move under way."""
+        self.ids = None
+        self.chosen = self.chosen + (number,)
+
     def apply(self, move):
-        self.ids = self.sealed = None
+        self.ids = self.sealed = self.sequences = None
+        self.chosen = ()
         self.state.apply(move)
         if self.past is not None:
             self.past = self.past + (Snapshot(self.state),)
 
     def positions(self) -> tuple:
         """The Snapshot of every position from the start (replayed if they were not kept)."""
-        s = self.state
-        if self.past is None or len(self.past) != len(s.history) + 1:
-            again = s.game.new_initial_state(s.seed)
-            past = [Snapshot(again)]
-            for name in s.history:
-                again.apply(name)
-                past.append(Snapshot(again))
-            self.past = tuple(past)
+        if self.past is None or len(self.past) != len(self.state.history) + 1:
+            self.past = replayed_positions(self.state)
         return self.past
 
     def __deepcopy__(self, memo):
-        return Engine(self.state.clone(), self.past)
+        return Engine(self.state.clone(), self.past, self.chosen)
 
     def __reduce__(self):
         # pyspiel serialises a Python state by pickling its attributes: the file, how it was
@@ -213,13 +245,23 @@ class Engine:
         s = self.state
         game = s.game
         return restore_engine, (game.path, tuple(sorted(game.options)), tuple(game.given_params.items()),
-                                game.num_players, s.seed, tuple(s.history))
+                                game.num_players, s.seed, tuple(s.history), self.chosen)
+
+
+def replayed_positions(state) -> tuple:
+    """The Snapshot of every position of an engine state's history, replayed from its seed."""
+    again = state.game.new_initial_state(state.seed)
+    past = [Snapshot(again)]
+    for name in state.history:
+        again.apply(name)
+        past.append(Snapshot(again))
+    return tuple(past)
 
 
 _restored_games = {}
 
 
-def restore_engine(path, options, params, players, seed, history) -> Engine:
+def restore_engine(path, options, params, players, seed, history, chosen=()) -> Engine:
     key = (path, options, params, players)
     game = _restored_games.get(key)
     if game is None:
@@ -227,7 +269,19 @@ def restore_engine(path, options, params, players, seed, history) -> Engine:
     state = game.new_initial_state(seed)
     for name in history:
         state.apply(name)
-    return Engine(state)
+    return Engine(state, chosen=tuple(chosen))
+
+
+def chosen_text(state, seat) -> Optional[str]:
+    """The ids of a move under way as `seat` sees them, one line ('P1 choosing: jump(c3), e5'),
+    or None: the mover sees them, and in a game of perfect information everybody does."""
+    engine = state.engine
+    if not engine.chosen or not (seat == engine.state.current_player() or state.get_game().perfect_information):
+        return None
+    s = engine.state
+    sequences = engine.legal_sequences(state.space)
+    texts = [state.space.partial_text(s, sequences, engine.chosen[:k + 1]) for k in range(len(engine.chosen))]
+    return f"P{s.current_player()} choosing: {', '.join(texts)}"
 
 
 class RulesState(pyspiel.State):
@@ -293,7 +347,10 @@ class RulesState(pyspiel.State):
         moves = self.engine.legal_ids(self.space)
         if action not in moves:
             raise ValueError(f"action {action} ({self.space.describe(action)}) is not legal now")
-        self.engine.apply(moves[action])
+        if moves[action] is None:
+            self.engine.choose(action)
+        else:
+            self.engine.apply(moves[action])
 
     def _apply_actions(self, actions):
         sealed = self.sealed_moves()
@@ -311,9 +368,12 @@ class RulesState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             return self.space.labels.names[action] if 0 <= action < len(self.space.labels) else f"outcome {action}"
         if not s.is_terminal() and s.current_player() == player + 1 and not s.sealed():
-            move = self.engine.legal_ids(self.space).get(action)
-            if move is not None:
-                return move.name
+            moves = self.engine.legal_ids(self.space)
+            if moves.get(action) is not None:
+                return moves[action].name
+            if action in moves:          # one id of a move that goes on
+                return self.space.partial_text(s, self.engine.legal_sequences(self.space),
+                                               self.engine.chosen + (action,))
         if s.sealed():
             move = self.sealed_moves().get(player + 1, {}).get(action)
             if move is not None:
@@ -346,32 +406,124 @@ def information_state_text(state, seat) -> str:
     for k, text in enumerate(public_moves(s, seat, last=len(s.history)), start=1):
         lines.append("chance" if text.startswith("chance: ") else text)
         lines.append(positions[k].text(seat))
-    return "\n".join(lines)
+    under_way = chosen_text(state, seat)
+    return "\n".join(lines + ([under_way] if under_way else []))
+
+
+def seen_moves(state, seat, positions, space) -> list:
+    """The moves of an engine state's history as `seat` knows them, in order: (player, ids) for
+    a move of a seat's that it may see whole (its own, or one whose public text is its name),
+    (player, None) for one it may not (a sealed move, a move with hidden arguments), and
+    (CHANCE, None) for a move of chance (what a seat may see of a draw is in its observation).
+    `positions` are the Snapshots of the history, where `space` numbers the moves."""
+    out = []
+    for k, (name, (player, text)) in enumerate(zip(state.history, state.public_history)):
+        if player == CHANCE:
+            out.append((CHANCE, None))
+        elif player == seat or text == name:
+            out.append((player, positions[k].ids_of(space, name)))
+        else:
+            out.append((player, None))
+    return out
+
+
+class HistoryEncoding:
+    """The information-state tensor (docs/openspiel.md, "Observations and information
+    states"): the seat's observation tensor, then one row per player decision of the history, in
+    order, `rows` of them (zeros for the decisions not made yet), then the number of moves of
+    chance after the last one. A row: who moved (one-hot over the seats), whether the seat knows
+    which move it was, the id played (one-hot, or in binary past ONE_HOT_ACTION_LIMIT ids;
+    zeros when the seat does not know it), and the number of moves of chance just before it. A
+    move of several ids (a path) is a row per id, and one row where the seat does not know it.
+    A longer history is an error that names the bound."""
+
+    def __init__(self, encoding, space, num_players, max_game_length, rows):
+        self.encoding = encoding
+        self.num_players = num_players
+        self.max_game_length = max_game_length
+        self.rows = rows
+        self.one_hot = space.num_distinct_actions <= ONE_HOT_ACTION_LIMIT
+        self.action_width = (space.num_distinct_actions if self.one_hot
+                             else (space.num_distinct_actions - 1).bit_length())
+        self.seen_at = num_players
+        self.action_at = num_players + 1
+        self.chance_at = self.action_at + self.action_width
+        self.row_width = self.chance_at + 1
+        self.history_start = encoding.size
+        self.size = self.history_start + rows * self.row_width + 1
+
+    def fill(self, tensor, view, moves):
+        """`view`: the seat's view now; `moves`: seen_moves of the history (and the ids of a
+        move under way that the seat sees)."""
+        self.encoding.fill(tensor[:self.history_start], view)
+        tensor[self.history_start:] = 0
+        row, chance = 0, 0
+        for player, ids in moves:
+            if player == CHANCE:
+                chance += 1
+                continue
+            for number in ids or (None,):
+                if row == self.rows:
+                    raise ValueError(f"the information-state tensor holds {self.rows} player moves "
+                                     f"(max_game_length={self.max_game_length}) and this game has played more: "
+                                     f"load it with a larger max_game_length (load_openspiel_game(..., "
+                                     f"max_game_length=N))")
+                at = self.history_start + row * self.row_width
+                tensor[at + player - 1] = 1
+                if number is not None:
+                    tensor[at + self.seen_at] = 1
+                    if self.one_hot:
+                        tensor[at + self.action_at + number] = 1
+                    else:
+                        for bit in range(self.action_width):
+                            tensor[at + self.action_at + bit] = (number >> bit) & 1
+                tensor[at + self.chance_at] = chance
+                row, chance = row + 1, 0
+        tensor[-1] = chance
+
+    def named_parts(self, tensor) -> dict:
+        """The tensor's parts by name, as views of it (pyspiel's observer dict)."""
+        end = self.history_start + self.rows * self.row_width
+        return {"observation": tensor[:self.history_start],
+                "history": tensor[self.history_start:end].reshape(self.rows, self.row_width),
+                "chance_after_history": tensor[end:]}
 
 
 class RulesObserver:
     """pyspiel's observer interface: strings and a tensor from a seat's view. With perfect
-    recall (the information state) the string has everything the seat saw from the start;
-    without private information it is the spectator's view (PUBLIC)."""
+    recall (the information state) the string has everything the seat saw from the start and
+    the tensor the moves it saw (HistoryEncoding); without private information it is the
+    spectator's view (PUBLIC)."""
 
     def __init__(self, game, iig_obs_type):
-        self.encoding = game.encoding
         self.perfect_recall = iig_obs_type.perfect_recall
+        self.encoding = game.history_encoding if self.perfect_recall else game.encoding
         self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         self.tensor = np.zeros(self.encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = (game.history_encoding.named_parts(self.tensor) if self.perfect_recall
+                     else {"observation": self.tensor})
 
     def seat(self, player):
         return PUBLIC if self.public_only else player + 1
 
     def set_from(self, state, player):
-        self.encoding.fill(self.tensor, state.engine.state.view(self.seat(player)))
+        seat = self.seat(player)
+        s = state.engine.state
+        if self.perfect_recall:
+            state.get_game().keeps_positions = True
+            moves = seen_moves(s, seat, state.engine.positions(), state.space)
+            if chosen_text(state, seat) is not None:
+                moves.append((s.current_player(), state.engine.chosen))
+            self.encoding.fill(self.tensor, s.view(seat), moves)
+        else:
+            self.encoding.fill(self.tensor, s.view(seat))
 
     def string_from(self, state, player):
         seat = self.seat(player)
         if self.perfect_recall:
             return information_state_text(state, seat)
-        return view_text(state.engine.state.view(seat))
+        under_way = chosen_text(state, seat)
+        return view_text(state.engine.state.view(seat)) + (f"\n{under_way}" if under_way else "")
 
 
 __all__ = ["load_openspiel_game", "OpenSpielLoadError", "RulesGame", "RulesState", "RulesRuntimeError"]

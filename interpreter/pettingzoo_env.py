@@ -26,7 +26,7 @@ except ImportError as error:      # the extra is not installed
     raise ImportError("the PettingZoo environment needs PettingZoo and Gymnasium: "
                       "pip install 'referee[pettingzoo]' (or pip install pettingzoo gymnasium)") from error
 
-from .action_space import ActionSpace, RulesLoadError, ViewEncoding, load_explicit_game
+from .action_space import ActionSpace, ActionSpaceError, RulesLoadError, ViewEncoding, load_explicit_game
 from .render import render_view
 
 
@@ -49,6 +49,12 @@ class RulesEnv(AECEnv):
         self.game = game
         self.render_mode = render_mode
         self.space = ActionSpace(game)
+        several = [a for a, lists in zip(game.actions, self.space.lists) if lists]
+        if several:
+            # the OpenSpiel adapter plays such a move id by id; an AEC step here is one whole move
+            raise ActionSpaceError(f"the moves of '{several[0].name}' are several ids (a list argument, one id per "
+                                   f"item: docs/openspiel.md, 'The action space'), which the PettingZoo "
+                                   f"environment does not play; the OpenSpiel adapter does", several[0].span)
         self.encoding = ViewEncoding(game, self.space)
         # named as the OpenSpiel adapter names its game type: after the file
         self.metadata = dict(self.metadata, name="referee_" + re.sub(r"\W", "_", Path(game.path).stem))

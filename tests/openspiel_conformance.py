@@ -14,7 +14,9 @@ leaves the last card where it is) is played without comparing.
 Where one side plays in one move what the other plays in several, a game's own Lockstep
 subclass maps the sequence (Hearts: OpenSpiel passes three cards one action at a time, the
 rules pass them as one sealed move; Backgammon: OpenSpiel moves two checkers per action and
-rolls both dice at once, the rules move one checker per die and roll each die). Where the
+rolls both dice at once, the rules move one checker per die and roll each die; Checkers:
+OpenSpiel plays each jump of a multi-jump as an action, the adapter plays the rules' one move
+over a path as its first id and one id per square landed on). Where the
 rules differ, the mapping names the rules' options and params that select OpenSpiel's rules,
 or OpenSpiel's parameters that select the rules' (NativeMapping).
 """
@@ -90,6 +92,8 @@ def native_name_mappings():
         # moves and rolls are compared by the positions they lead to (CheckersByPosition)
         "backgammon": NativeMapping("backgammon.rules", None, None, True, (), CheckersByPosition,
                                     BACKGAMMON_NATIVE_PARAMS),
+        # whole moves are compared as the sequences of OpenSpiel's actions (JumpsOneAtATime)
+        "checkers": NativeMapping("checkers.rules", None, None, True, (), JumpsOneAtATime),
     }
 
 
@@ -362,6 +366,81 @@ class CheckersByPosition(Lockstep):
         native.apply_action(self.rng.choice(native_odds[drawn][0]))      # 1-2 or 2-1: the same roll
         for outcome in rules_odds[drawn][0]:
             rules.apply_action(outcome)
+
+
+def native_checkers_moves(state) -> dict:
+    """{the actions' names: the state after them} of every whole move of the player to move in
+    OpenSpiel's checkers: a jump (`c3e5`, two rows) goes on while OpenSpiel keeps the same
+    player to move."""
+    player, out = state.current_player(), {}
+
+    def extend(s, done):
+        for action in s.legal_actions():
+            child = s.clone()
+            child.apply_action(action)
+            names = done + (s.action_to_string(action),)
+            jumped = abs(int(names[-1][1]) - int(names[-1][3])) == 2
+            if jumped and not child.is_terminal() and child.current_player() == player:
+                extend(child, names)
+            else:
+                out[names] = child
+    extend(state, ())
+    return out
+
+
+def as_native_checkers_actions(move: str) -> tuple:
+    """The rules' move name as OpenSpiel's checkers actions: "c3-d4" is ("c3d4",), "c3xe5, g7"
+    is ("c3e5", "e5g7")."""
+    if "-" in move:
+        return (move.replace("-", ""),)
+    start, _, path = move.partition("x")
+    squares = [start] + path.split(", ")
+    return tuple(a + b for a, b in zip(squares, squares[1:]))
+
+
+class JumpsOneAtATime(Lockstep):
+    """Checkers: OpenSpiel plays each jump of a multi-jump as an action of its own, the same
+    player moving again; the rules make the whole path one move, which the adapter plays as
+    several ids (its first, `jump(c3)`, then one per square landed on, docs/openspiel.md). At
+    the start of each move, the set of OpenSpiel's whole moves (its jumps followed while it
+    keeps the player to move), as sequences of its actions, must be the set of the adapter's
+    moves (its ids followed while a move is under way), each translated from its name into
+    OpenSpiel's actions (`c3xe5, g7` -> `c3e5`, `e5g7`). The move drawn is played id by id on
+    the adapter and action by action on OpenSpiel, each checked legal there."""
+
+    def rules_whole_moves(self, state) -> dict:
+        """{OpenSpiel's actions for the move: the adapter's ids} of the player to move."""
+        out = {}
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            if child.engine.chosen:
+                for native, ids in self.rules_whole_moves(child).items():
+                    out[native] = (action,) + ids
+            else:
+                out[as_native_checkers_actions(state.action_to_string(action))] = (action,)
+        return out
+
+    def step(self):
+        native, rules = self.native, self.rules
+        self.steps += 1
+        player = native.current_player()
+        if rules.current_player() != player:
+            raise Mismatch(f"step {self.steps}: native player {player}, rules {rules.current_player()}")
+        native_moves, rules_moves = native_checkers_moves(native), self.rules_whole_moves(rules)
+        if set(native_moves) != set(rules_moves):
+            raise Mismatch(f"step {self.steps}: player {player}'s moves differ: native {sorted(native_moves)}, "
+                           f"rules {sorted(rules_moves)}")
+        move = self.rng.choice(sorted(native_moves))
+        for name in move:
+            actions = {native.action_to_string(a): a for a in native.legal_actions()}
+            if native.current_player() != player or name not in actions:
+                raise Mismatch(f"step {self.steps}: OpenSpiel's player {player} may not play {name} of {move}")
+            native.apply_action(actions[name])
+        for number in rules_moves[move]:
+            if rules.current_player() != player or number not in rules.legal_actions():
+                raise Mismatch(f"step {self.steps}: the adapter's player {player} may not play id {number} of {move}")
+            rules.apply_action(number)
 
 
 def run(native_name, games, seed=0, rules_game=None, mapping=None) -> int:

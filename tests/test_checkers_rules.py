@@ -9,8 +9,12 @@ from pathlib import Path
 import pyspiel
 
 try:
+    from openspiel_conformance import as_native_checkers_actions as as_native
+    from openspiel_conformance import native_checkers_moves as native_paths
     from scenario import Scenario
 except ImportError:  # tests/ imported as a package
+    from tests.openspiel_conformance import as_native_checkers_actions as as_native
+    from tests.openspiel_conformance import native_checkers_moves as native_paths
     from tests.scenario import Scenario
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "checkers.rules"
@@ -193,35 +197,6 @@ def test_CK10_returns_are_plus_one_and_minus_one():
 
 
 # ---- lockstep with OpenSpiel's checkers ---------------------------------------------------
-
-def native_paths(state) -> dict:
-    """Every whole move of the player to move in OpenSpiel's game, as its list of actions: a
-    jump goes on while OpenSpiel keeps the same player to move."""
-    player, out = state.current_player(), {}
-
-    def extend(s, done):
-        for action in s.legal_actions():
-            child = s.clone()
-            child.apply_action(action)
-            steps = done + [s.action_to_string(action)]
-            if not child.is_terminal() and child.current_player() == player and len(steps[-1]) == 4 \
-                    and abs(int(steps[-1][1]) - int(steps[-1][3])) == 2:
-                extend(child, steps)
-            else:
-                out[tuple(steps)] = child
-    extend(state, [])
-    return out
-
-
-def as_native(move: str) -> tuple:
-    """The rules' move name as OpenSpiel's actions: "c3-d4" is ("c3d4",), "c3xe5, g7" is
-    ("c3e5", "e5g7")."""
-    if "-" in move:
-        return (move.replace("-", ""),)
-    start, _, path = move.partition("x")
-    squares = [start] + path.split(", ")
-    return tuple(a + b for a, b in zip(squares, squares[1:]))
-
 
 def test_random_games_agree_with_openspiel_move_by_move():
     native_game = pyspiel.load_game("checkers")

@@ -10,19 +10,17 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr, exploitability, mcts
+from open_spiel.python.observation import make_observation
 
 from referee.interpreter import leaks
 from referee.interpreter.action_space import ActionSpaceError
 from referee.interpreter.engine import PUBLIC, load_game
-from referee.interpreter.openspiel_game import OpenSpielLoadError, load_openspiel_game
+from referee.interpreter.openspiel_game import (OpenSpielLoadError, load_openspiel_game, replayed_positions,
+                                                seen_moves)
 from tests import openspiel_conformance
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 ALL_RULES = sorted(GAMES.glob("**/*.rules"))         # the variants too
-# Games whose moves OpenSpiel's numbered actions cannot hold: checkers' jump is a binder over
-# lists (a whole path), which has no fixed list of values (docs/openspiel.md, "The action space").
-UNNUMBERED = {"checkers"}
-NUMBERED_RULES = [p for p in ALL_RULES if p.stem not in UNNUMBERED]
 
 
 def kuhn():
@@ -176,7 +174,7 @@ def encoded(game, engine_state, seat):
     return tensor
 
 
-@pytest.mark.parametrize("path", NUMBERED_RULES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
 def test_observation_tensor_has_one_shape_and_a_place_for_everything_a_view_shows(path):
     game = load_openspiel_game(path)
     encoding = game.encoding
@@ -199,6 +197,9 @@ def test_observation_tensor_places_zones_indexed_by_components_and_ranges_and_ma
     assert {"display[1]", "display[8]"} <= set(solstis.zone_at)      # display[1..max_columns]
     titicaca = load_openspiel_game(GAMES / "titicaca.rules")
     assert "T?" in titicaca.encoding.component_at                    # a temple whose value is hidden
+    # what a component may become: no king is set up, a man is crowned (x.rank = king)
+    checkers = load_openspiel_game(GAMES / "checkers.rules").encoding
+    assert list(checkers.component_at) == ["P1 man", "P2 man", "P1 king", "P2 king"]
     # a list of seats: each seat's place in it
     state = titicaca.new_initial_state().engine.state
     at, items = titicaca.encoding.var_at["order"]
@@ -252,6 +253,187 @@ def test_observation_tensor_is_the_same_on_twins_that_differ_only_in_what_the_se
                                for other in game.engine_game.seats if other != seat)
     assert compared > 0
     assert (differs > 0) == seen_by_another
+
+
+# ---- the information-state tensor ----
+
+def test_information_state_tensor_is_the_observation_then_the_moves_the_seat_saw():
+    game = load_openspiel_game(GAMES / "kuhn-poker.rules", max_game_length=3)
+    parts = game.history_encoding
+    # 28 of observation; 3 rows of [P1, P2, seen, pass, bet, chance before]; chance after
+    assert game.information_state_tensor_shape() == [28 + 3 * 6 + 1]
+    assert (parts.rows, parts.row_width, parts.one_hot) == (3, 6, True)
+    state = play_to_player_node(game.new_initial_state())          # two deals
+    state.apply_action(1)                                          # P1 bets
+    state.apply_action(0)                                          # P2 passes
+    for player in (0, 1):
+        tensor = np.array(state.information_state_tensor(player))
+        assert list(tensor[:28]) == list(state.observation_tensor(player))
+        rows = tensor[28:-1].reshape(3, 6)
+        assert rows.tolist() == [[1, 0, 1, 0, 1, 2], [0, 1, 1, 1, 0, 0], [0] * 6]
+        assert tensor[-1] == 0
+    # a large action space gives each move's id in binary: Hearts' 140,662 ids in 18 numbers
+    hearts = load_openspiel_game(GAMES / "hearts.rules", max_game_length=100).history_encoding
+    assert (hearts.one_hot, hearts.action_width) == (False, 18)
+    # a simultaneous decision is a move per seat: Goofspiel's 13 turns are 26 rows of 2 seats
+    goofspiel = load_openspiel_game(GAMES / "goofspiel.rules", max_game_length=13).history_encoding
+    assert goofspiel.rows == 26
+
+
+def test_clones_that_share_a_past_and_go_on_apart_have_their_own_information_state_tensors():
+    game = load_openspiel_game(GAMES / "kuhn-poker.rules", max_game_length=3)
+    state = play_to_player_node(game.new_initial_state())
+    state.information_state_tensor(0)                  # from here states keep their positions
+    passed, bet = state.child(0), state.child(1)
+    row = lambda s: s.information_state_tensor(1)[28:28 + 6]  # noqa: E731 (P1's move, as P2 saw it)
+    assert row(passed) == [1, 0, 1, 1, 0, 2] and row(bet) == [1, 0, 1, 0, 1, 2]
+
+
+def test_a_move_in_binary_is_its_id_bit_by_bit():
+    game = load_openspiel_game(GAMES / "hearts.rules", max_game_length=100)
+    state = random_positions(game, seed=2, steps=120)[-1]      # the deal, the passes, some tricks
+    encoding = game.history_encoding
+    rows = np.array(state.information_state_tensor(0))[encoding.history_start:-1].reshape(encoding.rows, -1)
+    engine = state.engine.state
+    played = [(name, player) for name, (player, _) in zip(engine.history, engine.public_history) if player > 0]
+    positions = state.engine.positions()
+    seen = [m for m in seen_moves(engine, 1, positions, game.space) if m[0] > 0]
+    assert len(seen) == len(played) > 0
+    for row, (player, ids) in zip(rows, seen):         # a Hearts move is one id
+        assert list(row[:4]).index(1) == player - 1
+        if ids is None:
+            assert row[4] == 0 and not row[5:5 + 18].any()
+        else:
+            assert row[4] == 1 and (sum(int(b) << k for k, b in enumerate(row[5:5 + 18])),) == ids
+
+
+def test_information_state_tensor_hides_the_moves_a_seat_may_not_see():
+    # Hearts' passes: each seat knows its own three cards, and of the others only that they passed
+    game = load_openspiel_game(GAMES / "hearts.rules", max_game_length=100)
+    state = play_to_player_node(game.new_initial_state())
+    state.apply_actions([state.legal_actions(p)[k] for p, k in enumerate((0, 5, 9, 40))])
+    engine = state.engine.state
+    for seat in game.engine_game.seats:
+        passes = [m for m in seen_moves(engine, seat, state.engine.positions(), game.space) if m[0] > 0]
+        assert [player for player, _ in passes] == [1, 2, 3, 4]
+        assert [ids is not None for _, ids in passes] == [p == seat for p in (1, 2, 3, 4)]
+    # the other seats' passes replaced by others: the seat's moves part is the same (its hand,
+    # which holds the cards passed to it, differs), theirs differ
+    other = play_to_player_node(game.new_initial_state())
+    other.apply_actions([other.legal_actions(p)[k] for p, k in enumerate((0, 6, 10, 41))])
+    moves_part = lambda s, p: s.information_state_tensor(p)[game.history_encoding.history_start:]  # noqa: E731
+    assert moves_part(other, 0) == moves_part(state, 0)
+    assert all(moves_part(other, p) != moves_part(state, p) for p in (1, 2, 3))
+    # the spectator's information state (no private information) knows no pass
+    spectator = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True,
+                                                                   private_info=pyspiel.PrivateInfoType.NONE))
+    spectator.set_from(state, 0)
+    assert spectator.dict["history"][:4, :4].tolist() == np.eye(4).tolist()
+    assert not spectator.dict["history"][:4, 4:-1].any()
+
+
+def test_information_state_tensor_past_max_game_length_is_an_error_that_names_the_bound():
+    game = load_openspiel_game(GAMES / "tic-tac-toe.rules", max_game_length=3)
+    state = game.new_initial_state()
+    for action in (0, 1, 2):
+        state.apply_action(action)
+    assert len(state.information_state_tensor(0)) == game.information_state_tensor_size()
+    state.apply_action(3)
+    with pytest.raises(Exception, match=r"holds 3 player moves \(max_game_length=3\).*larger max_game_length"):
+        state.information_state_tensor(0)
+
+
+def information_encoded(game, engine_state, seat, positions):
+    tensor = np.zeros(game.history_encoding.size, np.float32)
+    game.history_encoding.fill(tensor, engine_state.view(seat), seen_moves(engine_state, seat, positions, game.space))
+    return tensor
+
+
+@pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)
+def test_information_state_tensor_is_the_same_on_twins_that_differ_only_in_what_the_seat_may_not_see(
+        stem, seen_by_another):
+    """The twins of the observation tensor's test: the seat's information-state tensor, its
+    moves numbered on the twin's own history (a sealed move replaced is another history), must
+    not change; another seat's may."""
+    game = load_openspiel_game(GAMES / f"{stem}.rules", max_game_length=200)
+    compared = differs = 0
+    for k, position in enumerate(random_positions(game, seed=5, steps=60)):
+        state = position.engine.state
+        positions = replayed_positions(state)
+        for seat in game.engine_game.seats:
+            rng = 1000 * k + seat
+            twins = (leaks.exchange_twins(state, seat, rng, 2) + leaks.sealed_twins(state, seat, rng, 2)
+                     + owner_variable_twins(state, seat))
+            for twin, what, _ in twins:
+                twin_positions = positions if twin.history == state.history else replayed_positions(twin)
+                assert np.array_equal(information_encoded(game, twin, seat, twin_positions),
+                                      information_encoded(game, state, seat, positions)), \
+                    f"P{seat}'s information-state tensor tells the twins apart: {what}"
+                compared += 1
+                differs += any(not np.array_equal(information_encoded(game, twin, other, twin_positions),
+                                                  information_encoded(game, state, other, positions))
+                               for other in game.engine_game.seats if other != seat)
+    assert compared > 0
+    assert (differs > 0) == seen_by_another
+
+
+def paired_player_nodes(native, rules, mapping):
+    """Every player node of a native game's tree with its rules twin, the two trees walked
+    together through the conformance's name mapping."""
+    if native.is_terminal():
+        return
+    if native.is_chance_node():
+        ours = {rules.action_to_string(pyspiel.PlayerId.CHANCE, a): a for a, _ in rules.chance_outcomes()}
+        pairs = [(a, ours[mapping.chance_name(native.action_to_string(pyspiel.PlayerId.CHANCE, a))])
+                 for a, _ in native.chance_outcomes()]
+    else:
+        yield native, rules
+        ours = {rules.action_to_string(a): a for a in rules.legal_actions()}
+        pairs = [(a, ours[mapping.action_name(native.action_to_string(a))]) for a in native.legal_actions()]
+    for native_action, rules_action in pairs:
+        yield from paired_player_nodes(native.child(native_action), rules.child(rules_action), mapping)
+
+
+def test_kuhn_information_state_tensors_tell_apart_what_openspiels_own_kuhn_poker_does():
+    """Over the whole game tree, two states share a seat's tensor exactly when they share the
+    seat's information state in OpenSpiel's own kuhn_poker (another layout, the same
+    information), and exactly when they share the seat's information-state string."""
+    mapping = openspiel_conformance.native_name_mappings()["kuhn_poker"]
+    native_game, game = pyspiel.load_game("kuhn_poker"), load_openspiel_game(GAMES / "kuhn-poker.rules",
+                                                                             max_game_length=3)
+    nodes = list(paired_player_nodes(native_game.new_initial_state(), game.new_initial_state(), mapping))
+    assert len(nodes) == 6 * 4                                   # 6 deals, 4 betting histories
+    for player in (0, 1):
+        ours_by_native, native_by_ours, strings_by_ours = {}, {}, {}
+        for native, rules in nodes:
+            mine, theirs = tuple(rules.information_state_tensor(player)), tuple(native.information_state_tensor(player))
+            assert ours_by_native.setdefault(theirs, mine) == mine
+            assert native_by_ours.setdefault(mine, theirs) == theirs
+            assert strings_by_ours.setdefault(mine, rules.information_state_string(player)) == \
+                rules.information_state_string(player)
+        assert len(ours_by_native) == 3 * 4                      # 3 cards, 4 histories as the seat saw them
+        assert len(set(strings_by_ours.values())) == len(strings_by_ours)
+
+
+def test_openspiels_reinforcement_learning_environment_learns_on_information_state_tensors():
+    """OpenSpiel's rl_environment reads information-state tensors (its `info_state`), and its
+    tabular Q-learner keys its table by them: on Kuhn, each seat's table has the 6 information
+    states where it chooses (3 cards, 2 histories)."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+    game = load_openspiel_game(GAMES / "kuhn-poker.rules", max_game_length=3)
+    env = rl_environment.Environment(game, seed=7)
+    assert env.observation_spec()["info_state"] == (game.information_state_tensor_size(),)
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=game.num_distinct_actions()) for p in (0, 1)]
+    for _ in range(300):
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            assert len(step.observations["info_state"][player]) == game.information_state_tensor_size()
+            step = env.step([agents[player].step(step).action])
+        for agent in agents:
+            agent.step(step)
+    assert [len(agent._q_values) for agent in agents] == [6, 6]
 
 
 def test_simultaneous_steps_are_simultaneous_nodes():
@@ -327,6 +509,12 @@ def test_moves_that_cannot_be_numbered_are_refused_with_the_reason(tmp_path):
     assert load_game(words)[0] is not None
     with pytest.raises(ActionSpaceError, match="binder w ranges over text"):
         load_openspiel_game(words)
+    # a list is numbered item by item: items of a type with no fixed list of values cannot be
+    numbers = tmp_path / "numbers.rules"
+    numbers.write_text(words.read_text().replace('say(w in ["yes please", "no thanks"])', "say(w in [[1, 2], [3]])"))
+    assert load_game(numbers)[0] is not None
+    with pytest.raises(ActionSpaceError, match=r"binder w ranges over list\[int\], whose items \(int\) .*no fixed"):
+        load_openspiel_game(numbers)
 
 
 def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
@@ -348,9 +536,12 @@ def test_without_openspiel_importing_the_adapter_says_what_to_install(monkeypatc
 
 # ---- OpenSpiel's own checks and algorithms ----
 
-@pytest.mark.parametrize("path", NUMBERED_RULES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
 def test_openspiel_random_simulation_test_passes(path):
-    pyspiel.random_sim_test(load_openspiel_game(path), num_sims=1, serialize=True, verbose=False)
+    # the test checks every information-state tensor, whose size grows with max_game_length
+    # (Hearts: 960,916 numbers with the default 10,000), and that the game keeps within it
+    game = load_openspiel_game(path, max_game_length=1_000)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("native", [n for n, m in openspiel_conformance.native_name_mappings().items()
@@ -364,10 +555,100 @@ def test_openspiel_random_simulation_test_passes_with_the_options_that_select_op
     assert again.history() == state.history() and str(again) == str(state)
 
 
-@pytest.mark.parametrize("stem", sorted(UNNUMBERED))
-def test_a_game_whose_moves_cannot_be_numbered_is_refused_with_the_reason(stem):
-    with pytest.raises(ActionSpaceError, match="cannot be numbered: its binder path ranges over list"):
-        load_openspiel_game(GAMES / f"{stem}.rules")
+PAINT = """game "Paint" {
+  players 2
+}
+
+enum Color { red, blue }
+
+action paint(colors in [[red], [red, blue], [blue, red]]) "paint {colors}" {
+  finish winners [current]
+}
+
+flow {
+  turns from 1 {
+    play paint
+  }
+}
+"""
+
+
+def test_a_move_over_a_list_is_its_first_id_then_an_id_per_item_and_an_end_where_another_goes_on(tmp_path):
+    (tmp_path / "paint.rules").write_text(PAINT)
+    game = load_openspiel_game(tmp_path / "paint.rules")
+    space = game.space
+    # paint's first id 0, the items red 1 and blue 2, the end of the list 3
+    assert game.num_distinct_actions() == 4 and space.end_ids == {3}
+    state = game.new_initial_state()
+    assert state.legal_actions() == [0] and state.action_to_string(0) == "paint()"
+    state.apply_action(0)
+    assert state.current_player() == 0 and not state.is_terminal()
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["red", "blue"]
+    after_red = state.child(1)
+    # [red] ends here and [red, blue] goes on: the end is an id of its own
+    assert [after_red.action_to_string(a) for a in after_red.legal_actions()] == ["paint red, blue", "paint red"]
+    assert after_red.child(3).engine.state.history == ["paint red"]
+    # after blue only [blue, red] goes on: red completes it, its end played with it
+    after_blue = state.child(2)
+    assert after_blue.legal_actions() == [1]
+    assert after_blue.child(1).engine.state.history == ["paint blue, red"] and after_blue.child(1).is_terminal()
+    with pytest.raises(Exception, match="action 3 .* is not legal now"):
+        after_blue.apply_action(3)
+    # the ids chosen so far: in the mover's information state, and (perfect information) the other's
+    assert after_red.information_state_string(0).endswith("P1 choosing: paint(), red")
+    assert after_red.information_state_string(1).endswith("P1 choosing: paint(), red")
+    assert after_red.observation_string(0).endswith("P1 choosing: paint(), red")
+    rows = np.array(after_red.information_state_tensor(0))[game.history_encoding.history_start:-1]
+    rows = rows.reshape(game.history_encoding.rows, -1)
+    # [P1, P2, seen, ids 0..3 one-hot, chance before]: paint(), then red
+    assert rows[:3].tolist() == [[1, 0, 1, 1, 0, 0, 0, 0], [1, 0, 1, 0, 1, 0, 0, 0], [0] * 8]
+
+
+def test_a_move_over_a_list_at_a_simultaneous_step_is_refused_with_the_reason(tmp_path):
+    (tmp_path / "paint.rules").write_text(PAINT.replace("    play paint\n", "    simultaneous p in players {\n"
+                                                                         "      play paint\n    }\n"))
+    state = load_openspiel_game(tmp_path / "paint.rules").new_initial_state()
+    with pytest.raises(ActionSpaceError, match="several ids .* a seat's move at a simultaneous step is one action"):
+        state.legal_actions(0)
+
+
+def test_a_jump_of_checkers_is_played_square_by_square():
+    game = load_openspiel_game(GAMES / "checkers.rules")
+    rng = np.random.RandomState(4)
+    state = game.new_initial_state()
+    multi_jumps = 0
+    while not state.is_terminal():
+        names = [state.action_to_string(a) for a in state.legal_actions()]
+        if any(n.startswith("jump(") for n in names):
+            assert all(n.startswith("jump(") for n in names)          # a jump is compulsory
+            history = list(state.engine.state.history)
+            state.apply_action(state.legal_actions()[rng.randint(len(names))])
+            landed = 0
+            while state.engine.chosen:
+                # the same player lands square by square; nothing is played in the engine yet
+                assert state.engine.state.history == history
+                middle = state.clone()
+                again = game.deserialize_state(state.serialize())
+                assert again.legal_actions() == state.legal_actions() and again.engine.chosen == state.engine.chosen
+                state.apply_action(state.legal_actions()[rng.randint(len(state.legal_actions()))])
+                assert middle.engine.chosen != state.engine.chosen     # a clone is a state of its own
+                landed += 1
+            move = state.engine.state.history[-1]
+            assert len(state.engine.state.history) == len(history) + 1 and move.count(",") + 1 == landed
+            multi_jumps += landed > 1
+        else:
+            state.apply_action(state.legal_actions()[rng.randint(len(names))])
+    assert multi_jumps > 0
+
+
+def test_lockstep_with_openspiels_checkers_notices_a_difference(tmp_path):
+    text = (GAMES / "checkers.rules").read_text()
+    compulsory = '  require not can_play(jump) else "a jump is possible, so you must jump"\n'
+    assert compulsory in text
+    changed = tmp_path / "checkers.rules"
+    changed.write_text(text.replace(compulsory, ""))
+    with pytest.raises(openspiel_conformance.Mismatch, match="moves differ"):
+        openspiel_conformance.run("checkers", games=2, seed=1, rules_game=load_openspiel_game(changed))
 
 
 @pytest.mark.parametrize("native", sorted(openspiel_conformance.native_name_mappings()))

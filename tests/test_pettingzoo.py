@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from referee.interpreter.action_space import ActionSpaceError
 from referee.interpreter.engine import load_game
 from referee.interpreter.openspiel_game import load_openspiel_game
 from referee.interpreter.pettingzoo_env import PettingZooLoadError, load_pettingzoo_env
@@ -21,10 +22,15 @@ GAMES = ROOT / "games"
 # (the API test warns about dict observations, which action masks need: PettingZoo's own
 # classic environments get the same two warnings)
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")
-# (checkers' moves cannot be numbered as OpenSpiel's actions are: tests/test_openspiel.py)
+# (checkers' jump is several ids, which the environment does not play: the test below)
 @pytest.mark.parametrize("path", [p for p in sorted(GAMES.glob("*.rules")) if p.stem != "checkers"], ids=lambda p: p.stem)
 def test_pettingzoo_api_test_passes(path):
     api_test(load_pettingzoo_env(path), num_cycles=300)
+
+
+def test_a_move_of_several_ids_is_refused_with_the_reason():
+    with pytest.raises(ActionSpaceError, match="the moves of 'jump' are several ids .* the OpenSpiel adapter does"):
+        load_pettingzoo_env(GAMES / "checkers.rules")
 
 
 def random_game(env, seed):
