@@ -1102,12 +1102,13 @@ def write_text(path, text):
 
 # ---- worker processes (--jobs) -----------------------------------------------------------
 
-def jobs_of(args) -> int:
-    """--jobs, or all the cores; with --cluster, how many tasks its workers run at once."""
+def jobs_of(args, workers_write_logs=True) -> int:
+    """--jobs, or all the cores; with --cluster, how many tasks its workers run at once
+    (workers_write_logs: whether the workers write the logs of --log-dir, not this process)."""
     if getattr(args, "cluster", None):
         if args.jobs is not None:
             raise UsageError("argument --cluster: not with --jobs: the cluster's workers play the games")
-        if getattr(args, "log", None) and remote_cluster(args):
+        if workers_write_logs and getattr(args, "log", None) and remote_cluster(args):
             raise UsageError("argument --log-dir: the workers of a remote --cluster would write the logs on their "
                              "machines: use --cluster local[:N] or --jobs N")
         return cluster.worker_count(cluster_client(args))
@@ -1148,11 +1149,12 @@ def cluster_client(args):
 
 
 @contextlib.contextmanager
-def task_pool(jobs, args, game):
-    """What plays the chunks of a command: a worker_pool of `jobs` processes, or with --cluster
-    a cluster.ClusterPool, the rules file sent to its workers as text."""
+def task_pool(jobs, args, game, players=None):
+    """What plays the chunks of a command: a worker_pool of `jobs` processes (their game of
+    `players`, default the game's), or with --cluster a cluster.ClusterPool, the rules file
+    sent to its workers as text."""
     if not getattr(args, "cluster", None):
-        with worker_pool(jobs, args, game) as pool:
+        with worker_pool(jobs, args, game, players) as pool:
             yield pool
         return
     source = cluster.source_of(game, args.file, args.option, getattr(args, "coverage", False))
@@ -1381,7 +1383,7 @@ def cmd_verify(args) -> int:
     probe = load(args.file, args.option, args.players, params=args.param)
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
-    jobs = min(jobs_of(args), args.n * len(counts))
+    jobs = min(jobs_of(args, workers_write_logs=False), args.n * len(counts))     # this process writes them
     progress = Progress(args.n * len(counts), "verifying", enabled=wanted(args))
     played = 0
 
@@ -1391,9 +1393,9 @@ def cmd_verify(args) -> int:
         progress.update(played)
     loaded = {count: load(args.file, args.option, count, args.coverage, args.param) for count in counts}
     try:
-        if jobs > 1:
-            # the games of every count are played by the workers; the reports are the same
-            with worker_pool(jobs, args, probe, counts[0]) as pool:
+        if not played_here(args, jobs):
+            # the games of every count are played by the workers (or the cluster's); the reports are the same
+            with task_pool(jobs, args, probe, counts[0]) as pool:
                 reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves,
                                                   leaks=args.leaks, on_games=counted)
         else:
@@ -1657,8 +1659,10 @@ COMMAND_HELP = {
                "failure is shrunk to a short replayable list of moves.",
                ["referee verify my-game.rules -n 20",
                 "referee verify my-game.rules --players 3 -n 200 --coverage",
-                "referee verify my-game.rules --log-dir failures/ --json"],
+                "referee verify my-game.rules --log-dir failures/ --json",
+                "referee verify my-game.rules -n 5000 --cluster tcp://scheduler:8786"],
                "0 ok, 1 a problem was found, 2 bad command line, 65 bad rules file, 66 missing file, "
+               "69 --cluster without Dask or its scheduler unreachable or without workers, "
                "70 a worker process died, 73 cannot write a log"),
     "compile": ("Write the Python module a game compiles to (for one player count and set of options), "
                 "for reading and debugging.",
@@ -1862,7 +1866,7 @@ def build_parser():
     verify_.add_argument("--quiet", action="store_true", help="no progress line on standard error")
     verify_.add_argument("--json", action="store_true", help="print the report as JSON")
     coverage_argument(verify_)
-    jobs_argument(verify_, "play the games")
+    workers_arguments(verify_, "play the games")
     plain_argument(verify_)
     verify_.set_defaults(run=cmd_verify)
 

@@ -1,4 +1,4 @@
-"""`--cluster`: simulate, analyze and tournament played by the workers of a Dask distributed cluster.
+"""`--cluster`: simulate, analyze, tournament and verify played by the workers of a Dask distributed cluster.
 
     --cluster tcp://host:8786     a running scheduler (its workers need referee installed)
     --cluster local:N             N worker processes on this machine, started for the run and
@@ -9,8 +9,9 @@ tasks of parallel.py), which is what Dask's futures are, without Ray's object st
 raylet per node and its much larger install.
 
 The splitting and the merging are parallel.py's: the same chunks of seeds, the same task
-functions (simulate_chunk, tournament_chunk), their results put back in the order of the
-chunks, so the figures are those of `--jobs 1` for the same seeds. What differs is who runs
+functions (simulate_chunk, tournament_chunk, verify_chunk), their results put back in the order of the
+chunks, so the figures are those of `--jobs 1` for the same seeds (verify's: its games in
+chunks, then each failure shrunk by a worker, as parallel.verify_reports shares them out). What differs is who runs
 a task: a Dask worker, which may be on another machine and not share this one's files. So
 the rules file travels with each task as text (a GameSource: the file and the files it
 `extends`, as read here), and a worker compiles a game once per worker process, cached by
@@ -158,29 +159,40 @@ def run_task(source, players, function, args):
 
 
 class ClusterPool:
-    """parallel.Pool's map_ordered, played by the workers of a Dask client."""
+    """parallel.Pool's map_ordered, submit and take, played by the workers of a Dask client."""
 
     def __init__(self, client, source: GameSource):
         self.client = client
         self.source = source
 
+    def submit(self, function, players, *args, first=False):
+        """Queue function(game, *args) for a game of `players` players; returns the task (a
+        future) for take(). first: ahead of the tasks already queued (a higher Dask priority)."""
+        return self.client.submit(run_task, self.source, players, function, tuple(args), pure=False,
+                                  priority=1 if first else 0)
+
+    def take(self, future):
+        """The result of a task, waiting for it. Raises the exception of the task, or
+        parallel.WorkerDied when the cluster gave it up (its workers kept dying)."""
+        distributed = distributed_module()
+        try:
+            status, payload = future.result()
+        except distributed.KilledWorker as error:
+            raise parallel.WorkerDied(f"the cluster gave a task up: {error}") from None
+        if status == "error":
+            parallel.raise_remote(payload)
+        return payload
+
     def map_ordered(self, function, players, args_list, on_result=None):
         """function(game, *args) for each args of the list; yields the results in the order of
-        the list, on_result(result) called as each one arrives. Raises the exception of a task,
-        or parallel.WorkerDied when the cluster gave a task up (its workers kept dying)."""
+        the list, on_result(result) called as each one arrives. Raises as take() does."""
         distributed = distributed_module()
-        futures = [self.client.submit(run_task, self.source, players, function, tuple(args), pure=False)
-                   for args in args_list]
+        futures = [self.submit(function, players, *args) for args in args_list]
         position = {future.key: i for i, future in enumerate(futures)}
         arrived, next_one = {}, 0
         try:
             for future in distributed.as_completed(futures):
-                try:
-                    status, payload = future.result()
-                except distributed.KilledWorker as error:
-                    raise parallel.WorkerDied(f"the cluster gave a task up: {error}") from None
-                if status == "error":
-                    parallel.raise_remote(payload)
+                payload = self.take(future)
                 if on_result is not None:
                     on_result(payload)
                 arrived[position[future.key]] = payload

@@ -22,12 +22,7 @@ value that public facts imply) is not used.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Optional
-
-from referee.dsl.checker import strip_optional
-
-from .leaks import hidden_groups, hidden_var_keys, replace_sealed_move, sealed_options, unrevealed_sealed
+from .leaks import drawn_values, hidden_groups, hidden_var_keys, replace_sealed_move, sealed_options, unrevealed_sealed
 
 
 def determinization(state, seat, rng):
@@ -57,26 +52,6 @@ def determinization(state, seat, rng):
             if options:
                 replace_sealed_move(sample, key, k, options[rng.randrange(len(options))])
     return sample
-
-
-@lru_cache(maxsize=256)
-def drawn_values(game, name) -> Optional[tuple]:
-    """The values a determinization draws an unseen entry of the variable from (a finite
-    domain of its type: ranged int, bool, enum, Player; none too if optional), or None."""
-    _, _, _, t = game.var_meta[name]
-    base = strip_optional(t)
-    if base == "int" and name in game.var_ranges:
-        low, high = game.var_ranges[name]
-        values = tuple(range(low, high + 1))
-    elif base == "bool":
-        values = (False, True)
-    elif base == "Player":
-        values = tuple(game.seats)
-    elif base in game.enum_members and base not in game.types.components:
-        values = tuple(game.enum_members[base])
-    else:
-        return None
-    return values + (None,) if t.endswith("?") else values
 
 
 def undrawn_secrets(game) -> list:

@@ -4,26 +4,39 @@ At a state, for a seat, twin states are built that differ from it only in what t
 see: two components it cannot see exchanged (in hidden zones, in other seats' own zones, under
 the top of a `top` zone), two components it sees only masked exchanged (the same public label:
 their owner-only attributes differ), another seat's sealed simultaneous move not revealed yet
-replaced by another it could have made, or another random source. Everything the seat is shown
-must then be the same in the twin: its view (the JSON, from which its text is drawn), the moves
-it has seen, its legal moves and their names, and the answer to moves it could type (the
-refusals included). A difference is a leak, reported with the channel and the two values.
+replaced by another it could have made, another random source, or an entry of a variable it may
+not see (engine.var_entry_seen: a hidden one's, another seat's of an owner-only one) set to
+another value of its type, where that type has finitely many (drawn_values: a ranged int, a
+bool, an enum, a Player, none for an optional one). Everything the seat is shown must then be
+the same in the twin: its view (the JSON, from which its text is drawn), the moves it has seen,
+its legal moves and their names, and the answer to moves it could type (the refusals included).
+A difference is a leak, reported with the channel and the two values.
 
-Not perturbed (yet): hidden variables (their values may be bookkeeping derived from public
-facts, and a twin with another value could be a state no game reaches).
+A variable twin may be a state no game reaches: a hidden count the rules keep of public facts
+cannot hold another value. Its value deciding something shown is still reported, as the
+information flow it is (the seat could have worked it out, so the variable need not be hidden),
+with that said in the message; twins that break a declared invariant are left out, so a rules
+file states how such a value follows from public facts with an invariant. Variables of other
+types (an int without a range, a list, a text, a component) are not perturbed. Nor is what a
+move shows of its author's own variables by being legal only with them (its name shows its
+arguments only): as a card played from a hidden hand, it is what playing it tells.
 """
 from __future__ import annotations
 
 import itertools
 import json
+from functools import lru_cache
 from typing import Optional
+
+from referee.dsl.checker import strip_optional
 
 from . import random_source
 from .errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
-from .engine import (PYTHON_ERRORS, explain_refusal, index_values, make_view, move_name, public_moves, public_text,
-                     shown_to, var_entry_seen)
+from .engine import (PYTHON_ERRORS, explain_refusal, index_values, key_label, make_view, move_name, public_moves,
+                     public_text, shown_to, var_entry_seen)
 
 TWINS = 3            # twin states per seat and state
+VARIABLE_TWINS = 2   # of them with a variable entry set to another value, per seat and state
 PROBES = 1           # typed move names (not legal now) whose answers are compared
 
 
@@ -78,6 +91,58 @@ def hidden_var_keys(state, seat) -> list:
             candidates = [(name, *combination) for combination in itertools.product(*domains)]
         keys += [key for key in candidates if not var_entry_seen(game, key, seat)]
     return keys
+
+
+@lru_cache(maxsize=256)
+def drawn_values(game, name) -> Optional[tuple]:
+    """The values an unseen entry of the variable may take in a twin or a determinization (a
+    finite domain of its type: ranged int, bool, enum, Player; none too if optional), or None."""
+    _, _, _, t = game.var_meta[name]
+    base = strip_optional(t)
+    if base == "int" and name in game.var_ranges:
+        low, high = game.var_ranges[name]
+        values = tuple(range(low, high + 1))
+    elif base == "bool":
+        values = (False, True)
+    elif base == "Player":
+        values = tuple(game.seats)
+    elif base in game.enum_members and base not in game.types.components:
+        values = tuple(game.enum_members[base])
+    else:
+        return None
+    return values + (None,) if t.endswith("?") else values
+
+
+def variable_twins(state, seat, rng, count) -> list:
+    """Up to `count` (twin, what differs, entry key): twins in which an entry of a variable that
+    the seat may not see holds another value of its type (drawn_values). A twin that breaks a
+    declared invariant the state keeps is left out: the rules say no game reaches it."""
+    game = state.game
+    keys = [key for key in hidden_var_keys(state, seat)
+            if len(drawn_values(game, key if key.__class__ is str else key[0]) or ()) >= 2]
+    twins, kept = [], None
+    rng = random_source.mix(rng ^ 0x76A12)        # not the draws of the other twins
+    for _ in range(count if keys else 0):
+        k, rng = random_source.below(rng, len(keys))
+        key = keys[k]
+        name = key if key.__class__ is str else key[0]
+        now = state.vars.get(key, game.var_defaults[name])
+        others = [v for v in drawn_values(game, name) if v != now]
+        pick, rng = random_source.below(rng, len(others))
+        twin = state.clone()
+        twin.vars[key] = others[pick]
+        twin.changed()
+        broken = twin.broken_invariants()
+        if broken:
+            if kept is None:
+                kept = set(state.broken_invariants())
+            if not kept.issuperset(broken):
+                continue
+        index_types, t = game.var_meta[name][2:]
+        text = game.labeler(t)
+        how = f"{key_label(state, key, index_types)} = {text(state, others[pick])} instead of {text(state, now)}"
+        twins.append((twin, how, key))
+    return twins
 
 
 def appearances(state, seat) -> dict:
@@ -234,41 +299,73 @@ def find_leak(state, seat, rng, move=None, flows=False) -> Optional[str]:
     """A message naming the channel, the twin and both values, or None. With `move` (the name
     of a move legal now, another seat's), what the seat sees of it must not tell apart two
     components the seat cannot (shown_move_leak). With flows, the move is also played in the
-    state and in each twin: where the two exchanged components still look the same to the
-    seat afterwards (neither was revealed), what the seat is shown must still be the same (a
-    hidden value copied into a public one is a leak found only so)."""
+    state and in each exchange and variable twin: where the two exchanged components still
+    look the same to the seat afterwards (neither was revealed), and always for a variable
+    (which stays unseen), what the seat is shown must still be the same (a hidden value copied
+    into a public one is a leak found only so)."""
     exchanges = exchange_twins(state, seat, rng, TWINS - 1)
     twins = exchanges + sealed_twins(state, seat, rng, 1) + [random_source_twin(state, rng)]
+    variables = variable_twins(state, seat, rng, VARIABLE_TWINS)
     probes = probe_names([state] + [t for t, _, _ in twins[:1]], seat, rng)
     shown = observe(state, seat, probes)
     for twin, how, _ in twins:
         found = compare(shown, observe(twin, seat, probes), seat, f"with {how}")
         if found:
             return found
-    if move is None or not exchanges:
+    for twin, how, key in variables:
+        found = variable_leak(shown, twin, seat, probes, f"with {how}", key)
+        if found:
+            return found
+    if move is None:
         return None
-    found = shown_move_leak(state, seat, exchanges, move)
-    if found or not flows:
+    # no such check for variables: a move's name and public text show its arguments only
+    found = shown_move_leak(state, seat, exchanges, move) if exchanges else None
+    if found or not flows or not (exchanges or variables):
         return found
     after = state.clone()
     after.apply(move)
     seen = appearances(after, seat)
     shown = None
-    for twin, how, (a, b) in exchanges:
+    for number, (twin, how, differs) in enumerate(exchanges + variables):
         other = twin.clone()
         try:
             other.apply(move)
         except (IllegalMove, RulesRuntimeError):
-            continue           # the move depends on what differs (another seat's hidden hand)
-        seen_other = appearances(other, seat)
-        if not (seen.get(a) is not None and seen.get(a) == seen.get(b) == seen_other.get(a) == seen_other.get(b)):
-            continue           # the move showed one of them to the seat: the views may differ
+            continue           # the move depends on what differs (another seat's hidden hand or number)
+        if number < len(exchanges):
+            a, b = differs
+            seen_other = appearances(other, seat)
+            if not (seen.get(a) is not None and seen.get(a) == seen.get(b) == seen_other.get(a) == seen_other.get(b)):
+                continue           # the move showed one of them to the seat: the views may differ
         if shown is None:
             shown = observe(after, seat, ())
-        found = compare(shown, observe(other, seat, ()), seat, f"with {how}, then '{move}' played")
+        how = f"with {how}, then '{move}' played"
+        found = (compare(shown, observe(other, seat, ()), seat, how) if number < len(exchanges)
+                 else variable_leak(shown, other, seat, (), how, differs, move))
         if found:
             return found
     return None
+
+
+def variable_leak(shown, twin, seat, probes, how, key, move=None) -> Optional[str]:
+    """compare() for a variable twin (`move`: the move played on in it, with flows), which may
+    be a state no game reaches: its message says so (variable_hint), and rules that fail there
+    are a difference the seat would see."""
+    try:
+        found = compare(shown, observe(twin, seat, probes), seat, how)
+    except RulesRuntimeError as error:
+        found = f"P{seat}'s observation depends on what P{seat} may not see: {how}, the rules fail there: {error}"
+    return found and found + variable_hint(key, seat, move)
+
+
+def variable_hint(key, seat, move=None) -> str:
+    """What a leak found with a variable twin adds: the value may be one the rules derive from
+    what the seat sees (then the seat could work it out: no secret, and no need to hide it),
+    and a move played on may show it on purpose (a call that shows the dice)."""
+    name = key if key.__class__ is str else key[0]
+    on_purpose = f"fine if '{move}' shows it on purpose; " if move is not None else ""
+    return (f" ({name} is not shown to P{seat}: {on_purpose}if its value follows from what P{seat} sees, "
+            f"make it public, or declare an invariant that says how)")
 
 
 def shown_move_leak(state, seat, exchanges, name) -> Optional[str]:

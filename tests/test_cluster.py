@@ -1,4 +1,4 @@
-"""`--cluster`: simulate, analyze and tournament on a Dask distributed cluster give the JSON of
+"""`--cluster`: simulate, analyze, tournament and verify on a Dask distributed cluster give the JSON of
 `--jobs 1` for the same seeds; the rules file travels to the workers as text and is compiled
 once per worker process; a bad address, a malformed one or a missing Dask is a clear error."""
 from __future__ import annotations
@@ -78,6 +78,22 @@ def test_analyze_on_a_cluster_is_the_same_as_one_job(capsys, scheduler, argv):
 def test_tournament_on_a_cluster_is_the_same_as_one_job(capsys, scheduler, argv):
     code, report = same_on_the_cluster(capsys, scheduler, "tournament", *argv, "--json")
     assert code == 0 and len(report["results"]) == report["games"] >= 8
+
+
+def test_verify_on_a_cluster_is_the_same_as_one_job(capsys, scheduler, tmp_path):
+    """Every player count, failures shrunk by the workers, coverage, and the logs of a remote
+    cluster's failures written here (this process writes them, not the workers)."""
+    argv = ("verify", ROOT / "games" / "liars-dice.rules", "-n", 12, "--seed", 3, "--flows", "--coverage",
+            "--log-dir", tmp_path, "--json")
+    code, report = same_on_the_cluster(capsys, scheduler, *argv)
+    assert code == 1 and [result["players"] for result in report["results"]] == [2, 3, 4]
+    failures = [failure for result in report["results"] for failure in result["failures"]]
+    assert failures and all(f["kind"] == "leak" and f["moves"][-1] == "Liar" for f in failures)
+    assert report["coverage"]["rules"]
+    logs = [log for result in report["results"] for log in result["logs"]]
+    assert len(logs) == len(failures) and all(Path(log).is_file() for log in logs)
+    code, clean = same_on_the_cluster(capsys, scheduler, "verify", TTT, "-n", 10, "--json")
+    assert code == 0 and clean["results"][0]["finished"] == 10
 
 
 def test_a_local_cluster_plays_the_same_games_and_is_stopped_at_the_end(capsys):

@@ -3,6 +3,8 @@ differ only in what a seat may not see must show it the same view, moves seen, l
 and answers to typed moves (interpreter/leaks.py; `referee verify` probes it by default)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,10 +12,10 @@ from hypothesis import strategies as st
 from referee.interpreter import random_source
 from referee.interpreter.bots import RandomBot
 from referee.interpreter.engine import load_game
-from referee.interpreter.leaks import find_leak
+from referee.interpreter.leaks import drawn_values, find_leak, variable_twins
 from referee.interpreter.verify import leak_seats, replay_names, verify
 
-from .conftest import GAMES
+from .conftest import GAMES, game_files
 
 DECK = """
 game "Peek" {{ players 2 }}
@@ -223,3 +225,119 @@ flow { turns from 1 until count(c in Sq where mark[c] == none) == 0 { play claim
     state = game.new_initial_state(1)
     with pytest.raises(IllegalMove, match="unknown move 'a1 strikes b1'"):
         state.apply("a1 strikes b1")
+
+
+# Hidden variables. tests/leaks/secret-number.rules keeps a secret number per seat (owner-only,
+# int in 1..4), a hidden coin and hidden hits, and leaks none of them; each variant shows one
+# to a seat that may not see it, by one channel.
+SECRETS = Path(__file__).resolve().parent / "leaks"
+
+# variant -> (channel in the message, found only by playing the move on (flows), a text of the values)
+SECRET_LEAKS = {
+    "move-name": ("legal moves", False, "(against "),
+    "legal-moves": ("legal moves", False, "'guess "),
+    "refusal": ("answers to typed moves", False, "no peeking: the coin says "),
+    "log": ("view", True, "; the number was "),
+    "label": ("view", True, '"label": "token '),
+    "bookkeeping": ("legal moves", False, "moves_counted = "),
+}
+
+
+def secret_game(variant=None):
+    path = SECRETS / (f"secret-number-{variant}.rules" if variant else "secret-number.rules")
+    game, diagnostics, _ = load_game(str(path))
+    assert not diagnostics, diagnostics
+    return game
+
+
+@pytest.mark.parametrize("variant", sorted(SECRET_LEAKS))
+def test_a_hidden_variable_leaked_by_any_channel_is_found_shrunk_and_replayable(variant):
+    channel, flows, values = SECRET_LEAKS[variant]
+    game = secret_game(variant)
+    if flows:
+        assert verify(game, games=20).failures == []      # found only by following the moves
+    report = verify(game, games=20, leaks="flows" if flows else True)
+    assert report.failures and {f.kind for f in report.failures} == {"leak"}
+    for failure in report.failures:
+        assert f"'s {channel} depend on what P" in failure.message and values in failure.message
+        assert " instead of " in failure.message and "is not shown to P" in failure.message
+        again = replay_names(game, failure.seed, failure.moves, leaks=leak_seats(failure), flows=flows)
+        assert again is not None and again.key() == failure.key()
+    assert verify(game, games=20, leaks=False).failures == []
+
+
+@pytest.mark.parametrize("variant", [None, "bookkeeping-stated"])
+def test_hidden_variables_that_decide_nothing_shown_are_no_leak(variant):
+    game = secret_game(variant)
+    report = verify(game, games=30, leaks="flows")
+    assert report.failures == [] and report.finished == 30
+
+
+def twins_along_a_game(game, seed=3):
+    """(state, seat, twins) at every state of a random game."""
+    state, bot = game.new_initial_state(seed), RandomBot(seed)
+    out = []
+    while not state.is_terminal():
+        for seat in game.seats:
+            out.append((state, seat, variable_twins(state, seat, random_source.seed_state(len(out)), 4)))
+        state = state.clone()
+        state.apply(bot.choose(state))
+    return out
+
+
+def test_variable_twins_change_one_entry_the_seat_may_not_see_to_another_value_of_its_type():
+    game = secret_game()
+    changed = set()
+    for state, seat, twins in twins_along_a_game(game):
+        assert len(twins) == 4
+        for twin, how, key in twins:
+            differs = [k for k in set(state.vars) | set(twin.vars) if state.vars.get(k) != twin.vars.get(k)]
+            assert differs == [key] and twin.vars[key] in drawn_values(game, key if isinstance(key, str) else key[0])
+            assert key in ("coin", "hits") or key[0] == "hits" or key == ("secret", 3 - seat)
+            assert how.startswith(f"{key if isinstance(key, str) else key[0]}")
+            changed.add(key if isinstance(key, str) else key[:1] + ((key[1] == seat),))
+    assert changed == {"coin", ("hits", True), ("hits", False), ("secret", False)}
+
+
+def test_twins_that_break_a_declared_invariant_are_left_out():
+    """The invariant says how the hidden count follows from public facts: no twin changes it."""
+    counted = {game: sum(how.startswith("moves_counted ") for _, _, twins in twins_along_a_game(secret_game(game))
+                         for _, how, _ in twins)
+               for game in ("bookkeeping", "bookkeeping-stated")}
+    assert counted["bookkeeping"] > 0 and counted["bookkeeping-stated"] == 0
+
+
+def test_rules_that_fail_in_a_variable_twin_are_a_leak_not_a_crash(write_rules):
+    """A divisor the setup never draws as 0: a twin with 0 cannot list the legal moves."""
+    text = """
+game "Divisor" { players 2 }
+var divisor: int in 0..2 hidden = 1
+var played: int = 0
+setup { divisor = pick(1..2) }
+action go(n in 1..2 where n // divisor >= 0) "go {n}" { played += 1 }
+flow { turns from 1 until played >= 4 { play go } }
+"""
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert diagnostics == []
+    report = verify(game, games=10)
+    assert [f.kind for f in report.failures] == ["leak"]
+    assert "the rules fail there" in report.failures[0].message and "divisor = 0 instead of" in report.failures[0].message
+
+
+def test_the_games_hide_their_secret_values_at_every_player_count():
+    """Every game of games/ whose hidden or owner-only variables get twins (Liar's dice's dice)
+    is clean at every player count, the twins built."""
+    with_secrets = []
+    for path in game_files():
+        probe = load_game(str(path))[0]
+        if not any(visibility != "public" and drawn_values(probe, name)
+                   for name, (visibility, _, _, _) in probe.var_meta.items()):
+            continue
+        with_secrets.append(path.stem)
+        low, high = probe.player_range
+        for players in range(low, high + 1):
+            game = load_game(str(path), (), players)[0]
+            assert any(twins for _, _, twins in twins_along_a_game(game))
+            report = verify(game, games=10)
+            assert report.failures == [], (path.stem, players, [f.to_json() for f in report.failures])
+    assert with_secrets == ["liars-dice"]

@@ -209,22 +209,6 @@ def test_observation_tensor_places_zones_indexed_by_components_and_ranges_and_ma
         assert list(encoded(titicaca, state, 1)[at:at + 2]) == [order.index(1) + 1, order.index(2) + 1]
 
 
-def owner_variable_twins(state, seat) -> list:
-    """Twins with one number or yes/no that only another seat sees changed (leaks.py leaves
-    variables alone): Liar's dice keeps its dice in owner-only variables."""
-    twins = []
-    for key, value in state.vars.items():
-        name = key if isinstance(key, str) else key[0]
-        visibility, owner, _, _ = state.game.var_meta[name]
-        if visibility != "owner" or owner is None or key[owner + 1] == seat or value.__class__ not in (int, bool):
-            continue
-        twin = state.clone()
-        twin.vars[key] = (not value) if value.__class__ is bool else value + 1
-        twin.changed()
-        twins.append((twin, f"{key} = {twin.vars[key]} instead of {value}", None))
-    return twins
-
-
 # (game, whether another seat sees what the twins change: Goofspiel's twins change the hidden
 # prize deck or a sealed bid, which nobody's view shows)
 HIDDEN_INFORMATION = [("hearts", True), ("kuhn-poker", True), ("leduc-poker", True), ("liars-dice", True),
@@ -234,9 +218,9 @@ HIDDEN_INFORMATION = [("hearts", True), ("kuhn-poker", True), ("leduc-poker", Tr
 @pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)
 def test_observation_tensor_is_the_same_on_twins_that_differ_only_in_what_the_seat_may_not_see(stem, seen_by_another):
     """Twin states as the leak finder makes them (interpreter/leaks.py: components the seat
-    cannot tell apart exchanged, another seat's sealed move replaced) and owner-only variables
-    of another seat changed: the seat's tensor must not change. Where another seat sees what
-    the twins change, its tensor does (the twins do differ)."""
+    cannot tell apart exchanged, another seat's sealed move replaced, a variable entry it may
+    not see changed: Liar's dice's dice): the seat's tensor must not change. Where another
+    seat sees what the twins change, its tensor does (the twins do differ)."""
     game = load_openspiel_game(GAMES / f"{stem}.rules")
     compared = differs = 0
     for k, position in enumerate(random_positions(game, seed=5, steps=60)):
@@ -244,7 +228,7 @@ def test_observation_tensor_is_the_same_on_twins_that_differ_only_in_what_the_se
         for seat in game.engine_game.seats:
             rng = 1000 * k + seat
             twins = (leaks.exchange_twins(state, seat, rng, 2) + leaks.sealed_twins(state, seat, rng, 2)
-                     + owner_variable_twins(state, seat))
+                     + leaks.variable_twins(state, seat, rng, 2))
             for twin, what, _ in twins:
                 assert np.array_equal(encoded(game, twin, seat), encoded(game, state, seat)), \
                     f"P{seat}'s tensor tells the twins apart: {what}"
