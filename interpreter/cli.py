@@ -29,7 +29,8 @@ from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import failure_kind, verify
-from . import analyze, cluster, completion, console, coverage, parallel, rulebook, tournament
+from . import analyze, completion, console, coverage, rulebook, tournament
+# (parallel and cluster, which bring multiprocessing, are imported by the commands that use them: start-up)
 from .render import at_the_table, scores_text, symbol_legends, view_defaults, winners_text
 from .render import width as terminal_width
 from .progress import Progress, Ticking, wanted
@@ -835,6 +836,7 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=Non
 def simulated_games(args, game, jobs, progress, bots=None, details=False):
     """The records of simulate_game for seeds base, base+1, ..., in seed order: played here
     with one job, else by worker processes (bots and details: as simulate_game takes them)."""
+    from . import parallel
     seeds = range(args.seed, args.seed + args.n)
     log_dir = getattr(args, "log", None)
     if played_here(args, jobs):
@@ -1042,6 +1044,7 @@ def tournament_bots(specs) -> list:
 def tournament_records(args, game, games, jobs, progress):
     """The records of simulate_game of `games` ((seed, {seat: kind}) pairs), in their order:
     played here with one job, else by worker processes."""
+    from . import parallel
     if played_here(args, jobs):
         for i, (seed, kinds) in enumerate(games):
             yield simulate_game(game, seed, args.max_moves, bots=kinds)
@@ -1105,6 +1108,7 @@ def write_text(path, text):
 def jobs_of(args, workers_write_logs=True) -> int:
     """--jobs, or all the cores; with --cluster, how many tasks its workers run at once
     (workers_write_logs: whether the workers write the logs of --log-dir, not this process)."""
+    from . import cluster, parallel
     if getattr(args, "cluster", None):
         if args.jobs is not None:
             raise UsageError("argument --cluster: not with --jobs: the cluster's workers play the games")
@@ -1132,12 +1136,14 @@ class Resources(contextlib.ExitStack):
     client = None
 
     def __exit__(self, *raised):
+        from . import parallel
         with parallel.ctrl_c_ignored():
             return super().__exit__(*raised)
 
 
 def cluster_client(args):
     """The Dask client of --cluster, connected (a local cluster started) when first asked for."""
+    from . import cluster, parallel
     resources = args.resources
     if resources.client is None:
         kind, value = args.cluster
@@ -1153,6 +1159,7 @@ def task_pool(jobs, args, game, players=None):
     """What plays the chunks of a command: a worker_pool of `jobs` processes (their game of
     `players`, default the game's), or with --cluster a cluster.ClusterPool, the rules file
     sent to its workers as text."""
+    from . import cluster
     if not getattr(args, "cluster", None):
         with worker_pool(jobs, args, game, players) as pool:
             yield pool
@@ -1167,6 +1174,7 @@ def worker_pool(jobs, args, game, players=None):
     """A parallel.Pool for the rules file of `args`; a worker that dies or cannot start is a
     CliError (exit 70, or 65 when it cannot load the file). The pool is stopped on the way out,
     Ctrl-C included."""
+    from . import parallel
     with worker_errors(args):
         with parallel.Pool(jobs, args.file, args.option, players or game.num_players,
                            getattr(args, "coverage", False), game.given_params) as pool:
@@ -1176,6 +1184,7 @@ def worker_pool(jobs, args, game, players=None):
 @contextlib.contextmanager
 def worker_errors(args, where=""):
     """A worker that died (70) or could not load the rules file (65), as a CliError."""
+    from . import parallel
     where = f" {where}" if where else ""
     try:
         yield
@@ -1307,6 +1316,7 @@ def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVE
 
 
 def cmd_bench(args) -> int:
+    from . import parallel
     game = load(args.file, args.option, args.players, args.coverage, args.param)
     jobs = jobs_of(args)
     if jobs <= 1:
@@ -1380,6 +1390,7 @@ def cmd_rulebook(args) -> int:
 def cmd_verify(args) -> int:
     """Play random games at every player count asked for; report broken invariants, dead ends,
     runtime errors and endless games, each shrunk to a short replayable list of moves."""
+    from . import parallel
     probe = load(args.file, args.option, args.players, params=args.param)
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
@@ -1536,6 +1547,7 @@ def cluster_argument(parser, what):
 
 
 def cluster_setting(text):
+    from . import cluster
     try:
         return cluster.parse_cluster(text)
     except ValueError as error:
@@ -1576,6 +1588,18 @@ def param_setting(text):
     if not sep or not re.fullmatch(r"\s*[A-Za-z_][A-Za-z_0-9]*\s*", name) or not value.strip():
         raise argparse.ArgumentTypeError(f"write NAME=VALUE, e.g. heap=8, not {shortened(text)!r}")
     return name.strip(), value.strip()
+
+
+class VersionAction(argparse.Action):
+    """--version, its text found only when asked (the package metadata costs start-up time)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show the program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"referee {version()}")
+        parser.exit()
 
 
 def version() -> str:
@@ -1722,7 +1746,7 @@ def build_parser():
         epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
                "65 bad rules file or log, 66 missing file, 69 a package a command or a flag needs is missing, "
                "70 runtime rules error, 73 cannot write a log")
-    parser.add_argument("--version", action="version", version=f"referee {version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="check rules files and print their diagnostics")
