@@ -210,6 +210,7 @@ class Binder:
     span: Span
     name: str
     domain: Any
+    outside: Any               # an action binder's `in D else "TEXT"`: why a value not in D is refused
     condition: Any
     reason: Any = None         # an action binder's `where ... else "TEXT"`: why a value is refused
 

@@ -996,6 +996,13 @@ def check_actions(c: Checker):
             c.argument_types[action.name, binder.name] = scope.lookup(binder.name)
             if binder.reason:
                 c.text_placeholders(binder.reason, scope, binder.span, "the reason of a refusal")
+            if binder.outside:
+                c.text_placeholders(binder.outside, scope, binder.span, "the reason of a refusal")
+                element = strip_optional(scope.lookup(binder.name))
+                if element.startswith("list[") or element in ("text", ANY):
+                    c.error("E414", f"'else' after the domain of '{binder.name}': a value outside it cannot be "
+                                    f"typed for {describe(element)}", binder.span,
+                            "a reason for a value outside the domain needs cells, components, players, an enum or numbers")
         c.block(action.body, scope, "action", guard_allowed=True)
 
 
@@ -1193,12 +1200,14 @@ def check_setup_and_flow(c: Checker):
 
 
 def check_binder_reasons(c: Checker):
-    """`where COND else "TEXT"` says why a player's move is refused: only an action's binders
-    are typed by players."""
+    """`in D else "TEXT"` and `where COND else "TEXT"` say why a player's move is refused: only
+    an action's binders are typed by players."""
     allowed = {id(b) for a in c.actions.values() for b in a.binders}
     for node in ast.walk(c.program.parts()):
-        if isinstance(node, ast.Binder) and node.reason is not None and id(node) not in allowed:
-            c.error("E414", f"'else' after the filter of '{node.name}': only an action's binders have a reason "
+        if isinstance(node, ast.Binder) and (node.reason is not None or node.outside is not None) and \
+                id(node) not in allowed:
+            where = "filter" if node.reason is not None else "domain"
+            c.error("E414", f"'else' after the {where} of '{node.name}': only an action's binders have a reason "
                             f"for a refused move", node.span,
                     "remove the 'else \"...\"'; an action's binder or a 'require ... else' says why a move is refused")
 

@@ -68,6 +68,7 @@ class CompiledAction:
     span: object
     condition_texts: tuple     # per binder, why a value its where filter refuses is refused: the
     #                            binder's `else` text, or the filter in words ("mark[c] must be none")
+    outside_texts: tuple = ()  # per binder, its `in D else` text (f(s, env)) for a value not in D, or None
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
     steps: object = None       # may_choose: the generator form of run (a choice yields)
     run_legal: object = None   # f(s, *args): the effect of a move just listed as legal (no guard again)
@@ -1464,20 +1465,25 @@ class Compiler:
         if k is not None:
             out.add(indent, f"MEMO_STAMPS[{k}] += 1")
 
+    def reason_function(self, text, scope, binder):
+        """f(s, e) -> a binder's own text for a refused value, its {expressions} of the binders
+        so far (e: their values)."""
+        return self.define(f"def {self.fresh('_why')}(s, e)",
+                           [f"    return {self.reason_source(text, scope, Context('env'), binder.span)}"],
+                           self.where(binder), binder.span)
+
     def compile_action(self, index, action):
         scope = self.types.globals
         binders = []
-        texts = []
+        texts, outside = [], []
         for binder in action.binders:
             domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
             if binder.reason is not None:
-                # the binder's own text, its {expressions} of the binders so far (e: their values)
-                texts.append(self.define(f"def {self.fresh('_why')}(s, e)",
-                                         [f"    return {self.reason_source(binder.reason, scope, Context('env'), binder.span)}"],
-                                         self.where(binder), binder.span))
+                texts.append(self.reason_function(binder.reason, scope, binder))
             else:
                 texts.append(RuleText(self.in_words(binder.condition)) if binder.condition is not None else "")
+            outside.append(self.reason_function(binder.outside, scope, binder) if binder.outside is not None else None)
         guard_scope = scope.child()
         run_scope = scope.child()
         legal_scope = scope.child()
@@ -1525,7 +1531,7 @@ class Compiler:
                 without_choice(steps(s, *args), s)
         template = action.template or " ".join([action.name] + ["{%s}" % b.name for b in action.binders])
         compiled = CompiledAction(action.name, index, tuple(binders), guard_fn, run_fn, template,
-                                  may_choose, action.span, tuple(texts))
+                                  may_choose, action.span, tuple(texts), tuple(outside))
         compiled.steps = steps
         compiled.run_legal = run_legal
         compiled.enumerate = self.enumeration(action, template)

@@ -1102,10 +1102,12 @@ def same_named(s, name, first, second) -> SameNamedMoves:
                           f"two of them different)", game.actions[second[0]].span)
 
 
-def action_candidates(s, action, check_guard=True):
+def action_candidates(s, action, check_guard=True, typed=""):
     """Argument tuples of an action, in the order of its binders: the legal ones (the action's
     generated enumerator), or, without check_guard, every combination of the binders' domains
-    with no filter at all (to explain why a move a player typed is refused)."""
+    with no filter at all (to explain why a move a player typed is refused); a binder with a
+    reason for values outside its domain (`in D else "..."`) takes every value of its type
+    there (for numbers, those the typed text holds)."""
     if check_guard:
         return action.enumerate(s)[0]
     binders = action.binders
@@ -1116,16 +1118,32 @@ def action_candidates(s, action, check_guard=True):
         if i == len(binders):
             out.append(tuple(env[b[0]] for b in binders))
             return
-        name, domain, _, _ = binders[i]
+        name, domain, _, element = binders[i]
         try:
             values = list(domain(s, env))
         except (RulesRuntimeError, *PYTHON_ERRORS):
             return          # a domain that fails for values the rules would never pass: no moves there
+        if action.outside_texts and action.outside_texts[i] is not None:
+            values += [v for v in type_values(s, element, typed) if v not in values]
         for value in values:
             env[name] = value
             rec(i + 1)
     rec(0)
     return out
+
+
+def type_values(s, t, typed) -> list:
+    """Every value of type t a player may type (cells, components, players, enum members,
+    true/false), or for numbers those written in the typed text."""
+    t = strip_optional(t)
+    if t == "int":
+        return [int(n) for n in dict.fromkeys(re.findall(r"-?\d+", typed))]
+    if t == "Player":
+        return list(s.game.seats)
+    if t == "bool":
+        return [False, True]
+    return index_values(s, None, None, t) if t in s.game.geometries or t in s.game.enum_members \
+        or t in s.game.types.components else []
 
 
 def move_name(s, index, args, labelers=None) -> str:
@@ -1236,11 +1254,16 @@ def explain_refusal(s: State, text: str) -> str:
     filtered = None
     for index in (instruction.actions if instruction is not None else ()):
         action = game.actions[index]
-        for args in action_candidates(s, action, check_guard=False):
+        for args in action_candidates(s, action, check_guard=False, typed=wanted):
             if normalise(move_name(s, index, args)) != wanted:
                 continue
             env = {}
-            for k, ((name, _, where, _), value, why) in enumerate(zip(action.binders, args, action.condition_texts)):
+            for k, ((name, domain, where, _), value, why) in enumerate(zip(action.binders, args, action.condition_texts)):
+                outside = action.outside_texts[k] if action.outside_texts else None
+                if outside is not None and value not in list(domain(s, env)):
+                    env[name] = value
+                    filtered = filtered or f"'{text}' is not possible now: {outside(s, dict(env))}"
+                    break
                 env[name] = value
                 if where is not None and not where(s, env):
                     if not isinstance(why, RuleText):          # the binder's own `else` text

@@ -232,3 +232,49 @@ def test_a_log_placeholder_must_be_an_expression_of_known_names(write_rules):
     assert [d.code for d in diagnostics] == ["E411"] and "in a log line" in diagnostics[0].message
     _, diagnostics, _ = load_game(str(write_rules(LOGGED.replace("{size(hand[current])}", "{nosuch}"))))
     assert diagnostics and "nosuch" in diagnostics[0].message
+
+
+OUTSIDE = """
+game "Outside" { players 2 }
+board Cell: grid 3 by 3
+var mark[Cell]: Player? = none
+var gold[Player]: int = 2
+fn middle_row(): list of Cell = filter(c in Cell where c.row == 2)
+action put(c in middle_row() else "{c} is not in the middle row" where mark[c] == none else "{c} is taken") "{c}" {
+  mark[c] = current
+}
+action bid(n in 1..gold[current] else "you have {gold[current]} gold, not {n}") "bid {n}" { gold[current] -= n }
+flow { turns from 1 until count(c in middle_row() where mark[c] == none) == 0 { play put, bid } }
+"""
+
+
+def test_a_value_outside_a_binders_domain_is_refused_with_its_reason(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(OUTSIDE)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    assert sorted(state.legal_move_names()) == ["a2", "b2", "bid 1", "bid 2", "c2"]     # the domain still decides
+    with pytest.raises(IllegalMove, match="^'a1' is not possible now: a1 is not in the middle row$"):
+        state.apply("a1")
+    with pytest.raises(IllegalMove, match="^'bid 25' is not possible now: you have 2 gold, not 25$"):
+        state.apply("bid 25")
+    state.apply("b2")
+    with pytest.raises(IllegalMove, match="^'b2' is not possible now: b2 is taken$"):
+        state.apply("b2")
+    assert state.history == ["b2"]
+
+
+@pytest.mark.parametrize("before, after, where", [
+    ("count(c in middle_row() where", 'count(c in middle_row() else "no" where', "domain"),
+    ("fn middle_row(): list of Cell = filter(c in Cell where c.row == 2)",
+     'fn middle_row(): list of Cell = filter(c in Cell else "no" where c.row == 2)', "domain"),
+])
+def test_a_domain_reason_is_only_for_an_actions_binders(write_rules, before, after, where):
+    _, diagnostics, _ = load_game(str(write_rules(OUTSIDE.replace(before, after))))
+    assert [d.code for d in diagnostics] == ["E414"] and f"after the {where} of 'c'" in diagnostics[0].message
+
+
+def test_a_domain_reason_needs_values_a_player_can_type(write_rules):
+    text = OUTSIDE.replace('action bid(n in 1..gold[current] else "you have {gold[current]} gold, not {n}") "bid {n}" { gold[current] -= n }',
+                           'action bid(r in [middle_row()] else "no") "bid {r}" { gold[current] -= 1 }')
+    _, diagnostics, _ = load_game(str(write_rules(text)))
+    assert [d.code for d in diagnostics] == ["E414"] and "cannot be typed" in diagnostics[0].message

@@ -391,11 +391,12 @@ def test_a_refused_move_on_a_cell_no_legal_move_names_says_so(capsys, monkeypatc
     # a move no action's name fits, on a hex no listed move names: the cell is explained
     assert ("refused: unknown move 'plase on F@2.9'; did you mean 'place on F@6.5'? (F@2.9: no legal move "
             "plays there now; the hexes numbered on the map are where they do)") in out
-    # a hex the rules' place ranges over, off the lake or taken: the rules' reason, and no note
+    # a hex off the lake or taken: the reason of place's domain (`in spots() else`), and no note
     _, out, _ = titicaca_at_the_table(capsys, monkeypatch, "place on F@2.9\nplace on S@5.2\nquit\n")
-    assert "refused: 'place on F@2.9' is not possible now: F@2.9 is not beside lake 1, this round's lake\n" in out
-    assert ("refused: 'place on S@5.2' is not possible now: S@5.2 is a lake or holds a village: "
-            "a village goes on empty land\n") in out
+    assert ("refused: 'place on F@2.9' is not possible now: F@2.9 is not an empty land hex beside lake 1, "
+            "this round's lake\n") in out
+    assert ("refused: 'place on S@5.2' is not possible now: S@5.2 is not an empty land hex beside lake 1, "
+            "this round's lake\n") in out
     # a grid says it without the map's numbers; a refusal with the rules' reason gets no note
     _, out, _ = run(capsys, "play", TTT, "--seed", 1, stdin="b2\nput b2\nb2\nquit\n", monkeypatch=monkeypatch)
     assert "refused: unknown move 'put b2'; type 'moves' to list the legal ones (b2: no legal move plays there now)" in out

@@ -173,8 +173,8 @@ def test_same_seed_and_moves_same_game_and_the_history_replays(config):
 
 @given(games)
 def test_the_places_offered_are_the_spots_in_their_order_past_round_15_too(config):
-    """`place` ranges over every hex (for its refusals) but offers the spots, as they are
-    listed: the round's empty shore, or after round 15 every empty land hex."""
+    """`place` offers the spots, as they are listed: the round's empty shore, or after round 15
+    every empty land hex."""
     players, seed, policy, thrifty = config
     seen = {"place": 0}
 

@@ -436,11 +436,11 @@ def test_T14_place_a_village_on_an_empty_shore_of_the_rounds_lake():
     bid_all(sc, {1: 3, 2: 1, 3: 1})
     shores = [h for h in neighbours(sc, lake(sc, 1)) if sc.attr(h, "terrain") != "lake" and h != taken]
     assert sorted(sc.moves()) == sorted(f"place on {label(sc, h)}" for h in shores)
-    # place ranges over every hex for its refusals, but its moves are the spots, in their order
     assert sc.moves() == [f"place on {label(sc, h)}" for h in sc.call("spots")]
-    sc.refuse("place on M@5.4", "M@5.4 is a lake or holds a village")          # not empty
-    sc.refuse("place on 01@6.3", "01@6.3 is a lake or holds a village")
-    sc.refuse("place on F@3.4", "F@3.4 is not beside lake 1, this round's lake")   # not on lake 1
+    # a hex outside the spots is refused with the reason of place's domain
+    sc.refuse("place on M@5.4", "M@5.4 is not an empty land hex beside lake 1, this round's lake")   # not empty
+    sc.refuse("place on 01@6.3", "01@6.3 is not an empty land hex beside lake 1")                   # a lake
+    sc.refuse("place on F@3.4", "F@3.4 is not an empty land hex beside lake 1, this round's lake")   # not on lake 1
     before = len(sc.zone(("supply", 1)))
     sc.play("place on S@7.4")
     h = H(sc, "S@7.4")
