@@ -347,7 +347,7 @@ def test_information_state_tensor_is_the_same_on_twins_that_differ_only_in_what_
         for seat in game.engine_game.seats:
             rng = 1000 * k + seat
             twins = (leaks.exchange_twins(state, seat, rng, 2) + leaks.sealed_twins(state, seat, rng, 2)
-                     + owner_variable_twins(state, seat))
+                     + leaks.variable_twins(state, seat, rng, 2))
             for twin, what, _ in twins:
                 twin_positions = positions if twin.history == state.history else replayed_positions(twin)
                 assert np.array_equal(information_encoded(game, twin, seat, twin_positions),
