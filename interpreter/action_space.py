@@ -11,7 +11,8 @@ numbers them, from the rules alone (docs/openspiel.md, "The action space"):
 - a move whose binder is a list (a path of cells) is several ids, as OpenSpiel plays a
   multi-jump: the move's other binders in one id, then each item of the list in an id of the
   items' range, then an id that ends the list (which the adapter plays by itself where no
-  other move goes on: ListBinder, move_sequence);
+  other move goes on: ListBinder, move_sequence), which both adapters play one after another
+  by the same player (MoveUnderWay);
 - a choice (`choose`) is numbered by its option's label among the labels of every value of
   every type (LabelTable), after the actions; `skip` and, in games with a `simultaneous` step,
   `wait` (a seat that does not take part in it) come last;
@@ -330,6 +331,88 @@ class ActionSpace:
         return f"action {number}"
 
 
+class MoveUnderWay:
+    """An engine state and the ids chosen so far of a move of several ids (a path: ListBinder),
+    which both adapters keep: nothing is played in the engine until the move is complete, so
+    the same player acts again, id by id (docs/openspiel.md, "The action space")."""
+    __slots__ = ("state", "chosen", "ids", "sequences")
+
+    def __init__(self, state, chosen=()):
+        self.state = state
+        self.chosen = tuple(chosen)
+        # what the ids are now, until the next id or move (listing them twice would number twice)
+        self.ids = None
+        self.sequences = None
+
+    def legal_ids(self, space) -> dict:
+        """{id: Move} of the moves now, or in a game with moves of several ids, {id: the Move it
+        completes, or None where the move goes on} of the ids that may follow those chosen."""
+        if self.ids is None:
+            if space.end_ids and not self.state.is_chance_node():
+                self.ids = space.next_ids(self.legal_sequences(space), self.chosen)
+            else:
+                self.ids = space.legal_ids(self.state)
+        return self.ids
+
+    def legal_sequences(self, space) -> dict:
+        if self.sequences is None:
+            self.sequences = space.legal_sequences(self.state)
+        return self.sequences
+
+    def take(self, space, number) -> Optional[Move]:
+        """Play id `number`: the Move it completes, applied, or None where the move goes on
+        (ValueError for an id that is not legal now)."""
+        moves = self.legal_ids(space)
+        if number not in moves:
+            raise ValueError(f"action {number} ({space.describe(number)}) is not legal now")
+        move = moves[number]
+        if move is None:
+            self.choose(number)
+        else:
+            self.apply(move)
+        return move
+
+    def choose(self, number):
+        """One more id of the move under way."""
+        self.ids = None
+        self.chosen = self.chosen + (number,)
+
+    def apply(self, move):
+        """Play a whole move (or a chance outcome) in the engine: no move is under way after it."""
+        self.ids = self.sequences = None
+        self.chosen = ()
+        self.state.apply(move)
+
+    def chosen_texts(self, space) -> list:
+        """What each id chosen so far stands for: ['jump(c3)', 'e5']."""
+        sequences = self.legal_sequences(space)
+        return [space.partial_text(self.state, sequences, self.chosen[:k + 1]) for k in range(len(self.chosen))]
+
+    def chosen_line(self, space, seat, everyone_sees: bool) -> Optional[str]:
+        """The ids chosen so far as `seat` sees them, one line ('P1 choosing: jump(c3), e5'), or
+        None: the mover sees them, and where `everyone_sees` (perfect information) every seat."""
+        if not self.chosen or not (everyone_sees or seat == self.state.current_player()):
+            return None
+        return f"P{self.state.current_player()} choosing: {', '.join(self.chosen_texts(space))}"
+
+    def id_text(self, space, number) -> str:
+        """What a legal id does now: the move's name where it completes one, else what it
+        adds to the move under way ('e5'); for an id not legal now, what it stands for."""
+        moves = self.legal_ids(space) if not self.state.is_terminal() else {}
+        if moves.get(number) is not None:
+            return moves[number].name
+        if number in moves:
+            return space.partial_text(self.state, self.legal_sequences(space), self.chosen + (number,))
+        return space.describe(number)
+
+    def moves_on(self, space) -> list:
+        """The legal moves the ids chosen so far may still become (all of them at a move's start)."""
+        if not self.chosen:
+            return self.state.legal_moves()
+        at = len(self.chosen)
+        return [move for ids, move in self.legal_sequences(space).items() if ids[:at] == self.chosen]
+
+
 class ListBinder:
     """A binder over a list (`path in jump_paths(from)`): its items' ids start at `start`, one
     per value an item may take, and `end_id`, just after them, ends the list."""
@@ -563,4 +646,4 @@ def zone_labels(engine_game, space) -> list:
     return list(dict.fromkeys(keys))
 
 
-__all__ = ["ActionSpace", "ActionSpaceError", "ViewEncoding", "CHANCE"]
+__all__ = ["ActionSpace", "ActionSpaceError", "MoveUnderWay", "ViewEncoding", "CHANCE"]

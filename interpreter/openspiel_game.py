@@ -24,7 +24,7 @@ except ImportError as error:      # the extra is not installed
 from referee.dsl import ast
 from referee.dsl.limits import MAX_NUMBER
 
-from .action_space import ActionSpace, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
+from .action_space import ActionSpace, MoveUnderWay, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
 from .bots import hidden_information
 from .engine import CHANCE, PUBLIC, public_moves
 from .errors import RulesRuntimeError
@@ -185,48 +185,22 @@ class Snapshot:
         return text
 
 
-class Engine:
-    """The engine's state inside a pyspiel state. pyspiel clones a Python state by deep-copying
-    its attributes: this one clones the engine state instead (the game is shared, not copied)."""
-    __slots__ = ("state", "ids", "sealed", "past", "chosen", "sequences")
+class Engine(MoveUnderWay):
+    """The engine's state inside a pyspiel state, with the ids of a move under way. pyspiel
+    clones a Python state by deep-copying its attributes: this one clones the engine state
+    instead (the game is shared, not copied)."""
+    __slots__ = ("sealed", "past")
 
     def __init__(self, state, past=None, chosen=()):
-        self.state = state
-        # what this state's moves are numbered, until the next move (legal_actions, then
-        # apply_action, would number them twice)
-        self.ids = None
-        self.sealed = None
+        super().__init__(state, chosen)
+        self.sealed = None       # a simultaneous step's moves per seat, until the next move
         # a Snapshot of every position from the start (information states are made of what a
         # seat saw at each), kept once an information state of the game has been asked
         self.past = past
-        # the first ids of a move of several ids under way (a path: action_space.ListBinder)
-        self.chosen = chosen
-        self.sequences = None
-
-    def legal_ids(self, space) -> dict:
-        """{id: Move} of the moves now, or in a game with moves of several ids, {id: the Move it
-        completes, or None where the move goes on} of the ids that may follow those chosen."""
-        if self.ids is None:
-            if space.end_ids and not self.state.is_chance_node():
-                self.ids = space.next_ids(self.legal_sequences(space), self.chosen)
-            else:
-                self.ids = space.legal_ids(self.state)
-        return self.ids
-
-    def legal_sequences(self, space) -> dict:
-        if self.sequences is None:
-            self.sequences = space.legal_sequences(self.state)
-        return self.sequences
-
-    def choose(self, number):
-        """One more id of a move under way."""
-        self.ids = None
-        self.chosen = self.chosen + (number,)
 
     def apply(self, move):
-        self.ids = self.sealed = self.sequences = None
-        self.chosen = ()
-        self.state.apply(move)
+        self.sealed = None
+        super().apply(move)
         if self.past is not None:
             self.past = self.past + (Snapshot(self.state),)
 
@@ -273,15 +247,8 @@ def restore_engine(path, options, params, players, seed, history, chosen=()) -> 
 
 
 def chosen_text(state, seat) -> Optional[str]:
-    """The ids of a move under way as `seat` sees them, one line ('P1 choosing: jump(c3), e5'),
-    or None: the mover sees them, and in a game of perfect information everybody does."""
-    engine = state.engine
-    if not engine.chosen or not (seat == engine.state.current_player() or state.get_game().perfect_information):
-        return None
-    s = engine.state
-    sequences = engine.legal_sequences(state.space)
-    texts = [state.space.partial_text(s, sequences, engine.chosen[:k + 1]) for k in range(len(engine.chosen))]
-    return f"P{s.current_player()} choosing: {', '.join(texts)}"
+    """The ids of a move under way as `seat` sees them (MoveUnderWay.chosen_line), or None."""
+    return state.engine.chosen_line(state.space, seat, state.get_game().perfect_information)
 
 
 class RulesState(pyspiel.State):
@@ -344,13 +311,7 @@ class RulesState(pyspiel.State):
         return self.engine.sealed
 
     def _apply_action(self, action):
-        moves = self.engine.legal_ids(self.space)
-        if action not in moves:
-            raise ValueError(f"action {action} ({self.space.describe(action)}) is not legal now")
-        if moves[action] is None:
-            self.engine.choose(action)
-        else:
-            self.engine.apply(moves[action])
+        self.engine.take(self.space, action)
 
     def _apply_actions(self, actions):
         sealed = self.sealed_moves()
@@ -368,12 +329,7 @@ class RulesState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             return self.space.labels.names[action] if 0 <= action < len(self.space.labels) else f"outcome {action}"
         if not s.is_terminal() and s.current_player() == player + 1 and not s.sealed():
-            moves = self.engine.legal_ids(self.space)
-            if moves.get(action) is not None:
-                return moves[action].name
-            if action in moves:          # one id of a move that goes on
-                return self.space.partial_text(s, self.engine.legal_sequences(self.space),
-                                               self.engine.chosen + (action,))
+            return self.engine.id_text(self.space, action)
         if s.sealed():
             move = self.sealed_moves().get(player + 1, {}).get(action)
             if move is not None:

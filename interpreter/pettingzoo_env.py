@@ -11,7 +11,9 @@ action_space.py, the same as the OpenSpiel adapter's; each observation is a dict
 view's encoding (`observation`) and the legal actions (`action_mask`). Chance nodes are played
 inside the environment, drawn from the seed given to reset(). A `simultaneous` step is asked one
 seat at a time, each seat's choice sealed (not in the others' observations) until the last has
-chosen: AEC environments are sequential. Rewards come at the end: each seat's return.
+chosen: AEC environments are sequential. Rewards come at the end: each seat's return. A move of
+several ids (a path of cells: action_space.ListBinder) is a step per id by the same agent, the
+action mask of each the ids that continue some legal move (action_space.MoveUnderWay).
 """
 import random
 import re
@@ -26,7 +28,8 @@ except ImportError as error:      # the extra is not installed
     raise ImportError("the PettingZoo environment needs PettingZoo and Gymnasium: "
                       "pip install 'referee[pettingzoo]' (or pip install pettingzoo gymnasium)") from error
 
-from .action_space import ActionSpace, ActionSpaceError, RulesLoadError, ViewEncoding, load_explicit_game
+from .action_space import ActionSpace, MoveUnderWay, RulesLoadError, ViewEncoding, load_explicit_game
+from .bots import hidden_information
 from .render import render_view
 
 
@@ -49,13 +52,8 @@ class RulesEnv(AECEnv):
         self.game = game
         self.render_mode = render_mode
         self.space = ActionSpace(game)
-        several = [a for a, lists in zip(game.actions, self.space.lists) if lists]
-        if several:
-            # the OpenSpiel adapter plays such a move id by id; an AEC step here is one whole move
-            raise ActionSpaceError(f"the moves of '{several[0].name}' are several ids (a list argument, one id per "
-                                   f"item: docs/openspiel.md, 'The action space'), which the PettingZoo "
-                                   f"environment does not play; the OpenSpiel adapter does", several[0].span)
         self.encoding = ViewEncoding(game, self.space)
+        self.perfect_information = not hidden_information(game)
         # named as the OpenSpiel adapter names its game type: after the file
         self.metadata = dict(self.metadata, name="referee_" + re.sub(r"\W", "_", Path(game.path).stem))
         self.possible_agents = [f"player_{p}" for p in range(game.num_players)]
@@ -65,7 +63,7 @@ class RulesEnv(AECEnv):
             "observation": gymnasium.spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
             "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8),
         }) for a in self.possible_agents}
-        self.state = None
+        self.under_way = None        # the engine's state and the ids of a move under way in it
         self.rng = random.Random(0)
 
     def observation_space(self, agent):
@@ -81,7 +79,7 @@ class RulesEnv(AECEnv):
         if seed is not None:
             self.rng = random.Random(seed)
         # the engine's seed matters only for picks outside chance nodes (docs/language.md)
-        self.state = self.game.new_initial_state(self.rng.getrandbits(63))
+        self.under_way = MoveUnderWay(self.game.new_initial_state(self.rng.getrandbits(63)))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -91,14 +89,20 @@ class RulesEnv(AECEnv):
         self.play_chance()
         self.after_move()
 
+    @property
+    def state(self):
+        """The engine's state (a move under way is not played in it until it is complete)."""
+        return self.under_way.state
+
     def play_chance(self):
         s = self.state
         while s.is_chance_node():
             moves, probabilities = zip(*s.chance_outcomes())
-            s.apply(self.rng.choices(moves, weights=probabilities)[0])
+            self.under_way.apply(self.rng.choices(moves, weights=probabilities)[0])
 
     def legal_ids(self) -> dict:
-        return self.space.legal_ids(self.state) if not self.state.is_terminal() else {}
+        """{id: the Move it completes, or None where the move goes on} of the ids legal now."""
+        return self.under_way.legal_ids(self.space) if not self.state.is_terminal() else {}
 
     def observe(self, agent):
         observation = np.zeros(self.encoding.size, np.float32)
@@ -117,8 +121,9 @@ class RulesEnv(AECEnv):
             raise ValueError(f"action {action} ({self.space.describe(action)}) is not legal for {agent} now; "
                              f"legal: {sorted(moves)}")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(moves[action])
-        self.play_chance()
+        # an id of a move that goes on plays nothing: the same agent acts again
+        if self.under_way.take(self.space, action) is not None:
+            self.play_chance()
         self.after_move()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -136,19 +141,33 @@ class RulesEnv(AECEnv):
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.agent_selection = self.possible_agents[s.current_player() - 1]
         for agent in self.agents:
-            self.infos[agent] = {"legal_moves": [m.name for m in self.legal_ids().values()]} \
-                if agent == self.agent_selection else {}
+            self.infos[agent] = self.info_of(agent)
+
+    def info_of(self, agent) -> dict:
+        """The agent to act: the names of the legal moves it may still make. During a move of
+        several ids, every agent that may see it (the mover; all in a game of perfect
+        information): what the ids chosen so far stand for, under "chosen"."""
+        info = {}
+        if agent == self.agent_selection:
+            info["legal_moves"] = [m.name for m in self.under_way.moves_on(self.space)] \
+                if not self.state.is_terminal() else []
+        line = self.under_way.chosen_line(self.space, self.seat(agent), self.perfect_information)
+        if line is not None:
+            info["chosen"] = line
+        return info
 
     def action_name(self, action) -> str:
-        """The move an action id stands for now (or what it stands for in general)."""
-        move = self.legal_ids().get(action)
-        return move.name if move is not None else self.space.describe(action)
+        """The move an action id completes now, what it adds to a move under way ('e5'), or
+        what it stands for in general."""
+        return self.under_way.id_text(self.space, action)
 
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
             return None
-        return render_view(self.state.view(self.state.current_player() or 1))
+        seat = self.state.current_player() or 1
+        under_way = self.under_way.chosen_line(self.space, seat, self.perfect_information)
+        return render_view(self.state.view(seat)) + (f"\n{under_way}" if under_way else "")
 
     def close(self):
         pass
