@@ -982,6 +982,8 @@ class Compiler:
             position = match.end()
         if position < len(text) or not pieces:
             pieces.append(repr(text[position:]))
+        if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
+            return f"''.join(({', '.join(pieces)},))"
         return " + ".join(pieces)
 
     def public_label(self, node, value, scope) -> str:

@@ -278,3 +278,12 @@ def test_a_domain_reason_needs_values_a_player_can_type(write_rules):
                            'action bid(r in [middle_row()] else "no") "bid {r}" { gold[current] -= 1 }')
     _, diagnostics, _ = load_game(str(write_rules(text)))
     assert [d.code for d in diagnostics] == ["E414"] and "cannot be typed" in diagnostics[0].message
+
+
+def test_a_log_line_of_many_placeholders_compiles(write_rules):
+    many = LOGGED.replace('log "{current} takes {x}', 'log "' + "{x.colour}," * 3000 + ' {current} takes {x}')
+    game, diagnostics, _ = load_game(str(write_rules(many)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("take blue chip")
+    assert state.log[-1].startswith("blue," * 3000 + " P1 takes blue chip")
