@@ -426,7 +426,9 @@ class Game:
             pieces.append(repr(tail))
         arguments = "".join(f", a{k}" for k in range(len(action.binders)))
         name = re.sub(r"\W", "_", action.name)
-        return self.compiler.define(f"def name_{name}(s{arguments})", [f"    return {' + '.join(pieces) or repr('')}"])
+        # (many pieces are joined: a long sum is too deep for Python's compiler)
+        text = f"''.join(({', '.join(pieces)},))" if len(pieces) > 16 else ' + '.join(pieces) or repr('')
+        return self.compiler.define(f"def name_{name}(s{arguments})", [f"    return {text}"])
 
     def label_expression(self, action, node) -> str:
         """The source that makes the text of a label's {expression} in a namer (its arguments

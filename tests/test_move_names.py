@@ -287,3 +287,10 @@ def test_a_log_line_of_many_placeholders_compiles(write_rules):
     state = game.new_initial_state(0)
     state.apply("take blue chip")
     assert state.log[-1].startswith("blue," * 3000 + " P1 takes blue chip")
+
+
+def test_a_template_of_many_placeholders_compiles(write_rules):
+    many = LOGGED.replace('action take(x in pile) "take {x}"', 'action take(x in pile) "take ' + "{x}," * 3000 + '"')
+    game, diagnostics, _ = load_game(str(write_rules(many)))
+    assert diagnostics == []
+    assert game.new_initial_state(0).legal_move_names()[0] == "take " + "blue chip," * 3000
