@@ -293,4 +293,4 @@ def test_a_template_of_many_placeholders_compiles(write_rules):
     many = LOGGED.replace('action take(x in pile) "take {x}"', 'action take(x in pile) "take ' + "{x}," * 3000 + '"')
     game, diagnostics, _ = load_game(str(write_rules(many)))
     assert diagnostics == []
-    assert game.new_initial_state(0).legal_move_names()[0] == "take " + "blue chip," * 3000
+    assert sorted(game.new_initial_state(0).legal_move_names()) == ["take " + "blue chip," * 3000, "take " + "red chip," * 3000]
