@@ -1134,12 +1134,15 @@ def action_candidates(s, action, check_guard=True, typed=""):
     return out
 
 
+TYPED_NUMBERS = 8      # numbers of a typed move tried for a binder with a reason outside its domain
+
+
 def type_values(s, t, typed) -> list:
     """Every value of type t a player may type (cells, components, players, enum members,
     true/false), or for numbers those written in the typed text."""
     t = strip_optional(t)
-    if t == "int":
-        return [int(n) for n in dict.fromkeys(re.findall(r"-?\d+", typed))]
+    if t == "int":      # (a few: a typed move names few numbers, and each is tried with the other binders)
+        return [int(n) for n in list(dict.fromkeys(re.findall(r"-?\d{1,18}", typed)))[:TYPED_NUMBERS]]
     if t == "Player":
         return list(s.game.seats)
     if t == "bool":
