@@ -1643,6 +1643,13 @@ class Compiler:
             self.listing_units[action.name] = (None, tried * units) if free else (units, 1)
         return self.listing_units[action.name][0]
 
+    def level_units(self, part, k) -> int:
+        """What one value of binder k costs where its loop tries it: its filter and the guard
+        steps placed at its level (its domain is computed once per loop)."""
+        binder = part.action.binders[k]
+        return 1 + self.work.cost(binder.condition) + \
+            self.work.cost(tuple(part.stage_nodes[k]))
+
     def listing_cost(self, name) -> int:
         """What listing an action's moves costs its caller (can_play): all of it when it is
         free, else one unit (the listing charges itself)."""
@@ -1754,9 +1761,14 @@ class Compiler:
         units = self.listing_charge(part.action)
         if not independent and units is not None:
             # a domain computed per outer value: its length times the fixed ones inside it
+            # (its own filter and steps per value, and what the fixed ones inside it may try)
             prefix = fixed[:-len(str(k))]
-            deeper = [f"len({prefix}{m})" for m in range(k + 1, len(part.loops)) if part.loops[m][3]]
-            domain = f"charged(STEP, {domain}, {' * '.join([*deeper, str(units)])}, {self.codegen.bind(part.action.span, 'span')})"
+            deeper = [m for m in range(k + 1, len(part.loops)) if part.loops[m][3]]
+            per_value = str(self.level_units(part, k))
+            if deeper:
+                inside = max(self.level_units(part, m) for m in deeper)
+                per_value = f"({per_value} + {' * '.join(f'len({prefix}{m})' for m in deeper)} * {inside})"
+            domain = f"charged(STEP, {domain}, {per_value}, {self.codegen.bind(part.action.span, 'span')})"
         out.add(indent, f"for L_{name} in {fixed if independent else domain}:")
         indent += 1
         self.emit_hoisted(out, ctx, k, indent, hoist)

@@ -171,7 +171,7 @@ def test_work_that_multiplies_is_a_located_error_that_changes_nothing(write_rule
     assert diagnostics == []
     state = game.new_initial_state(0)
     before = everything(state)
-    with pytest.raises(RulesRuntimeError, match="this step did more than 50,000,000 units of work") as raised:
+    with pytest.raises(RulesRuntimeError, match="this step did more than 100,000,000 units of work") as raised:
         state.apply(state.legal_moves()[0])
     assert raised.value.span is not None and raised.value.span.line == line
     assert everything(state) == before
@@ -188,7 +188,7 @@ def test_binders_tried_in_full_though_no_move_passes_are_a_located_error(write_r
     assert diagnostics == []
     spans = []
     for _ in range(2):        # (the first decision's moves are listed as the game starts)
-        with pytest.raises(RulesRuntimeError, match="this step did more than 50,000,000 units of work") as raised:
+        with pytest.raises(RulesRuntimeError, match="this step did more than 100,000,000 units of work") as raised:
             game.new_initial_state(0)
         spans.append(raised.value.span)
     assert spans[0].line == 4 and spans[0] == spans[1]
