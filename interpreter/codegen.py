@@ -777,7 +777,8 @@ class SourceGenerator:
         indexed = self.compiler.indexed_reads.get(id(node))
         if indexed is not None:
             return self.indexed_aggregate(node, indexed, scope, ctx)
-        unrolled = self.unrolled(node, scope, ctx)
+        # (one that charges, or holds one that does, is a loop: work.py)
+        unrolled = self.unrolled(node, scope, ctx) if self.compiler.work.may_unroll(node) else None
         if unrolled is not None:
             return unrolled
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)

@@ -6,7 +6,8 @@ units a node takes that no runtime charge covers ("uncharged" work). The rule, s
 
 - an aggregate (and a ranking) goes through its domain once per item: it is free (charges
   nothing) when its domain has a length known when compiling (a board's cells, the players, an
-  enum, a constant range, a list literal, a cell's neighbours) and that length times what one
+  enum, a constant range, a list literal, a cell's neighbours, a filter, map or sorted of one
+  of those, a function that returns one of those) and that length times what one
   item costs is at most FREE_WORK; otherwise it charges, when it runs, its domain's length times
   what one item costs (a number known when compiling) and costs its caller one unit;
 - a function or procedure charges at its entry what its body costs when it is recursive (it
@@ -53,6 +54,7 @@ class WorkModel:
         self.types = compiler.types
         self.costs = {}             # id(node) -> its cost
         self.body_costs = {}        # function or procedure name -> what its body costs
+        self.result_lengths = {}    # function name -> the most items of the list it returns, or None
         self.recursive = self.recursive_callables()
 
     # ---- the call graph ----
@@ -116,6 +118,17 @@ class WorkModel:
             return len(domain.items)
         if isinstance(domain, ast.Call) and domain.name == "neighbors":
             return max((len(n) for n in c.game.neighbor_table().values()), default=0)
+        # a list made from another keeps at most its items
+        if isinstance(domain, ast.Aggregate) and domain.kind in ("filter", "map") or \
+                isinstance(domain, ast.Ranking) and domain.kind == "sorted":
+            return self.static_length(domain.binder.domain)
+        if isinstance(domain, ast.Conditional):
+            lengths = [self.static_length(domain.then), self.static_length(domain.otherwise)]
+            return None if None in lengths else max(lengths)
+        if isinstance(domain, ast.Call) and domain.name in self.types.functions and domain.name not in self.recursive:
+            if domain.name not in self.result_lengths:
+                self.result_lengths[domain.name] = self.static_length(self.types.functions[domain.name].body)
+            return self.result_lengths[domain.name]
         return None
 
     # ---- costs ----
@@ -134,6 +147,15 @@ class WorkModel:
             return False, 1       # len(), list() or next() of the domain: no round per item
         length = self.static_length(node.binder.domain)
         return (length is None or length * units > FREE_WORK), units
+
+    def may_unroll(self, node) -> bool:
+        """Whether an aggregate may be written once per item (codegen.unrolled): only a free
+        one with no charged aggregate inside, so that the copies stay as small as the cost."""
+        if self.iteration(node)[0]:
+            return False
+        inside = (node.binder.condition, node.value)
+        return not any(isinstance(n, (ast.Aggregate, ast.Ranking)) and self.iteration(n)[0]
+                       for n in ast.walk(inside))
 
     def cost(self, node) -> int:
         if node is None:

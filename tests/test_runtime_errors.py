@@ -163,6 +163,9 @@ DOUBLING_CHAIN = "fn f0(): int = 1\n" + "".join(f"fn f{k}(): int = f{k - 1}() + 
     (DOUBLING_CHAIN + 'action grow "grow" { v = f40() }', "grow", 17),
     # a loop, short enough for the rounds limit, whose every round runs a long aggregate
     ('action spin "spin" {\n  for k in 1..1000000 { v = count(c in 1..1000000 where c > k) }\n}', "spin", 5),
+    # small constant ranges nested 8 deep (12^8 items): too costly to be free, they charge
+    ("fn deep(): int = " + "".join(f"sum(i{k} in 1..12: " for k in range(8)) + "1" + ")" * 8 +
+     '\naction grow "grow" { v = deep() }', "grow", 4),
     # a procedure that calls itself twice
     ('proc split(n: int) { if n > 0 { split(n - 1)\n split(n - 1) } }\naction grow "grow" { split(60) }', "grow", 4),
 ])
