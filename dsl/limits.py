@@ -17,6 +17,7 @@ MAX_RANGE = 1_000_000           # numbers in a range a..b that is visited (binde
 MAX_COMPONENTS = 100_000        # components a game creates in all
 MAX_LOG_BYTES = 50_000_000      # a game log read by 'referee replay'
 MAX_STEP_ROUNDS = 1_000_000     # loop rounds (while, repeat, for) in one step: a move, the setup
+MAX_STEP_WORK = 100_000_000    # units of work in one step: items aggregates go through, calls that may multiply
 MAX_LEGAL_MOVES = 100_000       # legal moves of one action at one decision
 MAX_NUMBER = 10 ** 18           # size of a number stored in a variable (either sign)
 MAX_PROMPT_LINE = 10_000        # characters of a line read at the 'referee play' prompt (the rest is skipped)

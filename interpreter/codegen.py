@@ -618,7 +618,8 @@ class SourceGenerator:
             return f"{self.bind(cells)}.get(({row}, {col}))"
         if name in c.types.functions:
             fn_decl = c.types.functions[name]
-            if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and can_inline(fn_decl, node.arguments):
+            if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and \
+                    not c.work.charges_at_entry(name) and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
             args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
             if name not in c.random_functions:
@@ -776,10 +777,12 @@ class SourceGenerator:
         indexed = self.compiler.indexed_reads.get(id(node))
         if indexed is not None:
             return self.indexed_aggregate(node, indexed, scope, ctx)
-        unrolled = self.unrolled(node, scope, ctx)
+        # (one that charges, or holds one that does, is a loop: work.py)
+        unrolled = self.unrolled(node, scope, ctx) if self.compiler.work.may_unroll(node) else None
         if unrolled is not None:
             return unrolled
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
+        domain = self.charged(node, domain)
         body = self.source(node.value, inner_scope, inner) if node.value is not None else var
         cond = f" if {where}" if where is not None else ""
         loop = f"for {var} in {domain}{cond}"
@@ -833,7 +836,7 @@ class SourceGenerator:
             for more in rest[1:]:
                 condition = ast.And(condition.span, condition, more)
             var, _, where, _, _ = self.comprehension(attrs.evolve(node.binder, condition=condition), scope, ctx)
-            loop = f"for {var} in {keys} if {where}"
+            loop = f"for {var} in {self.charged(node, keys)} if {where}"
             found = {"filter": f"[{var} {loop}]", "count": f"len([1 {loop}])", "any": f"any(True {loop})"}[kind]
         else:
             found = {"filter": f"list({keys})", "count": f"len({keys})", "any": f"(not not {keys})",
@@ -844,8 +847,17 @@ class SourceGenerator:
         otherwise = {"filter": "[]", "count": "0", "any": "False", "all": "True"}[kind]
         return f"({found} if {test} else {otherwise})"
 
+    def charged(self, node, domain) -> str:
+        """The domain of an aggregate (or ranking), charged to the step's work budget when it
+        runs unless what it costs is bounded when compiling (work.py)."""
+        charged, units = self.compiler.work.iteration(node)
+        if not charged:
+            return domain
+        return f"charged(STEP, {domain}, {units}, {self.bind(node.span, 'span')})"
+
     def x_Ranking(self, node, scope, ctx):
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
+        domain = self.charged(node, domain)
         keys = "".join(f"({self.source(k, inner_scope, inner)} or 0), " for k in node.keys)
         cond = f" if {where}" if where is not None else ""
         return f"ranked({node.kind!r}, [(({keys}), {var}) for {var} in {domain}{cond}])"

@@ -16,13 +16,14 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, element_of, strip_optional
-from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS
+from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
 from . import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in, truth
 from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves
 from .exact import number_too_large
+from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 
@@ -291,6 +292,25 @@ def step_runs_on(span):
                             f"end? (see the limits in docs/language.md)", span)
 
 
+def work_runs_on(span):
+    raise RulesRuntimeError(f"this step did more than {MAX_STEP_WORK:,} units of work: aggregates, calls or "
+                            f"moves tried that multiply beyond what a game needs? (see the limits in docs/language.md)", span)
+
+
+def charged(budget, items, units, span):
+    """The items of a domain about to be gone through, their cost (units each) taken from the
+    step's work budget (budget[1]) first."""
+    try:
+        size = len(items)
+    except TypeError:
+        items = list(items)
+        size = len(items)
+    budget[1] -= size * units
+    if budget[1] < 0:
+        work_runs_on(span)
+    return items
+
+
 def too_many_moves(name, span):
     raise RulesRuntimeError(f"'{name}' has more than {MAX_LEGAL_MOVES:,} legal moves at once "
                             f"(see the limits in docs/language.md)", span)
@@ -336,7 +356,7 @@ def without_choice(steps, s=None):
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
-    "finish": finish, "step_runs_on": step_runs_on, "too_many_moves": too_many_moves,
+    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
@@ -470,8 +490,11 @@ class Compiler:
         self.may_choose_procs = set()
         self.codegen = SourceGenerator(self)
         self.codegen.namespace.update(STATEMENT_RUNTIME)
-        # loop rounds left to the step that runs (the engine sets it anew at every step)
-        self.step_budget = self.codegen.namespace["STEP"] = [MAX_STEP_ROUNDS]
+        # loop rounds and units of work left to the step that runs (the engine sets them anew
+        # at every step); what charges the work is said in work.py
+        self.step_budget = self.codegen.namespace["STEP"] = [MAX_STEP_ROUNDS, MAX_STEP_WORK]
+        self.work = WorkModel(self)
+        self.listing_units = {}       # action name -> units per tried tuple, None when free
         self.inline_depth = 0
         self.memoized = set()
         self.indexed_reads = {}       # see var_indexes
@@ -814,6 +837,17 @@ class Compiler:
         inner = scope.child(**{binder.name: element})
         return domain, inner
 
+    def charge(self, units, span, out, indent):
+        """Take `units` (a source) from the step's work budget: a located error past it."""
+        out.add(indent, f"STEP[1] -= {units}")
+        out.add(indent, f"if STEP[1] < 0: work_runs_on({self.codegen.bind(span, 'span')})")
+
+    def costly_round(self, loop):
+        """What a round of the statement loop costs when it is more than the rounds limit
+        covers (work.py), else None."""
+        units = self.work.round_cost(loop)
+        return units if units > ROUND_FREE_WORK else None
+
     def s_For(self, node, scope, ctx, out, indent):
         domain, inner = self.loop_variable(node.binder, scope, ctx)
         items = self.fresh("_items")
@@ -821,17 +855,24 @@ class Compiler:
         # the step's one budget of loop rounds, taken at once for the whole list
         out.add(indent, f"STEP[0] -= len({items})")
         out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(node.span, 'span')})")
+        units = self.costly_round(node)
+        if units is not None:
+            self.charge(f"len({items}) * {units}", node.span, out, indent)
         out.add(indent, f"for {ctx.local(node.binder.name)} in {items}:")
         if node.binder.condition is not None:
             out.add(indent + 1, f"if not ({truth(self.x(node.binder.condition, inner, ctx))}): continue")
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, inner, ctx, out, indent + 1)
 
-    def loop_round(self, span, out, indent):
+    def loop_round(self, loop, out, indent):
         """One round of a while or repeat: from the step's one budget of loop rounds (nested
-        loops share it, so that no step runs on for ever)."""
+        loops share it, so that no step runs on for ever), and from its work budget when the
+        round costs much."""
         out.add(indent, "STEP[0] -= 1")
-        out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(span, 'span')})")
+        out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(loop.span, 'span')})")
+        units = self.costly_round(loop)
+        if units is not None:
+            self.charge(str(units), loop.span, out, indent)
 
     def loop_cap(self, what, span, out, indent):
         out.add(indent, "else:")
@@ -841,7 +882,7 @@ class Compiler:
     def s_While(self, node, scope, ctx, out, indent):
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
         out.add(indent + 1, f"if not ({truth(self.x(node.condition, scope, ctx))}): break")
-        self.loop_round(node.span, out, indent + 1)
+        self.loop_round(node, out, indent + 1)
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, scope, ctx, out, indent + 1)
         self.loop_cap("while", node.span, out, indent)
@@ -849,7 +890,7 @@ class Compiler:
     def s_Repeat(self, node, scope, ctx, out, indent):
         inner = scope.child()
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
-        self.loop_round(node.span, out, indent + 1)
+        self.loop_round(node, out, indent + 1)
         self.bump(self.counter(node), out, indent + 1, 1)
         self.block(node.body, inner, ctx, out, indent + 1)
         if node.until is not None:
@@ -1041,6 +1082,15 @@ class Compiler:
                 f"    {cache}[{key}] = (stamp, value)",
                 "    return value"]
 
+    def entry_charge(self, name, span) -> list:
+        """The lines that charge a function's (or procedure's) body at its entry, when its
+        calls may compound (work.py); else none."""
+        if not self.work.charges_at_entry(name):
+            return []
+        out = Lines(span)
+        self.charge(str(self.work.body_cost(name)), span, out, 1)
+        return out.lines
+
     def compile_function(self, name, fn):
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         if name in self.memoized:
@@ -1054,6 +1104,7 @@ class Compiler:
                      *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
         if name in self.memoized:
             lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source)
+        lines = self.entry_charge(name, fn.body.span) + lines
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]
@@ -1240,6 +1291,8 @@ class Compiler:
         ctx = Context("local")
         ctx.steps = name in self.may_choose_procs      # a procedure that may choose is a generator
         self.bump(self.counter(proc), out, 1)
+        out.lines.extend(self.entry_charge(name, proc.span))
+        out.spans.extend([proc.span] * (len(out.lines) - len(out.spans)))
         self.block(proc.body, scope, ctx, out, 1)
         compiled = self.define(f"def proc_{name}(s{self.parameters(proc.parameters)})", out, self.where(proc))
         parameters = [p.name for p in proc.parameters]
@@ -1556,6 +1609,7 @@ class Compiler:
         self.emit_hoisted(out, ctx, -1, 1)
         self.emit_steps(out, part, part.early_nodes, 1, "return out, exact")
         self.emit_fixed_domains(out, part, "", "exact", "return out, exact")
+        self.charge_fixed_product(out, part, [f"fixed{k}" for k, loop in enumerate(loops) if loop[3]], 1)
         if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
             # one binder, no guard step after it: the tuples at once
             out.add(1, "out = [(v,) for v in fixed0]")
@@ -1574,6 +1628,47 @@ class Compiler:
         self.inline_single_lazy(out, ctx.lazy)
         name = re.sub(r"\W", "_", action.name)
         return self.define(f"def legal_{name}(s)", out, self.where(action))
+
+    def listing_charge(self, action):
+        """What one tuple tried costs when the action's legal moves are listed (its filters,
+        the domains computed per outer value, its guard's first lets and requires), or None
+        when the whole listing costs at most FREE_WORK (domains of lengths known when
+        compiling): then it charges nothing (work.py)."""
+        if action.name not in self.listing_units:
+            guard = []
+            for statement in action.body:
+                node = ast.untag(statement)[0]
+                if not isinstance(node, (ast.Let, ast.Require)):
+                    break
+                guard.append(node)
+            units = 1 + self.work.cost(tuple(guard)) + sum(
+                self.work.cost(b.condition) + self.work.cost(b.domain) for b in action.binders)
+            tried = 1
+            for binder in action.binders:
+                length = self.work.static_length(binder.domain)
+                tried = None if tried is None or length is None else tried * length
+            free = tried is not None and tried * units <= FREE_WORK
+            self.listing_units[action.name] = (None, tried * units) if free else (units, 1)
+        return self.listing_units[action.name][0]
+
+    def level_units(self, part, k) -> int:
+        """What one value of binder k costs where its loop tries it: its filter and the guard
+        steps placed at its level (its domain is computed once per loop)."""
+        binder = part.action.binders[k]
+        return 1 + self.work.cost(binder.condition) + \
+            self.work.cost(tuple(part.stage_nodes[k]))
+
+    def listing_cost(self, name) -> int:
+        """What listing an action's moves costs its caller (can_play): all of it when it is
+        free, else one unit (the listing charges itself)."""
+        self.listing_charge(self.types.actions[name])
+        return self.listing_units[name][1]
+
+    def charge_fixed_product(self, out, part, fixed_names, indent):
+        """The tuples of the domains computed once, charged together once per listing."""
+        units = self.listing_charge(part.action)
+        if units is not None and fixed_names:
+            self.charge(" * ".join([*(f"len({n})" for n in fixed_names), str(units)]), part.action.span, out, indent)
 
     @staticmethod
     def enumeration_contexts():
@@ -1671,6 +1766,17 @@ class Compiler:
         """The loop of binder k with its filter and (steps) the guard steps placed at its
         level; the indent of its body."""
         name, domain, where, independent, same, unique, component = part.loops[k]
+        units = self.listing_charge(part.action)
+        if not independent and units is not None:
+            # a domain computed per outer value: its length times the fixed ones inside it
+            # (its own filter and steps per value, and what the fixed ones inside it may try)
+            prefix = fixed[:-len(str(k))]
+            deeper = [m for m in range(k + 1, len(part.loops)) if part.loops[m][3]]
+            per_value = str(self.level_units(part, k))
+            if deeper:
+                inside = max(self.level_units(part, m) for m in deeper)
+                per_value = f"({per_value} + {' * '.join(f'len({prefix}{m})' for m in deeper)} * {inside})"
+            domain = f"charged(STEP, {domain}, {per_value}, {self.codegen.bind(part.action.span, 'span')})"
         out.add(indent, f"for L_{name} in {fixed if independent else domain}:")
         indent += 1
         self.emit_hoisted(out, ctx, k, indent, hoist)
@@ -1700,6 +1806,9 @@ class Compiler:
                     out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
                 continue
             out.add(1, f"{fixed} = []")
+            units = self.listing_charge(part.action)
+            if units is not None:       # (the domain is gone through before its filter keeps any)
+                domain = f"charged(STEP, {domain}, {units}, {self.codegen.bind(part.action.span, 'span')})"
             if same:
                 # identical components (the same attributes) are tried once; when two kept ones
                 # still share a label, the moves are merged by label afterwards
@@ -1786,6 +1895,8 @@ class Compiler:
             block = Lines(part.action.span)
             self.emit_fixed_domains(block, part, f"{j}_", f"exact{j}", f"on{j} = False; break",
                                     levels=range(shared, len(part.loops)))
+            self.charge_fixed_product(block, part, [f"fixeds{k}" for k in range(shared)] + [
+                f"fixed{j}_{k}" for k in range(shared, len(part.loops)) if part.loops[k][3]], 1)
             if block.lines:
                 out.add(1, "while True:")
                 for line, span in zip(block.lines, block.spans):

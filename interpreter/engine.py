@@ -17,7 +17,7 @@ from referee.dsl import ast
 from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checker import ANY, PLACEHOLDER_TEXT, check, element_of, strip_optional
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
-from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS
+from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.program import load_program
 
 from . import random_source, stdlib
@@ -472,7 +472,7 @@ class Game:
         s.columns = [column[:] for column in self.static_columns]
         s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
         s.seed = seed
-        self.step_budget[0] = MAX_STEP_ROUNDS
+        self.step_budget[:] = (MAX_STEP_ROUNDS, MAX_STEP_WORK)
         try:
             if self.setup_may_choose:
                 # explicit chance: the setup is a step that may stop at a chance node
@@ -510,7 +510,7 @@ class Game:
         s.owned = set(s.zones)
         s.rng = random_source.seed_state(seed)
         s.seed = seed
-        self.step_budget[0] = MAX_STEP_ROUNDS
+        self.step_budget[:] = (MAX_STEP_ROUNDS, MAX_STEP_WORK)
         self.setup_parts[1](s)
         return s
 
@@ -858,6 +858,7 @@ class State:
 
     def legal_moves(self) -> list:
         if self._legal is None:
+            self.game.step_budget[1] = MAX_STEP_WORK      # a listing has the work budget of a step
             try:
                 self._legal = compute_legal_moves(self)
             except PYTHON_ERRORS as error:
@@ -1369,7 +1370,7 @@ def drive(s, steps, snapshot, runner, choices, answer=None):
 
 def apply_move(s: State, move: Move):
     game = s.game
-    game.step_budget[0] = MAX_STEP_ROUNDS
+    game.step_budget[:] = (MAX_STEP_ROUNDS, MAX_STEP_WORK)
     s._legal = None
     name = move.name
     if s.shared:

@@ -148,3 +148,73 @@ def test_a_step_that_runs_away_is_a_located_error(write_rules, action, play, mes
         state = game.new_initial_state(0)
         state.apply(state.legal_moves()[0])
     assert raised.value.span is not None and raised.value.span.line == line
+
+
+DOUBLING_CHAIN = "fn f0(): int = 1\n" + "".join(f"fn f{k}(): int = f{k - 1}() + f{k - 1}()\n" for k in range(1, 41))
+
+
+@pytest.mark.parametrize("action, play, line", [
+    # nested aggregates: 10^10 rounds in all, each aggregate alone short enough
+    ('fn big(): int = sum(a in 1..100000: sum(b in 1..100000: 1))\naction grow "grow" { v = big() }', "grow", 4),
+    # an exponential call tree (3^40 calls), at the recursive function
+    ('fn f(n: int): int = n == 0 ? 1 : f(n - 1) + f(n - 1) - f(n - 1)\naction grow "grow" { v = f(40) }', "grow", 4),
+    # no function calls itself, but each calls the one before twice: f13 is the first whose body
+    # costs more than 10,000 units, it charges at each call (and so do those after it)
+    (DOUBLING_CHAIN + 'action grow "grow" { v = f40() }', "grow", 17),
+    # a loop, short enough for the rounds limit, whose every round runs a long aggregate
+    ('action spin "spin" {\n  for k in 1..1000000 { v = count(c in 1..1000000 where c > k) }\n}', "spin", 5),
+    # small constant ranges nested 8 deep (12^8 items): too costly to be free, they charge
+    ("fn deep(): int = " + "".join(f"sum(i{k} in 1..12: " for k in range(8)) + "1" + ")" * 8 +
+     '\naction grow "grow" { v = deep() }', "grow", 4),
+    # a procedure that calls itself twice
+    ('proc split(n: int) { if n > 0 { split(n - 1)\n split(n - 1) } }\naction grow "grow" { split(60) }', "grow", 4),
+])
+def test_work_that_multiplies_is_a_located_error_that_changes_nothing(write_rules, action, play, line):
+    game, diagnostics, _ = load_game(str(write_rules(RUNAWAY.format(action=action, play=play))))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    before = everything(state)
+    with pytest.raises(RulesRuntimeError, match="this step did more than 100,000,000 units of work") as raised:
+        state.apply(state.legal_moves()[0])
+    assert raised.value.span is not None and raised.value.span.line == line
+    assert everything(state) == before
+    # the same place again: work is counted, not timed
+    with pytest.raises(RulesRuntimeError) as again:
+        state.apply(state.legal_moves()[0])
+    assert again.value.span == raised.value.span
+
+
+def test_binders_tried_in_full_though_no_move_passes_are_a_located_error(write_rules):
+    """MAX_LEGAL_MOVES counts the moves kept: 10^10 tuples tried for none is stopped by the work."""
+    action = 'action pick(a in 1..100000, b in 1..100000 where a + b < 0) "pick {a} {b}" { v += 1 }'
+    game, diagnostics, _ = load_game(str(write_rules(RUNAWAY.format(action=action, play="pick, pass"))))
+    assert diagnostics == []
+    spans = []
+    for _ in range(2):        # (the first decision's moves are listed as the game starts)
+        with pytest.raises(RulesRuntimeError, match="this step did more than 100,000,000 units of work") as raised:
+            game.new_initial_state(0)
+        spans.append(raised.value.span)
+    assert spans[0].line == 4 and spans[0] == spans[1]
+
+
+def test_a_heavy_step_that_a_game_could_need_stays_under_the_work_budget(write_rules):
+    heavy = ('fn pairs(n: int): int = sum(a in 1..n: sum(b in 1..n: a == b ? 1 : 0))\n'
+             'action heavy "heavy" {\n  for k in 1..3 { v += pairs(1000) }\n}')
+    rules = RUNAWAY.format(action=heavy, play="heavy").replace("until v > 5", "until v > 9000")
+    game, diagnostics, _ = load_game(str(write_rules(rules)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("heavy")          # 3 x 10^6 pairs tried
+    assert state.vars["v"] == 3001
+    state.apply("heavy")          # the budget is the step's: the next step has all of it again
+    assert state.vars["v"] == 6001 and not state.is_terminal()
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "connect-four"])
+def test_small_boards_pay_nothing_for_the_work_budget(name):
+    """Their aggregates and listings go through domains of lengths known when compiling and
+    cost little: the generated code charges nothing."""
+    from pathlib import Path
+    game, diagnostics, _ = load_game(str(Path(__file__).parent.parent / "games" / f"{name}.rules"))
+    source = game.compiler.module_source()
+    assert "STEP[1]" not in source and "charged(" not in source
