@@ -1806,8 +1806,11 @@ class Compiler:
                     out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
                 continue
             out.add(1, f"{fixed} = []")
-            units = self.listing_charge(part.action)
-            if units is not None:       # (the domain is gone through before its filter keeps any)
+            # the domain is gone through once, its filter tried on each value: charged when the
+            # filter costs more than a loop round may (the list itself was paid for where it was
+            # made, or is a zone, which the components limit bounds)
+            units = 1 + self.work.cost(part.action.binders[k].condition)
+            if self.listing_charge(part.action) is not None and units > ROUND_FREE_WORK:
                 domain = f"charged(STEP, {domain}, {units}, {self.codegen.bind(part.action.span, 'span')})"
             if same:
                 # identical components (the same attributes) are tried once; when two kept ones
