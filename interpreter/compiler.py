@@ -1102,9 +1102,13 @@ class Compiler:
         if counter is not None:        # (coverage: such a function is never cached)
             lines = [f"    COV[{counter}] += 1", f"    value = {source}",
                      *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
+        charge = self.entry_charge(name, fn.body.span)
         if name in self.memoized:
             lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source)
-        lines = self.entry_charge(name, fn.body.span) + lines
+            computed = next(k for k, line in enumerate(lines) if line.startswith("    value = "))
+            lines[computed:computed] = charge        # (a value found in the cache costs nothing)
+        else:
+            lines = charge + lines
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]

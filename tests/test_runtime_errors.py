@@ -218,3 +218,28 @@ def test_small_boards_pay_nothing_for_the_work_budget(name):
     game, diagnostics, _ = load_game(str(Path(__file__).parent.parent / "games" / f"{name}.rules"))
     source = game.compiler.module_source()
     assert "STEP[1]" not in source and "charged(" not in source
+
+
+CACHED_RECURSION = """
+game "Cached" { players 2 }
+board Cell: grid 100 by 100
+var mark[Cell]: Player? = none
+var total: int = 0
+fn depth(p: Player, n: int): int = n == 0 ? count(c in Cell where mark[c] == p) : depth(p, n - 1) + 1
+action go "go" { total = depth(1, 30) + depth(1, 30) }
+flow { turns from 1 until total > 0 { play go } }
+"""
+
+
+def test_a_cached_function_charges_only_when_it_computes(write_rules):
+    """A recursive function charges at its entry; cached, the charge comes after the cache: a
+    value found there costs nothing."""
+    game, diagnostics, _ = load_game(str(write_rules(CACHED_RECURSION)))
+    assert diagnostics == []
+    body = game.compiler.module_source().split("def fn_depth(", 1)[1].split("\ndef ", 1)[0].splitlines()
+    hit = next(k for k, line in enumerate(body) if "return entry[1]" in line)
+    charge = next(k for k, line in enumerate(body) if "STEP[1] -=" in line)
+    assert hit < charge
+    state = game.new_initial_state(0)
+    state.apply("go")
+    assert state.vars["total"] == 60          # 30 steps down to a count of 0, twice
