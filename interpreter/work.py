@@ -110,10 +110,10 @@ class WorkModel:
                 return len(self.types.enums[domain.id].members)
             return None
         if isinstance(domain, ast.Range):
-            low, high = c.codegen.constant_of(domain.low), c.codegen.constant_of(domain.high)
-            if low is None or high is None or not all(type(v[0]) is int for v in (low, high)):
+            low, high = self.bounds(domain.low), self.bounds(domain.high)
+            if low is None or high is None:
                 return None
-            return max(0, high[0] - low[0] + 1)
+            return max(0, high[1] - low[0] + 1)
         if isinstance(domain, ast.ListLiteral):
             return len(domain.items)
         if isinstance(domain, ast.Call) and domain.name == "neighbors":
@@ -129,6 +129,25 @@ class WorkModel:
             if domain.name not in self.result_lengths:
                 self.result_lengths[domain.name] = self.static_length(self.types.functions[domain.name].body)
             return self.result_lengths[domain.name]
+        return None
+
+    def bounds(self, node):
+        """(least, most) an int expression can be, when known when compiling: a constant (a
+        param included), a variable without index that declares its range (`int in 1..48`), or
+        one of those plus or minus a constant; else None."""
+        c = self.compiler
+        constant = c.codegen.constant_of(node)
+        if constant is not None:
+            return (constant[0], constant[0]) if type(constant[0]) is int else None
+        if isinstance(node, ast.Name) and node.id in c.game.var_ranges and not self.types.vars[node.id].index:
+            return c.game.var_ranges[node.id]
+        if isinstance(node, ast.Binary) and node.op in ("+", "-"):
+            left, right = self.bounds(node.left), self.bounds(node.right)
+            if left is None or right is None:
+                return None
+            if node.op == "+":
+                return left[0] + right[0], left[1] + right[1]
+            return left[0] - right[1], left[1] - right[0]
         return None
 
     # ---- costs ----

@@ -243,3 +243,22 @@ def test_a_cached_function_charges_only_when_it_computes(write_rules):
     state = game.new_initial_state(0)
     state.apply("go")
     assert state.vars["total"] == 60          # 30 steps down to a count of 0, twice
+
+
+RANGED = """
+game "Ranged" { players 2 }
+var n: int in 1..20 = 5
+var total: int = 0
+fn upto(): int = sum(k in 1..n + 1: k * total)
+action go "go" { total = upto() + 1 }
+flow { turns from 1 until total > 3 { play go } }
+"""
+
+
+def test_a_variable_that_declares_its_range_bounds_the_aggregates_over_it(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(RANGED)))
+    assert diagnostics == []
+    assert "charged(" not in game.compiler.module_source()        # at most 21 items: free
+    game, diagnostics, _ = load_game(str(write_rules(RANGED.replace("int in 1..20 = 5", "int = 5"))))
+    assert diagnostics == []
+    assert "charged(" in game.compiler.module_source()            # unbounded: charged when it runs
