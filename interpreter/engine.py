@@ -586,7 +586,7 @@ class State:
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
                  "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names",
                  "replayable", "columns", "shown_to", "entities_mine", "var_index", "var_index_mine",
-                 "trails_at")
+                 "log_at")
 
     def __init__(self, game):
         self.game = game
@@ -636,9 +636,9 @@ class State:
         # that of (Compiler.var_indexes); shared with clones until one of them writes
         self.var_index = {}
         self.var_index_mine = True
-        # a copy taken before a step (snapshot): the lengths of the trails it shares, which the
+        # a copy taken before a step (snapshot): the length of the log it shares, which the
         # state it was taken from goes on appending to
-        self.trails_at = None
+        self.log_at = None
 
     def clone(self) -> "State":
         """A copy to play on, in a time that does not grow with the game's history: zones and
@@ -676,17 +676,18 @@ class State:
         self.entities_mine = other.entities_mine = False
         other.var_index = self.var_index
         self.var_index_mine = other.var_index_mine = False
-        other.trails_at = None
+        other.log_at = None
         return other
 
     def snapshot(self) -> "State":
         """A copy from before a step that may stop at a choice, for a clone of the stopped
         state to replay the step from. Unlike a clone, this state keeps appending to its trails
-        without copying them (they only grow): the copy keeps their lengths instead."""
+        without copying them (they only grow): the copy keeps the log's length (the replay takes
+        the history lists of the clone it replays for)."""
         shared = self.shared
         other = self.clone()
         self.shared = shared
-        other.trails_at = (len(self.history), len(self.public_history), len(self.log))
+        other.log_at = len(self.log)
         return other
 
     def changed(self):
@@ -1413,8 +1414,8 @@ def apply_move(s: State, move: Move):
         new = pending.snapshot.clone() if pending.runner != game.setup_runner else setup_snapshot(pending.snapshot)
         new.history = s.history
         new.public_history = s.public_history
-        if pending.snapshot.trails_at is not None:
-            new.log = pending.snapshot.log[:pending.snapshot.trails_at[2]]     # the log before the step
+        if pending.snapshot.log_at is not None:
+            new.log = pending.snapshot.log[:pending.snapshot.log_at]     # the log before the step
         new.pending = None
         new.choices, new.cursor = choices, 0
         drive(new, pending.runner(new), pending.snapshot, pending.runner, choices)
