@@ -759,20 +759,12 @@ class State:
             self.shown_to = {y: seats for y, seats in self.shown_to.items() if y != x}
         game = self.game
         if game.zone_marks is not None:
-            # (mark_changed, inline for both zones: a move is the commonest change)
+            # (mark_changed, inline: a move is the commonest change)
             key_marks = game.key_marks
-            mark = key_marks.get(key, UNMARKED)
-            if mark is UNMARKED:
-                mark = key_marks[key] = key_mark(game, key)
-            if mark is not None:
-                game.memo_stamps[mark[0]] += 1
-                if mark[1] is not None:
-                    parts = game.memo_parts
-                    parts[mark[1]] = parts.get(mark[1], 0) + 1
-            if here is not None:
-                mark = key_marks.get(here, UNMARKED)
+            for changed in (key, here) if here is not None else (key,):
+                mark = key_marks.get(changed, UNMARKED)
                 if mark is UNMARKED:
-                    mark = key_marks[here] = key_mark(game, here)
+                    mark = key_marks[changed] = key_mark(game, changed)
                 if mark is not None:
                     game.memo_stamps[mark[0]] += 1
                     if mark[1] is not None:
