@@ -146,10 +146,26 @@ def ranked(kind, scored):
     return [v for k, v in scored if k == target]
 
 
+def ranked_ties(kind, scored, later):
+    """The best or the worst by several keys, the later keys computed only to break a tie:
+    scored: (first key, value) in domain order; later(value): the tuple of the other keys.
+    The same as ranked() on the whole key tuples (tuples compare key by key)."""
+    if not scored:
+        return []
+    pick = max if kind == "best" else min
+    target = pick(k for k, _ in scored)
+    tied = [v for k, v in scored if k == target]
+    if len(tied) < 2:
+        return tied
+    keyed = [(later(v), v) for v in tied]
+    target = pick(k for k, _ in keyed)
+    return [v for k, v in keyed if k == target]
+
+
 RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
     "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
-    "smallest": smallest, "ranked": ranked, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
+    "smallest": smallest, "ranked": ranked, "ranked_ties": ranked_ties, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
     "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure, "quotient": quotient, "bounded": bounded,
 }
 
@@ -858,8 +874,17 @@ class SourceGenerator:
     def x_Ranking(self, node, scope, ctx):
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
         domain = self.charged(node, domain)
-        keys = "".join(f"({self.source(k, inner_scope, inner)} or 0), " for k in node.keys)
+        sources = [f"({self.source(k, inner_scope, inner)} or 0)" for k in node.keys]
         cond = f" if {where}" if where is not None else ""
+        later = sources[1:]
+        if (node.kind != "sorted" and later and not any(":=" in k for k in later)
+                and not any(isinstance(n, ast.Call) and n.name in self.compiler.random_functions
+                            for n in ast.walk(node.keys[1:]))):
+            # the tie-breaking keys only for the tied values (a lambda: a ':=' in it would bind
+            # there; a draw must happen as often as before)
+            return (f"ranked_ties({node.kind!r}, [({sources[0]}, {var}) for {var} in {domain}{cond}], "
+                    f"lambda {var}: ({', '.join(later)}, ))")
+        keys = "".join(f"{k}, " for k in sources)
         return f"ranked({node.kind!r}, [(({keys}), {var}) for {var} in {domain}{cond}])"
 
 

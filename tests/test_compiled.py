@@ -502,3 +502,17 @@ def test_actions_listed_together_give_the_moves_each_gives_alone(path):
 def test_with_coverage_each_action_lists_its_own_moves():
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2, coverage=True)
     assert diagnostics == [] and all(i.fused is None for i in game.flow)
+
+
+def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
+    from referee.interpreter.codegen import ranked, ranked_ties
+    scored = [((3, 1), "a"), ((5, 0), "b"), ((5, 2), "c"), ((5, 2), "d"), ((1, 9), "e")]
+    for kind in ("best", "worst"):
+        asked = []
+
+        def later(v):
+            asked.append(v)
+            return dict((v, k[1:]) for k, v in scored)[v]
+        assert ranked_ties(kind, [(k[0], v) for k, v in scored], later) == ranked(kind, scored)
+        assert asked == (["b", "c", "d"] if kind == "best" else [])
+    assert ranked_ties("best", [], None) == []
