@@ -1751,6 +1751,8 @@ class Compiler:
             counter = self.counter(node)
             self.bump(counter, out, indent)
             if kind == "let":
+                if counter is None and re.fullmatch(r"_h\d+", source):
+                    continue        # a value read once: the steps after it use that name
                 out.add(indent, f"L_{name} = {source}")
             elif counter is None:
                 out.add(indent, f"if not ({source}): {fail}")
@@ -1758,6 +1760,20 @@ class Compiler:
                 out.add(indent, f"if not ({source}):")
                 self.bump(counter, out, indent + 1, 1)
                 out.add(indent + 1, fail)
+
+    def emit_nested_steps(self, out, part, nodes, indent) -> int:
+        """Guard steps without coverage counters as nested ifs (what follows runs inside the
+        last one); the indent of what follows."""
+        for node in nodes:
+            out.span = node.span
+            kind, name, source = part.sources[id(node)]
+            if kind == "let":
+                if not re.fullmatch(r"_h\d+", source):      # (else: the steps after it use that name)
+                    out.add(indent, f"L_{name} = {source}")
+            else:
+                out.add(indent, f"if {source}:")
+                indent += 1
+        return indent
 
     @staticmethod
     def emit_hoisted(out, ctx, level, indent, hoist=None):
@@ -1916,14 +1932,21 @@ class Compiler:
             indent = self.emit_loop(out, parts[0], ctx, k, indent, f"fixeds{k}", steps=False)
         for j, (part, own) in enumerate(zip(parts, own_hoists)):
             out.add(indent, f"if on{j}:")
-            out.add(indent + 1, "while True:")
-            inner = indent + 2
-            self.emit_steps(out, part, part.stage_nodes[shared - 1], inner, "break")
+            steps = part.stage_nodes[shared - 1]
+            # (nested ifs, but not so many that Python's indentation limit is near)
+            nested = len(steps) <= 16 and all(self.counter(node) is None for node in steps)
+            if not nested:
+                out.add(indent + 1, "while True:")
+                inner = indent + 2
+                self.emit_steps(out, part, steps, inner, "break")
+            else:
+                inner = self.emit_nested_steps(out, part, steps, indent + 1)
             for k in range(shared, len(part.loops)):
                 inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own)
             values = "".join(f"L_{b.name}, " for b in part.action.binders)
             out.add(inner, f"out{j}.append(({values}))")
-            out.add(indent + 2, "break")
+            if not nested:
+                out.add(indent + 2, "break")
         for j, part in enumerate(parts):
             out.add(2, f"if len(out{j}) > {MAX_LEGAL_MOVES}: too_many_moves({part.action.name!r}, "
                        f"{self.codegen.bind(part.action.span, 'span')})")
