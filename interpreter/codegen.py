@@ -368,6 +368,8 @@ class SourceGenerator:
         with self.narrowed(a, "is not None", ctx):  # x != none and ...: x is some value on the right
             b = self.source(node.right, scope, ctx)
         if self.boolean(node.left, scope) and self.boolean(node.right, scope):
+            if a == "True" or b == "True":     # (a none test found needless: the other side alone)
+                return b if a == "True" else a
             return f"({a} and {b})"
         return f"bool({a} and {b})"
 
