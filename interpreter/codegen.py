@@ -12,6 +12,7 @@ keeps its loop variables in the state), or a comprehension variable.
 """
 from __future__ import annotations
 
+import ast as python_ast
 import contextlib
 import re
 
@@ -38,6 +39,43 @@ def truth(source: str) -> str:
     """A condition's source for where only its truth counts (an if, a filter): a zone read
     needs no bool of its own."""
     return NOT_NOT_ZONE.sub(r"\1", source) if "not not _Z" in source else source
+
+
+def filter_values(where: str) -> dict:
+    """The values a filter's source keeps in temporaries (`(_t1 := EXPR)`) that are surely
+    assigned whenever the filter is true: EXPR's normalised source -> the temporary. An item
+    that passes the filter can read them instead of computing EXPR again."""
+    found = {}
+
+    def visit(node):
+        if isinstance(node, python_ast.BoolOp):
+            # an `and` that is true evaluated all its operands; an `or`, surely its first
+            for value in (node.values if isinstance(node.op, python_ast.And) else node.values[:1]):
+                visit(value)
+        elif isinstance(node, python_ast.Compare):
+            visit(node.left)
+            for value in node.comparators:
+                visit(value)
+        elif isinstance(node, python_ast.UnaryOp):
+            visit(node.operand)
+        elif isinstance(node, python_ast.NamedExpr):
+            found.setdefault(python_ast.unparse(node.value), node.target.id)
+            visit(node.value)
+    try:
+        visit(python_ast.parse(where, mode="eval").body)
+    except (SyntaxError, RecursionError, MemoryError):
+        return {}
+    return found
+
+
+def reusing(source: str, values: dict) -> str:
+    """`source`, or the temporary that already holds its value (filter_values)."""
+    if not values:
+        return source
+    try:
+        return values.get(python_ast.unparse(python_ast.parse(source, mode="eval").body), source)
+    except (SyntaxError, RecursionError, MemoryError):
+        return source
 
 
 # ---- runtime helpers the generated code calls ------------------------------------------------
@@ -879,14 +917,18 @@ class SourceGenerator:
         sources = [f"({self.source(k, inner_scope, inner)} or 0)" for k in node.keys]
         cond = f" if {where}" if where is not None else ""
         later = sources[1:]
+        # a key the filter computed already (`by f(p)` after `where f(p) > 0`): its value, read
+        # in the same item's round (not in the lambda below: that runs after the loop)
+        kept = filter_values(where) if where is not None and ":=" in where else {}
+        reused = [f"({reusing(self.source(k, inner_scope, inner), kept)} or 0)" for k in node.keys] if kept else sources
         if (node.kind != "sorted" and later and not any(":=" in k for k in later)
                 and not any(isinstance(n, ast.Call) and n.name in self.compiler.random_functions
                             for n in ast.walk(node.keys[1:]))):
             # the tie-breaking keys only for the tied values (a lambda: a ':=' in it would bind
             # there; a draw must happen as often as before)
-            return (f"ranked_ties({node.kind!r}, [({sources[0]}, {var}) for {var} in {domain}{cond}], "
+            return (f"ranked_ties({node.kind!r}, [({reused[0]}, {var}) for {var} in {domain}{cond}], "
                     f"lambda {var}: ({', '.join(later)}, ))")
-        keys = "".join(f"{k}, " for k in sources)
+        keys = "".join(f"{k}, " for k in reused)
         return f"ranked({node.kind!r}, [(({keys}), {var}) for {var} in {domain}{cond}])"
 
 

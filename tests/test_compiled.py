@@ -516,3 +516,42 @@ def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
         assert ranked_ties(kind, [(k[0], v) for k, v in scored], later) == ranked(kind, scored)
         assert asked == (["b", "c", "d"] if kind == "best" else [])
     assert ranked_ties("best", [], None) == []
+
+
+def test_a_ranking_key_the_filter_computed_is_read_from_the_filter():
+    from referee.interpreter.codegen import filter_values, reusing
+    values = filter_values("((_t1 := f(s, x)) is not None and _t1 > 0 and not (_t2 := g(x)))")
+    assert values == {"f(s, x)": "_t1", "g(x)": "_t2"}
+    assert reusing("f(s,  x)", values) == "_t1" and reusing("f(s, y)", values) == "f(s, y)"
+    # only what is surely computed when the filter is true: not the right side of an `or`
+    assert filter_values("(a or (_t3 := h(x)) > 0)") == {}
+    assert filter_values("((_t4 := h(x)) > 0 or a)") == {"h(x)": "_t4"}
+    assert filter_values("((") == {}
+
+
+def test_a_ranking_whose_filter_and_key_are_one_function_ranks_as_before(write_rules):
+    from referee.interpreter.engine import load_game
+    path = write_rules("""
+game "Ranks" {
+  players 3
+}
+var points[Player]: int = 0
+fn score(p: Player): int = points[p] * 2 - 3
+action add(p in players) "add {p}" {
+  points[p] += 1
+}
+flow {
+  turns from 1 {
+    play add
+    if count(p in players where points[p] >= 3) > 0 {
+      finish winners best(p in players where score(p) > 0 by score(p), 0 - p)
+    }
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 3)
+    assert game is not None, diagnostics
+    s = game.new_initial_state(0)
+    for name in ["add P2", "add P3", "add P2", "add P3", "add P2"]:
+        s.apply(name)
+    assert s.is_terminal() and s.winners == [2]
