@@ -59,7 +59,7 @@ def filter_values(where: str) -> dict:
         elif isinstance(node, python_ast.UnaryOp):
             visit(node.operand)
         elif isinstance(node, python_ast.NamedExpr):
-            found.setdefault(python_ast.unparse(node.value), node.target.id)
+            found.setdefault(canonical(node.value), node.target.id)
             visit(node.value)
     try:
         visit(python_ast.parse(where, mode="eval").body)
@@ -73,9 +73,19 @@ def reusing(source: str, values: dict) -> str:
     if not values:
         return source
     try:
-        return values.get(python_ast.unparse(python_ast.parse(source, mode="eval").body), source)
+        return values.get(canonical(python_ast.parse(source, mode="eval").body), source)
     except (SyntaxError, RecursionError, MemoryError):
         return source
+
+
+TEMPORARY = re.compile(r"\b_t\d+\b")
+
+
+def canonical(node) -> str:
+    """An expression's source with its own temporaries renamed in order of appearance: two
+    writings of one expression (an inlined function, twice) compare equal."""
+    names = {}
+    return TEMPORARY.sub(lambda m: names.setdefault(m.group(0), f"_t{len(names)}"), python_ast.unparse(node))
 
 
 # ---- runtime helpers the generated code calls ------------------------------------------------
@@ -532,6 +542,8 @@ class SourceGenerator:
         if isinstance(node, (ast.Integer, ast.Text, ast.Boolean, ast.Binary, ast.Negate, ast.Range,
                              ast.ListLiteral, ast.Compare, ast.Member, ast.NotMember, ast.Not)):
             return True
+        if isinstance(node, ast.Conditional):
+            return self.surely(node.then, scope, ctx) and self.surely(node.otherwise, scope, ctx)
         if isinstance(node, ast.Call):
             return node.name in ("size", "next", "previous", "abs", "neighbors", "adjacent", "has_line",
                                  "groups", "largest_group", "reachable", "squares", "reversed", "label")
@@ -840,6 +852,8 @@ class SourceGenerator:
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
         domain = self.charged(node, domain)
         body = self.source(node.value, inner_scope, inner) if node.value is not None else var
+        if node.value is not None and where is not None and ":=" in where:
+            body = reusing(body, filter_values(where))      # sum(x where f(x) > 0: f(x)): f once
         cond = f" if {where}" if where is not None else ""
         loop = f"for {var} in {domain}{cond}"
         kind = node.kind

@@ -1,6 +1,8 @@
 """The generated module: what `referee compile` shows, and the shortcuts the compiler takes
 (unrolled aggregates, cached functions, lazily made moves, copy-on-write clones) giving the
 same answers as the plain forms."""
+import re
+
 import pytest
 
 from referee.interpreter.bots import RandomBot
@@ -553,5 +555,36 @@ flow {
     assert game is not None, diagnostics
     s = game.new_initial_state(0)
     for name in ["add P2", "add P3", "add P2", "add P3", "add P2"]:
+        s.apply(name)
+    assert s.is_terminal() and s.winners == [2]
+
+
+def test_a_sum_whose_filter_computes_its_value_computes_it_once(write_rules):
+    from referee.interpreter.engine import load_game
+    path = write_rules("""
+game "Sums" {
+  players 2
+}
+var points[Player]: int = 0
+fn worth(p: Player): int = points[p] - 1
+action add(p in players) "add {p}" {
+  points[p] += 1
+}
+flow {
+  turns from 1 {
+    play add
+    if sum(p in players where worth(p) > 0: worth(p)) >= 2 {
+      finish winners [current]
+    }
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 2)
+    assert game is not None, diagnostics
+    source = game.compiler.module_source()
+    assert re.match(r"\(_t\d+ or 0\) for ", source.split("sum([", 1)[1])     # the body reads the filter's value
+    s = game.new_initial_state(0)
+    for name in ["add P1", "add P2", "add P1", "add P1"]:
+        assert not s.is_terminal()
         s.apply(name)
     assert s.is_terminal() and s.winners == [2]
