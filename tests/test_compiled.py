@@ -43,6 +43,14 @@ def test_every_game_compiles_to_a_module(path, capsys):
     assert "def run_flow(s):" in capsys.readouterr().out
 
 
+def test_a_game_compiles_to_the_same_text_every_time(capsys):
+    texts = []
+    for _ in range(2):
+        assert main(["compile", str(GAMES / "titicaca.rules"), "--players", "2"]) == 0
+        texts.append(capsys.readouterr().out)
+    assert texts[0] == texts[1] and " at 0x" not in texts[0]     # no memory address in the comments
+
+
 def test_compile_of_a_missing_file_is_refused(capsys):
     assert main(["compile", "no/such.rules"]) == 66
 
