@@ -867,7 +867,7 @@ class State:
         if isinstance(move, str):
             move = self.find_move(move)
         else:
-            legal = self.legal_moves()
+            legal = self._legal if self._legal is not None else self.legal_moves()
             if getattr(move, "owner", None) is not legal:
                 if not isinstance(move, Move) or move not in legal:
                     name = move.name if isinstance(move, Move) else repr(move)
@@ -1387,7 +1387,8 @@ def apply_move(s: State, move: Move):
                 pass
             except NeedChoice:
                 raise RulesRuntimeError("a choice was reached where none was expected")
-        advance(s)
+        if not s.terminal and s.pending is None:      # (advance, inline: every move comes here)
+            game.run_flow(s)
         return
     s.public_history.append((s.current, public_text(s, move)))
     if move.kind == "choice":
