@@ -367,6 +367,7 @@ def is_pick(node) -> bool:
 
 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group (compile_flow)
 
 
 def callers(functions, names) -> set:
@@ -474,9 +475,10 @@ class Lines:
         self.lines = []
         self.spans = []
         self.span = span
+        self.offset = 0         # added to every indent (a block written inside another)
 
     def add(self, indent, text):
-        self.lines.append("    " * indent + text)
+        self.lines.append("    " * (indent + self.offset) + text)
         self.spans.append(self.span)
 
 
@@ -2167,15 +2169,22 @@ class Compiler:
     def compile_flow(self, flow):
         """run_flow(s): run the flow from s.pc until a player must decide or the game ends.
         Each instruction is one `if pc == k:` block, in order, so that the next one follows
-        without a dispatch; a jump backwards starts the chain again."""
+        without a dispatch; a jump backwards starts the chain again. A long flow's blocks are
+        in groups under `if pc < k:`, so that starting far down tests a few groups, not every
+        block before."""
         cg = self.codegen
         out = Lines()
         out.add(1, "e = s.env")
         out.add(1, "pc = s.pc")
         out.add(1, "jumps = 0")
         out.add(1, "while True:")
+        grouped = len(flow) > 2 * FLOW_GROUP
         for k, ins in enumerate(flow):
             out.span = ins.span
+            if grouped and k % FLOW_GROUP == 0:
+                out.offset = 0
+                out.add(2, f"if pc < {min(k + FLOW_GROUP, len(flow))}:")
+                out.offset = 1
             out.add(2, f"if pc == {k}:  # {ins.op} {self.where(ins).lstrip('# ')}")
             out.add(3, f"s.pc = {k}")
             op = ins.op
@@ -2266,6 +2275,7 @@ class Compiler:
                 out.add(3, "if s.terminal or s.pending is not None: return")
             else:
                 raise AssertionError(op)
+        out.offset = 0
         out.add(2, f"if pc >= {len(flow)}:")
         out.add(3, "s.pc = pc")
         out.add(3, "finish_by_score(s)")
