@@ -1863,6 +1863,44 @@ class Compiler:
                 # cells of several boards may share a label: moves are merged by label then
                 out.add(1, f"if len({{{self.game.component_column('__label__')}[v] for v in fixed{prefix}{k}}}) != len(fixed{prefix}{k}): {exact} = False")
 
+    def emit_merged_domains(self, out, parts, shared) -> set:
+        """The fused actions' own first binder after the shared ones, when all of them go over
+        the same domain the same way (`card in hand[current] where ...` in each): one pass over
+        it for all, each action's filter tried on each value (identical components tried once,
+        as each alone would). The binders so computed (fixed<j>_<k> for every action j)."""
+        k = shared
+        loops = [part.loops[k] if k < len(part.loops) else None for part in parts]
+        first = loops[0]
+        if first is None or any(loop is None or loop[0] != first[0] or loop[1] != first[1] or not loop[3]
+                                or loop[4] != first[4] or loop[2] is None for loop in loops):
+            return set()
+        if any(part.random or 1 + self.work.cost(part.action.binders[k].condition) > ROUND_FREE_WORK
+               for part in parts):
+            return set()        # (a domain that charges its filter, or draws: each alone)
+        name, domain, same = first[0], first[1], first[4]
+        for j in range(len(parts)):
+            out.add(1, f"fixed{j}_{k} = []")
+            if same:
+                out.add(1, f"labels{j}_{k} = set()")
+        if same:
+            out.add(1, "seen = set()")
+        out.add(1, f"for L_{name} in {domain}:")
+        if same:
+            out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
+            out.add(2, "if signature in seen: continue")
+            out.add(2, "seen.add(signature)")
+        for j, loop in enumerate(loops):
+            out.add(2, f"if {loop[2]}:")
+            if same:
+                out.add(3, f"labels{j}_{k}.add({self.game.component_column('__label__')}[L_{name}])")
+            out.add(3, f"fixed{j}_{k}.append(L_{name})")
+        for j, loop in enumerate(loops):
+            if same:
+                out.add(1, f"if len(labels{j}_{k}) != len(fixed{j}_{k}): exact{j} = False")
+            elif not loop[5]:
+                out.add(1, f"if len(set(fixed{j}_{k})) != len(fixed{j}_{k}): exact{j} = False")
+        return {k}
+
     def fused_listing(self, indexes):
         """The actions of one decision that share their first binders (`r in rows, k in 1..n`
         for two actions that both begin so) listed by one generated function: the shared
@@ -1918,11 +1956,14 @@ class Compiler:
         out.add(1, "exact_s = True")
         self.emit_hoisted(out, ctx, -1, 1)
         self.emit_fixed_domains(out, parts[0], "s", "exact_s", f"return {result}", levels=range(shared))
+        merged = self.emit_merged_domains(out, parts, shared)
         for j, part in enumerate(parts):
             # the action's own domains: one that is empty leaves it without moves
             block = Lines(part.action.span)
+            for k in merged:
+                block.add(1, f"if not fixed{j}_{k}: on{j} = False; break")
             self.emit_fixed_domains(block, part, f"{j}_", f"exact{j}", f"on{j} = False; break",
-                                    levels=range(shared, len(part.loops)))
+                                    levels=[k for k in range(shared, len(part.loops)) if k not in merged])
             self.charge_fixed_product(block, part, [f"fixeds{k}" for k in range(shared)] + [
                 f"fixed{j}_{k}" for k in range(shared, len(part.loops)) if part.loops[k][3]], 1)
             if block.lines:

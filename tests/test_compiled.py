@@ -596,3 +596,27 @@ flow {
         assert not s.is_terminal()
         s.apply(name)
     assert s.is_terminal() and s.winners == [2]
+
+
+@pytest.mark.parametrize("name, players", [("continents.rules", 2), ("continents.rules", 5),
+                                           ("variants/continents-six-places.rules", 3)])
+def test_actions_listed_together_list_what_each_lists_alone(name, players):
+    """A decision's actions that share their first binders are listed by one fused function:
+    the same tuples, in the same order, as each action's own enumerator, at every decision of
+    random games."""
+    game, diagnostics, _ = load_game(str(GAMES / name), (), players)
+    assert game is not None, diagnostics
+    fused_decisions = 0
+    for seed in range(6):
+        s, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not s.is_terminal():
+            instruction = game.flow[s.pc] if s.pending is None and s.pc < len(game.flow) else None
+            if instruction is not None and getattr(instruction, "fused", None) is not None:
+                together = instruction.fused(s)
+                for index, action, _ in instruction.listed:
+                    if index in together:
+                        fused_decisions += 1
+                        alone, exact = action.enumerate(s)
+                        assert together[index][0] == alone and together[index][1] == exact, (name, action.name)
+            s.apply(bot.choose(s))
+    assert fused_decisions > 50       # (build and burn are listed together there)
