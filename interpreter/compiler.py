@@ -9,6 +9,7 @@ generated functions `f(s, e)`, e being the flow's environment kept in the state.
 """
 from __future__ import annotations
 
+import ast as python_ast
 import re
 from bisect import insort
 
@@ -1624,10 +1625,12 @@ class Compiler:
             out.add(1, "out = [(v,) for v in fixed0]")
         else:
             indent = 1
-            for k in range(len(loops)):
-                indent = self.emit_loop(out, part, ctx, k, indent, f"fixed{k}")
             values = "".join(f"L_{b.name}, " for b in action.binders)
-            out.add(indent, f"out.append(({values}))")
+            for k in range(len(loops)):
+                innermost = [f"out.append(({values}))"] if k == len(loops) - 1 else None
+                indent = self.emit_loop(out, part, ctx, k, indent, f"fixed{k}", body=innermost)
+            if indent is not None:
+                out.add(indent, f"out.append(({values}))")
             if len(loops) > 1:
                 # the product of several binders may be huge: counted after each round of the
                 # outermost loop (not deeper: a check per inner round costs on every listing)
@@ -1787,10 +1790,29 @@ class Compiler:
             if ctx.levels[temp] == level:
                 out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
 
-    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True) -> int:
+    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None):
         """The loop of binder k with its filter and (steps) the guard steps placed at its
-        level; the indent of its body."""
+        level; the indent of its body. With `body` (the innermost loop's lines), a loop whose
+        one guard step is `A or B`, A the same for every value, may be written twice instead,
+        under `if A:` without the step and under `else:` testing B only: then it writes the
+        body itself and returns None."""
         name, domain, where, independent, same, unique, component = part.loops[k]
+        split = self.unswitched(part, ctx, k, hoist) if body is not None and steps and independent else None
+        if split is not None:
+            invariant, rest = split
+            out.add(indent, f"if {invariant}:")
+            out.add(indent + 1, f"for L_{name} in {fixed}:")
+            self.emit_hoisted(out, ctx, k, indent + 2, hoist)
+            for line in body:
+                out.add(indent + 2, line)
+            out.add(indent, "else:")
+            out.add(indent + 1, f"for L_{name} in {fixed}:")
+            self.emit_hoisted(out, ctx, k, indent + 2, hoist)
+            out.span = part.stage_nodes[k][0].span
+            out.add(indent + 2, f"if not ({rest}): continue")
+            for line in body:
+                out.add(indent + 2, line)
+            return None
         units = self.listing_charge(part.action)
         if not independent and units is not None:
             # a domain computed per outer value: its length times the fixed ones inside it
@@ -1810,6 +1832,31 @@ class Compiler:
         if steps:
             self.emit_steps(out, part, part.stage_nodes[k], indent, "continue")
         return indent
+
+    def unswitched(self, part, ctx, k, hoist):
+        """(A, B) when binder k's only guard step is a `require A or B` (no coverage counter)
+        whose A reads nothing of this loop level: neither the binder nor the values read once
+        per round of this loop, nor a value it keeps (:=). Else None."""
+        nodes = part.stage_nodes[k]
+        if len(nodes) != 1 or self.counter(nodes[0]) is not None:
+            return None
+        kind, _, source = part.sources[id(nodes[0])]
+        if kind != "require":
+            return None
+        try:
+            tree = python_ast.parse(source, mode="eval").body
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        if not (isinstance(tree, python_ast.BoolOp) and isinstance(tree.op, python_ast.Or)):
+            return None
+        invariant = tree.values[0]
+        this_level = {f"L_{part.loops[k][0]}"} | {temp for temp in (ctx.hoist if hoist is None else hoist).values()
+                                                   if ctx.levels.get(temp) == k}
+        names = {n.id for n in python_ast.walk(invariant) if isinstance(n, python_ast.Name)}
+        if names & this_level or any(isinstance(n, python_ast.NamedExpr) for n in python_ast.walk(invariant)):
+            return None
+        rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
+        return python_ast.unparse(invariant), python_ast.unparse(rest)
 
     def emit_fixed_domains(self, out, part, prefix, exact, fail, levels=None):
         """The domains computed once (named fixed<prefix><k>), those with a filter first (the
@@ -1987,10 +2034,12 @@ class Compiler:
                 self.emit_steps(out, part, steps, inner, "break")
             else:
                 inner = self.emit_nested_steps(out, part, steps, indent + 1)
-            for k in range(shared, len(part.loops)):
-                inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own)
             values = "".join(f"L_{b.name}, " for b in part.action.binders)
-            out.add(inner, f"out{j}.append(({values}))")
+            for k in range(shared, len(part.loops)):
+                innermost = [f"out{j}.append(({values}))"] if k == len(part.loops) - 1 else None
+                inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own, body=innermost)
+            if inner is not None:
+                out.add(inner, f"out{j}.append(({values}))")
             if not nested:
                 out.add(indent + 2, "break")
         for j, part in enumerate(parts):

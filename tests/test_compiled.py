@@ -620,3 +620,46 @@ def test_actions_listed_together_list_what_each_lists_alone(name, players):
                         assert together[index][0] == alone and together[index][1] == exact, (name, action.name)
             s.apply(bot.choose(s))
     assert fused_decisions > 50       # (build and burn are listed together there)
+
+
+def test_a_guard_split_on_what_the_loop_does_not_change_lists_the_same_moves(write_rules):
+    """`require low == none or x.value > low`: the loop over x written twice, once for a
+    none `low` (every x) and once testing x.value > low, gives the moves of the plain guard."""
+    path = write_rules("""
+game "Split" {
+  players 2
+}
+component Card { value: int } label "{value}"
+zone pile: row of Card public
+zone hand[Player]: row of Card public
+fn low(): Card? = top(pile)
+setup {
+  for p in players {
+    create 1 Card { value: 1 } in hand[p]
+    create 1 Card { value: 2 } in hand[p]
+    create 1 Card { value: 3 } in hand[p]
+  }
+}
+action play(x in hand[current]) "play {x}" {
+  let under = low()
+  require under == none or x.value > under.value else "too low"
+  move x to pile
+}
+action pass "pass" { }
+flow {
+  turns from 1 {
+    play play, pass
+    if size(pile) >= 4 { finish }
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 2)
+    assert game is not None, diagnostics
+    listing = game.compiler.module_source().split("def legal_play(s):")[1].split("\ndef ")[0]
+    assert re.search(r"\n    if _h\d+ is None:\n        for L_x in fixed0:\n            out\.append", listing)
+    s = game.new_initial_state(0)
+    assert s.legal_move_names() == ["play 1", "play 2", "play 3", "pass"]
+    s.apply("play 2")
+    assert s.legal_move_names() == ["play 3", "pass"]        # P2 must beat the 2
+    s.apply("play 3")
+    assert s.legal_move_names() == ["pass"]
