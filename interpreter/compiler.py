@@ -371,6 +371,19 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group (compile_flow)
 
 
+def one_call(source: str, name: str) -> bool:
+    """Whether a source is one call of `name` as a whole (`numbers(1, f(x) + 1)`), not a
+    call followed by more (`numbers(1, 2) + x`)."""
+    if not source.startswith(name + "(") or not source.endswith(")"):
+        return False
+    depth = 0
+    for k, char in enumerate(source[len(name):], len(name)):
+        depth += (char == "(") - (char == ")")
+        if depth == 0:
+            return k == len(source) - 1
+    return False
+
+
 def callers(functions, names) -> set:
     """The names, and the functions that call one of them, directly or through others."""
     calls = {name: {n.name for n in ast.walk(fn.body) if isinstance(n, ast.Call)} for name, fn in functions.items()}
@@ -1871,7 +1884,12 @@ class Compiler:
             name, domain, where, independent, same, unique, component = loops[k]
             fixed = f"fixed{prefix}{k}"
             if where is None and not same:
-                out.add(1, f"{fixed} = list({domain})")
+                # (only iterated: a zone's list or a constant tuple needs no copy)
+                constant = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
+                if constant:
+                    domain = self.codegen.bind(tuple(range(int(constant[1]), int(constant[2]))), "k")
+                copied = domain if re.fullmatch(r"_[hk]\d+", domain) or one_call(domain, "numbers") else f"list({domain})"
+                out.add(1, f"{fixed} = {copied}")
                 if not unique:
                     out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
                 if not random:

@@ -663,3 +663,12 @@ flow {
     assert s.legal_move_names() == ["play 3", "pass"]        # P2 must beat the 2
     s.apply("play 3")
     assert s.legal_move_names() == ["pass"]
+
+
+def test_a_domain_only_iterated_is_not_copied():
+    from referee.interpreter.compiler import one_call
+    assert one_call("numbers(1, f(x) + 1, _span2)", "numbers")
+    assert not one_call("numbers(1, 2) + f(x)", "numbers") and not one_call("numbers2(1)", "numbers")
+    game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
+    listing = game.compiler.module_source().split("def legal_strike(s):")[1].split("\ndef ")[0]
+    assert "list(range(" not in listing and re.search(r"fixed1 = _k\d+\n", listing)   # 1..places: a constant tuple
