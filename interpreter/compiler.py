@@ -1846,6 +1846,16 @@ class Compiler:
             self.emit_steps(out, part, part.stage_nodes[k], indent, "continue")
         return indent
 
+    def returns_list(self, source) -> bool:
+        """Whether a source is one call of a rules function declared to return a list (its
+        value is a list of its own or a cached one, never changed in place)."""
+        lazy = re.fullmatch(r"\((_h\d+) if \1 is not UNSET else \(\1 := (.*)\)\)", source)
+        if lazy:
+            source = lazy[2]        # (a call hoisted to be made on first use)
+        match = re.match(r"fn_(\w+)\(", source)
+        function = self.types.functions.get(match[1]) if match else None
+        return function is not None and isinstance(function.result_type, ast.ListType) and one_call(source, f"fn_{match[1]}")
+
     def unswitched(self, part, ctx, k, hoist):
         """(A, B) when binder k's only guard step is a `require A or B` (no coverage counter)
         whose A reads nothing of this loop level: neither the binder nor the values read once
@@ -1888,7 +1898,8 @@ class Compiler:
                 constant = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
                 if constant:
                     domain = self.codegen.bind(tuple(range(int(constant[1]), int(constant[2]))), "k")
-                copied = domain if re.fullmatch(r"_[hk]\d+", domain) or one_call(domain, "numbers") else f"list({domain})"
+                copied = domain if (re.fullmatch(r"_[hk]\d+", domain) or one_call(domain, "numbers")
+                                    or self.returns_list(domain)) else f"list({domain})"
                 out.add(1, f"{fixed} = {copied}")
                 if not unique:
                     out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
