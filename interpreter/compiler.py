@@ -2153,7 +2153,8 @@ class Compiler:
             indent = 1
             if trigger.binder is not None:
                 domain, scope = self.loop_variable(trigger.binder, scope, ctx)
-                out.add(1, f"for L_{trigger.binder.name} in list({domain}):")
+                # (no copy: the loop ends with the first body it runs, which may change the domain)
+                out.add(1, f"for L_{trigger.binder.name} in {domain}:")
                 indent = 2
                 if trigger.binder.condition is not None:
                     out.add(2, f"if not ({truth(self.x(trigger.binder.condition, scope, ctx))}): continue")
