@@ -1039,8 +1039,11 @@ def compute_legal_moves(s: State) -> MoveList:
             kept, names = [], []
             if names_seen is None:
                 names_seen = {}
+            known = s.names      # (move_name's own cache, read here without a call)
             for args in candidates:
-                name = move_name(s, index, args)
+                name = known.get((index, args))
+                if name is None:
+                    name = move_name(s, index, args)
                 first = names_seen.get(name)
                 if first is None:
                     names_seen[name] = (index, args)
