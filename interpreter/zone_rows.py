@@ -71,18 +71,22 @@ class KeyRows:
         templates = [template for _, template in self.templates.values()]
         table, values = {}, self.values
 
+        single = len(self.invariants) == 1
+
         def rows(*invariants):
-            found = table.get(invariants)
-            if found is None:
-                found = [(x, *(key_of(name, template, x, invariants) for name, template in templates))
-                         for x in values]
-                if len(table) < MAX_TABLE:
-                    table[invariants] = found
+            found = [(x, *(key_of(name, template, x, invariants) for name, template in templates))
+                     for x in values]
+            if len(table) < MAX_TABLE:
+                table[invariants[0] if single else invariants] = found
             return found
 
-        rows_of = self.generator.bind(rows, "rows")
+        # the rows already made found without a call; the others made (and kept) by one
+        found = self.generator.bind(table, "rows")
+        make = self.generator.bind(rows, "make_rows")
+        arguments = ", ".join(self.invariants)
+        key = arguments if single else f"({arguments}{',' if arguments else ''})"
         target = ", ".join([self.var] + names)
-        return target, f"{rows_of}({''.join(f'{name}, ' for name in self.invariants)})"
+        return target, f"({found}.get({key}) or {make}({arguments}))"
 
 
 def key_of(name, template, x, invariants):

@@ -44,7 +44,7 @@ def test_loops_over_a_board_go_over_ready_keys_and_answer_as_the_plain_loops(wri
     assert diagnostics == []
     module = game.compiler.module_source()
     for name in ("mine", "first_seat", "counts", "edge", "every_stone_alone"):
-        assert "_key in _rows" in function_source(module, f"fn_{name}"), name
+        assert "_key in (_rows" in function_source(module, f"fn_{name}"), name
     for name in ("mine_in", "first_seat_in", "counts_in"):
         assert "_rows" not in function_source(module, f"fn_{name}"), name
     # the neighbours of a cell are no fixed domain: their keys are built as they are read
