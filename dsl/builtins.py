@@ -39,6 +39,7 @@ STDLIB_SIGNATURES = {
     "largest_group": (("list",), "list[T]"),    # the largest one (first found on a tie)
     "reachable": (("list", "list"), "list[T]"),  # cells of arg 2 connected to arg 1 through arg 2
     "squares": (("list",), "list[list[T]]"),    # 2x2 blocks of a grid fully inside the list
+    "bordering": (("list",), "list[T]"),        # the cells next to the list's cells, not among them
     # directions on boards (T: the board of the first cell)
     "surrounding": (("cell",), "list[T]"),      # the cells around: 8 on a grid, the 6 neighbours on a hex map
     "directions": (("cell",), "list[Direction]"),  # the directions of the cell's board

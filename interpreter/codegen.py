@@ -25,6 +25,7 @@ from referee.dsl.limits import MAX_COMPONENTS, MAX_RANGE
 from . import random_source, stdlib
 from .errors import Finished, RulesRuntimeError
 from .exact import bounded, quotient
+from .zone_rows import KeyRows
 
 LOOP_CAP = 100_000
 CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)
@@ -32,7 +33,7 @@ UNSET = object()        # a value hoisted out of the loops that list legal moves
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # `(not not _Z.get(key))`: a zone's truth as a bool; where only its truth counts, the zone itself
-NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\(\([^()]*\)\))\)")
+NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\((?:\([^()]*\)|a\d+_key)\))\)")
 
 
 def truth(source: str) -> str:
@@ -232,6 +233,7 @@ class Context:
         self.levels = {}                  # with hoist: Python name -> the loop level that binds it
         self.steps = False                # a generator: a choice yields and resumes where it stopped
         self.iterating = False            # the expression being written is a comprehension's domain
+        self.rows = None                  # in a comprehension over a fixed domain: its zone keys (zone_rows)
 
     def local(self, name) -> str:
         if name in self.bound:
@@ -247,6 +249,7 @@ class Context:
         other.outside_loops = self.outside_loops
         other.levels = self.levels
         other.steps = self.steps
+        other.rows = self.rows
         return other
 
 
@@ -628,7 +631,9 @@ class SourceGenerator:
     def key(self, name, indexes, scope, ctx) -> str:
         if not indexes:
             return repr(name)
-        return "(" + ", ".join([repr(name)] + [self.source(i, scope, ctx) for i in indexes]) + ",)"
+        sources = [self.source(i, scope, ctx) for i in indexes]
+        row = ctx.rows.key(name, sources) if ctx.rows is not None else None
+        return row or "(" + ", ".join([repr(name)] + sources) + ",)"
 
     def x_Subscript(self, node, scope, ctx):
         c = self.compiler
@@ -750,6 +755,7 @@ class SourceGenerator:
         inner.outside_loops = ctx.outside_loops
         inner.levels = ctx.levels
         inner.safe = ctx.safe
+        inner.rows = ctx.rows
         c.inline_depth += 1
         try:
             return self.source(fn_decl.body, fn_scope, inner)
@@ -757,8 +763,9 @@ class SourceGenerator:
             c.inline_depth -= 1
 
     # ---- aggregates: comprehensions with the filter fused ----
-    def comprehension(self, binder, scope, ctx):
-        """(variable, domain source, filter source or None, inner scope, inner context)."""
+    def comprehension(self, binder, scope, ctx, rows=False):
+        """(variable, domain source, filter source or None, inner scope, inner context); with
+        `rows`, inner.rows collects the zone keys a loop over a fixed domain may build once."""
         c = self.compiler
         ctx.no_walrus += 1
         # neighbours only iterated: the board's own tuple, no copy
@@ -773,6 +780,8 @@ class SourceGenerator:
         element = strip_optional(element_of(domain_type))
         inner_scope = scope.child(**{binder.name: element})
         inner = ctx.child(**{binder.name: var})
+        values = c.static_domain(binder.domain) if rows else None
+        inner.rows = KeyRows(self, var, values) if values else None
         if self.never_none_domain(binder.domain, domain_type, scope):
             self.safe_names.add(var)
         where = truth(self.source(binder.condition, inner_scope, inner)) if binder.condition is not None else None
@@ -849,13 +858,14 @@ class SourceGenerator:
         unrolled = self.unrolled(node, scope, ctx) if self.compiler.work.may_unroll(node) else None
         if unrolled is not None:
             return unrolled
-        var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
-        domain = self.charged(node, domain)
+        var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx, rows=True)
         body = self.source(node.value, inner_scope, inner) if node.value is not None else var
         if node.value is not None and where is not None and ":=" in where:
             body = reusing(body, filter_values(where))      # sum(x where f(x) > 0: f(x)): f once
+        target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
+        domain = self.charged(node, domain)
         cond = f" if {where}" if where is not None else ""
-        loop = f"for {var} in {domain}{cond}"
+        loop = f"for {target} in {self.charged(node, rows)}{cond}"
         kind = node.kind
         if kind == "count":
             return f"len({domain})" if where is None else f"len([1 {loop}])"
@@ -871,7 +881,7 @@ class SourceGenerator:
             # no ':' part: any = some item passes the filter, all = every item passes it
             if kind == "any":
                 return f"any(True {loop})"
-            return "True" if where is None else f"all({where} for {var} in {domain})"
+            return "True" if where is None else f"all({where} for {target} in {self.charged(node, rows)})"
         if kind == "any":
             return f"any({body} {loop})"
         if kind == "all":

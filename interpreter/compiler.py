@@ -1423,6 +1423,10 @@ class Compiler:
                 if isinstance(node, (ast.Aggregate, ast.Ranking)) and isinstance(node.binder.domain, ast.Name) and \
                         len(self.game.static_by_type.get(node.binder.domain.id, ())) >= MEMO_COST:
                     costly.add(name)
+                # a range up to a variable that may grow as far (a display of up to 48 columns)
+                if isinstance(node, (ast.Aggregate, ast.Ranking)) and isinstance(node.binder.domain, ast.Range) and \
+                        (self.work.static_length(node.binder.domain) or 0) >= MEMO_COST:
+                    costly.add(name)
         reads_current = {name for name, fn in functions.items() if "current" in names_in(fn.body)}
         scalar = {name for name, fn in functions.items()
                   if not any(self.types.type_name(p.type).startswith("list[") for p in fn.parameters)}

@@ -489,6 +489,7 @@ class Game:
                     return s
             self.setup_done(s)
             advance(s)
+            s.rebuildable = True        # (set after the first steps: so that rebuild_snapshot's state takes copies)
         except PYTHON_ERRORS as error:
             raise located(s, error, "setting up the game") from error
         return s
@@ -586,7 +587,7 @@ class State:
                  "current", "extra", "terminal", "winners", "pending", "history", "public_history",
                  "choices", "cursor", "log", "turn", "seed", "_legal", "owned", "shared", "names",
                  "replayable", "columns", "shown_to", "entities_mine", "var_index", "var_index_mine",
-                 "log_at")
+                 "log_at", "rebuildable")
 
     def __init__(self, game):
         self.game = game
@@ -626,6 +627,10 @@ class State:
         self.names = {}
         # whether new_initial_state(seed) and the moves of the history make this state again
         self.replayable = True
+        # whether this state is one that new_initial_state made and only moves changed (not a
+        # clone: whoever clones may draw its random source anew, as search bots do): its seed
+        # and history make it again, so its steps take no copy from before them (Unbuilt)
+        self.rebuildable = False
         # component -> the players a `reveal` showed it to, until it moves (never changed in
         # place: a clone shares it)
         self.shown_to = {}
@@ -677,6 +682,7 @@ class State:
         other.var_index = self.var_index
         self.var_index_mine = other.var_index_mine = False
         other.log_at = None
+        other.rebuildable = False
         return other
 
     def snapshot(self) -> "State":
@@ -698,6 +704,7 @@ class State:
         self._legal = None
         self.var_index, self.var_index_mine = {}, True     # built again from the variables
         self.replayable = False      # its seed and moves no longer make it
+        self.rebuildable = False
 
     def own_trails(self):
         """Copy the history lists and the log before changing them, if a clone shares them."""
@@ -1343,8 +1350,10 @@ def run_triggers(s):
 def run_step(s, runner, may_choose):
     """Run one indivisible step (runner(state): a generator); if it reaches a choice not yet
     made, keep the stopped generator, and a copy of the state from before the step so that a
-    clone can replay it."""
-    snapshot = s.snapshot() if may_choose else None
+    clone can replay it. A state that its seed and moves make again takes no copy (most steps
+    that may choose reach no choice): a clone that replays the step has it made then
+    (rebuild_snapshot)."""
+    snapshot = (Unbuilt(s.rng) if s.rebuildable else s.snapshot()) if may_choose else None
     s.choices, s.cursor = (), 0
     drive(s, runner(s), snapshot, runner, ())
 
@@ -1407,6 +1416,8 @@ def apply_move(s: State, move: Move):
             advance(s)
             return
         # a clone of a stopped state: the step again, from the copy taken before it
+        if pending.snapshot.__class__ is Unbuilt:
+            rebuild_snapshot(s, pending)
         new = pending.snapshot.clone() if pending.runner != game.setup_runner else setup_snapshot(pending.snapshot)
         new.history = s.history
         new.public_history = s.public_history
@@ -1429,6 +1440,44 @@ def apply_move(s: State, move: Move):
         action = game.actions[move.action]
         run_step(s, play_runner(move.action, move.args), action.may_choose or game.triggers_may_choose)
     advance(s)
+
+
+class Unbuilt:
+    """The copy from before a step, not taken (run_step): rebuild_snapshot makes it when asked."""
+    __slots__ = ("rng",)
+
+    def __init__(self, rng):
+        self.rng = rng          # the random source before the step: the copy made must have it
+
+
+def rebuild_snapshot(s, pending):
+    """The copy from before a stopped step that took none, for a clone of its state to replay
+    the step from: the state that stopped, played again from its seed and moves by a state
+    that copies before its steps. The copy is kept in the stopped step, which the state and
+    all its clones share: the game is played again at most once per stopped step."""
+    game = s.game
+    coverage = game.coverage
+    counted = list(coverage.counts) if coverage is not None else None
+    try:
+        again = game.new_initial_state(s.seed)
+        again.rebuildable = False
+        for name in s.history[:-1]:         # (the last one is the choice being applied)
+            again.apply(name)
+    except IllegalMove as error:
+        raise RulesRuntimeError(f"{UNREBUILT}: {error}") from error
+    finally:
+        if counted is not None:
+            coverage.counts[:] = counted        # the moves were counted when they were played
+        game.step_budget[:] = (MAX_STEP_ROUNDS, MAX_STEP_WORK)      # (the choice's own budget)
+    stopped = again.pending
+    if stopped is None or stopped.snapshot.__class__ is Unbuilt or stopped.choices != pending.choices \
+            or stopped.snapshot.rng != pending.snapshot.rng:
+        raise RulesRuntimeError(f"{UNREBUILT}: played again, it does not stop at the same choice")
+    pending.snapshot, pending.runner = stopped.snapshot, stopped.runner
+
+
+UNREBUILT = ("this state's seed and moves do not make it again (was it changed by hand without "
+             "State.changed()?)")
 
 
 def filtered_domain(s, env, ins) -> tuple:

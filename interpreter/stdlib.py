@@ -165,6 +165,23 @@ def board_functions(game):
                     frontier.append(other)
         return [c for c in through if c in seen]
 
+    def bordering(cells):
+        """The cells next to one of the cells and not among them, in reading order: the cells
+        not among them that have a neighbour among them (adjacency goes both ways)."""
+        chosen = set(cells)
+        found = set()
+        for cell in chosen:
+            found.update(geometry_of(cell).neighbors[cell])
+        found -= chosen
+        return sorted(found, key=reading_order().__getitem__)
+
+    def reading_order():
+        """cell -> its place in reading order, board after board (the order of declaration)."""
+        if "reading order" not in cache:
+            cache["reading order"] = {eid: (k, n) for k, geometry in enumerate(game.geometries.values())
+                                      for n, eid in enumerate(geometry.cells)}
+        return cache["reading order"]
+
     def squares(cells):
         """Every 2x2 block of grid cells that lies wholly inside the given cells."""
         chosen = set(cells)
@@ -300,7 +317,7 @@ def board_functions(game):
         return cache["all_steps"]
 
     return {"all_steps": all_steps, "neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
-            "largest_group": largest_group, "reachable": reachable, "squares": squares,
+            "largest_group": largest_group, "reachable": reachable, "squares": squares, "bordering": bordering,
             "directions": directions, "toward": toward, "ray": ray, "between": between,
             "distance": distance, "surrounding": surrounding}
 
@@ -314,7 +331,7 @@ def on_board(name):
 
 
 GEOMETRY = ("neighbors", "adjacent", "has_line", "groups", "largest_group", "reachable", "squares",
-            "directions", "toward", "ray", "between", "distance", "surrounding")
+            "directions", "toward", "ray", "between", "distance", "surrounding", "bordering")
 neighbors, adjacent, has_line, groups, largest_group, reachable, squares = (on_board(n) for n in GEOMETRY[:7])
 
 

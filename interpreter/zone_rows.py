@@ -1,0 +1,96 @@
+"""Zone keys built once: a comprehension over a fixed domain (a board, an enum, the players)
+that reads zones by keys naming its variable, such as `filter(c in Pos where size(panorama[p,
+c]) > 0)`, iterates over rows (c, ('panorama', p, c)) made once per value of the indexes that
+stay the same through the loop (here p), instead of building and hashing a new tuple key on
+every round (about half the time of such a loop).
+
+codegen.SourceGenerator asks a KeyRows for every zone key written inside the comprehension
+(`key`), then for the loop's head (`iteration`). Zone keys never depend on the state: the rows
+of a compiled game are shared by all of its states."""
+from __future__ import annotations
+
+import ast as python_ast
+import re
+
+# the indexes a key may hold besides the comprehension's variable: a rules local (a parameter,
+# a let), an enclosing comprehension's variable, or a literal; each stays the same for the
+# whole loop (an enclosing loop's variable changes only between two runs of this one)
+INVARIANT = re.compile(r"L_\w+|a\d+_\w+")
+MAX_TABLE = 256         # values of the invariant indexes kept at most (then rows made each time)
+
+
+def literal_value(source):
+    """(value,) of an int or text literal's source, else None."""
+    try:
+        value = python_ast.literal_eval(source)
+    except (ValueError, SyntaxError):
+        return None
+    return (value,) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+
+
+class KeyRows:
+    def __init__(self, generator, var, values):
+        self.generator = generator
+        self.var = var                  # the comprehension's variable, as written in Python
+        self.values = values            # the fixed domain it goes over
+        self.templates = {}             # key source -> (its row variable, template)
+        self.invariants = []            # the Python names of the invariant indexes, in order
+
+    def key(self, name, sources):
+        """The row variable that stands for zone key (name, *sources), or None when the key
+        does not name the comprehension's variable or names something that changes inside it."""
+        if self.var not in sources:
+            return None
+        template = []
+        for source in sources:
+            if source == self.var:
+                template.append(("var", None))
+            elif INVARIANT.fullmatch(source):
+                if source not in self.invariants:
+                    self.invariants.append(source)
+                template.append(("invariant", self.invariants.index(source)))
+            else:
+                value = literal_value(source)
+                if value is None:
+                    return None
+                template.append(("literal", value[0]))
+        source = "(" + ", ".join([repr(name)] + sources) + ",)"
+        known = self.templates.get(source)
+        if known is None:
+            self.generator.count += 1
+            # (named like a comprehension variable: never hoisted out of the loop)
+            known = self.templates[source] = (f"a{self.generator.count}_key", (name, tuple(template)))
+        return known[0]
+
+    def iteration(self, domain):
+        """(loop target, iterable) of the comprehension: its variable over `domain` as it was,
+        or with the rows of its keys."""
+        if not self.templates:
+            return self.var, domain
+        names = [row for row, _ in self.templates.values()]
+        templates = [template for _, template in self.templates.values()]
+        table, values = {}, self.values
+
+        single = len(self.invariants) == 1
+
+        def rows(*invariants):
+            found = [(x, *(key_of(name, template, x, invariants) for name, template in templates))
+                     for x in values]
+            if len(table) < MAX_TABLE:
+                table[invariants[0] if single else invariants] = found
+            return found
+
+        # the rows already made found without a call; the others made (and kept) by one
+        found = self.generator.bind(table, "rows")
+        make = self.generator.bind(rows, "make_rows")
+        arguments = ", ".join(self.invariants)
+        key = arguments if single else f"({arguments}{',' if arguments else ''})"
+        target = ", ".join([self.var] + names)
+        return target, f"({found}.get({key}) or {make}({arguments}))"
+
+
+def key_of(name, template, x, invariants):
+    parts = [name]
+    for kind, detail in template:
+        parts.append(x if kind == "var" else invariants[detail] if kind == "invariant" else detail)
+    return tuple(parts)
