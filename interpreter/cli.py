@@ -29,8 +29,9 @@ from .engine import PUBLIC, load_game, public_text
 from .errors import IllegalMove, RulesRuntimeError
 from .gamelog import read_log, replay, write_log
 from .verify import failure_kind, verify
-from . import analyze, completion, console, coverage, rulebook, tournament
-# (parallel and cluster, which bring multiprocessing, are imported by the commands that use them: start-up)
+from . import completion, console, coverage, rulebook
+# (parallel and cluster, which bring multiprocessing, and analyze and tournament, which bring html,
+# are imported by the commands that use them: start-up)
 from .render import at_the_table, scores_text, symbol_legends, view_defaults, winners_text
 from .render import width as terminal_width
 from .progress import Progress, Ticking, wanted
@@ -962,6 +963,7 @@ def analysis_bots(args, game) -> dict:
 
 def analysed(args, game, kinds, label):
     """The analyze.Tally of args.n games of `game` (loaded from args.file) between `kinds`."""
+    from . import analyze
     tally = analyze.Tally(game.num_players, args.max_moves)
     progress = Progress(args.n, label, enabled=wanted(args))
     games = simulated_games(args, game, min(jobs_of(args), args.n), progress, kinds, details=True)
@@ -977,6 +979,7 @@ def analysed(args, game, kinds, label):
 def cmd_analyze(args) -> int:
     """A balance report of N games between bots: seats' win rates, draws, lengths, branching,
     actions, scores, endless games and errors; with --against, what changed from a base file."""
+    from . import analyze
     game = load(args.file, args.option, args.players, args.coverage, args.param)
     kinds = analysis_bots(args, game)
     base = load(args.against, args.option, game.num_players, params=args.param) if args.against else None
@@ -1012,6 +1015,7 @@ def cmd_analyze(args) -> int:
 
 
 def analysis_lines(report) -> list:
+    from . import analyze
     lines = [f"{report['description']} · {report['seconds']:.2f} s", *analyze.text_lines(report["figures"])]
     against = report.get("against")
     if against:
@@ -1057,6 +1061,7 @@ def tournament_records(args, game, games, jobs, progress):
 def cmd_tournament(args) -> int:
     """Bots against each other, seats rotated: per bot its results, win rate and rating, and
     a pairwise table."""
+    from . import tournament
     game = load(args.file, args.option, args.players, params=args.param)
     specs = tournament_bots(args.bot)
     refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
@@ -1136,6 +1141,8 @@ class Resources(contextlib.ExitStack):
     client = None
 
     def __exit__(self, *raised):
+        if self.client is None:             # nothing opened (no --cluster): no import of multiprocessing
+            return super().__exit__(*raised)
         from . import parallel
         with parallel.ctrl_c_ignored():
             return super().__exit__(*raised)

@@ -107,6 +107,20 @@ def test_check_broken_file_text_and_json(capsys, tmp_path):
     assert files[1]["diagnostics"] == []
 
 
+def test_check_imports_only_what_it_needs():
+    # start-up time (issue 7): `check` starts no worker process and writes no report, so it
+    # does not import multiprocessing, html (analyze, tournament) or the package metadata
+    code = (f"import sys; from referee.interpreter.cli import main; main(['check', {CONTINENTS!r}]); "
+            "print(' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    modules = set(done.stdout.splitlines()[-1].split())
+    assert {"referee.interpreter.cli", "referee.dsl.lexer", "referee.interpreter.engine"} <= modules
+    for needless in ("multiprocessing", "html", "referee.interpreter.parallel", "referee.interpreter.analyze",
+                     "referee.interpreter.tournament", "importlib.metadata"):
+        assert needless not in modules
+
+
 def test_check_missing_file_is_an_error(capsys, tmp_path):
     code, out, _ = run(capsys, "check", tmp_path / "nope.rules")
     assert code == 1 and "E501" in out
