@@ -58,6 +58,7 @@ class RootFirstLexer(ContextualLexer):
         self.keywords_by_text = self.plain_keywords()
         self.patterns = {}                              # terminal -> its own compiled pattern
         self.plans: Dict[Tuple[int, str, str], Optional[tuple]] = {}
+        self.alternatives: Dict[FrozenSet[str], list] = {}
 
     def folded_keywords(self) -> Dict[str, FrozenSet[str]]:
         """keyword -> the patterns of the root scanner that find it and retype it (the keywords
@@ -91,9 +92,12 @@ class RootFirstLexer(ContextualLexer):
 
     def state_alternatives(self, accepted: FrozenSet[str]) -> list:
         """The alternatives of the scanner of a state accepting `accepted`, in their order."""
-        alternatives = [name for name in accepted if name in self.order
-                        and not (self.folded_into.get(name, frozenset()) & accepted)]
-        return sorted(alternatives, key=self.order.__getitem__)
+        alternatives = self.alternatives.get(accepted)
+        if alternatives is None:
+            alternatives = self.alternatives[accepted] = sorted(
+                (name for name in accepted if name in self.order
+                 and not (self.folded_into.get(name, frozenset()) & accepted)), key=self.order.__getitem__)
+        return alternatives
 
     def plan(self, state: int, found: str, retyped: str) -> Optional[tuple]:
         """When the root scanner finds `found` (retyped `retyped`) here: (the patterns to try, each
