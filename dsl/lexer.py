@@ -13,14 +13,15 @@ order (Lark sorts terminals by priority, width, length and name), and an alterna
 first alternative that matches here. Keywords are no alternatives of the root scanner: NAME
 finds `if`, then a callback retypes it IF. Say the root scanner finds terminal `a`:
 - if the state's scanner has `a` too, it finds `a`, with the same text, unless one of its
-  alternatives before `a` matches here. Those the root tried before `a` did not match: the
-  others (keywords the state does not fold into NAME, the state accepting no NAME, and root
-  alternatives after `a`) are tried here, each on its own. The state retypes `a` as the root
-  does when the root's type is one the state accepts (it folds exactly the keywords it accepts),
-  else with the first keyword of the root's it accepts that is this text, or not at all;
+  alternatives before `a` matches here. Those the root tried before `a` did not match; the
+  others (keywords the state does not fold, as it accepts no NAME) are tried here, each on
+  its own. The state retypes `a` as the root does when the root's type is one the state
+  accepts (it folds exactly the keywords it accepts), else with the first keyword of the
+  root's it accepts that is this text, or not at all;
 - if the state has no `a` but the root retyped it to a keyword that the state's scanner has as
   an alternative of its own (`in` where only IN may come), the state finds that keyword unless
-  one of its alternatives before it matches here: tried the same way.
+  one of its alternatives before it matches here: those the root did not try before `a` (its
+  own keywords, and root alternatives after `a`, such as whitespace) are tried one by one.
 Any other case goes to the state's own lexer.
 """
 from __future__ import annotations
