@@ -23,6 +23,10 @@ finds `if`, then a callback retypes it IF. Say the root scanner finds terminal `
   one of its alternatives before it matches here: those the root did not try before `a` (its
   own keywords, and root alternatives after `a`, such as whitespace) are tried one by one.
 Any other case goes to the state's own lexer.
+
+It uses Lark's lexer classes from the inside (their scanners, callbacks and the text slices of
+Lark 1.3): tests/test_lexer.py compares it with Lark's own on every file, which tells when a
+new Lark changes them.
 """
 from __future__ import annotations
 
