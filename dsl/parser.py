@@ -16,6 +16,7 @@ from lark import Transformer, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
+from .lexer import PLUGINS as LEXER_PLUGINS
 from .diagnostics import Diagnostic, source_lines
 from .limits import MAX_INT_DIGITS, MAX_NESTING, MAX_TOKENS
 
@@ -51,7 +52,9 @@ def lark_parser(strict: bool = False) -> lark.Lark:
 
 
 def build_parser(grammar: str, strict: bool = False) -> lark.Lark:
-    return lark.Lark(grammar, strict=strict, **LARK_OPTIONS)
+    # The strict parser keeps Lark's own lexer, which checks each state's terminals for collisions
+    # (dsl/lexer.py's lexer tokenises the same, with fewer scanners built).
+    return lark.Lark(grammar, strict=strict, _plugins={} if strict else LEXER_PLUGINS, **LARK_OPTIONS)
 
 
 def tables_key(grammar: str) -> dict:
@@ -70,7 +73,8 @@ def load_tables(grammar: str, path: Optional[Path] = None) -> Optional[lark.Lark
                 return None
             if json.loads(file.readline()) != tables_key(grammar):
                 return None
-            parser = lark.Lark.load(file)
+            # Lark.load, with this lexer (Lark's own cache loads the same way)
+            parser = lark.Lark.__new__(lark.Lark)._load(file, _plugins=LEXER_PLUGINS)
     except Exception:   # a damaged or foreign file: build the parser instead
         return None
     for terminal in parser.terminals:
@@ -92,7 +96,7 @@ def save_tables(grammar: str, path: Optional[Path] = None) -> None:
         with os.fdopen(fd, "wb") as file:
             file.write(TABLES_MAGIC)
             file.write(json.dumps(tables_key(grammar), sort_keys=True).encode("ascii") + b"\n")
-            parser.save(file)
+            parser.save(file, exclude_options=("_plugins",))      # a lexer is chosen at load time
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:

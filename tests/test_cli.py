@@ -2,6 +2,7 @@
 plus the text rendering, the bots and the game logs it is built on."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import json
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.interpreter.bots import FirstBot, RandomBot
+from referee.interpreter import cli
 from referee.interpreter.cli import main
 from referee.interpreter.engine import load_game
 from referee.interpreter.gamelog import read_log, replay, rules_sha256, write_log
@@ -105,6 +107,52 @@ def test_check_broken_file_text_and_json(capsys, tmp_path):
     (diagnostic,) = files[0]["diagnostics"]
     assert diagnostic["code"] == "E202" and diagnostic["line"] == 5 and diagnostic["file"] == str(broken)
     assert files[1]["diagnostics"] == []
+
+
+def test_check_imports_only_what_it_needs():
+    # start-up time (issue 7): `check` starts no worker process and writes no report, so it
+    # does not import multiprocessing, html (analyze, tournament) or the package metadata
+    code = (f"import sys; from referee.interpreter.cli import main; main(['check', {CONTINENTS!r}]); "
+            "print(' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    modules = set(done.stdout.splitlines()[-1].split())
+    assert {"referee.interpreter.cli", "referee.dsl.lexer", "referee.interpreter.engine"} <= modules
+    for needless in ("multiprocessing", "html", "referee.interpreter.parallel", "referee.interpreter.analyze",
+                     "referee.interpreter.tournament", "importlib.metadata"):
+        assert needless not in modules
+
+
+def test_games_load_without_garbage_collection(monkeypatch, capsys):
+    # start-up: what loading makes lives as long as the command; collecting during it frees nothing
+    during = []
+    real_load_game = cli.load_game
+
+    def load_game(*args, **kwargs):
+        during.append(gc.isenabled())
+        return real_load_game(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "load_game", load_game)
+    assert main(["check", CONTINENTS]) == 0
+    assert main(["compile", TTT]) == 0
+    assert during == [False, False]
+    assert gc.isenabled()                      # collecting again afterwards
+    gc.disable()
+    try:
+        assert main(["check", TTT]) == 0
+        assert not gc.isenabled()              # a caller's choice stays
+    finally:
+        gc.enable()
+
+
+def test_the_program_exits_without_a_last_collection(monkeypatch):
+    # the `referee` program (and python -m referee) ends after its command: the interpreter's
+    # last collection over everything left would free nothing the exit does not
+    frozen = []
+    monkeypatch.setattr(cli, "main", lambda: 3)
+    monkeypatch.setattr(cli.gc, "freeze", lambda: frozen.append(True))
+    assert cli.run() == 3
+    assert frozen == [True]
 
 
 def test_check_missing_file_is_an_error(capsys, tmp_path):

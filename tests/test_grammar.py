@@ -21,6 +21,8 @@ from referee.dsl.program import build_program
 from referee.interpreter.engine import Game
 from referee.interpreter.errors import RulesRuntimeError
 
+from .conftest import game_files
+
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = GRAMMAR_PATH.read_text()
 SPECIAL = {"start": "Module"}
@@ -175,6 +177,22 @@ def test_the_coverage_program_builds_every_node_class():
     walk(module)
     wanted = {expected_class(rule) for rule in node_rules()}
     assert wanted - seen == set(), f"constructs missing from the coverage program: {wanted - seen}"
+
+
+def test_nodes_repr_as_attrs_writes_it():
+    # dsl/ast.py gives its classes one shared __repr__, not one compiled by attrs for each class
+    # (start-up time): it writes what attrs writes, for every node of every game
+    twins = {}
+    sources = [(EVERYTHING, "everything.rules")] + [(path.read_text(encoding="utf-8"), str(path)) for path in game_files()]
+    for text, file in sources:
+        module, diagnostics = parse(text, file)
+        assert diagnostics == []
+        for node in ast.walk(module):
+            cls = type(node)
+            names = [field.name for field in attrs.fields(cls)]
+            twin = twins.get(cls) or twins.setdefault(cls, attrs.make_class(cls.__name__, names, frozen=True))
+            assert repr(node) == repr(twin(*(getattr(node, name) for name in names)))
+    assert set(twins) == {*node_classes().values(), ast.Span}
 
 
 # ---- fuzzing: generated programs never make the front end raise ------------------------------
