@@ -371,6 +371,20 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group (compile_flow)
 
 
+def call_graph(functions) -> dict:
+    """function name -> the names its body calls; for the last functions asked about (a
+    compile asks callers() a dozen times of the same functions: one walk of each body)."""
+    last = LAST_CALL_GRAPH
+    if last and last[0] is functions and last[1] == len(functions):
+        return last[2]
+    calls = {name: {n.name for n in ast.walk(fn.body) if isinstance(n, ast.Call)} for name, fn in functions.items()}
+    LAST_CALL_GRAPH[:] = [functions, len(functions), calls]
+    return calls
+
+
+LAST_CALL_GRAPH = []
+
+
 def one_call(source: str, name: str) -> bool:
     """Whether a source is one call of `name` as a whole (`numbers(1, f(x) + 1)`), not a
     call followed by more (`numbers(1, 2) + x`)."""
@@ -386,7 +400,7 @@ def one_call(source: str, name: str) -> bool:
 
 def callers(functions, names) -> set:
     """The names, and the functions that call one of them, directly or through others."""
-    calls = {name: {n.name for n in ast.walk(fn.body) if isinstance(n, ast.Call)} for name, fn in functions.items()}
+    calls = call_graph(functions)
     found = set(names)
     changed = True
     while changed:
