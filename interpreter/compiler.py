@@ -371,6 +371,67 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group (compile_flow)
 
 
+def folded(source: str, known: dict):
+    """A condition's source with `X is None` / `X is not None` decided for the names in
+    `known` (name -> whether it is none), and what that decides folded (`not`, `and`, `or`,
+    `a if c else b`): True or False when the whole condition is decided, else the source."""
+    if not known or not any(name in source for name in known):
+        return source
+    try:
+        tree = python_ast.parse(source, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError):
+        return source
+    result = NoneFolder(known).visit(tree)
+    if isinstance(result, python_ast.Constant) and isinstance(result.value, bool):
+        return result.value
+    return python_ast.unparse(result)
+
+
+class NoneFolder(python_ast.NodeTransformer):
+    """folded(): decides the none tests of known names, and folds what they decide."""
+
+    def __init__(self, known):
+        self.known = known
+
+    @staticmethod
+    def decided(node):
+        return isinstance(node, python_ast.Constant) and isinstance(node.value, bool)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if (len(node.ops) == 1 and isinstance(node.left, python_ast.Name) and node.left.id in self.known
+                and isinstance(node.ops[0], (python_ast.Is, python_ast.IsNot))
+                and isinstance(node.comparators[0], python_ast.Constant) and node.comparators[0].value is None):
+            return python_ast.Constant(self.known[node.left.id] == isinstance(node.ops[0], python_ast.Is))
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, python_ast.Not) and self.decided(node.operand):
+            return python_ast.Constant(not node.operand.value)
+        return node
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        is_and = isinstance(node.op, python_ast.And)
+        kept = []
+        for value in node.values:
+            if self.decided(value):
+                if value.value != is_and:
+                    return python_ast.Constant(value.value)     # False in an `and`, True in an `or`
+                continue                                        # no effect on the rest
+            kept.append(value)
+        if not kept:
+            return python_ast.Constant(is_and)
+        return kept[0] if len(kept) == 1 else python_ast.BoolOp(node.op, kept)
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        if self.decided(node.test):
+            return node.body if node.test.value else node.orelse
+        return node
+
+
 def call_graph(functions) -> dict:
     """function name -> the names its body calls; for the last functions asked about (a
     compile asks callers() a dozen times of the same functions: one walk of each body)."""
@@ -1783,11 +1844,17 @@ class Compiler:
         random = any(isinstance(n, ast.Call) and n.name in draws for n in ast.walk(action.binders))
         return EnumerationPart(action, loops, sources, early_nodes, stage_nodes, names_all, static_unique, random)
 
-    def emit_steps(self, out, part, nodes, indent, fail):
+    def emit_steps(self, out, part, nodes, indent, fail, known=None):
         for node in nodes:
             out.span = node.span
             kind, name, source = part.sources[id(node)]
             counter = self.counter(node)
+            if known and counter is None and kind == "require":
+                decided = folded(source, known)
+                if decided is True:
+                    continue            # (always holds in this case: none_split)
+                if decided is not False:
+                    source = decided
             self.bump(counter, out, indent)
             if kind == "let":
                 if counter is None and re.fullmatch(r"_h\d+", source):
@@ -1800,9 +1867,10 @@ class Compiler:
                 self.bump(counter, out, indent + 1, 1)
                 out.add(indent + 1, fail)
 
-    def emit_nested_steps(self, out, part, nodes, indent) -> int:
+    def emit_nested_steps(self, out, part, nodes, indent, known=None):
         """Guard steps without coverage counters as nested ifs (what follows runs inside the
-        last one); the indent of what follows."""
+        last one); the indent of what follows, or None when a step is decided false by `known`
+        (which values are none: folded()), so that nothing passes."""
         for node in nodes:
             out.span = node.span
             kind, name, source = part.sources[id(node)]
@@ -1810,9 +1878,34 @@ class Compiler:
                 if not re.fullmatch(r"_h\d+", source):      # (else: the steps after it use that name)
                     out.add(indent, f"L_{name} = {source}")
             else:
-                out.add(indent, f"if {source}:")
-                indent += 1
+                source = folded(source, known)
+                if source is False:
+                    return None
+                if source is not True:
+                    out.add(indent, f"if {source}:")
+                    indent += 1
         return indent
+
+    def emit_action_loops(self, out, part, ctx, shared, inner, j, own, values, known=None):
+        """A fused action's own binders' loops (after the shared ones) and its tuples."""
+        for k in range(shared, len(part.loops)):
+            innermost = [f"out{j}.append(({values}))"] if k == len(part.loops) - 1 else None
+            inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own, body=innermost, known=known)
+        if inner is not None:
+            out.add(inner, f"out{j}.append(({values}))")
+
+    def none_split(self, part, ctx, k):
+        """A value read once at loop level k whose none-ness the guard steps there test (`under
+        == none or ...`): the loop body is then written once for each case, the tests decided.
+        Its name, or None."""
+        sources = [part.sources[id(node)][2] for node in part.stage_nodes[k]]
+        for m in range(k + 1, len(part.loops)):
+            sources += [part.sources[id(node)][2] for node in part.stage_nodes[m]]
+        for temp, level in ctx.levels.items():
+            if level == k and temp.startswith("_h") and temp not in ctx.lazy and \
+                    sum(len(re.findall(rf"\b{temp} is (?:not )?None\b", src)) for src in sources) >= 2:
+                return temp
+        return None
 
     @staticmethod
     def emit_hoisted(out, ctx, level, indent, hoist=None):
@@ -1821,7 +1914,7 @@ class Compiler:
             if ctx.levels[temp] == level:
                 out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
 
-    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None):
+    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
         """The loop of binder k with its filter and (steps) the guard steps placed at its
         level; the indent of its body. With `body` (the innermost loop's lines), a loop whose
         one guard step is `A or B`, A the same for every value, may be written twice instead,
@@ -1831,6 +1924,17 @@ class Compiler:
         split = self.unswitched(part, ctx, k, hoist) if body is not None and steps and independent else None
         if split is not None:
             invariant, rest = split
+            decided = folded(invariant, known)
+            if decided is True or decided is False:
+                # the case is known here (none_split): one loop, with or without the test
+                out.add(indent, f"for L_{name} in {fixed}:")
+                self.emit_hoisted(out, ctx, k, indent + 1, hoist)
+                if decided is False:
+                    out.span = part.stage_nodes[k][0].span
+                    out.add(indent + 1, f"if not ({rest}): continue")
+                for line in body:
+                    out.add(indent + 1, line)
+                return None
             out.add(indent, f"if {invariant}:")
             out.add(indent + 1, f"for L_{name} in {fixed}:")
             self.emit_hoisted(out, ctx, k, indent + 2, hoist)
@@ -1861,7 +1965,7 @@ class Compiler:
         if where is not None and not independent:
             out.add(indent, f"if not ({where}): continue")
         if steps:
-            self.emit_steps(out, part, part.stage_nodes[k], indent, "continue")
+            self.emit_steps(out, part, part.stage_nodes[k], indent, "continue", known)
         return indent
 
     def returns_list(self, source) -> bool:
@@ -2075,20 +2179,29 @@ class Compiler:
             steps = part.stage_nodes[shared - 1]
             # (nested ifs, but not so many that Python's indentation limit is near)
             nested = len(steps) <= 16 and all(self.counter(node) is None for node in steps)
+            values = "".join(f"L_{b.name}, " for b in part.action.binders)
             if not nested:
                 out.add(indent + 1, "while True:")
                 inner = indent + 2
                 self.emit_steps(out, part, steps, inner, "break")
-            else:
-                inner = self.emit_nested_steps(out, part, steps, indent + 1)
-            values = "".join(f"L_{b.name}, " for b in part.action.binders)
-            for k in range(shared, len(part.loops)):
-                innermost = [f"out{j}.append(({values}))"] if k == len(part.loops) - 1 else None
-                inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own, body=innermost)
-            if inner is not None:
-                out.add(inner, f"out{j}.append(({values}))")
-            if not nested:
+                self.emit_action_loops(out, part, ctx, shared, inner, j, own, values)
                 out.add(indent + 2, "break")
+                continue
+            split = self.none_split(part, ctx, shared - 1)
+            if split is None:
+                inner = self.emit_nested_steps(out, part, steps, indent + 1)
+                self.emit_action_loops(out, part, ctx, shared, inner, j, own, values)
+                continue
+            # the guard's none tests of that value decided in each case; a case where a step
+            # is false lists nothing (no `else` of its own)
+            live = [case for case in (True, False)
+                    if not any(part.sources[id(node)][0] == "require"
+                               and folded(part.sources[id(node)][2], {split: case}) is False for node in steps)]
+            for n, case in enumerate(live):
+                test = f"{split} is None" if case else f"{split} is not None"
+                out.add(indent + 1, (f"if {test}:" if len(live) == 1 else "if " + f"{split} is None:") if n == 0 else "else:")
+                inner = self.emit_nested_steps(out, part, steps, indent + 2, {split: case})
+                self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, {split: case})
         for j, part in enumerate(parts):
             out.add(2, f"if len(out{j}) > {MAX_LEGAL_MOVES}: too_many_moves({part.action.name!r}, "
                        f"{self.codegen.bind(part.action.span, 'span')})")

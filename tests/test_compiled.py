@@ -672,3 +672,20 @@ def test_a_domain_only_iterated_is_not_copied():
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
     listing = game.compiler.module_source().split("def legal_strike(s):")[1].split("\ndef ")[0]
     assert "list(range(" not in listing and re.search(r"fixed1 = _k\d+\n", listing)   # 1..places: a constant tuple
+
+
+def test_none_tests_decided_for_a_known_case_fold_the_condition():
+    from referee.interpreter.compiler import folded
+    assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": True}) is True
+    assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": False}) == "not _A0[_h1] == 'fire'"
+    assert folded("((_h1 is not None) and (_A0[_h1] == 'house'))", {"_h1": True}) is False
+    assert folded("((_A2[_h1] if _h1 is not None else None) == _A2[L_card])", {"_h1": False}) == "_A2[_h1] == _A2[L_card]"
+    assert folded("(_h2 is None) or x", {"_h1": True}) == "(_h2 is None) or x"      # another name: as it was
+    assert folded("((", {"_h1": True}) == "(("
+
+
+def test_a_fused_listing_split_on_an_empty_place_lists_what_each_lists_alone():
+    game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 3)
+    listing = game.compiler.module_source().split("def legal_together_build_burn(s):")[1].split("\ndef ")[0]
+    assert re.search(r"if _h\d+ is None:\n\s+for L_card in fixed0_2:\n\s+out0\.append", listing)   # build: every house
+    assert re.search(r"if on1:\n\s+if _h\d+ is not None:", listing)                               # burn: none on an empty place
