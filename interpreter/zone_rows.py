@@ -1,6 +1,6 @@
 """Zone keys built once: a comprehension over a fixed domain (a board, an enum, the players)
-that reads zones by keys naming its variable, such as `filter(c in Pos where size(panorama[p,
-c]) > 0)`, iterates over rows (c, ('panorama', p, c)) made once per value of the indexes that
+that reads zones by keys naming its variable, such as `filter(c in Cell where size(pile[p,
+c]) > 0)`, iterates over rows (c, ('pile', p, c)) made once per value of the indexes that
 stay the same through the loop (here p), instead of building and hashing a new tuple key on
 every round (about half the time of such a loop).
 
