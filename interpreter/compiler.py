@@ -1925,28 +1925,22 @@ class Compiler:
         if split is not None:
             invariant, rest = split
             decided = folded(invariant, known)
-            if decided is True or decided is False:
-                # the case is known here (none_split): one loop, with or without the test
-                out.add(indent, f"for L_{name} in {fixed}:")
-                self.emit_hoisted(out, ctx, k, indent + 1, hoist)
-                if decided is False:
+
+            def one_loop(at, test):
+                out.add(at, f"for L_{name} in {fixed}:")
+                self.emit_hoisted(out, ctx, k, at + 1, hoist)
+                if test is not None:
                     out.span = part.stage_nodes[k][0].span
-                    out.add(indent + 1, f"if not ({rest}): continue")
+                    out.add(at + 1, f"if not ({test}): continue")
                 for line in body:
-                    out.add(indent + 1, line)
-                return None
-            out.add(indent, f"if {invariant}:")
-            out.add(indent + 1, f"for L_{name} in {fixed}:")
-            self.emit_hoisted(out, ctx, k, indent + 2, hoist)
-            for line in body:
-                out.add(indent + 2, line)
-            out.add(indent, "else:")
-            out.add(indent + 1, f"for L_{name} in {fixed}:")
-            self.emit_hoisted(out, ctx, k, indent + 2, hoist)
-            out.span = part.stage_nodes[k][0].span
-            out.add(indent + 2, f"if not ({rest}): continue")
-            for line in body:
-                out.add(indent + 2, line)
+                    out.add(at + 1, line)
+            if decided is True or decided is False:
+                one_loop(indent, None if decided else rest)      # the case is known here (none_split)
+            else:
+                out.add(indent, f"if {invariant}:")
+                one_loop(indent + 1, None)
+                out.add(indent, "else:")
+                one_loop(indent + 1, rest)
             return None
         units = self.listing_charge(part.action)
         if not independent and units is not None:

@@ -898,14 +898,7 @@ class State:
         if saved is not None:
             self.restore(saved)
             return
-        coverage = self.game.coverage
-        counted = list(coverage.counts) if coverage is not None else None
-        again = self.game.new_initial_state(self.seed)
-        for name in self.history[:moves_before]:
-            again.apply(name)
-        if counted is not None:
-            coverage.counts[:] = counted        # the moves were counted when they were played
-        self._become(again)
+        self._become(replayed(self, moves_before))
         self.game.memo_reset(self)
 
     def checkpoint(self) -> tuple:
@@ -1450,24 +1443,34 @@ class Unbuilt:
         self.rng = rng          # the random source before the step: the copy made must have it
 
 
+def replayed(s, moves, rebuildable=True):
+    """A new state: s's seed and its first `moves` moves played again, the rule coverage
+    counts left as they were (those moves were counted when they were first played)."""
+    coverage = s.game.coverage
+    counted = list(coverage.counts) if coverage is not None else None
+    try:
+        again = s.game.new_initial_state(s.seed)
+        again.rebuildable = rebuildable and again.rebuildable
+        for name in s.history[:moves]:
+            again.apply(name)
+    finally:
+        if counted is not None:
+            coverage.counts[:] = counted
+    return again
+
+
 def rebuild_snapshot(s, pending):
     """The copy from before a stopped step that took none, for a clone of its state to replay
     the step from: the state that stopped, played again from its seed and moves by a state
     that copies before its steps. The copy is kept in the stopped step, which the state and
     all its clones share: the game is played again at most once per stopped step."""
     game = s.game
-    coverage = game.coverage
-    counted = list(coverage.counts) if coverage is not None else None
     try:
-        again = game.new_initial_state(s.seed)
-        again.rebuildable = False
-        for name in s.history[:-1]:         # (the last one is the choice being applied)
-            again.apply(name)
+        # (the last move is the choice being applied; the copy takes copies before its steps)
+        again = replayed(s, len(s.history) - 1, rebuildable=False)
     except IllegalMove as error:
         raise RulesRuntimeError(f"{UNREBUILT}: {error}") from error
     finally:
-        if counted is not None:
-            coverage.counts[:] = counted        # the moves were counted when they were played
         game.step_budget[:] = (MAX_STEP_ROUNDS, MAX_STEP_WORK)      # (the choice's own budget)
     stopped = again.pending
     if stopped is None or stopped.snapshot.__class__ is Unbuilt or stopped.choices != pending.choices \
