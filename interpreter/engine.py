@@ -38,7 +38,10 @@ class Move:
 
     def __init__(self, kind, action, args, name, state=None, owner=None):
         self.kind, self.action, self.args, self._name, self._state = kind, action, args, name, state
-        self.owner = owner      # the MoveList it came from: applying it needs no search
+        # the segments of the MoveList it came from: applying it needs no search (not the list
+        # itself, which holds its moves: a cycle would outlive every move's list until the
+        # garbage collector ran, with all the argument tuples listed)
+        self.owner = owner
 
     @property
     def name(self) -> str:
@@ -97,9 +100,9 @@ class MoveList:
             # (the loop always breaks: 0 <= i < length)
             if index is None:
                 move = items[k]
-                move.owner = self
+                move = Move(move.kind, move.action, move.args, move._name, move._state, self.segments)
             else:
-                move = Move("action", index, items[k], names[k] if names is not None else None, self.state, self)
+                move = Move("action", index, items[k], names[k] if names is not None else None, self.state, self.segments)
             made[i] = move
         return move
 
@@ -875,7 +878,7 @@ class State:
             move = self.find_move(move)
         else:
             legal = self._legal if self._legal is not None else self.legal_moves()
-            if getattr(move, "owner", None) is not legal:
+            if getattr(move, "owner", None) is not legal.segments:
                 if not isinstance(move, Move) or move not in legal:
                     name = move.name if isinstance(move, Move) else repr(move)
                     raise IllegalMove(f"'{name}' is not a legal move now")
