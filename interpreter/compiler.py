@@ -2509,11 +2509,8 @@ class Compiler:
                 out.add(3, f"pc = {k + 1}")
             elif op == "play":
                 out.add(3, "s._legal = None")
-                out.add(3, "if s.legal_moves(): return")
+                out.add(3, "if s.listed(): return")
                 if ins.optional:
-                    # (an empty listing is not kept: it holds the state, a cycle that would keep
-                    # a finished game alive until the garbage collector ran)
-                    out.add(3, "s._legal = None")
                     out.add(3, f"pc = {k + 1}")
                 else:
                     out.add(3, f"dead_end(s, {me})")

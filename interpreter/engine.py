@@ -520,11 +520,15 @@ class Game:
 
     def setup_done(self, s):
         s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
-        # games whose components have the same labels name their moves alike: one cache
+        s.names = self.names_for_labels_of(s)
+
+    def names_for_labels_of(self, s) -> dict:
+        """The cache of move names for the labels of s's components: games whose components
+        have the same labels name their moves alike, and share one."""
         labels = tuple(entity["__label__"] for entity in s.entities[len(self.static_entities):])
         if labels not in self.move_names and len(self.move_names) >= 16:
             self.move_names.clear()     # setups that differ from game to game: keep a few
-        s.names = self.move_names.setdefault(labels, {})
+        return self.move_names.setdefault(labels, {})
 
     def setup_runner(self, s):
         """The setup as a step (explicit chance): it may stop at chance nodes."""
@@ -700,11 +704,12 @@ class State:
         return other
 
     def changed(self):
-        """Call after changing a state by hand (its vars or zones, not through the engine):
-        the values the compiled rules cached from it are forgotten. (The engine's own moves
+        """Call after changing a state by hand (its vars, zones or components, not through the
+        engine): the values the compiled rules cached from it are forgotten. (The engine's own moves
         keep them exact; reading a function or the scores from outside forgets them anyway.)"""
         self.game.memo_reset(self)
         self._legal = None
+        self.names = self.game.names_for_labels_of(self)    # (labels changed by hand name moves anew)
         self.var_index, self.var_index_mine = {}, True     # built again from the variables
         self.replayable = False      # its seed and moves no longer make it
         self.rebuildable = False
@@ -859,14 +864,23 @@ class State:
     def is_terminal(self) -> bool:
         return self.terminal
 
-    def legal_moves(self) -> list:
-        if self._legal is None:
+    def legal_moves(self) -> "MoveList":
+        legal = self._legal
+        return MoveList(self, legal if legal is not None else self.listed())
+
+    def listed(self) -> list:
+        """The segments of the legal moves (MoveList), listed once per position. The state keeps
+        them and not a MoveList: a MoveList holds its state, and the cycle would keep every
+        state dropped with its moves listed (search bots drop thousands) until the garbage
+        collector ran."""
+        legal = self._legal
+        if legal is None:
             self.game.step_budget[1] = MAX_STEP_WORK      # a listing has the work budget of a step
             try:
-                self._legal = compute_legal_moves(self)
+                legal = self._legal = legal_segments(self)
             except PYTHON_ERRORS as error:
                 raise located(self, error, "finding the legal moves") from error
-        return self._legal
+        return legal
 
     def legal_move_names(self) -> list:
         return [m.name for m in self.legal_moves()]
@@ -877,8 +891,9 @@ class State:
         if isinstance(move, str):
             move = self.find_move(move)
         else:
-            legal = self._legal if self._legal is not None else self.legal_moves()
-            if getattr(move, "owner", None) is not legal.segments:
+            segments = self._legal if self._legal is not None else self.listed()
+            if getattr(move, "owner", None) is not segments:
+                legal = MoveList(self, segments)
                 if not isinstance(move, Move) or move not in legal:
                     name = move.name if isinstance(move, Move) else repr(move)
                     raise IllegalMove(f"'{name}' is not a legal move now")
@@ -1010,8 +1025,15 @@ def normalise(text: str) -> str:
 # ---- legal moves ---------------------------------------------------------------------------
 
 def compute_legal_moves(s: State) -> MoveList:
+    """The legal moves of s, listed afresh."""
+    return MoveList(s, legal_segments(s))
+
+
+def legal_segments(s: State) -> list:
+    """The legal moves as MoveList's segments: (action index, argument tuples, names or None),
+    or (None, Move objects, None) for a choice's options and a skip. Empty: no legal move."""
     if s.terminal:
-        return MoveList(s, [])
+        return []
     if s.pending is not None:
         # options that look the same (identical cards) are one move, as for actions: the first
         moves, seen = [], set()
@@ -1019,11 +1041,11 @@ def compute_legal_moves(s: State) -> MoveList:
             if name not in seen:
                 seen.add(name)
                 moves.append(Move("choice", -1, (i,), name))
-        return MoveList(s, [(None, moves, None)])
+        return [(None, moves, None)]
     game = s.game
     instruction = game.flow[s.pc] if s.pc < len(game.flow) else None
     if instruction is None or instruction.op not in ("play", "simultaneous"):
-        return MoveList(s, [])
+        return []
     segments, names_seen = [], None
     together = instruction.fused(s) if instruction.fused is not None else None
     for index, action, keyed in instruction.listed:
@@ -1057,7 +1079,7 @@ def compute_legal_moves(s: State) -> MoveList:
             segments.append((index, kept, names))
     if instruction.optional and segments:
         segments.append((None, [Move("skip", -1, (), SKIP)], None))
-    return MoveList(s, segments)
+    return segments
 
 
 def merge_by_labels(s, index, candidates, by_label):
@@ -1532,7 +1554,7 @@ def simultaneous_step(s, ins) -> bool:
     if remaining:
         s.current = remaining[0]
         s._legal = None
-        if s.legal_moves():
+        if s.listed():
             return True
         raise DeadEnd(f"P{s.current} must choose but has no legal move", ins.span)
     key = ins.key

@@ -78,6 +78,7 @@ def temple_values_unseen(s):
             entity = dict(s.entities[x])
             entity["value"], entity["__label__"] = s.entities[y]["value"], s.entities[y]["__label__"]
             swapped.entities[x] = entity
+        swapped.changed()       # (its labels changed by hand: its moves are named anew)
         for q in range(1, s.game.num_players + 1):
             if q != owner:
                 assert view_text(swapped, q) == view_text(s, q), f"P{q} sees the values of P{owner}'s temples"
