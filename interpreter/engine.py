@@ -753,11 +753,13 @@ class State:
         owned = self.owned
         zones = self.zones
         if here is not None:
-            if here in owned:
-                zones[here].remove(x)
-            else:
-                items = zones[here] = zones[here][:]
+            items = zones[here]
+            if here not in owned:
+                items = zones[here] = items[:]
                 owned.add(here)
+            if items[-1] == x:
+                items.pop()         # the top (a deal, a draw): no scan of the whole pile
+            else:
                 items.remove(x)
         if key in owned:
             target = zones[key]
