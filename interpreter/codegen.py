@@ -80,6 +80,18 @@ def reusing(source: str, values: dict) -> str:
 
 
 TEMPORARY = re.compile(r"\b_t\d+\b")
+BOUND_TEMPORARY = re.compile(r"\((_t\d+) :=")
+HOISTED = re.compile(r"\b_h\d+\b")
+
+
+def temporaries_of_their_own(source: str, elsewhere: str) -> bool:
+    """Whether source may move into a lambda: every temporary it reads it binds itself, none
+    that it binds is read elsewhere, and it reads no value hoisted for a loop level (computed
+    on first use: `_h if _h is not UNSET else (_h := ...)`, which a lambda would make its own)."""
+    if HOISTED.search(source):
+        return False
+    bound = set(BOUND_TEMPORARY.findall(source))
+    return set(TEMPORARY.findall(source)) <= bound and not bound & set(TEMPORARY.findall(elsewhere))
 
 
 def canonical(node) -> str:
@@ -945,11 +957,12 @@ class SourceGenerator:
         # in the same item's round (not in the lambda below: that runs after the loop)
         kept = filter_values(where) if where is not None and ":=" in where else {}
         reused = [f"({reusing(self.source(k, inner_scope, inner), kept)} or 0)" for k in node.keys] if kept else sources
-        if (node.kind != "sorted" and later and not any(":=" in k for k in later)
+        if (node.kind != "sorted" and later and temporaries_of_their_own(", ".join(later), reused[0] + cond)
                 and not any(isinstance(n, ast.Call) and n.name in self.compiler.random_functions
                             for n in ast.walk(node.keys[1:]))):
-            # the tie-breaking keys only for the tied values (a lambda: a ':=' in it would bind
-            # there; a draw must happen as often as before)
+            # the tie-breaking keys only for the tied values (a lambda, whose ':=' bind there:
+            # only temporaries the keys bind and read themselves; a draw must happen as often
+            # as before)
             return (f"ranked_ties({node.kind!r}, [({reused[0]}, {var}) for {var} in {domain}{cond}], "
                     f"lambda {var}: ({', '.join(later)}, ))")
         keys = "".join(f"{k}, " for k in reused)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 from fractions import Fraction
+from operator import itemgetter
 from typing import Iterable, Optional
 
 import attrs
@@ -29,6 +30,7 @@ from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice
 
 TERMINAL = 0
 SKIP = "skip"
+LABEL_OF = itemgetter("__label__")      # a component's label (its entity's)
 
 
 class Move:
@@ -525,7 +527,7 @@ class Game:
     def names_for_labels_of(self, s) -> dict:
         """The cache of move names for the labels of s's components: games whose components
         have the same labels name their moves alike, and share one."""
-        labels = tuple(entity["__label__"] for entity in s.entities[len(self.static_entities):])
+        labels = tuple(map(LABEL_OF, s.entities[len(self.static_entities):]))
         if labels not in self.move_names and len(self.move_names) >= 16:
             self.move_names.clear()     # setups that differ from game to game: keep a few
         return self.move_names.setdefault(labels, {})

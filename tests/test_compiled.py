@@ -569,6 +569,61 @@ flow {
     assert s.is_terminal() and s.winners == [2]
 
 
+def test_tie_break_keys_that_bind_temporaries_move_into_the_lambda_only_when_they_are_their_own():
+    from referee.interpreter.codegen import temporaries_of_their_own
+    top = "(_t3[-1] if (_t3 := _Z.get(('hand', a1_p), EMPTY)) else None)"
+    assert temporaries_of_their_own(f"({top} or 0)", "(len(_Z.get(('hand', a1_p), EMPTY)) or 0)")
+    # one the filter binds and the key reads: it would read the last item's value in a lambda
+    assert not temporaries_of_their_own("(_t1 or 0)", "(_t1 := f(s, a1_p)) > 0")
+    # one the key binds and something else reads
+    assert not temporaries_of_their_own(f"({top} or 0)", "_t3 > 0")
+    # a value hoisted for a loop level, computed on first use: a lambda would make it its own
+    assert not temporaries_of_their_own("(_h4 if _h4 is not UNSET else (_h4 := f(s)))", "")
+
+
+def test_a_ranking_broken_by_an_inlined_top_card_ranks_as_before(write_rules, tmp_path, capsys):
+    """`by size(hand[p]), top_value(p)`: the tie-break inlines top(hand[p]) with a temporary,
+    and is computed only for the tied players, in a lambda."""
+    from referee.interpreter.engine import load_game
+    path = write_rules("""
+game "Ties" {
+  players 3
+}
+component Card { value: int } label "card {value}"
+zone deck: pile of Card public
+zone hand[Player]: pile of Card public
+fn top_value(p: Player): int = top(hand[p]) == none ? 0 : top(hand[p]).value
+action take(c in deck) "take {c}" {
+  move c to hand[current]
+}
+setup {
+  for v in 1..5 {
+    create 1 Card { value: v } in deck
+  }
+}
+flow {
+  turns from 1 {
+    play take
+    if size(deck) == 0 {
+      finish winners best(p in players by size(hand[p]), top_value(p))
+    }
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 3)
+    assert game is not None, diagnostics
+    assert main(["compile", str(path), "--players", "3", "-o", str(tmp_path / "ties.py")]) == 0
+    assert "ranked_ties(" in (tmp_path / "ties.py").read_text()
+    # P1 and P2 hold two cards each, P3 one: the higher top card of the two wins
+    for moves, winners in ((["take card 5", "take card 1", "take card 2", "take card 4", "take card 3"], [1]),
+                           (["take card 1", "take card 5", "take card 2", "take card 3", "take card 4"], [2]),
+                           (["take card 2", "take card 3", "take card 1", "take card 5", "take card 4"], [1])):
+        s = game.new_initial_state(0)
+        for name in moves:
+            s.apply(name)
+        assert s.is_terminal() and s.winners == winners, moves
+
+
 def test_a_sum_whose_filter_computes_its_value_computes_it_once(write_rules):
     from referee.interpreter.engine import load_game
     path = write_rules("""
