@@ -105,6 +105,7 @@ class EnumerationPart:
     names_all: bool            # the label shows every binder
     static_unique: bool        # no two argument tuples can show the same labels
     random: bool               # a domain draws from the random source
+    late: frozenset = frozenset()   # binders whose filter took in requires (guards_as_filters)
 
 
 # ---- runtime helpers of statements ------------------------------------------------------
@@ -1785,10 +1786,13 @@ class Compiler:
         fixed_ctx.outside_loops = True
         return ctx, fixed_ctx
 
-    def enumeration_part(self, action, template, ctx, fixed_ctx):
+    def enumeration_part(self, action, template, ctx, fixed_ctx, unfolded=1):
         """An action's binders and guard steps compiled for listing its legal moves: each
         binder's loop (name, domain, filter, independent, same, unique, component), the guard's
-        lets and requires placed by loop level, their sources."""
+        lets and requires placed by loop level, their sources. The binders from `unfolded` on
+        take in the requires that test them alone (guards_as_filters)."""
+        original, action = action, self.guards_as_filters(action, unfolded)
+        late = frozenset(k for k, (a, b) in enumerate(zip(original.binders, action.binders)) if a is not b)
         cg = self.codegen
         named = set(re.findall(r"\{(\w+)\}", template))
         names_all = named >= {b.name for b in action.binders}
@@ -1842,7 +1846,7 @@ class Compiler:
         # one may draw from the random source: the domains are computed in binder order, all of them
         draws = callers(self.types.functions, {"pick"})
         random = any(isinstance(n, ast.Call) and n.name in draws for n in ast.walk(action.binders))
-        return EnumerationPart(action, loops, sources, early_nodes, stage_nodes, names_all, static_unique, random)
+        return EnumerationPart(action, loops, sources, early_nodes, stage_nodes, names_all, static_unique, random, late)
 
     def emit_steps(self, out, part, nodes, indent, fail, known=None):
         for node in nodes:
@@ -2005,7 +2009,8 @@ class Compiler:
         loops, random = part.loops, part.random
         fixed_order = [k for k, loop in enumerate(loops) if loop[3] and (levels is None or k in levels)]
         if not random:
-            fixed_order.sort(key=lambda k: loops[k][2] is None)
+            # (a filter that took in requires after the domains without one: a guard costs more)
+            fixed_order.sort(key=lambda k: 2 if k in part.late else loops[k][2] is None)
         for k in fixed_order:
             name, domain, where, independent, same, unique, component = loops[k]
             fixed = f"fixed{prefix}{k}"
@@ -2114,7 +2119,7 @@ class Compiler:
         # the actions whose shared binders loop alike (independent domains, the same way of
         # trying identical components) and that pass no guard step before the last of them
         ctx, fixed_ctx = self.enumeration_contexts()
-        tried = {i: self.enumeration_part(declared[i], self.game.actions[i].template or "", ctx, fixed_ctx)
+        tried = {i: self.enumeration_part(declared[i], self.game.actions[i].template or "", ctx, fixed_ctx, shared)
                  for i in group}
         base = tried[group[0]].loops[:shared]
         group = [i for i in group if not tried[i].random and not any(tried[i].stage_nodes[k] for k in range(shared - 1))
@@ -2127,7 +2132,7 @@ class Compiler:
         for i in group:
             action = declared[i]
             bound, known = dict(ctx.bound), set(ctx.hoist.values())
-            part = self.enumeration_part(action, self.game.actions[i].template or "", ctx, fixed_ctx)
+            part = self.enumeration_part(action, self.game.actions[i].template or "", ctx, fixed_ctx, shared)
             # what this action reads at its own levels is its own: the next one makes its own
             own = {source: temp for source, temp in ctx.hoist.items()
                    if temp not in known and ctx.levels[temp] >= shared}
@@ -2239,6 +2244,37 @@ class Compiler:
             lines[k] = line[:match.start()] + line[start:end - 1] + line[end + 1:]
             del lines[declared[0]]
             del out.spans[declared[0]]
+
+    def guards_as_filters(self, action, unfolded=1):
+        """The action with each inner binder's first requires that test it and no earlier
+        binder (nor a let) made part of its filter: `t in reserve[current], h in Map` with
+        `require size(shrine[h]) == 0` tries each hex once per listing, not once per temple
+        (an independent domain's filter is computed once: emit_fixed_domains). The tuples and
+        their order stay the same; a require tested so runs as a binder's `where` does (once per
+        value, before the loops). Binders before `unfolded` are left as they are (the shared
+        loops of a fused listing), and so is everything with rule coverage (its counters)."""
+        if self.coverage is not None or len(action.binders) <= unfolded:
+            return action
+        early, placed = self.guard_placement(action)
+        lets = {n.name for n in early + [n for stage in placed for n in stage] if isinstance(n, ast.Let)}
+        binders, folded = list(action.binders), set()
+        for k in range(unfolded, len(binders)):
+            outside = {b.name for b in binders[:k]} | lets
+            binder = binders[k]
+            if names_in(binder.domain) & outside or (binder.condition is not None and names_in(binder.condition) & outside):
+                continue        # not an independent domain: its filter runs per outer value anyway
+            condition = binder.condition
+            for node in placed[k]:
+                if not isinstance(node, ast.Require) or names_in(node.condition) & outside:
+                    break
+                condition = node.condition if condition is None else ast.And(node.span, condition, node.condition)
+                folded.add(id(node))
+            if condition is not binder.condition:
+                binders[k] = attrs.evolve(binder, condition=condition)
+        if not folded:
+            return action
+        body = tuple(statement for statement in action.body if id(ast.untag(statement)[0]) not in folded)
+        return attrs.evolve(action, binders=tuple(binders), body=body)
 
     def guard_placement(self, action):
         """The guard's let/require nodes: those that need no binder, and those placed right

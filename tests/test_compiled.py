@@ -774,3 +774,49 @@ def test_random_play_leaves_no_cycles_for_the_garbage_collector(path):
     finally:
         gc.enable()
     assert left == 0, f"{left} objects were only freed by the garbage collector"
+
+
+def test_requires_that_test_an_inner_binder_alone_filter_its_domain_once(write_rules, tmp_path):
+    """`t in reserve[current], c in Grid`: the requires that test c alone become c's filter,
+    computed once per listing (not once per token); the listing is still every (t, c) the
+    guard lets through, in binder order."""
+    from referee.interpreter.engine import action_candidates
+    path = write_rules("""
+game "Tokens" {
+  players 2
+}
+board Grid: grid 3 by 3
+component Token { value: int } label "token {value}"
+zone reserve[Player]: set of Token public
+zone spot[Grid]: set of Token public
+action put(t in reserve[current], c in Grid) "put {t} on {c}" {
+  require size(spot[c]) == 0 else "taken"
+  require c.row < 3 or c.col > 1 else "not there"
+  require t.value > 1 or c.row == 1 else "a 1 goes on the first row"
+  move t to spot[c]
+}
+setup {
+  for v in 1..4 {
+    create 1 Token { value: v } in reserve[1]
+    create 1 Token { value: v + 4 } in reserve[2]
+  }
+}
+flow {
+  turns from 1 until size(reserve[1]) + size(reserve[2]) == 0 {
+    play put
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 2)
+    assert game is not None, diagnostics
+    assert main(["compile", str(path), "-o", str(tmp_path / "tokens.py")]) == 0
+    listing = (tmp_path / "tokens.py").read_text().split("def legal_put(s):")[1].split("\ndef ")[0]
+    assert "fixed1 = []" in listing          # the cells that pass, once
+    action = game.actions[0]
+    for seed in range(5):
+        s, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not s.is_terminal():
+            allowed = [args for args in action_candidates(s, action, check_guard=False)
+                       if action.guard(s, dict(zip((b[0] for b in action.binders), args))) is None]
+            assert action.enumerate(s)[0] == allowed
+            s.apply(bot.choose(s))
