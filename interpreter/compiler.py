@@ -16,7 +16,7 @@ from bisect import insort
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, element_of, strip_optional
+from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, describe, element_of, may_be_none, strip_optional, type_text
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
@@ -343,6 +343,20 @@ def outside_range(name, value, low, high, span):
     raise RulesRuntimeError(f"{name} is given {value}, outside its range {low}..{high}", span)
 
 
+def stored_none(name, declared, span):
+    raise RulesRuntimeError(f"{name} holds {describe(declared)}, but is given none here "
+                            f"(declare it '{type_text(declared)}?' if it may be none, or test the value first)", span)
+
+
+def seat(s, player, what, span):
+    """A turn or a choice given to a value: it must be a seat of this game (else the game
+    would ask a player who is not there)."""
+    if player.__class__ is not int or not 1 <= player <= s.game.num_players:
+        shown = "none" if player is None else repr(player)
+        raise RulesRuntimeError(f"{what} is given to {shown}, which is not a player (players are 1..{s.game.num_players})", span)
+    return player
+
+
 def not_a_player(s, name, value, span):
     raise RulesRuntimeError(f"{name} is a player, but is given {s.label(value)} (players are 1..{s.game.num_players})", span)
 
@@ -359,7 +373,7 @@ STATEMENT_RUNTIME = {
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
-    "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
+    "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "stored_none": stored_none, "seat": seat, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
 
 
@@ -765,13 +779,17 @@ class Compiler:
             not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
         value = self.chance_value(node.value, scope, ctx, out, indent, public) or self.x(node.value, scope, ctx)
         if isinstance(node.target, ast.AttributeTarget):
+            declared = self.types.fields_of(strip_optional(scope.lookup(target.name)))[target.attribute]
+            value = self.never_none_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out, indent)
             return self.set_attribute(node, value, scope, ctx, out, indent)
         if self.assigns_local(node.target, scope):
             if scope.lookup(node.target.name) == "int":
                 value = self.bounded(value, node.span, out, indent)
             out.add(indent, f"{ctx.local(node.target.name)} = {value}")
         else:
-            key = self.checked_key(node, scope, ctx, out, indent)
+            key = self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)
+            declared = self.types.type_name(self.types.vars[target.name].type)
+            value = self.never_none_stored(node.value, value, declared, target.name, scope, out, indent)
             players = self.player_values(node.target.name)
             always = isinstance(node.value, ast.Name) and node.value.id == "current"
             if players is not None and not always:
@@ -785,6 +803,17 @@ class Compiler:
             key, value = self.index_write(node.target.name, key, value, out, indent)
             out.add(indent, f"_V[{key}] = {value}")
             self.invalidate(node.target.name, out, indent)
+
+    def never_none_stored(self, node, value, declared, what, scope, out, indent) -> str:
+        """A value that may be none (its type ends in '?') about to be stored where the declared
+        type has no '?': a located error at the write if it is none, not a none stored that
+        fails later, far from its cause (the checker cannot know which values are there)."""
+        if may_be_none(declared) or not self.type_of(node, scope).endswith("?"):
+            return value
+        temp = self.fresh("_value")
+        out.add(indent, f"{temp} = {value}")
+        out.add(indent, f"if {temp} is None: stored_none({what!r}, {declared!r}, {self.codegen.bind(node.span, 'span')})")
+        return temp
 
     def index_write(self, name, key, value, out, indent):
         """Before a write to a variable that a table by value follows (var_indexes): the table
@@ -838,12 +867,11 @@ class Compiler:
                         f"outside_range({name!r}, {value}, {low}, {high}, {self.codegen.bind(span, 'span')})")
         return value
 
-    def checked_key(self, node, scope, ctx, out, indent) -> str:
-        """The key of a write to a variable, each index that may fall outside the variable's
+    def checked_key(self, name, indexes, span, scope, ctx, out, indent) -> str:
+        """The key of a write to a variable (or of a zone a component is put in), each index that may fall outside the variable's
         declared indexes checked first (a located error, not a silent new entry): ranges and
         players by value, cells, enum members and components by not being none. A literal
         outside a range is an error when the game is compiled."""
-        name, indexes = node.target.name, node.target.indexes
         if not indexes:
             return repr(name)
         parts = [repr(name)]
@@ -861,16 +889,16 @@ class Compiler:
             temp = self.fresh("_index")
             out.add(indent, f"{temp} = {source}")
             test = f"{temp} is None" if allowed is None else f"{temp} not in {self.codegen.bind(allowed)}"
-            out.add(indent, f"if {test}: outside_indexes(s, {name!r}, {temp}, {shown!r}, {self.codegen.bind(node.span)})")
+            out.add(indent, f"if {test}: outside_indexes(s, {name!r}, {temp}, {shown!r}, {self.codegen.bind(span)})")
             parts.append(temp)
         return "(" + ", ".join(parts) + ",)"
 
     def index_domains(self, name) -> list:
-        """(element type, the values allowed or None, how to say it) of each index of a var."""
+        """(element type, the values allowed or None, how to say it) of each index of a var or a zone."""
         known = self.index_domain_cache.get(name)
         if known is None:
             known = []
-            for domain in self.types.vars[name].index:
+            for domain in (self.types.vars.get(name) or self.types.zones[name]).index:
                 element = strip_optional(element_of(self.type_of(domain, self.types.globals)))
                 if element == "Player":
                     allowed = frozenset(range(1, self.game.num_players + 1))
@@ -895,7 +923,8 @@ class Compiler:
         return frozenset(seats | {None} if t.endswith("?") else seats)
 
     def s_Augment(self, node, scope, ctx, out, indent):
-        value = self.x(node.value, scope, ctx)
+        value = self.x(node.value, scope, ctx) if not self.type_of(node.value, scope).endswith("?") else \
+            self.codegen.number(node.value, scope, ctx, self.codegen.bind(node.span, "span"))   # none: a located error
         sign = "+" if node.op == "+=" else "-"
         if isinstance(node.target, ast.AttributeTarget):
             now = f"attribute(s.entities, {ctx.local(node.target.name)}, {node.target.attribute!r})"
@@ -907,7 +936,7 @@ class Compiler:
             out.add(indent, f"{local} = {total}")
             return
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
-        out.add(indent, f"{key} = {self.checked_key(node, scope, ctx, out, indent)}")
+        out.add(indent, f"{key} = {self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)}")
         total = self.bounded(f"_V.get({key}, {default}) {sign} ({value})", node.span, out, indent)
         total = self.in_range(node.target.name, total, node.span, out, indent)
         key, total = self.index_write(node.target.name, key, total, out, indent)
@@ -991,24 +1020,29 @@ class Compiler:
             out.add(indent + 1, f"if {self.x(node.until, inner, ctx)}: break")
         self.loop_cap("repeat", node.span, out, indent)
 
-    def destination(self, node, scope, ctx):
-        return self.x(node.zone, scope, ctx), isinstance(node, ast.ToBottom)
+    def destination(self, node, scope, ctx, out, indent):
+        zone = node.zone
+        if isinstance(zone, ast.Subscript) and isinstance(zone.obj, ast.Name) and zone.obj.id in self.types.zones \
+                and scope.lookup(zone.obj.id) is None:
+            # a component put outside the zone's declared indexes: an error, not a zone nobody declared
+            return self.checked_key(zone.obj.id, zone.indexes, zone.span, scope, ctx, out, indent), isinstance(node, ast.ToBottom)
+        return self.x(zone, scope, ctx), isinstance(node, ast.ToBottom)
 
     def s_Move(self, node, scope, ctx, out, indent):
         item = self.fresh("_item")
         out.add(indent, f"{item} = {self.x(node.item, scope, ctx)}")
-        zone, under = self.destination(node.destination, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx, out, indent)
         out.add(indent, f"if {item} is not None: s.move({item}, {zone}, {under})")
 
     def s_MoveAll(self, node, scope, ctx, out, indent):
-        zone, under = self.destination(node.destination, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx, out, indent)
         target = self.fresh("_target")
         out.add(indent, f"{target} = {zone}")
         out.add(indent, f"move_all(s, {self.codegen.collection(node.source, scope, ctx)}, {target}, {under})")
 
     def s_Deal(self, node, scope, ctx, out, indent):
         count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
-        zone, under = self.destination(node.destination, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx, out, indent)
         out.add(indent, f"deal(s, {count}, {source}, {zone}, {under})")
 
     def s_Shuffle(self, node, scope, ctx, out, indent):
@@ -1049,7 +1083,10 @@ class Compiler:
 
     def s_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
-        inits = ", ".join(f"{i.name!r}: {self.x(i.value, scope, ctx)}" for i in node.inits)
+        fields = self.types.fields_of(node.type_name)
+        inits = ", ".join(f"{i.name!r}: " + self.never_none_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
+                                                                  f"{node.type_name}.{i.name}", scope, out, indent)
+                          for i in node.inits)
         out.add(indent, f"{values} = {{{inits}}}")
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
@@ -1074,7 +1111,8 @@ class Compiler:
         out.add(body + 1, f"{index} = s.choices[s.cursor]")
         out.add(body + 1, "s.cursor += 1")
         out.add(body, "else:")
-        who = self.x(node.chooser, scope, ctx) if node.chooser is not None else "s.current"
+        who = f"seat(s, {self.x(node.chooser, scope, ctx)}, 'a choice', {cg.bind(node.chooser.span, 'span')})" \
+            if node.chooser is not None else "s.current"
         prompt = node.prompt or f"choose {node.binder.name}"
         public = "None"
         if element in self.game.private_fields:
@@ -2484,7 +2522,7 @@ class Compiler:
                 out.add(4, f"e[{ins.key!r}] = (values, i + 1)")
                 out.add(4, f"pc = {k + 1}")
             elif op == "turns_init":
-                out.add(3, f"e[{ins.key!r}] = {ins.code}")
+                out.add(3, f"e[{ins.key!r}] = seat(s, {ins.code}, 'the first turn', {me}.span)")
                 out.add(3, f"pc = {k + 1}")
             elif op == "turns_check":
                 out.add(3, f"if {ins.code}:")
@@ -2504,7 +2542,7 @@ class Compiler:
                 out.add(4, f"e[{ins.key!r}] = e[{ins.key!r}] % {self.game.num_players} + 1")
                 jump(ins.target, 3)
             elif op == "turn":
-                out.add(3, f"s.current = {ins.code}")
+                out.add(3, f"s.current = seat(s, {ins.code}, 'a turn', {me}.span)")
                 out.add(3, "s.turn += 1")
                 out.add(3, f"pc = {k + 1}")
             elif op == "play":

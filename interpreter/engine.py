@@ -22,7 +22,7 @@ from referee.dsl.program import load_program
 
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value
+from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value, seat
 from .codegen import Context
 from .coverage import Coverage
 from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
@@ -1000,6 +1000,8 @@ def located(s, error, doing) -> RulesRuntimeError:
         if spans and trace.tb_lineno in spans:
             span = spans[trace.tb_lineno]
         trace = trace.tb_next
+    if isinstance(error, RecursionError):      # the rules' own functions, calling themselves
+        return RulesRuntimeError(f"functions call each other too deeply while {doing}: a function that calls itself without end?", span)
     return RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span)
 
 
@@ -1530,7 +1532,7 @@ def simultaneous_step(s, ins) -> bool:
         entry = env[ins.key] = (filtered_domain(s, env, ins), ())
     remaining, sealed = entry
     if remaining:
-        s.current = remaining[0]
+        s.current = seat(s, remaining[0], "a simultaneous move", ins.span)
         s._legal = None
         if s.legal_moves():
             return True

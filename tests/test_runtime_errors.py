@@ -1,4 +1,6 @@
 """A rules bug found while playing is a located RulesRuntimeError, never a Python error."""
+import re
+
 import pytest
 
 from referee.interpreter.engine import load_game
@@ -95,7 +97,13 @@ var w: Player? = none
 action shift(h in 1..3) "shift {h}" { heap[h + 1] = heap[h] }
 action name(k in 1..3) "name {k}" { w = current + k }
 action crown(k in 1..3) "crown {k}" { finish winners [k] }
-flow { turns from 1 { play shift, name, crown } }
+action toss(k in 1..3) "toss {k}" { move top(deck) to pile[current + k] }
+action ask(k in 1..3) "ask {k}" { choose c in [1, 2] by current + k { heap[1] = c } }
+component Chip { size: int }
+zone deck: pile of Chip
+zone pile[Player]: pile of Chip
+setup { create 3 Chip { size: 1 } in deck }
+flow { turns from 1 { play shift, name, crown, toss, ask } }
 """
 
 
@@ -103,6 +111,9 @@ flow { turns from 1 { play shift, name, crown } }
     ("shift 3", "a write to heap[4], outside the indexes declared for heap (1..3)", 5, "shift 2"),
     ("name 2", "w is a player, but is given 3 (players are 1..2)", 6, "name 1"),
     ("crown 3", "the winners must be players of this game (1..2), not 3", 7, "crown 2"),
+    # a component put in a zone nobody declared would be lost to every view and every rule
+    ("toss 2", "a write to pile[3], outside the indexes declared for pile (players 1..2)", 8, "toss 1"),
+    ("ask 2", "a choice is given to 3, which is not a player (players are 1..2)", 9, "ask 1"),
 ])
 def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move, message, line, inside):
     game, diagnostics, _ = load_game(str(write_rules(WRITES)))
@@ -115,6 +126,27 @@ def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move,
     assert everything(state) == before
     state.apply(inside)
     assert state.history == [inside]
+
+
+@pytest.mark.parametrize("flow, moves, message", [
+    ("turn 3 { play pass }", 0, "a turn is given to 3, which is not a player (players are 1..2)"),
+    ("turns from v + 5 { play pass }", 0, "the first turn is given to 6, which is not a player"),
+    ("turns from 0 { play pass }", 0, "the first turn is given to 0, which is not a player"),
+    ("for p in [2, 3] { turn p { play pass } }", 1, "a turn is given to 3, which is not a player"),
+    ("simultaneous p in [1, 0] { play pass }", 1, "a simultaneous move is given to 0, which is not a player"),
+])
+def test_a_turn_given_to_a_value_that_is_no_seat_is_a_located_error(write_rules, flow, moves, message):
+    """Without the check the game would ask player 3 of 2 (current_player() == 3)."""
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Seats" { players 2 }\nvar v: int = 1\naction pass "pass" { v += 1 }\n'
+        f"flow {{\n  {flow}\n}}\n")))
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        state = game.new_initial_state(0)
+        for _ in range(moves):
+            assert state.current_player() in (1, 2)
+            state.apply("pass")
+    assert raised.value.span is not None and raised.value.span.line == 5
 
 
 RUNAWAY = """
