@@ -790,14 +790,8 @@ class Compiler:
             key = self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)
             declared = self.types.type_name(self.types.vars[target.name].type)
             value = self.never_none_stored(node.value, value, declared, target.name, scope, out, indent)
-            players = self.player_values(node.target.name)
-            always = isinstance(node.value, ast.Name) and node.value.id == "current"
-            if players is not None and not always:
-                temp = self.fresh("_value")
-                out.add(indent, f"{temp} = {value}")
-                out.add(indent, f"if {temp} not in {self.codegen.bind(players)}: "
-                                f"not_a_player(s, {node.target.name!r}, {temp}, {self.codegen.bind(node.span)})")
-                value = temp
+            if not (isinstance(node.value, ast.Name) and node.value.id == "current"):
+                value = self.player_checked(node.target.name, value, node.span, out, indent)
             if self.is_number(node.target.name):
                 value = self.in_range(node.target.name, self.bounded(value, node.span, out, indent), node.span, out, indent)
             key, value = self.index_write(node.target.name, key, value, out, indent)
@@ -813,6 +807,17 @@ class Compiler:
         temp = self.fresh("_value")
         out.add(indent, f"{temp} = {value}")
         out.add(indent, f"if {temp} is None: stored_none({what!r}, {declared!r}, {self.codegen.bind(node.span, 'span')})")
+        return temp
+
+    def player_checked(self, name, value, span, out, indent) -> str:
+        """A value about to be stored in a Player variable: a seat (or none if it is optional)."""
+        players = self.player_values(name)
+        if players is None:
+            return value
+        temp = self.fresh("_value")
+        out.add(indent, f"{temp} = {value}")
+        out.add(indent, f"if {temp} not in {self.codegen.bind(players)}: "
+                        f"not_a_player(s, {name!r}, {temp}, {self.codegen.bind(span)})")
         return temp
 
     def index_write(self, name, key, value, out, indent):
@@ -937,8 +942,12 @@ class Compiler:
             return
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
         out.add(indent, f"{key} = {self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)}")
-        total = self.bounded(f"_V.get({key}, {default}) {sign} ({value})", node.span, out, indent)
-        total = self.in_range(node.target.name, total, node.span, out, indent)
+        now = f"_V.get({key}, {default})"
+        if self.types.type_name(self.types.vars[node.target.name].type).endswith("?"):
+            now = f"present({now}, {self.codegen.bind(node.span, 'span')})"      # none += 1: a located error
+        total = self.bounded(f"{now} {sign} ({value})", node.span, out, indent)
+        total = self.player_checked(node.target.name, self.in_range(node.target.name, total, node.span, out, indent),
+                                    node.span, out, indent)
         key, total = self.index_write(node.target.name, key, total, out, indent)
         out.add(indent, f"_V[{key}] = {total}")
         self.invalidate(node.target.name, out, indent)
@@ -1021,12 +1030,15 @@ class Compiler:
         self.loop_cap("repeat", node.span, out, indent)
 
     def destination(self, node, scope, ctx, out, indent):
-        zone = node.zone
+        return self.zone_key(node.zone, scope, ctx, out, indent), isinstance(node, ast.ToBottom)
+
+    def zone_key(self, zone, scope, ctx, out, indent):
+        """The key of a zone components are put in: outside the zone's declared indexes, an
+        error, not a zone nobody declared."""
         if isinstance(zone, ast.Subscript) and isinstance(zone.obj, ast.Name) and zone.obj.id in self.types.zones \
                 and scope.lookup(zone.obj.id) is None:
-            # a component put outside the zone's declared indexes: an error, not a zone nobody declared
-            return self.checked_key(zone.obj.id, zone.indexes, zone.span, scope, ctx, out, indent), isinstance(node, ast.ToBottom)
-        return self.x(zone, scope, ctx), isinstance(node, ast.ToBottom)
+            return self.checked_key(zone.obj.id, zone.indexes, zone.span, scope, ctx, out, indent)
+        return self.x(zone, scope, ctx)
 
     def s_Move(self, node, scope, ctx, out, indent):
         item = self.fresh("_item")
@@ -1091,8 +1103,9 @@ class Compiler:
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
         count = f"room_for(s, {self.x(node.count, scope, ctx)}, {self.codegen.bind(node.span, 'span')})"
+        zone = self.zone_key(node.zone, scope, ctx, out, indent)
         out.add(indent, f"for {self.fresh('_n')} in range({count}):")
-        out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {self.x(node.zone, scope, ctx)})")
+        out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {zone})")
 
     def s_Choose(self, node, scope, ctx, out, indent):
         cg = self.codegen

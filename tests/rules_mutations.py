@@ -315,11 +315,56 @@ def located_runtime_error(error):
     return kind, str(error)
 
 
-def play(game, seed) -> str:
+def broken_promise(state):
+    """What the engine promises of every state, whatever the rules: the player to move is a
+    seat; components lie in declared zones, within their indexes; a variable of a type without
+    '?' holds a value (None for a number, a bool or a seat is a none stored where none may go)."""
+    seats = range(1, state.game.num_players + 1)
+    if not state.is_terminal() and state.current_player() not in seats:
+        return f"the player to move is {state.current_player()!r}, not a seat"
+
+    def outside(kind, key, index_types):
+        indexes = key[1:] if isinstance(key, tuple) else ()
+        if len(indexes) != len(index_types):
+            return f"{kind} {key!r} has {len(indexes)} indexes, not {len(index_types)}"
+        for value, index_type in zip(indexes, index_types):
+            if value is None or (index_type == "Player" and value not in seats):
+                return f"{kind} {key!r} is outside its declared indexes"
+        return None
+
+    for key, items in state.zones.items():
+        name = key[0] if isinstance(key, tuple) else key
+        meta = state.game.zone_meta.get(name)
+        if meta is None:
+            if items:
+                return f"components lie in {key!r}, which is no zone"
+            continue
+        problem = items and outside("zone", key, meta[3])
+        if problem:
+            return problem
+    for key, value in state.vars.items():
+        name = key[0] if isinstance(key, tuple) else key
+        meta = state.game.var_meta.get(name)
+        if meta is None:
+            continue                    # the engine's own bookkeeping
+        problem = outside("variable", key, meta[2])
+        if problem:
+            return problem
+        if value is None and meta[3] in ("int", "real", "bool", "Player"):
+            return f"variable {key!r} of type {meta[3]} holds none"
+        if meta[3] == "Player" and value not in seats:
+            return f"variable {key!r} of type Player holds {value!r}"
+    return None
+
+
+def play(game, seed) -> tuple:
     rng = random.Random(seed)
     try:
         state = game.new_initial_state(seed=seed)
         for _ in range(MOVES):
+            problem = broken_promise(state)
+            if problem:
+                raise Unacceptable(f"a broken promise: {problem}")
             if state.is_terminal():
                 state.returns()
                 state.outcome()

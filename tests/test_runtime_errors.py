@@ -99,11 +99,13 @@ action name(k in 1..3) "name {k}" { w = current + k }
 action crown(k in 1..3) "crown {k}" { finish winners [k] }
 action toss(k in 1..3) "toss {k}" { move top(deck) to pile[current + k] }
 action ask(k in 1..3) "ask {k}" { choose c in [1, 2] by current + k { heap[1] = c } }
+action hop(k in 1..3) "hop {k}" { w = 1 w += k }
+action bump "bump" { w += 1 }
 component Chip { size: int }
 zone deck: pile of Chip
 zone pile[Player]: pile of Chip
 setup { create 3 Chip { size: 1 } in deck }
-flow { turns from 1 { play shift, name, crown, toss, ask } }
+flow { turns from 1 { play shift, name, crown, toss, ask, hop, bump } }
 """
 
 
@@ -114,6 +116,8 @@ flow { turns from 1 { play shift, name, crown, toss, ask } }
     # a component put in a zone nobody declared would be lost to every view and every rule
     ("toss 2", "a write to pile[3], outside the indexes declared for pile (players 1..2)", 8, "toss 1"),
     ("ask 2", "a choice is given to 3, which is not a player (players are 1..2)", 9, "ask 1"),
+    ("hop 2", "w is a player, but is given 3 (players are 1..2)", 10, "hop 1"),
+    ("bump", "arithmetic on 'none'", 11, "hop 1"),
 ])
 def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move, message, line, inside):
     game, diagnostics, _ = load_game(str(write_rules(WRITES)))
@@ -126,6 +130,17 @@ def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move,
     assert everything(state) == before
     state.apply(inside)
     assert state.history == [inside]
+
+
+def test_components_created_outside_a_zones_indexes_are_a_located_error(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Chips" { players 2 }\ncomponent Chip { size: int }\nzone pile[Player]: pile of Chip\n'
+        'setup {\n  for k in 1..3 { create 1 Chip { size: k } in pile[k] }\n}\n'
+        'action pass "pass" { }\nflow { turns from 1 { play pass } }\n')))
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError, match=re.escape("a write to pile[3], outside the indexes declared for pile")) as raised:
+        game.new_initial_state(0)
+    assert (raised.value.span.line, raised.value.span.column) == (5, 48)
 
 
 @pytest.mark.parametrize("flow, moves, message", [
