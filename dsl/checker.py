@@ -1036,6 +1036,10 @@ def check_labels(c: Checker):
                                                                     "this action has no arguments to show"))
         if action.template is None:
             continue          # the default name shows every argument
+        if action.template and not action.template.strip():
+            c.error("E416", f"the label of action '{action.name}' is blank: its moves would have no name to type",
+                    label_span(c, action), f'give it words, e.g. "{action.name}", or leave the label out')
+            continue
         names = [b.name for b in action.binders]
         template = action.template
         shown, wrong = set(), False
@@ -1072,6 +1076,27 @@ def check_labels(c: Checker):
                 c.error("E410", f"the label of component '{component.name}' shows '{{{match.group(1)}}}', which is not one of its attributes",
                         text_span(c, component.span, match.group(0)),
                         did_you_mean(match.group(1), fields) or f"its attributes are {', '.join(fields)}")
+
+
+def check_labels_of_a_play(c: Checker):
+    """Two actions offered by one `play` with the same label and no placeholder make moves of
+    one name: a player could not tell them apart, and naming one would always play the other.
+    (Labels with placeholders may differ by their values: `"{c}"` for two kinds of card.)"""
+    for play in (n for n in ast.walk(c.program.parts()) if isinstance(n, ast.Play)):
+        seen = {}
+        for name in play.actions:
+            action = c.actions.get(name)
+            if action is None or (action.binders and not action.template) or PLACEHOLDER_TEXT.search(action.template or ""):
+                continue
+            if action.template and not action.template.strip():
+                continue          # blank: E416 says so
+            # the name a player types, in any case and spacing (without a label: the action's name)
+            text = " ".join((action.template or action.name).lower().split())
+            if text in seen and seen[text] != name:
+                c.error("E415", f"'{seen[text]}' and '{name}' both make the move '{text}' in this play: "
+                                f"a player could not tell them apart", play.span,
+                        "give each action a label of its own")
+            seen.setdefault(text, name)
 
 
 def text_span(c: Checker, span, fragment) -> ast.Span:
@@ -1225,7 +1250,7 @@ def check_binder_reasons(c: Checker):
 
 
 CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_var_display,
-          check_boards, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_triggers,
+          check_boards, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_labels_of_a_play, check_triggers,
           check_invariants, check_setup_and_flow, check_binder_reasons)
 
 

@@ -67,3 +67,18 @@ def test_an_unlocated_failure_is_unacceptable(write_rules):
     """The harness itself: a game whose runtime error has no place would be reported."""
     with pytest.raises(Unacceptable, match="without a place"):
         rules_mutations.located_runtime_error(rules_mutations.RulesRuntimeError("lost"))
+
+
+def test_a_broken_promise_of_the_engine_is_found():
+    """The harness itself: states that no rules should be able to make are reported."""
+    from referee.interpreter.engine import load_game
+    game, _, _ = load_game(str(GAMES / "love-letter.rules"), players=2)
+    state = game.new_initial_state(seed=1)
+    assert rules_mutations.broken_promise(state) is None
+    for change, problem in ((lambda s: setattr(s, "current", 3), "the player to move is 3"),
+                            (lambda s: s.vars.__setitem__("starter", None), "of type Player holds none"),
+                            (lambda s: s.vars.__setitem__(("tokens", 5), 1), "outside its declared indexes"),
+                            (lambda s: s.zones.__setitem__(("hand", 9), [0]), "outside its declared indexes")):
+        broken = state.clone()
+        change(broken)
+        assert problem in rules_mutations.broken_promise(broken)
