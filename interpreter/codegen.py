@@ -734,7 +734,7 @@ class SourceGenerator:
                 return f"{self.bind(stdlib.FUNCTIONS[name])}(s, {args[0]})"
             t = self.temp()
             return f"({t}[-1] if ({t} := {args[0]}) else None)"
-        if name == "next":
+        if name == "next" and not c.type_of(node.arguments[0], scope).endswith("?"):    # (next of none: stdlib says so)
             return f"({args[0]} % {c.game.num_players} + 1)"
         fn = self.bind(stdlib.FUNCTIONS[name])
         return f"{fn}(s, {', '.join(args)})"

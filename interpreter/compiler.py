@@ -22,7 +22,7 @@ from referee.dsl.parser import parse_expression
 
 from . import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in, truth
-from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves
+from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
 from .exact import number_too_large
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
 
@@ -283,7 +283,7 @@ def finish(s, winners):
     seats = s.game.num_players
     strangers = [w for w in winners if w.__class__ is not int or not 1 <= w <= seats]
     if strangers:
-        raise ValueError(f"the winners must be players of this game (1..{seats}), not {strangers[0]!r}")
+        raise UnlocatedRulesError(f"the winners must be players of this game (1..{seats}), not {strangers[0]!r}")
     s.winners = sorted(set(winners))
     raise Finished()
 

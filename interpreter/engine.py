@@ -969,12 +969,18 @@ class State:
         if self.game.score is None:
             return self.win_returns()
         self.game.memo_reset(self)
-        return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
+        try:
+            return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
+        except PYTHON_ERRORS as error:
+            raise located(self, error, "computing the scores") from error
 
     def broken_invariants(self) -> list:
         """The names of the game's invariants that do not hold in this state."""
         self.game.memo_reset(self)
-        return [name for name, holds, _ in self.game.invariants if not holds(self, {})]
+        try:
+            return [name for name, holds, _ in self.game.invariants if not holds(self, {})]
+        except PYTHON_ERRORS as error:
+            raise located(self, error, "checking the invariants") from error
 
     def view(self, player: int) -> dict:
         return make_view(self, player)
@@ -1000,6 +1006,8 @@ def located(s, error, doing) -> RulesRuntimeError:
         if spans and trace.tb_lineno in spans:
             span = spans[trace.tb_lineno]
         trace = trace.tb_next
+    if isinstance(error, RulesRuntimeError):    # a library function's own message, located here
+        return RulesRuntimeError(str(error).split("runtime error: ", 1)[-1], span)
     if isinstance(error, RecursionError):      # the rules' own functions, calling themselves
         return RulesRuntimeError(f"functions call each other too deeply while {doing}: a function that calls itself without end?", span)
     return RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span)

@@ -298,7 +298,8 @@ def located_diagnostics(diagnostics, sources, path):
     for d in diagnostics:
         if not isinstance(d, Diagnostic) or not re.fullmatch(r"E\d{3}", d.code):
             raise Unacceptable(f"not a diagnostic: {d!r}")
-        if not d.span.file or d.span.line < 1 or d.span.column < 1:
+        whole_file = d.code.startswith("E5") and d.span.line == 0     # a file that cannot be read
+        if not d.span.file or (not whole_file and (d.span.line < 1 or d.span.column < 1)):
             raise Unacceptable(f"a diagnostic without a place: {d!r}")
         text = sources.get(d.span.file)
         if text is not None and d.span.line > text.count("\n") + 1:

@@ -164,6 +164,38 @@ def test_a_turn_given_to_a_value_that_is_no_seat_is_a_located_error(write_rules,
     assert raised.value.span is not None and raised.value.span.line == 5
 
 
+LIBRARY = """game "Library" {
+  players 2
+  score p: next(nobody)
+}
+board Cell: grid 3 by 3
+var nobody: Player? = none
+var v: int = 0
+invariant far: distance(Cell(9, 9), Cell(1, 1)) >= 0
+action step "step" { v += 1 }
+action hop "hop" { v = distance(Cell(1, 1), Cell(0, 0)) }
+action pass "pass" { finish winners [next(nobody)] }
+flow { turns from 1 { play step, hop, pass } }
+"""
+
+
+@pytest.mark.parametrize("reading, message, line", [
+    (lambda state: state.scores(), "next of none: it takes a player", 3),
+    (lambda state: state.view(1), "next of none: it takes a player", 3),
+    (lambda state: state.broken_invariants(), "distance of none: both cells must be given", 8),
+    (lambda state: state.apply("hop"), "distance of none: both cells must be given", 10),
+    (lambda state: state.apply("pass"), "next of none: it takes a player", 11),
+])
+def test_what_the_tools_read_fails_with_a_located_error(write_rules, reading, message, line):
+    """Scores, views and invariants (read by play, verify, bots) and the standard functions
+    that do not know their rules line: located at the line that called them."""
+    game, diagnostics, _ = load_game(str(write_rules(LIBRARY)))
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        reading(game.new_initial_state(0))
+    assert raised.value.span is not None and raised.value.span.line == line
+
+
 RUNAWAY = """
 game "Runaway" {{ players 2 }}
 var v: int = 1
