@@ -870,6 +870,11 @@ def check_types_and_names(c: Checker):
         if var.initial is not None:
             given = c.expr(var.initial, c.globals)
             c.fits(given, t, var.initial.span, f"'{var.name}' holds {describe(t)}, not {describe(given)}")
+        elif not may_be_none(t) and t not in ("int", REAL, "bool"):
+            # (a number starts at 0 and a bool at false; any other value would start at none)
+            c.error("E303", f"'{var.name}' holds {describe(t)}, never none, but has no starting value", var.span,
+                    "give it one, e.g. '= []'" if t.startswith("list[") else
+                    f"give it one ('= ...'), or write '{t}?' for a variable that starts at none")
 
 
 def check_params_and_options(c: Checker):

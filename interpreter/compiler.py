@@ -283,7 +283,8 @@ def finish(s, winners):
     seats = s.game.num_players
     strangers = [w for w in winners if w.__class__ is not int or not 1 <= w <= seats]
     if strangers:
-        raise UnlocatedRulesError(f"the winners must be players of this game (1..{seats}), not {strangers[0]!r}")
+        shown = "none" if strangers[0] is None else repr(strangers[0])
+        raise UnlocatedRulesError(f"the winners must be players of this game (1..{seats}), not {shown}")
     s.winners = sorted(set(winners))
     raise Finished()
 
