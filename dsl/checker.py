@@ -119,7 +119,8 @@ class Checker:
             self.error("E215", mismatch.replace(describe("int"), "a whole number", 1), span, ROUND_DOWN_HINT)
         elif given == "none" and not may_be_none(expected):
             # a none written where the declared type says a value is always there
-            self.error("E303", mismatch, span, f"a '?' after a type lets it hold none: '{type_text(expected)}?'")
+            self.error("E303", mismatch, span, "a list is never none: an empty list is []" if expected.startswith("list[")
+                       else f"a '?' after a type lets it hold none: '{expected}?'")
         elif not compatible(given, expected):
             self.error("E303", mismatch, span)
 
@@ -779,11 +780,6 @@ def describe(t: str) -> str:
 
 def may_be_none(t: str) -> bool:
     return t in (ANY, "none") or t.endswith("?")
-
-
-def type_text(t: str) -> str:
-    """A type as the rules write it: 'list of Card', not 'list[Card]'."""
-    return f"list of {type_text(element_of(t))}" if t.startswith("list[") else t
 
 
 def compatible(a: str, b: str) -> bool:

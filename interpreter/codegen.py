@@ -127,12 +127,14 @@ def divisor(value, span):
     return value
 
 
-def numbers(low, end, span):
-    """The range low..end-1 of the rules (a..b), of at most MAX_RANGE numbers."""
-    if end - low > MAX_RANGE:
-        raise RulesRuntimeError(f"the range {low}..{end - 1} has more than {MAX_RANGE} numbers "
+def numbers(low, high, span):
+    """The range low..high of the rules, of at most MAX_RANGE numbers."""
+    if low is None or high is None:
+        raise RulesRuntimeError("a range runs between numbers, not none", span)
+    if high + 1 - low > MAX_RANGE:
+        raise RulesRuntimeError(f"the range {low}..{high} has more than {MAX_RANGE} numbers "
                                 "(see the limits in docs/language.md)", span)
-    return range(low, end)
+    return range(low, high + 1)
 
 
 def within(x, low, high):
@@ -538,7 +540,7 @@ class SourceGenerator:
         low, high = self.source(node.low, scope, ctx), self.source(node.high, scope, ctx)
         if is_number(low) and is_number(high) and int(high.strip("()")) - int(low.strip("()")) < MAX_RANGE:
             return f"range({low}, {int(high.strip('()')) + 1})"       # known when compiled (params included)
-        return f"numbers({low}, {high} + 1, {self.bind(node.span, 'span')})"
+        return f"numbers({low}, {high}, {self.bind(node.span, 'span')})"
 
     def surely(self, node, scope, ctx) -> bool:
         """Whether an expression can never be 'none' (its 'none' checks can go)."""

@@ -16,7 +16,7 @@ from bisect import insort
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, describe, element_of, may_be_none, strip_optional, type_text
+from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, describe, element_of, may_be_none, strip_optional
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
@@ -345,8 +345,9 @@ def outside_range(name, value, low, high, span):
 
 
 def stored_none(name, declared, span):
-    raise RulesRuntimeError(f"{name} holds {describe(declared)}, but is given none here "
-                            f"(declare it '{type_text(declared)}?' if it may be none, or test the value first)", span)
+    remedy = "test the value first" if declared.startswith("list[") else \
+        f"declare it '{declared}?' if it may be none, or test the value first"
+    raise RulesRuntimeError(f"{name} holds {describe(declared)}, but is given none here ({remedy})", span)
 
 
 def seat(s, player, what, span):

@@ -44,6 +44,8 @@ def pick(s, items):
 
 
 def absolute(s, value):
+    if value is None:
+        raise UnlocatedRulesError("abs of none: it takes a number")
     return abs(value)
 
 
@@ -90,6 +92,8 @@ def board_functions(game):
 
     def has_line(cells, length):
         """Whether `length` of the cells stand in a row along one of the board's line directions."""
+        if length is None:
+            raise UnlocatedRulesError("has_line of none: the length of a line is a number")
         if length <= 0:
             return True
         if not cells or length > len(cells):      # (so a length far beyond the board costs nothing)
