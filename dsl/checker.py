@@ -509,8 +509,24 @@ class Checker:
             if isinstance(inner, ast.Create) and where != "setup":
                 self.error("E407", "components may only be created in the setup section", inner.span,
                            "components are fixed once the game starts, so that none appears or vanishes")
+            if where == "setup":
+                self.no_choice_in_setup(inner)
             self.statement(inner, scope, where)
         return scope
+
+    def no_choice_in_setup(self, statement):
+        """Nobody is asked anything before the flow starts: no `choose` in the setup, nor in a
+        procedure it calls."""
+        for node in ast.walk(statement):
+            found = None
+            if isinstance(node, ast.Choose):
+                found = "'choose'"
+            elif isinstance(node, ast.CallStatement) and self.choosing_procedure(node.name):
+                found = f"'{node.name}', which reaches a choice: {self.choosing_procedure(node.name)}"
+            if found:
+                self.error("E407", f"the setup runs before anybody moves, but here it asks a player to choose ({found})",
+                           node.span, "make the choice the flow's first step (before its turns), or draw it with pick(...)")
+                return
 
     def statement(self, node, scope, where):
         getattr(self, "stmt_" + type(node).__name__)(node, scope, where)
