@@ -1568,6 +1568,10 @@ def finish_by_score(s):
         s.winners = []
         return
     scores = s.scores()
+    if None in scores:          # the ranking needs numbers: said at the score's line
+        score = next(f for f in s.game.program.game.fields if isinstance(f, ast.ScoreField))
+        raise RulesRuntimeError(f"the game ends by the scores, but the score of P{scores.index(None) + 1} is none",
+                                score.expr.span)
     best = max(scores)
     s.winners = [p for p, v in enumerate(scores, start=1) if v == best]
 

@@ -203,6 +203,19 @@ def test_what_the_tools_read_fails_with_a_located_error(write_rules, reading, me
     assert raised.value.span is not None and raised.value.span.line == line
 
 
+def test_a_score_that_is_none_when_the_scores_decide_is_a_located_error(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Scores" {\n  players 2\n  score p: p == 1 ? 3 : bonus\n}\nvar bonus: int? = none\n'
+        'var v: int = 0\naction pass "pass" { v += 1 }\nflow { turns from 1 until v > 1 { play pass } }\n')))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("pass")
+    with pytest.raises(RulesRuntimeError, match="the game ends by the scores, but the score of P2 is none") as raised:
+        state.apply("pass")
+    assert (raised.value.span.line, raised.value.span.column) == (3, 12)
+    assert not state.is_terminal() and state.history == ["pass"]
+
+
 RUNAWAY = """
 game "Runaway" {{ players 2 }}
 var v: int = 1
