@@ -31,6 +31,7 @@ def list_of(t: str) -> str:
 
 
 def element_of(t: str) -> str:
+    t = strip_optional(t)      # a list that may be none ('pick' of lists): its elements'
     for prefix in ("list[", "zone["):
         if t.startswith(prefix):
             return t[len(prefix):-1]

@@ -408,3 +408,17 @@ def test_a_mistake_in_a_legend_is_reported_once():
 fn g(h: Hex): bool = h.colour == blue
 ''', head=head)
     assert [(code, m) for code, _, m in found] == [("E202", "unknown name 'rde'")]
+
+
+def test_the_elements_of_a_list_that_may_be_none_are_its_elements():
+    """pick of lists is a list or none: a loop over it binds numbers (it bound 'int]')."""
+    clean('var rows: list of int = []\naction sum_up "sum up" { for i in pick([rows, rows]) { total += i } }')
+    only('var rows: list of int = []\naction sum_up "sum up" { for i in pick([rows]) { total += i.value } }',
+         "E305", 2, "a number has no attributes")
+
+
+def test_none_is_refused_where_a_type_has_no_question_mark():
+    only('var best: Card = none', "E303", 1, "'best' holds 'Card', not none")
+    clean('var best: Card? = none')
+    only('var leader: Player', "E303", 1, "'leader' holds 'Player', never none, but has no starting value")
+    clean('var leader: Player?\nvar round: int\nvar done: bool')
