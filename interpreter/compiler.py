@@ -782,7 +782,9 @@ class Compiler:
         value = self.chance_value(node.value, scope, ctx, out, indent, public) or self.x(node.value, scope, ctx)
         if isinstance(node.target, ast.AttributeTarget):
             declared = self.types.fields_of(strip_optional(scope.lookup(target.name)))[target.attribute]
-            value = self.never_none_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out, indent)
+            what = f"{target.name}.{target.attribute}"
+            value = self.never_none_stored(node.value, value, declared, what, scope, out, indent)
+            value = self.player_checked(what, value, node.span, out, indent, declared)
             return self.set_attribute(node, value, scope, ctx, out, indent)
         if self.assigns_local(node.target, scope):
             if scope.lookup(node.target.name) == "int":
@@ -811,9 +813,10 @@ class Compiler:
         out.add(indent, f"if {temp} is None: stored_none({what!r}, {declared!r}, {self.codegen.bind(node.span, 'span')})")
         return temp
 
-    def player_checked(self, name, value, span, out, indent) -> str:
-        """A value about to be stored in a Player variable: a seat (or none if it is optional)."""
-        players = self.player_values(name)
+    def player_checked(self, name, value, span, out, indent, declared=None) -> str:
+        """A value about to be stored in a Player variable (or an attribute `declared` Player):
+        a seat (or none if it is optional)."""
+        players = self.seats_of_type(declared) if declared is not None else self.player_values(name)
         if players is None:
             return value
         temp = self.fresh("_value")
@@ -923,7 +926,10 @@ class Compiler:
     def player_values(self, name):
         """The values a Player variable may hold (none too if it is optional), or None for a
         variable of another type."""
-        t = self.types.type_name(self.types.vars[name].type)
+        return self.seats_of_type(self.types.type_name(self.types.vars[name].type))
+
+    def seats_of_type(self, t):
+        """The values a place of type t may hold if it is a Player (or Player?), else None."""
         if strip_optional(t) != "Player":
             return None
         seats = set(range(1, self.game.num_players + 1))
@@ -1098,9 +1104,10 @@ class Compiler:
     def s_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
-        inits = ", ".join(f"{i.name!r}: " + self.never_none_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
-                                                                  f"{node.type_name}.{i.name}", scope, out, indent)
-                          for i in node.inits)
+        inits = ", ".join(f"{i.name!r}: " + self.player_checked(
+            f"{node.type_name}.{i.name}", self.never_none_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
+                                                                f"{node.type_name}.{i.name}", scope, out, indent),
+            i.value.span, out, indent, fields[i.name]) for i in node.inits)
         out.add(indent, f"{values} = {{{inits}}}")
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))

@@ -318,7 +318,8 @@ def located_runtime_error(error):
 
 def broken_promise(state):
     """What the engine promises of every state, whatever the rules: the player to move is a
-    seat; components lie in declared zones, within their indexes; a variable of a type without
+    seat, and so is a component's owner; components lie in declared zones, within their
+    indexes; a variable of a type without
     '?' holds a value (None for a number, a bool or a seat is a none stored where none may go)."""
     seats = range(1, state.game.num_players + 1)
     if not state.is_terminal() and state.current_player() not in seats:
@@ -343,6 +344,9 @@ def broken_promise(state):
         problem = items and outside("zone", key, meta[3])
         if problem:
             return problem
+    for entity in state.entities:
+        if entity.get("owner") is not None and entity["owner"] not in seats:
+            return f"component {entity['__label__']!r} is owned by {entity['owner']!r}, not a seat"
     for key, value in state.vars.items():
         name = key[0] if isinstance(key, tuple) else key
         meta = state.game.var_meta.get(name)

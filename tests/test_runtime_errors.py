@@ -132,6 +132,34 @@ def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move,
     assert state.history == [inside]
 
 
+OWNERS = """game "Owners" { players 2 }
+component Chip { size: int, keeper: Player }
+zone deck: pile of Chip
+var v: int = 0
+setup { create 2 Chip { size: 1, keeper: 1, owner: 2 } in deck }
+action give(k in 1..2) "give {k}" { let c = top(deck) c.owner = v + k }
+action keep(k in 1..2) "keep {k}" { let c = top(deck) c.keeper = v + k }
+flow { turns from 1 { play give, keep } }
+"""
+
+
+@pytest.mark.parametrize("move, message, line, inside", [
+    ("give 2", "c.owner is a player, but is given 3 (players are 1..2)", 6, "give 1"),
+    ("keep 2", "c.keeper is a player, but is given 3 (players are 1..2)", 7, "keep 1"),
+])
+def test_an_attribute_of_a_player_given_a_number_that_is_no_seat_is_a_located_error(write_rules, move, message, line, inside):
+    game, diagnostics, _ = load_game(str(write_rules(OWNERS.replace("var v: int = 0", "var v: int = 1"))))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        state.apply(move)
+    assert raised.value.span.line == line
+    state.apply(inside)
+    with pytest.raises(RulesRuntimeError, match=re.escape("Chip.owner is a player, but is given 7")) as raised:
+        load_game(str(write_rules(OWNERS.replace("owner: 2", "owner: 7"))))[0].new_initial_state(0)
+    assert raised.value.span.line == 5
+
+
 def test_components_created_outside_a_zones_indexes_are_a_located_error(write_rules):
     game, diagnostics, _ = load_game(str(write_rules(
         'game "Chips" { players 2 }\ncomponent Chip { size: int }\nzone pile[Player]: pile of Chip\n'
