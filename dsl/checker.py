@@ -783,9 +783,9 @@ def describe(t: str) -> str:
     if t == "none":
         return "none"
     if t.startswith("list["):
-        return f"a list of {element_of(t)}"
+        return f"a list of {written(element_of(t))}"
     if t.startswith("zone["):
-        return f"a zone of {element_of(t)}"
+        return f"a zone of {written(element_of(t))}"
     if t == "int":
         return "a number"
     if t == REAL:
@@ -793,6 +793,11 @@ def describe(t: str) -> str:
     if t == "bool":
         return "true/false"
     return f"'{t}'"
+
+
+def written(t: str) -> str:
+    """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
+    return f"list of {written(element_of(t))}" if strip_optional(t).startswith("list[") else t
 
 
 def may_be_none(t: str) -> bool:

@@ -422,3 +422,8 @@ def test_none_is_refused_where_a_type_has_no_question_mark():
     clean('var best: Card? = none')
     only('var leader: Player', "E303", 1, "'leader' holds 'Player', never none, but has no starting value")
     clean('var leader: Player?\nvar round: int\nvar done: bool')
+
+
+def test_a_message_names_a_type_as_a_rules_file_writes_it():
+    only('var rows: list of list of int = []\naction sum_up "sum up" { total = rows }', "E303", 2,
+         "'total' holds a number, not a list of list of int")
