@@ -949,6 +949,18 @@ def check_var_ranges(c: Checker):
                 c.error("E213", f"the bounds of the range of '{var.name}' are whole numbers", bound.span)
 
 
+def check_owner_has_a_seat(c: Checker):
+    """`owner` shows a zone's or a variable's entry to the seat of its Player index: without
+    one, nobody would ever see it (a hidden one says so)."""
+    for kind, group in (("zone", c.zones.values()), ("variable", c.vars.values())):
+        for declared in group:
+            if declared.visibility != "owner":
+                continue
+            if not any(strip_optional(element_of(c.expr(d, c.globals))) == "Player" for d in declared.index):
+                c.error("E417", f"{kind} '{declared.name}' is 'owner', but has no Player index: nobody would see it",
+                        declared.span, f"index it by the players ({declared.name}[Player, ...]), or mark it 'hidden'")
+
+
 def check_var_display(c: Checker):
     """`bookkeeping` and `status` say how the table shows a variable, never who sees it: a
     status variable is one value that every seat sees; a hidden one is shown nowhere."""
@@ -1272,7 +1284,7 @@ def check_binder_reasons(c: Checker):
                     "remove the 'else \"...\"'; an action's binder or a 'require ... else' says why a move is refused")
 
 
-CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_var_display,
+CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_owner_has_a_seat, check_var_display,
           check_boards, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_labels_of_a_play, check_triggers,
           check_invariants, check_setup_and_flow, check_binder_reasons)
 

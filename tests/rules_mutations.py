@@ -161,6 +161,30 @@ def copy_line(text, rng):
     return "\n".join(lines)
 
 
+# statements put into a block of the file, their names drawn from the file's declarations
+STATEMENTS = ["{var} = {value}", "{var} += {value}", "{var} = none", "move top({zone}) to {zone}[{value}]",
+              "move all of {zone} to {zone}", "deal {value} from {zone} to {zone}", "shuffle {zone}",
+              "turn {value} {{ play {action} }}", "choose c in players by {value} {{ {var} = c }}",
+              "finish winners [{value}]", 'log "{{{var}}} {{{value}}}"', "reveal top({zone}) to {value}",
+              "{proc}()", "if {var} == {value} {{ again }}", "for i in 1..{value} {{ {var} += i }}",
+              "let c = top({zone}) c.owner = {value}", "let c = first(x in {zone}) move c to {zone}"]
+VALUES = ["0", "1", "2", "3", "5", "-1", "none", "current", "next(current)", "num_players + 1", "size(players)"]
+
+
+def insert_statement(text, rng):
+    """A statement that the file does not have, in one of its blocks: a write, a move, a turn,
+    a choice, an end, with the file's own names."""
+    names = declared_names(text)
+    opening = [i for i, line in enumerate(text.split("\n")) if line.rstrip().endswith("{")]
+    if not opening:
+        return text
+    fill = {kind: rng.choice(names.get(kind) or ["x"]) for kind in ("var", "zone", "action", "proc")}
+    statement = rng.choice(STATEMENTS).format(value=rng.choice(VALUES), **fill)
+    lines = text.split("\n")
+    lines.insert(rng.choice(opening) + 1, "  " + statement)
+    return "\n".join(lines)
+
+
 def type_for_value(text, rng):
     """A type name (or a number, a text) where a value or a name stands."""
     tokens = TOKEN.findall(text)
@@ -259,7 +283,8 @@ def extends_oddity(text, rng):
 
 MUTATIONS = (delete_line, duplicate_line, swap_lines, copy_line, drop_token, duplicate_token, swap_tokens,
              swap_identifier, swap_same_kind, swap_same_kind, type_for_value, change_number, change_number, change_range, change_operator,
-             toggle_optional, toggle_list, nest_deeply, swap_keyword, extends_oddity)
+             toggle_optional, toggle_list, nest_deeply, swap_keyword, extends_oddity,
+             insert_statement, insert_statement, insert_statement)
 
 
 def mutate(text: str, rng: random.Random) -> tuple:
