@@ -23,6 +23,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 import traceback
 from collections import Counter
 from pathlib import Path
@@ -49,7 +50,11 @@ KEYWORDS = ["let", "if", "else", "for", "while", "repeat", "move", "deal", "shuf
 NESTINGS = [("(", ")"), ("not ", ""), ("- ", ""), ("if true { ", " }"), ("[", "]"), ("size(", ")")]
 MOVES = 40            # moves of one random game at most
 GAMES_PER_COUNT = 2   # random games per player count
-SECONDS = 20          # one mutant taking longer than this is a hang
+# A step may do MAX_STEP_WORK units of work, some seconds of Python (a range of a million
+# numbers in a listing): a mutant plays until PLAY_SECONDS have gone by, and only one that
+# runs past SECONDS (several steps' budgets) is a hang.
+PLAY_SECONDS = 5
+SECONDS = 90
 MEMORY = 2 << 30      # address space of the process running one mutant (the long run)
 
 
@@ -389,11 +394,14 @@ def broken_promise(state):
     return None
 
 
-def play(game, seed) -> tuple:
+def play(game, seed, until) -> tuple:
+    """A random game of at most MOVES moves, stopped early (played) once the clock passes `until`."""
     rng = random.Random(seed)
     try:
         state = game.new_initial_state(seed=seed)
         for _ in range(MOVES):
+            if time.monotonic() > until:
+                return "played", ""
             problem = broken_promise(state)
             if problem:
                 raise Unacceptable(f"a broken promise: {problem}")
@@ -420,7 +428,7 @@ def play(game, seed) -> tuple:
         return located_runtime_error(error)
 
 
-def examine(path: Path, seed: int) -> tuple:
+def examine(path: Path, seed: int, play_seconds: float = PLAY_SECONDS) -> tuple:
     """What a rules file leads to: ("diagnostics", ""), ("played", ""), ("runtime error",
     its message) or ("python error", its message), the worst over its player counts; anything
     else raises Unacceptable."""
@@ -437,6 +445,7 @@ def examine(path: Path, seed: int) -> tuple:
         return "diagnostics", ""
     low, high = player_range(game.program)
     outcomes = []
+    until = time.monotonic() + play_seconds
     for players in sorted({low, high, min(low + 1, high)}):
         try:
             game, diagnostics, sources = load_game(str(path), players=players)
@@ -448,7 +457,7 @@ def examine(path: Path, seed: int) -> tuple:
             continue
         for k in range(GAMES_PER_COUNT):
             try:
-                outcomes.append(play(game, seed + k))
+                outcomes.append(play(game, seed + k, until))
             except (Unacceptable, TimeoutError, MemoryError, RecursionError):
                 raise
             except Exception as error:              # noqa: BLE001

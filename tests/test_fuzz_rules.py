@@ -34,7 +34,7 @@ def games_copy(tmp_path_factory):
 def test_a_mutated_game_gives_diagnostics_a_located_error_or_plays(games_copy, name, seed):
     mutant, applied = write_mutant(games_copy, games_copy / name, seed)
     with time_limit(rules_mutations.SECONDS):
-        outcome, _ = examine(mutant, seed)
+        outcome, _ = examine(mutant, seed, play_seconds=1)
     assert outcome in ("diagnostics", "runtime error", "python error", "played"), applied
 
 
@@ -57,7 +57,7 @@ def test_the_mutants_reach_the_checker_the_compiler_and_the_engine(games_copy):
     for seed in range(60):
         mutant, _ = write_mutant(games_copy, games_copy / FILES[seed % len(FILES)], seed)
         with time_limit(rules_mutations.SECONDS):
-            outcomes.add(examine(mutant, seed)[0])
+            outcomes.add(examine(mutant, seed, play_seconds=1)[0])
         if {"diagnostics", "played"} <= outcomes:
             break
     assert {"diagnostics", "played"} <= outcomes
