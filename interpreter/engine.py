@@ -279,6 +279,9 @@ class Game:
             shape = board.shape
             if isinstance(shape, ast.GridShape):
                 rows, cols = compiler.constant(shape.rows), compiler.constant(shape.cols)
+                if isinstance(rows, int) and isinstance(cols, int) and min(rows, cols) < 1:      # (a param made it so)
+                    raise DeclarationError("E701", f"a grid of {rows} by {cols} has no cells", shape.span,
+                                           "a grid has at least one row and one column")
                 if isinstance(rows, int) and isinstance(cols, int) and max(rows, 0) * max(cols, 0) > MAX_BOARD_CELLS:
                     raise RulesRuntimeError(f"a grid of {rows} by {cols} has more than {MAX_BOARD_CELLS} cells "
                                             "(see the limits in docs/language.md)", shape.span)
