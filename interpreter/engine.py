@@ -296,6 +296,8 @@ class Game:
                     cells = list(hex_cells(shape.drawing, legend))
                 except ValueError as error:
                     raise RulesRuntimeError(str(error), shape.span)
+                if not cells:
+                    raise DeclarationError("E701", "the map has no hexes", shape.span, "draw at least one hex")
                 if len(cells) > MAX_BOARD_CELLS:
                     raise RulesRuntimeError(f"the map has more than {MAX_BOARD_CELLS} hexes "
                                             "(see the limits in docs/language.md)", shape.span)
