@@ -30,6 +30,7 @@ from pathlib import Path
 
 from referee.dsl.diagnostics import Diagnostic, RulesError
 from referee.interpreter.engine import load_game, player_range
+from referee.interpreter import verify
 from referee.interpreter.errors import IllegalMove, RulesRuntimeError
 
 TOKEN = re.compile(r'"""(?:.|\n)*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|==|!=|<=|>=|\+=|-=|//|\.\.|\s+|\S')
@@ -331,7 +332,7 @@ def located_diagnostics(diagnostics, sources, path):
         whole_file = d.code.startswith("E5") and d.span.line == 0     # a file that cannot be read
         if not d.span.file or (not whole_file and (d.span.line < 1 or d.span.column < 1)):
             raise Unacceptable(f"a diagnostic without a place: {d!r}")
-        if re.search(r"\b(?:list|zone)\[|\w\]'", f"{d.message} {d.hint or ''}"):
+        if re.search(r"\b(?:list|zone)\[|'[\w?]+\]'", f"{d.message} {d.hint or ''}"):
             raise Unacceptable(f"a message shows a type as the checker spells it, not as a rules file does: {d!r}")
         text = sources.get(d.span.file)
         if text is not None and d.span.line > text.count("\n") + 1:
@@ -428,10 +429,11 @@ def play(game, seed, until) -> tuple:
         return located_runtime_error(error)
 
 
-def examine(path: Path, seed: int, play_seconds: float = PLAY_SECONDS) -> tuple:
+def examine(path: Path, seed: int, play_seconds: float = PLAY_SECONDS, verifying: bool = False) -> tuple:
     """What a rules file leads to: ("diagnostics", ""), ("played", ""), ("runtime error",
     its message) or ("python error", its message), the worst over its player counts; anything
-    else raises Unacceptable."""
+    else raises Unacceptable. Random games stop after `play_seconds`; `verifying` also runs what
+    `referee verify` runs on one game (its leak probes are slow: the long run's)."""
     try:
         game, diagnostics, sources = load_game(str(path))
     except (Unacceptable, TimeoutError):
@@ -458,6 +460,9 @@ def examine(path: Path, seed: int, play_seconds: float = PLAY_SECONDS) -> tuple:
         for k in range(GAMES_PER_COUNT):
             try:
                 outcomes.append(play(game, seed + k, until))
+                if verifying and k == 0 and outcomes[-1][0] == "played" and time.monotonic() < until:
+                    # what `referee verify` does: invariants, conservation, leak probes of hidden state
+                    verify.run(game, seed, max_moves=MOVES, leaks="flows")
             except (Unacceptable, TimeoutError, MemoryError, RecursionError):
                 raise
             except Exception as error:              # noqa: BLE001
@@ -494,7 +499,7 @@ def run_one(job):
         text = mutant.read_text(encoding="utf-8")
         try:
             with time_limit(SECONDS):
-                outcome, detail = examine(mutant, seed)
+                outcome, detail = examine(mutant, seed, verifying=True)
                 return name, seed, applied, outcome, detail if outcome == "python error" else None, text
         except MemoryError:
             return name, seed, applied, "unacceptable", "memory blowup", text
