@@ -782,9 +782,7 @@ class Compiler:
         value = self.chance_value(node.value, scope, ctx, out, indent, public) or self.x(node.value, scope, ctx)
         if isinstance(node.target, ast.AttributeTarget):
             declared = self.types.fields_of(strip_optional(scope.lookup(target.name)))[target.attribute]
-            what = f"{target.name}.{target.attribute}"
-            value = self.never_none_stored(node.value, value, declared, what, scope, out, indent)
-            value = self.player_checked(what, value, node.span, out, indent, declared)
+            value = self.attribute_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out, indent)
             return self.set_attribute(node, value, scope, ctx, out, indent)
         if self.assigns_local(node.target, scope):
             if scope.lookup(node.target.name) == "int":
@@ -812,6 +810,12 @@ class Compiler:
         out.add(indent, f"{temp} = {value}")
         out.add(indent, f"if {temp} is None: stored_none({what!r}, {declared!r}, {self.codegen.bind(node.span, 'span')})")
         return temp
+
+    def attribute_stored(self, node, value, declared, what, scope, out, indent) -> str:
+        """A value about to be stored in a component's attribute of type `declared`: not none
+        without a '?', a seat for a Player (its owner too)."""
+        value = self.never_none_stored(node, value, declared, what, scope, out, indent)
+        return self.player_checked(what, value, node.span, out, indent, declared)
 
     def player_checked(self, name, value, span, out, indent, declared=None) -> str:
         """A value about to be stored in a Player variable (or an attribute `declared` Player):
@@ -878,10 +882,10 @@ class Compiler:
         return value
 
     def checked_key(self, name, indexes, span, scope, ctx, out, indent) -> str:
-        """The key of a write to a variable (or of a zone a component is put in), each index that may fall outside the variable's
-        declared indexes checked first (a located error, not a silent new entry): ranges and
-        players by value, cells, enum members and components by not being none. A literal
-        outside a range is an error when the game is compiled."""
+        """The key of a write to a variable (or of a zone a component is put in), each index
+        that may fall outside the declared indexes checked first (a located error, not a silent
+        new entry): ranges and players by value, cells, enum members and components by not
+        being none. A literal outside a range is an error when the game is compiled."""
         if not indexes:
             return repr(name)
         parts = [repr(name)]
@@ -1104,10 +1108,9 @@ class Compiler:
     def s_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
-        inits = ", ".join(f"{i.name!r}: " + self.player_checked(
-            f"{node.type_name}.{i.name}", self.never_none_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
-                                                                f"{node.type_name}.{i.name}", scope, out, indent),
-            i.value.span, out, indent, fields[i.name]) for i in node.inits)
+        inits = ", ".join(f"{i.name!r}: " + self.attribute_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
+                                                                 f"{node.type_name}.{i.name}", scope, out, indent)
+                          for i in node.inits)
         out.add(indent, f"{values} = {{{inits}}}")
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
