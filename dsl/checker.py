@@ -921,7 +921,7 @@ def check_params_and_options(c: Checker):
                         did_you_mean(setting.name, c.params))
             else:
                 given, expected = c.expr(setting.value, c.globals), c.globals.names[setting.name]
-                if not compatible(given, expected):
+                if not compatible(given, expected) or (given == "none" and not may_be_none(expected)):
                     c.error("E303", f"option '{option.name}' sets '{setting.name}' to {describe(given)}, "
                                     f"but it holds {describe(expected)}", setting.value.span)
 

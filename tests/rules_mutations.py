@@ -28,6 +28,7 @@ import traceback
 from collections import Counter
 from pathlib import Path
 
+from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic, RulesError
 from referee.interpreter.engine import load_game, player_range
 from referee.interpreter import verify
@@ -448,11 +449,14 @@ def examine(path: Path, seed: int, play_seconds: float = PLAY_SECONDS, verifying
     low, high = player_range(game.program)
     outcomes = []
     until = time.monotonic() + play_seconds
-    for players in sorted({low, high, min(low + 1, high)}):
+    # each player count the game allows at its ends, and each of its options alone (at the fewest players)
+    options = [d.node.name for d in game.program.declarations.values() if isinstance(d.node, ast.Option)]
+    loads = [(players, ()) for players in sorted({low, high, min(low + 1, high)})] + [(low, (o,)) for o in options]
+    for players, chosen in loads:
         try:
-            game, diagnostics, sources = load_game(str(path), players=players)
+            game, diagnostics, sources = load_game(str(path), players=players, options=chosen)
         except Exception as error:                  # noqa: BLE001
-            raise Unacceptable(f"load_game(players={players}) raised {type(error).__name__}: {error}") from error
+            raise Unacceptable(f"load_game(players={players}, options={chosen}) raised {type(error).__name__}: {error}") from error
         if game is None:
             located_diagnostics(diagnostics, sources, path)
             outcomes.append(("diagnostics", ""))
