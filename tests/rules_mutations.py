@@ -432,9 +432,10 @@ def play(game, seed, until) -> tuple:
 
 def examine(path: Path, seed: int, play_seconds: float = PLAY_SECONDS, verifying: bool = False) -> tuple:
     """What a rules file leads to: ("diagnostics", ""), ("played", ""), ("runtime error",
-    its message) or ("python error", its message), the worst over its player counts; anything
-    else raises Unacceptable. Random games stop after `play_seconds`; `verifying` also runs what
-    `referee verify` runs on one game (its leak probes are slow: the long run's)."""
+    its message) or ("python error", its message), the worst over its player counts and
+    options; anything else raises Unacceptable. It loads and plays no more once `play_seconds`
+    are gone; `verifying` runs what `referee verify` runs on one game (its leak probes are
+    slow: the long run's)."""
     try:
         game, diagnostics, sources = load_game(str(path))
     except (Unacceptable, TimeoutError):
@@ -453,6 +454,8 @@ def examine(path: Path, seed: int, play_seconds: float = PLAY_SECONDS, verifying
     options = [d.node.name for d in game.program.declarations.values() if isinstance(d.node, ast.Option)]
     loads = [(players, ()) for players in sorted({low, high, min(low + 1, high)})] + [(low, (o,)) for o in options]
     for players, chosen in loads:
+        if outcomes and time.monotonic() > until:
+            break                                   # (its time is up: the loads it made are enough)
         try:
             game, diagnostics, sources = load_game(str(path), players=players, options=chosen)
         except Exception as error:                  # noqa: BLE001
