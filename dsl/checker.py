@@ -783,7 +783,7 @@ def describe(t: str) -> str:
     if t == "none":
         return "none"
     if t.startswith("list["):
-        return f"a list of {written(element_of(t))}"
+        return "a list" if element_of(t) == ANY else f"a list of {written(element_of(t))}"    # (of mixed or no items)
     if t.startswith("zone["):
         return f"a zone of {written(element_of(t))}"
     if t == "int":

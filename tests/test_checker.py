@@ -427,3 +427,8 @@ def test_none_is_refused_where_a_type_has_no_question_mark():
 def test_a_message_names_a_type_as_a_rules_file_writes_it():
     only('var rows: list of list of int = []\naction sum_up "sum up" { total = rows }', "E303", 2,
          "'total' holds a number, not a list of list of int")
+
+
+def test_a_list_of_mixed_items_is_named_a_list():
+    [(code, line, message)] = diagnostics_of('action show "show" { reveal deck to [current, red] }')
+    assert (code, line) == ("E303", 1) and message.endswith("a list of players, not a list")
