@@ -582,6 +582,8 @@ class Checker:
                        "an attribute is changed through a local that holds the component: 'let x = ...' first")
             return ANY
         base = strip_optional(t)
+        if base == ANY:
+            return ANY            # unknown already (an error said so, or a value of no one type)
         if base in self.boards:
             self.error("E209", f"'{target.name}' is a cell of {base}: the attributes of board cells never change", target.span,
                        "keep what changes in a variable indexed by the board")

@@ -432,3 +432,7 @@ def test_a_message_names_a_type_as_a_rules_file_writes_it():
 def test_a_list_of_mixed_items_is_named_a_list():
     [(code, line, message)] = diagnostics_of('action show "show" { reveal deck to [current, red] }')
     assert (code, line) == ("E303", 1) and message.endswith("a list of players, not a list")
+
+
+def test_a_local_of_an_unknown_value_gives_one_error_not_two():
+    only('action take "take" { let c = top(nowhere) c.value = 1 }', "E202", 1, "unknown name 'nowhere'")
