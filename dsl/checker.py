@@ -328,7 +328,7 @@ class Checker:
         t = self.expr(node.obj, scope)
         if (t.startswith("list[") or t.startswith("zone[")) and len(node.indexes) == 1:
             self.whole(self.expr(node.indexes[0], scope), node.indexes[0].span, "a position in a list or a zone")
-            return element_of(t) + "?"
+            return strip_optional(element_of(t)) + "?"     # (a list of Card? gives a Card?, not a Card??)
         if t != ANY:
             self.error("E304", f"only zones, variables and lists take [...], not {describe(t)}", node.obj.span)
         return ANY
@@ -416,7 +416,7 @@ class Checker:
             if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
                 element = strip_optional(first)
             if result == "T?":
-                return element + "?" if element != ANY else ANY
+                return strip_optional(element) + "?" if element != ANY else ANY
             # replace the whole word T only: an element type may itself contain a T (Token)
             return re.sub(r"\bT\b", element, result)
         if node.name in self.procedures:

@@ -333,7 +333,7 @@ def located_diagnostics(diagnostics, sources, path):
         whole_file = d.code.startswith("E5") and d.span.line == 0     # a file that cannot be read
         if not d.span.file or (not whole_file and (d.span.line < 1 or d.span.column < 1)):
             raise Unacceptable(f"a diagnostic without a place: {d!r}")
-        if re.search(r"\b(?:list|zone)\[|'[\w?]+\]'|\bof any\b|is 'any'", f"{d.message} {d.hint or ''}"):
+        if re.search(r"\b(?:list|zone)\[|'[\w?]+\]'|\bof any\b|is 'any'|\?\?", f"{d.message} {d.hint or ''}"):
             raise Unacceptable(f"a message shows a type as the checker spells it, not as a rules file does: {d!r}")
         text = sources.get(d.span.file)
         if text is not None and d.span.line > text.count("\n") + 1:

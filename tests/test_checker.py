@@ -436,3 +436,9 @@ def test_a_list_of_mixed_items_is_named_a_list():
 
 def test_a_local_of_an_unknown_value_gives_one_error_not_two():
     only('action take "take" { let c = top(nowhere) c.value = 1 }', "E202", 1, "unknown name 'nowhere'")
+
+
+def test_an_item_of_a_list_of_optional_values_is_optional_once():
+    """[c, c] of a Card? is a list of Card?: its items (and its top) are Card?, which move
+    (the checker said "only components move, but this is 'Card??'")."""
+    clean('action take "take" { let c = top(deck) let cs = [c, c] move cs[1] to deck move top(cs) to deck }')
