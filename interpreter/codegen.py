@@ -20,7 +20,7 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.checker import element_of, strip_optional
-from referee.dsl.limits import MAX_COMPONENTS, MAX_RANGE
+from referee.dsl.limits import MAX_COMPONENTS, MAX_LIST, MAX_RANGE
 
 from . import random_source, stdlib
 from .errors import Finished, RulesRuntimeError
@@ -137,6 +137,21 @@ def numbers(low, high, span):
     return range(low, high + 1)
 
 
+def joined(budget, a, b, span):
+    """a + b of two lists: at most MAX_LIST items; a long one is charged to the step's work
+    budget (short ones, the common case, cost nothing more)."""
+    items = [*a, *b]
+    if len(items) > 10_000:
+        if len(items) > MAX_LIST:
+            raise RulesRuntimeError(f"a list of {len(items):,} items, beyond the limit of {MAX_LIST:,} "
+                                    "(see the limits in docs/language.md)", span)
+        budget[1] -= len(items)
+        if budget[1] < 0:
+            raise RulesRuntimeError("this step did more work than the limit while joining lists "
+                                    "(see the limits in docs/language.md)", span)
+    return items
+
+
 def within(x, low, high):
     """x in low..high, for a range of any length ('none' is in none)."""
     if low is None or high is None:
@@ -215,7 +230,7 @@ def ranked_ties(kind, scored, later):
 
 RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
-    "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
+    "numbers": numbers, "joined": joined, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
     "smallest": smallest, "ranked": ranked, "ranked_ties": ranked_ties, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
     "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure, "quotient": quotient, "bounded": bounded,
 }
@@ -589,7 +604,7 @@ class SourceGenerator:
     def x_Binary(self, node, scope, ctx):
         span = self.bind(node.span, "span")
         if node.op == "+" and self.compiler.type_of(node.left, scope).startswith("list["):
-            return f"(list({self.source(node.left, scope, ctx)}) + list({self.source(node.right, scope, ctx)}))"
+            return f"joined(STEP, {self.source(node.left, scope, ctx)}, {self.source(node.right, scope, ctx)}, {span})"
         a = self.number(node.left, scope, ctx, span)
         if node.op in ("//", "%"):
             return f"({a} {node.op} divisor({self.source(node.right, scope, ctx)}, {span}))"

@@ -267,6 +267,9 @@ flow {{ turns from 1 until v > 5 {{ play {play} }} }}
      'action grow "grow" { v = tiny(1 / 3, 300) // 1 }', "grow", "has more digits than the limit", 4),
     ('action pick(i in 1..1000, j in 1..1000) "pick {i} {j}" { v += 1 }', "pick, pass",
      "'pick' has more than 100,000 legal moves at once", 4),
+    # a list doubled round after round would fill the memory (2^40 items)
+    ('var items: list of int = [1]\naction grow "grow" {\n  for k in 1..40 { items = items + items }\n}', "grow",
+     "a list of 1,048,576 items, beyond the limit of 1,000,000", 6),
 ])
 def test_a_step_that_runs_away_is_a_located_error(write_rules, action, play, message, line):
     game, diagnostics, _ = load_game(str(write_rules(RUNAWAY.format(action=action, play=play))))
