@@ -16,6 +16,7 @@ MAX_BOARD_CELLS = 10_000        # cells of one board (rows x columns for a grid)
 MAX_RANGE = 1_000_000           # numbers in a range a..b that is visited (binders, aggregates, for)
 MAX_COMPONENTS = 100_000        # components a game creates in all
 MAX_LIST = 1_000_000            # items of a list joined with '+' (doubled round after round, it would fill the memory)
+MAX_LOG_LINE = 1_000            # characters of a line the rules log (the rest is cut; the line's length is work)
 MAX_LOG_BYTES = 50_000_000      # a game log read by 'referee replay'
 MAX_STEP_ROUNDS = 1_000_000     # loop rounds (while, repeat, for) in one step: a move, the setup
 MAX_STEP_WORK = 100_000_000    # units of work in one step: items aggregates go through, calls that may multiply

@@ -17,7 +17,7 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, describe, element_of, may_be_none, strip_optional
-from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
+from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
 from . import random_source
@@ -313,6 +313,15 @@ def charged(budget, items, units, span):
     return items
 
 
+def logged(budget, line, span):
+    """A line of the log: its length is work (a list of a million items logged in a loop would
+    fill the memory), and it is cut at MAX_LOG_LINE characters."""
+    budget[1] -= len(line)
+    if budget[1] < 0:
+        work_runs_on(span)
+    return line if len(line) <= MAX_LOG_LINE else line[:MAX_LOG_LINE] + "..."
+
+
 def too_many_moves(name, span):
     raise RulesRuntimeError(f"'{name}' has more than {MAX_LEGAL_MOVES:,} legal moves at once "
                             f"(see the limits in docs/language.md)", span)
@@ -373,7 +382,7 @@ def without_choice(steps, s=None):
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
-    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "too_many_moves": too_many_moves,
+    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "stored_none": stored_none, "seat": seat, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
@@ -1166,7 +1175,8 @@ class Compiler:
     def s_Log(self, node, scope, ctx, out, indent):
         # the log is public: each {expression} shown by its label as everybody sees it
         out.add(indent, "if s.shared: s.own_trails()")
-        out.add(indent, f"s.log.append({self.text_source(node.message, scope, ctx, node.span, self.public_label)})")
+        line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
+        out.add(indent, f"s.log.append(logged(STEP, {line}, {self.codegen.bind(node.span, 'span')}))")
 
     def text_source(self, text, scope, ctx, span, label) -> str:
         """The source of a text whose {expressions} are shown by their labels: label(node,
