@@ -174,7 +174,8 @@ STATEMENTS = ["{var} = {value}", "{var} += {value}", "{var} = none", "move top({
               "turn {value} {{ play {action} }}", "choose c in players by {value} {{ {var} = c }}",
               "finish winners [{value}]", 'log "{{{var}}} {{{value}}}"', "reveal top({zone}) to {value}",
               "{proc}()", "if {var} == {value} {{ again }}", "for i in 1..{value} {{ {var} += i }}",
-              "let c = top({zone}) c.owner = {value}", "let c = first(x in {zone}) move c to {zone}"]
+              "let c = top({zone}) c.owner = {value}", "let c = first(x in {zone}) move c to {zone}",
+              "for i in 1..60 {{ {var} = {var} + {var} }}", 'for i in 1..100000 {{ log "{{{zone}}}" }}']
 VALUES = ["0", "1", "2", "3", "5", "-1", "none", "current", "next(current)", "num_players + 1", "size(players)"]
 
 
