@@ -624,6 +624,7 @@ class Compiler:
         self.explicit_chance = game.explicit_chance     # shuffles and picks as chance nodes
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
+        self.listed_scopes = {}        # id -> scope of an action binder over a zone or a type (never none); kept alive
         self.module = []           # the generated functions' sources, in order
         self.coverage = game.coverage     # None, or the places that count (coverage.py)
         if self.coverage is not None:
@@ -906,8 +907,8 @@ class Compiler:
                                             index.span)
                 parts.append(source)
                 continue
-            if allowed is None and isinstance(index, ast.Name) and scope.lookup(index.id) == element:
-                parts.append(source)          # a value of the index's own type: never outside
+            if allowed is None and (self.codegen.never_none(index, scope, ctx) or self.listed(index, scope)):
+                parts.append(source)          # a binder over a zone or a type: never outside
                 continue
             temp = self.fresh("_index")
             out.add(indent, f"{temp} = {source}")
@@ -915,6 +916,15 @@ class Compiler:
             out.add(indent, f"if {test}: outside_indexes(s, {name!r}, {temp}, {shown!r}, {self.codegen.bind(span)})")
             parts.append(temp)
         return "(" + ", ".join(parts) + ",)"
+
+    def listed(self, node, scope) -> bool:
+        """Whether a name is an action's argument over a zone or a type (not a procedure's
+        parameter, which a caller may give none, nor a local that hides the argument)."""
+        if not isinstance(node, ast.Name):
+            return False
+        while scope is not None and node.id not in scope.names:
+            scope = scope.parent
+        return scope is not None and id(scope) in self.listed_scopes
 
     def index_domains(self, name) -> list:
         """(element type, the values allowed or None, how to say it) of each index of a var or a zone."""
@@ -1707,8 +1717,11 @@ class Compiler:
         binders = []
         texts, outside = [], []
         for binder in action.binders:
+            domain_type = self.type_of(binder.domain, scope)
             domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
+            if self.codegen.never_none_domain(binder.domain, domain_type, scope):
+                self.listed_scopes[id(scope)] = scope     # its moves come from the domain: never none
             if binder.reason is not None:
                 texts.append(self.reason_function(binder.reason, scope, binder))
             else:

@@ -410,3 +410,21 @@ def test_a_long_log_line_is_cut_and_its_length_is_work(write_rules):
     assert len(state.log[-1]) == MAX_LOG_LINE + 3
     with pytest.raises(RulesRuntimeError, match="units of work"):
         logged([0, 10], "x" * 11, None)
+
+
+def test_a_procedure_given_none_for_a_cell_puts_no_component_in_a_zone_of_none(write_rules):
+    """A parameter typed Square may still be given none by its caller (a list that holds one):
+    the zone's index is checked, not trusted by its type (the fuzzer found ('on', None) filled)."""
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Cells" { players 2 }\nboard Square: grid 2 by 2\ncomponent Piece { rank: int }\n'
+        'zone on[Square]: stack of Piece\nzone box: pile of Piece\nvar v: int = 0\n'
+        'setup { create 1 Piece { rank: 1 } in box }\n'
+        'proc arrive(x: Piece, at: Square) { move x to on[at] }\n'
+        'action go "go" { arrive(top(box), Square(5, 5)) v += 1 }\n'
+        'flow { turns from 1 until v > 1 { play go } }\n')))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    with pytest.raises(RulesRuntimeError, match=re.escape("a write to on[none], outside the indexes declared for on")) as raised:
+        state.apply("go")
+    assert raised.value.span.line == 8
+    assert ("on", None) not in state.zones
