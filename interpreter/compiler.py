@@ -1230,7 +1230,11 @@ class Compiler:
         return out
 
     def s_CallStatement(self, node, scope, ctx, out, indent):
-        args = "".join(", " + self.x(a, scope, ctx) for a in node.arguments)
+        parameters = self.types.procedures[node.name].parameters
+        # a parameter is written by the call: none where its type has no '?' is an error here
+        args = "".join(", " + self.never_none_stored(a, self.x(a, scope, ctx), self.types.type_name(p.type),
+                                                     f"'{p.name}' of {node.name}", scope, out, indent)
+                       for a, p in zip(node.arguments, parameters))
         if node.name not in self.may_choose_procs:
             out.add(indent, f"proc_{node.name}(s{args})")
         elif ctx.steps:

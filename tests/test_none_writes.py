@@ -80,3 +80,16 @@ def test_adding_none_is_arithmetic_on_none_at_its_line(write_rules):
     with pytest.raises(RulesRuntimeError, match="arithmetic on 'none'") as raised:
         state.apply("take")
     assert raised.value.span.line == LINE
+
+
+def test_a_procedure_given_none_where_its_parameter_has_no_question_mark_is_a_located_error(write_rules):
+    """A call writes its procedure's parameters: the same check as a variable's write."""
+    game, diagnostics, _ = load_game(str(write_rules(
+        HEAD + "proc keep(c: Card) { x += c.value }\n"
+        'action take "take" { keep(top(pile)) }\n' + FLOW)))
+    assert diagnostics == []
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(RulesRuntimeError) as raised:
+        state.apply("take")
+    assert "'c' of keep holds 'Card', but is given none here (declare it 'Card?'" in str(raised.value)
+    assert (raised.value.span.line, raised.value.span.column) == (8, 27)
