@@ -42,6 +42,11 @@ def strip_optional(t: str) -> str:
     return t[:-1] if t.endswith("?") else t
 
 
+def optional(t: str) -> str:
+    """t or none: 'Card?' of a Card and of a Card? alike; a value of unknown type stays unknown."""
+    return t if t == ANY else strip_optional(t) + "?"
+
+
 @attrs.define
 class Scope:
     names: dict
@@ -314,7 +319,7 @@ class Checker:
                        did_you_mean(node.name, fields) or f"its attributes: {', '.join(sorted(fields))}")
             return ANY
         result = fields[node.name]
-        return result if not t.endswith("?") or result.endswith("?") else result + "?"
+        return optional(result) if t.endswith("?") else result
 
     def expr_Subscript(self, node, scope):
         if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None:
@@ -328,7 +333,7 @@ class Checker:
         t = self.expr(node.obj, scope)
         if (t.startswith("list[") or t.startswith("zone[")) and len(node.indexes) == 1:
             self.whole(self.expr(node.indexes[0], scope), node.indexes[0].span, "a position in a list or a zone")
-            return strip_optional(element_of(t)) + "?"     # (a list of Card? gives a Card?, not a Card??)
+            return optional(element_of(t))     # (a list of Card? gives a Card?, not a Card??)
         if t != ANY:
             self.error("E304", f"only zones, variables and lists take [...], not {describe(t)}", node.obj.span)
         return ANY
@@ -416,7 +421,7 @@ class Checker:
             if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
                 element = strip_optional(first)
             if result == "T?":
-                return strip_optional(element) + "?" if element != ANY else ANY
+                return optional(element)
             # replace the whole word T only: an element type may itself contain a T (Token)
             return re.sub(r"\bT\b", element, result)
         if node.name in self.procedures:
@@ -476,7 +481,7 @@ class Checker:
         if kind == "map":
             return list_of(body or element)
         if kind == "first":
-            return element + "?"
+            return optional(element)
         if kind in ("sum", "max", "min"):
             value = body or element
             if strip_optional(value) not in NUMBERS:

@@ -442,3 +442,9 @@ def test_an_item_of_a_list_of_optional_values_is_optional_once():
     """[c, c] of a Card? is a list of Card?: its items (and its top) are Card?, which move
     (the checker said "only components move, but this is 'Card??'")."""
     clean('action take "take" { let c = top(deck) let cs = [c, c] move cs[1] to deck move top(cs) to deck }')
+
+
+def test_a_value_of_unknown_type_stays_unknown_when_it_may_be_none():
+    """The first of an unknown list is unknown, not 'any?': one error, not a second one about
+    'a list of any?'."""
+    only('fn picks(): list of Card = map(c in deck: first(x in nowhere()))', "E204", 1, "unknown function 'nowhere'")
