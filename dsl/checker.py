@@ -804,7 +804,10 @@ def describe(t: str) -> str:
 
 def written(t: str) -> str:
     """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
-    return f"list of {written(element_of(t))}" if strip_optional(t).startswith("list[") else t
+    for kind in ("list", "zone"):
+        if strip_optional(t).startswith(kind + "["):
+            return f"{kind} of {written(element_of(t))}"
+    return t
 
 
 def may_be_none(t: str) -> bool:

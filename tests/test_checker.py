@@ -448,3 +448,8 @@ def test_a_value_of_unknown_type_stays_unknown_when_it_may_be_none():
     """The first of an unknown list is unknown, not 'any?': one error, not a second one about
     'a list of any?'."""
     only('fn picks(): list of Card = map(c in deck: first(x in nowhere()))', "E204", 1, "unknown function 'nowhere'")
+
+
+def test_a_list_of_zones_is_named_as_a_rules_file_would():
+    only('setup { create 1 Card { colour: red, value: 1 } in [deck] }', "E304", 1,
+         "where to create must be a zone, but this is a list of zone of Card")
