@@ -401,7 +401,7 @@ def test_a_long_log_line_is_cut_and_its_length_is_work(write_rules):
     from referee.interpreter.compiler import logged
     game, diagnostics, _ = load_game(str(write_rules(
         'game "Log" { players 2 }\nvar v: int = 0\nvar items: list of int = []\n'
-        'action show "show" { items = map(i in 1..1000: i) log "{items}" v += 1 }\n'
+        'action show "show" { items = map(i in 1..30000: i) log "{items}" v += 1 }\n'
         'flow { turns from 1 until v > 1 { play show } }\n')))
     assert diagnostics == []
     state = game.new_initial_state(0)
@@ -412,19 +412,25 @@ def test_a_long_log_line_is_cut_and_its_length_is_work(write_rules):
         logged([0, 10], "x" * 11, None)
 
 
-def test_a_procedure_given_none_for_a_cell_puts_no_component_in_a_zone_of_none(write_rules):
-    """A parameter typed Square may still be given none by its caller (a list that holds one):
-    the zone's index is checked, not trusted by its type (the fuzzer found ('on', None) filled)."""
+@pytest.mark.parametrize("move, message, line", [
+    ("go", "'at' of arrive holds 'Square', but is given none here", 9),
+    ("put", "a write to on[none], outside the indexes declared for on", 10),
+])
+def test_a_cell_that_is_none_puts_no_component_in_a_zone_of_none(write_rules, move, message, line):
+    """A procedure's parameter typed Square, or a loop's value over a list, may be none: the
+    call and the zone's index are checked, not trusted by their type (the fuzzer found a
+    component in ('on', None))."""
     game, diagnostics, _ = load_game(str(write_rules(
         'game "Cells" { players 2 }\nboard Square: grid 2 by 2\ncomponent Piece { rank: int }\n'
         'zone on[Square]: stack of Piece\nzone box: pile of Piece\nvar v: int = 0\n'
         'setup { create 1 Piece { rank: 1 } in box }\n'
         'proc arrive(x: Piece, at: Square) { move x to on[at] }\n'
         'action go "go" { arrive(top(box), Square(5, 5)) v += 1 }\n'
-        'flow { turns from 1 until v > 1 { play go } }\n')))
+        'action put "put" { for at in [Square(5, 5)] { move top(box) to on[at] } v += 1 }\n'
+        'flow { turns from 1 until v > 1 { play go, put } }\n')))
     assert diagnostics == []
     state = game.new_initial_state(0)
-    with pytest.raises(RulesRuntimeError, match=re.escape("a write to on[none], outside the indexes declared for on")) as raised:
-        state.apply("go")
-    assert raised.value.span.line == 8
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        state.apply(move)
+    assert raised.value.span.line == line
     assert ("on", None) not in state.zones
