@@ -31,6 +31,7 @@ def list_of(t: str) -> str:
 
 
 def element_of(t: str) -> str:
+    t = strip_optional(t)      # a list that may be none ('pick' of lists): its elements'
     for prefix in ("list[", "zone["):
         if t.startswith(prefix):
             return t[len(prefix):-1]
@@ -39,6 +40,11 @@ def element_of(t: str) -> str:
 
 def strip_optional(t: str) -> str:
     return t[:-1] if t.endswith("?") else t
+
+
+def optional(t: str) -> str:
+    """t or none: 'Card?' of a Card and of a Card? alike; a value of unknown type stays unknown."""
+    return t if t == ANY else strip_optional(t) + "?"
 
 
 @attrs.define
@@ -117,6 +123,10 @@ class Checker:
         if strip_optional(given) == REAL and strip_optional(expected) in ("int", "Player"):
             # "'x' holds a number, not a fraction" says more as "a whole number"
             self.error("E215", mismatch.replace(describe("int"), "a whole number", 1), span, ROUND_DOWN_HINT)
+        elif given == "none" and not may_be_none(expected):
+            # a none written where the declared type says a value is always there
+            self.error("E303", mismatch, span, "a list is never none: an empty list is []" if expected.startswith("list[")
+                       else f"a '?' after a type lets it hold none: '{expected}?'")
         elif not compatible(given, expected):
             self.error("E303", mismatch, span)
 
@@ -309,7 +319,7 @@ class Checker:
                        did_you_mean(node.name, fields) or f"its attributes: {', '.join(sorted(fields))}")
             return ANY
         result = fields[node.name]
-        return result if not t.endswith("?") or result.endswith("?") else result + "?"
+        return optional(result) if t.endswith("?") else result
 
     def expr_Subscript(self, node, scope):
         if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None:
@@ -323,7 +333,7 @@ class Checker:
         t = self.expr(node.obj, scope)
         if (t.startswith("list[") or t.startswith("zone[")) and len(node.indexes) == 1:
             self.whole(self.expr(node.indexes[0], scope), node.indexes[0].span, "a position in a list or a zone")
-            return element_of(t) + "?"
+            return optional(element_of(t))     # (a list of Card? gives a Card?, not a Card??)
         if t != ANY:
             self.error("E304", f"only zones, variables and lists take [...], not {describe(t)}", node.obj.span)
         return ANY
@@ -411,7 +421,7 @@ class Checker:
             if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
                 element = strip_optional(first)
             if result == "T?":
-                return element + "?" if element != ANY else ANY
+                return optional(element)
             # replace the whole word T only: an element type may itself contain a T (Token)
             return re.sub(r"\bT\b", element, result)
         if node.name in self.procedures:
@@ -471,7 +481,7 @@ class Checker:
         if kind == "map":
             return list_of(body or element)
         if kind == "first":
-            return element + "?"
+            return optional(element)
         if kind in ("sum", "max", "min"):
             value = body or element
             if strip_optional(value) not in NUMBERS:
@@ -505,8 +515,24 @@ class Checker:
             if isinstance(inner, ast.Create) and where != "setup":
                 self.error("E407", "components may only be created in the setup section", inner.span,
                            "components are fixed once the game starts, so that none appears or vanishes")
+            if where == "setup":
+                self.no_choice_in_setup(inner)
             self.statement(inner, scope, where)
         return scope
+
+    def no_choice_in_setup(self, statement):
+        """Nobody is asked anything before the flow starts: no `choose` in the setup, nor in a
+        procedure it calls."""
+        for node in ast.walk(statement):
+            found = None
+            if isinstance(node, ast.Choose):
+                found = "'choose'"
+            elif isinstance(node, ast.CallStatement) and self.choosing_procedure(node.name):
+                found = f"'{node.name}', which reaches a choice: {self.choosing_procedure(node.name)}"
+            if found:
+                self.error("E407", f"the setup runs before anybody moves, but here it asks a player to choose ({found})",
+                           node.span, "make the choice the flow's first step (before its turns), or draw it with pick(...)")
+                return
 
     def statement(self, node, scope, where):
         getattr(self, "stmt_" + type(node).__name__)(node, scope, where)
@@ -561,6 +587,8 @@ class Checker:
                        "an attribute is changed through a local that holds the component: 'let x = ...' first")
             return ANY
         base = strip_optional(t)
+        if base == ANY:
+            return ANY            # unknown already (an error said so, or a value of no one type)
         if base in self.boards:
             self.error("E209", f"'{target.name}' is a cell of {base}: the attributes of board cells never change", target.span,
                        "keep what changes in a variable indexed by the board")
@@ -762,9 +790,9 @@ def describe(t: str) -> str:
     if t == "none":
         return "none"
     if t.startswith("list["):
-        return f"a list of {element_of(t)}"
+        return "a list" if element_of(t) == ANY else f"a list of {written(element_of(t))}"    # (of mixed or no items)
     if t.startswith("zone["):
-        return f"a zone of {element_of(t)}"
+        return f"a zone of {written(element_of(t))}"
     if t == "int":
         return "a number"
     if t == REAL:
@@ -772,6 +800,18 @@ def describe(t: str) -> str:
     if t == "bool":
         return "true/false"
     return f"'{t}'"
+
+
+def written(t: str) -> str:
+    """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
+    for kind in ("list", "zone"):
+        if strip_optional(t).startswith(kind + "["):
+            return f"{kind} of {written(element_of(t))}"
+    return t
+
+
+def may_be_none(t: str) -> bool:
+    return t in (ANY, "none") or t.endswith("?")
 
 
 def compatible(a: str, b: str) -> bool:
@@ -858,6 +898,11 @@ def check_types_and_names(c: Checker):
         if var.initial is not None:
             given = c.expr(var.initial, c.globals)
             c.fits(given, t, var.initial.span, f"'{var.name}' holds {describe(t)}, not {describe(given)}")
+        elif not may_be_none(t) and t not in ("int", REAL, "bool"):
+            # (a number starts at 0 and a bool at false; any other value would start at none)
+            c.error("E303", f"'{var.name}' holds {describe(t)}, never none, but has no starting value", var.span,
+                    "give it one, e.g. '= []'" if t.startswith("list[") else
+                    f"give it one ('= ...'), or write '{t}?' for a variable that starts at none")
 
 
 def check_params_and_options(c: Checker):
@@ -886,7 +931,7 @@ def check_params_and_options(c: Checker):
                         did_you_mean(setting.name, c.params))
             else:
                 given, expected = c.expr(setting.value, c.globals), c.globals.names[setting.name]
-                if not compatible(given, expected):
+                if not compatible(given, expected) or (given == "none" and not may_be_none(expected)):
                     c.error("E303", f"option '{option.name}' sets '{setting.name}' to {describe(given)}, "
                                     f"but it holds {describe(expected)}", setting.value.span)
 
@@ -912,6 +957,18 @@ def check_var_ranges(c: Checker):
                         "write its bounds with numbers and params (param NAME = ...)")
             elif strip_optional(c.expr(bound, c.globals)) not in WHOLE:
                 c.error("E213", f"the bounds of the range of '{var.name}' are whole numbers", bound.span)
+
+
+def check_owner_has_a_seat(c: Checker):
+    """`owner` shows a zone's or a variable's entry to the seat of its Player index: without
+    one, nobody would ever see it (a hidden one says so)."""
+    for kind, group in (("zone", c.zones.values()), ("variable", c.vars.values())):
+        for declared in group:
+            if declared.visibility != "owner":
+                continue
+            if not any(strip_optional(element_of(c.expr(d, c.globals))) == "Player" for d in declared.index):
+                c.error("E417", f"{kind} '{declared.name}' is 'owner', but has no Player index: nobody would see it",
+                        declared.span, f"index it by the players ({declared.name}[Player, ...]), or mark it 'hidden'")
 
 
 def check_var_display(c: Checker):
@@ -1024,6 +1081,10 @@ def check_labels(c: Checker):
                                                                     "this action has no arguments to show"))
         if action.template is None:
             continue          # the default name shows every argument
+        if action.template and not action.template.strip():
+            c.error("E416", f"the label of action '{action.name}' is blank: its moves would have no name to type",
+                    label_span(c, action), f'give it words, e.g. "{action.name}", or leave the label out')
+            continue
         names = [b.name for b in action.binders]
         template = action.template
         shown, wrong = set(), False
@@ -1060,6 +1121,27 @@ def check_labels(c: Checker):
                 c.error("E410", f"the label of component '{component.name}' shows '{{{match.group(1)}}}', which is not one of its attributes",
                         text_span(c, component.span, match.group(0)),
                         did_you_mean(match.group(1), fields) or f"its attributes are {', '.join(fields)}")
+
+
+def check_labels_of_a_play(c: Checker):
+    """Two actions offered by one `play` with the same label and no placeholder make moves of
+    one name: a player could not tell them apart, and naming one would always play the other.
+    (Labels with placeholders may differ by their values: `"{c}"` for two kinds of card.)"""
+    for play in (n for n in ast.walk(c.program.parts()) if isinstance(n, ast.Play)):
+        seen = {}
+        for name in play.actions:
+            action = c.actions.get(name)
+            if action is None or (action.binders and not action.template) or PLACEHOLDER_TEXT.search(action.template or ""):
+                continue
+            if action.template and not action.template.strip():
+                continue          # blank: E416 says so
+            # the name a player types, in any case and spacing (without a label: the action's name)
+            text = " ".join((action.template or action.name).lower().split())
+            if text in seen and seen[text] != name:
+                c.error("E415", f"'{seen[text]}' and '{name}' both make the move '{text}' in this play: "
+                                f"a player could not tell them apart", play.span,
+                        "give each action a label of its own")
+            seen.setdefault(text, name)
 
 
 def text_span(c: Checker, span, fragment) -> ast.Span:
@@ -1212,8 +1294,8 @@ def check_binder_reasons(c: Checker):
                     "remove the 'else \"...\"'; an action's binder or a 'require ... else' says why a move is refused")
 
 
-CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_var_display,
-          check_boards, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_triggers,
+CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_owner_has_a_seat, check_var_display,
+          check_boards, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_labels_of_a_play, check_triggers,
           check_invariants, check_setup_and_flow, check_binder_reasons)
 
 

@@ -20,7 +20,7 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.checker import element_of, strip_optional
-from referee.dsl.limits import MAX_COMPONENTS, MAX_RANGE
+from referee.dsl.limits import MAX_COMPONENTS, MAX_LIST, MAX_RANGE
 
 from . import random_source, stdlib
 from .errors import Finished, RulesRuntimeError
@@ -139,12 +139,29 @@ def divisor(value, span):
     return value
 
 
-def numbers(low, end, span):
-    """The range low..end-1 of the rules (a..b), of at most MAX_RANGE numbers."""
-    if end - low > MAX_RANGE:
-        raise RulesRuntimeError(f"the range {low}..{end - 1} has more than {MAX_RANGE} numbers "
+def numbers(low, high, span):
+    """The range low..high of the rules, of at most MAX_RANGE numbers."""
+    if low is None or high is None:
+        raise RulesRuntimeError("a range runs between numbers, not none", span)
+    if high + 1 - low > MAX_RANGE:
+        raise RulesRuntimeError(f"the range {low}..{high} has more than {MAX_RANGE} numbers "
                                 "(see the limits in docs/language.md)", span)
-    return range(low, end)
+    return range(low, high + 1)
+
+
+def joined(budget, a, b, span):
+    """a + b of two lists: at most MAX_LIST items; a long one is charged to the step's work
+    budget (short ones, the common case, cost nothing more)."""
+    items = [*a, *b]
+    if len(items) > 10_000:
+        if len(items) > MAX_LIST:
+            raise RulesRuntimeError(f"a list of {len(items):,} items, beyond the limit of {MAX_LIST:,} "
+                                    "(see the limits in docs/language.md)", span)
+        budget[1] -= len(items)
+        if budget[1] < 0:
+            raise RulesRuntimeError("this step did more work than the limit while joining lists "
+                                    "(see the limits in docs/language.md)", span)
+    return items
 
 
 def within(x, low, high):
@@ -225,7 +242,7 @@ def ranked_ties(kind, scored, later):
 
 RUNTIME = {
     "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
-    "numbers": numbers, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
+    "numbers": numbers, "joined": joined, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
     "smallest": smallest, "ranked": ranked, "ranked_ties": ranked_ties, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
     "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure, "quotient": quotient, "bounded": bounded,
 }
@@ -550,7 +567,7 @@ class SourceGenerator:
         low, high = self.source(node.low, scope, ctx), self.source(node.high, scope, ctx)
         if is_number(low) and is_number(high) and int(high.strip("()")) - int(low.strip("()")) < MAX_RANGE:
             return f"range({low}, {int(high.strip('()')) + 1})"       # known when compiled (params included)
-        return f"numbers({low}, {high} + 1, {self.bind(node.span, 'span')})"
+        return f"numbers({low}, {high}, {self.bind(node.span, 'span')})"
 
     def surely(self, node, scope, ctx) -> bool:
         """Whether an expression can never be 'none' (its 'none' checks can go)."""
@@ -599,7 +616,7 @@ class SourceGenerator:
     def x_Binary(self, node, scope, ctx):
         span = self.bind(node.span, "span")
         if node.op == "+" and self.compiler.type_of(node.left, scope).startswith("list["):
-            return f"(list({self.source(node.left, scope, ctx)}) + list({self.source(node.right, scope, ctx)}))"
+            return f"joined(STEP, {self.source(node.left, scope, ctx)}, {self.source(node.right, scope, ctx)}, {span})"
         a = self.number(node.left, scope, ctx, span)
         if node.op in ("//", "%"):
             return f"({a} {node.op} divisor({self.source(node.right, scope, ctx)}, {span}))"
@@ -746,7 +763,7 @@ class SourceGenerator:
                 return f"{self.bind(stdlib.FUNCTIONS[name])}(s, {args[0]})"
             t = self.temp()
             return f"({t}[-1] if ({t} := {args[0]}) else None)"
-        if name == "next":
+        if name == "next" and not c.type_of(node.arguments[0], scope).endswith("?"):    # (next of none: stdlib says so)
             return f"({args[0]} % {c.game.num_players} + 1)"
         fn = self.bind(stdlib.FUNCTIONS[name])
         return f"{fn}(s, {', '.join(args)})"

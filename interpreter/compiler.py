@@ -16,13 +16,13 @@ from bisect import insort
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, element_of, strip_optional
-from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
+from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, describe, element_of, may_be_none, strip_optional
+from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
 from . import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in, truth
-from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves
+from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
 from .exact import number_too_large
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
 
@@ -284,7 +284,8 @@ def finish(s, winners):
     seats = s.game.num_players
     strangers = [w for w in winners if w.__class__ is not int or not 1 <= w <= seats]
     if strangers:
-        raise ValueError(f"the winners must be players of this game (1..{seats}), not {strangers[0]!r}")
+        shown = "none" if strangers[0] is None else repr(strangers[0])
+        raise UnlocatedRulesError(f"the winners must be players of this game (1..{seats}), not {shown}")
     s.winners = sorted(set(winners))
     raise Finished()
 
@@ -311,6 +312,15 @@ def charged(budget, items, units, span):
     if budget[1] < 0:
         work_runs_on(span)
     return items
+
+
+def logged(budget, line, span):
+    """A line of the log: its length is work (a list of a million items logged in a loop would
+    fill the memory), and it is cut at MAX_LOG_LINE characters."""
+    budget[1] -= len(line)
+    if budget[1] < 0:
+        work_runs_on(span)
+    return line if len(line) <= MAX_LOG_LINE else line[:MAX_LOG_LINE] + "..."
 
 
 def too_many_moves(name, span):
@@ -344,6 +354,21 @@ def outside_range(name, value, low, high, span):
     raise RulesRuntimeError(f"{name} is given {value}, outside its range {low}..{high}", span)
 
 
+def stored_none(name, declared, span):
+    remedy = "test the value first" if declared.startswith("list[") else \
+        f"declare it '{declared}?' if it may be none, or test the value first"
+    raise RulesRuntimeError(f"{name} holds {describe(declared)}, but is given none here ({remedy})", span)
+
+
+def seat(s, player, what, span):
+    """A turn or a choice given to a value: it must be a seat of this game (else the game
+    would ask a player who is not there)."""
+    if player.__class__ is not int or not 1 <= player <= s.game.num_players:
+        shown = "none" if player is None else repr(player)
+        raise RulesRuntimeError(f"{what} is given to {shown}, which is not a player (players are 1..{s.game.num_players})", span)
+    return player
+
+
 def not_a_player(s, name, value, span):
     raise RulesRuntimeError(f"{name} is a player, but is given {s.label(value)} (players are 1..{s.game.num_players})", span)
 
@@ -358,9 +383,9 @@ def without_choice(steps, s=None):
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
-    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "too_many_moves": too_many_moves,
+    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
-    "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
+    "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "stored_none": stored_none, "seat": seat, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
 
 
@@ -600,6 +625,7 @@ class Compiler:
         self.explicit_chance = game.explicit_chance     # shuffles and picks as chance nodes
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
+        self.listed_scopes = {}        # id -> scope of an action binder over a zone or a type (never none); kept alive
         self.module = []           # the generated functions' sources, in order
         self.coverage = game.coverage     # None, or the places that count (coverage.py)
         if self.coverage is not None:
@@ -766,26 +792,53 @@ class Compiler:
             not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
         value = self.chance_value(node.value, scope, ctx, out, indent, public) or self.x(node.value, scope, ctx)
         if isinstance(node.target, ast.AttributeTarget):
+            declared = self.types.fields_of(strip_optional(scope.lookup(target.name)))[target.attribute]
+            value = self.attribute_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out, indent)
             return self.set_attribute(node, value, scope, ctx, out, indent)
         if self.assigns_local(node.target, scope):
             if scope.lookup(node.target.name) == "int":
                 value = self.bounded(value, node.span, out, indent)
             out.add(indent, f"{ctx.local(node.target.name)} = {value}")
         else:
-            key = self.checked_key(node, scope, ctx, out, indent)
-            players = self.player_values(node.target.name)
-            always = isinstance(node.value, ast.Name) and node.value.id == "current"
-            if players is not None and not always:
-                temp = self.fresh("_value")
-                out.add(indent, f"{temp} = {value}")
-                out.add(indent, f"if {temp} not in {self.codegen.bind(players)}: "
-                                f"not_a_player(s, {node.target.name!r}, {temp}, {self.codegen.bind(node.span)})")
-                value = temp
+            key = self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)
+            declared = self.types.type_name(self.types.vars[target.name].type)
+            value = self.never_none_stored(node.value, value, declared, target.name, scope, out, indent)
+            if not (isinstance(node.value, ast.Name) and node.value.id == "current"):
+                value = self.player_checked(node.target.name, value, node.span, out, indent)
             if self.is_number(node.target.name):
                 value = self.in_range(node.target.name, self.bounded(value, node.span, out, indent), node.span, out, indent)
             key, value = self.index_write(node.target.name, key, value, out, indent)
             out.add(indent, f"_V[{key}] = {value}")
             self.invalidate(node.target.name, out, indent)
+
+    def never_none_stored(self, node, value, declared, what, scope, out, indent) -> str:
+        """A value that may be none (its type ends in '?') about to be stored where the declared
+        type has no '?': a located error at the write if it is none, not a none stored that
+        fails later, far from its cause (the checker cannot know which values are there)."""
+        if may_be_none(declared) or not self.type_of(node, scope).endswith("?"):
+            return value
+        temp = self.fresh("_value")
+        out.add(indent, f"{temp} = {value}")
+        out.add(indent, f"if {temp} is None: stored_none({what!r}, {declared!r}, {self.codegen.bind(node.span, 'span')})")
+        return temp
+
+    def attribute_stored(self, node, value, declared, what, scope, out, indent) -> str:
+        """A value about to be stored in a component's attribute of type `declared`: not none
+        without a '?', a seat for a Player (its owner too)."""
+        value = self.never_none_stored(node, value, declared, what, scope, out, indent)
+        return self.player_checked(what, value, node.span, out, indent, declared)
+
+    def player_checked(self, name, value, span, out, indent, declared=None) -> str:
+        """A value about to be stored in a Player variable (or an attribute `declared` Player):
+        a seat (or none if it is optional)."""
+        players = self.seats_of_type(declared) if declared is not None else self.player_values(name)
+        if players is None:
+            return value
+        temp = self.fresh("_value")
+        out.add(indent, f"{temp} = {value}")
+        out.add(indent, f"if {temp} not in {self.codegen.bind(players)}: "
+                        f"not_a_player(s, {name!r}, {temp}, {self.codegen.bind(span)})")
+        return temp
 
     def index_write(self, name, key, value, out, indent):
         """Before a write to a variable that a table by value follows (var_indexes): the table
@@ -839,12 +892,11 @@ class Compiler:
                         f"outside_range({name!r}, {value}, {low}, {high}, {self.codegen.bind(span, 'span')})")
         return value
 
-    def checked_key(self, node, scope, ctx, out, indent) -> str:
-        """The key of a write to a variable, each index that may fall outside the variable's
-        declared indexes checked first (a located error, not a silent new entry): ranges and
-        players by value, cells, enum members and components by not being none. A literal
-        outside a range is an error when the game is compiled."""
-        name, indexes = node.target.name, node.target.indexes
+    def checked_key(self, name, indexes, span, scope, ctx, out, indent) -> str:
+        """The key of a write to a variable (or of a zone a component is put in), each index
+        that may fall outside the declared indexes checked first (a located error, not a silent
+        new entry): ranges and players by value, cells, enum members and components by not
+        being none. A literal outside a range is an error when the game is compiled."""
         if not indexes:
             return repr(name)
         parts = [repr(name)]
@@ -856,22 +908,31 @@ class Compiler:
                                             index.span)
                 parts.append(source)
                 continue
-            if allowed is None and isinstance(index, ast.Name) and scope.lookup(index.id) == element:
-                parts.append(source)          # a value of the index's own type: never outside
+            if allowed is None and (self.codegen.never_none(index, scope, ctx) or self.listed(index, scope)):
+                parts.append(source)          # a binder over a zone or a type: never outside
                 continue
             temp = self.fresh("_index")
             out.add(indent, f"{temp} = {source}")
             test = f"{temp} is None" if allowed is None else f"{temp} not in {self.codegen.bind(allowed)}"
-            out.add(indent, f"if {test}: outside_indexes(s, {name!r}, {temp}, {shown!r}, {self.codegen.bind(node.span)})")
+            out.add(indent, f"if {test}: outside_indexes(s, {name!r}, {temp}, {shown!r}, {self.codegen.bind(span)})")
             parts.append(temp)
         return "(" + ", ".join(parts) + ",)"
 
+    def listed(self, node, scope) -> bool:
+        """Whether a name is an action's argument over a zone or a type (not a procedure's
+        parameter, which a caller may give none, nor a local that hides the argument)."""
+        if not isinstance(node, ast.Name):
+            return False
+        while scope is not None and node.id not in scope.names:
+            scope = scope.parent
+        return scope is not None and id(scope) in self.listed_scopes
+
     def index_domains(self, name) -> list:
-        """(element type, the values allowed or None, how to say it) of each index of a var."""
+        """(element type, the values allowed or None, how to say it) of each index of a var or a zone."""
         known = self.index_domain_cache.get(name)
         if known is None:
             known = []
-            for domain in self.types.vars[name].index:
+            for domain in (self.types.vars.get(name) or self.types.zones[name]).index:
                 element = strip_optional(element_of(self.type_of(domain, self.types.globals)))
                 if element == "Player":
                     allowed = frozenset(range(1, self.game.num_players + 1))
@@ -889,14 +950,18 @@ class Compiler:
     def player_values(self, name):
         """The values a Player variable may hold (none too if it is optional), or None for a
         variable of another type."""
-        t = self.types.type_name(self.types.vars[name].type)
+        return self.seats_of_type(self.types.type_name(self.types.vars[name].type))
+
+    def seats_of_type(self, t):
+        """The values a place of type t may hold if it is a Player (or Player?), else None."""
         if strip_optional(t) != "Player":
             return None
         seats = set(range(1, self.game.num_players + 1))
         return frozenset(seats | {None} if t.endswith("?") else seats)
 
     def s_Augment(self, node, scope, ctx, out, indent):
-        value = self.x(node.value, scope, ctx)
+        value = self.x(node.value, scope, ctx) if not self.type_of(node.value, scope).endswith("?") else \
+            self.codegen.number(node.value, scope, ctx, self.codegen.bind(node.span, "span"))   # none: a located error
         sign = "+" if node.op == "+=" else "-"
         if isinstance(node.target, ast.AttributeTarget):
             now = f"attribute(s.entities, {ctx.local(node.target.name)}, {node.target.attribute!r})"
@@ -908,9 +973,13 @@ class Compiler:
             out.add(indent, f"{local} = {total}")
             return
         key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
-        out.add(indent, f"{key} = {self.checked_key(node, scope, ctx, out, indent)}")
-        total = self.bounded(f"_V.get({key}, {default}) {sign} ({value})", node.span, out, indent)
-        total = self.in_range(node.target.name, total, node.span, out, indent)
+        out.add(indent, f"{key} = {self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)}")
+        now = f"_V.get({key}, {default})"
+        if self.types.type_name(self.types.vars[node.target.name].type).endswith("?"):
+            now = f"present({now}, {self.codegen.bind(node.span, 'span')})"      # none += 1: a located error
+        total = self.bounded(f"{now} {sign} ({value})", node.span, out, indent)
+        total = self.player_checked(node.target.name, self.in_range(node.target.name, total, node.span, out, indent),
+                                    node.span, out, indent)
         key, total = self.index_write(node.target.name, key, total, out, indent)
         out.add(indent, f"_V[{key}] = {total}")
         self.invalidate(node.target.name, out, indent)
@@ -992,24 +1061,32 @@ class Compiler:
             out.add(indent + 1, f"if {self.x(node.until, inner, ctx)}: break")
         self.loop_cap("repeat", node.span, out, indent)
 
-    def destination(self, node, scope, ctx):
-        return self.x(node.zone, scope, ctx), isinstance(node, ast.ToBottom)
+    def destination(self, node, scope, ctx, out, indent):
+        return self.zone_key(node.zone, scope, ctx, out, indent), isinstance(node, ast.ToBottom)
+
+    def zone_key(self, zone, scope, ctx, out, indent):
+        """The key of a zone components are put in: outside the zone's declared indexes, an
+        error, not a zone nobody declared."""
+        if isinstance(zone, ast.Subscript) and isinstance(zone.obj, ast.Name) and zone.obj.id in self.types.zones \
+                and scope.lookup(zone.obj.id) is None:
+            return self.checked_key(zone.obj.id, zone.indexes, zone.span, scope, ctx, out, indent)
+        return self.x(zone, scope, ctx)
 
     def s_Move(self, node, scope, ctx, out, indent):
         item = self.fresh("_item")
         out.add(indent, f"{item} = {self.x(node.item, scope, ctx)}")
-        zone, under = self.destination(node.destination, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx, out, indent)
         out.add(indent, f"if {item} is not None: s.move({item}, {zone}, {under})")
 
     def s_MoveAll(self, node, scope, ctx, out, indent):
-        zone, under = self.destination(node.destination, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx, out, indent)
         target = self.fresh("_target")
         out.add(indent, f"{target} = {zone}")
         out.add(indent, f"move_all(s, {self.codegen.collection(node.source, scope, ctx)}, {target}, {under})")
 
     def s_Deal(self, node, scope, ctx, out, indent):
         count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
-        zone, under = self.destination(node.destination, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx, out, indent)
         out.add(indent, f"deal(s, {count}, {source}, {zone}, {under})")
 
     def s_Shuffle(self, node, scope, ctx, out, indent):
@@ -1050,13 +1127,17 @@ class Compiler:
 
     def s_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
-        inits = ", ".join(f"{i.name!r}: {self.x(i.value, scope, ctx)}" for i in node.inits)
+        fields = self.types.fields_of(node.type_name)
+        inits = ", ".join(f"{i.name!r}: " + self.attribute_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
+                                                                 f"{node.type_name}.{i.name}", scope, out, indent)
+                          for i in node.inits)
         out.add(indent, f"{values} = {{{inits}}}")
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
         count = f"room_for(s, {self.x(node.count, scope, ctx)}, {self.codegen.bind(node.span, 'span')})"
+        zone = self.zone_key(node.zone, scope, ctx, out, indent)
         out.add(indent, f"for {self.fresh('_n')} in range({count}):")
-        out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {self.x(node.zone, scope, ctx)})")
+        out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {zone})")
 
     def s_Choose(self, node, scope, ctx, out, indent):
         cg = self.codegen
@@ -1075,7 +1156,8 @@ class Compiler:
         out.add(body + 1, f"{index} = s.choices[s.cursor]")
         out.add(body + 1, "s.cursor += 1")
         out.add(body, "else:")
-        who = self.x(node.chooser, scope, ctx) if node.chooser is not None else "s.current"
+        who = f"seat(s, {self.x(node.chooser, scope, ctx)}, 'a choice', {cg.bind(node.chooser.span, 'span')})" \
+            if node.chooser is not None else "s.current"
         prompt = node.prompt or f"choose {node.binder.name}"
         public = "None"
         if element in self.game.private_fields:
@@ -1104,7 +1186,8 @@ class Compiler:
     def s_Log(self, node, scope, ctx, out, indent):
         # the log is public: each {expression} shown by its label as everybody sees it
         out.add(indent, "if s.shared: s.own_trails()")
-        out.add(indent, f"s.log.append({self.text_source(node.message, scope, ctx, node.span, self.public_label)})")
+        line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
+        out.add(indent, f"s.log.append(logged(STEP, {line}, {self.codegen.bind(node.span, 'span')}))")
 
     def text_source(self, text, scope, ctx, span, label) -> str:
         """The source of a text whose {expressions} are shown by their labels: label(node,
@@ -1148,7 +1231,11 @@ class Compiler:
         return out
 
     def s_CallStatement(self, node, scope, ctx, out, indent):
-        args = "".join(", " + self.x(a, scope, ctx) for a in node.arguments)
+        parameters = self.types.procedures[node.name].parameters
+        # a parameter is written by the call: none where its type has no '?' is an error here
+        args = "".join(", " + self.never_none_stored(a, self.x(a, scope, ctx), self.types.type_name(p.type),
+                                                     f"'{p.name}' of {node.name}", scope, out, indent)
+                       for a, p in zip(node.arguments, parameters))
         if node.name not in self.may_choose_procs:
             out.add(indent, f"proc_{node.name}(s{args})")
         elif ctx.steps:
@@ -1635,8 +1722,11 @@ class Compiler:
         binders = []
         texts, outside = [], []
         for binder in action.binders:
+            domain_type = self.type_of(binder.domain, scope)
             domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
+            if self.codegen.never_none_domain(binder.domain, domain_type, scope):
+                self.listed_scopes[id(scope)] = scope     # its moves come from the domain: never none
             if binder.reason is not None:
                 texts.append(self.reason_function(binder.reason, scope, binder))
             else:
@@ -2520,7 +2610,7 @@ class Compiler:
                 out.add(4, f"e[{ins.key!r}] = (values, i + 1)")
                 out.add(4, f"pc = {k + 1}")
             elif op == "turns_init":
-                out.add(3, f"e[{ins.key!r}] = {ins.code}")
+                out.add(3, f"e[{ins.key!r}] = seat(s, {ins.code}, 'the first turn', {me}.span)")
                 out.add(3, f"pc = {k + 1}")
             elif op == "turns_check":
                 out.add(3, f"if {ins.code}:")
@@ -2540,7 +2630,7 @@ class Compiler:
                 out.add(4, f"e[{ins.key!r}] = e[{ins.key!r}] % {self.game.num_players} + 1")
                 jump(ins.target, 3)
             elif op == "turn":
-                out.add(3, f"s.current = {ins.code}")
+                out.add(3, f"s.current = seat(s, {ins.code}, 'a turn', {me}.span)")
                 out.add(3, "s.turn += 1")
                 out.add(3, f"pc = {k + 1}")
             elif op == "play":

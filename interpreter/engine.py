@@ -23,7 +23,7 @@ from referee.dsl.program import load_program
 
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value
+from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value, seat
 from .codegen import Context
 from .coverage import Coverage
 from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
@@ -281,6 +281,9 @@ class Game:
             shape = board.shape
             if isinstance(shape, ast.GridShape):
                 rows, cols = compiler.constant(shape.rows), compiler.constant(shape.cols)
+                if isinstance(rows, int) and isinstance(cols, int) and min(rows, cols) < 1:      # (a param made it so)
+                    raise DeclarationError("E701", f"a grid of {rows} by {cols} has no cells", shape.span,
+                                           "a grid has at least one row and one column")
                 if isinstance(rows, int) and isinstance(cols, int) and max(rows, 0) * max(cols, 0) > MAX_BOARD_CELLS:
                     raise RulesRuntimeError(f"a grid of {rows} by {cols} has more than {MAX_BOARD_CELLS} cells "
                                             "(see the limits in docs/language.md)", shape.span)
@@ -295,6 +298,8 @@ class Game:
                     cells = list(hex_cells(shape.drawing, legend))
                 except ValueError as error:
                     raise RulesRuntimeError(str(error), shape.span)
+                if not cells:
+                    raise DeclarationError("E701", "the map has no hexes", shape.span, "draw at least one hex")
                 if len(cells) > MAX_BOARD_CELLS:
                     raise RulesRuntimeError(f"the map has more than {MAX_BOARD_CELLS} hexes "
                                             "(see the limits in docs/language.md)", shape.span)
@@ -988,12 +993,18 @@ class State:
         if self.game.score is None:
             return self.win_returns()
         self.game.memo_reset(self)
-        return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
+        try:
+            return [self.game.score(self, p) for p in range(1, self.game.num_players + 1)]
+        except PYTHON_ERRORS as error:
+            raise located(self, error, "computing the scores") from error
 
     def broken_invariants(self) -> list:
         """The names of the game's invariants that do not hold in this state."""
         self.game.memo_reset(self)
-        return [name for name, holds, _ in self.game.invariants if not holds(self, {})]
+        try:
+            return [name for name, holds, _ in self.game.invariants if not holds(self, {})]
+        except PYTHON_ERRORS as error:
+            raise located(self, error, "checking the invariants") from error
 
     def view(self, player: int) -> dict:
         return make_view(self, player)
@@ -1019,6 +1030,10 @@ def located(s, error, doing) -> RulesRuntimeError:
         if spans and trace.tb_lineno in spans:
             span = spans[trace.tb_lineno]
         trace = trace.tb_next
+    if isinstance(error, RulesRuntimeError):    # a library function's own message, located here
+        return RulesRuntimeError(str(error).split("runtime error: ", 1)[-1], span)
+    if isinstance(error, RecursionError):      # the rules' own functions, calling themselves
+        return RulesRuntimeError(f"functions call each other too deeply while {doing}: a function that calls itself without end?", span)
     return RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span)
 
 
@@ -1556,7 +1571,7 @@ def simultaneous_step(s, ins) -> bool:
         entry = env[ins.key] = (filtered_domain(s, env, ins), ())
     remaining, sealed = entry
     if remaining:
-        s.current = remaining[0]
+        s.current = seat(s, remaining[0], "a simultaneous move", ins.span)
         s._legal = None
         if s.listed():
             return True
@@ -1584,6 +1599,10 @@ def finish_by_score(s):
         s.winners = []
         return
     scores = s.scores()
+    if None in scores:          # the ranking needs numbers: said at the score's line
+        score = next(f for f in s.game.program.game.fields if isinstance(f, ast.ScoreField))
+        raise RulesRuntimeError(f"the game ends by the scores, but the score of P{scores.index(None) + 1} is none",
+                                score.expr.span)
     best = max(scores)
     s.winners = [p for p, v in enumerate(scores, start=1) if v == best]
 

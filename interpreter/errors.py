@@ -10,6 +10,11 @@ class RulesRuntimeError(Exception):
         super().__init__(f"{where}runtime error: {message}")
 
 
+class UnlocatedRulesError(RulesRuntimeError, ValueError):
+    """Raised by library code that does not know the rules line it runs for (a standard
+    function given none): caught with the Python errors, and located at the rules line."""
+
+
 class DeclarationError(RulesRuntimeError):
     """A declaration found wrong when the game is loaded, once its params are known (a range
     that holds no value): load_game reports it as a diagnostic with its code and hint."""

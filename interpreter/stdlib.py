@@ -5,7 +5,7 @@ Each function takes the state first; zones arrive as lists (bottom first, top la
 from __future__ import annotations
 
 from . import random_source
-from .errors import RulesRuntimeError
+from .errors import UnlocatedRulesError
 
 
 def size(s, items):
@@ -21,10 +21,14 @@ def bottom(s, items):
 
 
 def next_seat(s, player):
+    if player is None:
+        raise UnlocatedRulesError("next of none: it takes a player")
     return player % s.game.num_players + 1
 
 
 def previous_seat(s, player):
+    if player is None:
+        raise UnlocatedRulesError("previous of none: it takes a player")
     return (player - 2) % s.game.num_players + 1
 
 
@@ -40,6 +44,8 @@ def pick(s, items):
 
 
 def absolute(s, value):
+    if value is None:
+        raise UnlocatedRulesError("abs of none: it takes a number")
     return abs(value)
 
 
@@ -52,7 +58,7 @@ def board_functions(game):
     def geometry_of(cell):
         geometry = game.geometry_by_cell.get(cell) if isinstance(cell, int) else None
         if geometry is None:
-            raise RulesRuntimeError(f"{cell!r} is not a board cell")
+            raise UnlocatedRulesError(f"{cell!r} is not a board cell")
         return geometry
 
     def order_of(geometry):
@@ -86,6 +92,8 @@ def board_functions(game):
 
     def has_line(cells, length):
         """Whether `length` of the cells stand in a row along one of the board's line directions."""
+        if length is None:
+            raise UnlocatedRulesError("has_line of none: the length of a line is a number")
         if length <= 0:
             return True
         if not cells or length > len(cells):      # (so a length far beyond the board costs nothing)
@@ -291,10 +299,10 @@ def board_functions(game):
 
     def distance(a, b):
         if a is None or b is None:
-            raise RulesRuntimeError("distance of none: both cells must be given")
+            raise UnlocatedRulesError("distance of none: both cells must be given")
         geometry = geometry_of(a)
         if geometry_of(b) is not geometry:
-            raise RulesRuntimeError(f"distance between cells of two boards ({geometry.name}, {geometry_of(b).name})")
+            raise UnlocatedRulesError(f"distance between cells of two boards ({geometry.name}, {geometry_of(b).name})")
         where = position(geometry)
         (ra, ca), (rb, cb) = where[a], where[b]
         dr, dc = abs(ra - rb), abs(ca - cb)

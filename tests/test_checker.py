@@ -408,3 +408,48 @@ def test_a_mistake_in_a_legend_is_reported_once():
 fn g(h: Hex): bool = h.colour == blue
 ''', head=head)
     assert [(code, m) for code, _, m in found] == [("E202", "unknown name 'rde'")]
+
+
+def test_the_elements_of_a_list_that_may_be_none_are_its_elements():
+    """pick of lists is a list or none: a loop over it binds numbers (it bound 'int]')."""
+    clean('var rows: list of int = []\naction sum_up "sum up" { for i in pick([rows, rows]) { total += i } }')
+    only('var rows: list of int = []\naction sum_up "sum up" { for i in pick([rows]) { total += i.value } }',
+         "E305", 2, "a number has no attributes")
+
+
+def test_none_is_refused_where_a_type_has_no_question_mark():
+    only('var best: Card = none', "E303", 1, "'best' holds 'Card', not none")
+    clean('var best: Card? = none')
+    only('var leader: Player', "E303", 1, "'leader' holds 'Player', never none, but has no starting value")
+    clean('var leader: Player?\nvar round: int\nvar done: bool')
+
+
+def test_a_message_names_a_type_as_a_rules_file_writes_it():
+    only('var rows: list of list of int = []\naction sum_up "sum up" { total = rows }', "E303", 2,
+         "'total' holds a number, not a list of list of int")
+
+
+def test_a_list_of_mixed_items_is_named_a_list():
+    [(code, line, message)] = diagnostics_of('action show "show" { reveal deck to [current, red] }')
+    assert (code, line) == ("E303", 1) and message.endswith("a list of players, not a list")
+
+
+def test_a_local_of_an_unknown_value_gives_one_error_not_two():
+    only('action take "take" { let c = top(nowhere) c.value = 1 }', "E202", 1, "unknown name 'nowhere'")
+
+
+def test_an_item_of_a_list_of_optional_values_is_optional_once():
+    """[c, c] of a Card? is a list of Card?: its items (and its top) are Card?, which move
+    (the checker said "only components move, but this is 'Card??'")."""
+    clean('action take "take" { let c = top(deck) let cs = [c, c] move cs[1] to deck move top(cs) to deck }')
+
+
+def test_a_value_of_unknown_type_stays_unknown_when_it_may_be_none():
+    """The first of an unknown list is unknown, not 'any?': one error, not a second one about
+    'a list of any?'."""
+    only('fn picks(): list of Card = map(c in deck: first(x in nowhere()))', "E204", 1, "unknown function 'nowhere'")
+
+
+def test_a_list_of_zones_is_named_as_a_rules_file_would():
+    only('setup { create 1 Card { colour: red, value: 1 } in [deck] }', "E304", 1,
+         "where to create must be a zone, but this is a list of zone of Card")

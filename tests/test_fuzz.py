@@ -11,12 +11,10 @@ longer run (3,000 examples: about 35 s; README.md lists it too):
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import re
 import shutil
-import signal
 from pathlib import Path
 
 import pytest
@@ -28,6 +26,7 @@ from referee.interpreter.engine import load_game
 from referee.interpreter.errors import RulesRuntimeError
 
 from .conftest import GAMES, game_files
+from .rules_mutations import time_limit
 
 EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "40"))
 SECONDS = 60          # one example taking longer than this is a hang
@@ -87,25 +86,6 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
                 flipped[rng.randrange(len(flipped))] ^= rng.randrange(1, 256)
             return bytes(flipped)
     return b"".join(tokens)
-
-
-@contextlib.contextmanager
-def time_limit(seconds):
-    """A hang fails the example instead of the whole run (where SIGALRM exists)."""
-    if not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def stop(signum, frame):
-        raise TimeoutError(f"an example ran for more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def load_and_play(path: Path, seed: int):

@@ -1,4 +1,6 @@
 """A rules bug found while playing is a located RulesRuntimeError, never a Python error."""
+import re
+
 import pytest
 
 from referee.interpreter.engine import load_game
@@ -34,7 +36,7 @@ def test_a_library_function_given_none_is_a_located_rules_error(write_rules):
     with pytest.raises(RulesRuntimeError) as raised:
         state.apply(state.legal_moves()[0])
     message = str(raised.value)
-    assert "TypeError while playing 'a1'" in message
+    assert "has_line of none: the length of a line is a number" in message
     assert raised.value.span is not None and raised.value.span.line == 16
 
 
@@ -65,7 +67,7 @@ def test_a_move_that_fails_half_way_changes_nothing(write_rules, by_hand):
         state.changed()
     before = everything(state)
     for attempt in range(2):
-        with pytest.raises(RulesRuntimeError, match="TypeError while playing 'a1'"):
+        with pytest.raises(RulesRuntimeError, match="has_line of none"):
             state.apply("a1")
         assert everything(state) == before, attempt
     clone = state.clone()
@@ -95,7 +97,15 @@ var w: Player? = none
 action shift(h in 1..3) "shift {h}" { heap[h + 1] = heap[h] }
 action name(k in 1..3) "name {k}" { w = current + k }
 action crown(k in 1..3) "crown {k}" { finish winners [k] }
-flow { turns from 1 { play shift, name, crown } }
+action toss(k in 1..3) "toss {k}" { move top(deck) to pile[current + k] }
+action ask(k in 1..3) "ask {k}" { choose c in [1, 2] by current + k { heap[1] = c } }
+action hop(k in 1..3) "hop {k}" { w = 1 w += k }
+action bump "bump" { w += 1 }
+component Chip { size: int }
+zone deck: pile of Chip
+zone pile[Player]: pile of Chip
+setup { create 3 Chip { size: 1 } in deck }
+flow { turns from 1 { play shift, name, crown, toss, ask, hop, bump } }
 """
 
 
@@ -103,6 +113,11 @@ flow { turns from 1 { play shift, name, crown } }
     ("shift 3", "a write to heap[4], outside the indexes declared for heap (1..3)", 5, "shift 2"),
     ("name 2", "w is a player, but is given 3 (players are 1..2)", 6, "name 1"),
     ("crown 3", "the winners must be players of this game (1..2), not 3", 7, "crown 2"),
+    # a component put in a zone nobody declared would be lost to every view and every rule
+    ("toss 2", "a write to pile[3], outside the indexes declared for pile (players 1..2)", 8, "toss 1"),
+    ("ask 2", "a choice is given to 3, which is not a player (players are 1..2)", 9, "ask 1"),
+    ("hop 2", "w is a player, but is given 3 (players are 1..2)", 10, "hop 1"),
+    ("bump", "arithmetic on 'none'", 11, "hop 1"),
 ])
 def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move, message, line, inside):
     game, diagnostics, _ = load_game(str(write_rules(WRITES)))
@@ -115,6 +130,118 @@ def test_a_value_outside_what_was_declared_is_a_located_error(write_rules, move,
     assert everything(state) == before
     state.apply(inside)
     assert state.history == [inside]
+
+
+OWNERS = """game "Owners" { players 2 }
+component Chip { size: int, keeper: Player }
+zone deck: pile of Chip
+var v: int = 0
+setup { create 2 Chip { size: 1, keeper: 1, owner: 2 } in deck }
+action give(k in 1..2) "give {k}" { let c = top(deck) c.owner = v + k }
+action keep(k in 1..2) "keep {k}" { let c = top(deck) c.keeper = v + k }
+flow { turns from 1 { play give, keep } }
+"""
+
+
+@pytest.mark.parametrize("move, message, line, inside", [
+    ("give 2", "c.owner is a player, but is given 3 (players are 1..2)", 6, "give 1"),
+    ("keep 2", "c.keeper is a player, but is given 3 (players are 1..2)", 7, "keep 1"),
+])
+def test_an_attribute_of_a_player_given_a_number_that_is_no_seat_is_a_located_error(write_rules, move, message, line, inside):
+    game, diagnostics, _ = load_game(str(write_rules(OWNERS.replace("var v: int = 0", "var v: int = 1"))))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        state.apply(move)
+    assert raised.value.span.line == line
+    state.apply(inside)
+    with pytest.raises(RulesRuntimeError, match=re.escape("Chip.owner is a player, but is given 7")) as raised:
+        load_game(str(write_rules(OWNERS.replace("owner: 2", "owner: 7"))))[0].new_initial_state(0)
+    assert raised.value.span.line == 5
+
+
+def test_components_created_outside_a_zones_indexes_are_a_located_error(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Chips" { players 2 }\ncomponent Chip { size: int }\nzone pile[Player]: pile of Chip\n'
+        'setup {\n  for k in 1..3 { create 1 Chip { size: k } in pile[k] }\n}\n'
+        'action pass "pass" { }\nflow { turns from 1 { play pass } }\n')))
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError, match=re.escape("a write to pile[3], outside the indexes declared for pile")) as raised:
+        game.new_initial_state(0)
+    assert (raised.value.span.line, raised.value.span.column) == (5, 48)
+
+
+@pytest.mark.parametrize("flow, moves, message", [
+    ("turn 3 { play pass }", 0, "a turn is given to 3, which is not a player (players are 1..2)"),
+    ("turns from v + 5 { play pass }", 0, "the first turn is given to 6, which is not a player"),
+    ("turns from 0 { play pass }", 0, "the first turn is given to 0, which is not a player"),
+    ("for p in [2, 3] { turn p { play pass } }", 1, "a turn is given to 3, which is not a player"),
+    ("simultaneous p in [1, 0] { play pass }", 1, "a simultaneous move is given to 0, which is not a player"),
+])
+def test_a_turn_given_to_a_value_that_is_no_seat_is_a_located_error(write_rules, flow, moves, message):
+    """Without the check the game would ask player 3 of 2 (current_player() == 3)."""
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Seats" { players 2 }\nvar v: int = 1\naction pass "pass" { v += 1 }\n'
+        f"flow {{\n  {flow}\n}}\n")))
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        state = game.new_initial_state(0)
+        for _ in range(moves):
+            assert state.current_player() in (1, 2)
+            state.apply("pass")
+    assert raised.value.span is not None and raised.value.span.line == 5
+
+
+LIBRARY = """game "Library" {
+  players 2
+  score p: next(nobody)
+}
+board Cell: grid 3 by 3
+var nobody: Player? = none
+var v: int = 0
+invariant far: distance(Cell(9, 9), Cell(1, 1)) >= 0
+action step "step" { v += 1 }
+action hop "hop" { v = distance(Cell(1, 1), Cell(0, 0)) }
+action pass "pass" { finish winners [next(nobody)] }
+var maybe: int? = none
+action absolute "absolute" { v = abs(maybe) }
+action upto "upto" { v = sum(i in 1..maybe) }
+action line "line" { if has_line([Cell(1, 1)], maybe) { v += 1 } }
+flow { turns from 1 { play step, hop, pass, absolute, upto, line } }
+"""
+
+
+@pytest.mark.parametrize("reading, message, line", [
+    (lambda state: state.scores(), "next of none: it takes a player", 3),
+    (lambda state: state.view(1), "next of none: it takes a player", 3),
+    (lambda state: state.broken_invariants(), "distance of none: both cells must be given", 8),
+    (lambda state: state.apply("hop"), "distance of none: both cells must be given", 10),
+    (lambda state: state.apply("pass"), "next of none: it takes a player", 11),
+    (lambda state: state.apply("absolute"), "abs of none: it takes a number", 13),
+    (lambda state: state.apply("upto"), "a range runs between numbers, not none", 14),
+    (lambda state: state.apply("line"), "has_line of none: the length of a line is a number", 15),
+])
+def test_what_the_tools_read_fails_with_a_located_error(write_rules, reading, message, line):
+    """Scores, views and invariants (read by play, verify, bots) and the standard functions
+    that do not know their rules line: located at the line that called them."""
+    game, diagnostics, _ = load_game(str(write_rules(LIBRARY)))
+    assert diagnostics == []
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        reading(game.new_initial_state(0))
+    assert raised.value.span is not None and raised.value.span.line == line
+
+
+def test_a_score_that_is_none_when_the_scores_decide_is_a_located_error(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Scores" {\n  players 2\n  score p: p == 1 ? 3 : bonus\n}\nvar bonus: int? = none\n'
+        'var v: int = 0\naction pass "pass" { v += 1 }\nflow { turns from 1 until v > 1 { play pass } }\n')))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("pass")
+    with pytest.raises(RulesRuntimeError, match="the game ends by the scores, but the score of P2 is none") as raised:
+        state.apply("pass")
+    assert (raised.value.span.line, raised.value.span.column) == (3, 12)
+    assert not state.is_terminal() and state.history == ["pass"]
 
 
 RUNAWAY = """
@@ -140,6 +267,9 @@ flow {{ turns from 1 until v > 5 {{ play {play} }} }}
      'action grow "grow" { v = tiny(1 / 3, 300) // 1 }', "grow", "has more digits than the limit", 4),
     ('action pick(i in 1..1000, j in 1..1000) "pick {i} {j}" { v += 1 }', "pick, pass",
      "'pick' has more than 100,000 legal moves at once", 4),
+    # a list doubled round after round would fill the memory (2^40 items)
+    ('var items: list of int = [1]\naction grow "grow" {\n  for k in 1..40 { items = items + items }\n}', "grow",
+     "a list of 1,048,576 items, beyond the limit of 1,000,000", 6),
 ])
 def test_a_step_that_runs_away_is_a_located_error(write_rules, action, play, message, line):
     game, diagnostics, _ = load_game(str(write_rules(RUNAWAY.format(action=action, play=play))))
@@ -262,3 +392,45 @@ def test_a_variable_that_declares_its_range_bounds_the_aggregates_over_it(write_
     game, diagnostics, _ = load_game(str(write_rules(RANGED.replace("int in 1..20 = 5", "int = 5"))))
     assert diagnostics == []
     assert "charged(" in game.compiler.module_source()            # unbounded: charged when it runs
+
+
+def test_a_long_log_line_is_cut_and_its_length_is_work(write_rules):
+    """A list of a million items logged round after round filled the memory (1.4 GB for 2,000
+    rounds of 100,000 items): a line's characters are work now, and it is cut at the limit."""
+    from referee.dsl.limits import MAX_LOG_LINE
+    from referee.interpreter.compiler import logged
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Log" { players 2 }\nvar v: int = 0\nvar items: list of int = []\n'
+        'action show "show" { items = map(i in 1..30000: i) log "{items}" v += 1 }\n'
+        'flow { turns from 1 until v > 1 { play show } }\n')))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("show")
+    assert state.log[-1].startswith("1, 2, 3, ") and state.log[-1].endswith("...")
+    assert len(state.log[-1]) == MAX_LOG_LINE + 3
+    with pytest.raises(RulesRuntimeError, match="units of work"):
+        logged([0, 10], "x" * 11, None)
+
+
+@pytest.mark.parametrize("move, message, line", [
+    ("go", "'at' of arrive holds 'Square', but is given none here", 9),
+    ("put", "a write to on[none], outside the indexes declared for on", 10),
+])
+def test_a_cell_that_is_none_puts_no_component_in_a_zone_of_none(write_rules, move, message, line):
+    """A procedure's parameter typed Square, or a loop's value over a list, may be none: the
+    call and the zone's index are checked, not trusted by their type (the fuzzer found a
+    component in ('on', None))."""
+    game, diagnostics, _ = load_game(str(write_rules(
+        'game "Cells" { players 2 }\nboard Square: grid 2 by 2\ncomponent Piece { rank: int }\n'
+        'zone on[Square]: stack of Piece\nzone box: pile of Piece\nvar v: int = 0\n'
+        'setup { create 1 Piece { rank: 1 } in box }\n'
+        'proc arrive(x: Piece, at: Square) { move x to on[at] }\n'
+        'action go "go" { arrive(top(box), Square(5, 5)) v += 1 }\n'
+        'action put "put" { for at in [Square(5, 5)] { move top(box) to on[at] } v += 1 }\n'
+        'flow { turns from 1 until v > 1 { play go, put } }\n')))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    with pytest.raises(RulesRuntimeError, match=re.escape(message)) as raised:
+        state.apply(move)
+    assert raised.value.span.line == line
+    assert ("on", None) not in state.zones

@@ -264,5 +264,5 @@ def test_a_runtime_error_while_setting_up_gives_the_seed(capsys, monkeypatch, tm
     monkeypatch.setattr(cli.secrets, "randbits", lambda bits: SEED)
     code, out, err = run(capsys, "play", broken, stdin="", monkeypatch=monkeypatch)
     assert code == 70 and seed_texts(out, SEED) == []
-    assert err.startswith("runtime error: TypeError while setting up the game")
+    assert err.startswith("runtime error: has_line of none")
     assert err.endswith(f"(while setting up; seed {SEED})\n")
