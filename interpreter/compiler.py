@@ -2337,8 +2337,8 @@ class Compiler:
 
     def guards_as_filters(self, action, unfolded=1):
         """The action with each inner binder's first requires that test it and no earlier
-        binder (nor a let) made part of its filter: `t in reserve[current], h in Map` with
-        `require size(shrine[h]) == 0` tries each hex once per listing, not once per temple
+        binder (nor a let) made part of its filter: `t in stock[current], c in Grid` with
+        `require size(spot[c]) == 0` tries each cell once per listing, not once per token
         (an independent domain's filter is computed once: emit_fixed_domains). The tuples and
         their order stay the same; a require tested so runs as a binder's `where` does (once per
         value, before the loops). Binders before `unfolded` are left as they are (the shared
