@@ -911,6 +911,10 @@ class Compiler:
             if allowed is None and (self.codegen.never_none(index, scope, ctx) or self.listed(index, scope)):
                 parts.append(source)          # a binder over a zone or a type: never outside
                 continue
+            if element == "Player" and isinstance(index, ast.Name) and index.id == "current" \
+                    and not self.codegen.is_local("current", scope, ctx):
+                parts.append(source)          # the player to move: always a seat (seat() gives turns)
+                continue
             temp = self.fresh("_index")
             out.add(indent, f"{temp} = {source}")
             test = f"{temp} is None" if allowed is None else f"{temp} not in {self.codegen.bind(allowed)}"
