@@ -25,6 +25,7 @@ from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, na
 from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
 from .exact import number_too_large
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
+from .zone_rows import KeyRows
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 
@@ -93,6 +94,9 @@ def shared_binders(a, b) -> int:
         k += 1
     return k
 
+
+# a zone key as the generated code builds it: ('name', index, ...,), its indexes plain names or literals
+ZONE_KEY_SOURCE = re.compile(r"\('(\w+)', ((?:[\w']+, )*[\w']+),\)")
 
 @attrs.define
 class EnumerationPart:
@@ -2006,11 +2010,40 @@ class Compiler:
         return None
 
     @staticmethod
-    def emit_hoisted(out, ctx, level, indent, hoist=None):
-        """The values read once at this loop level (hoist: those of one action, else all)."""
+    def emit_hoisted(out, ctx, level, indent, hoist=None, keys=None):
+        """The values read once at this loop level (hoist: those of one action, else all);
+        keys: zone key source -> the loop's row variable that holds it (listing_rows)."""
         for source, temp in (ctx.hoist if hoist is None else hoist).items():
             if ctx.levels[temp] == level:
+                if keys and temp not in ctx.lazy:
+                    source = ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)
                 out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
+
+    def listing_rows(self, part, ctx, k, hoist):
+        """For binder k over a constant domain (a range, an enum...): (loop target, iterable,
+        key source -> row variable) when the values it reads once build zone keys from it and
+        from what stays the same through the loop; the keys are then made once per value of
+        those (zone_rows), not on every round. Else None."""
+        name, domain, where, _, same = part.loops[k][:5]
+        if where is not None or same:
+            return None         # (the loop goes over its filtered list, not the whole domain)
+        constant_range = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
+        values = tuple(range(int(constant_range[1]), int(constant_range[2]))) if constant_range else \
+            self.codegen.namespace.get(domain) if re.fullmatch(r"_k\d+", domain) else None
+        if not isinstance(values, tuple) or not values or len(values) > 1000:
+            return None
+        rows, keys = KeyRows(self.codegen, f"L_{name}", values), {}
+        for source, temp in (ctx.hoist if hoist is None else hoist).items():
+            if ctx.levels[temp] != k or temp in ctx.lazy:
+                continue
+            for match in ZONE_KEY_SOURCE.finditer(source):
+                row = rows.key(match[1], match[2].split(", "))
+                if row is not None:
+                    keys[match[0]] = row
+        if not keys:
+            return None
+        target, iterable = rows.iteration(domain)
+        return target, iterable, keys
 
     def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
         """The loop of binder k with its filter and (steps) the guard steps placed at its
@@ -2024,9 +2057,11 @@ class Compiler:
             invariant, rest = split
             decided = folded(invariant, known)
 
+            rows = self.listing_rows(part, ctx, k, hoist)
+
             def one_loop(at, test):
-                out.add(at, f"for L_{name} in {fixed}:")
-                self.emit_hoisted(out, ctx, k, at + 1, hoist)
+                out.add(at, f"for {rows[0]} in {rows[1]}:" if rows else f"for L_{name} in {fixed}:")
+                self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
                 if test is not None:
                     out.span = part.stage_nodes[k][0].span
                     out.add(at + 1, f"if not ({test}): continue")
@@ -2051,9 +2086,10 @@ class Compiler:
                 inside = max(self.level_units(part, m) for m in deeper)
                 per_value = f"({per_value} + {' * '.join(f'len({prefix}{m})' for m in deeper)} * {inside})"
             domain = f"charged(STEP, {domain}, {per_value}, {self.codegen.bind(part.action.span, 'span')})"
-        out.add(indent, f"for L_{name} in {fixed if independent else domain}:")
+        rows = self.listing_rows(part, ctx, k, hoist) if independent else None
+        out.add(indent, f"for {rows[0]} in {rows[1]}:" if rows else f"for L_{name} in {fixed if independent else domain}:")
         indent += 1
-        self.emit_hoisted(out, ctx, k, indent, hoist)
+        self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
         if where is not None and not independent:
             out.add(indent, f"if not ({where}): continue")
         if steps:

@@ -518,7 +518,7 @@ class Game:
         s = setup_snapshot(self.setup_base)
         # its own zone lists: a state changed by hand (a test) must not change the next games
         s.zones = {key: list(items) for key, items in s.zones.items()}
-        s.owned = set(s.zones)
+        s.owned = s.zones        # (every list its own: the zones themselves)
         s.rng = random_source.seed_state(seed)
         s.seed = seed
         self.step_budget[:] = (MAX_STEP_ROUNDS, MAX_STEP_WORK)
@@ -631,9 +631,10 @@ class State:
         self.turn = 0
         self.seed = 0
         self._legal = None
-        # the zone keys whose lists this state may change in place: a clone shares the lists
-        # of its original until one of them changes a zone (copy on write)
-        self.owned = set()
+        # zone key -> its list, for the lists this state may change in place (the zones dict
+        # itself when it owns them all): a clone shares the lists of its original until one
+        # of them changes a zone (copy on write)
+        self.owned = {}
         # history, public_history and log are shared with a clone until one of them writes
         self.shared = False
         # (action, arguments) -> the move's name: names depend only on the components, which
@@ -668,8 +669,8 @@ class State:
         other.columns = self.columns
         other.by_type = self.by_type
         other.zones = self.zones.copy()
-        self.owned = set()
-        other.owned = set()
+        self.owned = {}
+        other.owned = {}
         other.loc = self.loc[:]
         other.vars = self.vars.copy()
         other.rng = self.rng
@@ -736,10 +737,11 @@ class State:
     # ---- changes used by compiled effects ----
     def own(self, key) -> list:
         """The list of a zone, copied first if it is shared with a clone (None: no such zone)."""
-        items = self.zones.get(key)
-        if items is not None and key not in self.owned:
-            items = self.zones[key] = items[:]
-            self.owned.add(key)
+        items = self.owned.get(key)
+        if items is None:
+            items = self.zones.get(key)
+            if items is not None:
+                items = self.zones[key] = self.owned[key] = items[:]
         if self.game.zone_marks is not None:
             self.mark_changed(key)       # the caller is about to change it in place (shuffle)
         return items
@@ -758,22 +760,21 @@ class State:
         loc = self.loc
         here = loc[x]
         owned = self.owned
-        zones = self.zones
         if here is not None:
-            items = zones[here]
-            if here not in owned:
-                items = zones[here] = items[:]
-                owned.add(here)
+            items = owned.get(here)
+            if items is None:
+                items = self.zones[here] = owned[here] = self.zones[here][:]
             if items[-1] == x:
                 items.pop()         # the top (a deal, a draw): no scan of the whole pile
             else:
                 items.remove(x)
-        if key in owned:
-            target = zones[key]
-        else:
+        target = owned.get(key)
+        if target is None:
+            zones = self.zones
             target = zones.get(key)
             target = zones[key] = [] if target is None else target[:]
-            owned.add(key)
+            if owned is not zones:
+                owned[key] = target
         if under:
             target.insert(0, x)
         else:
@@ -932,7 +933,7 @@ class State:
         """What `restore` needs to undo a move that fails half-way: the zone lists are shared
         with the copy from now on, as with a clone (the first write to one copies it); the
         trails only grow, so their lengths are enough."""
-        self.owned = set()
+        self.owned = {}
         mine, self.entities_mine = self.entities_mine, False      # (a change of an attribute copies them)
         self.var_index_mine = False                               # (a write copies the tables)
         return (self.zones.copy(), self.loc[:], self.vars.copy(), self.env.copy(), self.rng, self.pc,
@@ -946,7 +947,7 @@ class State:
          self.terminal, self.winners, self.pending, self.choices, self.cursor, self.turn, history,
          public_history, log, self._legal, self.history, self.public_history, self.log, self.shared,
          self.shown_to, self.entities, self.columns, self.names, self.entities_mine, self.var_index) = saved
-        self.owned = set()
+        self.owned = {}
         self.var_index_mine = False
         if not self.shared:
             del self.history[history:], self.public_history[public_history:], self.log[log:]

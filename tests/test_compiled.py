@@ -780,7 +780,6 @@ def test_requires_that_test_an_inner_binder_alone_filter_its_domain_once(write_r
     """`t in reserve[current], c in Grid`: the requires that test c alone become c's filter,
     computed once per listing (not once per token); the listing is still every (t, c) the
     guard lets through, in binder order."""
-    from referee.interpreter.engine import action_candidates
     path = write_rules("""
 game "Tokens" {
   players 2
@@ -812,8 +811,51 @@ flow {
     assert main(["compile", str(path), "-o", str(tmp_path / "tokens.py")]) == 0
     listing = (tmp_path / "tokens.py").read_text().split("def legal_put(s):")[1].split("\ndef ")[0]
     assert "fixed1 = []" in listing          # the cells that pass, once
-    action = game.actions[0]
-    for seed in range(5):
+    assert_lists_what_the_guard_lets_through(game, game.actions[0])
+
+
+def test_a_listing_over_a_constant_range_reads_zones_by_keys_made_once(write_rules, tmp_path):
+    """`c in Color, i in 1..4` reading spot[c, i]: the keys of the range's values are made
+    once per color (rows), not on every round; the listing is still every (c, i, t) the
+    guard lets through, in binder order, as the moves change the zones."""
+    path = write_rules("""
+game "Spots" {
+  players 2
+}
+enum Color { red, blue, green }
+component Token { value: int } label "token {value}"
+zone reserve[Player]: set of Token public
+zone spot[Color, 1..4]: stack of Token public
+action put(c in Color, i in 1..4, t in reserve[current]) "put {t} on {c} {i}" {
+  require size(spot[c, i]) < 2 else "full"
+  require size(spot[c, i]) == 0 or top(spot[c, i]).value < t.value else "too weak"
+  move t to spot[c, i]
+}
+setup {
+  for v in 1..6 {
+    create 1 Token { value: v } in reserve[1]
+    create 1 Token { value: v + 6 } in reserve[2]
+  }
+}
+flow {
+  turns from 1 until size(reserve[current]) == 0 {
+    play put
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 2)
+    assert game is not None, diagnostics
+    assert main(["compile", str(path), "-o", str(tmp_path / "spots.py")]) == 0
+    listing = (tmp_path / "spots.py").read_text().split("def legal_put(s):")[1].split("\ndef ")[0]
+    assert "_make_rows" in listing and "('spot', L_c, L_i,)" not in listing
+    assert_lists_what_the_guard_lets_through(game, game.actions[0])
+
+
+def assert_lists_what_the_guard_lets_through(game, action, seeds=5):
+    """At every decision of random games: the action's listing is every combination of its
+    binders' domains that its guard lets through, in binder order."""
+    from referee.interpreter.engine import action_candidates
+    for seed in range(seeds):
         s, bot = game.new_initial_state(seed), RandomBot(seed)
         while not s.is_terminal():
             allowed = [args for args in action_candidates(s, action, check_guard=False)
