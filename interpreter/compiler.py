@@ -216,8 +216,29 @@ def set_attribute(s, x, name, value, span):
     s.entities[x] = entity
     for column, column_name in zip(s.columns, game.column_names):
         if column_name == name or column_name.startswith("__"):
-            column[x] = entity.get(column_name, x)
+            column[x] = entity_column_value(game, entity, x, column_name)
     s.names = {}
+
+
+MAX_SIGNATURE_NUMBERS = 100_000     # signatures numbered at most (then kept whole)
+
+
+def entity_column_value(game, entity, eid, name):
+    """What a component's column holds: its attribute, or, for the signature of identical
+    components, the signature's number (Game.signature_numbers), or the component itself
+    when it has none (board cells)."""
+    if name == "__same__":
+        signature = entity.get(name)
+        if signature is None:
+            return eid
+        numbers = game.signature_numbers
+        number = numbers.get(signature)
+        if number is None:
+            if len(numbers) >= MAX_SIGNATURE_NUMBERS:
+                return signature        # (components whose values differ from game to game)
+            number = numbers[signature] = -2 - len(numbers)     # (-1 hashes as -2 does)
+        return number
+    return entity.get(name)
 
 
 def hashable_values(items):

@@ -23,7 +23,7 @@ from referee.dsl.program import load_program
 
 from . import random_source, stdlib
 from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, names_in, same_value, seat
+from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, entity_column_value, names_in, same_value, seat
 from .codegen import Context
 from .coverage import Coverage
 from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
@@ -177,6 +177,10 @@ class Game:
         self.key_marks = {}            # zone key -> key_mark(game, key), once known
         self.setup_base = None         # the state the setup's part that draws nothing makes
         self.created = {}              # a created component's values -> its labels and signature
+        # a signature (what makes two components identical) -> its number in the signature
+        # column: a small negative int, hashed at once where a tuple of every attribute would
+        # be hashed whole on each test (never a component's own number, which is >= 0)
+        self.signature_numbers = {}
         self.line_spans = {}           # generated function's file name -> {line: span of the rules}
         self.move_names = {}           # the labels of all components -> {(action, args): name}
         self.params = {}
@@ -223,7 +227,7 @@ class Game:
         self.namers = [self.namer(a, parts, tail) for a, (parts, tail) in zip(self.actions, self.templates)]
         # (after the namers: a label's expression may read attributes as columns too)
         self.column_names = list(self.column_index)
-        self.static_columns = [[entity_column_value(entity, eid, name) for eid, entity in enumerate(self.static_entities)]
+        self.static_columns = [[entity_column_value(self, entity, eid, name) for eid, entity in enumerate(self.static_entities)]
                                for name in self.column_names]
         self.argument_is_component = [tuple(strip_optional(b[3]) in self.types.components for b in a.binders)
                                       for a in self.actions]
@@ -569,14 +573,6 @@ def key_mark(game, key):
     return mark[0], ((family, key[1] if key.__class__ is not str else None) if mark[1] else None)
 
 
-def entity_column_value(entity, eid, name):
-    """What a component's column holds: its attribute, or, for the signature of identical
-    components, the component itself when it has none (board cells)."""
-    if name == "__same__":
-        return entity.get(name, eid)
-    return entity.get(name)
-
-
 def plain_label(value):
     if value is None:
         return "none"
@@ -813,7 +809,7 @@ class State:
             if private:
                 values["__public_label__"] = self.component_label(type_name, values, template, private)
             shown = {k: v for k, v in values.items() if k.startswith("__")}
-            known = (shown, tuple(entity_column_value(values, eid, name) for name in game.column_names))
+            known = (shown, tuple(entity_column_value(game, values, eid, name) for name in game.column_names))
             if given is not None:
                 if len(game.created) >= 10_000:
                     game.created.clear()      # components whose values differ from game to game
@@ -1374,11 +1370,11 @@ def play_runner(index, args):
     return play
 
 
-def run_triggers(s):
+def run_triggers(s, fired=0):
     fire = s.game.fire_one_trigger
     if fire is None:
         return
-    for _ in range(LOOP_CAP):
+    for _ in range(LOOP_CAP - fired):
         if not fire(s):
             return
     raise RulesRuntimeError("triggers keep firing: a trigger's effect must make its condition false",
@@ -1424,14 +1420,17 @@ def apply_move(s: State, move: Move):
         index, args = move.action, move.args
         labelers = game.public_binder_labelers.get(index)
         s.public_history.append((s.current, name if labelers is None else move_name(s, index, args, labelers)))
-        if game.actions[index].may_choose or game.triggers_may_choose:
+        action = game.actions[index]
+        if action.may_choose or game.triggers_may_choose:
             run_step(s, play_runner(index, args), True)
         else:
             s.choices, s.cursor = (), 0
             try:
                 # the move is one of the legal moves just listed: its guard holds
-                game.actions[index].run_legal(s, *args)
-                run_triggers(s)
+                action.run_legal(s, *args)
+                fire = game.fire_one_trigger
+                if fire is not None and fire(s):
+                    run_triggers(s, fired=1)     # (the first test inline: most moves fire none)
                 s.pc += 1
             except Finished:
                 pass

@@ -88,3 +88,23 @@ def test_a_failed_move_after_a_change_leaves_the_attribute_as_it_was(write_rules
     with pytest.raises(Exception, match="division by zero"):
         state.apply("crown no piece")
     assert labels(state, ("row", 1)) == ["no piece"] and state.legal_move_names()[0] == "crown no piece"
+
+
+def test_identical_components_share_a_signature_number_that_follows_a_changed_attribute(game):
+    """The listings dedupe identical components by a number per signature (a small negative
+    int, hashed at once): equal for identical components, different otherwise, and the
+    number of the new attributes once one changes."""
+    state = game.new_initial_state(0)
+    same = game.column_index["__same__"]
+    (in_row,) = state.zones[("row", 1)]
+    (on_board,) = [x for key, items in state.zones.items() if key[0] == "at" for x in items]
+    theirs = state.zones[("row", 2)]
+    column = state.columns[same]
+    assert column[in_row] == column[on_board] < 0           # identical: one number
+    assert column[theirs[0]] == column[theirs[1]] < 0
+    assert column[in_row] != column[theirs[0]]               # (the owner differs)
+    state.apply("crown no piece")
+    column = state.columns[same]
+    assert column[in_row] not in (column[on_board], column[theirs[0]]) and column[in_row] < 0
+    for x in (in_row, on_board, theirs[0]):
+        assert game.signature_numbers[state.entities[x]["__same__"]] == column[x]
