@@ -114,15 +114,6 @@ class EnumerationPart:
 
 # ---- runtime helpers of statements ------------------------------------------------------
 
-def deal(s, n, source, target, under):
-    zones = s.zones
-    for _ in range(max(0, n)):
-        pile = zones.get(source)     # read again: a move may copy a shared list
-        if not pile:
-            return
-        s.move(pile[-1], target, under)
-
-
 def shuffle(s, key):
     items = s.own(key)
     if items:
@@ -406,7 +397,7 @@ def without_choice(steps, s=None):
 
 
 STATEMENT_RUNTIME = {
-    "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
+    "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
     "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
@@ -1116,7 +1107,7 @@ class Compiler:
     def s_Deal(self, node, scope, ctx, out, indent):
         count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
         zone, under = self.destination(node.destination, scope, ctx, out, indent)
-        out.add(indent, f"deal(s, {count}, {source}, {zone}, {under})")
+        out.add(indent, f"s.deal({count}, {source}, {zone}, {under})")
 
     def s_Shuffle(self, node, scope, ctx, out, indent):
         if self.explicit_chance and ctx.steps:

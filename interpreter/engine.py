@@ -792,6 +792,40 @@ class State:
                         parts = game.memo_parts
                         parts[mark[1]] = parts.get(mark[1], 0) + 1
 
+    def deal(self, n, source, key, under):
+        """The top n components of zone `source` moved one by one onto (or under) zone
+        `key`, as n moves would: the lists owned and the caches marked once, not per card."""
+        zones = self.zones
+        items = zones.get(source)
+        if not items or n <= 0:
+            return
+        if source == key or under:
+            for _ in range(n):
+                items = zones.get(source)     # (read again: a move may copy a shared list)
+                if not items:
+                    return
+                self.move(items[-1], key, under)
+            return
+        owned = self.owned
+        if owned.get(source) is None:
+            items = zones[source] = owned[source] = items[:]
+        target = owned.get(key)
+        if target is None:
+            target = zones.get(key)
+            target = zones[key] = [] if target is None else target[:]
+            if owned is not zones:
+                owned[key] = target
+        loc = self.loc
+        for _ in range(min(n, len(items))):
+            x = items.pop()
+            target.append(x)
+            loc[x] = key
+            if self.shown_to and x in self.shown_to:
+                self.shown_to = {y: seats for y, seats in self.shown_to.items() if y != x}
+        if self.game.zone_marks is not None:
+            self.mark_changed(key)
+            self.mark_changed(source)
+
     def create(self, type_name, values, template, key):
         eid = len(self.entities)
         game = self.game

@@ -862,3 +862,28 @@ def assert_lists_what_the_guard_lets_through(game, action, seeds=5):
                        if action.guard(s, dict(zip((b[0] for b in action.binders), args))) is None]
             assert action.enumerate(s)[0] == allowed
             s.apply(bot.choose(s))
+
+
+@pytest.mark.parametrize("n, under", [(0, False), (3, False), (40, False), (3, True), (40, True)])
+def test_a_deal_is_the_moves_of_the_top_cards_one_by_one(n, under):
+    """State.deal moves the top cards as that many moves would (owning the lists once): the
+    zones, where each card is, and the cached values read from them; a clone that deals
+    leaves its original as it was."""
+    game, _, _ = load_game(str(GAMES / "continents.rules"), (), 2)
+    s = game.new_initial_state(3)
+    original_zones = {key: list(items) for key, items in s.zones.items()}
+    dealt, moved = s.clone(), s.clone()
+    dealt.deal(n, ("draw", 1), ("hand", 2), under)
+    for _ in range(n):
+        pile = moved.zones.get(("draw", 1))
+        if pile:
+            moved.move(pile[-1], ("hand", 2), under)
+    assert dealt.zones == moved.zones and dealt.loc == moved.loc
+    assert s.zones == original_zones
+    everything = sorted(x for items in original_zones.values() for x in items)
+    assert sorted(x for items in dealt.zones.values() for x in items) == everything
+    assert dealt.legal_move_names() == moved.legal_move_names()
+    dealt.deal(2, ("hand", 2), ("hand", 2), under)          # onto itself: as two moves
+    moved.move(moved.zones[("hand", 2)][-1], ("hand", 2), under)
+    moved.move(moved.zones[("hand", 2)][-1], ("hand", 2), under)
+    assert dealt.zones == moved.zones
