@@ -2264,11 +2264,19 @@ class Compiler:
         tried = {i: self.enumeration_part(declared[i], self.game.actions[i].template or "", ctx, fixed_ctx, shared)
                  for i in group}
         base = tried[group[0]].loops[:shared]
+
+        def loops_alike(loop, model):
+            # (or one that tries identical components each, where the first tries them once:
+            # it shares the loops when the listing finds no two identical ones there)
+            return loop[3] == model[3] and loop[5] == model[5] and (
+                loop[4] == model[4] or (model[4] and not loop[4] and re.fullmatch(r"_[hk]\d+", model[1])))
         group = [i for i in group if not tried[i].random and not any(tried[i].stage_nodes[k] for k in range(shared - 1))
                  and all(loop[3] for loop in tried[i].loops[:shared])
-                 and [loop[3:6] for loop in tried[i].loops[:shared]] == [loop[3:6] for loop in base]]
+                 and all(loops_alike(loop, model) for loop, model in zip(tried[i].loops[:shared], base))]
         if len(group) < 2 or group[0] != next(iter(tried)):
             return None
+        # per action: the shared levels where the first dedupes identical components and it does not
+        plain = [[k for k in range(shared) if base[k][4] and not tried[i].loops[k][4]] for i in group]
         ctx, fixed_ctx = self.enumeration_contexts()
         parts, own_hoists = [], []
         for i in group:
@@ -2286,15 +2294,25 @@ class Compiler:
             parts.append(part)
             own_hoists.append(own)
         out = Lines(first.span)
-        result = "{" + ", ".join(f"{i}: (out{j}, exact{j} and exact_s)" if parts[j].static_unique
-                                 else f"{i}: (out{j}, False)" for j, i in enumerate(group)) + "}"
+        # an action listed apart (None) where the shared loops skipped identical components it tries each
+        listed = [f"(out{j}, exact{j} and exact_s)" if parts[j].static_unique else f"(out{j}, False)" for j in range(len(group))]
+        result = "{" + ", ".join(f"{i}: {listed[j]}" if not plain[j] else f"{i}: {listed[j]} if alike{j} else None"
+                                 for j, i in enumerate(group)) + "}"
         for j in range(len(group)):
             out.add(1, f"out{j} = []")
             out.add(1, f"exact{j} = True")
             out.add(1, f"on{j} = True")
+            if plain[j]:
+                out.add(1, f"alike{j} = False")
         out.add(1, "exact_s = True")
         self.emit_hoisted(out, ctx, -1, 1)
         self.emit_fixed_domains(out, parts[0], "s", "exact_s", f"return {result}", levels=range(shared))
+        assert all(re.fullmatch(r"_[hk]\d+", parts[0].loops[k][1]) for levels in plain for k in levels)
+        for j in range(len(group)):
+            if plain[j]:
+                # no two identical components among the shared values: the same loops as its own
+                out.add(1, f"alike{j} = " + " and ".join(f"len(seens{k}) == len({parts[0].loops[k][1]})" for k in plain[j]))
+                out.add(1, f"if not alike{j}: on{j} = False")
         merged = self.emit_merged_domains(out, parts, shared)
         for j, part in enumerate(parts):
             # the action's own domains: one that is empty leaves it without moves

@@ -1099,8 +1099,9 @@ def legal_segments(s: State) -> list:
     segments, names_seen = [], None
     together = instruction.fused(s) if instruction.fused is not None else None
     for index, action, keyed in instruction.listed:
-        if together is not None and index in together:
-            candidates, exact = together[index]
+        listed = together.get(index) if together is not None else None
+        if listed is not None:
+            candidates, exact = listed
         else:
             candidates, exact = action.enumerate(s)
         if not candidates:

@@ -490,11 +490,13 @@ def test_a_binder_over_lists_makes_one_move_per_path(write_rules):
 
 @pytest.mark.parametrize("path", ["continents.rules", "variants/continents-six-places.rules"])
 def test_actions_listed_together_give_the_moves_each_gives_alone(path):
-    """build and burn share `c in revealed, i in 1..places`: one generated function loops over
-    the places once for both, and must list exactly what their own enumerators list."""
+    """build, burn and strike share `c in revealed, i in 1..places`: one generated function
+    loops over the places once for all three (strike tries identical cards each, the others
+    once: the continents are all different), and must list exactly what their own
+    enumerators list."""
     game = load(GAMES / path, players=3)
     fused = [i for i in game.flow if i.fused is not None]
-    assert fused and "def legal_together_build_burn" in game.compiler.module_source()
+    assert fused and "def legal_together_build_burn_strike" in game.compiler.module_source()
     checked = 0
     for seed in range(8):
         state, bot = game.new_initial_state(seed), RandomBot(seed)
@@ -502,7 +504,7 @@ def test_actions_listed_together_give_the_moves_each_gives_alone(path):
             instruction = game.flow[state.pc] if state.pending is None else None
             if instruction is not None and instruction.fused is not None:
                 together = instruction.fused(state)
-                assert len(together) == 2
+                assert len(together) == 3 and None not in together.values()
                 for index, (tuples, exact) in together.items():
                     alone, alone_exact = game.actions[index].enumerate(state)
                     assert tuples == alone and (exact == alone_exact or not tuples)
@@ -671,7 +673,7 @@ def test_actions_listed_together_list_what_each_lists_alone(name, players):
             if instruction is not None and getattr(instruction, "fused", None) is not None:
                 together = instruction.fused(s)
                 for index, action, _ in instruction.listed:
-                    if index in together:
+                    if together.get(index) is not None:
                         fused_decisions += 1
                         alone, exact = action.enumerate(s)
                         assert together[index][0] == alone and together[index][1] == exact, (name, action.name)
@@ -743,7 +745,7 @@ def test_none_tests_decided_for_a_known_case_fold_the_condition():
 
 def test_a_fused_listing_split_on_an_empty_place_lists_what_each_lists_alone():
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 3)
-    listing = game.compiler.module_source().split("def legal_together_build_burn(s):")[1].split("\ndef ")[0]
+    listing = game.compiler.module_source().split("def legal_together_build_burn_strike(s):")[1].split("\ndef ")[0]
     assert re.search(r"if _h\d+ is None:\n\s+for L_card in fixed0_2:\n\s+out0\.append", listing)   # build: every house
     assert re.search(r"if on1:\n\s+if _h\d+ is not None:", listing)                               # burn: none on an empty place
 
@@ -887,3 +889,73 @@ def test_a_deal_is_the_moves_of_the_top_cards_one_by_one(n, under):
     moved.move(moved.zones[("hand", 2)][-1], ("hand", 2), under)
     moved.move(moved.zones[("hand", 2)][-1], ("hand", 2), under)
     assert dealt.zones == moved.zones
+
+
+def test_an_action_that_tries_identical_components_each_is_listed_apart_when_the_shared_values_hold_two(write_rules):
+    """`zap` shares `m in markers, i in 1..2` with `put`, which tries identical markers once:
+    the fused listing serves it only when no two markers are identical (else it is listed by
+    its own enumerator, None in the fused result); the legal moves are those of the game
+    listed without fusion (coverage) at every decision."""
+    path = write_rules("""
+game "Twins" {
+  players 2
+}
+component Marker { color: text } label "{color}"
+component Card { kind: text, power: int } label "{kind} {power}"
+zone markers: row of Marker public
+zone spare: set of Marker public
+zone slot[Marker, 1..2]: stack of Card public
+zone hand[Player]: row of Card owner
+zone discard: set of Card public
+var turns_played: int = 0
+action put(m in markers, i in 1..2, card in hand[current] where card.kind == "plain") {
+  require size(slot[m, i]) == 0 else "taken"
+  move card to slot[m, i]
+}
+action zap(m in markers, i in 1..2, card in hand[current] where card.kind == "zap") "zap {m} {i}" {
+  require size(slot[m, i]) > 0 else "nothing to zap"
+  move top(slot[m, i]) to discard
+  move card to discard
+}
+action twin "add a twin marker" {
+  require size(spare) > 0 else "no twin left"
+  move top(spare) to markers
+}
+action pass "pass" {
+}
+setup {
+  create 1 Marker { color: "red" } in markers
+  create 1 Marker { color: "blue" } in markers
+  create 1 Marker { color: "red" } in spare
+  for p in players {
+    create 3 Card { kind: "plain", power: 1, owner: p } in hand[p]
+    create 2 Card { kind: "zap", power: 0, owner: p } in hand[p]
+  }
+}
+flow {
+  turns from 1 until turns_played >= 12 {
+    play put, zap, twin, pass
+    turns_played += 1
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 2)
+    plain, _, _ = load_game(path, (), 2, coverage=True)
+    assert game is not None and plain is not None, diagnostics
+    instruction = next(i for i in game.flow if i.fused is not None)
+    zap = next(a.index for a in game.actions if a.name == "zap")
+    apart = served = 0
+    for seed in range(30):
+        s, t, bot = game.new_initial_state(seed), plain.new_initial_state(seed), RandomBot(seed)
+        while not s.is_terminal():
+            assert s.legal_move_names() == t.legal_move_names()
+            if s.pending is None and game.flow[s.pc] is instruction:
+                entry = instruction.fused(s)[zap]
+                twins = len(s.zones.get("markers", ())) == 3
+                assert (entry is None) == twins
+                apart += twins
+                served += entry is not None and bool(entry[0])
+            move = bot.choose(s)
+            s.apply(move.name)
+            t.apply(move.name)
+    assert apart > 20 and served > 5
