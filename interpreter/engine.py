@@ -745,7 +745,10 @@ class State:
     def mark_changed(self, key):
         """A zone's content changes: the values cached from it (its family, and the part of it
         under its first index) are stale."""
-        mark = key_mark(self.game, key)
+        game = self.game
+        mark = game.key_marks.get(key, UNMARKED)
+        if mark is UNMARKED:
+            mark = game.key_marks[key] = key_mark(game, key)
         if mark is not None:
             self.game.memo_stamps[mark[0]] += 1
             if mark[1] is not None:
