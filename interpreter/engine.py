@@ -62,13 +62,17 @@ class Move:
         return hash(self.name)
 
 
+CHOICE_SEGMENT = -1      # (the action index of a MoveList segment that holds a choice's options)
+
+
 class MoveList:
     """The legal moves of a state, in their stable order. The enumerators' argument tuples are
     kept as they are; a Move object is made only for a move that is looked at."""
     __slots__ = ("state", "segments", "length", "made")
 
     def __init__(self, state, segments):
-        # segments: (action index, argument tuples, names or None), or (None, Move objects, None)
+        # segments: (action index, argument tuples, names or None), (CHOICE, option tuples (i,),
+        # names) or (None, Move objects, None) for a skip
         self.state = state
         self.segments = segments
         length = 0
@@ -100,7 +104,9 @@ class MoveList:
                     break
                 k -= len(items)
             # (the loop always breaks: 0 <= i < length)
-            if index is None:
+            if index is CHOICE_SEGMENT:
+                move = Move("choice", -1, items[k], names[k], None, self.segments)
+            elif index is None:
                 move = items[k]
                 move = Move(move.kind, move.action, move.args, move._name, move._state, self.segments)
             else:
@@ -1084,17 +1090,19 @@ def compute_legal_moves(s: State) -> MoveList:
 
 def legal_segments(s: State) -> list:
     """The legal moves as MoveList's segments: (action index, argument tuples, names or None),
-    or (None, Move objects, None) for a choice's options and a skip. Empty: no legal move."""
+    (CHOICE_SEGMENT, option tuples, names) for a choice's options, or (None, Move objects,
+    None) for a skip. Empty: no legal move."""
     if s.terminal:
         return []
     if s.pending is not None:
         # options that look the same (identical cards) are one move, as for actions: the first
-        moves, seen = [], set()
+        options, names, seen = [], [], set()
         for i, name in enumerate(s.pending.names):
             if name not in seen:
                 seen.add(name)
-                moves.append(Move("choice", -1, (i,), name))
-        return [(None, moves, None)]
+                options.append((i,))
+                names.append(name)
+        return [(CHOICE_SEGMENT, options, names)]
     game = s.game
     instruction = game.flow[s.pc] if s.pc < len(game.flow) else None
     if instruction is None or instruction.op not in ("play", "simultaneous"):
