@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 from fractions import Fraction
+from functools import partial
 from operator import itemgetter
 from typing import Iterable, Optional
 
@@ -1409,11 +1410,24 @@ def trigger_steps(s):
                             game.trigger_span)
 
 
+def play_steps(state, index, args):
+    """action_steps, then on to the next instruction of the flow (one generator, not three,
+    when the triggers cannot choose)."""
+    action = state.game.actions[index]
+    if action.steps is not None:
+        yield from action.steps(state, *args)
+    else:
+        action.run(state, *args)
+    if state.game.triggers_may_choose:
+        yield from trigger_steps(state)
+    else:
+        run_triggers(state)
+    state.pc += 1
+
+
 def play_runner(index, args):
-    def play(state):
-        yield from action_steps(state, index, args)
-        state.pc += 1
-    return play
+    """The step of a move played in a turn: runner(state) -> its generator."""
+    return partial(play_steps, index=index, args=args)
 
 
 def run_triggers(s, fired=0):
