@@ -32,6 +32,8 @@ PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 MEMO_COST = 40
 # the most values one cached function keeps (then it starts again): memory stays bounded
 MEMO_LIMIT = 50_000
+# what a comparison may compare in a body answered by indexes alone (answered_by_indexes)
+SIMPLE_OPERANDS = (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing)
 
 
 COMPARISON_WORDS = {"==": "must be", "!=": "must not be", "<": "must be less than", "<=": "must be at most",
@@ -1289,7 +1291,8 @@ class Compiler:
             lines = [f"    COV[{counter}] += 1", f"    value = {source}",
                      *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
         charge = self.entry_charge(name, fn.body.span)
-        if name in self.memoized:
+        # a body that only reads its indexes keeps no values of its own: the indexes keep them
+        if name in self.memoized and (charge or not self.answered_by_indexes(fn.body)):
             lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source)
             computed = next(k for k, line in enumerate(lines) if line.startswith("    value = "))
             lines[computed:computed] = charge        # (a value found in the cache costs nothing)
@@ -1304,6 +1307,26 @@ class Compiler:
             reset(s)       # the state may have been changed from outside since the last call
             return compiled(s, *[env[p] for p in parameters])
         return call
+
+    def answered_by_indexes(self, body) -> bool:
+        """Whether a cached function's body became reads of its equality indexes, joined by
+        `and`, `or`, `not` and comparisons of names and constants (`a != b and touches(a, b)`)."""
+        substituted = self.codegen.substitutions
+        found = False
+
+        def cheap(node) -> bool:
+            nonlocal found
+            if id(node) in substituted:
+                found = True
+                return True
+            if isinstance(node, (ast.And, ast.Or)):
+                return cheap(node.left) and cheap(node.right)
+            if isinstance(node, ast.Not):
+                return cheap(node.operand)
+            if isinstance(node, ast.Compare):
+                return all(isinstance(side, SIMPLE_OPERANDS) for side in (node.left, node.right))
+            return False
+        return cheap(body) and found
 
     def equality_index(self, name, fn, scope):
         """Indexes for aggregates of a cached function that test one of its parameters, b, for
