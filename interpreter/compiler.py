@@ -318,11 +318,24 @@ def charged(budget, items, units, span):
 
 def logged(budget, line, span):
     """A line of the log: its length is work (a list of a million items logged in a loop would
-    fill the memory), and it is cut at MAX_LOG_LINE characters."""
+    fill the memory), and it is cut at MAX_LOG_LINE characters. (A log statement does the
+    same inline: Compiler.s_Log.)"""
     budget[1] -= len(line)
+    return line if budget[1] >= 0 and len(line) <= MAX_LOG_LINE else past_log_limits(budget, line, span)
+
+
+def past_log_limits(budget, line, span):
+    """A log line, already charged, that went past the work budget (an error) or is too long (cut)."""
     if budget[1] < 0:
         work_runs_on(span)
-    return line if len(line) <= MAX_LOG_LINE else line[:MAX_LOG_LINE] + "..."
+    return line[:MAX_LOG_LINE] + "..."
+
+
+class SeatTexts(dict):
+    """Seat -> its text in a log line (P1, P2...), filled as seats are asked: one lookup."""
+
+    def __missing__(self, seat):
+        return "none" if seat is None else self.setdefault(seat, f"P{seat}")
 
 
 def too_many_moves(name, span):
@@ -385,7 +398,7 @@ def without_choice(steps, s=None):
 STATEMENT_RUNTIME = {
     "deal": deal, "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
-    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "too_many_moves": too_many_moves,
+    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "past_log_limits": past_log_limits, "MAX_LOG_LINE": MAX_LOG_LINE, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "stored_none": stored_none, "seat": seat, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
@@ -629,6 +642,7 @@ class Compiler:
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
         self.listed_scopes = {}        # id -> scope of an action binder over a zone or a type (never none); kept alive
         self.module = []           # the generated functions' sources, in order
+        self.seat_texts = None     # the name of a SeatTexts lookup, once a log line shows a seat
         self.coverage = game.coverage     # None, or the places that count (coverage.py)
         if self.coverage is not None:
             self.codegen.namespace["COV"] = self.coverage.counts
@@ -1193,7 +1207,21 @@ class Compiler:
         # the log is public: each {expression} shown by its label as everybody sees it
         out.add(indent, "if s.shared: s.own_trails()")
         line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
-        out.add(indent, f"s.log.append(logged(STEP, {line}, {self.codegen.bind(node.span, 'span')}))")
+        span = self.codegen.bind(node.span, 'span')
+        try:
+            constant = python_ast.literal_eval(line)
+        except (ValueError, SyntaxError):
+            constant = None
+        if isinstance(constant, str) and len(constant) <= MAX_LOG_LINE:      # its length known now
+            out.add(indent, f"STEP[1] -= {len(constant)}")
+            out.add(indent, f"if STEP[1] < 0: work_runs_on({span})")
+            out.add(indent, f"s.log.append({line})")
+            return
+        # logged() written out: its call was a sixth of a short line's cost
+        out.add(indent, f"_line = {line}")
+        out.add(indent, "STEP[1] -= len(_line)")
+        out.add(indent, f"s.log.append(_line if STEP[1] >= 0 and len(_line) <= MAX_LOG_LINE "
+                        f"else past_log_limits(STEP, _line, {span}))")
 
     def text_source(self, text, scope, ctx, span, label) -> str:
         """The source of a text whose {expressions} are shown by their labels: label(node,
@@ -1219,10 +1247,14 @@ class Compiler:
             if isinstance(item, ast.Attribute) and item.name in private.get(strip_optional(self.type_of(item.obj, scope)), ()):
                 return "'?'"
         t = strip_optional(self.type_of(node, scope))
-        if t == "Player":
-            return f'(("P" + str(_v)) if (_v := {value}) is not None else "none")'
+        if t in ("Player", "list[Player]"):
+            if self.seat_texts is None:
+                self.seat_texts = self.codegen.bind(SeatTexts().__getitem__, "seat_text")
+            return f"{self.seat_texts}({value})" if t == "Player" else f"', '.join(map({self.seat_texts}, {value}))"
         if (t in self.types.components or t in self.types.boards) and t not in private:
             return f'(_E[_v]["__label__"] if (_v := {value}) is not None else "none")'
+        if t in self.types.enums:       # (a member's text is its name)
+            return f'(_v if (_v := {value}) is not None else "none")'
         labeler = self.codegen.bind(self.game.labeler(t, PUBLIC), "label")
         if t == "int":
             return f"(str(_v) if (_v := {value}).__class__ is int else {labeler}(s, _v))"
