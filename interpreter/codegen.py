@@ -218,26 +218,34 @@ def ranked(kind, scored):
     """scored: (key tuple, value) in domain order -> the best, the worst, or all sorted."""
     if kind == "sorted":
         return [v for _, v in sorted(scored, key=lambda kv: kv[0], reverse=True)]
-    if not scored:
-        return []
-    target = (max if kind == "best" else min)(k for k, _ in scored)
-    return [v for k, v in scored if k == target]
+    return extreme(kind, scored)
 
 
 def ranked_ties(kind, scored, later):
     """The best or the worst by several keys, the later keys computed only to break a tie:
     scored: (first key, value) in domain order; later(value): the tuple of the other keys.
     The same as ranked() on the whole key tuples (tuples compare key by key)."""
-    if not scored:
-        return []
-    pick = max if kind == "best" else min
-    target = pick(k for k, _ in scored)
-    tied = [v for k, v in scored if k == target]
+    tied = extreme(kind, scored)
     if len(tied) < 2:
         return tied
-    keyed = [(later(v), v) for v in tied]
-    target = pick(k for k, _ in keyed)
-    return [v for k, v in keyed if k == target]
+    return extreme(kind, [(later(v), v) for v in tied])
+
+
+def extreme(kind, scored):
+    """The values of scored ((key, value) pairs) whose key is the largest ('best') or the
+    smallest, in order. One loop: a ranking sees a few items (the players), and max() over a
+    generator then a comprehension cost twice as much."""
+    if len(scored) < 2:
+        return [scored[0][1]] if scored else []
+    best = kind == "best"
+    target, first = scored[0]
+    tied = [first]
+    for key, value in scored[1:]:
+        if key == target:
+            tied.append(value)
+        elif (key > target) is best:
+            target, tied = key, [value]
+    return tied
 
 
 RUNTIME = {

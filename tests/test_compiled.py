@@ -561,6 +561,20 @@ def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
     assert ranked_ties("best", [], None) == []
 
 
+def test_best_and_worst_are_every_value_whose_key_is_the_largest_or_smallest_in_order():
+    from fractions import Fraction
+    from referee.interpreter.codegen import ranked, ranked_ties
+    rng = random.Random(5)
+    for _ in range(500):
+        scored = [((rng.choice([0, 1, 2, Fraction(3, 2)]), rng.randint(0, 1)), name)
+                  for name in "abcdefg"[:rng.randint(0, 6)]]
+        for kind, pick in (("best", max), ("worst", min)):
+            expected = [v for k, v in scored if k == pick(k for k, _ in scored)] if scored else []
+            assert ranked(kind, scored) == expected
+            by_first = [(k[0], v) for k, v in scored]
+            assert ranked_ties(kind, by_first, lambda v: dict((v, k[1:]) for k, v in scored)[v]) == expected
+
+
 def test_a_ranking_key_the_filter_computed_is_read_from_the_filter():
     from referee.interpreter.codegen import filter_values, reusing
     values = filter_values("((_t1 := f(s, x)) is not None and _t1 > 0 and not (_t2 := g(x)))")
