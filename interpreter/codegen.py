@@ -928,14 +928,26 @@ class SourceGenerator:
         helper = "largest" if kind == "max" else "smallest"
         return f"{helper}([{body} {loop}])"
 
-    def indexed_keys(self, indexed, scope, ctx) -> str:
+    def indexed_keys(self, indexed, scope, ctx, ordered=True) -> str:
         """The indexes of a variable that hold a value, from the table the state keeps of it
-        (Compiler.var_indexes): a list not to be changed."""
+        (Compiler.var_indexes): a list not to be changed (in domain order unless not `ordered`)."""
         c = self.compiler
         family, value, _, _ = indexed
         domain = self.bind(c.static_domain(c.types.vars[family].index[0]), "domain")
         default = self.literal(c.game.var_defaults[family])
-        return f"var_table(s, {family!r}, {domain}, {default}).get({self.source(value, scope, ctx)}, EMPTY)"
+        table = f"var_table(s, {family!r}, {domain}, {default})"
+        if value is not None:
+            return f"{table}.get({self.source(value, scope, ctx)}, EMPTY)"
+        # v[x] == x: the values that are indexes and among the indexes holding them, in domain
+        # order (a few values, where the domain is a board's cells)
+        positions = c.game.var_positions[family]
+        place = self.bind(positions, "positions")
+        found = f"[x for x, holding in {table}.items() if x in {place} and x in holding]"
+        if not ordered:
+            return found
+        if all(type(x) is int for x in positions) and list(positions) == sorted(positions):
+            return f"sorted({found})"
+        return f"sorted({found}, key={place}.__getitem__)"
 
     def indexed_aggregate(self, node, indexed, scope, ctx) -> str:
         """filter/count/any/all over a variable's domain by its value: the table's indexes for
@@ -945,7 +957,7 @@ class SourceGenerator:
         kind = node.kind
         ctx.no_walrus += 1          # (the iterable of a comprehension)
         try:
-            keys = self.indexed_keys(indexed, scope, ctx)
+            keys = self.indexed_keys(indexed, scope, ctx, ordered=kind == "filter")
         finally:
             ctx.no_walrus -= 1
         if rest:
@@ -956,8 +968,9 @@ class SourceGenerator:
             loop = f"for {var} in {self.charged(node, keys)} if {where}"
             found = {"filter": f"[{var} {loop}]", "count": f"len([1 {loop}])", "any": f"any(True {loop})"}[kind]
         else:
-            found = {"filter": f"list({keys})", "count": f"len({keys})", "any": f"(not not {keys})",
-                     "all": f"(not {keys})"}[kind]
+            fresh = indexed[1] is None      # (the fixed points are a new list: no copy)
+            found = {"filter": keys if fresh else f"list({keys})", "count": f"len({keys})",
+                     "any": f"(not not {keys})", "all": f"(not {keys})"}[kind]
         if not guards:
             return found
         test = " and ".join(f"({self.source(g, scope, ctx)})" for g in guards)

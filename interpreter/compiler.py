@@ -1601,8 +1601,8 @@ class Compiler:
         return None
 
     def indexed_condition(self, domain, name, condition, op):
-        """(variable, the value compared, the other conjuncts without `name`, those with it)
-        when `condition` is `v[name] op value` (and other conditions), v a variable indexed by
+        """(variable, the value compared (None: `name` itself), the other conjuncts without
+        `name`, those with it) when `condition` is `v[name] op value` (and other conditions), v a variable indexed by
         `domain` alone, every part only reading and comparing (tried on fewer values than
         written, none can fail); else None."""
         values = self.static_domain(domain)
@@ -1622,7 +1622,11 @@ class Compiler:
                 if self.types.type_name(var.type).startswith("list["):
                     continue
                 others = conjuncts[:k] + conjuncts[k + 1:]
-                if name in names_in(value) or not all(self.cannot_fail(c) for c in [value] + others):
+                if isinstance(value, ast.Name) and value.id == name:
+                    value = None        # v[x] == x: the indexes that hold themselves (indexed_keys)
+                elif name in names_in(value):
+                    continue
+                if not all(self.cannot_fail(c) for c in ([value] if value is not None else []) + others):
                     continue
                 guards = [c for c in others if name not in names_in(c)]
                 rest = [c for c in others if name in names_in(c)]
