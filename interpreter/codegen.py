@@ -218,26 +218,34 @@ def ranked(kind, scored):
     """scored: (key tuple, value) in domain order -> the best, the worst, or all sorted."""
     if kind == "sorted":
         return [v for _, v in sorted(scored, key=lambda kv: kv[0], reverse=True)]
-    if not scored:
-        return []
-    target = (max if kind == "best" else min)(k for k, _ in scored)
-    return [v for k, v in scored if k == target]
+    return extreme(kind, scored)
 
 
 def ranked_ties(kind, scored, later):
     """The best or the worst by several keys, the later keys computed only to break a tie:
     scored: (first key, value) in domain order; later(value): the tuple of the other keys.
     The same as ranked() on the whole key tuples (tuples compare key by key)."""
-    if not scored:
-        return []
-    pick = max if kind == "best" else min
-    target = pick(k for k, _ in scored)
-    tied = [v for k, v in scored if k == target]
+    tied = extreme(kind, scored)
     if len(tied) < 2:
         return tied
-    keyed = [(later(v), v) for v in tied]
-    target = pick(k for k, _ in keyed)
-    return [v for k, v in keyed if k == target]
+    return extreme(kind, [(later(v), v) for v in tied])
+
+
+def extreme(kind, scored):
+    """The values of scored ((key, value) pairs) whose key is the largest ('best') or the
+    smallest, in order. One loop: a ranking sees a few items (the players), and max() over a
+    generator then a comprehension cost twice as much."""
+    if len(scored) < 2:
+        return [scored[0][1]] if scored else []
+    best = kind == "best"
+    target, first = scored[0]
+    tied = [first]
+    for key, value in scored[1:]:
+        if key == target:
+            tied.append(value)
+        elif (key > target) is best:
+            target, tied = key, [value]
+    return tied
 
 
 RUNTIME = {
@@ -920,14 +928,26 @@ class SourceGenerator:
         helper = "largest" if kind == "max" else "smallest"
         return f"{helper}([{body} {loop}])"
 
-    def indexed_keys(self, indexed, scope, ctx) -> str:
+    def indexed_keys(self, indexed, scope, ctx, ordered=True) -> str:
         """The indexes of a variable that hold a value, from the table the state keeps of it
-        (Compiler.var_indexes): a list not to be changed."""
+        (Compiler.var_indexes): a list not to be changed (in domain order unless not `ordered`)."""
         c = self.compiler
         family, value, _, _ = indexed
         domain = self.bind(c.static_domain(c.types.vars[family].index[0]), "domain")
         default = self.literal(c.game.var_defaults[family])
-        return f"var_table(s, {family!r}, {domain}, {default}).get({self.source(value, scope, ctx)}, EMPTY)"
+        table = f"var_table(s, {family!r}, {domain}, {default})"
+        if value is not None:
+            return f"{table}.get({self.source(value, scope, ctx)}, EMPTY)"
+        # v[x] == x: the values that are indexes and among the indexes holding them, in domain
+        # order (a few values, where the domain is a board's cells)
+        positions = c.game.var_positions[family]
+        place = self.bind(positions, "positions")
+        found = f"[x for x, holding in {table}.items() if x in {place} and x in holding]"
+        if not ordered:
+            return found
+        if all(type(x) is int for x in positions) and list(positions) == sorted(positions):
+            return f"sorted({found})"
+        return f"sorted({found}, key={place}.__getitem__)"
 
     def indexed_aggregate(self, node, indexed, scope, ctx) -> str:
         """filter/count/any/all over a variable's domain by its value: the table's indexes for
@@ -937,7 +957,7 @@ class SourceGenerator:
         kind = node.kind
         ctx.no_walrus += 1          # (the iterable of a comprehension)
         try:
-            keys = self.indexed_keys(indexed, scope, ctx)
+            keys = self.indexed_keys(indexed, scope, ctx, ordered=kind == "filter")
         finally:
             ctx.no_walrus -= 1
         if rest:
@@ -948,8 +968,9 @@ class SourceGenerator:
             loop = f"for {var} in {self.charged(node, keys)} if {where}"
             found = {"filter": f"[{var} {loop}]", "count": f"len([1 {loop}])", "any": f"any(True {loop})"}[kind]
         else:
-            found = {"filter": f"list({keys})", "count": f"len({keys})", "any": f"(not not {keys})",
-                     "all": f"(not {keys})"}[kind]
+            fresh = indexed[1] is None      # (the fixed points are a new list: no copy)
+            found = {"filter": keys if fresh else f"list({keys})", "count": f"len({keys})",
+                     "any": f"(not not {keys})", "all": f"(not {keys})"}[kind]
         if not guards:
             return found
         test = " and ".join(f"({self.source(g, scope, ctx)})" for g in guards)

@@ -33,6 +33,8 @@ PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 MEMO_COST = 40
 # the most values one cached function keeps (then it starts again): memory stays bounded
 MEMO_LIMIT = 50_000
+# what a comparison may compare in a body answered by indexes alone (answered_by_indexes)
+SIMPLE_OPERANDS = (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing)
 
 
 COMPARISON_WORDS = {"==": "must be", "!=": "must not be", "<": "must be less than", "<=": "must be at most",
@@ -332,11 +334,24 @@ def charged(budget, items, units, span):
 
 def logged(budget, line, span):
     """A line of the log: its length is work (a list of a million items logged in a loop would
-    fill the memory), and it is cut at MAX_LOG_LINE characters."""
+    fill the memory), and it is cut at MAX_LOG_LINE characters. (A log statement does the
+    same inline: Compiler.s_Log.)"""
     budget[1] -= len(line)
+    return line if budget[1] >= 0 and len(line) <= MAX_LOG_LINE else past_log_limits(budget, line, span)
+
+
+def past_log_limits(budget, line, span):
+    """A log line, already charged, that went past the work budget (an error) or is too long (cut)."""
     if budget[1] < 0:
         work_runs_on(span)
-    return line if len(line) <= MAX_LOG_LINE else line[:MAX_LOG_LINE] + "..."
+    return line[:MAX_LOG_LINE] + "..."
+
+
+class SeatTexts(dict):
+    """Seat -> its text in a log line (P1, P2...), filled as seats are asked: one lookup."""
+
+    def __missing__(self, seat):
+        return "none" if seat is None else self.setdefault(seat, f"P{seat}")
 
 
 def too_many_moves(name, span):
@@ -399,7 +414,7 @@ def without_choice(steps, s=None):
 STATEMENT_RUNTIME = {
     "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
     "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
-    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "too_many_moves": too_many_moves,
+    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "past_log_limits": past_log_limits, "MAX_LOG_LINE": MAX_LOG_LINE, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "stored_none": stored_none, "seat": seat, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
 }
@@ -643,6 +658,7 @@ class Compiler:
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
         self.listed_scopes = {}        # id -> scope of an action binder over a zone or a type (never none); kept alive
         self.module = []           # the generated functions' sources, in order
+        self.seat_texts = None     # the name of a SeatTexts lookup, once a log line shows a seat
         self.coverage = game.coverage     # None, or the places that count (coverage.py)
         if self.coverage is not None:
             self.codegen.namespace["COV"] = self.coverage.counts
@@ -1207,7 +1223,21 @@ class Compiler:
         # the log is public: each {expression} shown by its label as everybody sees it
         out.add(indent, "if s.shared: s.own_trails()")
         line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
-        out.add(indent, f"s.log.append(logged(STEP, {line}, {self.codegen.bind(node.span, 'span')}))")
+        span = self.codegen.bind(node.span, 'span')
+        try:
+            constant = python_ast.literal_eval(line)
+        except (ValueError, SyntaxError):
+            constant = None
+        if isinstance(constant, str) and len(constant) <= MAX_LOG_LINE:      # its length known now
+            out.add(indent, f"STEP[1] -= {len(constant)}")
+            out.add(indent, f"if STEP[1] < 0: work_runs_on({span})")
+            out.add(indent, f"s.log.append({line})")
+            return
+        # logged() written out: its call was a sixth of a short line's cost
+        out.add(indent, f"_line = {line}")
+        out.add(indent, "STEP[1] -= len(_line)")
+        out.add(indent, f"s.log.append(_line if STEP[1] >= 0 and len(_line) <= MAX_LOG_LINE "
+                        f"else past_log_limits(STEP, _line, {span}))")
 
     def text_source(self, text, scope, ctx, span, label) -> str:
         """The source of a text whose {expressions} are shown by their labels: label(node,
@@ -1233,10 +1263,14 @@ class Compiler:
             if isinstance(item, ast.Attribute) and item.name in private.get(strip_optional(self.type_of(item.obj, scope)), ()):
                 return "'?'"
         t = strip_optional(self.type_of(node, scope))
-        if t == "Player":
-            return f'(("P" + str(_v)) if (_v := {value}) is not None else "none")'
+        if t in ("Player", "list[Player]"):
+            if self.seat_texts is None:
+                self.seat_texts = self.codegen.bind(SeatTexts().__getitem__, "seat_text")
+            return f"{self.seat_texts}({value})" if t == "Player" else f"', '.join(map({self.seat_texts}, {value}))"
         if (t in self.types.components or t in self.types.boards) and t not in private:
             return f'(_E[_v]["__label__"] if (_v := {value}) is not None else "none")'
+        if t in self.types.enums:       # (a member's text is its name)
+            return f'(_v if (_v := {value}) is not None else "none")'
         labeler = self.codegen.bind(self.game.labeler(t, PUBLIC), "label")
         if t == "int":
             return f"(str(_v) if (_v := {value}).__class__ is int else {labeler}(s, _v))"
@@ -1305,7 +1339,8 @@ class Compiler:
             lines = [f"    COV[{counter}] += 1", f"    value = {source}",
                      *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
         charge = self.entry_charge(name, fn.body.span)
-        if name in self.memoized:
+        # a body that only reads its indexes keeps no values of its own: the indexes keep them
+        if name in self.memoized and (charge or not self.answered_by_indexes(fn.body)):
             lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source)
             computed = next(k for k, line in enumerate(lines) if line.startswith("    value = "))
             lines[computed:computed] = charge        # (a value found in the cache costs nothing)
@@ -1320,6 +1355,26 @@ class Compiler:
             reset(s)       # the state may have been changed from outside since the last call
             return compiled(s, *[env[p] for p in parameters])
         return call
+
+    def answered_by_indexes(self, body) -> bool:
+        """Whether a cached function's body became reads of its equality indexes, joined by
+        `and`, `or`, `not` and comparisons of names and constants (`a != b and touches(a, b)`)."""
+        substituted = self.codegen.substitutions
+        found = False
+
+        def cheap(node) -> bool:
+            nonlocal found
+            if id(node) in substituted:
+                found = True
+                return True
+            if isinstance(node, (ast.And, ast.Or)):
+                return cheap(node.left) and cheap(node.right)
+            if isinstance(node, ast.Not):
+                return cheap(node.operand)
+            if isinstance(node, ast.Compare):
+                return all(isinstance(side, SIMPLE_OPERANDS) for side in (node.left, node.right))
+            return False
+        return cheap(body) and found
 
     def equality_index(self, name, fn, scope):
         """Indexes for aggregates of a cached function that test one of its parameters, b, for
@@ -1562,8 +1617,8 @@ class Compiler:
         return None
 
     def indexed_condition(self, domain, name, condition, op):
-        """(variable, the value compared, the other conjuncts without `name`, those with it)
-        when `condition` is `v[name] op value` (and other conditions), v a variable indexed by
+        """(variable, the value compared (None: `name` itself), the other conjuncts without
+        `name`, those with it) when `condition` is `v[name] op value` (and other conditions), v a variable indexed by
         `domain` alone, every part only reading and comparing (tried on fewer values than
         written, none can fail); else None."""
         values = self.static_domain(domain)
@@ -1583,7 +1638,11 @@ class Compiler:
                 if self.types.type_name(var.type).startswith("list["):
                     continue
                 others = conjuncts[:k] + conjuncts[k + 1:]
-                if name in names_in(value) or not all(self.cannot_fail(c) for c in [value] + others):
+                if isinstance(value, ast.Name) and value.id == name:
+                    value = None        # v[x] == x: the indexes that hold themselves (indexed_keys)
+                elif name in names_in(value):
+                    continue
+                if not all(self.cannot_fail(c) for c in ([value] if value is not None else []) + others):
                     continue
                 guards = [c for c in others if name not in names_in(c)]
                 rest = [c for c in others if name in names_in(c)]

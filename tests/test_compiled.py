@@ -369,6 +369,37 @@ def test_equality_indexes_answer_as_the_aggregates_they_replace(write_rules):
     assert state.var_index["colour"]      # (the table was built, and kept through the moves)
 
 
+def test_a_function_its_indexes_answer_keeps_no_values_of_its_own(write_rules):
+    """The index keeps the values already: a second cache in front of it would only cost."""
+    text = INDEXED.replace("action paint", "fn around_near(k: int): bool = k != 0 and around_count(k) > 0\n"
+                                           "fn around_more(k: int): int = around_count(k) + 1\n"
+                                           "fn touches(a: Cell, k: int): bool =\n"
+                                           "  k != 0 and not (k == 4) and any(x in Cell where adjacent(a, x): any(y in neighbors(x) where colour[y] == k))\n"
+                                           "action paint")
+    game = load(write_rules(text))
+    module = game.compiler.module_source()
+    for name in ("around", "around_count", "touches"):
+        source = function_source(module, f"fn_{name}")
+        assert f"index_{name}_" in source and "_cache_" not in source and "stamp" not in source
+    # a body with more than index reads and tests of names and constants keeps its cache
+    assert "_cache_around_more_" in function_source(module, "fn_around_more")
+    assert "_cache_around_near_" in function_source(module, "fn_around_near")   # (a call, not an index)
+    compiled = game.compiler.codegen.namespace
+    neighbours = game.neighbor_table()
+    corners = [game.geometries["Cell"].at[(1, 1)], game.geometries["Cell"].at[(4, 5)]]
+    for seed in range(2):
+        state, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not state.is_terminal():
+            for k in (1, 2, 1, 3):      # the same value asked again in one state: the table is built then
+                assert compiled["fn_around"](state, k) == compiled["fn_around_plain"](state, k)
+                assert compiled["fn_around_count"](state, k) == compiled["fn_around_count_plain"](state, k)
+                assert compiled["fn_around_more"](state, k) == compiled["fn_around_count_plain"](state, k) + 1
+                for a in corners:
+                    assert compiled["fn_touches"](state, a, k) == any(
+                        state.vars.get(("colour", y), 0) == k for x in neighbours[a] for y in neighbours[x])
+            state.apply(bot.choose(state))
+
+
 @pytest.mark.parametrize("name, players", [("solstis", 2), ("titicaca", 3), ("connect-four", 2), ("tic-tac-toe", 2)])
 def test_cached_values_are_never_stale_during_play(name, players):
     """After every move, each cached function's value as the rules would read it now equals
@@ -530,6 +561,20 @@ def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
         assert ranked_ties(kind, [(k[0], v) for k, v in scored], later) == ranked(kind, scored)
         assert asked == (["b", "c", "d"] if kind == "best" else [])
     assert ranked_ties("best", [], None) == []
+
+
+def test_best_and_worst_are_every_value_whose_key_is_the_largest_or_smallest_in_order():
+    from fractions import Fraction
+    from referee.interpreter.codegen import ranked, ranked_ties
+    rng = random.Random(5)
+    for _ in range(500):
+        scored = [((rng.choice([0, 1, 2, Fraction(3, 2)]), rng.randint(0, 1)), name)
+                  for name in "abcdefg"[:rng.randint(0, 6)]]
+        for kind, pick in (("best", max), ("worst", min)):
+            expected = [v for k, v in scored if k == pick(k for k, _ in scored)] if scored else []
+            assert ranked(kind, scored) == expected
+            by_first = [(k[0], v) for k, v in scored]
+            assert ranked_ties(kind, by_first, lambda v: dict((v, k[1:]) for k, v in scored)[v]) == expected
 
 
 def test_a_ranking_key_the_filter_computed_is_read_from_the_filter():

@@ -227,6 +227,36 @@ def test_a_log_line_shows_expressions_publicly(write_rules):
     assert state.log[-1] == "P2 takes red chip (red, worth ?) and holds 1, gold 40"
 
 
+def test_a_log_line_shows_seats_lists_of_seats_enums_and_none(write_rules):
+    """Seats and enum members are written inline (no labeler call): the same texts."""
+    game, diagnostics, _ = load_game(str(write_rules("""
+game "Seats" { players 3 }
+enum Colour { red, blue }
+var shade: Colour? = none
+var last: Player? = none
+var order: list of Player = []
+var rounds: int = 0
+action go "go" {
+  log "{current} goes after {last}; shade {shade}; order {order}; {[current, next(current)]}"
+  last = current
+  shade = rounds == 0 ? red : blue
+  order = [current, 1]
+  rounds += 1
+  log "the same words every time"
+}
+flow { turns from 1 until rounds >= 3 { play go } }
+""")))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    for _ in range(3):
+        state.apply("go")
+    assert state.log == ["P1 goes after none; shade none; order ; P1, P2", "the same words every time",
+                         "P2 goes after P1; shade red; order P1, P1; P2, P3", "the same words every time",
+                         "P3 goes after P2; shade blue; order P2, P1; P3, P1", "the same words every time"]
+    module = game.compiler.module_source()
+    assert "_seat_text" in module and "STEP[1] -= 25" in module     # (a constant line's length is known)
+
+
 def test_a_log_placeholder_must_be_an_expression_of_known_names(write_rules):
     _, diagnostics, _ = load_game(str(write_rules(LOGGED.replace("{size(hand[current])}", "{size hand}"))))
     assert [d.code for d in diagnostics] == ["E411"] and "in a log line" in diagnostics[0].message

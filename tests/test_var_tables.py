@@ -113,3 +113,72 @@ def test_a_change_by_hand_is_seen_after_changed(write_rules):
     state.changed()
     assert cell in owned(state, {"p": 1}) and high(state, {"p": 1}) == [cell]
     assert "c2" not in state.legal_move_names()
+
+
+FIXED_POINTS = """
+game "Fixed points" {
+  players 3
+}
+board Cell: grid 3 by 3
+enum Colour { red, green, blue }
+var leader[Cell]: Cell? = none
+var swap[Colour]: Colour? = none
+var pointer[Player]: Player? = none
+var rounds: int = 0
+fn roots(): list of Cell = filter(c in Cell where leader[c] == c)
+fn roots_plain(): list of Cell = filter(c in Cell where leader[c] == c or false)
+fn low_roots(): int = count(c in Cell where c == leader[c] and c.row > 1 and rounds > 2)
+fn low_roots_plain(): int = count(c in Cell where (c == leader[c] or false) and c.row > 1 and rounds > 2)
+fn some_root(): bool = any(c in Cell where leader[c] == c)
+fn some_root_plain(): bool = any(c in Cell where leader[c] == c or false)
+fn rootless(): bool = all(c in Cell: leader[c] != c)
+fn rootless_plain(): bool = all(c in Cell: leader[c] != c and true)
+fn kept_colours(): list of Colour = filter(k in Colour where swap[k] == k)
+fn kept_colours_plain(): list of Colour = filter(k in Colour where swap[k] == k or false)
+fn self_aimed(): list of Player = filter(p in Player where pointer[p] == p)
+fn self_aimed_plain(): list of Player = filter(p in Player where pointer[p] == p or false)
+action link(c in Cell, d in Cell) "link {c} {d}" {
+  leader[c] = d
+  rounds += 1
+}
+action tint(k in Colour, j in Colour) "tint {k} {j}" {
+  swap[k] = j
+  rounds += 1
+}
+action aim(p in players) "aim {p}" {
+  pointer[current] = p
+  rounds += 1
+}
+flow {
+  turns from 1 until rounds >= 40 {
+    play link, tint, aim
+  }
+}
+"""
+
+
+def test_the_indexes_that_hold_themselves_are_read_from_the_table(write_rules):
+    """filter(c in Cell where leader[c] == c) and its kin: the values of the table that are
+    among the indexes holding them, in domain order (a board, an enum, the players)."""
+    game = load(write_rules(FIXED_POINTS))
+    module = game.compiler.module_source()
+    names = ("roots", "low_roots", "some_root", "rootless", "kept_colours", "self_aimed")
+    for name in names:
+        start = module.index(f"def fn_{name}(")
+        assert "in holding" in module[start:module.index("\n\n", start)], name
+    functions = game.functions
+    seen = set()
+    for seed in range(6):
+        state, bot = game.new_initial_state(seed), RandomBot(seed)
+        while not state.is_terminal():
+            state.apply(bot.choose(state))
+            for name in names:
+                value = functions[name](state, {})
+                assert value == functions[f"{name}_plain"](state, {}), name
+                seen.add((name, repr(value)))
+            assert_tables_exact(state)
+    # every kind of answer came up: several roots in order, none, colours kept, seats
+    assert {name for name, value in seen} == set(names)
+    assert len({value for name, value in seen if name == "roots"}) > 5
+    assert ("rootless", "True") in seen and ("rootless", "False") in seen
+    assert any(name == "kept_colours" and value.count(",") >= 1 for name, value in seen)
