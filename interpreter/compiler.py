@@ -2263,37 +2263,40 @@ class Compiler:
 
     def emit_merged_domains(self, out, parts, shared) -> set:
         """The fused actions' own first binder after the shared ones, when all of them go over
-        the same domain the same way (`card in hand[current] where ...` in each): one pass over
-        it for all, each action's filter tried on each value (identical components tried once,
-        as each alone would). The binders so computed (fixed<j>_<k> for every action j)."""
+        the same domain (`card in hand[current] where ...` in each): one pass over it for all,
+        each action's filter tried on each value (identical components tried once by those
+        that try them once alone, each by the others). The binders so computed (fixed<j>_<k>
+        for every action j)."""
         k = shared
         loops = [part.loops[k] if k < len(part.loops) else None for part in parts]
         first = loops[0]
         if first is None or any(loop is None or loop[0] != first[0] or loop[1] != first[1] or not loop[3]
-                                or loop[4] != first[4] or loop[2] is None for loop in loops):
+                                or loop[2] is None for loop in loops):
             return set()
         if any(part.random or 1 + self.work.cost(part.action.binders[k].condition) > ROUND_FREE_WORK
                for part in parts):
             return set()        # (a domain that charges its filter, or draws: each alone)
-        name, domain, same = first[0], first[1], first[4]
-        for j in range(len(parts)):
+        name, domain = first[0], first[1]
+        for j, loop in enumerate(loops):
             out.add(1, f"fixed{j}_{k} = []")
-            if same:
+            if loop[4]:
                 out.add(1, f"labels{j}_{k} = set()")
-        if same:
+        if any(loop[4] for loop in loops):
             out.add(1, "seen = set()")
         out.add(1, f"for L_{name} in {domain}:")
-        if same:
-            out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
-            out.add(2, "if signature in seen: continue")
-            out.add(2, "seen.add(signature)")
+        for once in (False, True):
+            members = [j for j, loop in enumerate(loops) if loop[4] == once]
+            if once and members:
+                out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
+                out.add(2, "if signature in seen: continue")
+                out.add(2, "seen.add(signature)")
+            for j in members:
+                out.add(2, f"if {loops[j][2]}:")
+                if once:
+                    out.add(3, f"labels{j}_{k}.add({self.game.component_column('__label__')}[L_{name}])")
+                out.add(3, f"fixed{j}_{k}.append(L_{name})")
         for j, loop in enumerate(loops):
-            out.add(2, f"if {loop[2]}:")
-            if same:
-                out.add(3, f"labels{j}_{k}.add({self.game.component_column('__label__')}[L_{name}])")
-            out.add(3, f"fixed{j}_{k}.append(L_{name})")
-        for j, loop in enumerate(loops):
-            if same:
+            if loop[4]:
                 out.add(1, f"if len(labels{j}_{k}) != len(fixed{j}_{k}): exact{j} = False")
             elif not loop[5]:
                 out.add(1, f"if len(set(fixed{j}_{k})) != len(fixed{j}_{k}): exact{j} = False")
