@@ -487,23 +487,20 @@ class Game:
 
     # ---- the state interface ----
     def new_initial_state(self, seed: int = 0) -> "State":
-        s = State(self)
-        s.rng = random_source.seed_state(seed)
-        s.entities = list(self.static_entities)
-        s.columns = [column[:] for column in self.static_columns]
-        s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
-        s.seed = seed
         self.step_budget[:] = (MAX_STEP_ROUNDS, MAX_STEP_WORK)
+        s = None
         try:
             if self.setup_may_choose:
                 # explicit chance: the setup is a step that may stop at a chance node
+                s = self.empty_state(seed)
                 s.choices, s.cursor = (), 0
                 drive(s, self.setup_runner(s), setup_snapshot(s), self.setup_runner, ())
                 advance(s)
                 return s
             if self.setup_parts is not None:
-                s = self.from_setup_prefix(seed)
+                s = self.from_setup_prefix(seed)        # (no empty state made first)
             else:
+                s = self.empty_state(seed)
                 try:
                     self.setup(s)
                 except Finished:
@@ -512,9 +509,18 @@ class Game:
             advance(s)
             s.rebuildable = True        # (set after the first steps: so that rebuild_snapshot's state takes copies)
         except PYTHON_ERRORS as error:
-            raise located(s, error, "setting up the game") from error
+            raise located(s if s is not None else self.empty_state(seed), error, "setting up the game") from error
         return s
 
+    def empty_state(self, seed) -> "State":
+        """A state before its setup: the components every game has, no zone filled yet."""
+        s = State(self)
+        s.rng = random_source.seed_state(seed)
+        s.entities = list(self.static_entities)
+        s.columns = [column[:] for column in self.static_columns]
+        s.by_type = {k: list(v) for k, v in self.static_by_type.items()}
+        s.seed = seed
+        return s
 
     def from_setup_prefix(self, seed) -> "State":
         """A new state at the end of its setup: the beginning of the setup that draws nothing
