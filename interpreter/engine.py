@@ -1135,16 +1135,17 @@ def legal_segments(s: State) -> list:
                 names_seen = {}
             known = s.names      # (move_name's own cache, read here without a call)
             for args in candidates:
-                name = known.get((index, args))
+                move = (index, args)
+                name = known.get(move)
                 if name is None:
                     name = move_name(s, index, args)
                 first = names_seen.get(name)
                 if first is None:
-                    names_seen[name] = (index, args)
+                    names_seen[name] = move
                     kept.append(args)
                     names.append(name)
-                elif not same_move(s, first, (index, args)):
-                    raise same_named(s, name, first, (index, args))
+                elif not same_move(s, first, move):
+                    raise same_named(s, name, first, move)
             segments.append((index, kept, names))
     if instruction.optional and segments:
         segments.append((None, [Move("skip", -1, (), SKIP)], None))
