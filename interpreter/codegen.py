@@ -19,7 +19,7 @@ import re
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.checker import element_of, strip_optional
+from referee.dsl.checker import ANY, element_of, strip_optional
 from referee.dsl.limits import MAX_COMPONENTS, MAX_LIST, MAX_RANGE
 
 from . import random_source, stdlib
@@ -597,9 +597,16 @@ class SourceGenerator:
                 return constant[0] is not None
             return node.id == "current"
         if isinstance(node, ast.Attribute):
-            # a board cell's row and column are always known
-            return node.name in ("row", "col") and self.surely(node.obj, scope, ctx) and \
-                strip_optional(self.compiler.type_of(node.obj, scope)) in self.compiler.types.boards
+            kind = strip_optional(self.compiler.type_of(node.obj, scope))
+            if not self.surely(node.obj, scope, ctx):
+                return False
+            if kind in self.compiler.types.boards:
+                return node.name in ("row", "col")      # (a board cell's row and column are always known)
+            # a component's attribute of a type without '?': given when it was created, never
+            # set to none since (both refused: E207, and the located error of a none written)
+            declared = self.compiler.types.fields_of(kind) if kind in self.compiler.types.components else None
+            field = declared.get(node.name) if declared else None
+            return field is not None and not field.endswith("?") and field not in (ANY, "any")
         return False
 
     def number(self, node, scope, ctx, span) -> str:

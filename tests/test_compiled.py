@@ -1004,3 +1004,57 @@ flow {
             s.apply(move.name)
             t.apply(move.name)
     assert apart > 20 and served > 5
+
+
+def test_an_attribute_declared_without_a_question_mark_is_compared_without_a_none_test(write_rules, tmp_path):
+    """`c.power` (int) of a component that is surely there needs no none test before `<`:
+    every component is created with all its attributes (E207) and none is never written into
+    one (a located error); `c.bonus` (int?) keeps its test, and an order with none is false."""
+    path = write_rules("""
+game "Powers" {
+  players 2
+}
+component Card { power: int, bonus: int? } label "card {power}"
+zone hand[Player]: row of Card public
+zone pile: stack of Card public
+var plays: int = 0
+action play(c in hand[current] where c.power > 1) "play {c}" {
+  require size(pile) == 0 or top(pile).power < c.power else "too weak"
+  move c to pile
+  plays += 1
+}
+action boost(c in hand[current] where c.bonus < 2) "boost {c}" {
+  move c to pile
+  plays += 1
+}
+action pass "pass" {
+  plays += 1
+}
+setup {
+  for v in 1..4 {
+    create 1 Card { power: v, bonus: none } in hand[1]
+    create 1 Card { power: v + 1, bonus: v } in hand[2]
+  }
+}
+flow {
+  turns from 1 until plays >= 6 {
+    play play, boost, pass
+  }
+}
+""")
+    game, diagnostics, _ = load_game(path, (), 2)
+    assert game is not None, diagnostics
+    assert main(["compile", str(path), "-o", str(tmp_path / "powers.py")]) == 0
+    source = (tmp_path / "powers.py").read_text()
+    play = source.split("def legal_play(s):")[1].split("\ndef ")[0]
+    boost = source.split("def legal_boost(s):")[1].split("\ndef ")[0]
+    assert re.search(r"if not \(\(_A\d+\[L_c\] > 1\)\): continue", play)        # c.power > 1
+    assert re.search(r"is not None and _t\d+ < 2", boost)                        # c.bonus < 2
+    s = game.new_initial_state(0)
+    assert s.legal_move_names() == ["play card 2", "play card 3", "play card 4", "pass"]
+    s.apply("pass")                       # P2's bonuses are 1..4: only the first is below 2
+    assert s.legal_move_names() == ["play card 2", "play card 3", "play card 4", "play card 5", "boost card 2", "pass"]
+    s.apply("play card 4")
+    assert s.legal_move_names() == ["pass"]       # P1: none stronger than 4, and none < 2 is false
+    s.apply("pass")
+    assert s.legal_move_names() == ["play card 5", "boost card 2", "pass"]
