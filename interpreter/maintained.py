@@ -7,12 +7,13 @@ change their answer: the function tests those again and edits its last value (ke
 order), instead of reading every key of the domain again.
 
 What changed comes from the counters the engine already bumps for the cache (State.move,
-State.mark_changed): for a zone family such a filter reads, the part key a change counts under
-is a LoggedPart that also names the changed zone key, and the game's part counters are a
-PartCounts, which notes that key in a log. A cached value remembers the log's length; the keys
-logged since are the ones to test again. The log is one per game (like the cache), trimmed at
-LOG_LIMIT; a value older than the log's start, one from another epoch (another state, a state
-changed by hand) or one with more changes since than its domain has values is computed whole.
+State.mark_changed): once a game has such a filter, the part key a change of a family read by
+part counts under is a LoggedPart that also names the changed zone key, and the game's part
+counters are a PartCounts, which notes that key in a log. A cached value remembers the log's
+length; the keys logged since are the ones to test again. The log is one per game (like the
+cache), started again at every new epoch and once it holds LOG_LIMIT keys; a value older than
+the log's start, one from another epoch (another state, a state changed by hand) or one with
+more changes since than its domain has values is computed whole.
 """
 from __future__ import annotations
 
@@ -52,10 +53,10 @@ class PartCounts(dict):
         self.log.clear()
 
 
-
 def changed_rows(entry, epoch, parts, rows_of_key, limit):
     """The rows of the values whose keys changed since a cached entry (stamp, value, epoch,
-    position) was made, each once; None when the value must be computed whole."""
+    position) was made (a value whose keys changed twice comes twice: testing it again changes
+    nothing); None when the value must be computed whole."""
     if len(parts.log) >= LOG_LIMIT:
         parts.forget()
     if entry is None or entry[2] != epoch:
@@ -66,12 +67,12 @@ def changed_rows(entry, epoch, parts, rows_of_key, limit):
     changed = parts.log[start:]
     if len(changed) > limit:
         return None
-    rows = {}
+    rows = []
     for key in changed:      # (a loop: cheaper than a comprehension's call for a few keys)
         row = rows_of_key.get(key)
         if row is not None:
-            rows[row[0]] = row
-    return rows.values()
+            rows.append(row)
+    return rows
 
 
 def refiltered(old, tested, order):
