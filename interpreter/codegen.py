@@ -954,6 +954,34 @@ class SourceGenerator:
         order = "None" if ascending else self.bind({x: k for k, x in enumerate(values)}, "order")
         return scan, MaintainedFilter(target, f"({var}, {where})", inner.rows.rows_of_keys(), order, len(values))
 
+    def stopping_loop(self, node, scope, ctx):
+        """A function's body that is `any` or `all` over a domain: lines that set `value` by a
+        loop that stops at the answer, as the aggregate would (no generator made and resumed
+        per item); None when the body is no such aggregate, or one written otherwise
+        (unrolled, an index)."""
+        c = self.compiler
+        if not isinstance(node, ast.Aggregate) or node.kind not in ("any", "all") or \
+                id(node) in self.substitutions or id(node) in c.indexed_reads or \
+                (c.work.may_unroll(node) and self.small_range(node.binder, ctx) is not None):
+            return None
+        var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx, rows=True)
+        body = self.source(node.value, inner_scope, inner) if node.value is not None else None
+        if body is not None and where is not None and ":=" in where:
+            body = reusing(body, filter_values(where))
+        target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
+        found = node.kind == "any"        # the answer of the item that stops the loop
+        if found:       # any: an item that passes the filter and whose value is true
+            tests = [f"({t})" for t in (where, body) if t is not None]
+        elif body is not None:      # all: an item that passes the filter, its value false
+            tests = [f"({t})" for t in (where,) if t is not None] + [f"not ({body})"]
+        elif where is not None:     # all: an item that fails
+            tests = [f"not ({where})"]
+        else:
+            return ["    value = True"]          # all of a domain without a filter or a value
+        stop = [f"        if {' and '.join(tests)}:", f"            value = {found}", "            break"] if tests \
+            else ["        value = True", "        break"]
+        return [f"    value = {not found}", f"    for {target} in {self.charged(node, rows)}:", *stop]
+
     # what a maintained filter's condition may name besides its rows and values: pure helpers
     PURE_NAMES = frozenset({"len", "any", "all", "next", "iter", "sum", "min", "max", "bool", "abs", "list",
                             "tuple", "set", "sorted", "EMPTY", "none_error", "item_at", "present", "within",

@@ -1254,11 +1254,11 @@ class Compiler:
     def parameters(self, parameters) -> str:
         return "".join(f", L_{p.name}" for p in parameters)
 
-    def cached_body(self, name, parameters, cache, source, maintained=None):
+    def cached_body(self, name, parameters, cache, computed, maintained=None):
         """Lines of a function that keeps its values until the state it reads changes (the
-        stamps of what function `name` reads; see choose_memoized). A filter `maintained`
-        (codegen.MaintainedFilter) tests again only the values whose zones changed since its
-        last value, when it can (maintained.py)."""
+        stamps of what function `name` reads; see choose_memoized), `computed` the lines that
+        set its `value`. A filter `maintained` (codegen.MaintainedFilter) tests again only the
+        values whose zones changed since its last value, when it can (maintained.py)."""
         if len(parameters) == 1:
             key = f"L_{parameters[0].name}"
         else:
@@ -1269,14 +1269,14 @@ class Compiler:
                 f"    entry = {cache}.get({key})",
                 "    if entry is not None and entry[0] == stamp: return entry[1]"]
         if maintained is None:
-            return head + [f"    value = {source}",
+            return head + computed + [
                            f"    if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
                            f"    {cache}[{key}] = (stamp, value)",
                            "    return value"]
         m = maintained
         return head + [f"    changed = changed_rows(entry, MEMO_STAMPS[0], MEMO_PARTS, {m.rows_of_key}, {m.limit})",
                        "    if changed is None:",
-                       f"        value = {source}",
+                       *["    " + line for line in computed],
                        "    else:",
                        "        tested = []",
                        f"        for {m.target} in changed: tested.append({m.tested})     # (a loop: no frame for a few rows)",
@@ -1312,26 +1312,29 @@ class Compiler:
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         if name in self.memoized:
             self.equality_index(name, fn, scope)
-        maintained = None
+        maintained = computed = None
+        boolean = self.types.type_name(fn.result_type) == "bool"
+        counter = self.counter(fn, ("called", "true") if boolean else None)
         found = self.codegen.maintained_filter(fn.body, scope, Context("local"), [p.name for p in fn.parameters]) \
             if name in self.memoized and self.memo_reads[name] == [0] and self.memo_zone_parts[name] else None
+        if found is None and counter is None:
+            computed = self.codegen.stopping_loop(fn.body, scope, Context("local"))
         if found is not None:
             source, maintained = found
             if maintained is not None:
                 self.maintained[name] = self.memo_zone_parts[name]
-        else:
+        elif computed is None:
             source = self.codegen.source(fn.body, scope, Context("local"))
-        lines = [f"    return {source}"]
-        boolean = self.types.type_name(fn.result_type) == "bool"
-        counter = self.counter(fn, ("called", "true") if boolean else None)
+        lines = computed + ["    return value"] if computed is not None else [f"    return {source}"]
         if counter is not None:        # (coverage: such a function is never cached)
             lines = [f"    COV[{counter}] += 1", f"    value = {source}",
                      *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
         charge = self.entry_charge(name, fn.body.span)
         if name in self.memoized:
-            lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source, maintained)
-            computed = next(k for k, line in enumerate(lines) if line.startswith(("    value = ", "    changed = ")))
-            lines[computed:computed] = charge        # (a value found in the cache costs nothing)
+            lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name],
+                                     computed if computed is not None else [f"    value = {source}"], maintained)
+            first = next(k for k, line in enumerate(lines) if line.startswith(("    value = ", "    changed = ")))
+            lines[first:first] = charge        # (a value found in the cache costs nothing)
         else:
             lines = charge + lines
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
