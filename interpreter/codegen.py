@@ -299,6 +299,16 @@ def is_identifier(source: str) -> bool:
     return source.isidentifier() or bool(re.fullmatch(r"\(?[A-Za-z_]\w*\)?", source))
 
 
+@attrs.frozen
+class MaintainedFilter:
+    """What a cached filter kept up to date from the zones that changed needs (maintained.py)."""
+    target: str           # the loop's target over the rows (the value, its keys)
+    tested: str           # source of (value, passes) of a row
+    rows_of_key: str      # source of {zone key: the row that reads it}
+    order: str            # {value: its place in the domain}
+    limit: int            # more changes than this since the last value: computed whole
+
+
 class SourceGenerator:
     def __init__(self, compiler):
         self.compiler = compiler
@@ -934,6 +944,89 @@ class SourceGenerator:
             return f"sum([({body} or 0) {loop}])"
         helper = "largest" if kind == "max" else "smallest"
         return f"{helper}([{body} {loop}])"
+
+    def maintained_filter(self, node, scope, ctx, parameters):
+        """A cached function's body that is a filter over a fixed domain: (its source, and when
+        its condition reads the state only through zone keys naming the filter's variable, a
+        MaintainedFilter; else None). None when the body is not such a filter."""
+        c = self.compiler
+        if not isinstance(node, ast.Aggregate) or node.kind != "filter" or node.value is not None or \
+                node.binder.condition is None or isinstance(node.binder.domain, ast.Range) or \
+                id(node) in self.substitutions or id(node) in c.indexed_reads or c.work.iteration(node)[0]:
+            return None
+        values = c.static_domain(node.binder.domain)
+        if not values or len(set(values)) != len(values):
+            return None
+        var, domain, where, _, inner = self.comprehension(node.binder, scope, ctx, rows=True)
+        if not inner.rows.templates:
+            return f"[{var} for {var} in {domain} if {where}]", None
+        target, rows = inner.rows.iteration(domain)
+        scan = f"[{var} for {target} in {rows} if {where}]"
+        row_names = {row for row, _ in inner.rows.templates.values()}
+        if not self.reads_only_rows(where, var, row_names, {f"L_{p}" for p in parameters}):
+            return scan, None
+        ascending = all(isinstance(x, int) for x in values) and list(values) == sorted(values)
+        order = "None" if ascending else self.bind({x: k for k, x in enumerate(values)}, "order")
+        return scan, MaintainedFilter(target, f"({var}, {where})", inner.rows.rows_of_keys(), order, len(values))
+
+    def stopping_loop(self, node, scope, ctx):
+        """A function's body that is `any` or `all` over a domain: lines that set `value` by a
+        loop that stops at the answer, as the aggregate would (no generator made and resumed
+        per item); None when the body is no such aggregate, or one written otherwise
+        (unrolled, an index)."""
+        c = self.compiler
+        if not isinstance(node, ast.Aggregate) or node.kind not in ("any", "all") or \
+                id(node) in self.substitutions or id(node) in c.indexed_reads or \
+                (c.work.may_unroll(node) and self.small_range(node.binder, ctx) is not None):
+            return None
+        var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx, rows=True)
+        body = self.source(node.value, inner_scope, inner) if node.value is not None else None
+        if body is not None and where is not None and ":=" in where:
+            body = reusing(body, filter_values(where))
+        target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
+        found = node.kind == "any"        # the answer of the item that stops the loop
+        if found:       # any: an item that passes the filter and whose value is true
+            tests = [f"({t})" for t in (where, body) if t is not None]
+        elif body is not None:      # all: an item that passes the filter, its value false
+            tests = [f"({t})" for t in (where,) if t is not None] + [f"not ({body})"]
+        elif where is not None:     # all: an item that fails
+            tests = [f"not ({where})"]
+        else:
+            return ["    value = True"]          # all of a domain without a filter or a value
+        stop = [f"        if {' and '.join(tests)}:", f"            value = {found}", "            break"] if tests \
+            else ["        value = True", "        break"]
+        return [f"    value = {not found}", f"    for {target} in {self.charged(node, rows)}:", *stop]
+
+    # what a maintained filter's condition may name besides its rows and values: pure helpers
+    PURE_NAMES = frozenset({"len", "any", "all", "next", "iter", "sum", "min", "max", "bool", "abs", "list",
+                            "tuple", "set", "sorted", "EMPTY", "none_error", "item_at", "present", "within",
+                            "order", "largest", "smallest"})
+
+    def reads_only_rows(self, where, var, row_names, parameters) -> bool:
+        """Whether a filter's condition reads the state only as `_Z.get(row)` of its rows' keys
+        (so a value's answer changes only when a key of its row does): the comprehension's
+        variable, the parameters, temporaries, columns of attributes (no statement changes
+        them: the function reads no variable), values bound when compiling, pure helpers."""
+        tree = python_ast.parse(where, mode="eval")
+        rows_read = set()
+        for node in python_ast.walk(tree):
+            if isinstance(node, python_ast.Call) and isinstance(node.func, python_ast.Attribute) and \
+                    isinstance(node.func.value, python_ast.Name) and node.func.value.id == "_Z" and \
+                    node.func.attr == "get" and node.args and isinstance(node.args[0], python_ast.Name) and \
+                    node.args[0].id in row_names:
+                rows_read.add(id(node.func.value))
+        for node in python_ast.walk(tree):
+            if not isinstance(node, python_ast.Name):
+                continue
+            name = node.id
+            if name == "_Z":
+                if id(node) not in rows_read:
+                    return False
+            elif not (name == var or name in row_names or name in parameters or name in self.PURE_NAMES
+                      or re.fullmatch(r"_t\d+|_A\d+|a\d+_\w+", name)
+                      or (re.fullmatch(r"_[a-z_]+\d+", name) and name in self.namespace)):
+                return False
+        return True
 
     def indexed_keys(self, indexed, scope, ctx, ordered=True) -> str:
         """The indexes of a variable that hold a value, from the table the state keeps of it

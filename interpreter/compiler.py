@@ -24,6 +24,7 @@ from . import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in, truth
 from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
 from .exact import number_too_large
+from .maintained import PartCounts, changed_rows, refiltered
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
 from .zone_rows import KeyRows
 
@@ -589,6 +590,7 @@ def var_index_write(s, family, x, old, new):
 
 
 STATEMENT_RUNTIME.update(var_table=var_table, var_index_write=var_index_write)
+STATEMENT_RUNTIME.update(changed_rows=changed_rows, refiltered=refiltered)     # (maintained.py)
 
 
 def any_chain(node):
@@ -648,6 +650,7 @@ class Compiler:
         self.listing_units = {}       # action name -> units per tried tuple, None when free
         self.inline_depth = 0
         self.memoized = set()
+        self.maintained = {}          # cached filter kept up to date -> the zone parts it reads
         self.indexed_reads = {}       # see var_indexes
         game.var_positions = {}
         self.random_functions = callers(self.types.functions, {"pick"})     # calls that draw: never hoisted
@@ -1301,22 +1304,50 @@ class Compiler:
     def parameters(self, parameters) -> str:
         return "".join(f", L_{p.name}" for p in parameters)
 
-    def cached_body(self, name, parameters, cache, source):
+    def cached_body(self, name, parameters, cache, computed, maintained=None):
         """Lines of a function that keeps its values until the state it reads changes (the
-        stamps of what function `name` reads; see choose_memoized)."""
+        stamps of what function `name` reads; see choose_memoized), `computed` the lines that
+        set its `value`. A filter `maintained` (codegen.MaintainedFilter) tests again only the
+        values whose zones changed since its last value, when it can (maintained.py)."""
         if len(parameters) == 1:
             key = f"L_{parameters[0].name}"
         else:
             key = "(" + "".join(f"L_{p.name}, " for p in parameters) + ")"
         stamp = self.stamp_source(name, {p.name for p in parameters})
-        return ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
+        head = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
                 f"    stamp = {stamp}",
                 f"    entry = {cache}.get({key})",
-                "    if entry is not None and entry[0] == stamp: return entry[1]",
-                f"    value = {source}",
-                f"    if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
-                f"    {cache}[{key}] = (stamp, value)",
-                "    return value"]
+                "    if entry is not None and entry[0] == stamp: return entry[1]"]
+        if maintained is None:
+            return head + computed + [
+                           f"    if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
+                           f"    {cache}[{key}] = (stamp, value)",
+                           "    return value"]
+        m = maintained
+        return head + [f"    changed = changed_rows(entry, MEMO_STAMPS[0], MEMO_PARTS, {m.rows_of_key}, {m.limit})",
+                       "    if changed is None:",
+                       *["    " + line for line in computed],
+                       "    else:",
+                       "        tested = []",
+                       f"        for {m.target} in changed: tested.append({m.tested})     # (a loop: no frame for a few rows)",
+                       f"        value = refiltered(entry[1], tested, {m.order})",
+                       f"    if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
+                       f"    {cache}[{key}] = (stamp, value, MEMO_STAMPS[0], MEMO_PARTS.dropped + len(MEMO_PARTS.log))",
+                       "    return value"]
+
+    def log_changes(self):
+        """Once the functions are compiled, if a filter is maintained: the changes of the zone
+        families counted by part are logged (maintained.py)."""
+        if not self.maintained:
+            return
+        counts = PartCounts(self.game.memo_parts)
+        self.codegen.namespace["MEMO_PARTS"] = self.game.memo_parts = counts
+        self.change_logs.append(counts)
+        marks = self.game.zone_marks
+        for family, (k, partitioned, _) in marks.items():
+            # (every family counted by part: PartCounts logs each write)
+            marks[family] = (k, partitioned, partitioned)
+        self.game.key_marks.clear()
 
     def entry_charge(self, name, span) -> list:
         """The lines that charge a function's (or procedure's) body at its entry, when its
@@ -1331,19 +1362,30 @@ class Compiler:
         scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         if name in self.memoized:
             self.equality_index(name, fn, scope)
-        source = self.codegen.source(fn.body, scope, Context("local"))
-        lines = [f"    return {source}"]
+        maintained = computed = None
         boolean = self.types.type_name(fn.result_type) == "bool"
         counter = self.counter(fn, ("called", "true") if boolean else None)
+        found = self.codegen.maintained_filter(fn.body, scope, Context("local"), [p.name for p in fn.parameters]) \
+            if name in self.memoized and self.memo_reads[name] == [0] and self.memo_zone_parts[name] else None
+        if found is None and counter is None:
+            computed = self.codegen.stopping_loop(fn.body, scope, Context("local"))
+        if found is not None:
+            source, maintained = found
+            if maintained is not None:
+                self.maintained[name] = self.memo_zone_parts[name]
+        elif computed is None:
+            source = self.codegen.source(fn.body, scope, Context("local"))
+        lines = computed + ["    return value"] if computed is not None else [f"    return {source}"]
         if counter is not None:        # (coverage: such a function is never cached)
             lines = [f"    COV[{counter}] += 1", f"    value = {source}",
                      *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
         charge = self.entry_charge(name, fn.body.span)
         # a body that only reads its indexes keeps no values of its own: the indexes keep them
         if name in self.memoized and (charge or not self.answered_by_indexes(fn.body)):
-            lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name], source)
-            computed = next(k for k, line in enumerate(lines) if line.startswith("    value = "))
-            lines[computed:computed] = charge        # (a value found in the cache costs nothing)
+            lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name],
+                                     computed if computed is not None else [f"    value = {source}"], maintained)
+            first = next(k for k, line in enumerate(lines) if line.startswith(("    value = ", "    changed = ")))
+            lines[first:first] = charge        # (a value found in the cache costs nothing)
         else:
             lines = charge + lines
         self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
@@ -1712,15 +1754,20 @@ class Compiler:
         part_stamps = {}
         families = {d[5:]: k for d, k in self.memo_stamp_index.items() if d.startswith("zone:")}
 
+        logs = self.change_logs = []       # the PartCounts a new epoch empties (log_changes)
+
         def memo_reset(s):
             owner[0] = s
             stamps[0] += 1
+            if logs:
+                logs[0].forget()
 
         self.codegen.namespace.update(memo_reset=memo_reset, MEMO_OWNER=owner, MEMO_STAMPS=stamps,
                                       MEMO_PARTS=part_stamps, MEMO_LIMIT=MEMO_LIMIT)
         self.game.memo_reset = memo_reset
-        # for State.mark_changed: zone family -> (its stamp, also by first index?)
-        self.game.zone_marks = {family: (k, family in partitioned) for family, k in families.items()} or None
+        # for State.mark_changed: zone family -> (its stamp, also by first index?, changes logged?
+        # (set by log_changes))
+        self.game.zone_marks = {family: (k, family in partitioned, False) for family, k in families.items()} or None
         self.game.memo_stamps, self.game.memo_parts = stamps, part_stamps
 
     def state_read(self, name, mapping, seen):
@@ -2565,6 +2612,7 @@ class Compiler:
                     changed = True
         for name, fn in self.types.functions.items():
             self.functions[name] = self.compile_function(name, fn)
+        self.log_changes()
         for name, proc in procs.items():
             self.procedures[name] = self.compile_procedure(name, proc)
         actions = self.types.actions

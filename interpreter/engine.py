@@ -28,6 +28,7 @@ from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, entity_colum
 from .codegen import Context
 from .coverage import Coverage
 from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
+from .maintained import logged_part
 
 TERMINAL = 0
 SKIP = "skip"
@@ -578,12 +579,16 @@ UNMARKED = object()
 
 def key_mark(game, key):
     """What a change of zone `key` makes stale: (the stamp of its family, the part of the
-    family under its first index or None), or None when no cached value reads its family."""
+    family under its first index or None), or None when no cached value reads its family. The
+    part names `key` too when the game logs its changes (a filter kept up to date: maintained.py)."""
     family = key if key.__class__ is str else key[0]
     mark = game.zone_marks.get(family)
     if mark is None:
         return None
-    return mark[0], ((family, key[1] if key.__class__ is not str else None) if mark[1] else None)
+    if not mark[1]:
+        return mark[0], None
+    part = (family, key[1] if key.__class__ is not str else None)
+    return mark[0], (logged_part(part, key) if mark[2] else part)
 
 
 def plain_label(value):

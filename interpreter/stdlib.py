@@ -190,14 +190,27 @@ def board_functions(game):
                                       for n, eid in enumerate(geometry.cells)}
         return cache["reading order"]
 
+    def block_starts(geometry):
+        """cell -> (the place of its block among blocks(geometry), the block) for the cells a
+        2x2 block starts at."""
+        key = ("block starts", geometry.name)
+        if key not in cache:
+            cache[key] = {block[0]: (k, block) for k, block in enumerate(blocks(geometry))}
+        return cache[key]
+
     def squares(cells):
-        """Every 2x2 block of grid cells that lies wholly inside the given cells."""
+        """Every 2x2 block of grid cells that lies wholly inside the given cells, in the order
+        of blocks(), of the board of one of them."""
         chosen = set(cells)
         if not chosen:
             return []
-        geometry = geometry_of(next(iter(chosen)))
-        return [list(block) for block in blocks(geometry)
-                if block[0] in chosen and block[1] in chosen and block[2] in chosen and block[3] in chosen]
+        starts = block_starts(geometry_of(next(iter(chosen))))
+        # the blocks starting at a chosen cell (fewer than the board's blocks), put in order
+        found = [start for cell in chosen if (start := starts.get(cell)) is not None
+                 and start[1][1] in chosen and start[1][2] in chosen and start[1][3] in chosen]
+        if len(found) > 1:
+            found.sort()
+        return [list(block) for _, block in found]
 
     # ---- directions: the step table of a board, built once on first use ----
     def step_table(geometry):

@@ -86,7 +86,27 @@ class KeyRows:
         arguments = ", ".join(self.invariants)
         key = arguments if single else f"({arguments}{',' if arguments else ''})"
         target = ", ".join([self.var] + names)
+        self.made = (rows, table, key, arguments)
         return target, f"({found}.get({key}) or {make}({arguments}))"
+
+    def rows_of_keys(self):
+        """After `iteration`: the source of {zone key: the row that reads it} for the invariant
+        indexes' values (what a change of that key may change: maintained.py), made once per
+        value like the rows."""
+        rows, table, key, arguments = self.made
+        by_key = {}
+        single = len(self.invariants) == 1
+
+        def make(*invariants):
+            made = table.get(invariants[0] if single else invariants) or rows(*invariants)
+            found = {zone_key: row for row in made for zone_key in row[1:]}
+            if len(by_key) < MAX_TABLE:
+                by_key[invariants[0] if single else invariants] = found
+            return found
+
+        known = self.generator.bind(by_key, "row_of_key")
+        maker = self.generator.bind(make, "make_row_of_key")
+        return f"({known}.get({key}) or {maker}({arguments}))"
 
 
 def key_of(name, template, x, invariants):
