@@ -1345,7 +1345,7 @@ class Compiler:
         self.change_logs.append(counts)
         marks = self.game.zone_marks
         for family, (k, partitioned, _) in marks.items():
-            # (every family counted by part: PartCounts logs each write)
+            # (every family counted by part: its changes logged, key_mark)
             marks[family] = (k, partitioned, partitioned)
         self.game.key_marks.clear()
 

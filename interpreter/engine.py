@@ -28,7 +28,6 @@ from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, entity_colum
 from .codegen import Context
 from .coverage import Coverage
 from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
-from .maintained import logged_part
 
 TERMINAL = 0
 SKIP = "skip"
@@ -579,16 +578,17 @@ UNMARKED = object()
 
 def key_mark(game, key):
     """What a change of zone `key` makes stale: (the stamp of its family, the part of the
-    family under its first index or None), or None when no cached value reads its family. The
-    part names `key` too when the game logs its changes (a filter kept up to date: maintained.py)."""
+    family under its first index or None, `key` when the game logs the changes of that part (a
+    filter kept up to date: maintained.py) or None), or None when no cached value reads its
+    family."""
     family = key if key.__class__ is str else key[0]
     mark = game.zone_marks.get(family)
     if mark is None:
         return None
     if not mark[1]:
-        return mark[0], None
+        return mark[0], None, None
     part = (family, key[1] if key.__class__ is not str else None)
-    return mark[0], (logged_part(part, key) if mark[2] else part)
+    return mark[0], part, (key if mark[2] else None)
 
 
 def plain_label(value):
@@ -768,10 +768,12 @@ class State:
         if mark is UNMARKED:
             mark = game.key_marks[key] = key_mark(game, key)
         if mark is not None:
-            self.game.memo_stamps[mark[0]] += 1
+            game.memo_stamps[mark[0]] += 1
             if mark[1] is not None:
-                parts = self.game.memo_parts
+                parts = game.memo_parts
                 parts[mark[1]] = parts.get(mark[1], 0) + 1
+                if mark[2] is not None:
+                    parts.log.append(mark[2])
 
     def move(self, x, key, under=False):
         loc = self.loc
@@ -812,15 +814,18 @@ class State:
                     if mark[1] is not None:
                         parts = game.memo_parts
                         parts[mark[1]] = parts.get(mark[1], 0) + 1
+                        if mark[2] is not None:
+                            parts.log.append(mark[2])
 
     def deal(self, n, source, key, under):
         """The top n components of zone `source` moved one by one onto (or under) zone
-        `key`, as n moves would: the lists owned and the caches marked once, not per card."""
+        `key`, as n moves would: the lists owned and the caches marked once, not per card
+        (one card, one move: the move marks them inline)."""
         zones = self.zones
         items = zones.get(source)
         if not items or n <= 0:
             return
-        if source == key or under:
+        if n == 1 or source == key or under:
             for _ in range(n):
                 items = zones.get(source)     # (read again: a move may copy a shared list)
                 if not items:

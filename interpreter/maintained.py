@@ -7,10 +7,9 @@ change their answer: the function tests those again and edits its last value (ke
 order), instead of reading every key of the domain again.
 
 What changed comes from the counters the engine already bumps for the cache (State.move,
-State.mark_changed): once a game has such a filter, the part key a change of a family read by
-part counts under is a LoggedPart that also names the changed zone key, and the game's part
-counters are a PartCounts, which notes that key in a log. A cached value remembers the log's
-length; the keys logged since are the ones to test again. The log is one per game (like the
+State.mark_changed): once a game has such a filter, every change of a family counted by part
+also appends the changed zone key (key_mark gives it with the mark) to the log of the game's
+part counters (a PartCounts). A cached value remembers the log's length; the keys logged since are the ones to test again. The log is one per game (like the
 cache), started again at every new epoch and once it holds LOG_LIMIT keys; a value older than
 the log's start, one from another epoch (another state, a state changed by hand) or one with
 more changes since than its domain has values is computed whole.
@@ -22,30 +21,15 @@ from bisect import bisect_left
 LOG_LIMIT = 4096        # changes logged at most before the log starts again
 
 
-class LoggedPart(tuple):
-    """A part key (zone family, first index) equal to the plain one (the same hash: the
-    counters are found by either), which also names the zone key whose change it counts."""
-    key = None
-
-
-def logged_part(part, key) -> LoggedPart:
-    found = LoggedPart(part)
-    found.key = key
-    return found
-
-
 class PartCounts(dict):
-    """The cache's per-part change counters, written through LoggedParts only (every family
-    read by part logs once a game has a maintained filter): each write logs its zone key."""
+    """The cache's per-part change counters, with the log of the zone keys changed (State.move
+    and State.mark_changed append to it: every family read by part logs once a game has a
+    maintained filter)."""
 
     def __init__(self, *args):
         super().__init__(*args)
         self.log = []           # the zone keys changed, oldest first
         self.dropped = 0        # how many changes were logged before the log's start
-
-    def __setitem__(self, part, count):
-        dict.__setitem__(self, part, count)
-        self.log.append(part.key)
 
     def forget(self):
         """The log starts again (no cached value can use it: another epoch, or a long one)."""
