@@ -526,10 +526,7 @@ class Game:
         """A new state at the end of its setup: the beginning of the setup that draws nothing
         is run once per game compiled, each game starts from a copy of what it made."""
         if self.setup_base is None:
-            first = State(self)
-            first.entities = list(self.static_entities)
-            first.columns = [column[:] for column in self.static_columns]
-            first.by_type = {k: list(v) for k, v in self.static_by_type.items()}
+            first = self.empty_state(0)      # (that part draws nothing: each game gets its own seed)
             self.setup_parts[0](first)
             self.setup_base = setup_snapshot(first)
         s = setup_snapshot(self.setup_base)
