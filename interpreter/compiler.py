@@ -2402,6 +2402,8 @@ class Compiler:
                 ctx.levels.pop(f"L_{b.name}", None)
             parts.append(part)
             own_hoists.append(own)
+        if not all(re.fullmatch(r"_[hk]\d+", parts[0].loops[k][1]) for levels in plain for k in levels):
+            return None         # (a shared domain whose length cannot be read again: each alone)
         out = Lines(first.span)
         # an action listed apart (None) where the shared loops skipped identical components it tries each
         listed = [f"(out{j}, exact{j} and exact_s)" if parts[j].static_unique else f"(out{j}, False)" for j in range(len(group))]
@@ -2416,7 +2418,6 @@ class Compiler:
         out.add(1, "exact_s = True")
         self.emit_hoisted(out, ctx, -1, 1)
         self.emit_fixed_domains(out, parts[0], "s", "exact_s", f"return {result}", levels=range(shared))
-        assert all(re.fullmatch(r"_[hk]\d+", parts[0].loops[k][1]) for levels in plain for k in levels)
         for j in range(len(group)):
             if plain[j]:
                 # no two identical components among the shared values: the same loops as its own
