@@ -429,11 +429,15 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group (compile_flow)
 
 
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def folded(source: str, known: dict):
     """A condition's source with `X is None` / `X is not None` decided for the names in
     `known` (name -> whether it is none), and what that decides folded (`not`, `and`, `or`,
     `a if c else b`): True or False when the whole condition is decided, else the source."""
-    if not known or not any(name in source for name in known):
+    if not known or not any((name if isinstance(name, str) else name[1]) in source for name in known):
         return source
     try:
         tree = python_ast.parse(source, mode="eval").body
@@ -446,10 +450,18 @@ def folded(source: str, known: dict):
 
 
 class NoneFolder(python_ast.NodeTransformer):
-    """folded(): decides the none tests of known names, and folds what they decide."""
+    """folded(): decides the none tests of known names, and folds what they decide. A key
+    ("truthy", name) of `known` gives the truth of a name tested as a condition."""
 
     def __init__(self, known):
-        self.known = known
+        self.known = {k: v for k, v in known.items() if isinstance(k, str)}
+        self.truthy = {k[1]: v for k, v in known.items() if not isinstance(k, str)}
+
+    def truth(self, node):
+        """The node, or its truth when it is a name whose truth is known."""
+        if isinstance(node, python_ast.Name) and node.id in self.truthy:
+            return python_ast.Constant(self.truthy[node.id])
+        return node
 
     @staticmethod
     def decided(node):
@@ -465,6 +477,8 @@ class NoneFolder(python_ast.NodeTransformer):
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
+        if isinstance(node.op, python_ast.Not):
+            node.operand = self.truth(node.operand)
         if isinstance(node.op, python_ast.Not) and self.decided(node.operand):
             return python_ast.Constant(not node.operand.value)
         return node
@@ -474,6 +488,7 @@ class NoneFolder(python_ast.NodeTransformer):
         is_and = isinstance(node.op, python_ast.And)
         kept = []
         for value in node.values:
+            value = self.truth(value)
             if self.decided(value):
                 if value.value != is_and:
                     return python_ast.Constant(value.value)     # False in an `and`, True in an `or`
@@ -485,6 +500,7 @@ class NoneFolder(python_ast.NodeTransformer):
 
     def visit_IfExp(self, node):
         self.generic_visit(node)
+        node.test = self.truth(node.test)
         if self.decided(node.test):
             return node.body if node.test.value else node.orelse
         return node
@@ -2443,41 +2459,136 @@ class Compiler:
         indent = 1
         for k in range(shared):
             indent = self.emit_loop(out, parts[0], ctx, k, indent, f"fixeds{k}", steps=False)
-        for j, (part, own) in enumerate(zip(parts, own_hoists)):
-            out.add(indent, f"if on{j}:")
-            steps = part.stage_nodes[shared - 1]
-            # (nested ifs, but not so many that Python's indentation limit is near)
-            nested = len(steps) <= 16 and all(self.counter(node) is None for node in steps)
-            values = "".join(f"L_{b.name}, " for b in part.action.binders)
-            if not nested:
-                out.add(indent + 1, "while True:")
-                inner = indent + 2
-                self.emit_steps(out, part, steps, inner, "break")
-                self.emit_action_loops(out, part, ctx, shared, inner, j, own, values)
-                out.add(indent + 2, "break")
-                continue
-            split = self.none_split(part, ctx, shared - 1)
-            if split is None:
-                inner = self.emit_nested_steps(out, part, steps, indent + 1)
-                self.emit_action_loops(out, part, ctx, shared, inner, j, own, values)
-                continue
-            # the guard's none tests of that value decided in each case; a case where a step
-            # is false lists nothing (no `else` of its own)
-            live = [case for case in (True, False)
-                    if not any(part.sources[id(node)][0] == "require"
-                               and folded(part.sources[id(node)][2], {split: case}) is False for node in steps)]
-            for n, case in enumerate(live):
-                test = f"{split} is None" if case else f"{split} is not None"
-                out.add(indent + 1, (f"if {test}:" if len(live) == 1 else "if " + f"{split} is None:") if n == 0 else "else:")
-                inner = self.emit_nested_steps(out, part, steps, indent + 2, {split: case})
-                self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, {split: case})
+        splits = [self.none_split(part, ctx, shared - 1) if self.nested_steps(part, shared) else None for part in parts]
+        common = max(set(splits) - {None}, key=splits.count, default=None)
+        if common is not None and splits.count(common) >= 2:
+            # several actions test the same value's none-ness: one split for all of them
+            pile = self.top_of_zone(ctx, common)
+            for case in (True, False):
+                out.add(indent, f"if {common} is None:" if case else "else:")
+                known = {common: case} if pile is None else {common: case, ("truthy", pile): not case}
+                for j, (part, own) in enumerate(zip(parts, own_hoists)):
+                    self.emit_fused_action(out, part, ctx, shared, indent + 1, j, own, known, splits[j] == common)
+        else:
+            for j, (part, own) in enumerate(zip(parts, own_hoists)):
+                self.emit_fused_action(out, part, ctx, shared, indent, j, own, None, False)
         for j, part in enumerate(parts):
             out.add(2, f"if len(out{j}) > {MAX_LEGAL_MOVES}: too_many_moves({part.action.name!r}, "
                        f"{self.codegen.bind(part.action.span, 'span')})")
         out.add(1, f"return {result}")
         self.inline_single_lazy(out, ctx.lazy)
+        self.split_on_empty_zone(out)
+        self.drop_implied_tests(out)
         name = "_".join(re.sub(r"\W", "_", declared[i].name) for i in group)
         return self.define(f"def legal_together_{name}(s)", out, self.where(first))
+
+    @staticmethod
+    def top_of_zone(ctx, temp):
+        """The name of the zone read that `temp` is the top card of (`(_h1[-1] if _h1 else
+        None)`, _h1 a zone's list: its cards are never none, so temp is none exactly when the
+        zone is empty), or None."""
+        sources = {t: source for source, t in ctx.hoist.items()}
+        top = re.fullmatch(r"\((_h\d+)\[-1\] if \1 else None\)", sources.get(temp, ""))
+        if top is None or not re.fullmatch(r"_Z\.get\(.*, EMPTY\)", sources.get(top[1], "")):
+            return None
+        return top[1]
+
+    def nested_steps(self, part, shared) -> bool:
+        """Whether a fused action's guard steps at the last shared level are written as nested
+        ifs (not so many that Python's indentation limit is near, and no coverage counters)."""
+        steps = part.stage_nodes[shared - 1]
+        return len(steps) <= 16 and all(self.counter(node) is None for node in steps)
+
+    def emit_fused_action(self, out, part, ctx, shared, indent, j, own, known, split_outside):
+        """One fused action inside the shared loops: its guard steps at the last shared level
+        and its own loops. known: the none-ness of a value decided by the branch this is
+        written in; split_outside: that branch is the action's own none split."""
+        steps = part.stage_nodes[shared - 1]
+        values = "".join(f"L_{b.name}, " for b in part.action.binders)
+        if not self.nested_steps(part, shared):
+            out.add(indent, f"if on{j}:")
+            out.add(indent + 1, "while True:")
+            self.emit_steps(out, part, steps, indent + 2, "break")
+            self.emit_action_loops(out, part, ctx, shared, indent + 2, j, own, values)
+            out.add(indent + 2, "break")
+            return
+        if known and any(part.sources[id(node)][0] == "require" and folded(part.sources[id(node)][2], known) is False
+                         for node in steps):
+            return          # no move in this case
+        if split_outside:
+            out.add(indent, f"if on{j}:")
+            inner = self.emit_nested_steps(out, part, steps, indent + 1, known)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, known)
+            return
+        out.add(indent, f"if on{j}:")
+        split = self.none_split(part, ctx, shared - 1)
+        if split is None:
+            inner = self.emit_nested_steps(out, part, steps, indent + 1, known)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, known)
+            return
+        # the guard's none tests of that value decided in each case; a case where a step
+        # is false lists nothing (no `else` of its own)
+        live = [case for case in (True, False)
+                if not any(part.sources[id(node)][0] == "require"
+                           and folded(part.sources[id(node)][2], {**(known or {}), split: case}) is False for node in steps)]
+        if not live:
+            out.add(indent + 1, "pass")
+        for n, case in enumerate(live):
+            test = f"{split} is None" if case else f"{split} is not None"
+            out.add(indent + 1, (f"if {test}:" if len(live) == 1 else "if " + f"{split} is None:") if n == 0 else "else:")
+            decided = {**(known or {}), split: case}
+            inner = self.emit_nested_steps(out, part, steps, indent + 2, decided)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, decided)
+
+    @staticmethod
+    def split_on_empty_zone(out):
+        """`T = (X[-1] if X else None)` followed by `if T is None: A else: B`, where A does not
+        read T (nor does anything after B): `if not X: A else: T = X[-1]; B`, the zone's
+        emptiness tested once (X is a zone's list, whose cards are never none)."""
+        lines = out.lines
+        k = 0
+        while k < len(lines) - 1:
+            top = re.fullmatch(r"( *)(_h\d+) = \((_h\d+)\[-1\] if \3 else None\)", lines[k])
+            if top is None or lines[k + 1] != f"{top[1]}if {top[2]} is None:":
+                k += 1
+                continue
+            indent, temp, pile = top[1], top[2], top[3]
+            other = next((m for m in range(k + 2, len(lines)) if indent_of(lines[m]) <= len(indent)), len(lines))
+            end = len(lines)
+            if other < len(lines) and lines[other] == f"{indent}else:":
+                end = next((m for m in range(other + 1, len(lines)) if indent_of(lines[m]) <= len(indent)), len(lines))
+            later = next((m for m in range(end, len(lines)) if indent_of(lines[m]) < len(indent)), len(lines))
+            reads = re.compile(rf"\b{temp}\b")
+            if other == len(lines) or lines[other] != f"{indent}else:" or \
+                    any(reads.search(line) for line in lines[k + 2:other] + lines[end:later]):
+                k += 1
+                continue
+            lines[k + 1] = f"{indent}if not {pile}:"
+            lines.insert(other + 1, f"{indent}    {temp} = {pile}[-1]")
+            out.spans.insert(other + 1, out.spans[k])
+            del lines[k], out.spans[k]
+            k += 1
+
+    @staticmethod
+    def drop_implied_tests(out):
+        """`if not X == 'a':` whose whole body is `if X == 'b' ...:` (another constant): the
+        inner test implies the outer one, which goes."""
+        lines = out.lines
+        k = 0
+        while k < len(lines) - 1:
+            outer = re.fullmatch(r"( *)if not \(?(.+?) == ('\w*'|-?\d+)\)?:", lines[k])
+            inner = outer and re.fullmatch(rf"{outer[1]}    if {re.escape(outer[2])} == ('\w*'|-?\d+)(?: and .*)?:", lines[k + 1])
+            if not inner or inner[1] == outer[3] or not re.fullmatch(r"[\w\[\]]+", outer[2]):
+                k += 1
+                continue
+            depth = len(outer[1])
+            end = next((m for m in range(k + 2, len(lines)) if indent_of(lines[m]) <= depth + 4), len(lines))
+            if end < len(lines) and indent_of(lines[end]) == depth + 4:
+                k += 1          # (the outer body holds more than the inner test)
+                continue
+            for m in range(k + 1, end):
+                lines[m] = lines[m][4:]
+            del lines[k], out.spans[k]
 
     @staticmethod
     def inline_single_lazy(out, lazy):

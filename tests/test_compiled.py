@@ -789,10 +789,54 @@ def test_none_tests_decided_for_a_known_case_fold_the_condition():
 
 
 def test_a_fused_listing_split_on_an_empty_place_lists_what_each_lists_alone():
+    """build, burn and strike all ask whether the place is empty: it is tested once for the
+    three (the place's list itself, its top read only where there is one); on an empty place
+    only build is tried, and burn's `is_house(under)` no longer tests none."""
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 3)
     listing = game.compiler.module_source().split("def legal_together_build_burn_strike(s):")[1].split("\ndef ")[0]
-    assert re.search(r"if _h\d+ is None:\n\s+for L_card in fixed0_2:\n\s+out0\.append", listing)   # build: every house
-    assert re.search(r"if on1:\n\s+if _h\d+ is not None:", listing)                               # burn: none on an empty place
+    empty = re.search(r"\n( +)if not (_h\d+):\n((?:\1 .*\n)+)\1else:\n\1    (_h\d+) = \2\[-1\]\n((?:\1 .*\n)+)", listing)
+    assert empty, listing
+    when_empty, when_not = empty[3], empty[5]
+    assert re.fullmatch(r" +if on0:\n +for L_card in fixed0_2:\n +out0\.append\(\(L_c, L_i, L_card, \)\)\n", when_empty)
+    assert "on1" not in when_empty and "on2" not in when_empty      # burn and strike: never on an empty place
+    assert "is None" not in when_not and "is not None" not in when_not and "not not" not in when_not
+    # build's `not burned(c, i)` is implied by `is_house(under)`, its next test
+    assert f"if _A0[{empty[4]}] == 'house' and" in when_not and "== 'fire'" not in when_not
+    assert listing.count(f"{empty[4]} = ") == 1
+
+
+def test_an_empty_zone_split_and_an_implied_test_keep_what_they_must():
+    """The rewrites of a listing's lines: a top read that a branch still needs, an outer test
+    whose body holds more than the implying test, and equal constants stay as they are."""
+    from referee.interpreter.compiler import Compiler, Lines, folded
+    def rewritten(text, *passes):
+        out = Lines()
+        out.lines = text.strip("\n").split("\n")
+        out.spans = [None] * len(out.lines)
+        for rewrite in passes:
+            rewrite(out)
+        return "\n".join(out.lines)
+    split, implied = Compiler.split_on_empty_zone, Compiler.drop_implied_tests
+    plain = """
+    _h2 = (_h1[-1] if _h1 else None)
+    if _h2 is None:
+        a(_h1)
+    else:
+        b(_h2)
+    c()"""
+    assert rewritten(plain, split) == "    if not _h1:\n        a(_h1)\n    else:\n        _h2 = _h1[-1]\n        b(_h2)\n    c()"
+    for kept in (plain.replace("a(_h1)", "a(_h2)"), plain.replace("c()", "c(_h2)"),
+                 plain.replace("    else:\n        b(_h2)\n", "")):
+        assert rewritten(kept, split) == kept.strip("\n")
+    nested = """
+    if not _A0[x] == 'fire':
+        if _A0[x] == 'house' and y:
+            z()"""
+    assert rewritten(nested, implied) == "    if _A0[x] == 'house' and y:\n        z()"
+    for kept in (nested + "\n        w()", nested.replace("'house'", "'fire'"), nested.replace("_A0[x] == 'house'", "_A1[x] == 'house'")):
+        assert rewritten(kept, implied) == kept.strip("\n")
+    assert folded("(not not _h1) and x", {"_h2": True, ("truthy", "_h1"): False}) is False
+    assert folded("_h1 or x", {("truthy", "_h1"): True}) is True
 
 
 @pytest.mark.parametrize("path", game_files(), ids=lambda p: p.stem)
