@@ -28,6 +28,7 @@ from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, entity_colum
 from .codegen import Context
 from .coverage import Coverage
 from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
+from .zone_rows import canonical_key
 
 TERMINAL = 0
 SKIP = "skip"
@@ -788,7 +789,11 @@ class State:
         if target is None:
             zones = self.zones
             target = zones.get(key)
-            target = zones[key] = [] if target is None else target[:]
+            if target is None:
+                key = canonical_key(key)      # (a new zone)
+                target = zones[key] = []
+            else:
+                target = zones[key] = target[:]
             if owned is not zones:
                 owned[key] = target
         if under:
@@ -835,7 +840,11 @@ class State:
         target = owned.get(key)
         if target is None:
             target = zones.get(key)
-            target = zones[key] = [] if target is None else target[:]
+            if target is None:
+                key = canonical_key(key)      # (a new zone)
+                target = zones[key] = []
+            else:
+                target = zones[key] = target[:]
             if owned is not zones:
                 owned[key] = target
         loc = self.loc

@@ -74,7 +74,7 @@ class KeyRows:
         single = len(self.invariants) == 1
 
         def rows(*invariants):
-            found = [(x, *(key_of(name, template, x, invariants) for name, template in templates))
+            found = [(x, *(canonical_key(key_of(name, template, x, invariants)) for name, template in templates))
                      for x in values]
             if len(table) < MAX_TABLE:
                 table[invariants[0] if single else invariants] = found
@@ -107,6 +107,23 @@ class KeyRows:
         known = self.generator.bind(by_key, "row_of_key")
         maker = self.generator.bind(make, "make_row_of_key")
         return f"({known}.get({key}) or {maker}({arguments}))"
+
+
+# zone key -> the one tuple used for it where a zone is made (State.move, State.deal) and in
+# rows of keys: a dict finds a key that is the very object it holds without comparing tuples
+# (a key is its values, the same in every game: one table for all)
+ZONE_KEYS = {}
+MAX_ZONE_KEYS = 100_000      # zone keys given one object at most (then a read compares)
+
+
+def canonical_key(key):
+    """The one object kept for this zone key (ZONE_KEYS)."""
+    known = ZONE_KEYS.get(key)
+    if known is None:
+        if len(ZONE_KEYS) >= MAX_ZONE_KEYS:
+            return key
+        known = ZONE_KEYS[key] = key
+    return known
 
 
 def key_of(name, template, x, invariants):

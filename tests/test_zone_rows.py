@@ -4,6 +4,7 @@ that builds each key (the same comprehensions over a list argument are not given
 import random
 
 from referee.interpreter.engine import load_game
+from tests.conftest import GAMES
 from tests.test_compiled import function_source
 
 ROWS = """
@@ -75,3 +76,35 @@ def test_the_rows_of_an_index_outside_its_domain_read_as_empty_zones(write_rules
     state.apply("place a1")
     assert compiled["fn_mine"](state, 1) != []
     assert compiled["fn_mine"](state, None) == [] and compiled["fn_mine"](state, 7) == []
+
+
+def test_a_zone_made_in_play_holds_the_key_object_of_the_rows_that_read_it():
+    """A zone is made (State.move, State.deal) under the one object kept for its key, the
+    object the rows of keys hold: a read by a row's key finds the zone by identity, without
+    comparing two tuples. The moves are the same either way."""
+    from referee.interpreter import zone_rows
+    game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
+    state, rng = game.new_initial_state(4), random.Random(4)
+    for _ in range(30):
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+    places = [key for key in state.zones if isinstance(key, tuple) and key[0] == "place"]
+    assert places
+    assert all(zone_rows.ZONE_KEYS.get(key) is key for key in places)
+    # the listing's rows hold those very objects
+    rows = [row for name, value in game.compiler.codegen.namespace.items() if name.startswith("_rows")
+            and isinstance(value, dict) for made in value.values() for row in made]
+    held = {id(key) for row in rows for key in row[1:] if isinstance(key, tuple)}
+    assert all(id(key) in held for key in places)
+
+
+def test_past_its_bound_the_key_table_gives_each_key_back_as_it_came(monkeypatch):
+    from referee.interpreter import zone_rows
+    monkeypatch.setattr(zone_rows, "ZONE_KEYS", {})
+    monkeypatch.setattr(zone_rows, "MAX_ZONE_KEYS", 2)
+    first = ("pile", 1)
+    assert zone_rows.canonical_key(first) is first
+    assert zone_rows.canonical_key(("pile", int("1"))) is first      # an equal key: the kept object
+    zone_rows.canonical_key(("pile", 2))
+    third = ("pile", 3)
+    assert zone_rows.canonical_key(third) is third and len(zone_rows.ZONE_KEYS) == 2
