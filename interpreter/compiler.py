@@ -1183,8 +1183,8 @@ class Compiler:
         var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
         element = strip_optional(element_of(self.type_of(node.binder.domain, scope)))
         options, names, index = self.fresh("_options"), self.fresh("_names"), self.fresh("_choice")
-        condition = f" if {where}" if where is not None else ""
-        out.add(indent, f"{options} = [{var} for {var} in list({domain}){condition}]")
+        # (a new list: the options stay as they are while the zone they come from changes)
+        out.add(indent, f"{options} = list({domain})" if where is None else f"{options} = [{var} for {var} in {domain} if {where}]")
         out.add(indent, f"if {options}:")
         body = indent + 1
         labeler = cg.bind(self.game.labeler(element))
