@@ -84,6 +84,25 @@ def top_of_tested(where: str, body: str) -> tuple:
     return f"({t} := _Z.get({tested.group(1)}))", f"{t}[-1]"
 
 
+PARAMETER_ATTRIBUTE = re.compile(r"\((_A\d+)\[(L_\w+)\] if \2 is not None else None\)|\b_A\d+\[L_\w+\]")
+
+
+def attributes_read_once(sources: list, temp) -> tuple:
+    """(lines `_t = ...`, sources) where each attribute of a named value (`x.colour` of a
+    parameter x: `_A0[L_x]`, its none test with it) that a loop's sources read per item is
+    read once before the loop: the columns never change, and no loop rebinds an L_ name. Such
+    a read cannot fail for a value the rules give (a component or none)."""
+    lines, names = [], {}
+
+    def once(match):
+        read = match.group(0)
+        if read not in names:
+            names[read] = temp()
+            lines.append(f"{names[read]} = {read}")
+        return names[read]
+    return lines, [None if source is None else PARAMETER_ATTRIBUTE.sub(once, source) for source in sources]
+
+
 def one_expression(source: str) -> bool:
     """Whether a source is one Python expression (not `a) and f(b`)."""
     try:
@@ -1099,6 +1118,8 @@ class SourceGenerator:
             body = reusing(body, filter_values(where))
         target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
         found = node.kind == "any"        # the answer of the item that stops the loop
+        before, (where, body) = attributes_read_once([where, body], self.temp)
+        before = [f"    {line}" for line in before]
         if found:       # any: an item that passes the filter and whose value is true
             tests = [f"({t})" for t in (where, body) if t is not None]
         elif body is not None:      # all: an item that passes the filter, its value false
@@ -1109,7 +1130,7 @@ class SourceGenerator:
             return ["    value = True"]          # all of a domain without a filter or a value
         stop = [f"        if {' and '.join(tests)}:", f"            value = {found}", "            break"] if tests \
             else ["        value = True", "        break"]
-        return [f"    value = {not found}", f"    for {target} in {self.charged(node, rows)}:", *stop]
+        return [f"    value = {not found}", *before, f"    for {target} in {self.charged(node, rows)}:", *stop]
 
     # what a maintained filter's condition may name besides its rows and values: pure helpers
     PURE_NAMES = frozenset({"len", "any", "all", "next", "iter", "sum", "min", "max", "bool", "abs", "list",

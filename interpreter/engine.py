@@ -1466,10 +1466,19 @@ def run_step(s, runner, may_choose):
     drive(s, runner(s), snapshot, runner, ())
 
 
+STEP_DONE = object()       # what next() gives for a step that ended (drive)
+
+
 def drive(s, steps, snapshot, runner, choices, answer=None):
-    """Run a step's generator on until it ends or waits for a choice (then s is pending)."""
+    """Run a step's generator on until it ends or waits for a choice (then s is pending). A
+    step started (answer None) is begun by next(): its end raises no StopIteration to catch."""
     try:
-        need = steps.send(answer)
+        if answer is None:
+            need = next(steps, STEP_DONE)
+            if need is STEP_DONE:
+                return
+        else:
+            need = steps.send(answer)
     except StopIteration:
         return
     except Finished:

@@ -6,6 +6,8 @@ the same question the compiler leaves as it is, at every decision of random game
   not tried on an empty D;
 - a map that keeps the items whose zone is not empty and takes its top reads the zone once
   (codegen.top_of_tested);
+- an attribute of a named value (a parameter) that a stopping loop or a choice's filter reads
+  per item is read once before it (codegen.attributes_read_once);
 - a range up to a variable of type int with a declared range is a plain `range` (no call
   that checks its ends: codegen.short_range);
 - squares(...), groups(...), reachable(...) and bordering(...) have lengths known when
@@ -41,6 +43,8 @@ fn tops(): list of Chip = map(k in 1..open_slots where size(slot[k]) > 0: top(sl
 fn tops_plain(): list of Chip = map(k in 1..open_slots where k > 0 and size(slot[k]) > 0: top(slot[k]))
 fn top_sum(): int = sum(k in 1..loose where size(slot[k]) > 0: top(slot[k]).value)
 fn top_sum_plain(): int = sum(k in 1..loose where size(slot[k]) >= 1: top(slot[k]).value)
+fn matching(x: Chip): bool = any(y in tops() where y.value == x.value + 1 or y.value == x.value - 1)
+fn matching_plain(x: Chip): bool = count(y in tops() where y.value == x.value + 1 or y.value == x.value - 1) > 0
 fn laid_cells(p: Player): list of Cell = filter(c in Cell where size(laid[p, c]) > 0)
 fn corners(p: Player): list of Cell = map(b in squares(laid_cells(p)): first(c in b))
 fn areas(p: Player): int = sum(g in groups(laid_cells(p)): size(g))
@@ -59,12 +63,18 @@ action trade(x in hand[current]) "trade {x}" {
   shuffle supply
   rounds += 1
 }
+action swap(x in hand[current]) "swap {x}" {
+  choose y in supply where y.value > x.value by current "which chip" {
+    move y to hand[current]
+    move x to supply
+  }
+}
 action widen "widen" {
   require open_slots < 20
   open_slots += 1
   loose = open_slots
 }
-flow { turns from 1 until size(supply) == 0 { play drop, lay, trade, widen } }
+flow { turns from 1 until size(supply) == 0 { play drop, lay, trade, swap, widen } }
 """
 
 
@@ -85,6 +95,11 @@ def test_what_stays_the_same_through_an_aggregate_is_done_once_and_answers_alike
     # 1..open_slots (declared 1..20): a plain range; 1..loose (no range declared): checked
     assert "numbers(" not in function_source(module, "fn_tops") and "range(1, " in function_source(module, "fn_tops")
     assert "numbers(" in function_source(module, "fn_top_sum")
+    # a parameter's attribute a stopping loop or a choice's filter reads per item: read once
+    assert function_source(module, "fn_matching").count("[L_x]") == 1
+    assert function_source(module, "fn_matching_plain").count("[L_x]") > 1      # (per item)
+    swap = function_source(module, "proc_swap") if "def proc_swap(" in module else function_source(module, "act_swap")
+    assert swap.count("[L_x]") == 1
     # an aggregate over squares() or groups() of a board: no charge when it runs
     for name in ("corners", "areas"):
         assert "charged(" not in function_source(module, f"fn_{name}"), name
@@ -100,6 +115,10 @@ def test_what_stays_the_same_through_an_aggregate_is_done_once_and_answers_alike
                     answer = game.functions[fast](state, env)
                     assert answer == game.functions[plain](state, env), (fast, env)
                     seen.add((fast, bool(answer)))
+            for x in state.zones.get(("hand", state.current), []):
+                answer = game.functions["matching"](state, {"x": x})
+                assert answer == game.functions["matching_plain"](state, {"x": x})
+                seen.add(("matching", answer))
             rounds = state.vars.get("rounds", 0)
             for p in game.seats:
                 hand = state.zones.get(("hand", p), [])
@@ -108,7 +127,7 @@ def test_what_stays_the_same_through_an_aggregate_is_done_once_and_answers_alike
                     assert game.functions["quick_guarded"](state, {"p": p}) == expected
             state.apply(rng.choice(state.legal_moves()))
     # both answers met: the test once and the loop both decided some of them
-    assert {(name, answer) for name, _ in pairs for answer in (True, False)} <= seen
+    assert {(name, answer) for name, _ in pairs + [("matching", None)] for answer in (True, False)} <= seen
 
 
 def test_an_invariant_test_is_not_tried_on_an_empty_domain(write_rules):
