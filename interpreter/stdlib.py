@@ -133,23 +133,25 @@ def board_functions(game):
 
     def groups(cells):
         """Connected components of the cells (through board adjacency), each in reading order."""
-        chosen = set(cells)
-        seen = set()
+        left = set(cells)       # (the cells not in a group yet: one test per neighbour)
         out = []
         for start in cells:
-            if start in seen:
+            if start not in left:
                 continue
             geometry = geometry_of(start)
+            near = geometry.neighbors
+            left.remove(start)
             component, frontier = [], [start]
-            seen.add(start)
             while frontier:
                 cell = frontier.pop()
                 component.append(cell)
-                for other in geometry.neighbors[cell]:
-                    if other in chosen and other not in seen:
-                        seen.add(other)
+                for other in near[cell]:
+                    if other in left:
+                        left.remove(other)
                         frontier.append(other)
-            out.append(sorted(component, key=order_of(geometry).__getitem__))
+            if len(component) > 1:
+                component.sort(key=order_of(geometry).__getitem__)
+            out.append(component)
         return out
 
     def largest_group(cells):
@@ -161,27 +163,37 @@ def board_functions(game):
 
     def reachable(starts, through):
         """The cells of `through` connected to any of `starts` by steps inside `through`."""
-        allowed = set(through)
-        seen = set()
-        frontier = [c for c in starts if c in allowed]
-        seen.update(frontier)
+        left = set(through)     # (the cells not reached yet: one test per neighbour)
+        frontier = [c for c in starts if c in left]
+        left.difference_update(frontier)
+        table = neighbour_table()
         while frontier:
             cell = frontier.pop()
-            for other in geometry_of(cell).neighbors[cell]:
-                if other in allowed and other not in seen:
-                    seen.add(other)
+            near = table.get(cell) if cell.__class__ is int else None
+            for other in near if near is not None else geometry_of(cell).neighbors[cell]:
+                if other in left:
+                    left.remove(other)
                     frontier.append(other)
-        return [c for c in through if c in seen]
+        return [c for c in through if c not in left]
 
     def bordering(cells):
         """The cells next to one of the cells and not among them, in reading order: the cells
         not among them that have a neighbour among them (adjacency goes both ways)."""
         chosen = set(cells)
         found = set()
+        table = neighbour_table()
         for cell in chosen:
-            found.update(geometry_of(cell).neighbors[cell])
+            near = table.get(cell) if cell.__class__ is int else None
+            found.update(near if near is not None else geometry_of(cell).neighbors[cell])
         found -= chosen
         return sorted(found, key=reading_order().__getitem__)
+
+    def neighbour_table():
+        """cell -> its neighbours, every board's cells (a lookup where geometry_of would be a
+        call per cell; a value that is no cell is not in it: geometry_of says what it is)."""
+        if "neighbours" not in cache:
+            cache["neighbours"] = game.neighbor_table()
+        return cache["neighbours"]
 
     def reading_order():
         """cell -> its place in reading order, board after board (the order of declaration)."""
