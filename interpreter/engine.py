@@ -1427,14 +1427,15 @@ def trigger_steps(s):
 def play_steps(state, index, args):
     """action_steps, then on to the next instruction of the flow (one generator, not three,
     when the triggers cannot choose)."""
-    action = state.game.actions[index]
+    game = state.game
+    action = game.actions[index]
     if action.steps is not None:
         yield from action.steps(state, *args)
     else:
         action.run(state, *args)
-    if state.game.triggers_may_choose:
+    if game.triggers_may_choose:
         yield from trigger_steps(state)
-    else:
+    elif game.fire_one_trigger is not None:      # (a game without triggers: no call)
         run_triggers(state)
     state.pc += 1
 
