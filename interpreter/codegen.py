@@ -69,6 +69,49 @@ def filter_values(where: str) -> dict:
     return found
 
 
+TESTED_ZONE = re.compile(r"_Z\.get\((.+)\)")
+TOP_OF_ZONE = re.compile(r"\((_t\d+)\[-1\] if \(\1 := _Z\.get\((.+), EMPTY\)\) else None\)")
+
+
+def top_of_tested(where: str, body: str) -> tuple:
+    """(where, body) of an aggregate that keeps the items whose zone is not empty and takes its
+    top (`map(k in 1..n where size(pile[k]) > 0: top(pile[k]))`): the zone read once, by the
+    filter, and its top taken without a test (the filter passed: it is not empty)."""
+    tested, top = TESTED_ZONE.fullmatch(where), TOP_OF_ZONE.fullmatch(body)
+    if tested is None or top is None or tested.group(1) != top.group(2) or not one_expression(tested.group(1)):
+        return where, body
+    t = top.group(1)
+    return f"({t} := _Z.get({tested.group(1)}))", f"{t}[-1]"
+
+
+PARAMETER_ATTRIBUTE = re.compile(r"\((_A\d+)\[(L_\w+)\] if \2 is not None else None\)|\b_A\d+\[L_\w+\]")
+
+
+def attributes_read_once(sources: list, temp) -> tuple:
+    """(lines `_t = ...`, sources) where each attribute of a named value (`x.colour` of a
+    parameter x: `_A0[L_x]`, its none test with it) that a loop's sources read per item is
+    read once before the loop: the columns never change, and no loop rebinds an L_ name. Such
+    a read cannot fail for a value the rules give (a component or none)."""
+    lines, names = [], {}
+
+    def once(match):
+        read = match.group(0)
+        if read not in names:
+            names[read] = temp()
+            lines.append(f"{names[read]} = {read}")
+        return names[read]
+    return lines, [None if source is None else PARAMETER_ATTRIBUTE.sub(once, source) for source in sources]
+
+
+def one_expression(source: str) -> bool:
+    """Whether a source is one Python expression (not `a) and f(b`)."""
+    try:
+        python_ast.parse(source, mode="eval")
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return False
+    return True
+
+
 def reusing(source: str, values: dict) -> str:
     """`source`, or the temporary that already holds its value (filter_values)."""
     if not values:
@@ -317,6 +360,7 @@ class SourceGenerator:
         self.bound_values = {}     # id(value) -> name, so that one value is bound once
         self.safe_names = set()    # comprehension variables that are never 'none'
         self.substitutions = {}    # id(aggregate node) -> the source that replaces it
+        self.made_nodes = []       # nodes made while compiling (work.py keeps costs by id: kept alive)
         self.geometry_functions = compiler.game.board_functions
 
     # ---- names in the generated module ----
@@ -585,7 +629,20 @@ class SourceGenerator:
         low, high = self.source(node.low, scope, ctx), self.source(node.high, scope, ctx)
         if is_number(low) and is_number(high) and int(high.strip("()")) - int(low.strip("()")) < MAX_RANGE:
             return f"range({low}, {int(high.strip('()')) + 1})"       # known when compiled (params included)
+        if self.short_range(node):
+            return f"range({low}, {high} + 1)"
         return f"numbers({low}, {high}, {self.bind(node.span, 'span')})"
+
+    def short_range(self, node) -> bool:
+        """Whether a range's ends are never none and always fewer than MAX_RANGE numbers apart:
+        constants, and variables of type int (never none: a none stored is an error) with a
+        declared range (`1..columns + 1`, `columns: int in 1..48`)."""
+        work, types = self.compiler.work, self.compiler.types
+        low, high = work.bounds(node.low), work.bounds(node.high)
+        if low is None or high is None or high[1] - low[0] >= MAX_RANGE:
+            return False
+        names = names_in(node.low) | names_in(node.high)
+        return all(types.type_name(types.vars[n].type) == "int" for n in names if n in types.vars)
 
     def surely(self, node, scope, ctx) -> bool:
         """Whether an expression can never be 'none' (its 'none' checks can go)."""
@@ -912,8 +969,13 @@ class SourceGenerator:
         unrolled = self.unrolled(node, scope, ctx) if self.compiler.work.may_unroll(node) else None
         if unrolled is not None:
             return unrolled
+        invariant = self.invariant_first(node, scope, ctx)
+        if invariant is not None:
+            return invariant
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx, rows=True)
         body = self.source(node.value, inner_scope, inner) if node.value is not None else var
+        if node.value is not None and where is not None:
+            where, body = top_of_tested(where, body)
         if node.value is not None and where is not None and ":=" in where:
             body = reusing(body, filter_values(where))      # sum(x where f(x) > 0: f(x)): f once
         target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
@@ -944,6 +1006,67 @@ class SourceGenerator:
             return f"sum([({body} or 0) {loop}])"
         helper = "largest" if kind == "max" else "smallest"
         return f"{helper}([{body} {loop}])"
+
+    def invariant_first(self, node, scope, ctx):
+        """`any(x in D where A or B)` whose first disjuncts A do not name x (`size(bag) > 0 or
+        can_capture(t)`): A is the same for every item, so it is tested once, when D is not
+        empty, and B alone per item: `(D and A) or any(x in D where B)`, D read once. The same
+        answer and the same errors (A is what each item tries first). None where it does not
+        apply (invariant_split)."""
+        split = self.invariant_split(node, scope) if not ctx.no_walrus else None
+        if split is None:
+            return None
+        rest, invariant = split
+        var, domain, where, _, _ = self.comprehension(rest.binder, scope, ctx)
+        invariant = truth(self.source(invariant, scope, ctx))
+        if is_identifier(domain):
+            bound = items = domain
+        else:
+            items = self.temp()
+            bound = f"({items} := {domain})"
+        return f"(True if ({bound} and {invariant}) else any(True for {var} in {self.charged(rest, items)} if {where}))"
+
+    def invariant_split(self, node, scope):
+        """(the aggregate with B alone as its filter, A) of `any(x in D where A or B)` whose
+        first disjuncts A do not name x and draw nothing; None where A names x, where D is no
+        zone or list (whose truth says whether it is empty) or a board's cells (never empty,
+        read by rows)."""
+        condition = node.binder.condition
+        if node.kind != "any" or node.value is not None or not isinstance(condition, ast.Or) \
+                or self.compiler.static_domain(node.binder.domain):
+            return None
+        if not self.compiler.type_of(node.binder.domain, scope).startswith(("zone[", "list[")):
+            return None
+        disjuncts = []
+
+        def flatten(n):
+            if isinstance(n, ast.Or):
+                flatten(n.left)
+                flatten(n.right)
+            else:
+                disjuncts.append(n)
+        flatten(condition)
+        k = 0
+        while k < len(disjuncts) and node.binder.name not in names_in(disjuncts[k]) and self.pure(disjuncts[k]):
+            k += 1
+        if k == 0 or k == len(disjuncts):
+            return None
+
+        def joined(parts):
+            out = parts[0]
+            for part in parts[1:]:
+                out = ast.Or(condition.span, out, part)
+            return out
+        rest = attrs.evolve(node, binder=attrs.evolve(node.binder, condition=joined(disjuncts[k:])))
+        self.made_nodes.append(rest)
+        return rest, joined(disjuncts[:k])
+
+    def pure(self, node) -> bool:
+        """Whether evaluating an expression draws nothing (no pick, no `after`): its value is
+        the same however often it is evaluated in one state."""
+        random = self.compiler.random_functions
+        return not any(isinstance(n, ast.After) or (isinstance(n, ast.Call) and (n.name == "pick" or n.name in random))
+                       for n in ast.walk(node))
 
     def maintained_filter(self, node, scope, ctx, parameters):
         """A cached function's body that is a filter over a fixed domain: (its source, and when
@@ -979,12 +1102,24 @@ class SourceGenerator:
                 id(node) in self.substitutions or id(node) in c.indexed_reads or \
                 (c.work.may_unroll(node) and self.small_range(node.binder, ctx) is not None):
             return None
+        split = self.invariant_split(node, scope)
+        if split is not None:
+            # any(x in D where A or B), A the same for every item: tested once (invariant_first)
+            rest, invariant = split
+            var, domain, where, _, _ = self.comprehension(rest.binder, scope, ctx)
+            items = self.temp()
+            return [f"    value = False", f"    {items} = {domain}",
+                    f"    if {items} and {truth(self.source(invariant, scope, ctx))}:", "        value = True",
+                    "    else:", f"        for {var} in {self.charged(rest, items)}:",
+                    f"            if {where}:", "                value = True", "                break"]
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx, rows=True)
         body = self.source(node.value, inner_scope, inner) if node.value is not None else None
         if body is not None and where is not None and ":=" in where:
             body = reusing(body, filter_values(where))
         target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
         found = node.kind == "any"        # the answer of the item that stops the loop
+        before, (where, body) = attributes_read_once([where, body], self.temp)
+        before = [f"    {line}" for line in before]
         if found:       # any: an item that passes the filter and whose value is true
             tests = [f"({t})" for t in (where, body) if t is not None]
         elif body is not None:      # all: an item that passes the filter, its value false
@@ -995,7 +1130,7 @@ class SourceGenerator:
             return ["    value = True"]          # all of a domain without a filter or a value
         stop = [f"        if {' and '.join(tests)}:", f"            value = {found}", "            break"] if tests \
             else ["        value = True", "        break"]
-        return [f"    value = {not found}", f"    for {target} in {self.charged(node, rows)}:", *stop]
+        return [f"    value = {not found}", *before, f"    for {target} in {self.charged(node, rows)}:", *stop]
 
     # what a maintained filter's condition may name besides its rows and values: pure helpers
     PURE_NAMES = frozenset({"len", "any", "all", "next", "iter", "sum", "min", "max", "bool", "abs", "list",

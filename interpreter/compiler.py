@@ -21,7 +21,7 @@ from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_ST
 from referee.dsl.parser import parse_expression
 
 from . import random_source
-from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, names_in, truth
+from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, attributes_read_once, names_in, truth
 from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
 from .exact import number_too_large
 from .maintained import PartCounts, changed_rows, refiltered
@@ -278,6 +278,23 @@ def distinct_options(s, options, labeler, components, span):
     return kept, names
 
 
+def distinct_labelled(s, options, components, span):
+    """distinct_options of components or board cells, named by their labels: the labels read
+    at once, and when no two are alike (the common case) every option kept as it is."""
+    if len(options) <= 1:
+        return options, None
+    entities = s.entities
+    names = [entities[v]["__label__"] if v is not None else "none" for v in options]
+    if len(set(names)) == len(names):
+        return options, names
+    return distinct_options(s, options, label_of_entity, components, span)
+
+
+def label_of_entity(s, v):
+    """The label of a component or a board cell (Game.labeler's, for distinct_labelled)."""
+    return s.entities[v]["__label__"] if v is not None else "none"
+
+
 def counting_legal(enumerate, counts, k):
     """An action's enumerator that counts the decisions where the action is legal (coverage)."""
     def listed(s):
@@ -414,7 +431,7 @@ def without_choice(steps, s=None):
 
 STATEMENT_RUNTIME = {
     "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
-    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options,
+    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options, "distinct_labelled": distinct_labelled,
     "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "past_log_limits": past_log_limits, "MAX_LOG_LINE": MAX_LOG_LINE, "too_many_moves": too_many_moves,
     "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
     "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "stored_none": stored_none, "seat": seat, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
@@ -1199,13 +1216,22 @@ class Compiler:
         var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
         element = strip_optional(element_of(self.type_of(node.binder.domain, scope)))
         options, names, index = self.fresh("_options"), self.fresh("_names"), self.fresh("_choice")
-        condition = f" if {where}" if where is not None else ""
-        out.add(indent, f"{options} = [{var} for {var} in list({domain}){condition}]")
+        # (a new list: the options stay as they are while the zone they come from changes)
+        if where is None:
+            out.add(indent, f"{options} = list({domain})")
+        else:
+            before, (where,) = attributes_read_once([where], cg.temp)
+            for line in before:
+                out.add(indent, line)
+            out.add(indent, f"{options} = [{var} for {var} in {domain} if {where}]")
         out.add(indent, f"if {options}:")
         body = indent + 1
-        labeler = cg.bind(self.game.labeler(element))
         components = element in self.types.components
-        out.add(body, f"{options}, {names} = distinct_options(s, {options}, {labeler}, {components}, {cg.bind(node.span)})")
+        if components or element in self.types.boards:       # (named by their labels)
+            out.add(body, f"{options}, {names} = distinct_labelled(s, {options}, {components}, {cg.bind(node.span)})")
+        else:
+            labeler = cg.bind(self.game.labeler(element))
+            out.add(body, f"{options}, {names} = distinct_options(s, {options}, {labeler}, {components}, {cg.bind(node.span)})")
         out.add(body, f"if len({options}) == 1: {index} = 0")
         out.add(body, "elif s.cursor < len(s.choices):")
         out.add(body + 1, f"{index} = s.choices[s.cursor]")

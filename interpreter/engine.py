@@ -1436,14 +1436,15 @@ def trigger_steps(s):
 def play_steps(state, index, args):
     """action_steps, then on to the next instruction of the flow (one generator, not three,
     when the triggers cannot choose)."""
-    action = state.game.actions[index]
+    game = state.game
+    action = game.actions[index]
     if action.steps is not None:
         yield from action.steps(state, *args)
     else:
         action.run(state, *args)
-    if state.game.triggers_may_choose:
+    if game.triggers_may_choose:
         yield from trigger_steps(state)
-    else:
+    elif game.fire_one_trigger is not None:      # (a game without triggers: no call)
         run_triggers(state)
     state.pc += 1
 
@@ -1475,10 +1476,19 @@ def run_step(s, runner, may_choose):
     drive(s, runner(s), snapshot, runner, ())
 
 
+STEP_DONE = object()       # what next() gives for a step that ended (drive)
+
+
 def drive(s, steps, snapshot, runner, choices, answer=None):
-    """Run a step's generator on until it ends or waits for a choice (then s is pending)."""
+    """Run a step's generator on until it ends or waits for a choice (then s is pending). A
+    step started (answer None) is begun by next(): its end raises no StopIteration to catch."""
     try:
-        need = steps.send(answer)
+        if answer is None:
+            need = next(steps, STEP_DONE)
+            if need is STEP_DONE:
+                return
+        else:
+            need = steps.send(answer)
     except StopIteration:
         return
     except Finished:

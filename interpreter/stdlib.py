@@ -133,23 +133,25 @@ def board_functions(game):
 
     def groups(cells):
         """Connected components of the cells (through board adjacency), each in reading order."""
-        chosen = set(cells)
-        seen = set()
+        left = set(cells)       # (the cells not in a group yet: one test per neighbour)
         out = []
         for start in cells:
-            if start in seen:
+            if start not in left:
                 continue
             geometry = geometry_of(start)
+            near = geometry.neighbors
+            left.remove(start)
             component, frontier = [], [start]
-            seen.add(start)
             while frontier:
                 cell = frontier.pop()
                 component.append(cell)
-                for other in geometry.neighbors[cell]:
-                    if other in chosen and other not in seen:
-                        seen.add(other)
+                for other in near[cell]:
+                    if other in left:
+                        left.remove(other)
                         frontier.append(other)
-            out.append(sorted(component, key=order_of(geometry).__getitem__))
+            if len(component) > 1:
+                component.sort(key=order_of(geometry).__getitem__)
+            out.append(component)
         return out
 
     def largest_group(cells):
@@ -161,27 +163,37 @@ def board_functions(game):
 
     def reachable(starts, through):
         """The cells of `through` connected to any of `starts` by steps inside `through`."""
-        allowed = set(through)
-        seen = set()
-        frontier = [c for c in starts if c in allowed]
-        seen.update(frontier)
+        left = set(through)     # (the cells not reached yet: one test per neighbour)
+        frontier = [c for c in starts if c in left]
+        left.difference_update(frontier)
+        table = neighbour_table()
         while frontier:
             cell = frontier.pop()
-            for other in geometry_of(cell).neighbors[cell]:
-                if other in allowed and other not in seen:
-                    seen.add(other)
+            near = table.get(cell) if cell.__class__ is int else None
+            for other in near if near is not None else geometry_of(cell).neighbors[cell]:
+                if other in left:
+                    left.remove(other)
                     frontier.append(other)
-        return [c for c in through if c in seen]
+        return [c for c in through if c not in left]
 
     def bordering(cells):
         """The cells next to one of the cells and not among them, in reading order: the cells
         not among them that have a neighbour among them (adjacency goes both ways)."""
         chosen = set(cells)
         found = set()
+        table = neighbour_table()
         for cell in chosen:
-            found.update(geometry_of(cell).neighbors[cell])
+            near = table.get(cell) if cell.__class__ is int else None
+            found.update(near if near is not None else geometry_of(cell).neighbors[cell])
         found -= chosen
         return sorted(found, key=reading_order().__getitem__)
+
+    def neighbour_table():
+        """cell -> its neighbours, every board's cells (a lookup where geometry_of would be a
+        call per cell; a value that is no cell is not in it: geometry_of says what it is)."""
+        if "neighbours" not in cache:
+            cache["neighbours"] = game.neighbor_table()
+        return cache["neighbours"]
 
     def reading_order():
         """cell -> its place in reading order, board after board (the order of declaration)."""
@@ -191,12 +203,19 @@ def board_functions(game):
         return cache["reading order"]
 
     def block_starts(geometry):
-        """cell -> (the place of its block among blocks(geometry), the block) for the cells a
-        2x2 block starts at."""
+        """cell -> (the place of its block among blocks(geometry), the block, its other three
+        cells) for the cells a 2x2 block starts at."""
         key = ("block starts", geometry.name)
         if key not in cache:
-            cache[key] = {block[0]: (k, block) for k, block in enumerate(blocks(geometry))}
+            cache[key] = {block[0]: (k, block, *block[1:]) for k, block in enumerate(blocks(geometry))}
         return cache[key]
+
+    def starts_by_cell():
+        """cell -> block_starts of its board, for every board's cells."""
+        if "starts by cell" not in cache:
+            cache["starts by cell"] = {cell: block_starts(geometry) for geometry in game.geometries.values()
+                                       for cell in geometry.cells}
+        return cache["starts by cell"]
 
     def squares(cells):
         """Every 2x2 block of grid cells that lies wholly inside the given cells, in the order
@@ -204,13 +223,21 @@ def board_functions(game):
         chosen = set(cells)
         if not chosen:
             return []
-        starts = block_starts(geometry_of(next(iter(chosen))))
+        first = next(iter(chosen))
+        starts = starts_by_cell().get(first) if isinstance(first, int) else None
+        if starts is None:
+            starts = block_starts(geometry_of(first))      # (not a cell: geometry_of says so)
         # the blocks starting at a chosen cell (fewer than the board's blocks), put in order
-        found = [start for cell in chosen if (start := starts.get(cell)) is not None
-                 and start[1][1] in chosen and start[1][2] in chosen and start[1][3] in chosen]
+        # (a loop: cheaper than a comprehension's frame for ~20 cells)
+        found = []
+        get = starts.get
+        for cell in chosen:
+            start = get(cell)
+            if start is not None and start[2] in chosen and start[3] in chosen and start[4] in chosen:
+                found.append(start)
         if len(found) > 1:
             found.sort()
-        return [list(block) for _, block in found]
+        return [list(start[1]) for start in found]
 
     # ---- directions: the step table of a board, built once on first use ----
     def step_table(geometry):
@@ -337,7 +364,11 @@ def board_functions(game):
             cache["all_steps"] = merged
         return cache["all_steps"]
 
-    return {"all_steps": all_steps, "neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
+    def most_squares():
+        """The most 2x2 blocks a board has: what squares() returns at most (for work.py)."""
+        return max((len(blocks(geometry)) for geometry in game.geometries.values()), default=0)
+
+    return {"all_steps": all_steps, "most_squares": most_squares, "neighbors": neighbors, "adjacent": adjacent, "has_line": has_line, "groups": groups,
             "largest_group": largest_group, "reachable": reachable, "squares": squares, "bordering": bordering,
             "directions": directions, "toward": toward, "ray": ray, "between": between,
             "distance": distance, "surrounding": surrounding}

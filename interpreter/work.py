@@ -118,6 +118,14 @@ class WorkModel:
             return len(domain.items)
         if isinstance(domain, ast.Call) and domain.name == "neighbors":
             return max((len(n) for n in c.game.neighbor_table().values()), default=0)
+        if isinstance(domain, ast.Call) and domain.name not in self.types.functions:
+            if domain.name == "squares":      # (the blocks of one board)
+                return c.game.board_functions["most_squares"]()
+            if domain.name == "bordering":
+                return sum(len(geometry.cells) for geometry in c.game.geometries.values())
+            if domain.name in ("groups", "reachable") and domain.arguments:
+                # a group per cell at most; the cells reached are among the last argument's
+                return self.static_length(domain.arguments[-1])
         # a list made from another keeps at most its items
         if isinstance(domain, ast.Aggregate) and domain.kind in ("filter", "map") or \
                 isinstance(domain, ast.Ranking) and domain.kind == "sorted":

@@ -33,3 +33,9 @@ def test_squares_of_a_full_board_and_of_nothing():
     everything = list(reversed(geometry.cells))
     assert squares(everything) == plain_squares(geometry, everything)
     assert len(squares(everything)) == 9 + 9 + 7 + 5 + 3       # Solstis: rows of 10, 10, 10, 8, 6, 4 cells
+
+
+def test_the_most_squares_a_board_has_bounds_what_squares_returns():
+    game, geometry = LOADED["solstis"]
+    everything = list(geometry.cells)
+    assert game.board_functions["most_squares"]() == len(game.board_functions["squares"](everything)) == 33
