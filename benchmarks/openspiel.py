@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
 
-from referee.interpreter.openspiel_game import load_openspiel_game  # noqa: E402
+from referee.interpreter.adapters.openspiel_game import load_openspiel_game  # noqa: E402
 from tests import openspiel_conformance  # noqa: E402
 
 CFR_CHECKPOINTS = (1, 10, 100, 200, 500)

@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.interpreter.analyze import wilson_interval  # noqa: E402
-from referee.interpreter.bots import ISMCTSBot, MCTSBot, RandomBot  # noqa: E402
+from referee.interpreter.tools.analyze import wilson_interval  # noqa: E402
+from referee.interpreter.play.bots import ISMCTSBot, MCTSBot, RandomBot  # noqa: E402
 from referee.interpreter.engine import load_game  # noqa: E402
 
 GAMES = {"mcts": ("tic-tac-toe", "connect-four"),

@@ -1,7 +1,7 @@
 """`python -m referee`: the `referee` command line (interpreter/cli.py), as the installed script."""
 import sys
 
-from referee.interpreter.cli import run
+from referee.interpreter.cli.main import run
 
 if __name__ == "__main__":
     sys.exit(run())

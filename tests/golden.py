@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from referee.interpreter import random_source
+from referee.interpreter.runtime import random_source
 from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parents[1]

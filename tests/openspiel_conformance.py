@@ -28,7 +28,7 @@ from typing import Callable, NamedTuple, Optional
 
 import pyspiel
 
-from referee.interpreter.openspiel_game import load_openspiel_game
+from referee.interpreter.adapters.openspiel_game import load_openspiel_game
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ("jack", "queen", "king")

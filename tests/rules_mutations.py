@@ -30,9 +30,9 @@ from pathlib import Path
 
 from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic, RulesError
-from referee.interpreter.engine import load_game, player_range
-from referee.interpreter import verify
-from referee.interpreter.errors import IllegalMove, RulesRuntimeError
+from referee.interpreter.engine.game import load_game, player_range
+from referee.interpreter.tools import verify
+from referee.interpreter.runtime.errors import IllegalMove, RulesRuntimeError
 
 TOKEN = re.compile(r'"""(?:.|\n)*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|==|!=|<=|>=|\+=|-=|//|\.\.|\s+|\S')
 WORD = re.compile(r"[A-Za-z_]\w*")

@@ -22,7 +22,7 @@ from typing import Iterable, Optional
 
 from referee.dsl.diagnostics import RulesError
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import IllegalMove
+from referee.interpreter.runtime.errors import IllegalMove
 
 ROOT = Path(__file__).resolve().parents[1]
 _UNSET = object()

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from referee.interpreter import analyze
-from referee.interpreter.analyze import (binomial_test, chi_square_p_value, chi_square_uniform, histogram,
+from referee.interpreter.tools import analyze
+from referee.interpreter.tools.analyze import (binomial_test, chi_square_p_value, chi_square_uniform, histogram,
                                  mean_difference_test, median, nice_width, two_proportion_z_test,
                                  wilson_interval)
 from tests.test_cli import CONTINENTS, DEAD_END, ROOT, TTT, run

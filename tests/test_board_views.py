@@ -4,7 +4,7 @@ rendering. Also: a game's compiled functions can be asked for their value in a s
 from __future__ import annotations
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.render import render_board, render_view
+from referee.interpreter.engine.render import render_board, render_view
 
 OWN_BOARDS = '''
 game "Gardens" {

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 from tests.conftest import GAMES
 
 BOARDS = {"solstis": "Pos", "titicaca": "Map", "othello": "Square"}

@@ -1,7 +1,7 @@
 """Bots for any game: random, first, and Monte Carlo tree search for perfect information."""
 import pytest
 
-from referee.interpreter.bots import MCTSBot, RandomBot, hidden_information, make_bot
+from referee.interpreter.play.bots import MCTSBot, RandomBot, hidden_information, make_bot
 from referee.interpreter.engine import load_game
 
 from .conftest import GAMES

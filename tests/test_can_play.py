@@ -2,7 +2,7 @@
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import IllegalMove
+from referee.interpreter.runtime.errors import IllegalMove
 
 GAME = """
 game "Take or pass" { players 2 }

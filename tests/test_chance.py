@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from referee.interpreter.bots import RandomBot
-from referee.interpreter.compiler import CHANCE
+from referee.interpreter.play.bots import RandomBot
+from referee.interpreter.compile.compiler import CHANCE
 from referee.interpreter.engine import load_game
 
 GAME = """

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from referee.interpreter.bots import FirstBot, RandomBot
-from referee.interpreter import cli
-from referee.interpreter.cli import main
+from referee.interpreter.play.bots import FirstBot, RandomBot
+from referee.interpreter.cli import main as cli
+from referee.interpreter.cli.main import main
 from referee.interpreter.engine import load_game
-from referee.interpreter.gamelog import read_log, replay, rules_sha256, write_log
-from referee.interpreter.render import render_board, render_view
+from referee.interpreter.tools.gamelog import read_log, replay, rules_sha256, write_log
+from referee.interpreter.engine.render import render_board, render_view
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "games" / "tic-tac-toe.rules")
@@ -112,14 +112,14 @@ def test_check_broken_file_text_and_json(capsys, tmp_path):
 def test_check_imports_only_what_it_needs():
     # start-up time (issue 7): `check` starts no worker process and writes no report, so it
     # does not import multiprocessing, html (analyze, tournament) or the package metadata
-    code = (f"import sys; from referee.interpreter.cli import main; main(['check', {CONTINENTS!r}]); "
+    code = (f"import sys; from referee.interpreter.cli.main import main; main(['check', {CONTINENTS!r}]); "
             "print(' '.join(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     modules = set(done.stdout.splitlines()[-1].split())
-    assert {"referee.interpreter.cli", "referee.dsl.lexer", "referee.interpreter.engine"} <= modules
-    for needless in ("multiprocessing", "html", "referee.interpreter.parallel", "referee.interpreter.analyze",
-                     "referee.interpreter.tournament", "importlib.metadata"):
+    assert {"referee.interpreter.cli.main", "referee.dsl.lexer", "referee.interpreter.engine.game"} <= modules
+    for needless in ("multiprocessing", "html", "referee.interpreter.play.parallel", "referee.interpreter.tools.analyze",
+                     "referee.interpreter.play.tournament", "importlib.metadata"):
         assert needless not in modules
 
 
@@ -283,7 +283,7 @@ flow {
 
 
 def test_refusals_in_plain_words_with_the_rule_for_the_curious(tmp_path, capsys, monkeypatch):
-    from referee.interpreter.errors import IllegalMove
+    from referee.interpreter.runtime.errors import IllegalMove
     path = tmp_path / "requires.rules"
     path.write_text(REQUIRES)
     game, diagnostics, _ = load_game(str(path))
@@ -539,7 +539,7 @@ def test_render_grid_zones_and_variables():
 
 
 def test_render_counts_the_same_items_of_a_zone():
-    from referee.interpreter.render import render_zones
+    from referee.interpreter.engine.render import render_zones
 
     def zone(kind, *labels):
         return {"kind": kind, "count": len(labels), "items": [{"label": l} for l in labels]}
@@ -734,7 +734,7 @@ def test_rulebook_spec_reads_no_device(capsys):
 
 def test_play_writes_its_log_as_the_game_goes(capsys, monkeypatch, tmp_path):
     """A game stopped hard (killed, the machine gone) keeps the moves played so far."""
-    from referee.interpreter import bots
+    from referee.interpreter.play import bots
     log = tmp_path / "game.json"
     turns = []
 

@@ -17,8 +17,9 @@ import distributed
 import psutil
 import pytest
 
-from referee.interpreter import cluster, parallel
-from referee.interpreter.cli import simulate_game
+from referee.interpreter.play import cluster
+from referee.interpreter.play import parallel
+from referee.interpreter.cli.main import simulate_game
 from referee.interpreter.engine import load_game
 from tests.test_jobs import json_run as jobs_json_run, run
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from referee.interpreter.bots import RandomBot
-from referee.interpreter.cli import main
+from referee.interpreter.play.bots import RandomBot
+from referee.interpreter.cli.main import main
 from referee.interpreter.engine import Move, load_game
-from referee.interpreter.errors import IllegalMove, RulesRuntimeError
+from referee.interpreter.runtime.errors import IllegalMove, RulesRuntimeError
 from tests.conftest import GAMES, game_files
 
 
@@ -550,7 +550,7 @@ def test_with_coverage_each_action_lists_its_own_moves():
 
 
 def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
-    from referee.interpreter.codegen import ranked, ranked_ties
+    from referee.interpreter.compile.codegen import ranked, ranked_ties
     scored = [((3, 1), "a"), ((5, 0), "b"), ((5, 2), "c"), ((5, 2), "d"), ((1, 9), "e")]
     for kind in ("best", "worst"):
         asked = []
@@ -565,7 +565,7 @@ def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
 
 def test_best_and_worst_are_every_value_whose_key_is_the_largest_or_smallest_in_order():
     from fractions import Fraction
-    from referee.interpreter.codegen import ranked, ranked_ties
+    from referee.interpreter.compile.codegen import ranked, ranked_ties
     rng = random.Random(5)
     for _ in range(500):
         scored = [((rng.choice([0, 1, 2, Fraction(3, 2)]), rng.randint(0, 1)), name)
@@ -578,7 +578,7 @@ def test_best_and_worst_are_every_value_whose_key_is_the_largest_or_smallest_in_
 
 
 def test_a_ranking_key_the_filter_computed_is_read_from_the_filter():
-    from referee.interpreter.codegen import filter_values, reusing
+    from referee.interpreter.compile.codegen import filter_values, reusing
     values = filter_values("((_t1 := f(s, x)) is not None and _t1 > 0 and not (_t2 := g(x)))")
     assert values == {"f(s, x)": "_t1", "g(x)": "_t2"}
     assert reusing("f(s,  x)", values) == "_t1" and reusing("f(s, y)", values) == "f(s, y)"
@@ -617,7 +617,7 @@ flow {
 
 
 def test_tie_break_keys_that_bind_temporaries_move_into_the_lambda_only_when_they_are_their_own():
-    from referee.interpreter.codegen import temporaries_of_their_own
+    from referee.interpreter.compile.codegen import temporaries_of_their_own
     top = "(_t3[-1] if (_t3 := _Z.get(('hand', a1_p), EMPTY)) else None)"
     assert temporaries_of_their_own(f"({top} or 0)", "(len(_Z.get(('hand', a1_p), EMPTY)) or 0)")
     # one the filter binds and the key reads: it would read the last item's value in a lambda
@@ -770,7 +770,7 @@ flow {
 
 
 def test_a_domain_only_iterated_is_not_copied():
-    from referee.interpreter.compiler import one_call
+    from referee.interpreter.compile.compiler import one_call
     assert one_call("numbers(1, f(x) + 1, _span2)", "numbers")
     assert not one_call("numbers(1, 2) + f(x)", "numbers") and not one_call("numbers2(1)", "numbers")
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
@@ -779,7 +779,7 @@ def test_a_domain_only_iterated_is_not_copied():
 
 
 def test_none_tests_decided_for_a_known_case_fold_the_condition():
-    from referee.interpreter.compiler import folded
+    from referee.interpreter.compile.compiler import folded
     assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": True}) is True
     assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": False}) == "not _A0[_h1] == 'fire'"
     assert folded("((_h1 is not None) and (_A0[_h1] == 'house'))", {"_h1": True}) is False
@@ -808,7 +808,7 @@ def test_a_fused_listing_split_on_an_empty_place_lists_what_each_lists_alone():
 def test_an_empty_zone_split_and_an_implied_test_keep_what_they_must():
     """The rewrites of a listing's lines: a top read that a branch still needs, an outer test
     whose body holds more than the implying test, and equal constants stay as they are."""
-    from referee.interpreter.compiler import Compiler, Lines, folded
+    from referee.interpreter.compile.compiler import Compiler, Lines, folded
     def rewritten(text, *passes):
         out = Lines()
         out.lines = text.strip("\n").split("\n")
@@ -945,7 +945,7 @@ flow {
 def assert_lists_what_the_guard_lets_through(game, action, seeds=5):
     """At every decision of random games: the action's listing is every combination of its
     binders' domains that its guard lets through, in binder order."""
-    from referee.interpreter.engine import action_candidates
+    from referee.interpreter.engine.game import action_candidates
     for seed in range(seeds):
         s, bot = game.new_initial_state(seed), RandomBot(seed)
         while not s.is_terminal():

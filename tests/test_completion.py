@@ -4,8 +4,8 @@ import subprocess
 
 import pytest
 
-from referee.interpreter.cli import build_parser, main
-from referee.interpreter.completion import bash_script, command_options
+from referee.interpreter.cli.main import build_parser, main
+from referee.interpreter.cli.completion import bash_script, command_options
 
 
 def test_the_script_names_every_command_and_its_flags():

@@ -16,13 +16,13 @@ import pytest
 from rich.console import Console
 
 from referee.dsl.diagnostics import RulesError
-from referee.interpreter import colour
-from referee.interpreter.bots import RandomBot
-from referee.interpreter.cli import build_parser, main
-from referee.interpreter.colour import Colour, seat_style, styled_diagnostics, styled_refusal, styled_view
-from referee.interpreter.console import Table, for_command, wants_colour
+from referee.interpreter.cli import colour
+from referee.interpreter.play.bots import RandomBot
+from referee.interpreter.cli.main import build_parser, main
+from referee.interpreter.cli.colour import Colour, seat_style, styled_diagnostics, styled_refusal, styled_view
+from referee.interpreter.cli.console import Table, for_command, wants_colour
 from referee.interpreter.engine import load_game
-from referee.interpreter.render import at_the_table, render_view, symbol_legends, view_defaults, view_sections
+from referee.interpreter.engine.render import at_the_table, render_view, symbol_legends, view_defaults, view_sections
 
 from .test_cli import BROKEN, DEAD_END, ROOT, TTT
 
@@ -191,7 +191,7 @@ def test_diagnostics_keep_their_text_with_the_caret_line_red(tmp_path):
 
 
 def test_summaries_say_errors_in_red_and_ok_in_green():
-    from referee.interpreter.colour import REPORT_STYLES, styled_line
+    from referee.interpreter.cli.colour import REPORT_STYLES, styled_line
     assert colour_of(styled_line("finished 3 · runtime errors 2", REPORT_STYLES), 13) == "red"
     assert colour_of(styled_line("finished 3 · runtime errors 0", REPORT_STYLES), 13) is None
     assert colour_of(styled_line("games/x.rules: ok", REPORT_STYLES), 15) == "green"
@@ -449,7 +449,7 @@ def test_an_error_on_standard_error_is_red_and_a_diagnostic_as_check_colours_it(
 
 
 def test_styled_error_styles_each_kind_of_line():
-    from referee.interpreter.colour import styled_error
+    from referee.interpreter.cli.colour import styled_error
     text = styled_error("runtime error: P2 must play (put) but has no legal move\n  at x.rules:11:5\n"
                         "   |\n11 |     play put\n   |     ^^^^^^^^\n(after 3 moves; seed 7)\n"
                         "note: ismcts does not draw the hidden variables again")

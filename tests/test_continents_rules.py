@@ -16,7 +16,7 @@ except ImportError:  # tests/ imported as a package
     from tests.scenario import Scenario, load, snapshot
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import IllegalMove
+from referee.interpreter.runtime.errors import IllegalMove
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "continents.rules"
 NAMES = ["Africa", "Antarctica", "Asia", "Europe", "North America", "Oceania", "South America"]

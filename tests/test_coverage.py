@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from referee.interpreter import coverage, verify
-from referee.interpreter.cli import main
+from referee.interpreter.tools import coverage
+from referee.interpreter.tools import verify
+from referee.interpreter.cli.main import main
 from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ import pytest
 
 from referee.dsl.diagnostics import RulesError
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 GRID = '''
 game "Lines" { players 2 }
@@ -240,7 +240,7 @@ def test_directions_are_values_of_their_own(write_rules):
 
 
 def test_a_direction_variable_and_a_direction_index_in_views(write_rules):
-    from referee.interpreter.render import render_view
+    from referee.interpreter.engine.render import render_view
     game, diagnostics, _ = load_game(str(write_rules('''
 game "V" { players 2 }
 board Square: grid 3 by 3

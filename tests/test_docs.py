@@ -39,7 +39,7 @@ from referee.dsl.diagnostics import RulesError
 from referee.dsl.parser import parse
 from referee.dsl.program import DECLARATION_KINDS, declaration_name
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import Finished, NeedChoice, RulesRuntimeError
+from referee.interpreter.runtime.errors import Finished, NeedChoice, RulesRuntimeError
 
 from .conftest import ROOT
 
@@ -367,7 +367,7 @@ def test_reference_lists_every_diagnostic_code():
     """Every code the front end and the loader can report is explained in docs/language.md,
     and the page lists no code that does not exist."""
     sources = "".join(p.read_text(encoding="utf-8") for p in
-                      list((ROOT / "dsl").glob("*.py")) + list((ROOT / "interpreter").glob("*.py")))
+                      list((ROOT / "dsl").rglob("*.py")) + list((ROOT / "interpreter").rglob("*.py")))
     used = set(re.findall(r'"(E\d{3})"', sources))
     text = (DOCS / "language.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\|\s*`?(E\d{3})`?\s*\|", text, re.M))

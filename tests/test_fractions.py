@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.dsl import names
-from referee.interpreter import lsp
+from referee.interpreter.lsp import server as lsp
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
-from referee.interpreter.exact import quotient
-from referee.interpreter.gamelog import read_log, replay, write_log
-from referee.interpreter.openspiel_game import load_openspiel_game
+from referee.interpreter.runtime.errors import RulesRuntimeError
+from referee.interpreter.runtime.exact import quotient
+from referee.interpreter.tools.gamelog import read_log, replay, write_log
+from referee.interpreter.adapters.openspiel_game import load_openspiel_game
 
 from .test_checker import clean, diagnostics_of
 from .test_cli import run

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from referee.dsl.diagnostics import Diagnostic, RulesError
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 from .conftest import GAMES, game_files
 from .rules_mutations import time_limit

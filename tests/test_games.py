@@ -10,7 +10,7 @@ import pytest
 
 from referee.dsl.diagnostics import RulesError
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import IllegalMove
+from referee.interpreter.runtime.errors import IllegalMove
 
 from .conftest import GAMES, ROOT, game_files
 

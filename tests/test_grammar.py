@@ -19,7 +19,7 @@ from referee.dsl.diagnostics import Diagnostic
 from referee.dsl.parser import GRAMMAR_PATH, LIST_RULES, WORD_RULES, class_name, lark_parser, parse
 from referee.dsl.program import build_program
 from referee.interpreter.engine import Game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 from .conftest import game_files
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 from tests.test_bordering import BOARDS, LOADED
 
 

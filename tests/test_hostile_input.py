@@ -248,7 +248,7 @@ def test_a_chain_of_extends_within_the_limit(tmp_path):
 
 def runtime_error_of(path, players=None):
     """The located runtime error of the first random moves of a game that loads."""
-    from referee.interpreter.errors import RulesRuntimeError
+    from referee.interpreter.runtime.errors import RulesRuntimeError
     game, diagnostics, _ = load_game(str(path), players=players)
     assert diagnostics == []
     with pytest.raises(RulesRuntimeError) as caught:

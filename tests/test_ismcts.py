@@ -9,11 +9,11 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from referee.interpreter import random_source
-from referee.interpreter.bots import ISMCTSBot, RandomBot, make_bot
-from referee.interpreter.determinize import determinization
-from referee.interpreter.engine import load_game, make_view
-from referee.interpreter.leaks import exchange_twins, random_source_twin, sealed_twins
+from referee.interpreter.runtime import random_source
+from referee.interpreter.play.bots import ISMCTSBot, RandomBot, make_bot
+from referee.interpreter.play.determinize import determinization
+from referee.interpreter.engine.game import load_game, make_view
+from referee.interpreter.tools.leaks import exchange_twins, random_source_twin, sealed_twins
 
 from .conftest import GAMES
 
@@ -87,7 +87,7 @@ def test_the_search_is_the_same_on_twins_that_differ_only_in_what_the_seat_canno
 def test_a_search_that_read_the_real_state_would_be_caught(monkeypatch):
     """The twins test has teeth: searching the real state (its hidden cards, its random source)
     instead of determinizations gives different searches on twins."""
-    from referee.interpreter import bots
+    from referee.interpreter.play import bots
     monkeypatch.setattr(bots, "determinization", lambda state, seat, rng: state.clone())
     game = game_of("kuhn-poker")
     differ = 0
@@ -148,7 +148,7 @@ def test_ismcts_specs_are_checked(spec, message):
 
 
 def test_referee_play_seats_ismcts_where_mcts_is_refused(capsys):
-    from referee.interpreter.cli import main
+    from referee.interpreter.cli.main import main
     rules = str(GAMES / "kuhn-poker.rules")
     assert main(["play", rules, "--bot", "all=ismcts:iterations=20", "--seed", "1", "--brief"]) == 0
     out, err = capsys.readouterr()
@@ -217,7 +217,8 @@ def test_ismcts_decides_the_same_whatever_dice_the_other_seat_holds():
 def test_a_search_that_kept_the_dice_would_be_caught(monkeypatch):
     """The dice twins have teeth: determinizations that keep the variables' values (the old
     behaviour) search differently on twins."""
-    from referee.interpreter import bots, determinize
+    from referee.interpreter.play import bots
+    from referee.interpreter.play import determinize
     monkeypatch.setattr(determinize, "hidden_var_keys", lambda state, seat: [])
     monkeypatch.setattr(bots, "determinization", determinize.determinization)
     differ = 0
@@ -266,8 +267,8 @@ def test_every_unseen_entry_with_a_finite_domain_is_drawn_from_all_of_it(tmp_pat
 
 
 def test_the_variables_a_determinization_keeps_are_named_in_a_note(tmp_path, capsys):
-    from referee.interpreter.cli import main
-    from referee.interpreter.determinize import undrawn_secrets
+    from referee.interpreter.cli.main import main
+    from referee.interpreter.play.determinize import undrawn_secrets
     (tmp_path / "secrets.rules").write_text(SECRETS)
     game = load_game(str(tmp_path / "secrets.rules"))[0]
     assert undrawn_secrets(game) == ["points"]

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.interpreter import cli, parallel
-from referee.interpreter.cli import main
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.cli import main as cli
+from referee.interpreter.play import parallel
+from referee.interpreter.cli.main import main
+from referee.interpreter.runtime.errors import RulesRuntimeError
 from tests.test_cli import DEAD_END
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +82,7 @@ def test_simulate_a_game_that_stops_early_and_zero_games(capsys):
 
 
 def test_simulate_text_and_progress_with_two_jobs(capsys, monkeypatch):
-    from referee.interpreter import progress
+    from referee.interpreter.cli import progress
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     monkeypatch.setattr(progress, "FIRST_DRAW", 0)
     monkeypatch.setattr(progress, "INTERVAL", 0)

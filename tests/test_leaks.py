@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.interpreter import random_source
-from referee.interpreter.bots import RandomBot
+from referee.interpreter.runtime import random_source
+from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.engine import load_game
-from referee.interpreter.leaks import drawn_values, find_leak, variable_twins
-from referee.interpreter.verify import leak_seats, replay_names, verify
+from referee.interpreter.tools.leaks import drawn_values, find_leak, variable_twins
+from referee.interpreter.tools.verify import leak_seats, replay_names, verify
 
 from .conftest import GAMES, game_files
 
@@ -118,7 +118,7 @@ def titicaca_during_bids():
 
 
 def test_a_sealed_move_is_perturbed_and_does_not_leak():
-    from referee.interpreter.leaks import sealed_twins
+    from referee.interpreter.tools.leaks import sealed_twins
     state = titicaca_during_bids()
     twins = sealed_twins(state, 2, random_source.seed_state(1), 2)
     assert twins and all("P1's sealed move" in how for _, how, _ in twins)
@@ -128,7 +128,7 @@ def test_a_sealed_move_is_perturbed_and_does_not_leak():
 
 
 def test_a_view_that_showed_sealed_moves_would_be_caught(monkeypatch):
-    from referee.interpreter import leaks
+    from referee.interpreter.tools import leaks
     real = leaks.make_view
     monkeypatch.setattr(leaks, "make_view", lambda s, p: {**real(s, p), "env": repr(sorted(map(str, s.env.items())))})
     message = find_leak(titicaca_during_bids(), 2, random_source.seed_state(1))
@@ -208,7 +208,7 @@ flow { repeat { rounds += 1  deal_round()  turns from 1 until size(table) == 2 {
 def test_probing_a_domain_that_fails_where_the_rules_never_go_is_no_crash(write_rules):
     """The leak probe (and a refusal's explanation) tries binder values the earlier binders'
     filters exclude: `next(mark[c])` of an empty cell failed there with a Python error."""
-    from referee.interpreter.errors import IllegalMove
+    from referee.interpreter.runtime.errors import IllegalMove
     text = """
 game "Probe" { players 2 }
 board Sq: grid 1 by 3

@@ -2,7 +2,7 @@
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 GAME = """
 game "Let in" { players 2 }

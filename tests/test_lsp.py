@@ -16,8 +16,8 @@ import pytest
 from referee.dsl import names
 from referee.dsl.diagnostics import source_lines
 from referee.dsl.parser import GRAMMAR_PATH
-from referee.interpreter import lsp
-from referee.interpreter.cli import version
+from referee.interpreter.lsp import server as lsp
+from referee.interpreter.cli.main import version
 
 from .conftest import GAMES, ROOT, game_files
 from .test_bad_files import BAD

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from referee.interpreter import maintained
+from referee.interpreter.runtime import maintained
 from referee.interpreter.engine import load_game
-from referee.interpreter.maintained import refiltered
+from referee.interpreter.runtime.maintained import refiltered
 from tests.conftest import GAMES
 from tests.test_compiled import function_source
 

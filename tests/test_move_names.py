@@ -5,8 +5,8 @@ stop the game with a located error, and `verify` reports them."""
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import IllegalMove, SameNamedMoves
-from referee.interpreter.verify import verify
+from referee.interpreter.runtime.errors import IllegalMove, SameNamedMoves
+from referee.interpreter.tools.verify import verify
 
 HAND = """
 game "Hands" {{ players 2 }}

@@ -5,7 +5,7 @@ propagates")."""
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 HEAD = """game "G" { players 2 }
 component Card { value: int }

@@ -12,10 +12,10 @@ import pytest
 from open_spiel.python.algorithms import cfr, exploitability, mcts
 from open_spiel.python.observation import make_observation
 
-from referee.interpreter import leaks
-from referee.interpreter.action_space import ActionSpaceError
+from referee.interpreter.tools import leaks
+from referee.interpreter.adapters.action_space import ActionSpaceError
 from referee.interpreter.engine import PUBLIC, load_game
-from referee.interpreter.openspiel_game import (OpenSpielLoadError, load_openspiel_game, replayed_positions,
+from referee.interpreter.adapters.openspiel_game import (OpenSpielLoadError, load_openspiel_game, replayed_positions,
                                                 seen_moves)
 from tests import openspiel_conformance
 
@@ -515,9 +515,9 @@ def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
 
 def test_without_openspiel_importing_the_adapter_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    monkeypatch.delitem(sys.modules, "referee.interpreter.openspiel_game")
+    monkeypatch.delitem(sys.modules, "referee.interpreter.adapters.openspiel_game")
     with pytest.raises(ImportError, match=r"pip install 'referee\[openspiel\]'"):
-        importlib.import_module("referee.interpreter.openspiel_game")
+        importlib.import_module("referee.interpreter.adapters.openspiel_game")
 
 
 # ---- OpenSpiel's own checks and algorithms ----

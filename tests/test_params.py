@@ -7,7 +7,7 @@ import json
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.gamelog import read_log, replay
+from referee.interpreter.tools.gamelog import read_log, replay
 
 from .scenario import load as load_once
 from .test_cli import run

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
-from referee.interpreter.gamelog import read_log, replay, write_log
+from referee.interpreter.runtime.errors import RulesRuntimeError
+from referee.interpreter.tools.gamelog import read_log, replay, write_log
 
 from .test_cli import run
 

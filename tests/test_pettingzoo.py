@@ -11,8 +11,8 @@ import pytest
 from pettingzoo.test import api_test
 
 from referee.interpreter.engine import PUBLIC, load_game
-from referee.interpreter.openspiel_game import load_openspiel_game
-from referee.interpreter.pettingzoo_env import PettingZooLoadError, load_pettingzoo_env
+from referee.interpreter.adapters.openspiel_game import load_openspiel_game
+from referee.interpreter.adapters.pettingzoo_env import PettingZooLoadError, load_pettingzoo_env
 from tests.test_openspiel import PAINT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,9 +222,9 @@ def test_illegal_actions_and_bad_files_are_refused_with_the_reason(tmp_path):
 
 def test_without_pettingzoo_importing_the_environment_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
-    monkeypatch.delitem(sys.modules, "referee.interpreter.pettingzoo_env")
+    monkeypatch.delitem(sys.modules, "referee.interpreter.adapters.pettingzoo_env")
     with pytest.raises(ImportError, match=r"pip install 'referee\[pettingzoo\]'"):
-        importlib.import_module("referee.interpreter.pettingzoo_env")
+        importlib.import_module("referee.interpreter.adapters.pettingzoo_env")
 
 
 def test_the_examples_of_docs_openspiel_md_run(monkeypatch, capsys):

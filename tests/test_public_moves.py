@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from referee.interpreter import cli
+from referee.interpreter.cli import main as cli
 from referee.interpreter.engine import PUBLIC, load_game
-from referee.interpreter.render import render_view
+from referee.interpreter.engine.render import render_view
 
 SECRETS = '''game "Secrets" {
   players 2..3
@@ -211,7 +211,7 @@ def test_a_hex_map_shows_its_symbols_and_the_borders_of_a_cell_valued_variables_
 
 
 def test_a_grid_split_into_parts_draws_their_borders():
-    from referee.interpreter.render import render_board
+    from referee.interpreter.engine.render import render_board
     cells = [{"label": f"{'ab'[c - 1]}{r}", "row": r, "col": c, "marks": []} for r in (1, 2) for c in (1, 2)]
     board = {"kind": "grid", "rows": 2, "cols": 2, "cells": cells, "parts": ["part"]}
     # a1, b1 and a2 in the part of a1; b2 in its own part
@@ -228,7 +228,7 @@ def test_hex_cells_follow_the_drawing():
     """Each hex is a word of one or two characters placed by its last character; hexes in a row
     stand 4 characters apart; a hex's neighbours are beside it and 2 characters left and right
     on the rows above and below. A two-digit number is a numbered hex with the '#' attributes."""
-    from referee.interpreter.boards import build_geometry, hex_cells
+    from referee.interpreter.runtime.boards import build_geometry, hex_cells
     drawing = "\n  A  07   B\n    C   D\n 12   E\n"
     legend = {"A": {"k": "a"}, "B": {"k": "b"}, "C": {"k": "c"}, "D": {"k": "d"}, "E": {"k": "e"},
               "#": {"k": "water"}}

@@ -1,6 +1,6 @@
 """The random source: shuffle draws exactly what `below` draws once per card (the play of every
 game's shuffles and the random stream after them depend on it)."""
-from referee.interpreter import random_source
+from referee.interpreter.runtime import random_source
 
 
 def shuffled_by_below(state, items):

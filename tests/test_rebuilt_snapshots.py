@@ -4,9 +4,9 @@ stopped step has the copy made then, once, by playing the game again (engine.reb
 and goes on exactly as it would have from a copy taken before the step."""
 import pytest
 
-from referee.interpreter import engine
+from referee.interpreter.engine import game as engine
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 # the step draws after its choice (pick), so a replay that drew from another random source
 # than the original's would be seen

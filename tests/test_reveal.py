@@ -1,10 +1,10 @@
 """reveal X to P: components shown whole to chosen players, for as long as each stays where it is."""
 import random
 
-from referee.interpreter import random_source
+from referee.interpreter.runtime import random_source
 from referee.interpreter.engine import load_game
-from referee.interpreter.leaks import find_leak, hidden_places
-from referee.interpreter.render import render_view
+from referee.interpreter.tools.leaks import find_leak, hidden_places
+from referee.interpreter.engine.render import render_view
 
 GAME = """
 game "Peek" { players 2..3 }

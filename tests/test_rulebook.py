@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.interpreter.cli import main
+from referee.interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT.parent / "shared" / "games"
@@ -61,7 +61,7 @@ flow {
 
 
 def test_a_declaration_and_a_statement_under_several_tags_encode_each_rule(write_rules):
-    from referee.interpreter.coverage import Coverage
+    from referee.interpreter.tools.coverage import Coverage
     from referee.interpreter.engine import load_game
     text = """
 game "Tags" { players 2 }

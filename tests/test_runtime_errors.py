@@ -4,7 +4,7 @@ import re
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 GAME = """
 game "Broken" {
@@ -44,7 +44,7 @@ def test_geometry_of_something_that_is_no_cell_is_a_rules_error(write_rules):
     game, diagnostics, _ = load_game(str(write_rules(GAME)))
     assert diagnostics == []
     state = game.new_initial_state(0)
-    from referee.interpreter import stdlib
+    from referee.interpreter.runtime import stdlib
     with pytest.raises(RulesRuntimeError, match="is not a board cell"):
         stdlib.neighbors(state, 10_000)
 
@@ -78,7 +78,7 @@ def test_a_move_that_fails_half_way_changes_nothing(write_rules, by_hand):
 
 def test_a_forged_or_stale_move_is_refused(write_rules):
     from referee.interpreter.engine import Move
-    from referee.interpreter.errors import IllegalMove
+    from referee.interpreter.runtime.errors import IllegalMove
     game, _, _ = load_game(str(write_rules(GAME.replace("length)", "3)"))))
     state = game.new_initial_state(0)
     stale = state.legal_moves()[0]
@@ -398,7 +398,7 @@ def test_a_long_log_line_is_cut_and_its_length_is_work(write_rules):
     """A list of a million items logged round after round filled the memory (1.4 GB for 2,000
     rounds of 100,000 items): a line's characters are work now, and it is cut at the limit."""
     from referee.dsl.limits import MAX_LOG_LINE
-    from referee.interpreter.compiler import logged
+    from referee.interpreter.compile.compiler import logged
     game, diagnostics, _ = load_game(str(write_rules(
         'game "Log" { players 2 }\nvar v: int = 0\nvar items: list of int = []\n'
         'action show "show" { items = map(i in 1..30000: i) log "{items}" v += 1 }\n'

@@ -11,11 +11,12 @@ import re
 
 import pytest
 
-from referee.interpreter import cli, random_source
-from referee.interpreter.bots import RandomBot
+from referee.interpreter.cli import main as cli
+from referee.interpreter.runtime import random_source
+from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.engine import PUBLIC, load_game
-from referee.interpreter.gamelog import read_log, replay
-from referee.interpreter.leaks import find_leak
+from referee.interpreter.tools.gamelog import read_log, replay
+from referee.interpreter.tools.leaks import find_leak
 
 from .test_cli import CONTINENTS, DEAD_END, ROOT, TTT, run
 

@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-from referee.interpreter import progress
-from referee.interpreter.bots import RandomBot
-from referee.interpreter.cli import HUMAN_HELP
+from referee.interpreter.cli import progress
+from referee.interpreter.play.bots import RandomBot
+from referee.interpreter.cli.main import HUMAN_HELP
 from referee.interpreter.engine import load_game
-from referee.interpreter.render import render_view, view_defaults
+from referee.interpreter.engine.render import render_view, view_defaults
 from tests.conftest import GAMES
 from tests.test_cli import CONTINENTS, TTT, run
 
@@ -443,8 +443,8 @@ def test_bookkeeping_variables_are_not_listed_but_every_view_keeps_them(capsys, 
     assert code == 0 and {"offer[P1]", "newest", "order", "round"} <= set(final["vars"])
     assert final["display"] == {"offer": "bookkeeping", "round": "status", "newest": "bookkeeping",
                                 "order": "bookkeeping"}
-    from referee.interpreter.leaks import hidden_var_keys
-    from referee.interpreter.openspiel_game import view_text
+    from referee.interpreter.tools.leaks import hidden_var_keys
+    from referee.interpreter.adapters.openspiel_game import view_text
     game, _, _ = load_game(TITICACA, (), 2)
     state = game.new_initial_state(seed=11)
     state.apply("bid 5")

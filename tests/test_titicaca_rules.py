@@ -30,7 +30,7 @@ try:
 except ImportError:  # tests/ imported as a package
     from tests.scenario import Scenario, load
 
-from referee.interpreter.bots import RandomBot
+from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.engine import load_game
 
 ROOT = Path(__file__).resolve().parents[1]

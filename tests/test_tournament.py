@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from referee.interpreter import tournament
+from referee.interpreter.play import tournament
 
 from .test_cli import DEAD_END, ROOT, TTT, run
 

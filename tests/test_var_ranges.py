@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 
 GAME = """game "Ranges" { players 2 }
 param sides: int in 2..9 = 6

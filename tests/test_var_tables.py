@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from referee.interpreter.bots import RandomBot
+from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.engine import load_game
-from referee.interpreter.errors import RulesRuntimeError
+from referee.interpreter.runtime.errors import RulesRuntimeError
 from tests.conftest import GAMES
 
 TABLES = """

@@ -3,9 +3,9 @@ each failure is shrunk to a short list of moves that replays to the same failure
 import json
 from pathlib import Path
 
-from referee.interpreter.cli import main
+from referee.interpreter.cli.main import main
 from referee.interpreter.engine import load_game
-from referee.interpreter.verify import replay_names, state_problem, verify
+from referee.interpreter.tools.verify import replay_names, state_problem, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent / "verify"

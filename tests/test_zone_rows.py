@@ -82,7 +82,7 @@ def test_a_zone_made_in_play_holds_the_key_object_of_the_rows_that_read_it():
     """A zone is made (State.move, State.deal) under the one object kept for its key, the
     object the rows of keys hold: a read by a row's key finds the zone by identity, without
     comparing two tuples. The moves are the same either way."""
-    from referee.interpreter import zone_rows
+    from referee.interpreter.runtime import zone_rows
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
     state, rng = game.new_initial_state(4), random.Random(4)
     for _ in range(30):
@@ -99,7 +99,7 @@ def test_a_zone_made_in_play_holds_the_key_object_of_the_rows_that_read_it():
 
 
 def test_past_its_bound_the_key_table_gives_each_key_back_as_it_came(monkeypatch):
-    from referee.interpreter import zone_rows
+    from referee.interpreter.runtime import zone_rows
     monkeypatch.setattr(zone_rows, "ZONE_KEYS", {})
     monkeypatch.setattr(zone_rows, "MAX_ZONE_KEYS", 2)
     first = ("pile", 1)

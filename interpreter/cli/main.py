@@ -24,17 +24,20 @@ from referee.dsl.diagnostics import Diagnostic, RulesError
 from referee.dsl.limits import MAX_FILE_BYTES, MAX_PROMPT_LINE
 from referee.dsl.program import Unreadable, read_regular_file
 
-from .bots import KINDS, RandomBot, hidden_information, make_bot
-from .determinize import undrawn_secrets
-from .engine import PUBLIC, load_game, public_text
-from .errors import IllegalMove, RulesRuntimeError
-from .gamelog import read_log, replay, write_log
-from .verify import failure_kind, verify
-from . import completion, console, coverage, rulebook
+from ..play.bots import KINDS, RandomBot, hidden_information, make_bot
+from ..play.determinize import undrawn_secrets
+from ..engine.game import PUBLIC, load_game, public_text
+from ..runtime.errors import IllegalMove, RulesRuntimeError
+from ..tools.gamelog import read_log, replay, write_log
+from ..tools.verify import failure_kind, verify
+from . import completion
+from . import console
+from ..tools import coverage
+from referee.dsl import rulebook
 # (parallel and cluster, which bring multiprocessing, and analyze and tournament, which bring html,
 # are imported by the commands that use them: start-up)
-from .render import at_the_table, scores_text, symbol_legends, view_defaults, winners_text
-from .render import width as terminal_width
+from ..engine.render import at_the_table, scores_text, symbol_legends, view_defaults, winners_text
+from ..engine.render import width as terminal_width
 from .progress import Progress, Ticking, wanted
 
 OK, ERRORS, USAGE, UNFINISHED = 0, 1, 2, 3
@@ -226,7 +229,7 @@ def cmd_check(args) -> int:
 # ---- lsp ---------------------------------------------------------------------------------
 
 def cmd_lsp(args) -> int:
-    from . import lsp
+    from ..lsp import server as lsp
     try:
         server = lsp.make_server(version())
     except lsp.MissingServerLibrary as error:
@@ -855,7 +858,7 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=Non
 def simulated_games(args, game, jobs, progress, bots=None, details=False):
     """The records of simulate_game for seeds base, base+1, ..., in seed order: played here
     with one job, else by worker processes (bots and details: as simulate_game takes them)."""
-    from . import parallel
+    from ..play import parallel
     seeds = range(args.seed, args.seed + args.n)
     log_dir = getattr(args, "log", None)
     if played_here(args, jobs):
@@ -981,7 +984,7 @@ def analysis_bots(args, game) -> dict:
 
 def analysed(args, game, kinds, label):
     """The analyze.Tally of args.n games of `game` (loaded from args.file) between `kinds`."""
-    from . import analyze
+    from ..tools import analyze
     tally = analyze.Tally(game.num_players, args.max_moves)
     progress = Progress(args.n, label, enabled=wanted(args))
     games = simulated_games(args, game, min(jobs_of(args), args.n), progress, kinds, details=True)
@@ -997,7 +1000,7 @@ def analysed(args, game, kinds, label):
 def cmd_analyze(args) -> int:
     """A balance report of N games between bots: seats' win rates, draws, lengths, branching,
     actions, scores, endless games and errors; with --against, what changed from a base file."""
-    from . import analyze
+    from ..tools import analyze
     game = load(args.file, args.option, args.players, args.coverage, args.param)
     kinds = analysis_bots(args, game)
     base = load(args.against, args.option, game.num_players, params=args.param) if args.against else None
@@ -1033,7 +1036,7 @@ def cmd_analyze(args) -> int:
 
 
 def analysis_lines(report) -> list:
-    from . import analyze
+    from ..tools import analyze
     lines = [f"{report['description']} · {report['seconds']:.2f} s", *analyze.text_lines(report["figures"])]
     against = report.get("against")
     if against:
@@ -1066,7 +1069,7 @@ def tournament_bots(specs) -> list:
 def tournament_records(args, game, games, jobs, progress):
     """The records of simulate_game of `games` ((seed, {seat: kind}) pairs), in their order:
     played here with one job, else by worker processes."""
-    from . import parallel
+    from ..play import parallel
     if played_here(args, jobs):
         for i, (seed, kinds) in enumerate(games):
             yield simulate_game(game, seed, args.max_moves, bots=kinds)
@@ -1079,7 +1082,7 @@ def tournament_records(args, game, games, jobs, progress):
 def cmd_tournament(args) -> int:
     """Bots against each other, seats rotated: per bot its results, win rate and rating, and
     a pairwise table."""
-    from . import tournament
+    from ..play import tournament
     game = load(args.file, args.option, args.players, params=args.param)
     specs = tournament_bots(args.bot)
     refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
@@ -1131,7 +1134,8 @@ def write_text(path, text):
 def jobs_of(args, workers_write_logs=True) -> int:
     """--jobs, or all the cores; with --cluster, how many tasks its workers run at once
     (workers_write_logs: whether the workers write the logs of --log-dir, not this process)."""
-    from . import cluster, parallel
+    from ..play import cluster
+    from ..play import parallel
     if getattr(args, "cluster", None):
         if args.jobs is not None:
             raise UsageError("argument --cluster: not with --jobs: the cluster's workers play the games")
@@ -1161,14 +1165,15 @@ class Resources(contextlib.ExitStack):
     def __exit__(self, *raised):
         if self.client is None:             # nothing opened (no --cluster): no import of multiprocessing
             return super().__exit__(*raised)
-        from . import parallel
+        from ..play import parallel
         with parallel.ctrl_c_ignored():
             return super().__exit__(*raised)
 
 
 def cluster_client(args):
     """The Dask client of --cluster, connected (a local cluster started) when first asked for."""
-    from . import cluster, parallel
+    from ..play import cluster
+    from ..play import parallel
     resources = args.resources
     if resources.client is None:
         kind, value = args.cluster
@@ -1184,7 +1189,7 @@ def task_pool(jobs, args, game, players=None):
     """What plays the chunks of a command: a worker_pool of `jobs` processes (their game of
     `players`, default the game's), or with --cluster a cluster.ClusterPool, the rules file
     sent to its workers as text."""
-    from . import cluster
+    from ..play import cluster
     if not getattr(args, "cluster", None):
         with worker_pool(jobs, args, game, players) as pool:
             yield pool
@@ -1199,7 +1204,7 @@ def worker_pool(jobs, args, game, players=None):
     """A parallel.Pool for the rules file of `args`; a worker that dies or cannot start is a
     CliError (exit 70, or 65 when it cannot load the file). The pool is stopped on the way out,
     Ctrl-C included."""
-    from . import parallel
+    from ..play import parallel
     with worker_errors(args):
         with parallel.Pool(jobs, args.file, args.option, players or game.num_players,
                            getattr(args, "coverage", False), game.given_params) as pool:
@@ -1209,7 +1214,7 @@ def worker_pool(jobs, args, game, players=None):
 @contextlib.contextmanager
 def worker_errors(args, where=""):
     """A worker that died (70) or could not load the rules file (65), as a CliError."""
-    from . import parallel
+    from ..play import parallel
     where = f" {where}" if where else ""
     try:
         yield
@@ -1341,7 +1346,7 @@ def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVE
 
 
 def cmd_bench(args) -> int:
-    from . import parallel
+    from ..play import parallel
     game = load(args.file, args.option, args.players, args.coverage, args.param)
     jobs = jobs_of(args)
     if jobs <= 1:
@@ -1415,7 +1420,7 @@ def cmd_rulebook(args) -> int:
 def cmd_verify(args) -> int:
     """Play random games at every player count asked for; report broken invariants, dead ends,
     runtime errors and endless games, each shrunk to a short replayable list of moves."""
-    from . import parallel
+    from ..play import parallel
     probe = load(args.file, args.option, args.players, params=args.param)
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
@@ -1572,7 +1577,7 @@ def cluster_argument(parser, what):
 
 
 def cluster_setting(text):
-    from . import cluster
+    from ..play import cluster
     try:
         return cluster.parse_cluster(text)
     except ValueError as error:

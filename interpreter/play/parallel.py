@@ -28,9 +28,9 @@ import traceback
 from collections import deque
 from multiprocessing.connection import wait
 
-from .engine import load_game
-from . import coverage as coverage_module
-from . import verify as verify_module
+from ..engine.game import load_game
+from ..tools import coverage as coverage_module
+from ..tools import verify as verify_module
 
 READY = "ready"
 
@@ -368,13 +368,13 @@ def chunks(seeds, jobs, most=64):
 # ---- the tasks (run in the workers; the first argument is the worker's game) --------------
 
 def simulate_chunk(game, seeds, max_moves, log_dir, rules_path, bots=None, details=False):
-    from .cli import simulate_game
+    from ..cli.main import simulate_game
     return [simulate_game(game, seed, max_moves, log_dir, rules_path, bots, details) for seed in seeds]
 
 
 def tournament_chunk(game, games, max_moves):
     """The records of simulate_game for (seed, {seat: bot kind}) pairs: the games of a tournament."""
-    from .cli import simulate_game
+    from ..cli.main import simulate_game
     return [simulate_game(game, seed, max_moves, bots=kinds) for seed, kinds in games]
 
 
@@ -391,7 +391,7 @@ def shrink_failure(game, failure):
 
 
 def bench_task(game, first_seed, stride, seconds, max_moves):
-    from .cli import bench_playouts
+    from ..cli.main import bench_playouts
     return bench_playouts(game, first_seed, stride, seconds, max_moves)
 
 

@@ -16,7 +16,7 @@ from rich.text import Text
 from referee.dsl.diagnostics import RulesError
 
 from .console import Plain, Table
-from .render import legend_lines, split_key, view_sections, whose_turn
+from ..engine.render import legend_lines, split_key, view_sections, whose_turn
 
 # P1, P2, ... in these colours, in turn (red is kept for errors and refusals)
 SEAT_COLOURS = ("cyan", "magenta", "yellow", "green", "bright_blue", "dark_orange", "bright_white", "purple")

@@ -14,8 +14,8 @@ from typing import Optional
 
 import attrs
 
-from . import random_source
-from .errors import RulesRuntimeError
+from ..runtime import random_source
+from ..runtime.errors import RulesRuntimeError
 from .leaks import find_leak
 
 SHRINK_BUDGET = 1500      # replays at most, per failure

@@ -20,8 +20,8 @@ import itertools
 import math
 import random
 
-from .analyze import percent, interval_text, wilson_interval
-from .console import Table
+from ..tools.analyze import percent, interval_text, wilson_interval
+from ..tools.report import Table
 
 BOOTSTRAP_RESAMPLES = 200
 ELO_SCALE = 400 / math.log(10)      # Elo points per unit of log-strength

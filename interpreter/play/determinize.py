@@ -22,7 +22,7 @@ value that public facts imply) is not used.
 """
 from __future__ import annotations
 
-from .leaks import drawn_values, hidden_groups, hidden_var_keys, replace_sealed_move, sealed_options, unrevealed_sealed
+from ..tools.leaks import drawn_values, hidden_groups, hidden_var_keys, replace_sealed_move, sealed_options, unrevealed_sealed
 
 
 def determinization(state, seat, rng):

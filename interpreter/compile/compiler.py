@@ -20,13 +20,13 @@ from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, describe, element_of,
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
-from . import random_source
+from ..runtime import random_source
 from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, attributes_read_once, names_in, truth
-from .errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
-from .exact import number_too_large
-from .maintained import PartCounts, changed_rows, refiltered
+from ..runtime.errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
+from ..runtime.exact import number_too_large
+from ..runtime.maintained import PartCounts, changed_rows, refiltered
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
-from .zone_rows import KeyRows
+from ..runtime.zone_rows import KeyRows
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 

@@ -29,8 +29,8 @@ except ImportError as error:      # the extra is not installed
                       "pip install 'referee[pettingzoo]' (or pip install pettingzoo gymnasium)") from error
 
 from .action_space import ActionSpace, MoveUnderWay, RulesLoadError, ViewEncoding, load_explicit_game
-from .bots import hidden_information
-from .render import render_view
+from ..play.bots import hidden_information
+from ..engine.render import render_view
 
 
 class PettingZooLoadError(RulesLoadError):

@@ -25,9 +25,9 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_NUMBER
 
 from .action_space import ActionSpace, MoveUnderWay, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
-from .bots import hidden_information
-from .engine import CHANCE, PUBLIC, public_moves
-from .errors import RulesRuntimeError
+from ..play.bots import hidden_information
+from ..engine.game import CHANCE, PUBLIC, public_moves
+from ..runtime.errors import RulesRuntimeError
 
 # OpenSpiel wants a bound on a game's length; the language has none (docs/openspiel.md).
 DEFAULT_MAX_GAME_LENGTH = 10_000

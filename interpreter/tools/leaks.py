@@ -30,9 +30,9 @@ from typing import Optional
 
 from referee.dsl.checker import strip_optional
 
-from . import random_source
-from .errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
-from .engine import (PYTHON_ERRORS, explain_refusal, index_values, key_label, make_view, move_name, public_moves,
+from ..runtime import random_source
+from ..runtime.errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
+from ..engine.game import (PYTHON_ERRORS, explain_refusal, index_values, key_label, make_view, move_name, public_moves,
                      public_text, shown_to, var_entry_seen)
 
 TWINS = 3            # twin states per seat and state

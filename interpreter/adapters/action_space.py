@@ -29,8 +29,8 @@ from typing import Optional
 from referee.dsl import ast
 from referee.dsl.checker import element_of, strip_optional
 
-from .engine import CHANCE, PUBLIC, Move, key_label, load_game
-from .errors import RulesRuntimeError
+from ..engine.game import CHANCE, PUBLIC, Move, key_label, load_game
+from ..runtime.errors import RulesRuntimeError
 
 # A number binder whose range depends on the state (`n in 1..stock[current]`) gets this many
 # numbers from its low bound (0 when that is not constant either).

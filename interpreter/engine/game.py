@@ -22,13 +22,14 @@ from referee.dsl.diagnostics import Diagnostic, did_you_mean
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.program import load_program
 
-from . import random_source, stdlib
-from .boards import build_geometry, grid_cells, hex_cells
-from .compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, entity_column_value, names_in, same_value, seat
-from .codegen import Context
+from ..runtime import random_source
+from ..runtime import stdlib
+from ..runtime.boards import build_geometry, grid_cells, hex_cells
+from ..compile.compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, entity_column_value, names_in, same_value, seat
+from ..compile.codegen import Context
 from .coverage import Coverage
-from .errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
-from .zone_rows import canonical_key
+from ..runtime.errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
+from ..runtime.zone_rows import canonical_key
 
 TERMINAL = 0
 SKIP = "skip"

@@ -22,10 +22,11 @@ from referee.dsl import ast
 from referee.dsl.checker import ANY, element_of, strip_optional
 from referee.dsl.limits import MAX_COMPONENTS, MAX_LIST, MAX_RANGE
 
-from . import random_source, stdlib
-from .errors import Finished, RulesRuntimeError
-from .exact import bounded, quotient
-from .zone_rows import KeyRows
+from ..runtime import random_source
+from ..runtime import stdlib
+from ..runtime.errors import Finished, RulesRuntimeError
+from ..runtime.exact import bounded, quotient
+from ..runtime.zone_rows import KeyRows
 
 LOOP_CAP = 100_000
 CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)

@@ -15,7 +15,7 @@ import math
 from collections import Counter
 
 from . import coverage
-from .console import Table, plain_lines
+from .report import Table, plain_lines
 
 Z95 = 1.959963984540054          # the normal quantile of a two-sided 95 % interval
 

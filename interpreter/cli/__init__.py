@@ -1,0 +1,1 @@
+"""The `referee` command line (the entry point `run` is in main.py)."""
