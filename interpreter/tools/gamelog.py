@@ -26,7 +26,7 @@ from referee.dsl.diagnostics import RulesError
 from referee.dsl.limits import MAX_LOG_BYTES
 from referee.dsl.program import Unreadable, load_program, read_regular_file
 
-from ..engine.game import load_game
+from ..engine.load import load_game
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 
 FORMAT = "referee-log/1"
