@@ -80,8 +80,7 @@ def out(text=""):
 
 def runtime_text(error, game=None) -> str:
     """'runtime error: <message>' and where in the rules file, with the source line."""
-    text = str(error)
-    message = text.split("runtime error: ", 1)[-1]
+    message = error.message
     lines = [f"runtime error: {message}"]
     span = getattr(error, "span", None)
     if span is not None:

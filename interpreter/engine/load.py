@@ -41,12 +41,12 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
         game = Game(program, sources, options, players, coverage, values, chance)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
-        return None, [Diagnostic(code, str(error).split("runtime error: ", 1)[-1], error.span)], sources
+        return None, [Diagnostic(code, error.message, error.span)], sources
     except DeclarationError as error:
         return None, [Diagnostic(error.code, error.message, error.span, error.hint)], sources
     except RulesRuntimeError as error:
         span = error.span or here
-        return None, [Diagnostic("E701", str(error).split("runtime error: ", 1)[-1], span)], sources
+        return None, [Diagnostic("E701", error.message, span)], sources
     except RecursionError:       # an expression nested deeper than the compiler follows
         return None, [Diagnostic("E701", "this file nests expressions or blocks too deeply to compile", here,
                                  "split the deepest expressions into functions")], sources

@@ -19,7 +19,7 @@ def located(s, error, doing) -> RulesRuntimeError:
             span = spans[trace.tb_lineno]
         trace = trace.tb_next
     if isinstance(error, RulesRuntimeError):    # a library function's own message, located here
-        return RulesRuntimeError(str(error).split("runtime error: ", 1)[-1], span)
+        return RulesRuntimeError(error.message, span)
     if isinstance(error, RecursionError):      # the rules' own functions, calling themselves
         return RulesRuntimeError(f"functions call each other too deeply while {doing}: a function that calls itself without end?", span)
     return RulesRuntimeError(f"{type(error).__name__} while {doing}: {error}", span)

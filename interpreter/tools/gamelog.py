@@ -131,7 +131,7 @@ def check_log(log) -> Optional[str]:
 
 def runtime_message(error, where="") -> str:
     """'runtime error at move 9 'x': <message>' and the place in the rules file."""
-    message = str(error).split("runtime error: ", 1)[-1]
+    message = error.message
     span = getattr(error, "span", None)
     return f"runtime error{where}: {message}" + (f"\n  at {span}" if span is not None else "")
 
