@@ -1,7 +1,6 @@
 """Python errors raised while the rules run, as RulesRuntimeErrors located at the rules line."""
 from ..runtime.errors import RulesRuntimeError
 
-
 PYTHON_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError,
                  RecursionError)
 

@@ -9,6 +9,7 @@ from .labels import plain_label
 
 
 def player_range(program):
+    """(fewest, most) players of the game's header."""
     fields = [f for f in program.game.fields if isinstance(f, ast.PlayersField)]
     low = fields[0].low
     high = fields[0].high if fields[0].high is not None else low

@@ -17,10 +17,8 @@ from .refusals import explain_refusal
 from .steps import apply_move, replayed
 from .views import make_view
 
-TERMINAL = 0
-
-
-UNMARKED = object()
+TERMINAL = 0            # current_player() once the game has ended
+UNMARKED = object()     # (key_marks: a zone key not looked up yet)
 
 
 def key_mark(game, key):
