@@ -30,7 +30,8 @@ from pathlib import Path
 
 from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic, RulesError
-from referee.interpreter.engine.game import load_game, player_range
+from referee.interpreter.engine import load_game
+from referee.interpreter.engine.params import player_range
 from referee.interpreter.tools import verify
 from referee.interpreter.runtime.errors import IllegalMove, RulesRuntimeError
 

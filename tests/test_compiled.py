@@ -945,7 +945,7 @@ flow {
 def assert_lists_what_the_guard_lets_through(game, action, seeds=5):
     """At every decision of random games: the action's listing is every combination of its
     binders' domains that its guard lets through, in binder order."""
-    from referee.interpreter.engine.game import action_candidates
+    from referee.interpreter.engine.refusals import action_candidates
     for seed in range(seeds):
         s, bot = game.new_initial_state(seed), RandomBot(seed)
         while not s.is_terminal():

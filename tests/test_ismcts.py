@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st
 from referee.interpreter.runtime import random_source
 from referee.interpreter.play.bots import ISMCTSBot, RandomBot, make_bot
 from referee.interpreter.play.determinize import determinization
-from referee.interpreter.engine.game import load_game, make_view
+from referee.interpreter.engine import load_game
+from referee.interpreter.engine.views import make_view
 from referee.interpreter.tools.leaks import exchange_twins, random_source_twin, sealed_twins
 
 from .conftest import GAMES

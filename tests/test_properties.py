@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from referee.dsl import ast
 from referee.dsl.diagnostics import RulesError
 from referee.dsl.program import load_program
-from referee.interpreter.engine.game import compute_legal_moves, load_game, shown_to
+from referee.interpreter.engine import load_game
+from referee.interpreter.engine.moves import compute_legal_moves
+from referee.interpreter.engine.views import shown_to
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVE_BOUND = 3000          # every game must end within this many moves

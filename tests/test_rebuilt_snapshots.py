@@ -4,7 +4,8 @@ stopped step has the copy made then, once, by playing the game again (engine.reb
 and goes on exactly as it would have from a copy taken before the step."""
 import pytest
 
-from referee.interpreter.engine import game as engine
+from referee.interpreter.engine import State
+from referee.interpreter.engine.steps import Unbuilt
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime.errors import RulesRuntimeError
 
@@ -43,7 +44,7 @@ def stopped_state(write_rules, copies=False):
     if copies:
         state.rebuildable = False          # as a clone: its steps take copies
     state.apply("add 1")                   # stopped at the choice
-    assert (state.pending.snapshot.__class__ is engine.Unbuilt) != copies
+    assert (state.pending.snapshot.__class__ is Unbuilt) != copies
     assert state.pending is not None
     return game, state
 
@@ -57,11 +58,11 @@ def played_on(state, index):
 
 def test_an_original_state_takes_no_copy_before_a_step_and_its_clones_do(write_rules):
     game, state = stopped_state(write_rules)
-    assert state.pending.snapshot.__class__ is engine.Unbuilt
+    assert state.pending.snapshot.__class__ is Unbuilt
     clone = state.clone()
     clone.apply(clone.legal_moves()[0])
     clone.apply("add 1")                   # a clone's own step: a copy taken before it
-    assert isinstance(clone.pending.snapshot, engine.State)
+    assert isinstance(clone.pending.snapshot, State)
 
 
 def test_clones_of_a_stopped_step_replay_it_as_the_original_goes_on_and_the_game_is_played_again_once(

@@ -40,6 +40,20 @@ def test_a_library_function_given_none_is_a_located_rules_error(write_rules):
     assert raised.value.span is not None and raised.value.span.line == 16
 
 
+def test_a_runtime_error_carries_its_message_and_span_as_fields(write_rules):
+    """Callers read what went wrong and where from the error's fields; its text is made of them."""
+    game, diagnostics, _ = load_game(str(write_rules(GAME)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    with pytest.raises(RulesRuntimeError) as raised:
+        state.apply(state.legal_moves()[0])
+    error = raised.value
+    assert error.message.startswith("has_line of none: the length of a line is a number")
+    assert str(error) == f"{error.span}: runtime error: {error.message}"
+    assert str(RulesRuntimeError("no span")) == "runtime error: no span"
+    assert RulesRuntimeError("no span").message == "no span" and RulesRuntimeError("no span").span is None
+
+
 def test_geometry_of_something_that_is_no_cell_is_a_rules_error(write_rules):
     game, diagnostics, _ = load_game(str(write_rules(GAME)))
     assert diagnostics == []

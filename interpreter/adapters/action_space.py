@@ -29,7 +29,8 @@ from typing import Optional
 from referee.dsl import ast
 from referee.dsl.checker import element_of, strip_optional
 
-from ..engine.game import CHANCE, PUBLIC, Move, key_label, load_game
+from ..engine import CHANCE, PUBLIC, Move, load_game
+from ..engine.views import key_label
 from ..runtime.errors import RulesRuntimeError
 
 # A number binder whose range depends on the state (`n in 1..stock[current]`) gets this many

@@ -26,7 +26,8 @@ from referee.dsl.limits import MAX_NUMBER
 
 from .action_space import ActionSpace, MoveUnderWay, RulesLoadError, ViewEncoding, load_explicit_game, rules_nodes
 from ..play.bots import hidden_information
-from ..engine.game import CHANCE, PUBLIC, public_moves
+from ..engine import CHANCE, PUBLIC
+from ..engine.moves import public_moves
 from ..runtime.errors import RulesRuntimeError
 
 # OpenSpiel wants a bound on a game's length; the language has none (docs/openspiel.md).

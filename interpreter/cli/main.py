@@ -26,7 +26,8 @@ from referee.dsl.program import Unreadable, read_regular_file
 
 from ..play.bots import KINDS, RandomBot, hidden_information, make_bot
 from ..play.determinize import undrawn_secrets
-from ..engine.game import PUBLIC, load_game, public_text
+from ..engine import PUBLIC, load_game
+from ..engine.moves import public_text
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..tools.gamelog import read_log, replay, write_log
 from ..tools.verify import failure_kind, verify
@@ -79,8 +80,7 @@ def out(text=""):
 
 def runtime_text(error, game=None) -> str:
     """'runtime error: <message>' and where in the rules file, with the source line."""
-    text = str(error)
-    message = text.split("runtime error: ", 1)[-1]
+    message = error.message
     lines = [f"runtime error: {message}"]
     span = getattr(error, "span", None)
     if span is not None:

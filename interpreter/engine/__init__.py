@@ -1,5 +1,9 @@
 """The OpenSpiel-like interface over a compiled game: load_game, Game, State, Move."""
+from ..compile.compiler import CHANCE, PUBLIC
 from ..runtime.errors import IllegalMove, RulesRuntimeError
-from .game import CHANCE, PUBLIC, Game, Move, MoveList, State, load_game
+from .game import Game
+from .load import load_game
+from .moves import Move, MoveList
+from .state import State
 
 __all__ = ["CHANCE", "PUBLIC", "Game", "IllegalMove", "Move", "MoveList", "RulesRuntimeError", "State", "load_game"]

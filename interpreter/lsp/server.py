@@ -23,7 +23,7 @@ from referee.dsl.diagnostics import source_lines
 from referee.dsl.names import (Index, Tokens, completions, definitions, document_symbols, hover_text, index_of, place,
                        real, rename_edits)
 
-from ..engine.game import load_game
+from ..engine.load import load_game
 
 
 # ---- analysing a document ----------------------------------------------------------------

@@ -28,7 +28,7 @@ import traceback
 from collections import deque
 from multiprocessing.connection import wait
 
-from ..engine.game import load_game
+from ..engine.load import load_game
 from ..tools import coverage as coverage_module
 from ..tools import verify as verify_module
 

@@ -2,9 +2,11 @@
 
 
 class RulesRuntimeError(Exception):
-    """The rules did something that cannot be done (a rules bug found while playing)."""
+    """The rules did something that cannot be done (a rules bug found while playing): `message`
+    says what, `span` where in the rules (or None); its text is '<span>: runtime error: <message>'."""
 
     def __init__(self, message, span=None):
+        self.message = message
         self.span = span
         where = f"{span}: " if span is not None else ""
         super().__init__(f"{where}runtime error: {message}")
@@ -21,7 +23,7 @@ class DeclarationError(RulesRuntimeError):
 
     def __init__(self, code, message, span, hint=None):
         super().__init__(message, span)
-        self.code, self.message, self.hint = code, message, hint
+        self.code, self.hint = code, hint
 
 
 class DeadEnd(RulesRuntimeError):

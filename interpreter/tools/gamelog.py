@@ -26,7 +26,7 @@ from referee.dsl.diagnostics import RulesError
 from referee.dsl.limits import MAX_LOG_BYTES
 from referee.dsl.program import Unreadable, load_program, read_regular_file
 
-from ..engine.game import load_game
+from ..engine.load import load_game
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 
 FORMAT = "referee-log/1"
@@ -131,7 +131,7 @@ def check_log(log) -> Optional[str]:
 
 def runtime_message(error, where="") -> str:
     """'runtime error at move 9 'x': <message>' and the place in the rules file."""
-    message = str(error).split("runtime error: ", 1)[-1]
+    message = error.message
     span = getattr(error, "span", None)
     return f"runtime error{where}: {message}" + (f"\n  at {span}" if span is not None else "")
 

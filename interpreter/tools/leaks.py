@@ -32,8 +32,10 @@ from referee.dsl.checker import strip_optional
 
 from ..runtime import random_source
 from ..runtime.errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
-from ..engine.game import (PYTHON_ERRORS, explain_refusal, index_values, key_label, make_view, move_name, public_moves,
-                     public_text, shown_to, var_entry_seen)
+from ..engine.located import PYTHON_ERRORS
+from ..engine.moves import move_name, public_moves, public_text
+from ..engine.refusals import explain_refusal
+from ..engine.views import index_values, key_label, make_view, shown_to, var_entry_seen
 
 TWINS = 3            # twin states per seat and state
 VARIABLE_TWINS = 2   # of them with a variable entry set to another value, per seat and state
