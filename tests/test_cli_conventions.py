@@ -106,8 +106,7 @@ def test_json_errors_of_every_command_that_takes_json(capsys, tmp_path):
 # ---- flags that mean one thing everywhere -----------------------------------------------
 
 def test_one_max_moves_default_for_simulate_verify_and_bench(capsys):
-    from referee.interpreter.cli.arguments import build_parser
-    from referee.interpreter.play.simulate import DEFAULT_MAX_MOVES
+    from referee.interpreter.cli.arguments import DEFAULT_MAX_MOVES, build_parser
     parser = build_parser()
     assert DEFAULT_MAX_MOVES == 10_000
     for command in ("simulate", "verify", "bench"):

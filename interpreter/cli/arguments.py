@@ -4,22 +4,13 @@ their values."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import re
 import textwrap
-from collections.abc import Callable
 
 import attrs
 
-from ..play.simulate import DEFAULT_MAX_MOVES
-from . import completion
-from .commands.analyze import cmd_analyze, cmd_tournament
-from .commands.check import cmd_check
-from .commands.compile import cmd_compile, cmd_rulebook
-from .commands.lsp import cmd_lsp
-from .commands.play import cmd_play, cmd_replay
-from .commands.simulate import cmd_bench, cmd_simulate
-from .commands.verify import cmd_verify
 from .common import shortened, version
 from .errors import UsageError
 
@@ -30,6 +21,9 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(message, self)
+
+
+DEFAULT_MAX_MOVES = 10_000         # simulate, verify and bench: where a game is stopped
 
 
 # ---- values of arguments -----------------------------------------------------------------
@@ -190,25 +184,26 @@ def plain(never_coloured=None):
 
 @attrs.frozen
 class Command:
-    """One command of `referee`: its name, its line in the list of commands, its arguments (in
-    the order --help lists them) and the function that runs it with the parsed arguments."""
+    """One command of `referee`: its name, its line in the list of commands, the function that
+    runs it with the parsed arguments ('module.function' in this package: its module is
+    imported only when the command runs, so that `check` starts without the others') and its
+    arguments, in the order --help lists them."""
     name: str
     help: str
-    run: Callable
+    function: str
     arguments: tuple = ()
 
-
-def print_completion(args) -> int:
-    """`referee completion`: the script for this very command line."""
-    return completion.print_script(args, build_parser())
+    def run(self, args) -> int:
+        module, _, function = self.function.rpartition(".")
+        return getattr(importlib.import_module(f".{module}", __package__), function)(args)
 
 
 COMMANDS = (
-    Command("check", "check rules files and print their diagnostics", cmd_check, (
+    Command("check", "check rules files and print their diagnostics", "commands.check.cmd_check", (
         option("files", nargs="+", metavar="FILE",
                help="a rules file, or a folder: every .rules file in it and in its subfolders"),
         json_output("print the diagnostics as JSON"), params(), plain())),
-    Command("play", "play a game in the terminal, against bots or not", cmd_play, (
+    Command("play", "play a game in the terminal, against bots or not", "commands.play.cmd_play", (
         game(file_optional=True),
         option("--resume", metavar="LOG",
                help="go on with the unfinished game of LOG (written by play --log), which is replayed "
@@ -234,7 +229,7 @@ COMMANDS = (
         option("--brief", action="store_true",
                help="show one line per move (turn, player, move) instead of the view before each bot move"),
         plain())),
-    Command("simulate", "play many games of random bots and summarise them", cmd_simulate, (
+    Command("simulate", "play many games of random bots and summarise them", "commands.simulate.cmd_simulate", (
         game(), games(100, "number of games (default 100)", "game i uses seed S+i (default 0)"),
         QUIET_PROGRESS, json_output("print the summary as JSON"),
         option("--log-dir", "--log", dest="log", metavar="DIR",
@@ -242,7 +237,7 @@ COMMANDS = (
         max_moves("stop a game after M moves and count it unfinished"), coverage(), workers("play the games"),
         plain())),
     Command("analyze", "a balance report of many games between bots, or of a variant against its base",
-            cmd_analyze, (
+            "commands.analyze.cmd_analyze", (
         game(), games(200, "number of games (default 200)", "game i uses seed S+i (default 0)"),
         option("--bot", action="append", metavar="SEAT=KIND",
                help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first', "
@@ -257,7 +252,7 @@ COMMANDS = (
         max_moves("stop a game after M moves and count it endless"), coverage(), workers("play the games"),
         plain())),
     Command("tournament", "bots against each other, seats rotated: win rates, ratings and a pairwise table",
-            cmd_tournament, (
+            "commands.analyze.cmd_tournament", (
         game(),
         option("--bot", action="append", metavar="KIND",
                help="a bot of the tournament (at least two): 'random', 'first', "
@@ -266,7 +261,7 @@ COMMANDS = (
               "round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too"),
         json_output("print the figures and every game's result as JSON"),
         max_moves("stop a game after M moves and count it a draw"), workers("play the games"), plain())),
-    Command("replay", "replay a game log, checking every move", cmd_replay, (
+    Command("replay", "replay a game log, checking every move", "commands.play.cmd_replay", (
         option("log", metavar="LOG",
                help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir"),
         option("--rules", metavar="FILE",
@@ -279,7 +274,7 @@ COMMANDS = (
         option("--ignore-hash", action="store_true",
                help="replay even if the rules file changed since the log was written"),
         plain())),
-    Command("bench", "measure random playouts per second", cmd_bench, (
+    Command("bench", "measure random playouts per second", "commands.simulate.cmd_bench", (
         game(),
         option("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)"),
         option("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)"),
@@ -289,14 +284,14 @@ COMMANDS = (
                help="play the game compiled to count rule coverage (what counting costs; no counts printed)"),
         jobs("run playouts"), plain())),
     Command("rulebook", "the rules of a file by rule id, traced to the lines that encode them",
-            cmd_rulebook, (
+            "commands.compile.cmd_rulebook", (
         option("file", metavar="FILE", help="the rules file"),
         option("--spec", metavar="RULES_TEXT",
                help="a numbered rules text (lines starting with ids like X-12): list its rule ids "
                     "that the file does not tag, and exit 1 if there are any"),
         json_output("print the rulebook as JSON"), plain())),
     Command("verify", "play random games looking for broken invariants, dead ends and endless games; "
-                      "shrink what fails", cmd_verify, (
+                      "shrink what fails", "commands.verify.cmd_verify", (
         game("number of players (default: every count the game allows)"),
         games(50, "games per player count (default 50)", "first seed (default 0)"),
         max_moves("a game longer than M moves counts as endless"),
@@ -312,17 +307,17 @@ COMMANDS = (
         QUIET_PROGRESS, json_output("print the report as JSON"), coverage(), workers("play the games"),
         plain())),
     Command("compile", "write the Python module a game compiles to, for reading and debugging",
-            cmd_compile, (
+            "commands.compile.cmd_compile", (
         game(),
         option("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)"),
         option("--coverage", action="store_true",
                help="the module compiled to count rule coverage (its COV[k] += 1 lines)"),
         plain("the Python module"))),
-    Command("lsp", "a language server for editors, on standard input and output", cmd_lsp, (
+    Command("lsp", "a language server for editors, on standard input and output", "commands.lsp.cmd_lsp", (
         option("--stdio", action="store_true",
                help="talk over standard input and output (the only way; editors that pass it may)"),)),
     Command("completion", "print a shell completion script (bash, or zsh through bashcompinit)",
-            print_completion, (
+            "completion.print_completion", (
         option("shell", choices=["bash", "zsh"], help="the shell to complete in"), plain("the script"))),
 )
 

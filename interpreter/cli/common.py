@@ -14,7 +14,6 @@ from referee.dsl.diagnostics import RulesError
 
 from ..engine.game import load_game
 from ..engine.render import scores_text, winners_text
-from ..play.simulate import runtime_text
 from ..runtime.errors import RulesRuntimeError
 from .errors import BAD_INPUT, CANNOT_WRITE, MISSING_FILE, RUNTIME, CliError, UsageError
 
@@ -89,6 +88,7 @@ def new_state(game, seed):
     try:
         return game.new_initial_state(seed=seed)
     except RulesRuntimeError as error:
+        from ..play.simulate import runtime_text      # (it brings the bots: start-up)
         raise CliError(runtime_text(error, game), RUNTIME)
 
 

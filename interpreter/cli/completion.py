@@ -60,3 +60,9 @@ def print_script(args, parser) -> int:
         script = "autoload -U +X bashcompinit && bashcompinit\n" + script
     print(script, end="")
     return 0
+
+
+def print_completion(args) -> int:
+    """`referee completion`: the script for this very command line."""
+    from .arguments import build_parser
+    return print_script(args, build_parser())

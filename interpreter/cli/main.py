@@ -13,7 +13,6 @@ import gc
 import os
 import sys
 
-from ..play.simulate import runtime_text
 from ..runtime.errors import RulesRuntimeError
 from . import console
 from .arguments import build_parser
@@ -85,6 +84,7 @@ def main(argv=None) -> int:
             pass
         return OK
     except RulesRuntimeError as error:
+        from ..play.simulate import runtime_text
         return failed(CliError(runtime_text(error), RUNTIME), parser, as_json, errors)
     except Exception as error:               # an interpreter bug: say so, without a traceback
         if os.environ.get("REFEREE_DEBUG"):

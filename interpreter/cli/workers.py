@@ -1,11 +1,10 @@
 """Where a command's games are played: in this process, in worker processes (--jobs) or on a
 Dask cluster (--cluster), their records given back in order either way. (parallel and cluster,
-which bring multiprocessing, are imported only when a command plays games: start-up.)"""
+which bring multiprocessing, and simulate are imported only when a command plays games: start-up.)"""
 from __future__ import annotations
 
 import contextlib
 
-from ..play import simulate
 from .errors import BAD_INPUT, RUNTIME, UNAVAILABLE, CliError, UsageError
 
 
@@ -103,7 +102,7 @@ def worker_errors(args, where=""):
 def simulated_games(args, game, jobs, progress, bots=None, details=False):
     """The records of simulate_game for seeds base, base+1, ..., in seed order: played here
     with one job, else by worker processes (bots and details: as simulate_game takes them)."""
-    from ..play import parallel
+    from ..play import parallel, simulate
     seeds = range(args.seed, args.seed + args.n)
     log_dir = getattr(args, "log", None)
     if played_here(args, jobs):

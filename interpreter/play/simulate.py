@@ -12,8 +12,6 @@ from ..tools.gamelog import write_log
 from ..tools.verify import failure_kind
 from .bots import RandomBot, make_bot
 
-DEFAULT_MAX_MOVES = 10_000         # simulate, verify and bench: where a game is stopped
-
 
 def runtime_text(error, game=None) -> str:
     """'runtime error: <message>' and where in the rules file, with the source line."""
@@ -100,10 +98,10 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=Non
     return record
 
 
-def bench_playouts(game, first_seed, stride, seconds, max_moves=DEFAULT_MAX_MOVES) -> dict:
-    """Random playouts of seeds first_seed, first_seed + stride, ... for `seconds`: how many
-    finished, how many moves were played, in how long, and the (seed, text) of a runtime
-    error if one stopped them."""
+def bench_playouts(game, first_seed, stride, seconds, max_moves) -> dict:
+    """Random playouts of seeds first_seed, first_seed + stride, ... for `seconds`, each stopped
+    after max_moves: how many finished, how many moves were played, in how long, and the
+    (seed, text) of a runtime error if one stopped them."""
     playouts = moves = 0
     seed = first_seed
     started = time.perf_counter()
