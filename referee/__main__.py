@@ -1,4 +1,4 @@
-"""`python -m referee`: the `referee` command line (interpreter/cli.py), as the installed script."""
+"""`python -m referee`: the `referee` command line (interpreter/cli/), as the installed script."""
 import sys
 
 from referee.interpreter.cli.main import run

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.interpreter.play.bots import FirstBot, RandomBot
+from referee.interpreter.cli import common
 from referee.interpreter.cli import main as cli
 from referee.interpreter.cli.main import main
 from referee.interpreter.engine import load_game
@@ -126,13 +127,13 @@ def test_check_imports_only_what_it_needs():
 def test_games_load_without_garbage_collection(monkeypatch, capsys):
     # start-up: what loading makes lives as long as the command; collecting during it frees nothing
     during = []
-    real_load_game = cli.load_game
+    real_load_game = common.load_game
 
     def load_game(*args, **kwargs):
         during.append(gc.isenabled())
         return real_load_game(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "load_game", load_game)
+    monkeypatch.setattr(common, "load_game", load_game)
     assert main(["check", CONTINENTS]) == 0
     assert main(["compile", TTT]) == 0
     assert during == [False, False]

@@ -106,7 +106,7 @@ def test_json_errors_of_every_command_that_takes_json(capsys, tmp_path):
 # ---- flags that mean one thing everywhere -----------------------------------------------
 
 def test_one_max_moves_default_for_simulate_verify_and_bench(capsys):
-    from referee.interpreter.cli.main import DEFAULT_MAX_MOVES, build_parser
+    from referee.interpreter.cli.arguments import DEFAULT_MAX_MOVES, build_parser
     parser = build_parser()
     assert DEFAULT_MAX_MOVES == 10_000
     for command in ("simulate", "verify", "bench"):
@@ -197,12 +197,12 @@ DOC = (ROOT / "docs" / "cli.md").read_text()
 
 
 def commands():
-    from referee.interpreter.cli.main import build_parser
+    from referee.interpreter.cli.arguments import build_parser
     return build_parser().commands
 
 
 def test_every_command_help_has_a_description_examples_and_exit_codes(capsys):
-    from referee.interpreter.cli.main import build_parser
+    from referee.interpreter.cli.arguments import build_parser
     documented = set(re.findall(r"^\| (\d+) \|", DOC, re.M))
     for name in commands():
         code, out, _ = run(capsys, name, "--help")

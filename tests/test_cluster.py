@@ -19,7 +19,7 @@ import pytest
 
 from referee.interpreter.play import cluster
 from referee.interpreter.play import parallel
-from referee.interpreter.cli.main import simulate_game
+from referee.interpreter.play.simulate import simulate_game
 from referee.interpreter.engine import load_game
 from tests.test_jobs import json_run as jobs_json_run, run
 

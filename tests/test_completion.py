@@ -4,7 +4,8 @@ import subprocess
 
 import pytest
 
-from referee.interpreter.cli.main import build_parser, main
+from referee.interpreter.cli.arguments import build_parser
+from referee.interpreter.cli.main import main
 from referee.interpreter.cli.completion import bash_script, command_options
 
 

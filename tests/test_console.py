@@ -18,7 +18,8 @@ from rich.console import Console
 from referee.dsl.diagnostics import RulesError
 from referee.interpreter.cli import colour
 from referee.interpreter.play.bots import RandomBot
-from referee.interpreter.cli.main import build_parser, main
+from referee.interpreter.cli.arguments import build_parser
+from referee.interpreter.cli.main import main
 from referee.interpreter.cli.colour import Colour, seat_style, styled_diagnostics, styled_refusal, styled_view
 from referee.interpreter.cli.console import Table, for_command, wants_colour
 from referee.interpreter.engine import load_game

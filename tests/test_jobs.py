@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.interpreter.cli import main as cli
 from referee.interpreter.play import parallel
 from referee.interpreter.cli.main import main
+from referee.interpreter.play import simulate
 from referee.interpreter.runtime.errors import RulesRuntimeError
 from tests.test_cli import DEAD_END
 
@@ -172,26 +172,26 @@ def forked(monkeypatch):
 
 
 def test_an_error_raised_in_a_worker_is_reported_as_in_one_process(capsys, monkeypatch, forked):
-    real = cli.simulate_game
+    real = simulate.simulate_game
 
     def failing(game, seed, *args):
         if seed == 6:
             raise RulesRuntimeError("the scores cannot be counted")
         return real(game, seed, *args)
-    monkeypatch.setattr(cli, "simulate_game", failing)
+    monkeypatch.setattr(simulate, "simulate_game", failing)
     outputs = [run(capsys, "simulate", GAMES / "tic-tac-toe.rules", "-n", 12, "--jobs", jobs) for jobs in (1, 2)]
     assert outputs[0] == outputs[1]
     assert outputs[1][0] == 70 and outputs[1][2] == "runtime error: the scores cannot be counted\n"
 
 
 def test_a_worker_that_dies_is_a_clear_error_not_a_hang(capsys, monkeypatch, forked):
-    real = cli.simulate_game
+    real = simulate.simulate_game
 
     def dying(game, seed, *args):
         if seed == 30:
             os.kill(os.getpid(), signal.SIGKILL)
         return real(game, seed, *args)
-    monkeypatch.setattr(cli, "simulate_game", dying)
+    monkeypatch.setattr(simulate, "simulate_game", dying)
     started = time.perf_counter()
     code, _, err = run(capsys, "simulate", GAMES / "tic-tac-toe.rules", "-n", 60, "--jobs", 2)
     assert code == 70 and "stopped unexpectedly (killed by signal SIGKILL)" in err

@@ -17,7 +17,7 @@ from referee.dsl import names
 from referee.dsl.diagnostics import source_lines
 from referee.dsl.parser import GRAMMAR_PATH
 from referee.interpreter.lsp import server as lsp
-from referee.interpreter.cli.main import version
+from referee.interpreter.cli.common import version
 
 from .conftest import GAMES, ROOT, game_files
 from .test_bad_files import BAD

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from referee.interpreter.cli import main as cli
+from referee.interpreter.cli.commands import play as cli
 from referee.interpreter.runtime import random_source
 from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.engine import PUBLIC, load_game

@@ -12,7 +12,7 @@ import pytest
 
 from referee.interpreter.cli import progress
 from referee.interpreter.play.bots import RandomBot
-from referee.interpreter.cli.main import HUMAN_HELP
+from referee.interpreter.cli.session import HUMAN_HELP
 from referee.interpreter.engine import load_game
 from referee.interpreter.engine.render import render_view, view_defaults
 from tests.conftest import GAMES

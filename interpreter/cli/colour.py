@@ -15,8 +15,9 @@ from rich.text import Text
 
 from referee.dsl.diagnostics import RulesError
 
-from .console import Plain, Table
 from ..engine.render import legend_lines, split_key, view_sections, whose_turn
+from ..tools.report import Table
+from .plain import Plain
 
 # P1, P2, ... in these colours, in turn (red is kept for errors and refusals)
 SEAT_COLOURS = ("cyan", "magenta", "yellow", "green", "bright_blue", "dark_orange", "bright_white", "purple")

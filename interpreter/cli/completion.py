@@ -54,16 +54,15 @@ def bash_script(parser) -> str:
     ])
 
 
-def add_command(commands, run):
-    sub = commands.add_parser("completion", help="print a shell completion script (bash, or zsh through bashcompinit)")
-    sub.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete in")
-    sub.set_defaults(run=run)
-    return sub
-
-
 def print_script(args, parser) -> int:
     script = bash_script(parser)
     if args.shell == "zsh":
         script = "autoload -U +X bashcompinit && bashcompinit\n" + script
     print(script, end="")
     return 0
+
+
+def print_completion(args) -> int:
+    """`referee completion`: the script for this very command line."""
+    from .arguments import build_parser
+    return print_script(args, build_parser())

@@ -22,13 +22,8 @@ from __future__ import annotations
 import os
 import sys
 
-import attrs
-
-from referee.dsl.diagnostics import RulesError
-
-from ..engine.render import render_view
-from ..tools.report import Table, plain_lines
-
+from ..tools.report import Table  # noqa: F401  (the tables of a report, for the commands)
+from .plain import Plain
 
 # ---- deciding ----------------------------------------------------------------------------
 
@@ -60,41 +55,3 @@ def for_errors(args, stream=None, environ=None):
     the same rules as its output, but decided on standard error: `referee play x 2>log` keeps
     the log plain and the table coloured."""
     return for_command(args, stream, environ, stderr=True)
-
-
-# ---- plain -------------------------------------------------------------------------------
-
-class Plain:
-    """Text as it is: what a pipe, a file, --plain, NO_COLOR and --json get (on standard
-    output, or with stderr on standard error: looked up at each write, as print does)."""
-    colour = False
-
-    def __init__(self, stderr=False):
-        self.stderr = stderr
-
-    def write(self, text):
-        (sys.stderr if self.stderr else sys.stdout).write(f"{text}\n")
-
-    def line(self, text=""):
-        self.write(text)
-
-    def view(self, view, defaults=None):
-        self.write(render_view(view, defaults))
-
-    def refusal(self, text):
-        self.write(text)
-
-    def error(self, text):
-        """A command's error or note for standard error: a runtime error, a usage mistake,
-        rendered diagnostics."""
-        self.write(text)
-
-    def diagnostics(self, diagnostics, sources):
-        self.write(RulesError(diagnostics, sources).render())
-
-    def report(self, items):
-        for line in plain_lines(items):
-            self.write(line)
-
-    def markdown(self, text):
-        self.write(text)

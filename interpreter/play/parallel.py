@@ -31,6 +31,7 @@ from multiprocessing.connection import wait
 from ..engine.load import load_game
 from ..tools import coverage as coverage_module
 from ..tools import verify as verify_module
+from . import simulate
 
 READY = "ready"
 
@@ -368,14 +369,12 @@ def chunks(seeds, jobs, most=64):
 # ---- the tasks (run in the workers; the first argument is the worker's game) --------------
 
 def simulate_chunk(game, seeds, max_moves, log_dir, rules_path, bots=None, details=False):
-    from ..cli.main import simulate_game
-    return [simulate_game(game, seed, max_moves, log_dir, rules_path, bots, details) for seed in seeds]
+    return [simulate.simulate_game(game, seed, max_moves, log_dir, rules_path, bots, details) for seed in seeds]
 
 
 def tournament_chunk(game, games, max_moves):
     """The records of simulate_game for (seed, {seat: bot kind}) pairs: the games of a tournament."""
-    from ..cli.main import simulate_game
-    return [simulate_game(game, seed, max_moves, bots=kinds) for seed, kinds in games]
+    return [simulate.simulate_game(game, seed, max_moves, bots=kinds) for seed, kinds in games]
 
 
 def verify_chunk(game, seeds, max_moves, leaks=True):
@@ -391,8 +390,7 @@ def shrink_failure(game, failure):
 
 
 def bench_task(game, first_seed, stride, seconds, max_moves):
-    from ..cli.main import bench_playouts
-    return bench_playouts(game, first_seed, stride, seconds, max_moves)
+    return simulate.bench_playouts(game, first_seed, stride, seconds, max_moves)
 
 
 # ---- the commands' parallel parts -----------------------------------------------------------

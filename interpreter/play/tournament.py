@@ -4,7 +4,7 @@ The schedule: every seating (an ordered choice of bots for the seats: each bot o
 when there are as many bots as seats or more, else every bot at least once) is played once
 per round, and round r deals the game of seed S+r to every seating, so that each bot sits in
 each seat equally often, on the same deals. The games are played by `simulate`'s machinery
-(cli.simulate_game, in worker processes with --jobs), and this module turns their records
+(simulate.simulate_game, in worker processes with --jobs), and this module turns their records
 into figures: per bot its games, wins, draws and losses with the win rate's 95 % Wilson
 interval, Bradley-Terry ratings fitted by maximum likelihood (on the Elo scale) with 95 %
 bootstrap intervals, and a pairwise table.

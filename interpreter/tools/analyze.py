@@ -1,7 +1,7 @@
 """The balance report of `referee analyze`: what N games between chosen bots say of a game.
 
-The games are played by `simulate`'s machinery (cli.simulated_games, with details: the number
-of legal moves at each move and the moves played per seat and action); this module turns
+The games are played by `simulate`'s machinery (play/simulate.py: simulate_game, with details:
+the number of legal moves at each move and the moves played per seat and action); this module turns
 their records into figures (`Tally.figures`), compares two files' figures (`compare`), and
 writes them as text tables (`text_lines`) or a self-contained HTML page with plots
 (`html_report`, with matplotlib). The statistics are small pure functions, first.
@@ -186,7 +186,7 @@ def histogram(values, most_bins: int = 20) -> list:
 # ---- the figures of a set of games ------------------------------------------------------------
 
 class Tally:
-    """The records of cli.simulate_game (with details) of one file, in seed order, added up."""
+    """The records of simulate.simulate_game (with details) of one file, in seed order, added up."""
 
     def __init__(self, players: int, max_moves: int):
         self.players = players

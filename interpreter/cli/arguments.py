@@ -1,0 +1,445 @@
+"""The command line's parser, built from a table of commands (COMMANDS: each one's name, help,
+argument groups and function), with the argument groups the commands share and the checks of
+their values."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import re
+import textwrap
+
+import attrs
+
+from .common import shortened, version
+from .errors import UsageError
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors are raised (for main to print them, as JSON with
+    --json) instead of exiting."""
+
+    def error(self, message):
+        raise UsageError(message, self)
+
+
+DEFAULT_MAX_MOVES = 10_000         # simulate, verify and bench: where a game is stopped
+
+
+# ---- values of arguments -----------------------------------------------------------------
+
+def integer(text, refusal):
+    """int(text), or ArgumentTypeError: `refusal` (with {text}) for what is not a whole number,
+    and a number of more than 1000 digits is refused too (int() of a longer one raises)."""
+    if re.fullmatch(r"\s*[-+]?[0-9]{1001,}\s*", text or ""):
+        raise argparse.ArgumentTypeError(f"a number of more than 1000 digits: {shortened(text)!r}")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(refusal.format(text=repr(shortened(text)))) from None
+
+
+def whole_number(text, least):
+    value = integer(text, "not a whole number: {text}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}: {text}" if least else f"must not be negative: {text}")
+    return value
+
+
+def positive_int(text):
+    return whole_number(text, 1)
+
+
+def seed_int(text):
+    return integer(text, "a seed is a whole number, not {text}")
+
+
+def positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds: {text}")
+    return value
+
+
+def cluster_setting(text):
+    from ..play import cluster
+    try:
+        return cluster.parse_cluster(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error))
+
+
+def param_setting(text):
+    """'n=8' -> ('n', '8'): the game checks the value against the param's type and range."""
+    name, sep, value = text.partition("=")
+    if not sep or not re.fullmatch(r"\s*[A-Za-z_][A-Za-z_0-9]*\s*", name) or not value.strip():
+        raise argparse.ArgumentTypeError(f"write NAME=VALUE, e.g. heap=8, not {shortened(text)!r}")
+    return name.strip(), value.strip()
+
+
+class VersionAction(argparse.Action):
+    """--version, its text found only when asked (the package metadata costs start-up time)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show the program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"referee {version()}")
+        parser.exit()
+
+
+# ---- argument groups: each returns a function that adds them to a command's parser -------
+
+def option(*names, **settings):
+    """One argument, as add_argument takes it."""
+    def add(parser):
+        parser.add_argument(*names, **settings)
+    return add
+
+
+def defaults(**values):
+    """Values of the command's namespace that no argument sets (or before any does)."""
+    return lambda parser: parser.set_defaults(**values)
+
+
+def json_output(what):
+    return option("--json", action="store_true", help=what)
+
+
+QUIET_PROGRESS = option("--quiet", action="store_true", help="no progress line on standard error")
+
+
+def game(players_help="number of players (default: the game's minimum)", file_optional=False):
+    """FILE, --players, --option and --param: which game."""
+    def add(parser):
+        if file_optional:
+            parser.add_argument("file", metavar="FILE", nargs="?",
+                                help="the rules file (with --resume: default, the one the log names)")
+        else:
+            parser.add_argument("file", metavar="FILE", help="the rules file")
+        parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
+        parser.add_argument("--option", action="append", metavar="NAME", default=[],
+                            help="turn on a declared option (repeat for several)")
+        params()(parser)
+    return add
+
+
+def params():
+    return option("--param", action="append", type=param_setting, metavar="NAME=VALUE", default=[],
+                  help="give a typed param a value, e.g. --param heap=8 (repeat for several)")
+
+
+def games(default, games_help, seed_help):
+    """-n/--games and --seed, for the commands that play many games."""
+    def add(parser):
+        parser.add_argument("-n", "--games", dest="n", type=positive_int, default=default, metavar="N",
+                            help=games_help)
+        parser.add_argument("--seed", type=seed_int, default=0, metavar="S", help=seed_help)
+    return add
+
+
+def max_moves(what):
+    return option("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
+                  help=f"{what} (default {DEFAULT_MAX_MOVES})")
+
+
+def coverage():
+    return option("--coverage", action="store_true",
+                  help="also report how often each rule tag's statements, conditions and actions ran, "
+                       "and the rules never reached")
+
+
+def jobs(what):
+    return option("-j", "--jobs", type=positive_int, metavar="N",
+                  help=f"{what} in N worker processes (default: one per core; 1: in this process)")
+
+
+def workers(what):
+    """--jobs and --cluster: where the games are played."""
+    def add(parser):
+        jobs(what)(parser)
+        parser.add_argument("--cluster", type=cluster_setting, metavar="ADDRESS",
+                            help=f"{what} on a Dask cluster: the scheduler at ADDRESS (tcp://host:8786), or "
+                                 "local[:N], N worker processes started for the run (needs pip install "
+                                 "'referee[cluster]')")
+    return add
+
+
+def plain(never_coloured=None):
+    """--plain, for every command that prints (see console.py); never_coloured: what a command
+    prints that is never coloured anyway (code), so that --plain is taken by all."""
+    return option("--plain", action="store_true",
+                  help=f"taken by every command: {never_coloured} is never coloured" if never_coloured else
+                  "plain text, no colour (the default where standard output is not a terminal, "
+                  "or NO_COLOR is set)")
+
+
+# ---- the commands --------------------------------------------------------------------------
+
+@attrs.frozen
+class Command:
+    """One command of `referee`: its name, its line in the list of commands, the function that
+    runs it with the parsed arguments ('module.function' in this package: its module is
+    imported only when the command runs, so that `check` starts without the others') and its
+    arguments, in the order --help lists them."""
+    name: str
+    help: str
+    function: str
+    arguments: tuple = ()
+
+    def run(self, args) -> int:
+        module, _, function = self.function.rpartition(".")
+        return getattr(importlib.import_module(f".{module}", __package__), function)(args)
+
+
+COMMANDS = (
+    Command("check", "check rules files and print their diagnostics", "commands.check.cmd_check", (
+        option("files", nargs="+", metavar="FILE",
+               help="a rules file, or a folder: every .rules file in it and in its subfolders"),
+        json_output("print the diagnostics as JSON"), params(), plain())),
+    Command("play", "play a game in the terminal, against bots or not", "commands.play.cmd_play", (
+        game(file_optional=True),
+        option("--resume", metavar="LOG",
+               help="go on with the unfinished game of LOG (written by play --log), which is replayed "
+                    "and checked first; the game is written on to LOG unless --log names another file"),
+        option("--ignore-hash", action="store_true",
+               help="with --resume: go on even if the rules file has changed since the log was written"),
+        option("--seed", type=seed_int, metavar="S",
+               help="random seed (default: 64 random bits from the OS); shown at the start only when "
+                    "every seat is a bot, else once the game has stopped, and in the log"),
+        option("--bot", action="append", metavar="SEAT=KIND",
+               help="who plays a seat: SEAT is a number or 'all', KIND is 'random', 'first', 'mcts[:iterations=N]' or "
+                    "'ismcts[:iterations=N]' (bots) or 'human'. With --bot, a seat that no --bot names is human; "
+                    "without, seat 1 is human and the others are random bots"),
+        option("--log", metavar="FILE",
+               help="write the game log, one JSON file, to FILE (simulate and verify take a folder: --log-dir)"),
+        option("--hot-seat", action=argparse.BooleanOptionalAction, default=None,
+               help="with several human seats, clear the screen and wait for Enter before each "
+                    "human's view when another human played last (default: when standard input "
+                    "and output are a terminal)"),
+        option("--quiet", action="store_true",
+               help="show only what a human needs: who is who, each view with its legal moves and the "
+                    "prompt, refusals, the result; no move lines (the bots' or the humans')"),
+        option("--brief", action="store_true",
+               help="show one line per move (turn, player, move) instead of the view before each bot move"),
+        plain())),
+    Command("simulate", "play many games of random bots and summarise them", "commands.simulate.cmd_simulate", (
+        game(), games(100, "number of games (default 100)", "game i uses seed S+i (default 0)"),
+        QUIET_PROGRESS, json_output("print the summary as JSON"),
+        option("--log-dir", "--log", dest="log", metavar="DIR",
+               help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)"),
+        max_moves("stop a game after M moves and count it unfinished"), coverage(), workers("play the games"),
+        plain())),
+    Command("analyze", "a balance report of many games between bots, or of a variant against its base",
+            "commands.analyze.cmd_analyze", (
+        game(), games(200, "number of games (default 200)", "game i uses seed S+i (default 0)"),
+        option("--bot", action="append", metavar="SEAT=KIND",
+               help="who plays a seat: SEAT is a number or 'all', KIND 'random', 'first', "
+                    "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; a seat that no --bot names is a random bot"),
+        option("--against", metavar="BASE",
+               help="also play BASE (another rules file, e.g. the one a variant extends) with the same "
+                    "players, options, params, bots and seeds, and report what changed, with p-values"),
+        QUIET_PROGRESS, json_output("print every figure as JSON"),
+        option("--html", metavar="PATH",
+               help="also write the report with its plots to PATH, one self-contained HTML file "
+                    "(needs matplotlib: pip install 'referee[report]')"),
+        max_moves("stop a game after M moves and count it endless"), coverage(), workers("play the games"),
+        plain())),
+    Command("tournament", "bots against each other, seats rotated: win rates, ratings and a pairwise table",
+            "commands.analyze.cmd_tournament", (
+        game(),
+        option("--bot", action="append", metavar="KIND",
+               help="a bot of the tournament (at least two): 'random', 'first', "
+                    "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; repeat for each"),
+        games(100, "at least N games (default 100), rounded up to whole rounds of every seating",
+              "round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too"),
+        json_output("print the figures and every game's result as JSON"),
+        max_moves("stop a game after M moves and count it a draw"), workers("play the games"), plain())),
+    Command("replay", "replay a game log, checking every move", "commands.play.cmd_replay", (
+        option("log", metavar="LOG",
+               help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir"),
+        option("--rules", metavar="FILE",
+               help="the rules file to replay it with (default: the one the log names, looked for as "
+                    "written, then from the log's folder)"),
+        option("--player", type=positive_int, metavar="N",
+               help="print what seat N sees where the log ends (its view, and its legal moves if it "
+                    "is to move; default: a spectator's view, public information only)"),
+        json_output("print the final state as JSON"),
+        option("--ignore-hash", action="store_true",
+               help="replay even if the rules file changed since the log was written"),
+        plain())),
+    Command("bench", "measure random playouts per second", "commands.simulate.cmd_bench", (
+        game(),
+        option("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)"),
+        option("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)"),
+        QUIET_PROGRESS, json_output("print the figures as JSON"),
+        max_moves("stop a playout after M moves (it does not count as one finished)"),
+        option("--coverage", action="store_true",
+               help="play the game compiled to count rule coverage (what counting costs; no counts printed)"),
+        jobs("run playouts"), plain())),
+    Command("rulebook", "the rules of a file by rule id, traced to the lines that encode them",
+            "commands.compile.cmd_rulebook", (
+        option("file", metavar="FILE", help="the rules file"),
+        option("--spec", metavar="RULES_TEXT",
+               help="a numbered rules text (lines starting with ids like X-12): list its rule ids "
+                    "that the file does not tag, and exit 1 if there are any"),
+        json_output("print the rulebook as JSON"), plain())),
+    Command("verify", "play random games looking for broken invariants, dead ends and endless games; "
+                      "shrink what fails", "commands.verify.cmd_verify", (
+        game("number of players (default: every count the game allows)"),
+        games(50, "games per player count (default 50)", "first seed (default 0)"),
+        max_moves("a game longer than M moves counts as endless"),
+        defaults(leaks=True),
+        option("--no-leaks", dest="leaks", action="store_false",
+               help="do not probe for hidden information that reaches a seat (twin states, "
+                    "every 6 moves; on by default)"),
+        option("--flows", dest="leaks", action="store_const", const="flows",
+               help="also report what a probed move carries from hidden to shown (a hidden value "
+                    "copied into a public one; expected where the rules reveal it)"),
+        option("--log-dir", "--log", dest="log", metavar="DIR",
+               help="write a replayable log of each failure into the folder DIR (made if need be)"),
+        QUIET_PROGRESS, json_output("print the report as JSON"), coverage(), workers("play the games"),
+        plain())),
+    Command("compile", "write the Python module a game compiles to, for reading and debugging",
+            "commands.compile.cmd_compile", (
+        game(),
+        option("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)"),
+        option("--coverage", action="store_true",
+               help="the module compiled to count rule coverage (its COV[k] += 1 lines)"),
+        plain("the Python module"))),
+    Command("lsp", "a language server for editors, on standard input and output", "commands.lsp.cmd_lsp", (
+        option("--stdio", action="store_true",
+               help="talk over standard input and output (the only way; editors that pass it may)"),)),
+    Command("completion", "print a shell completion script (bash, or zsh through bashcompinit)",
+            "completion.print_completion", (
+        option("shell", choices=["bash", "zsh"], help="the shell to complete in"), plain("the script"))),
+)
+
+
+# what `referee COMMAND --help` says besides the options: (description, examples, exit codes)
+COMMAND_HELP = {
+    "check": ("Check rules files (parse, check, compile) and print their diagnostics, file:line:col with "
+              "the source line and a caret. A folder stands for every .rules file in it and in its subfolders.",
+              ["referee check my-game.rules", "referee check games/", "referee check --json games/"],
+              "0 every file is clean, 1 a file has errors (or a folder has no .rules file), 2 bad command line"),
+    "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
+             "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
+             "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
+             "the commands, 'undo' takes back your last move). --resume LOG goes on with the unfinished "
+             "game of a log written by --log.",
+             ["referee play my-game.rules",
+              "referee play my-game.rules --players 3 --bot all=random --seed 7 --brief",
+              "printf 'b2\\n1\\n' | referee play my-game.rules --seed 1 --bot 2=first",
+              "referee play my-game.rules --bot all=first --log game.json",
+              "referee play --resume game.json"],
+             "0 the game reached its end, 2 bad command line, 3 unfinished (end of input or quit), "
+             "65 bad rules file, 66 missing file, 70 runtime rules error, 73 cannot write the log"),
+    "simulate": ("Play N games between random bots (game i with seed S+i) and summarise them: wins, "
+                 "lengths, mean scores, the first runtime error.",
+                 ["referee simulate my-game.rules -n 200 --players 4",
+                  "referee simulate my-game.rules -n 50 --json --log-dir logs/",
+                  "referee simulate my-game.rules -n 10000 --cluster tcp://scheduler:8786"],
+                 "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
+                 "its scheduler unreachable or without workers, 70 a game hit a runtime error, "
+                 "73 cannot write a log"),
+    "analyze": ("A balance report of N games between bots (game i with seed S+i): each seat's win rate "
+                "with its 95% interval and a test of the first seat's advantage, draws and shared wins, game "
+                "lengths, legal moves per decision over the game, moves per action and seat, scores, endless "
+                "games and runtime errors; --against BASE tells what changed from another file, with "
+                "p-values; --html writes it with plots.",
+                ["referee analyze my-game.rules -n 500 --players 3",
+                 "referee analyze my-game.rules --bot 1=mcts:iterations=200 -n 100 --json",
+                 "referee analyze my-variant.rules --against my-game.rules -n 1000 --html report.html"],
+                "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --html without matplotlib, "
+                "--cluster without Dask or its scheduler unreachable or without workers, "
+                "70 a game hit a runtime error (the report counts it) or a worker process died, "
+                "73 cannot write the report"),
+    "tournament": ("Bots against each other, seats rotated (every bot in every seat equally often, round r "
+                   "dealing seed S+r to every seating): per bot its games, wins, draws, losses, win rate with "
+                   "its 95% interval and a Bradley-Terry rating (Elo scale) with its bootstrap interval, and a "
+                   "pairwise table.",
+                   ["referee tournament my-game.rules --bot mcts --bot random -n 100",
+                    "referee tournament my-game.rules --bot ismcts:iterations=200 --bot ismcts:iterations=50 "
+                    "--bot random --players 3 --json"],
+                   "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
+                   "its scheduler unreachable or without workers, 70 a game hit a runtime error (the report "
+                   "counts it) or a worker process died"),
+    "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
+               "spectator's view, or with --player N what seat N sees.",
+               ["referee replay game.json", "referee replay game.json --player 2",
+                "referee replay logs/game-7.json --rules my-game.rules"],
+               "0 ok, 2 bad command line, 65 bad log (changed rules file, a move not legal, another "
+               "result), 66 missing log or rules file, 70 runtime rules error"),
+    "bench": ("Random playouts for --seconds T: playouts and moves per second.",
+              ["referee bench my-game.rules --players 3 --seconds 2",
+               "referee bench my-game.rules --jobs 1 --json"],
+              "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 70 runtime rules error"),
+    "rulebook": ("The rules of a file by rule id, made from its rule tags, each traced to the lines "
+                 "that encode it (Markdown, or JSON).",
+                 ["referee rulebook my-game.rules",
+                  "referee rulebook my-game.rules --spec rules.md"],
+                 "0 ok, 1 --spec found rule ids the file does not tag, 2 bad command line, "
+                 "65 bad rules file, 66 missing file"),
+    "verify": ("Play random games at every player count, looking for broken invariants, dead ends, "
+               "runtime errors, endless games and hidden information that reaches a seat; each "
+               "failure is shrunk to a short replayable list of moves.",
+               ["referee verify my-game.rules -n 20",
+                "referee verify my-game.rules --players 3 -n 200 --coverage",
+                "referee verify my-game.rules --log-dir failures/ --json",
+                "referee verify my-game.rules -n 5000 --cluster tcp://scheduler:8786"],
+               "0 ok, 1 a problem was found, 2 bad command line, 65 bad rules file, 66 missing file, "
+               "69 --cluster without Dask or its scheduler unreachable or without workers, "
+               "70 a worker process died, 73 cannot write a log"),
+    "compile": ("Write the Python module a game compiles to (for one player count and set of options), "
+                "for reading and debugging.",
+                ["referee compile my-game.rules",
+                 "referee compile my-game.rules --players 3 -o my_game.py"],
+                "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 73 cannot write the output"),
+    "lsp": ("A language server for .rules files, for editors (VS Code, Neovim, any LSP client): the "
+            "diagnostics of check as you type, hover, go to definition, references, completion, "
+            "document symbols and rename. It speaks JSON-RPC on standard input and output; see docs/editor.md.",
+            ["referee lsp", "referee lsp --stdio"],
+            "0 the editor stopped the server, 1 the editor exited without asking it to shut down, "
+            "2 bad command line, 69 pygls is not installed (pip install 'referee[lsp]')"),
+    "completion": ("Print a completion script for the shell, built from this command line: the commands, "
+                   "their flags, and rules files (or logs) for their file arguments.",
+                   ["referee completion bash", "referee completion zsh"],
+                   "0 printed, 2 bad command line"),
+}
+
+
+def describe_commands(commands):
+    """Each command's description, examples and exit codes, for its --help."""
+    for name, (description, examples, codes) in COMMAND_HELP.items():
+        sub = commands[name]
+        sub.description = textwrap.fill(description, 78)
+        sub.formatter_class = argparse.RawDescriptionHelpFormatter
+        lines = ["examples:", *(f"  {example}" for example in examples), "", "exit codes (see docs/cli.md):"]
+        for code in [*re.split(r", (?=\d)", codes), "130 interrupted (Ctrl-C)"]:
+            number, text = code.split(" ", 1)
+            lines.append(textwrap.fill(text, 78, initial_indent=f"  {number:<4}", subsequent_indent=" " * 6))
+        sub.epilog = "\n".join(lines)
+
+
+def build_parser():
+    parser = Parser(
+        prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
+        epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
+               "65 bad rules file or log, 66 missing file, 69 a package a command or a flag needs is missing, "
+               "70 runtime rules error, 73 cannot write a log")
+    parser.add_argument("--version", action=VersionAction)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        sub = commands.add_parser(command.name, help=command.help)
+        for add in command.arguments:
+            add(sub)
+        sub.set_defaults(run=command.run)
+    parser.commands = commands.choices
+    describe_commands(parser.commands)
+    return parser

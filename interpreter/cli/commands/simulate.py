@@ -1,0 +1,174 @@
+"""`referee simulate` and `referee bench`: many games of random bots summarised, and random
+playouts timed."""
+from __future__ import annotations
+
+import json
+import time
+
+from ...play import simulate
+from ...tools import coverage
+from ..common import describe, load, log_folder, param_text, print_json, print_summary
+from ..errors import CANNOT_WRITE, OK, RUNTIME, CliError
+from ..progress import Progress, Ticking, wanted
+from ..workers import jobs_of, simulated_games, worker_pool
+
+
+def cmd_simulate(args) -> int:
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    n, base, players = args.n, args.seed, game.num_players
+    if args.log:
+        log_folder(args.log)
+    wins = [0] * players
+    score_sums = [0.0] * players
+    return_sums = [0.0] * players
+    lengths = []
+    draws = shared = finished = unfinished = errors = 0
+    first_error = None
+    counted = None
+    progress = Progress(n, "simulating", enabled=wanted(args))
+    started = time.perf_counter()
+    games = simulated_games(args, game, min(jobs_of(args), n), progress)
+    try:
+        for record in games:
+            seed, error = record["seed"], record["error"]
+            counted = coverage.add(counted, record["coverage"])
+            if error is not None:
+                errors += 1
+                if first_error is None:
+                    first_error = {"seed": seed, "message": error, "moves": record["moves"]}
+            elif record["finished"]:
+                finished += 1
+                lengths.append(record["length"])
+                if not record["winners"]:
+                    draws += 1
+                elif len(record["winners"]) > 1:
+                    shared += 1
+                for p, value in enumerate(record["returns"]):
+                    return_sums[p] += value
+                for p in record["winners"]:
+                    wins[p - 1] += 1
+                for p, value in enumerate(record["scores"]):
+                    score_sums[p] += value
+            else:
+                unfinished += 1
+            if record["log_error"]:
+                raise CliError(record["log_error"], CANNOT_WRITE)
+            if record["log"] and first_error is not None and first_error["seed"] == seed:
+                first_error["log"] = record["log"]
+    finally:
+        games.close()                   # stops the workers, if any
+        progress.close()
+    seconds = time.perf_counter() - started
+    summary = {
+        "rules": args.file, "players": players, "options": sorted(game.options),
+        "params": game.typed_param_values(), "seed": base,
+        "games": n, "finished": finished, "unfinished": unfinished, "runtime_errors": errors,
+        "max_moves": args.max_moves,
+        "wins": {str(p): wins[p - 1] for p in range(1, players + 1)}, "draws": draws,
+        "shared_wins": shared,
+        "length": ({"mean": round(sum(lengths) / len(lengths), 2), "min": min(lengths), "max": max(lengths)}
+                   if lengths else None),
+        "mean_scores": ({str(p): round(score_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
+                        if finished else None),
+        # with `returns` declared: each seat's mean payoff over the finished games
+        "mean_returns": ({str(p): round(return_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
+                         if finished and game.declared_returns is not None else None),
+        "first_error": first_error,
+        "seconds": round(seconds, 3),
+    }
+    if first_error is not None:
+        first_error["replay"] = replay_command(args, game, first_error["seed"])
+    if args.coverage:
+        summary["coverage"] = coverage.report(game.coverage, counted, n, invariants=False)
+    lines = summary_lines(summary, game)
+    if args.coverage:
+        lines += ["", *coverage.render(summary["coverage"])]
+    print_summary(args, summary, lines)
+    return RUNTIME if errors else OK
+
+
+def replay_command(args, game, seed) -> str:
+    parts = ["referee", "play", args.file, "--players", str(game.num_players), "--seed", str(seed),
+             "--bot", "all=random", "--brief"]
+    for option in sorted(game.options):
+        parts += ["--option", option]
+    for name, value in game.given_params.items():
+        parts += ["--param", f"{name}={param_text(value)}"]
+    return " ".join(parts)
+
+
+def summary_lines(s, game) -> list:
+    lines = [f"{describe(game)} · {s['games']} games (seeds {s['seed']}..{s['seed'] + s['games'] - 1}) "
+             f"in {s['seconds']:.2f} s"]
+    parts = [f"finished {s['finished']}"]
+    if s["unfinished"]:
+        parts.append(f"unfinished {s['unfinished']} (stopped at --max-moves {s['max_moves']})")
+    parts.append(f"runtime errors {s['runtime_errors']}")
+    lines.append(" · ".join(parts))
+    finished = s["finished"]
+
+    def share(count):
+        return f"{count} ({100 * count / finished:.0f}%)" if finished else str(count)
+    lines.append("wins: " + " · ".join(f"P{p} {share(c)}" for p, c in s["wins"].items())
+                 + f" · draws {share(s['draws'])} · shared wins {share(s['shared_wins'])}")
+    if s["length"]:
+        length = s["length"]
+        lines.append(f"length in moves: mean {length['mean']:.1f} · min {length['min']} · max {length['max']}")
+    if s["mean_scores"]:
+        lines.append("mean scores: " + " · ".join(f"P{p} {v:g}" for p, v in s["mean_scores"].items()))
+    if s["mean_returns"]:
+        lines.append("mean returns: " + " · ".join(f"P{p} {v:g}" for p, v in s["mean_returns"].items()))
+    error = s["first_error"]
+    if error:
+        lines.append(f"first runtime error: seed {error['seed']}, at move {len(error['moves'])}:")
+        lines.extend("  " + line for line in error["message"].splitlines())
+        lines.append(f"  moves: {json.dumps(error['moves'])}")
+        if error.get("log"):
+            lines.append(f"  log: {error['log']} (referee replay {error['log']})")
+        lines.append(f"  to watch it: {error['replay']}")
+    return lines
+
+
+def cmd_bench(args) -> int:
+    from ...play import parallel
+    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    jobs = jobs_of(args)
+    if jobs <= 1:
+        with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
+            parts = [simulate.bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
+    else:
+        # N workers, each with its own seeds (S+j, S+j+N, ...), all started at once, once
+        # every one has loaded the game; the figures are their sums over the time budget
+        with worker_pool(jobs, args, game) as pool:
+            pool.wait_ready()
+            tasks = [pool.submit(parallel.bench_task, game.num_players, args.seed + j, jobs, args.seconds,
+                                 args.max_moves) for j in range(jobs)]
+            with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
+                parts = [pool.take(task) for task in tasks]
+    failed = [part["error"] for part in parts if part["error"] is not None]
+    if failed:
+        seed, text = min(failed)
+        raise CliError(f"{text}\n(in the playout of seed {seed}; see 'referee simulate {args.file} -n 1 --seed {seed}')",
+                       RUNTIME)
+    playouts = sum(part["playouts"] for part in parts)
+    moves = sum(part["moves"] for part in parts)
+    elapsed = max(part["seconds"] for part in parts)
+    result = {
+        "rules": args.file, "players": game.num_players, "options": sorted(game.options),
+        "params": game.typed_param_values(), "jobs": jobs, "max_moves": args.max_moves, "seconds": round(elapsed, 3), "playouts": playouts, "moves": moves,
+        "playouts_per_second": round(playouts / elapsed, 2),
+        "moves_per_second": round(moves / elapsed, 1),
+        "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
+        "coverage": args.coverage,
+    }
+    if args.json:
+        print_json(result)
+    else:
+        workers = (f" · {jobs} worker processes" if jobs > 1 else "") + (" · counting rule coverage" if args.coverage else "")
+        mean = result["mean_moves_per_game"]
+        args.console.report([f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}",
+                             f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)",
+                             f"moves: {moves} ({result['moves_per_second']:.0f}/s)",
+                             f"mean moves per game: {mean:.1f}" if mean is not None else
+                             "mean moves per game: n/a (no playout finished in time)"])
+    return OK

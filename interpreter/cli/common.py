@@ -1,0 +1,149 @@
+"""What the commands share: their output, loading a game as a command does (its errors as exit
+codes), the one-line description of a game and of its result, the version."""
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from referee.dsl.diagnostics import RulesError
+
+from ..engine import load_game
+from ..engine.render import scores_text, winners_text
+from ..runtime.errors import RulesRuntimeError
+from .errors import BAD_INPUT, CANNOT_WRITE, MISSING_FILE, RUNTIME, CliError, UsageError
+
+
+def out(text=""):
+    sys.stdout.write(f"{text}\n")
+
+
+def print_json(value):
+    out(json.dumps(value, indent=2, default=str))
+
+
+def print_summary(args, value, lines):
+    """A command's result: `value` as JSON with --json, else its text lines and tables."""
+    if args.json:
+        print_json(value)
+    else:
+        args.console.report(lines)
+
+
+def shortened(text, most=40) -> str:
+    """A text given on the command line or the prompt, shown whole or cut in the middle."""
+    return text if len(text) <= most else f"{text[:most // 2]}...{text[-8:]}"
+
+
+@contextlib.contextmanager
+def collection_paused():
+    """No garbage collection inside (as Mercurial's util.nogc): reading, checking and compiling
+    a game makes objects that live as long as the command, and the collections their making
+    sets off (full ones among them, over every object of the process) free nothing."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def loaded(path, *args, **kwargs):
+    """load_game's (game, diagnostics, sources), without garbage collection while it runs."""
+    with collection_paused():
+        return load_game(path, *args, **kwargs)
+
+
+def load(path, options=None, players=None, coverage=False, params=()):
+    """The compiled game (with coverage: counting its rule tags; params: the (name, text) pairs
+    of --param), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
+    if not os.path.exists(path):
+        raise CliError(f"referee: {path}: no such file", MISSING_FILE)
+    if os.path.isdir(path):
+        raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
+    game, diagnostics, sources = loaded(path, tuple(options or ()), players, coverage, dict(params or ()))
+    if game is None:
+        raise flag_mistake(diagnostics) or CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
+    return game
+
+
+def flag_mistake(diagnostics):
+    """load_game's E601 (an option the game does not declare) and E602 (a player count out
+    of its range) as what they are at the command line: a mistake of --option or --players."""
+    if len(diagnostics) == 1 and diagnostics[0].code in ("E601", "E602", "E603", "E604"):
+        (diagnostic,) = diagnostics
+        flag = {"E601": "--option", "E602": "--players"}.get(diagnostic.code, "--param")
+        hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
+        return UsageError(f"argument {flag}: {diagnostic.message}{hint}")
+    return None
+
+
+def new_state(game, seed):
+    try:
+        return game.new_initial_state(seed=seed)
+    except RulesRuntimeError as error:
+        from ..play.simulate import runtime_text      # (it brings the bots: start-up)
+        raise CliError(runtime_text(error, game), RUNTIME)
+
+
+def describe(game, seed=None) -> str:
+    parts = [game.title or "game", f"{game.num_players} players"]
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    parts.append("options: " + (", ".join(sorted(game.options)) or "none"))
+    values = game.typed_param_values()
+    if values:
+        parts.append("params: " + ", ".join(f"{name}={param_text(v)}" for name, v in values.items()))
+    return " · ".join(parts)
+
+
+def param_text(value) -> str:
+    """A param's value as --param takes it: 8, true, false."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def result_lines(state) -> list:
+    lines = []
+    if state.is_terminal():
+        lines.append("result: " + winners_text(state.winners))
+    else:
+        lines.append("result: the game is unfinished")
+    lines.append("scores: " + scores_text(state.scores()))
+    if state.game.declared_returns is not None and state.is_terminal():
+        lines.append("returns: " + scores_text(state.returns()))
+    return lines
+
+
+def write_text(path, text):
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"referee: cannot write {path}: {error.strerror or error}", CANNOT_WRITE)
+
+
+def log_folder(path) -> Path:
+    """The directory of --log DIR, made if need be, or CliError (73)."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"referee: cannot create the log directory {path}: {error.strerror or error}", CANNOT_WRITE)
+    return Path(path)
+
+
+def version() -> str:
+    """The version of the installed package (its metadata, from pyproject.toml), else that of
+    the pyproject.toml of this source tree."""
+    try:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as installed
+        return installed("referee")
+    except PackageNotFoundError:
+        text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+        found = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
+        return found.group(1) if found else "unknown"
