@@ -1931,6 +1931,8 @@ def build_parser():
     server.add_argument("--stdio", action="store_true",
                         help="talk over standard input and output (the only way; editors that pass it may)")
     server.set_defaults(run=cmd_lsp)
+    from .web.serve import add_serve_command        # `referee serve`: the web table (interpreter/web/)
+    add_serve_command(commands, plain_argument)
     plain_argument(completion.add_command(commands, lambda args: completion.print_script(args, parser)),
                    "the script")
     parser.commands = commands.choices

@@ -1,0 +1,227 @@
+"""`referee serve FILE...`: tables in the browser, each seat on its own device (docs/web.md).
+
+    add_serve_command(commands)   # the subcommand and its arguments, on the CLI's subparsers
+    serve_command(args)           # runs it: the tables, their URLs on standard output, the server
+
+Starlette and uvicorn (the `web` extra) are imported only here, when the command runs: without
+them the command says what to install (exit 69), and no other command pays for them.
+"""
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from pathlib import Path
+
+from ..errors import RulesRuntimeError
+from ..gamelog import read_log, replay
+from .table import Refused, Table, new_token, read_seats, table_name
+
+DESCRIPTION = ("Serve games in the browser: each human seat gets its own address with a secret "
+               "token, its page shows exactly what the seat may see (its view) and takes its moves, "
+               "live; bots play their seats; a lobby starts more tables. See docs/web.md.")
+EXAMPLES = ["referee serve games/tic-tac-toe.rules",
+            "referee serve games/love-letter.rules --players 3 --bot 3=random --log-dir tables/",
+            "referee serve games/kuhn-poker.rules games/tic-tac-toe.rules --tables 2 --lobby",
+            "referee serve --resume tables/love-letter-1.json --port 8001"]
+EXIT_CODES = [("0", "the server was stopped (Ctrl-C, SIGTERM)"), ("2", "bad command line"),
+              ("65", "bad rules file or log"), ("66", "missing file"),
+              ("69", "Starlette or uvicorn is not installed (pip install 'referee[web]'), or the port cannot be had"),
+              ("70", "a runtime rules error while setting up a table"), ("73", "cannot write a log"),
+              ("130", "interrupted (Ctrl-C)")]
+
+
+def add_serve_command(commands, plain_argument):
+    """The `serve` subcommand on the CLI's subparsers (`plain_argument`: the CLI's --plain)."""
+    from ..cli import param_setting, seed_int
+    import textwrap
+    epilog = ["examples:", *(f"  {example}" for example in EXAMPLES), "", "exit codes (see docs/cli.md):"]
+    epilog += [textwrap.fill(text, 78, initial_indent=f"  {code:<4}", subsequent_indent=" " * 6) for code, text in EXIT_CODES]
+    sub = commands.add_parser("serve", help="serve games in the browser, a page per seat",
+                              description=textwrap.fill(DESCRIPTION, 78), epilog="\n".join(epilog),
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub.add_argument("files", nargs="*", metavar="FILE", help="a rules file: a table of it (or --tables N of them)")
+    sub.add_argument("--players", type=int, metavar="N", help="number of players at each table (default: the game's minimum)")
+    sub.add_argument("--option", action="append", metavar="NAME", help="turn on a declared option of the games; repeatable")
+    sub.add_argument("--param", action="append", type=param_setting, metavar="NAME=VALUE",
+                     help="give a typed param of the games a value; repeatable")
+    sub.add_argument("--seed", type=seed_int, metavar="S",
+                     help="the first table's seed (table i: S+i; default: 64 random bits each); never shown on a page")
+    sub.add_argument("--bot", action="append", metavar="SEAT=KIND",
+                     help="who plays a seat at every table: KIND as for play (random, first, mcts, ismcts); a seat "
+                          "that no --bot names is human and gets an address")
+    sub.add_argument("--tables", type=int, default=1, metavar="N", help="tables of each FILE (default 1)")
+    sub.add_argument("--lobby", action="store_true",
+                     help="also a lobby page (its address printed as 'lobby: URL') that starts tables of the FILEs")
+    sub.add_argument("--log-dir", metavar="DIR",
+                     help="write each table's log to DIR/TABLE.json, after every move, as play --log writes it "
+                          "(and its seats' tokens to DIR/TABLE.seats.json), so that --resume brings it back")
+    sub.add_argument("--resume", action="append", metavar="LOG",
+                     help="serve again the table of LOG (written with --log-dir, or by play --log), with the "
+                          "same addresses when its .seats.json is beside it; repeatable")
+    sub.add_argument("--port", type=int, default=8000, metavar="P", help="the port to listen on (default 8000; 0: any free one)")
+    sub.add_argument("--host", default="127.0.0.1", metavar="H",
+                     help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for the network)")
+    plain_argument(sub)
+    sub.set_defaults(run=serve_command)
+    return sub
+
+
+def web_packages():
+    """(starlette, uvicorn), or CliError 69 naming the extra to install."""
+    from ..cli import CliError, UNAVAILABLE
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError as error:
+        raise CliError(f"referee serve: {error.name} is not installed: pip install 'referee[web]'", UNAVAILABLE) from None
+    return uvicorn
+
+
+def table_kinds(game, specs) -> dict:
+    """{seat: kind} from --bot (a seat that no --bot names is human), checked as play checks it."""
+    from ..cli import parse_bots, refuse_mcts_on_hidden_information
+    kinds = parse_bots(specs or [], game.num_players)
+    refuse_mcts_on_hidden_information(game, kinds)
+    return {p: kinds.get(p, "human") for p in game.seats}
+
+
+def log_file(args, name):
+    return Path(args.log_dir) / f"{name}.json" if args.log_dir else None
+
+
+def checked_log_dir(args):
+    from ..cli import CliError, CANNOT_WRITE
+    if not args.log_dir:
+        return
+    try:
+        Path(args.log_dir).mkdir(parents=True, exist_ok=True)
+        probe = Path(args.log_dir) / ".referee-serve-probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        raise CliError(f"referee: cannot write logs into {args.log_dir}: {error.strerror or error}", CANNOT_WRITE) from None
+
+
+def new_tables(args, taken) -> list:
+    """The tables of the FILEs: --tables of each, seeds S, S+1, ... (or random ones)."""
+    from ..cli import load, new_seed, UsageError
+    if args.tables < 1 and args.files:
+        raise UsageError("argument --tables: must be at least 1")
+    tables = []
+    for path in args.files:
+        game = load(path, args.option, args.players, params=args.param)
+        kinds = table_kinds(game, args.bot)
+        for _ in range(args.tables):
+            seed = args.seed + len(tables) if args.seed is not None else new_seed()
+            name = table_name(path, taken)
+            taken.add(name)
+            tables.append(made_table(name, game, path, seed, kinds, log_path=log_file(args, name)))
+    return tables
+
+
+def made_table(name, game, path, seed, kinds, tokens=None, moves=(), log_path=None) -> Table:
+    from ..cli import CliError, RUNTIME, runtime_text
+    try:
+        return Table(name, game, path, seed, kinds, tokens=tokens, moves=moves, log_path=log_path)
+    except RulesRuntimeError as error:
+        raise CliError(f"{runtime_text(error, game)}\n(while setting up table {name})", RUNTIME) from None
+
+
+def resumed_tables(args, taken) -> list:
+    """The tables of --resume LOG: replayed and checked whole, as `play --resume` does, with
+    their tokens (and bots) from the seats file beside the log when there is one."""
+    from ..cli import CliError
+    tables = []
+    for log_path in args.resume or []:
+        log, error = read_log(log_path)
+        if error is None:
+            state, error = replay(log, log_path=log_path)
+        if error is not None:
+            message = str(error).removeprefix(f"{log_path}: ")
+            raise CliError(f"referee: cannot resume {log_path}: {message}", error.code)
+        seats = read_seats(log_path) or {}
+        name = seats.get("table") or table_name(log_path, taken)
+        if name in taken:
+            name = table_name(name, taken)
+        taken.add(name)
+        kinds = seats.get("kinds") or {}
+        if args.bot or not kinds:
+            kinds = table_kinds(state.game, args.bot)
+        tokens = {p: t for p, t in (seats.get("tokens") or {}).items() if kinds.get(p) == "human"}
+        tables.append(made_table(name, state.game, log["rules"], log["seed"], kinds, tokens=tokens,
+                                 moves=log["moves"], log_path=log_path))
+    return tables
+
+
+def lobby_games(args) -> dict:
+    """{game name: start(players, bots, taken) -> Table} for the lobby: one per FILE."""
+    from ..cli import CliError, UsageError, load, new_seed, parse_bots
+    games = {}
+    for path in args.files:
+        def start(players, bots, taken, path=path):
+            try:
+                game = load(path, args.option, players, params=args.param)
+                kinds = table_kinds(game, [f"{seat}={kind}" for seat, kind in dict(bots).items()])
+            except (CliError, UsageError) as error:
+                raise Refused(error.message.removeprefix("argument --bot: ").removeprefix("argument --players: "))
+            name = table_name(path, taken)
+            try:
+                return Table(name, game, path, new_seed(), kinds, log_path=log_file(args, name))
+            except RulesRuntimeError as error:
+                raise Refused(f"the game cannot be set up: {error}")
+        games[Path(path).stem] = start
+    return games
+
+
+def listening_socket(host, port):
+    """The server's socket, bound before the addresses are printed (so --port 0 has its port)."""
+    from ..cli import CliError, UNAVAILABLE
+    try:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(info[0], socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(info[4])
+        sock.listen(128)
+    except OSError as error:
+        raise CliError(f"referee serve: cannot listen on {host}:{port}: {error.strerror or error}", UNAVAILABLE) from None
+    sock.setblocking(False)
+    return sock
+
+
+def address(host, sock) -> str:
+    port = sock.getsockname()[1]
+    shown = socket.gethostname() if host in ("0.0.0.0", "::", "") else host
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
+
+def serve_command(args) -> int:
+    from ..cli import OK, UsageError
+    from .app import TableServer, build_app, seat_path
+    uvicorn = web_packages()
+    if not args.files and not args.resume:
+        raise UsageError("the following arguments are required: FILE (or --resume LOG)")
+    if args.lobby and not args.files:
+        raise UsageError("argument --lobby: name the games it offers: FILE...")
+    checked_log_dir(args)
+    taken = set()
+    tables = resumed_tables(args, taken) + new_tables(args, taken)
+    lobby_token = new_token() if args.lobby else None
+    server = TableServer(lobby_games(args) if args.lobby else {}, lobby_token,
+                         errors=lambda text: args.errors.error(text))
+    for table in tables:
+        server.add(table)
+    sock = listening_socket(args.host, args.port)
+    root = address(args.host, sock)
+    for table in tables:
+        for seat in table.humans:
+            print(f"P{seat}: {root}{seat_path(table, seat)}")
+    if lobby_token:
+        print(f"lobby: {root}/lobby/{lobby_token}")
+    sys.stdout.flush()
+    for table in tables:
+        who = " · ".join(f"P{p}: {kind if kind == 'human' else kind + ' bot'}" for p, kind in table.kinds.items())
+        args.errors.error(f"table {table.name} ({table.game.title or table.rules_path}): {who}")
+    config = uvicorn.Config(build_app(server), log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+    return OK
