@@ -14,8 +14,8 @@ uvicorn = pytest.importorskip("uvicorn", reason="the web extra: pip install 'ref
 httpx = pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
 
 from referee.interpreter.engine import load_game          # noqa: E402
-from referee.interpreter.web.app import TableServer, build_app, seat_path   # noqa: E402
-from referee.interpreter.web.serve import listening_socket   # noqa: E402
+from referee.interpreter.web.app import TableServer, seat_path   # noqa: E402
+from referee.interpreter.web.serve import listening_socket, uvicorn_server   # noqa: E402
 from referee.interpreter.web.table import Table           # noqa: E402
 
 from .conftest import GAMES                                 # noqa: E402
@@ -47,8 +47,7 @@ class RunningServer:
             self.server.add(t)
         self.sock = listening_socket("127.0.0.1", 0)
         self.root = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(build_app(self.server), log_level="warning", timeout_graceful_shutdown=1)
-        self.uvicorn = uvicorn.Server(config)
+        self.uvicorn = uvicorn_server(uvicorn, self.server)
         self.thread = threading.Thread(target=self.uvicorn.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def url(self, t, seat) -> str:

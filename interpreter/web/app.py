@@ -88,6 +88,7 @@ class TableServer:
         self.lobby_token = lobby_token
         self.errors = errors                      # where a table's runtime error is reported
         self.loop = None
+        self.closing = False                      # the server stops: event streams end
         self.runners: dict[str, asyncio.Task] = {}
 
     # ---- tables --------------------------------------------------------------------------
@@ -127,6 +128,13 @@ class TableServer:
             self.changes[name] = Changes()
             table.listeners.append(self.listener(table))
             self.wake_bots(table)
+
+    def close_streams(self):
+        """End every event stream (the server is stopping), so that it need not wait for them."""
+        self.closing = True
+        for changes in self.changes.values():
+            if changes is not None:
+                changes.fire()
 
     def wake_bots(self, table: Table):
         """Let the bots play while one is to move (in a thread: a search takes time), one
@@ -230,7 +238,7 @@ class TableServer:
 
         async def stream():
             sent = None
-            while True:
+            while not self.closing:
                 if table.version != sent:
                     sent = table.version
                     yield self.update(table, seat)

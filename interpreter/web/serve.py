@@ -200,7 +200,7 @@ def address(host, sock) -> str:
 
 def serve_command(args) -> int:
     from ..cli import OK, UsageError
-    from .app import TableServer, build_app, seat_path
+    from .app import TableServer, seat_path
     uvicorn = web_packages()
     if not args.files and not args.resume:
         raise UsageError("the following arguments are required: FILE (or --resume LOG)")
@@ -225,6 +225,18 @@ def serve_command(args) -> int:
     for table in tables:
         who = " · ".join(f"P{p}: {kind if kind == 'human' else kind + ' bot'}" for p, kind in table.kinds.items())
         args.errors.error(f"table {table.name} ({table.game.title or table.rules_path}): {who}")
-    config = uvicorn.Config(build_app(server), log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn_server(uvicorn, server).run(sockets=[sock])
     return OK
+
+
+def uvicorn_server(uvicorn, server):
+    """uvicorn serving the tables of `server`; when it stops, it first ends the event streams
+    (else it would wait for every open page, then cancel them)."""
+    from .app import build_app
+
+    class TableUvicorn(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            server.close_streams()
+            await super().shutdown(sockets=sockets)
+    config = uvicorn.Config(build_app(server), log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
+    return TableUvicorn(config)
