@@ -50,7 +50,7 @@ def add_serve_command(commands, plain_argument):
     sub.add_argument("--bot", action="append", metavar="SEAT=KIND",
                      help="who plays a seat at every table: KIND as for play (random, first, mcts, ismcts); a seat "
                           "that no --bot names is human and gets an address")
-    sub.add_argument("--tables", type=int, default=1, metavar="N", help="tables of each FILE (default 1)")
+    sub.add_argument("--tables", type=int, default=1, metavar="N", help="tables of each FILE (default 1; 0 with --lobby: only those the lobby starts)")
     sub.add_argument("--lobby", action="store_true",
                      help="also a lobby page (its address printed as 'lobby: URL') that starts tables of the FILEs")
     sub.add_argument("--log-dir", metavar="DIR",
@@ -106,8 +106,8 @@ def checked_log_dir(args):
 def new_tables(args, taken) -> list:
     """The tables of the FILEs: --tables of each, seeds S, S+1, ... (or random ones)."""
     from ..cli import load, new_seed, UsageError
-    if args.tables < 1 and args.files:
-        raise UsageError("argument --tables: must be at least 1")
+    if args.tables < 0 or (args.tables == 0 and not args.lobby):
+        raise UsageError("argument --tables: must be at least 1 (0 only with --lobby: tables started there)")
     tables = []
     for path in args.files:
         game = load(path, args.option, args.players, params=args.param)
