@@ -112,7 +112,9 @@ class Table:
         self.log_path = log_path
         self.stopped = None          # why the game stopped before its end (a rules runtime error)
         self.lock = threading.RLock()
-        self.version = 0             # counts the changes every seat sees (moves, undos)
+        # counts the changes every seat sees (moves, undos); a resumed table starts at its
+        # moves' count, so that a page open before a restart does not meet its old versions again
+        self.version = len(moves)
         self.listeners: list[Callable[[], None]] = []
         # each human decision so far: (seat, moves played before it, the bots as they were),
         # so that undo goes back to it and the bots play on as they did (as at the terminal)
