@@ -45,6 +45,10 @@ SECURITY_HEADERS = {
 }
 
 
+class BadRequest(Exception):
+    """A request body that is JSON but not a move (400)."""
+
+
 def forbidden() -> Response:
     return PlainTextResponse("forbidden\n", status_code=403, headers=SECURITY_HEADERS)
 
@@ -194,35 +198,34 @@ class TableServer:
             return None, JSONResponse({"refused": "'after' must be a version number"}, 400, headers=SECURITY_HEADERS)
         return data, None
 
-    async def move(self, request: Request) -> Response:
+    async def changing(self, request: Request, change) -> Response:
+        """A POST that changes the table: change(table, seat, body) plays or takes back;
+        200 and the seat's new observation, or 409 and the refusal (nothing changed)."""
         table, seat = self.seat(request)
         if table is None:
             return forbidden()
         data, problem = await self.body(request)
         if problem is not None:
             return problem
-        if not isinstance(data.get("move"), str):
-            return JSONResponse({"refused": 'give the move as {"move": "<its name>"}'}, 400, headers=SECURITY_HEADERS)
         try:
-            table.play(seat, data["move"], data.get("after"))
+            change(table, seat, data)
         except Refused as refusal:
             return JSONResponse({"refused": refusal.text}, 409, headers=SECURITY_HEADERS)
         self.wake_bots(table)
         return JSONResponse(self.observed(table, seat), headers=SECURITY_HEADERS)
 
-    async def undo(self, request: Request) -> Response:
-        table, seat = self.seat(request)
-        if table is None:
-            return forbidden()
-        data, problem = await self.body(request)
-        if problem is not None:
-            return problem
+    async def move(self, request: Request) -> Response:
+        def play(table, seat, data):
+            if not isinstance(data.get("move"), str):
+                raise BadRequest('give the move as {"move": "<its name>"}')
+            table.play(seat, data["move"], data.get("after"))
         try:
-            table.undo(seat, data.get("after"))
-        except Refused as refusal:
-            return JSONResponse({"refused": refusal.text}, 409, headers=SECURITY_HEADERS)
-        self.wake_bots(table)
-        return JSONResponse(self.observed(table, seat), headers=SECURITY_HEADERS)
+            return await self.changing(request, play)
+        except BadRequest as problem:
+            return JSONResponse({"refused": str(problem)}, 400, headers=SECURITY_HEADERS)
+
+    async def undo(self, request: Request) -> Response:
+        return await self.changing(request, lambda table, seat, data: table.undo(seat, data.get("after")))
 
     def update(self, table: Table, seat: int) -> str:
         """One live update for a seat: its version and its page's changing part."""
