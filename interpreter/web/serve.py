@@ -13,6 +13,10 @@ import socket
 import sys
 from pathlib import Path
 
+# what the other commands share: loading a game, --bot, errors and exit codes
+# (the CLI imports this module only when it builds its parser: no import cycle at load time)
+from ..cli import (CANNOT_WRITE, OK, RUNTIME, UNAVAILABLE, CliError, UsageError, load, new_seed, param_setting,
+                   parse_bots, refuse_mcts_on_hidden_information, runtime_text, seed_int)
 from ..errors import RulesRuntimeError
 from ..gamelog import read_log, replay
 from .table import Refused, Table, new_token, read_seats, table_name
@@ -33,7 +37,6 @@ EXIT_CODES = [("0", "the server was stopped (Ctrl-C, SIGTERM)"), ("2", "bad comm
 
 def add_serve_command(commands, plain_argument):
     """The `serve` subcommand on the CLI's subparsers (`plain_argument`: the CLI's --plain)."""
-    from ..cli import param_setting, seed_int
     import textwrap
     epilog = ["examples:", *(f"  {example}" for example in EXAMPLES), "", "exit codes (see docs/cli.md):"]
     epilog += [textwrap.fill(text, 78, initial_indent=f"  {code:<4}", subsequent_indent=" " * 6) for code, text in EXIT_CODES]
@@ -69,7 +72,6 @@ def add_serve_command(commands, plain_argument):
 
 def web_packages():
     """(starlette, uvicorn), or CliError 69 naming the extra to install."""
-    from ..cli import CliError, UNAVAILABLE
     try:
         import starlette  # noqa: F401
         import uvicorn
@@ -80,7 +82,6 @@ def web_packages():
 
 def table_kinds(game, specs) -> dict:
     """{seat: kind} from --bot (a seat that no --bot names is human), checked as play checks it."""
-    from ..cli import parse_bots, refuse_mcts_on_hidden_information
     kinds = parse_bots(specs or [], game.num_players)
     refuse_mcts_on_hidden_information(game, kinds)
     return {p: kinds.get(p, "human") for p in game.seats}
@@ -91,7 +92,6 @@ def log_file(args, name):
 
 
 def checked_log_dir(args):
-    from ..cli import CliError, CANNOT_WRITE
     if not args.log_dir:
         return
     try:
@@ -105,7 +105,6 @@ def checked_log_dir(args):
 
 def new_tables(args, taken) -> list:
     """The tables of the FILEs: --tables of each, seeds S, S+1, ... (or random ones)."""
-    from ..cli import load, new_seed, UsageError
     if args.tables < 0 or (args.tables == 0 and not args.lobby):
         raise UsageError("argument --tables: must be at least 1 (0 only with --lobby: tables started there)")
     tables = []
@@ -121,7 +120,6 @@ def new_tables(args, taken) -> list:
 
 
 def made_table(name, game, path, seed, kinds, tokens=None, moves=(), log_path=None) -> Table:
-    from ..cli import CliError, RUNTIME, runtime_text
     try:
         return Table(name, game, path, seed, kinds, tokens=tokens, moves=moves, log_path=log_path)
     except RulesRuntimeError as error:
@@ -131,7 +129,6 @@ def made_table(name, game, path, seed, kinds, tokens=None, moves=(), log_path=No
 def resumed_tables(args, taken) -> list:
     """The tables of --resume LOG: replayed and checked whole, as `play --resume` does, with
     their tokens (and bots) from the seats file beside the log when there is one."""
-    from ..cli import CliError
     tables = []
     for log_path in args.resume or []:
         log, error = read_log(log_path)
@@ -156,7 +153,6 @@ def resumed_tables(args, taken) -> list:
 
 def lobby_games(args) -> dict:
     """{game name: start(players, bots, taken) -> Table} for the lobby: one per FILE."""
-    from ..cli import CliError, UsageError, load, new_seed, parse_bots
     games = {}
     for path in args.files:
         def start(players, bots, taken, path=path):
@@ -176,7 +172,6 @@ def lobby_games(args) -> dict:
 
 def listening_socket(host, port):
     """The server's socket, bound before the addresses are printed (so --port 0 has its port)."""
-    from ..cli import CliError, UNAVAILABLE
     try:
         info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(info[0], socket.SOCK_STREAM)
@@ -199,7 +194,6 @@ def address(host, sock) -> str:
 
 
 def serve_command(args) -> int:
-    from ..cli import OK, UsageError
     from .app import TableServer, seat_path
     uvicorn = web_packages()
     if not args.files and not args.resume:

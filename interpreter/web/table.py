@@ -29,7 +29,7 @@ from referee.dsl.limits import MAX_PROMPT_LINE
 from ..engine import PUBLIC
 from ..errors import IllegalMove, RulesRuntimeError
 from ..gamelog import game_result, write_log
-from ..render import winners_text
+from ..render import index_order, winners_text
 # the terminal's own reading of typed moves and its notes on them (docs/cli.md, "Human seats")
 from ..cli import holding_words, named_by_numbers, seat_bots, shortened, skip_notes
 
@@ -377,12 +377,12 @@ def table_name(path, taken) -> str:
 
 
 def rule_texts(game) -> list:
-    """The game's rules as its rule tags say them: [(rule id, [sentences])], in rule order."""
-    from ..rulebook import rule_order
+    """The game's rules as its rule tags say them: [(rule id, [sentences])], in rule order
+    ('LL-2' before 'LL-10')."""
     rules = {}
     for rule_id, text, _ in game.program.tags():
         texts = rules.setdefault(rule_id, [])
         if text and text not in texts:
             texts.append(text)
-    return sorted(rules.items(), key=lambda item: rule_order(item[0]))
+    return sorted(rules.items(), key=lambda item: index_order(item[0]))
 
