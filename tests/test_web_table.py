@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from html import escape
 import os
 import re
 import subprocess
@@ -268,3 +269,30 @@ def test_referee_serve_says_what_is_wrong_with_its_command_line(capsys):
     assert main(["serve", "games/tic-tac-toe.rules", "--bot", "3=random", "--port", "0"]) == 2
     assert "the seat must be 1..2" in capsys.readouterr().err
     assert main(["serve", "nosuch.rules", "--port", "0"]) == 66
+
+
+# ---- every game draws ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "games").glob("*.rules")))
+def test_every_game_s_pages_draw_through_a_game_of_bots(name):
+    """Any rules file: each seat's page and live update draw at every few moves of a game its
+    bots play (grids, hex maps, boards per seat, zones, parts), with the view's boards in SVG."""
+    import random
+    from referee.interpreter.web.app import table_info
+    from referee.interpreter.web.html import fragment, page
+    t = table(name, seed=2)
+    info = table_info(t.game)
+    rng = random.Random(2)
+    for step in range(60):
+        if step % 10 == 0 or t.state.is_terminal():
+            for seat in t.game.seats:
+                observed = t.observation(seat)
+                html = page(observed, info, "/static")
+                assert html.count("<svg") == len(observed["boards"]) and fragment(observed, info) in html
+                assert f"You are P{seat}" in html
+                for label in observed["legal"]:
+                    assert f'data-move="{escape(label)}"' in html
+        if t.state.is_terminal():
+            break
+        seat = t.state.current_player()
+        t.play(seat, rng.choice(t.state.legal_move_names()))

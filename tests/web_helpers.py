@@ -23,8 +23,9 @@ from .conftest import GAMES                                 # noqa: E402
 GAME_CACHE = {}
 
 
-def game(name, players=2):
-    """A compiled game of games/NAME.rules (compiled once per test session)."""
+def game(name, players=None):
+    """A compiled game of games/NAME.rules, for its least number of players unless told (compiled
+    once per test session)."""
     key = (name, players)
     if key not in GAME_CACHE:
         loaded, diagnostics, _ = load_game(str(GAMES / f"{name}.rules"), (), players)
@@ -33,7 +34,7 @@ def game(name, players=2):
     return GAME_CACHE[key]
 
 
-def table(name, seed=1, kinds=None, players=2, number=1, log_path=None, moves=()):
+def table(name, seed=1, kinds=None, players=None, number=1, log_path=None, moves=()):
     return Table(f"{name}-{number}", game(name, players), str(GAMES / f"{name}.rules"), seed, kinds or {},
                  log_path=log_path, moves=moves)
 

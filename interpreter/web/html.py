@@ -195,8 +195,8 @@ def boards_html(observed: dict, legends: dict) -> str:
             drawing = hex_svg(board, values, targets, mark)
         else:
             drawing = grid_svg(board, values, targets, mark)
-        if board.get("kind") == "hex" and targets:
-            board["targets"] = targets        # legend_lines says what the numbers are
+        if board.get("kind") == "hex" and any(not c.get("marks") and c["label"] in targets for c in cells):
+            board["targets"] = targets        # legend_lines says what the numbers on empty hexes are
         legend = legend_lines(board) + parts_lines(board, values, name)
         notes = "".join(f"<li>{seated(line.strip())}</li>" for line in legend)
         out.append(f'<figure class="board-figure"><figcaption>{escape(name)}</figcaption>{drawing}'
