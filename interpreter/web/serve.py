@@ -153,11 +153,13 @@ def resumed_tables(args, taken) -> list:
 
 def lobby_games(args) -> dict:
     """{game name: start(players, bots, taken) -> Table} for the lobby: one per FILE."""
-    games = {}
+    games, compiled = {}, {}
     for path in args.files:
         def start(players, bots, taken, path=path):
             try:
-                game = load(path, args.option, players, params=args.param)
+                if (path, players) not in compiled:        # compiled once per player count
+                    compiled[path, players] = load(path, args.option, players, params=args.param)
+                game = compiled[path, players]
                 kinds = table_kinds(game, [f"{seat}={kind}" for seat, kind in dict(bots).items()])
             except (CliError, UsageError) as error:
                 raise Refused(error.message.removeprefix("argument --bot: ").removeprefix("argument --players: "))
