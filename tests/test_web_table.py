@@ -296,3 +296,32 @@ def test_every_game_s_pages_draw_through_a_game_of_bots(name):
             break
         seat = t.state.current_player()
         t.play(seat, rng.choice(t.state.legal_move_names()))
+
+
+def test_referee_serve_resume_brings_a_table_back_at_its_addresses_after_a_restart(tmp_path):
+    import signal
+
+    def serve(*words):
+        process = subprocess.Popen([sys.executable, "-m", "referee", "serve", *words, "--port", "0"], cwd=ROOT,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return process, [process.stdout.readline().split(" ", 1)[1].strip() for _ in range(2)]
+
+    def stop(process):
+        process.send_signal(signal.SIGINT)
+        assert process.wait(10) == 0
+
+    first, urls = serve("games/tic-tac-toe.rules", "--log-dir", str(tmp_path), "--seed", "4")
+    try:
+        assert httpx.post(urls[0] + "/move", json={"move": "b2"}, timeout=10).status_code == 200
+    finally:
+        stop(first)
+    again, same = serve("--resume", str(tmp_path / "tic-tac-toe-1.json"))
+    try:
+        old_path = urls[1].split("/", 3)[3]
+        assert [url.split("/", 3)[3] for url in same] == [urls[0].split("/", 3)[3], old_path]   # same tokens
+        state = httpx.get(same[1] + "/state.json", timeout=10).json()
+        assert state["moves"] == ["P1: b2"] and state["legal"] and state["version"] == 1
+        assert httpx.post(same[1] + "/move", json={"move": "a1"}, timeout=10).status_code == 200
+    finally:
+        stop(again)
+    assert json.loads((tmp_path / "tic-tac-toe-1.json").read_text())["moves"] == ["b2", "a1"]

@@ -28,11 +28,11 @@ EXAMPLES = ["referee serve games/tic-tac-toe.rules",
             "referee serve games/love-letter.rules --players 3 --bot 3=random --log-dir tables/",
             "referee serve games/kuhn-poker.rules games/tic-tac-toe.rules --tables 2 --lobby",
             "referee serve --resume tables/love-letter-1.json --port 8001"]
-EXIT_CODES = [("0", "the server was stopped (Ctrl-C, SIGTERM)"), ("2", "bad command line"),
+EXIT_CODES = [("0", "the server was stopped with Ctrl-C (SIGTERM ends it as it ends any process)"), ("2", "bad command line"),
               ("65", "bad rules file or log"), ("66", "missing file"),
               ("69", "Starlette or uvicorn is not installed (pip install 'referee[web]'), or the port cannot be had"),
               ("70", "a runtime rules error while setting up a table"), ("73", "cannot write a log"),
-              ("130", "interrupted (Ctrl-C)")]
+              ("130", "interrupted (Ctrl-C) while loading the games, before the server runs")]
 
 
 def add_serve_command(commands, plain_argument):
@@ -221,7 +221,11 @@ def serve_command(args) -> int:
     for table in tables:
         who = " · ".join(f"P{p}: {kind if kind == 'human' else kind + ' bot'}" for p, kind in table.kinds.items())
         args.errors.error(f"table {table.name} ({table.game.title or table.rules_path}): {who}")
-    uvicorn_server(uvicorn, server).run(sockets=[sock])
+    try:
+        uvicorn_server(uvicorn, server).run(sockets=[sock])
+    except KeyboardInterrupt:           # Ctrl-C is how a server is stopped: it stopped cleanly
+        pass
+    args.errors.error("the server stopped" + (f"; the logs are in {args.log_dir}" if args.log_dir else ""))
     return OK
 
 
