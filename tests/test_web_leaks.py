@@ -102,7 +102,7 @@ def check_game(name, players, steps, seed, leaky_observation=None) -> dict:
     if leaky_observation is not None:
         t.observation = leaky_observation.__get__(t, Table)
     rng_moves = random.Random(seed)
-    counts = {"steps": 0, "twins": 0, "exchanges": 0, "refused": 0}
+    counts = {"steps": 0, "twins": 0, "exchanges": 0, "sealed": 0, "refused": 0}
     with RunningServer([t]) as running:
         observer = Observer(running, t)
         for step in range(steps):
@@ -120,6 +120,7 @@ def check_game(name, players, steps, seed, leaky_observation=None) -> dict:
                     assert difference is None, f"{name}, step {step}, P{seat}, with {how}: {difference}"
                     counts["twins"] += 1
                     counts["exchanges"] += "exchanged" in how
+                    counts["sealed"] += "sealed move" in how
             counts["refused"] += refuse_what_is_not_the_seat_s(observer, running, t)
             mover = state.current_player()
             url = running.url(t, mover)
@@ -154,15 +155,17 @@ def refuse_what_is_not_the_seat_s(observer, running, t) -> int:
     return refused + 2
 
 
-@pytest.mark.parametrize("name, players, steps, seed", [
-    ("kuhn-poker", 2, 10, 3),
-    ("love-letter", 2, 24, 7),
-    ("titicaca", 3, 6, 2),
+@pytest.mark.parametrize("name, players, steps, seed, sealed", [
+    ("kuhn-poker", 2, 10, 3, False),
+    ("love-letter", 2, 16, 7, False),
+    ("titicaca", 3, 6, 2, True),            # sealed bids, made one seat at a time
+    ("goofspiel", 2, 8, 1, True),
 ])
-def test_a_seat_gets_nothing_it_may_not_see(name, players, steps, seed):
+def test_a_seat_gets_nothing_it_may_not_see(name, players, steps, seed, sealed):
     counts = check_game(name, players, steps, seed)
     assert counts["steps"] >= 2 and counts["twins"] >= counts["steps"] * players
     assert counts["exchanges"] > 0          # components were exchanged: the check is not empty
+    assert (counts["sealed"] > 0) == sealed  # and sealed moves replaced, where the game has them
 
 
 def test_the_check_finds_a_page_that_shows_another_seat_s_hand():
