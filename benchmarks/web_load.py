@@ -33,12 +33,14 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 # (game, its bots): the tables are started in this order, again and again
 MIX = [("tic-tac-toe", {}), ("tic-tac-toe", {"2": "random"}), ("kuhn-poker", {"2": "random"}), ("love-letter", {})]
+# the suite's mix (tests/test_web_load.py): the same 50 tables at once, shorter games
+SHORT_MIX = [("tic-tac-toe", {}), ("tic-tac-toe", {"2": "random"}), ("kuhn-poker", {"2": "random"}), ("kuhn-poker", {})]
 MOST_MOVES = 600            # per seat and game: a bound, far over any game of the mix
 
 
-def start_server(log_dir: str):
-    """`referee serve` with a lobby offering the games of MIX: (process, lobby URL)."""
-    games = sorted({f"games/{name}.rules" for name, _ in MIX})
+def start_server(log_dir: str, mix):
+    """`referee serve` with a lobby offering the games of the mix: (process, lobby URL)."""
+    games = sorted({f"games/{name}.rules" for name, _ in mix})
     process = subprocess.Popen([sys.executable, "-m", "referee", "serve", *games, "--lobby", "--tables", "0",
                                 "--host", "127.0.0.1", "--port", "0", "--log-dir", log_dir],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -73,13 +75,13 @@ async def human(client, url, seat, rng, accepted, latencies, deadline):
     raise AssertionError(f"{url}: over {MOST_MOVES} moves")
 
 
-async def play(lobby: str, tables: int, seconds: float, seed: int) -> dict:
+async def play(lobby: str, tables: int, seconds: float, seed: int, mix=MIX) -> dict:
     deadline = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=4 * tables + 10, max_keepalive_connections=4 * tables + 10)
     async with httpx.AsyncClient(timeout=30, limits=limits) as client:
         started = []
         for k in range(tables):
-            game, bots = MIX[k % len(MIX)]
+            game, bots = mix[k % len(mix)]
             answer = await client.post(lobby + "/tables", json={"game": game, "bots": bots})
             started.append((game, answer.raise_for_status().json()))
         latencies, accepted = [], {}
@@ -117,13 +119,13 @@ def checked(played: dict, log_dir: str) -> dict:
             "moves_per_second": round(moves / played["seconds"], 1)}
 
 
-def run(tables: int = 50, seconds: float = 120.0, seed: int = 0) -> dict:
-    """Start a server, play `tables` tables on it, stop it: the figures (AssertionError when a
-    game is unfinished or a move was lost, TimeoutError past `seconds`)."""
+def run(tables: int = 50, seconds: float = 120.0, seed: int = 0, mix=MIX) -> dict:
+    """Start a server, play `tables` tables of the mix on it, stop it: the figures
+    (AssertionError when a game is unfinished or a move was lost, TimeoutError past `seconds`)."""
     with tempfile.TemporaryDirectory() as log_dir:
-        process, lobby = start_server(log_dir)
+        process, lobby = start_server(log_dir, mix)
         try:
-            played = asyncio.run(asyncio.wait_for(play(lobby, tables, seconds, seed), seconds + 10))
+            played = asyncio.run(asyncio.wait_for(play(lobby, tables, seconds, seed, mix), seconds + 10))
         finally:
             process.terminate()
             try:

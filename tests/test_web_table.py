@@ -24,6 +24,7 @@ from referee.interpreter.web.serve import resumed_tables                # noqa: 
 from referee.interpreter.web.table import Refused, read_seats, typed_move   # noqa: E402
 
 from .conftest import ROOT                                             # noqa: E402
+from .test_cli import DEAD_END                                        # noqa: E402
 
 
 def client_for(*tables, **server_args):
@@ -325,3 +326,21 @@ def test_referee_serve_resume_brings_a_table_back_at_its_addresses_after_a_resta
     finally:
         stop(again)
     assert json.loads((tmp_path / "tic-tac-toe-1.json").read_text())["moves"] == ["b2", "a1"]
+
+
+def test_a_runtime_error_stops_the_table_and_the_seats_are_told(write_rules):
+    """A rules runtime error (a seat that must move has none) stops the game where it was; the
+    pages say so, the server's standard error says where, and no move is taken any more."""
+    from referee.interpreter.engine import load_game
+    from referee.interpreter.web.table import Table
+    path = write_rules(DEAD_END)           # three cells, and the game goes on after they are full
+    stuck, diagnostics, _ = load_game(str(path), (), 2)
+    assert stuck is not None, diagnostics
+    t = Table("stuck-1", stuck, str(path), 1, {})
+    t.play(1, "a1")
+    t.play(2, "b1")
+    with pytest.raises(Refused, match="the game stopped: a runtime error in the rules after 2 moves"):
+        t.play(1, "c1")
+    assert t.moves == ["a1", "b1"] and t.observation(2)["stopped"] and "has no legal move" in t.problems[0]
+    with pytest.raises(Refused, match="the game stopped"):
+        t.play(1, "c1")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from fractions import Fraction
 from html import escape
 from pathlib import Path
 
@@ -43,6 +44,19 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
 }
+
+
+class JSON(JSONResponse):
+    """A JSON answer; the rules' exact numbers (a score of 7/2: a Fraction) as numbers."""
+
+    def render(self, content) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=plain_number).encode("utf-8")
+
+
+def plain_number(value):
+    if isinstance(value, Fraction):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 class BadRequest(Exception):
@@ -121,9 +135,10 @@ class TableServer:
     def fire(self, name):
         self.changes[name].fire()
         table = self.tables[name]
-        if table.stopped and getattr(table, "error", None) is not None and self.errors is not None:
-            error, table.error = table.error, None
-            self.errors(f"table {name}: {error}")
+        while table.problems:
+            problem = table.problems.pop(0)
+            if self.errors is not None:
+                self.errors(f"table {name}: {problem}")
 
     def started(self):
         """In the event loop, once it runs: listen to the tables, and start their bots."""
@@ -180,22 +195,22 @@ class TableServer:
             wait = request.query_params.get("wait", "")
             seconds = min(LONG_POLL, float(wait)) if wait.replace(".", "", 1).isdigit() else LONG_POLL
             await self.changes[table.name].wait(seconds)
-        return JSONResponse(self.observed(table, seat), headers=SECURITY_HEADERS)
+        return JSON(self.observed(table, seat), headers=SECURITY_HEADERS)
 
     async def body(self, request: Request):
         """The POST's JSON object, or a 400 response."""
         raw = await request.body()
         if len(raw) > MAX_BODY:
-            return None, JSONResponse({"refused": f"the request is over {MAX_BODY} bytes"}, 413, headers=SECURITY_HEADERS)
+            return None, JSON({"refused": f"the request is over {MAX_BODY} bytes"}, 413, headers=SECURITY_HEADERS)
         try:
             data = json.loads(raw.decode("utf-8") or "{}")
         except (UnicodeDecodeError, ValueError, RecursionError):
-            return None, JSONResponse({"refused": "the request is not JSON"}, 400, headers=SECURITY_HEADERS)
+            return None, JSON({"refused": "the request is not JSON"}, 400, headers=SECURITY_HEADERS)
         if not isinstance(data, dict):
-            return None, JSONResponse({"refused": "the request must be a JSON object"}, 400, headers=SECURITY_HEADERS)
+            return None, JSON({"refused": "the request must be a JSON object"}, 400, headers=SECURITY_HEADERS)
         after = data.get("after")
         if after is not None and (not isinstance(after, int) or isinstance(after, bool)):
-            return None, JSONResponse({"refused": "'after' must be a version number"}, 400, headers=SECURITY_HEADERS)
+            return None, JSON({"refused": "'after' must be a version number"}, 400, headers=SECURITY_HEADERS)
         return data, None
 
     async def changing(self, request: Request, change) -> Response:
@@ -212,9 +227,9 @@ class TableServer:
             # serves the other tables meanwhile (a file's replace took ~8 ms on a busy disk)
             await asyncio.to_thread(change, table, seat, data)
         except Refused as refusal:
-            return JSONResponse({"refused": refusal.text}, 409, headers=SECURITY_HEADERS)
+            return JSON({"refused": refusal.text}, 409, headers=SECURITY_HEADERS)
         self.wake_bots(table)
-        return JSONResponse(self.observed(table, seat), headers=SECURITY_HEADERS)
+        return JSON(self.observed(table, seat), headers=SECURITY_HEADERS)
 
     async def move(self, request: Request) -> Response:
         def play(table, seat, data):
@@ -224,7 +239,7 @@ class TableServer:
         try:
             return await self.changing(request, play)
         except BadRequest as problem:
-            return JSONResponse({"refused": str(problem)}, 400, headers=SECURITY_HEADERS)
+            return JSON({"refused": str(problem)}, 400, headers=SECURITY_HEADERS)
 
     async def undo(self, request: Request) -> Response:
         return await self.changing(request, lambda table, seat, data: table.undo(seat, data.get("after")))
@@ -275,18 +290,20 @@ class TableServer:
             return problem
         loader = self.lobby_games.get(data.get("game"))
         if loader is None:
-            return JSONResponse({"refused": f"no such game here (games: {', '.join(self.lobby_games)})"}, 409,
+            return JSON({"refused": f"no such game here (games: {', '.join(self.lobby_games)})"}, 409,
                                 headers=SECURITY_HEADERS)
         players, bots = data.get("players"), data.get("bots") or {}
         if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
-            return JSONResponse({"refused": "'players' must be a whole number"}, 400, headers=SECURITY_HEADERS)
+            return JSON({"refused": "'players' must be a whole number"}, 400, headers=SECURITY_HEADERS)
+        if not isinstance(bots, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in bots.items()):
+            return JSON({"refused": "'bots' must map seats to kinds: {\"2\": \"random\"}"}, 400, headers=SECURITY_HEADERS)
         try:
             table = loader(players, bots, set(self.tables))
         except Refused as refusal:
-            return JSONResponse({"refused": refusal.text}, 409, headers=SECURITY_HEADERS)
+            return JSON({"refused": refusal.text}, 409, headers=SECURITY_HEADERS)
         self.add(table)
         base = str(request.base_url).rstrip("/")
-        return JSONResponse({"table": table.name,
+        return JSON({"table": table.name,
                              "seats": {str(p): f"{base}{seat_path(table, p)}" for p in table.humans},
                              "bots": {str(p): k for p, k in table.kinds.items() if k != "human"}},
                             headers=SECURITY_HEADERS)

@@ -111,6 +111,7 @@ class Table:
             self.tokens.setdefault(p, new_token())
         self.log_path = log_path
         self.stopped = None          # why the game stopped before its end (a rules runtime error)
+        self.problems = []           # for the server's standard error: runtime errors, unwritable logs
         self.lock = threading.RLock()
         # counts the changes every seat sees (moves, undos); a resumed table starts at its
         # moves' count, so that a page open before a restart does not meet its old versions again
@@ -315,7 +316,7 @@ class Table:
         """A rules runtime error: the game stops where it was (the move is not played). The
         seats are told that much; the server's output says where in the rules file."""
         self.stopped = f"the game stopped: a runtime error in the rules after {len(self.moves)} moves"
-        self.error = error
+        self.problems.append(str(error))
         self.version += 1
         self.save_log()
         self.notify()
@@ -333,7 +334,10 @@ class Table:
         """The log, whole, after every change (as `play --log` writes it after every move)."""
         if self.log_path is None:
             return
-        write_log(self.log_path, self.game, self.state, self.rules_path, moves=self.moves, seed=self.seed)
+        try:
+            write_log(self.log_path, self.game, self.state, self.rules_path, moves=self.moves, seed=self.seed)
+        except OSError as error:        # the game goes on; the server says so on its standard error
+            self.problems.append(f"cannot write the log {self.log_path}: {error.strerror or error}")
 
     def save_seats(self):
         """The tokens and who plays which seat, beside the log, readable by its owner only."""
