@@ -163,9 +163,13 @@ class TableServer:
             self.runners[table.name] = asyncio.ensure_future(self.run_bots(table))
 
     async def run_bots(self, table: Table):
-        while table.bot_to_move() is not None:
-            await asyncio.to_thread(table.play_bot_move)
-            await asyncio.sleep(0)
+        try:
+            while table.bot_to_move() is not None:
+                await asyncio.to_thread(table.play_bot_move)
+                await asyncio.sleep(0)
+        except Exception as error:      # a bot's own failure: said, not lost in a finished task
+            if self.errors is not None:
+                self.errors(f"table {table.name}: the bot failed: {type(error).__name__}: {error}")
 
     def seat(self, request: Request):
         """(table, seat) of the request's URL, or (None, None) for a wrong token."""
