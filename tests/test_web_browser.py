@@ -125,3 +125,34 @@ def test_whole_games_of_kuhn_poker_and_love_letter_in_two_browsers(browser):
             for page in pages.values():
                 assert "Game over" in page.inner_text("#table") and page.errors == []
                 assert page.evaluate("window.notReloaded === true")
+
+
+def test_undo_and_the_lobby_in_the_browser(browser):
+    """Against a bot: a move, the bot's reply, Undo takes both back (as at the terminal); the
+    lobby's form starts a table and links its seat's page."""
+    import argparse
+    from referee.interpreter.web.serve import lobby_games
+    from .conftest import ROOT
+    t = table("tic-tac-toe", seed=3, kinds={2: "first"})
+    games = lobby_games(argparse.Namespace(files=[str(ROOT / "games" / "kuhn-poker.rules")], option=None, param=None,
+                                           log_dir=None))
+    with RunningServer([t], lobby_games=games, lobby_token="L" * 32) as running:
+        page = browser.new_context().new_page()
+        page.goto(running.url(t, 1))
+        assert page.is_disabled("#undo")
+        page.locator("svg.board g[data-move='b2']").click()
+        page.wait_for_function("() => document.getElementById('table').dataset.version === '2'", timeout=STEP_TIMEOUT)
+        assert page.locator("svg.board text.mark").count() == 2 and page.is_enabled("#undo")
+        page.click("#undo")
+        page.wait_for_function("() => document.getElementById('table').dataset.version === '3'", timeout=STEP_TIMEOUT)
+        assert page.locator("svg.board text.mark").count() == 0 and t.moves == []
+
+        lobby = browser.new_context().new_page()
+        lobby.goto(f"{running.root}/lobby/{'L' * 32}")
+        lobby.fill("input[name=bots]", "2=random")
+        lobby.click("#lobby button[type=submit]")
+        link = lobby.locator("#seats a").first
+        link.wait_for(timeout=STEP_TIMEOUT)
+        assert lobby.locator("#seats a").count() == 1
+        lobby.goto(link.get_attribute("href"))
+        assert "You are P1" in lobby.inner_text("#table") and "Kuhn" in lobby.title()
