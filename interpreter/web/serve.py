@@ -218,6 +218,9 @@ def serve_command(args) -> int:
     if lobby_token:
         print(f"lobby: {root}/lobby/{lobby_token}")
     sys.stdout.flush()
+    if not sock.getsockname()[0].startswith("127.") and sock.getsockname()[0] != "::1":
+        args.errors.error(f"note: listening on {args.host}: other machines reach these pages, over plain HTTP "
+                          "(the tokens travel in the clear: over the internet, put TLS in front)")
     for table in tables:
         who = " · ".join(f"P{p}: {kind if kind == 'human' else kind + ' bot'}" for p, kind in table.kinds.items())
         args.errors.error(f"table {table.name} ({table.game.title or table.rules_path}): {who}")
