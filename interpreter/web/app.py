@@ -102,9 +102,9 @@ class TableServer:
         self.tables: dict[str, Table] = {}
         self.infos: dict[str, dict] = {}
         self.changes: dict[str, Changes] = {}
-        self.lobby_games = lobby_games or {}      # name -> loader(players) -> (game, rules path)
+        self.lobby_games = lobby_games or {}      # game name -> start(players, bots, taken names) -> Table
         self.lobby_token = lobby_token
-        self.errors = errors                      # where a table's runtime error is reported
+        self.errors = errors                      # says the tables' problems (runtime errors, logs) on stderr
         self.loop = None
         self.closing = False                      # the server stops: event streams end
         self.runners: dict[str, asyncio.Task] = {}
