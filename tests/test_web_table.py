@@ -24,7 +24,7 @@ from referee.interpreter.web.serve import resumed_tables                # noqa: 
 from referee.interpreter.web.table import Refused, read_seats, typed_move   # noqa: E402
 
 from .conftest import ROOT                                             # noqa: E402
-from .test_cli import DEAD_END                                        # noqa: E402
+from .test_cli import DEAD_END, run                                   # noqa: E402
 
 
 def client_for(*tables, **server_args):
@@ -264,12 +264,13 @@ def test_referee_serve_prints_an_address_per_human_seat_and_serves_them(tmp_path
 
 
 def test_referee_serve_says_what_is_wrong_with_its_command_line(capsys):
-    from referee.interpreter.cli import main
-    assert main(["serve"]) == 2
-    assert "FILE (or --resume LOG)" in capsys.readouterr().err
-    assert main(["serve", "games/tic-tac-toe.rules", "--bot", "3=random", "--port", "0"]) == 2
-    assert "the seat must be 1..2" in capsys.readouterr().err
-    assert main(["serve", "nosuch.rules", "--port", "0"]) == 66
+    code, _, err = run(capsys, "serve")
+    assert code == 2 and "FILE (or --resume LOG)" in err
+    code, _, err = run(capsys, "serve", "games/tic-tac-toe.rules", "--bot", "3=random", "--port", "0")
+    assert code == 2 and "the seat must be 1..2" in err
+    assert run(capsys, "serve", "nosuch.rules", "--port", "0")[0] == 66
+    code, _, err = run(capsys, "serve", "games/tic-tac-toe.rules", "--tables", "0")
+    assert code == 2 and "0 only with --lobby" in err
 
 
 # ---- every game draws ----------------------------------------------------------------------
