@@ -316,6 +316,31 @@ COMMANDS = (
     Command("lsp", "a language server for editors, on standard input and output", "commands.lsp.cmd_lsp", (
         option("--stdio", action="store_true",
                help="talk over standard input and output (the only way; editors that pass it may)"),)),
+    Command("serve", "serve games in the browser, a page per seat", "commands.serve.cmd_serve", (
+        option("files", nargs="*", metavar="FILE", help="a rules file: a table of it (or --tables N of them)"),
+        option("--players", type=int, metavar="N", help="number of players at each table (default: the game's minimum)"),
+        option("--option", action="append", metavar="NAME", help="turn on a declared option of the games; repeatable"),
+        option("--param", action="append", type=param_setting, metavar="NAME=VALUE",
+               help="give a typed param of the games a value; repeatable"),
+        option("--seed", type=seed_int, metavar="S",
+               help="the first table's seed (table i: S+i; default: 64 random bits each); never shown on a page"),
+        option("--bot", action="append", metavar="SEAT=KIND",
+               help="who plays a seat at every table: KIND as for play (random, first, mcts, ismcts); a seat "
+                    "that no --bot names is human and gets an address"),
+        option("--tables", type=int, default=1, metavar="N",
+               help="tables of each FILE (default 1; 0 with --lobby: only those the lobby starts)"),
+        option("--lobby", action="store_true",
+               help="also a lobby page (its address printed as 'lobby: URL') that starts tables of the FILEs"),
+        option("--log-dir", metavar="DIR",
+               help="write each table's log to DIR/TABLE.json, after every move, as play --log writes it "
+                    "(and its seats' tokens to DIR/TABLE.seats.json), so that --resume brings it back"),
+        option("--resume", action="append", metavar="LOG",
+               help="serve again the table of LOG (written with --log-dir, or by play --log), with the "
+                    "same addresses when its .seats.json is beside it; repeatable"),
+        option("--port", type=int, default=8000, metavar="P", help="the port to listen on (default 8000; 0: any free one)"),
+        option("--host", default="127.0.0.1", metavar="H",
+               help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for the network)"),
+        plain())),
     Command("completion", "print a shell completion script (bash, or zsh through bashcompinit)",
             "completion.print_completion", (
         option("shell", choices=["bash", "zsh"], help="the shell to complete in"), plain("the script"))),
@@ -407,6 +432,17 @@ COMMAND_HELP = {
             ["referee lsp", "referee lsp --stdio"],
             "0 the editor stopped the server, 1 the editor exited without asking it to shut down, "
             "2 bad command line, 69 pygls is not installed (pip install 'referee[lsp]')"),
+    "serve": ("Serve games in the browser: each human seat gets its own address with a secret "
+              "token, its page shows exactly what the seat may see (its view) and takes its moves, "
+              "live; bots play their seats; a lobby starts more tables. See docs/web.md.",
+              ["referee serve games/tic-tac-toe.rules",
+               "referee serve games/love-letter.rules --players 3 --bot 3=random --log-dir tables/",
+               "referee serve games/kuhn-poker.rules games/tic-tac-toe.rules --tables 2 --lobby",
+               "referee serve --resume tables/love-letter-1.json --port 8001"],
+              "0 the server was stopped with Ctrl-C (SIGTERM ends it as it ends any process), 2 bad command line, "
+              "65 bad rules file or log, 66 missing file, 69 Starlette or uvicorn is not installed "
+              "(pip install 'referee[web]'), or the port cannot be had, 70 a runtime rules error while setting up "
+              "a table, 73 cannot write a log"),
     "completion": ("Print a completion script for the shell, built from this command line: the commands, "
                    "their flags, and rules files (or logs) for their file arguments.",
                    ["referee completion bash", "referee completion zsh"],
