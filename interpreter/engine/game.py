@@ -161,7 +161,9 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
-                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled"):
+                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled",
+                 passes_off: Iterable[str] = ()):
+        self.passes_off = frozenset(passes_off)     # the compiler's passes switched off (compile/passes)
         if chance not in ("sampled", "explicit"):
             raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
         # sampled: every random draw comes from the state's seeded source, inside the effects;
@@ -1947,11 +1949,13 @@ def param_values(program, params, here):
     return values, None
 
 
-def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None):
+def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None,
+              passes_off=()):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
     on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
     picks as chance nodes, see State.is_chance_node; texts: an editor's unsaved buffers, see
-    load_program). Returns (game or None, diagnostics, sources)."""
+    load_program; passes_off: names of the compiler's passes to skip). Returns (game or None,
+    diagnostics, sources)."""
     try:
         program, diagnostics, sources = load_program(path, texts=texts)
         if program is None or diagnostics:
@@ -1976,7 +1980,7 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     if problem is not None:
         return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage, values, chance)
+        game = Game(program, sources, options, players, coverage, values, chance, passes_off)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, str(error).split("runtime error: ", 1)[-1], error.span)], sources
