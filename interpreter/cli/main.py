@@ -27,6 +27,7 @@ from referee.dsl.program import Unreadable, read_regular_file
 from ..play.bots import KINDS, RandomBot, hidden_information, make_bot
 from ..play.determinize import undrawn_secrets
 from ..engine.game import PUBLIC, load_game, public_text
+from ..compile.passes import PASS_NAMES
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..tools.gamelog import read_log, replay, write_log
 from ..tools.verify import failure_kind, verify
@@ -120,7 +121,7 @@ def collection_paused():
         gc.enable()
 
 
-def load(path, options=None, players=None, coverage=False, params=()):
+def load(path, options=None, players=None, coverage=False, params=(), passes_off=()):
     """The compiled game (with coverage: counting its rule tags; params: the (name, text) pairs
     of --param), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
     if not os.path.exists(path):
@@ -128,7 +129,8 @@ def load(path, options=None, players=None, coverage=False, params=()):
     if os.path.isdir(path):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
     with collection_paused():
-        game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage, dict(params or ()))
+        game, diagnostics, sources = load_game(path, tuple(options or ()), players, coverage, dict(params or ()),
+                                               passes_off=passes_off)
     if game is None:
         raise flag_mistake(diagnostics) or CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game
@@ -1510,7 +1512,7 @@ def cmd_compile(args) -> int:
     """The generated module of a game (options, player count): every fn, proc, action, trigger,
     the setup and the flow as Python functions, each under a comment naming its rules line
     (with --coverage, the module that counts rule coverage)."""
-    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    game = load(args.file, args.option, args.players, args.coverage, args.param, args.no_pass)
     source = game.compiler.module_source()
     if not args.output:
         out(source.rstrip("\n"))
@@ -1929,6 +1931,8 @@ def build_parser():
     compile_.add_argument("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)")
     compile_.add_argument("--coverage", action="store_true",
                           help="the module compiled to count rule coverage (its COV[k] += 1 lines)")
+    compile_.add_argument("--no-pass", action="append", default=[], choices=PASS_NAMES, metavar="NAME",
+                          help=f"compile without this optimisation pass (repeatable): {', '.join(PASS_NAMES)}")
     plain_argument(compile_, "the Python module")
     compile_.set_defaults(run=cmd_compile)
 
