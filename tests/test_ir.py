@@ -5,10 +5,14 @@ import inspect
 
 import attrs
 import pytest
-
 from referee.dsl.ast import Span
 from referee.interpreter.compile import ir
-from referee.interpreter.compile.render_python import EXPRESSIONS, STATEMENTS, expression, render_function
+from referee.interpreter.compile.render_python import (
+    EXPRESSIONS,
+    STATEMENTS,
+    expression,
+    render_function,
+)
 
 HERE = Span("games/x.rules", 12, 3, 12, 9)
 THERE = Span("games/x.rules", 14, 1, 14, 5)

@@ -5,12 +5,12 @@ import subprocess
 import sys
 
 import pytest
-
-import tests.golden
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.lower_flow import lower_run_flow
 from referee.interpreter.compile.passes import PASS_NAMES, run_passes
 from referee.interpreter.engine import load_game
+
+import tests.golden
 from tests.golden import FOLDER, PLAYTHROUGHS, ROOT, golden_name
 
 TIC_TAC_TOE = str(ROOT / "games/tic-tac-toe.rules")

@@ -1,6 +1,5 @@
 """The optimisation passes over the IR, one at a time (IR in, IR out), and their table."""
 import pytest
-
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.passes import PASS_NAMES, PASSES, run_passes
 from referee.interpreter.compile.passes.fold_constants import fold_constants
