@@ -2886,11 +2886,11 @@ class Compiler:
                 out[start + (0 if isinstance(node, ast.While) else 1)].counters += (("then", counter + 1),)
 
     def flow_expr(self, node, scope):
-        """(f(s, e), its IR in the flow's environment: a constant, or codegen's source)."""
+        """An expression of the flow as IR, in the flow's environment: a constant, or codegen's
+        source (run inside run_flow: no function of its own)."""
         if isinstance(node, (ast.Boolean, ast.Integer)):
-            return self.expr(node, scope), ir.Constant(node.value, node.span)
-        source = self.codegen.source(node, scope, Context("env"))
-        return self.expr(node, scope), ir.Host((source,), reads=FLOW_LOCALS, span=node.span)
+            return ir.Constant(node.value, node.span)
+        return ir.Host((self.codegen.source(node, scope, Context("env")),), reads=FLOW_LOCALS, span=node.span)
 
     def flow_statement(self, node, scope, out):
         here = len(out)
@@ -2899,17 +2899,15 @@ class Compiler:
             indexes = tuple(self.game.action_index[n] for n in node.actions)
             out.append(Instruction("play", node.span, actions=indexes, optional=node.optional))
         elif isinstance(node, ast.Turns):
-            start, start_code = self.flow_expr(node.start, scope)
-            until, until_code = self.flow_expr(node.until, scope) if node.until is not None else (lambda s, e: False, ir.Constant(False))
-            out.append(Instruction("turns_init", node.span, fn=start, key=key, code=start_code))
+            until = self.flow_expr(node.until, scope) if node.until is not None else ir.Constant(False)
+            out.append(Instruction("turns_init", node.span, key=key, code=self.flow_expr(node.start, scope)))
             check = len(out)
-            out.append(Instruction("turns_check", node.span, fn=until, key=key, code=until_code))
+            out.append(Instruction("turns_check", node.span, key=key, code=until))
             self.flow_block(node.body, scope, out)
             out.append(Instruction("turns_next", node.span, key=key, target=check))
             out[check].target = len(out)
         elif isinstance(node, ast.Turn):
-            player, code = self.flow_expr(node.player, scope)
-            out.append(Instruction("turn", node.span, fn=player, code=code))
+            out.append(Instruction("turn", node.span, code=self.flow_expr(node.player, scope)))
             self.flow_block(node.body, scope, out)
         elif isinstance(node, ast.Simultaneous):
             domain, where, inner, _ = self.binder_functions(node.binder, scope)
@@ -2922,8 +2920,7 @@ class Compiler:
             ends = []
             for condition, body in branches:
                 jump = len(out)
-                fn, code = self.flow_expr(condition, scope)
-                out.append(Instruction("jump_unless", condition.span, fn=fn, code=code))
+                out.append(Instruction("jump_unless", condition.span, code=self.flow_expr(condition, scope)))
                 self.flow_block(body, scope, out)
                 ends.append(len(out))
                 out.append(Instruction("jump", node.span))
@@ -2933,8 +2930,7 @@ class Compiler:
                 out[end].target = len(out)
         elif isinstance(node, ast.While):
             check = len(out)
-            fn, code = self.flow_expr(node.condition, scope)
-            out.append(Instruction("jump_unless", node.span, fn=fn, code=code))
+            out.append(Instruction("jump_unless", node.span, code=self.flow_expr(node.condition, scope)))
             self.flow_block(node.body, scope, out)
             out.append(Instruction("jump", node.span, target=check))
             out[check].target = len(out)
@@ -2945,8 +2941,7 @@ class Compiler:
             if node.until is None:
                 out.append(Instruction("jump", node.span, target=start))
             else:
-                fn, code = self.flow_expr(node.until, inner)
-                out.append(Instruction("jump_unless", node.span, fn=fn, target=start, code=code))
+                out.append(Instruction("jump_unless", node.span, target=start, code=self.flow_expr(node.until, inner)))
         elif isinstance(node, ast.For):
             domain, where, inner, _ = self.binder_functions(node.binder, scope)
             out.append(Instruction("for_init", node.span, fn=(domain, where), key=key, name=node.binder.name))
@@ -2960,10 +2955,12 @@ class Compiler:
             ctx = Context("env")
             ctx.steps = self.may_choose((node,))      # a generator, run by the engine as a step
             getattr(self, "s_" + type(node).__name__)(node, scope, ctx, lines, 0)
-            code = ir.Host(tuple(lines.lines), tuple(lines.spans), FLOW_LOCALS, node.span) if lines.lines else None
-            if not lines.lines:
-                lines.add(0, "pass")
-            indented = Lines()
-            indented.lines, indented.spans = ["    " + line for line in lines.lines], lines.spans
-            fn = self.define(f"def {self.fresh('_run')}(s, e)", indented, self.where(node))
-            out.append(Instruction("effect", node.span, fn=fn, may_choose=self.may_choose((node,)), code=code))
+            if self.may_choose((node,)):      # run by the engine as a step (effect_runner): a function of its own
+                indented = Lines()
+                indented.lines = ["    " + line for line in lines.lines] or ["    pass"]
+                indented.spans = lines.spans or [node.span]
+                fn = self.define(f"def {self.fresh('_run')}(s, e)", indented, self.where(node))
+                out.append(Instruction("effect", node.span, fn=fn, may_choose=True))
+            else:               # in run_flow itself
+                code = ir.Host(tuple(lines.lines), tuple(lines.spans), FLOW_LOCALS, node.span) if lines.lines else None
+                out.append(Instruction("effect", node.span, code=code))
