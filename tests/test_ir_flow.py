@@ -39,6 +39,11 @@ def test_the_passes_leave_no_constant_test_in_the_flow():
     assert len(optimised.splitlines()) < len(unoptimised.splitlines())
 
 
+def test_the_flow_compiles_no_function_it_does_not_call():
+    source = load_game(TIC_TAC_TOE)[0].compiler.module_source()
+    assert "def _run" not in source      # its effects run inside run_flow: none of them may choose
+
+
 def test_the_flow_is_commented_with_its_rules_lines():
     source = run_flow_source(load_game(TIC_TAC_TOE)[0])
     assert "    # tic-tac-toe.rules:16\n        if pc == 0:" in source

@@ -83,7 +83,10 @@ def test_folding_reaches_into_every_block():
 
 def test_what_follows_a_statement_that_leaves_never_runs():
     assert cleaned(call("a"), ir.Return(), call("b")) == (call("a"), ir.Return())
-    assert cleaned(ir.While(TRUE, (ir.Continue(), call("b"))), call("c")) == (ir.While(TRUE, (ir.Continue(),)), call("c"))
+    assert cleaned(ir.While(TRUE, (call("a"), ir.Continue(), call("b"))), call("c")) == (
+        ir.While(TRUE, (call("a"),)), call("c"))
+    assert cleaned(ir.ForEach("v", X, (ir.If(Y, (call("a"), ir.Continue())), call("b"), ir.Continue()))) == (
+        ir.ForEach("v", X, (ir.If(Y, (call("a"), ir.Continue())), call("b"))),)
     leaving = ir.If(X, (ir.Return(),), (ir.Break(),))
     assert cleaned(ir.While(TRUE, (leaving, call("b")))) == (ir.While(TRUE, (leaving,)),)
     # one branch that stays: the rest may run

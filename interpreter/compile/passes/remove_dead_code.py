@@ -1,6 +1,7 @@
 """Dead-code removal: statements after one that leaves the block (return, break, continue, or
-an if whose branches all leave), ifs with nothing in them and a test without effect, pure
-expressions run for nothing, and assignments of pure values to locals nobody reads."""
+an if whose branches all leave), a continue that ends a loop's body, ifs with nothing in them
+and a test without effect, pure expressions run for nothing, and assignments of pure values to
+locals nobody reads."""
 from __future__ import annotations
 
 import attrs
@@ -45,6 +46,12 @@ def block(statements: tuple[ir.Statement, ...]) -> tuple[ir.Statement, ...]:
     return tuple(out)
 
 
+def loop_body(statements: tuple[ir.Statement, ...]) -> tuple[ir.Statement, ...]:
+    """A loop's body without the continue it ends with (the loop goes round anyway)."""
+    body = block(statements)
+    return body[:-1] if body and isinstance(body[-1], ir.Continue) else body
+
+
 def statement(node: ir.Statement) -> tuple[ir.Statement, ...]:
     if isinstance(node, ir.If):
         body, orelse = block(node.body), block(node.orelse)
@@ -54,7 +61,7 @@ def statement(node: ir.Statement) -> tuple[ir.Statement, ...]:
             return (ir.If(ir.Not(node.test, node.span), orelse, (), node.span),)
         return (ir.If(node.test, body, orelse, node.span),)
     if isinstance(node, (ir.While, ir.ForRange, ir.ForEach)):
-        return (attrs.evolve(node, body=block(node.body)),)
+        return (attrs.evolve(node, body=loop_body(node.body)),)
     if isinstance(node, ir.Try):
         body = block(node.body)
         return (ir.Try(body, node.exception, block(node.handler), node.span),) if body else ()
