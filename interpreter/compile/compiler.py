@@ -26,10 +26,7 @@ from ..runtime.errors import Finished, NeedChoice, RulesRuntimeError, SameNamedM
 from ..runtime.exact import number_too_large
 from ..runtime.maintained import PartCounts, changed_rows, refiltered
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
-from . import ir
-from .lower_flow import FLOW_LOCALS, Instruction, lower_run_flow
-from .passes import run_passes
-from .render_python import render_function
+from .instructions import Instruction
 from ..runtime.zone_rows import KeyRows
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -2841,6 +2838,10 @@ class Compiler:
     def compile_flow(self, flow):
         """run_flow(s): the flow's instructions lowered to the IR (lower_flow.py), the passes not
         switched off run over it, then rendered."""
+        # (the IR is imported only when a game compiles: `referee check` starts without it)
+        from .lower_flow import lower_run_flow
+        from .passes import run_passes
+        from .render_python import render_function
         function = lower_run_flow(flow, self.game.num_players, lambda ins: self.codegen.bind(ins, "ins"))
         rendered = render_function(run_passes(function, self.game.passes_off))
         out = Lines()
@@ -2888,11 +2889,15 @@ class Compiler:
     def flow_expr(self, node, scope):
         """An expression of the flow as IR, in the flow's environment: a constant, or codegen's
         source (run inside run_flow: no function of its own)."""
+        from . import ir
+        from .lower_flow import FLOW_LOCALS
         if isinstance(node, (ast.Boolean, ast.Integer)):
             return ir.Constant(node.value, node.span)
         return ir.Host((self.codegen.source(node, scope, Context("env")),), reads=FLOW_LOCALS, span=node.span)
 
     def flow_statement(self, node, scope, out):
+        from . import ir
+        from .lower_flow import FLOW_LOCALS
         here = len(out)
         key = f"#{here}"
         if isinstance(node, ast.Play):

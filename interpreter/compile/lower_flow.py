@@ -1,6 +1,6 @@
-"""The flow's instructions (a flat list, see docs/architecture.md) and their lowering to the
-IR of `run_flow(s)`: one `if pc == k:` block per instruction, in order, so that the next one
-follows without a dispatch and a jump backwards starts the chain again.
+"""The flow's instructions (instructions.py) lowered to the IR of `run_flow(s)`: one
+`if pc == k:` block per instruction, in order, so that the next one follows without a dispatch
+and a jump backwards starts the chain again.
 """
 from __future__ import annotations
 
@@ -11,29 +11,12 @@ import attrs
 from referee.dsl.ast import Span
 
 from . import ir
+from .instructions import Instruction
 
 FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group
 
 # what the flow's host code (conditions, effects) may read: the state and its environment
 FLOW_LOCALS = frozenset({"s", "e"})
-
-
-@attrs.define
-class Instruction:
-    op: str                    # effect, jump, jump_if, jump_unless, for_init, for_next, turns_init,
-    #                            turns_check, turns_next, turn, play, simultaneous
-    span: object = None
-    fn: object = None          # a compiled expression or statement
-    target: int = -1           # jump target
-    key: str = ""              # where the instruction keeps its progress in s.env
-    name: str = ""             # a loop variable
-    actions: tuple = ()        # action indexes for play / simultaneous
-    optional: bool = False
-    may_choose: bool = False
-    code: ir.Expression | None = None  # its IR: an effect's statements (ir.Host), a condition's expression
-    listed: tuple = ()         # play/simultaneous: (index, action, label merging) of each action
-    fused: object = None       # play/simultaneous: f(s) listing several of them at once (fused_listing)
-    counters: tuple = ()       # with coverage: (where, counter) it increments (see flow_counters)
 
 
 PC, JUMPS, ENV = ir.Local("pc"), ir.Local("jumps"), ir.Local("e")
