@@ -312,6 +312,8 @@ COMMANDS = (
         option("-o", "--output", metavar="PATH", help="write it to PATH (default: standard output)"),
         option("--coverage", action="store_true",
                help="the module compiled to count rule coverage (its COV[k] += 1 lines)"),
+        option("--no-pass", action="append", default=[], metavar="NAME",
+               help="compile without the optimisation pass NAME (repeatable; the passes: docs/architecture.md)"),
         plain("the Python module"))),
     Command("lsp", "a language server for editors, on standard input and output", "commands.lsp.cmd_lsp", (
         option("--stdio", action="store_true",

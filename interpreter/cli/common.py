@@ -60,14 +60,15 @@ def loaded(path, *args, **kwargs):
         return load_game(path, *args, **kwargs)
 
 
-def load(path, options=None, players=None, coverage=False, params=()):
+def load(path, options=None, players=None, coverage=False, params=(), passes_off=()):
     """The compiled game (with coverage: counting its rule tags; params: the (name, text) pairs
     of --param), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
     if not os.path.exists(path):
         raise CliError(f"referee: {path}: no such file", MISSING_FILE)
     if os.path.isdir(path):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
-    game, diagnostics, sources = loaded(path, tuple(options or ()), players, coverage, dict(params or ()))
+    game, diagnostics, sources = loaded(path, tuple(options or ()), players, coverage, dict(params or ()),
+                                        passes_off=passes_off)
     if game is None:
         raise flag_mistake(diagnostics) or CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game

@@ -26,6 +26,7 @@ from ..runtime.errors import Finished, NeedChoice, RulesRuntimeError, SameNamedM
 from ..runtime.exact import number_too_large
 from ..runtime.maintained import PartCounts, changed_rows, refiltered
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
+from .instructions import Instruction
 from ..runtime.zone_rows import KeyRows
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -40,26 +41,6 @@ SIMPLE_OPERANDS = (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing)
 
 COMPARISON_WORDS = {"==": "must be", "!=": "must not be", "<": "must be less than", "<=": "must be at most",
                     ">": "must be more than", ">=": "must be at least"}
-
-
-# ---- flow instructions ------------------------------------------------------------------
-
-@attrs.define
-class Instruction:
-    op: str                    # effect, jump, jump_if, jump_unless, for_init, for_next, turns_init,
-    #                            turns_check, turns_next, turn, play, simultaneous
-    span: object = None
-    fn: object = None          # a compiled expression or statement
-    target: int = -1           # jump target
-    key: str = ""              # where the instruction keeps its progress in s.env
-    name: str = ""             # a loop variable
-    actions: tuple = ()        # action indexes for play / simultaneous
-    optional: bool = False
-    may_choose: bool = False
-    code: object = None        # its Python source: lines for an effect, an expression otherwise
-    listed: tuple = ()         # play/simultaneous: (index, action, label merging) of each action
-    fused: object = None       # play/simultaneous: f(s) listing several of them at once (fused_listing)
-    counters: tuple = ()       # with coverage: (where, counter) it increments (see flow_counters)
 
 
 @attrs.define
@@ -443,7 +424,6 @@ def is_pick(node) -> bool:
 
 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
-FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group (compile_flow)
 
 
 def indent_of(line: str) -> int:
@@ -2856,121 +2836,17 @@ class Compiler:
         return True
 
     def compile_flow(self, flow):
-        """run_flow(s): run the flow from s.pc until a player must decide or the game ends.
-        Each instruction is one `if pc == k:` block, in order, so that the next one follows
-        without a dispatch; a jump backwards starts the chain again. A long flow's blocks are
-        in groups under `if pc < k:`, so that starting far down tests a few groups, not every
-        block before."""
-        cg = self.codegen
+        """run_flow(s): the flow's instructions lowered to the IR (lower_flow.py), the passes not
+        switched off run over it, then rendered."""
+        # (the IR is imported only when a game compiles: `referee check` starts without it)
+        from .lower_flow import lower_run_flow
+        from .passes import run_passes
+        from .render_python import render_function
+        function = lower_run_flow(flow, self.game.num_players, lambda ins: self.codegen.bind(ins, "ins"))
+        rendered = render_function(run_passes(function, self.game.passes_off))
         out = Lines()
-        out.add(1, "e = s.env")
-        out.add(1, "pc = s.pc")
-        out.add(1, "jumps = 0")
-        out.add(1, "while True:")
-        grouped = len(flow) > 2 * FLOW_GROUP
-        for k, ins in enumerate(flow):
-            out.span = ins.span
-            if grouped and k % FLOW_GROUP == 0:
-                out.offset = 0
-                out.add(2, f"if pc < {min(k + FLOW_GROUP, len(flow))}:")
-                out.offset = 1
-            out.add(2, f"if pc == {k}:  # {ins.op} {self.where(ins).lstrip('# ')}")
-            out.add(3, f"s.pc = {k}")
-            op = ins.op
-            me = cg.bind(ins, "ins")
-            for where, counter in ins.counters:
-                if where == "enter":
-                    out.add(3, f"COV[{counter}] += 1")
-                elif where == "new":
-                    out.add(3, f"if {ins.key!r} not in e: COV[{counter}] += 1")
-            then = [f"COV[{counter}] += 1" for where, counter in ins.counters if where == "then"]
-
-            def jump(target, indent):
-                out.add(indent, f"pc = {target}")
-                if target <= k:
-                    out.add(indent, "jumps += 1")
-                    out.add(indent, "if jumps > LOOP_CAP: flow_runs_on(s)")
-                    out.add(indent, "continue")
-            if op == "effect" and ins.may_choose:
-                out.add(3, f"run_step(s, effect_runner({me}.fn), True)")
-                out.add(3, "if s.terminal or s.pending is not None: return")
-                out.add(3, "pc = s.pc")
-            elif op == "effect":
-                out.add(3, "try:")
-                for line, span in zip(ins.code.lines, ins.code.spans):
-                    out.span = span
-                    out.add(4, line)
-                out.span = ins.span
-                out.add(3, "except Finished:")
-                out.add(4, "return")
-                out.add(3, f"pc = {k + 1}")
-            elif op == "jump":
-                jump(ins.target, 3)
-            elif op == "jump_unless":
-                out.add(3, f"if {ins.code}:")
-                for line in then:
-                    out.add(4, line)
-                out.add(4, f"pc = {k + 1}")
-                out.add(3, "else:")
-                jump(ins.target, 4)
-            elif op == "for_init":
-                out.add(3, f"e[{ins.key!r}] = (filtered_domain(s, e, {me}), 0)")
-                out.add(3, f"pc = {k + 1}")
-            elif op == "for_next":
-                out.add(3, f"values, i = e[{ins.key!r}]")
-                out.add(3, "if i >= len(values):")
-                out.add(4, f"del e[{ins.key!r}]")
-                jump(ins.target, 4)
-                out.add(3, "else:")
-                for line in then:
-                    out.add(4, line)
-                out.add(4, f"e[{ins.name!r}] = values[i]")
-                out.add(4, f"e[{ins.key!r}] = (values, i + 1)")
-                out.add(4, f"pc = {k + 1}")
-            elif op == "turns_init":
-                out.add(3, f"e[{ins.key!r}] = seat(s, {ins.code}, 'the first turn', {me}.span)")
-                out.add(3, f"pc = {k + 1}")
-            elif op == "turns_check":
-                out.add(3, f"if {ins.code}:")
-                out.add(4, f"del e[{ins.key!r}]")
-                jump(ins.target, 4)
-                out.add(3, "else:")
-                for line in then:
-                    out.add(4, line)
-                out.add(4, f"s.current = e[{ins.key!r}]")
-                out.add(4, "s.extra = False")
-                out.add(4, "s.turn += 1")
-                out.add(4, f"pc = {k + 1}")
-            elif op == "turns_next":
-                out.add(3, "if s.extra:")
-                out.add(4, "s.extra = False")
-                out.add(3, "else:")
-                out.add(4, f"e[{ins.key!r}] = e[{ins.key!r}] % {self.game.num_players} + 1")
-                jump(ins.target, 3)
-            elif op == "turn":
-                out.add(3, f"s.current = seat(s, {ins.code}, 'a turn', {me}.span)")
-                out.add(3, "s.turn += 1")
-                out.add(3, f"pc = {k + 1}")
-            elif op == "play":
-                out.add(3, "s._legal = None")
-                out.add(3, "if s.listed(): return")
-                if ins.optional:
-                    out.add(3, f"pc = {k + 1}")
-                else:
-                    out.add(3, f"dead_end(s, {me})")
-            elif op == "simultaneous":
-                out.add(3, f"if simultaneous_step(s, {me}): return")
-                out.add(3, "pc = s.pc")
-                out.add(3, "if s.terminal or s.pending is not None: return")
-            else:
-                raise AssertionError(op)
-        out.offset = 0
-        out.add(2, f"if pc >= {len(flow)}:")
-        out.add(3, "s.pc = pc")
-        out.add(3, "finish_by_score(s)")
-        out.add(3, "return")
-        out.add(2, "continue")
-        return self.define("def run_flow(s)", out)
+        out.lines, out.spans = rendered.lines, rendered.spans
+        return self.define(rendered.header, out)
 
     def flow_block(self, statements, scope, out):
         scope = scope.child()
@@ -3011,27 +2887,32 @@ class Compiler:
                 out[start + (0 if isinstance(node, ast.While) else 1)].counters += (("then", counter + 1),)
 
     def flow_expr(self, node, scope):
-        """(f(s, e), its source in the flow's environment)."""
-        return self.expr(node, scope), self.codegen.source(node, scope, Context("env"))
+        """An expression of the flow as IR, in the flow's environment: a constant, or codegen's
+        source (run inside run_flow: no function of its own)."""
+        from . import ir
+        from .lower_flow import FLOW_LOCALS
+        if isinstance(node, (ast.Boolean, ast.Integer)):
+            return ir.Constant(node.value, node.span)
+        return ir.Host((self.codegen.source(node, scope, Context("env")),), reads=FLOW_LOCALS, span=node.span)
 
     def flow_statement(self, node, scope, out):
+        from . import ir
+        from .lower_flow import FLOW_LOCALS
         here = len(out)
         key = f"#{here}"
         if isinstance(node, ast.Play):
             indexes = tuple(self.game.action_index[n] for n in node.actions)
             out.append(Instruction("play", node.span, actions=indexes, optional=node.optional))
         elif isinstance(node, ast.Turns):
-            start, start_code = self.flow_expr(node.start, scope)
-            until, until_code = self.flow_expr(node.until, scope) if node.until is not None else (lambda s, e: False, "False")
-            out.append(Instruction("turns_init", node.span, fn=start, key=key, code=start_code))
+            until = self.flow_expr(node.until, scope) if node.until is not None else ir.Constant(False)
+            out.append(Instruction("turns_init", node.span, key=key, code=self.flow_expr(node.start, scope)))
             check = len(out)
-            out.append(Instruction("turns_check", node.span, fn=until, key=key, code=until_code))
+            out.append(Instruction("turns_check", node.span, key=key, code=until))
             self.flow_block(node.body, scope, out)
             out.append(Instruction("turns_next", node.span, key=key, target=check))
             out[check].target = len(out)
         elif isinstance(node, ast.Turn):
-            player, code = self.flow_expr(node.player, scope)
-            out.append(Instruction("turn", node.span, fn=player, code=code))
+            out.append(Instruction("turn", node.span, code=self.flow_expr(node.player, scope)))
             self.flow_block(node.body, scope, out)
         elif isinstance(node, ast.Simultaneous):
             domain, where, inner, _ = self.binder_functions(node.binder, scope)
@@ -3044,8 +2925,7 @@ class Compiler:
             ends = []
             for condition, body in branches:
                 jump = len(out)
-                fn, code = self.flow_expr(condition, scope)
-                out.append(Instruction("jump_unless", condition.span, fn=fn, code=code))
+                out.append(Instruction("jump_unless", condition.span, code=self.flow_expr(condition, scope)))
                 self.flow_block(body, scope, out)
                 ends.append(len(out))
                 out.append(Instruction("jump", node.span))
@@ -3055,8 +2935,7 @@ class Compiler:
                 out[end].target = len(out)
         elif isinstance(node, ast.While):
             check = len(out)
-            fn, code = self.flow_expr(node.condition, scope)
-            out.append(Instruction("jump_unless", node.span, fn=fn, code=code))
+            out.append(Instruction("jump_unless", node.span, code=self.flow_expr(node.condition, scope)))
             self.flow_block(node.body, scope, out)
             out.append(Instruction("jump", node.span, target=check))
             out[check].target = len(out)
@@ -3067,8 +2946,7 @@ class Compiler:
             if node.until is None:
                 out.append(Instruction("jump", node.span, target=start))
             else:
-                fn, code = self.flow_expr(node.until, inner)
-                out.append(Instruction("jump_unless", node.span, fn=fn, target=start, code=code))
+                out.append(Instruction("jump_unless", node.span, target=start, code=self.flow_expr(node.until, inner)))
         elif isinstance(node, ast.For):
             domain, where, inner, _ = self.binder_functions(node.binder, scope)
             out.append(Instruction("for_init", node.span, fn=(domain, where), key=key, name=node.binder.name))
@@ -3082,9 +2960,12 @@ class Compiler:
             ctx = Context("env")
             ctx.steps = self.may_choose((node,))      # a generator, run by the engine as a step
             getattr(self, "s_" + type(node).__name__)(node, scope, ctx, lines, 0)
-            if not lines.lines:
-                lines.add(0, "pass")
-            indented = Lines()
-            indented.lines, indented.spans = ["    " + line for line in lines.lines], lines.spans
-            fn = self.define(f"def {self.fresh('_run')}(s, e)", indented, self.where(node))
-            out.append(Instruction("effect", node.span, fn=fn, may_choose=self.may_choose((node,)), code=lines))
+            if self.may_choose((node,)):      # run by the engine as a step (effect_runner): a function of its own
+                indented = Lines()
+                indented.lines = ["    " + line for line in lines.lines] or ["    pass"]
+                indented.spans = lines.spans or [node.span]
+                fn = self.define(f"def {self.fresh('_run')}(s, e)", indented, self.where(node))
+                out.append(Instruction("effect", node.span, fn=fn, may_choose=True))
+            else:               # in run_flow itself
+                code = ir.Host(tuple(lines.lines), tuple(lines.spans), FLOW_LOCALS, node.span) if lines.lines else None
+                out.append(Instruction("effect", node.span, code=code))

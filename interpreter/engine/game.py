@@ -29,7 +29,9 @@ from .steps import (advance, dead_end, drive, effect_runner, filtered_domain, fi
 
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
-                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled"):
+                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled",
+                 passes_off: Iterable[str] = ()):
+        self.passes_off = frozenset(passes_off)     # the compiler's passes switched off (compile/passes)
         if chance not in ("sampled", "explicit"):
             raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
         # sampled: every random draw comes from the state's seeded source, inside the effects;

@@ -9,11 +9,13 @@ from .game import Game
 from .params import ParamValueError, param_values, player_range
 
 
-def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None):
+def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None,
+              passes_off=()):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
     on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
     picks as chance nodes, see State.is_chance_node; texts: an editor's unsaved buffers, see
-    load_program). Returns (game or None, diagnostics, sources)."""
+    load_program; passes_off: names of the compiler's passes to skip). Returns (game or None,
+    diagnostics, sources)."""
     try:
         program, diagnostics, sources = load_program(path, texts=texts)
         if program is None or diagnostics:
@@ -38,7 +40,7 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     if problem is not None:
         return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage, values, chance)
+        game = Game(program, sources, options, players, coverage, values, chance, passes_off)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, error.message, error.span)], sources

@@ -7,14 +7,18 @@ from referee.dsl.limits import MAX_FILE_BYTES
 from referee.dsl.program import Unreadable, read_regular_file
 
 from ..common import describe, load, out, print_json, write_text
-from ..errors import ERRORS, MISSING_FILE, OK, CliError
+from ..errors import ERRORS, MISSING_FILE, OK, USAGE, CliError
 
 
 def cmd_compile(args) -> int:
     """The generated module of a game (options, player count): every fn, proc, action, trigger,
     the setup and the flow as Python functions, each under a comment naming its rules line
     (with --coverage, the module that counts rule coverage)."""
-    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    from ...compile.passes import PASS_NAMES     # (here: the other commands start without the IR)
+    unknown = [name for name in args.no_pass if name not in PASS_NAMES]
+    if unknown:
+        raise CliError(f"referee compile: no pass named {unknown[0]!r} (the passes: {', '.join(PASS_NAMES)})", USAGE)
+    game = load(args.file, args.option, args.players, args.coverage, args.param, args.no_pass)
     source = game.compiler.module_source()
     if not args.output:
         out(source.rstrip("\n"))

@@ -1,0 +1,376 @@
+"""The compiler's intermediate representation: typed, frozen nodes for what a generated
+function is made of (statements, expressions, state reads and writes as named operations).
+
+Lowering builds it (lower_flow.py), passes rewrite it (passes/), one renderer writes it out
+(render_python.py). State is reached through operations (ReadState, WriteEnv, ...), never
+through Python syntax, so that another renderer can target typed arrays. `Host` is the one
+node not lowered yet: source that codegen.py or the statement compiler wrote; no pass looks
+inside it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+from referee.dsl.ast import Span
+
+Value = None | bool | int | str
+
+
+@attrs.frozen
+class Node:
+    """A node of the IR; `span` is the rules text it comes from (None: made by the compiler)."""
+    if TYPE_CHECKING:
+        span: Span | None
+
+
+@attrs.frozen
+class Expression(Node):
+    """A node that has a value."""
+
+
+@attrs.frozen
+class Statement(Node):
+    """A node that runs."""
+
+
+# ---- expressions --------------------------------------------------------------------------
+
+@attrs.frozen
+class Constant(Expression):
+    """A literal: none, a truth value, a whole number or a text."""
+    value: Value
+    span: Span | None = None
+
+
+@attrs.frozen
+class Local(Expression):
+    """A local variable of the function (its parameters included)."""
+    name: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class Global(Expression):
+    """A name of the generated module: a runtime function or constant, or a value the compiler
+    bound there (an instruction, a compiled function)."""
+    name: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class TheState(Expression):
+    """The state the function runs on (its first parameter)."""
+    span: Span | None = None
+
+
+@attrs.frozen
+class ReadState(Expression):
+    """A field of the state: pc, current, turn, extra, terminal, pending."""
+    field: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class ReadEnv(Expression):
+    """The flow environment's entry `key` (a loop's progress, a loop variable)."""
+    key: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class HasEnv(Expression):
+    """Whether the flow environment has an entry `key`."""
+    key: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class Field(Expression):
+    """A field of a value the compiler bound (an instruction's `fn` or `span`)."""
+    value: Expression
+    name: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class Item(Expression):
+    """The item at `index` of a sequence."""
+    sequence: Expression
+    index: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Tuple(Expression):
+    """A tuple of values."""
+    items: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class Call(Expression):
+    """A call of a runtime function (or a builtin) by its name."""
+    function: str
+    args: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class StateCall(Expression):
+    """An operation of the state, by name: `listed` (list the legal moves, True if any)."""
+    operation: str
+    args: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class Not(Expression):
+    """Logical negation."""
+    operand: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Arithmetic(Expression):
+    """+ - * // % of two numbers."""
+    op: str
+    left: Expression
+    right: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Compare(Expression):
+    """== != < <= > >= is, is not, in, not in."""
+    op: str
+    left: Expression
+    right: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class BoolOp(Expression):
+    """`and` or `or` of two or more operands, evaluated in order until one decides."""
+    op: str
+    operands: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class Conditional(Expression):
+    """`then` if `test` holds, else `orelse`."""
+    test: Expression
+    then: Expression
+    orelse: Expression
+    span: Span | None = None
+
+
+# ---- statements ---------------------------------------------------------------------------
+
+@attrs.frozen
+class Assign(Statement):
+    """A local gets a value."""
+    target: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Unpack(Statement):
+    """Locals get the items of a sequence of as many."""
+    targets: tuple[str, ...]
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class WriteState(Statement):
+    """A field of the state gets a value (see ReadState)."""
+    field: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class WriteEnv(Statement):
+    """The flow environment's entry `key` gets a value."""
+    key: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class DeleteEnv(Statement):
+    """The flow environment's entry `key` goes."""
+    key: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class CountCoverage(Statement):
+    """With coverage: one more for the counter `counter` (COV, see coverage.py)."""
+    counter: int
+    span: Span | None = None
+
+
+@attrs.frozen
+class ExpressionStatement(Statement):
+    """An expression run for its effect (a call)."""
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class If(Statement):
+    """`body` if `test` holds, else `orelse` (an elif is an If alone in `orelse`)."""
+    test: Expression
+    body: tuple[Statement, ...]
+    orelse: tuple[Statement, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class While(Statement):
+    """`body` as long as `test` holds."""
+    test: Expression
+    body: tuple[Statement, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class ForRange(Statement):
+    """`body` for each whole number `name` from `start` up to `stop` (not included)."""
+    name: str
+    start: Expression
+    stop: Expression
+    body: tuple[Statement, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class ForEach(Statement):
+    """`body` for each item `name` of a sequence."""
+    name: str
+    sequence: Expression
+    body: tuple[Statement, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class Return(Statement):
+    """The function ends (with a value, or none)."""
+    value: Expression | None = None
+    span: Span | None = None
+
+
+@attrs.frozen
+class Yield(Statement):
+    """A decision: the function stops with `value` and goes on when the engine sends the
+    answer back, which `target` (a local) gets, unless it is empty."""
+    value: Expression
+    target: str = ""
+    span: Span | None = None
+
+
+@attrs.frozen
+class Break(Statement):
+    """The innermost loop ends."""
+    span: Span | None = None
+
+
+@attrs.frozen
+class Continue(Statement):
+    """The innermost loop goes round again."""
+    span: Span | None = None
+
+
+@attrs.frozen
+class Try(Statement):
+    """`body`; if it raises the runtime's exception `exception`, `handler` instead of the rest."""
+    body: tuple[Statement, ...]
+    exception: str
+    handler: tuple[Statement, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class Host(Expression, Statement):
+    """Not lowered yet: Python source that codegen.py (an expression, one line) or the statement
+    compiler (statements, each line with its span) wrote. Passes never look inside it; it goes
+    as lowering reaches expressions and statements."""
+    lines: tuple[str, ...]
+    line_spans: tuple[Span | None, ...] = ()
+    reads: frozenset[str] = frozenset()     # the locals it may read (declared by who made it)
+    span: Span | None = None
+
+
+@attrs.frozen
+class Function(Node):
+    """A generated function: its name, its parameters, its body."""
+    name: str
+    params: tuple[str, ...]
+    body: tuple[Statement, ...]
+    span: Span | None = None
+
+
+EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,
+               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host)
+STATEMENTS = (Assign, Unpack, WriteState, WriteEnv, DeleteEnv, CountCoverage, ExpressionStatement, If, While,
+              ForRange, ForEach, Return, Yield, Break, Continue, Try, Host)
+NODES = tuple(dict.fromkeys(EXPRESSIONS + STATEMENTS + (Function,)))
+
+# statements after which the rest of their block never runs
+ENDS_BLOCK = (Return, Break, Continue)
+
+
+# ---- walking and rebuilding ---------------------------------------------------------------
+
+def children(node: Node) -> Iterator[Node]:
+    """The nodes directly inside a node, in field order."""
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            yield from (item for item in value if isinstance(item, Node))
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """A node and every node inside it, parents first."""
+    yield node
+    for child in children(node):
+        yield from walk(child)
+
+
+def rebuilt(node: Node, change: Callable[[Node], Node]) -> Node:
+    """The node with `change` applied to each node directly inside it (the same object when
+    nothing changed). A pass's `change` handles the classes it rewrites and calls rebuilt for
+    the others: the one convention for going through the IR."""
+    updates: dict[str, object] = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if isinstance(value, Node):
+            changed = change(value)
+            if changed is not value:
+                updates[field.name] = changed
+        elif isinstance(value, tuple) and any(isinstance(item, Node) for item in value):
+            items = tuple(change(item) if isinstance(item, Node) else item for item in value)
+            if any(a is not b for a, b in zip(items, value)):
+                updates[field.name] = items
+    return attrs.evolve(node, **updates) if updates else node
+
+
+def block_of(statements: tuple[Statement, ...], change: Callable[[Statement], Statement | tuple[Statement, ...]]
+             ) -> tuple[Statement, ...]:
+    """A block with `change` applied to each statement, which may give one statement or
+    several (an empty tuple: the statement goes)."""
+    out: list[Statement] = []
+    for statement in statements:
+        new = change(statement)
+        if isinstance(new, tuple):
+            out.extend(new)
+        else:
+            out.append(new)
+    return tuple(out)

@@ -1,0 +1,115 @@
+"""Constant folding: operators over constants computed, `not not x` tested as `x`, tests that
+are constant decided (`if False:` and `if True:` leave their one branch in place)."""
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, cast
+
+from .. import ir
+
+COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "is": operator.is_, "is not": operator.is_not}
+ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+
+
+def fold_constants(function: ir.Function) -> ir.Function:
+    return ir.Function(function.name, function.params, block(function.body), function.span)
+
+
+def is_number(node: ir.Expression) -> bool:
+    return isinstance(node, ir.Constant) and type(node.value) is int
+
+
+def value(node: ir.Node) -> ir.Node:
+    """An expression (in a place that uses its value) folded."""
+    node = ir.rebuilt(node, value)
+    if isinstance(node, ir.Not) and isinstance(node.operand, ir.Constant):
+        return ir.Constant(not node.operand.value, node.span)
+    if isinstance(node, ir.Arithmetic) and is_number(node.left) and is_number(node.right):
+        right = node.right.value    # type: ignore[attr-defined]
+        if node.op in ("//", "%") and right == 0:
+            return node             # the error stays where it is raised
+        return ir.Constant(ARITHMETIC[node.op](node.left.value, right), node.span)   # type: ignore[attr-defined]
+    if isinstance(node, ir.Compare) and node.op in COMPARE and isinstance(node.left, ir.Constant) \
+            and isinstance(node.right, ir.Constant) and comparable(node.left.value, node.right.value, node.op):
+        return ir.Constant(COMPARE[node.op](node.left.value, node.right.value), node.span)
+    if isinstance(node, ir.BoolOp):
+        return bool_op(node, tested=False)
+    if isinstance(node, ir.Conditional) and isinstance(node.test, ir.Constant):
+        return node.then if node.test.value else node.orelse
+    if isinstance(node, ir.Conditional):
+        return ir.Conditional(test(node.test), node.then, node.orelse, node.span)
+    return node
+
+
+def comparable(left: ir.Value, right: ir.Value, op: str) -> bool:
+    """Whether comparing two constants here gives what comparing them when the game runs does."""
+    if op in ("is", "is not"):
+        return left is None or right is None
+    return op in ("==", "!=") or (type(left) is type(right) and (left is not None))
+
+
+def test(node: ir.Expression) -> ir.Expression:
+    """An expression whose truth alone counts (a test) folded: `not not x` is `x` there, and an
+    `and` drops its true constants, an `or` its false ones."""
+    node = cast(ir.Expression, value(node))
+    if isinstance(node, ir.Not):
+        operand = test(node.operand)
+        if isinstance(operand, ir.Not):
+            return operand.operand
+        return cast(ir.Expression, value(ir.Not(operand, node.span)))
+    if isinstance(node, ir.BoolOp):
+        return bool_op(node, tested=True)
+    return node
+
+
+def bool_op(node: ir.BoolOp, tested: bool) -> ir.Expression:
+    """`and`/`or` with its constant operands taken into account: one that decides ends it, one
+    that does not goes (in a test, anywhere; for a value, before the last operand only)."""
+    deciding = node.op == "or"          # a true constant decides an `or`, a false one an `and`
+    operands = [test(o) if tested else o for o in node.operands]
+    kept: list[ir.Expression] = []
+    for k, operand in enumerate(operands):
+        last = k == len(operands) - 1
+        if isinstance(operand, ir.Constant) and bool(operand.value) == deciding:
+            kept.append(operand)
+            break
+        if isinstance(operand, ir.Constant) and (tested or not last) and (kept or not last):
+            continue
+        kept.append(operand)
+    if not kept:
+        return ir.Constant(not deciding, node.span)
+    return kept[0] if len(kept) == 1 else ir.BoolOp(node.op, tuple(kept), node.span)
+
+
+def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
+    if isinstance(node, ir.If):
+        condition = test(node.test)
+        if isinstance(condition, ir.Constant):
+            return block(node.body if condition.value else node.orelse)
+        return ir.If(condition, block(node.body), block(node.orelse), node.span)
+    if isinstance(node, ir.While):
+        condition = test(node.test)
+        if isinstance(condition, ir.Constant) and not condition.value:
+            return ()
+        return ir.While(condition, block(node.body), node.span)
+    if isinstance(node, ir.ForRange):
+        return ir.ForRange(node.name, value_of(node.start), value_of(node.stop), block(node.body), node.span)
+    if isinstance(node, ir.ForEach):
+        return ir.ForEach(node.name, value_of(node.sequence), block(node.body), node.span)
+    if isinstance(node, ir.Try):
+        return ir.Try(block(node.body), node.exception, block(node.handler), node.span)
+    if isinstance(node, ir.Host):
+        return node
+    return ir.rebuilt(node, value)      # type: ignore[return-value]
+
+
+def value_of(node: ir.Expression) -> ir.Expression:
+    return cast(ir.Expression, value(node))
+
+
+def block(statements: tuple[ir.Statement, ...]) -> tuple[ir.Statement, ...]:
+    return ir.block_of(statements, statement)

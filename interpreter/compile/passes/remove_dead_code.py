@@ -1,0 +1,101 @@
+"""Dead-code removal: statements after one that leaves the block (return, break, continue, or
+an if whose branches all leave), a continue that ends a loop's body, ifs with nothing in them
+and a test without effect, pure expressions run for nothing, and assignments of pure values to
+locals nobody reads."""
+from __future__ import annotations
+
+import attrs
+
+from .. import ir
+
+# expressions that compute a value without effect and without raising
+PURE = (ir.Constant, ir.Local, ir.Global, ir.TheState, ir.ReadState, ir.HasEnv, ir.Not, ir.BoolOp, ir.Tuple)
+
+
+def remove_dead_code(function: ir.Function) -> ir.Function:
+    body = block(function.body)
+    while True:         # a local that goes may leave another unread
+        read = locals_read(body)
+        lighter = block(without_unread(body, read))
+        if lighter == body:
+            return ir.Function(function.name, function.params, body, function.span)
+        body = lighter
+
+
+def pure(node: ir.Expression) -> bool:
+    return isinstance(node, PURE) and all(pure(child) for child in ir.children(node))   # type: ignore[arg-type]
+
+
+def leaves(statements: tuple[ir.Statement, ...]) -> bool:
+    """Whether running the statements surely leaves the block (the rest of it never runs)."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, ir.ENDS_BLOCK):
+        return True
+    return isinstance(last, ir.If) and bool(last.orelse) and leaves(last.body) and leaves(last.orelse)
+
+
+def block(statements: tuple[ir.Statement, ...]) -> tuple[ir.Statement, ...]:
+    out: list[ir.Statement] = []
+    for node in statements:
+        kept = statement(node)
+        out.extend(kept)
+        if leaves(tuple(out)):
+            break
+    return tuple(out)
+
+
+def loop_body(statements: tuple[ir.Statement, ...]) -> tuple[ir.Statement, ...]:
+    """A loop's body without the continue it ends with (the loop goes round anyway)."""
+    body = block(statements)
+    return body[:-1] if body and isinstance(body[-1], ir.Continue) else body
+
+
+def statement(node: ir.Statement) -> tuple[ir.Statement, ...]:
+    if isinstance(node, ir.If):
+        body, orelse = block(node.body), block(node.orelse)
+        if not body and not orelse:
+            return () if pure(node.test) else (ir.ExpressionStatement(node.test, node.span),)
+        if not body:        # `if t: pass else: B` is `if not t: B`
+            return (ir.If(ir.Not(node.test, node.span), orelse, (), node.span),)
+        return (ir.If(node.test, body, orelse, node.span),)
+    if isinstance(node, (ir.While, ir.ForRange, ir.ForEach)):
+        return (attrs.evolve(node, body=loop_body(node.body)),)
+    if isinstance(node, ir.Try):
+        body = block(node.body)
+        return (ir.Try(body, node.exception, block(node.handler), node.span),) if body else ()
+    if isinstance(node, ir.ExpressionStatement) and pure(node.value):
+        return ()
+    return (node,)
+
+
+def locals_read(statements: tuple[ir.Statement, ...]) -> frozenset[str]:
+    """Every local some expression (or host code) may read."""
+    read: set[str] = set()
+    for top in statements:
+        for node in ir.walk(top):
+            if isinstance(node, ir.Local):
+                read.add(node.name)
+            elif isinstance(node, ir.Host):
+                read.update(node.reads)
+            elif isinstance(node, (ir.ReadEnv, ir.WriteEnv, ir.DeleteEnv, ir.HasEnv)):
+                read.add("e")         # the environment's operations go through the local e
+    return frozenset(read)
+
+
+def without_unread(statements: tuple[ir.Statement, ...], read: frozenset[str]) -> tuple[ir.Statement, ...]:
+    def change(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
+        if isinstance(node, ir.Assign) and node.target not in read and pure(node.value):
+            return ()
+        if isinstance(node, ir.Unpack) and not read & set(node.targets) and pure(node.value):
+            return ()
+        if isinstance(node, ir.If):
+            return ir.If(node.test, without_unread(node.body, read), without_unread(node.orelse, read), node.span)
+        if isinstance(node, (ir.While, ir.ForRange, ir.ForEach)):
+            return attrs.evolve(node, body=without_unread(node.body, read))
+        if isinstance(node, ir.Try):
+            return ir.Try(without_unread(node.body, read), node.exception, without_unread(node.handler, read),
+                          node.span)
+        return node
+    return ir.block_of(statements, change)

@@ -1,0 +1,181 @@
+"""The one renderer: IR (ir.py) -> Python source, each line with the span of the rules text
+it comes from, and a `# file:line` comment wherever the rules line changes. It writes; it never
+reads its output back.
+
+Conventions of the generated code it relies on: the state is the local `s`, the flow
+environment the local `e` (bound from the state first), coverage counters the global `COV`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+from referee.dsl.ast import Span
+
+from . import ir
+
+INDENT = "    "
+
+# how tightly an expression binds: an operand binding less than its place needs is parenthesised
+LOWEST, OR, AND, NOT, COMPARISON, SUM, PRODUCT, ATOM = range(8)
+ARITHMETIC = {"+": SUM, "-": SUM, "*": PRODUCT, "//": PRODUCT, "%": PRODUCT}
+
+
+@attrs.define
+class Rendered:
+    """A function's source: its header (`def name(params)`) and its body's lines, indented
+    once, each with the span it comes from."""
+    header: str
+    lines: list[str]
+    spans: list[Span | None]
+
+
+def where(span: Span | None) -> str:
+    """The comment that names a rules line."""
+    return f"# {span.file.rsplit('/', 1)[-1]}:{span.line}" if span is not None and span.line else ""
+
+
+def render_function(function: ir.Function) -> Rendered:
+    writer = Writer()
+    writer.block(function.body, 1)
+    return Rendered(f"def {function.name}({', '.join(function.params)})", writer.lines, writer.spans)
+
+
+def expression(node: ir.Expression, needs: int = LOWEST) -> str:
+    """An expression's source, parenthesised when it binds less than its place `needs`."""
+    text, binds = EXPRESSIONS[type(node)](node)
+    return f"({text})" if binds < needs else text
+
+
+def arguments(args: tuple[ir.Expression, ...]) -> str:
+    return ", ".join(expression(a) for a in args)
+
+
+def host_expression(node: ir.Host) -> tuple[str, int]:
+    if len(node.lines) != 1:
+        raise ValueError("a host expression is one line")
+    return node.lines[0], LOWEST
+
+
+def compare(node: ir.Compare) -> tuple[str, int]:
+    return f"{expression(node.left, COMPARISON + 1)} {node.op} {expression(node.right, COMPARISON + 1)}", COMPARISON
+
+
+def arithmetic(node: ir.Arithmetic) -> tuple[str, int]:
+    binds = ARITHMETIC[node.op]
+    return f"{expression(node.left, binds)} {node.op} {expression(node.right, binds + 1)}", binds
+
+
+def bool_op(node: ir.BoolOp) -> tuple[str, int]:
+    binds = OR if node.op == "or" else AND
+    return f" {node.op} ".join(expression(o, binds + 1) for o in node.operands), binds
+
+
+def tuple_(node: ir.Tuple) -> tuple[str, int]:
+    items = [expression(item, OR) for item in node.items]
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})", ATOM
+
+
+EXPRESSIONS: dict[type, Callable] = {
+    ir.Constant: lambda n: (repr(n.value), ATOM),
+    ir.Local: lambda n: (n.name, ATOM),
+    ir.Global: lambda n: (n.name, ATOM),
+    ir.TheState: lambda n: ("s", ATOM),
+    ir.ReadState: lambda n: (f"s.{n.field}", ATOM),
+    ir.ReadEnv: lambda n: (f"e[{n.key!r}]", ATOM),
+    ir.HasEnv: lambda n: (f"{n.key!r} in e", COMPARISON),
+    ir.Field: lambda n: (f"{expression(n.value, ATOM)}.{n.name}", ATOM),
+    ir.Item: lambda n: (f"{expression(n.sequence, ATOM)}[{expression(n.index)}]", ATOM),
+    ir.Tuple: tuple_,
+    ir.Call: lambda n: (f"{n.function}({arguments(n.args)})", ATOM),
+    ir.StateCall: lambda n: (f"s.{n.operation}({arguments(n.args)})", ATOM),
+    ir.Not: lambda n: ((f"{n.operand.key!r} not in e", COMPARISON) if isinstance(n.operand, ir.HasEnv)
+                       else (f"not {expression(n.operand, NOT)}", NOT)),
+    ir.Arithmetic: arithmetic,
+    ir.Compare: compare,
+    ir.BoolOp: bool_op,
+    ir.Conditional: lambda n: (" ".join((expression(n.then, OR), "if", expression(n.test, OR), "else",
+                                         expression(n.orelse))), LOWEST),
+    ir.Host: host_expression,
+}
+
+
+def augmented(target: ir.Expression, value: ir.Expression) -> str | None:
+    """`+= right` when a value is the target itself plus (or minus) something, else None."""
+    if isinstance(value, ir.Arithmetic) and value.op in ("+", "-") and value.left == target:
+        return f"{value.op}= {expression(value.right)}"
+    return None
+
+
+class Writer:
+    """Statements -> indented lines with their spans."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.spans: list[Span | None] = []
+        self.commented: tuple[str, int] | None = None    # the rules line the last comment named
+
+    def add(self, indent: int, text: str, span: Span | None) -> None:
+        self.lines.append(INDENT * indent + text)
+        self.spans.append(span)
+
+    def comment(self, indent: int, span: Span | None) -> None:
+        if span is not None and span.line and (span.file, span.line) != self.commented:
+            self.commented = (span.file, span.line)
+            self.add(indent, where(span), span)
+
+    def block(self, statements: tuple[ir.Statement, ...], indent: int) -> None:
+        if not statements:
+            self.add(indent, "pass", None)
+        for statement in statements:
+            self.comment(indent, statement.span)
+            STATEMENTS[type(statement)](self, statement, indent)
+
+    def header(self, indent: int, text: str, node: ir.Statement, body: tuple[ir.Statement, ...]) -> None:
+        self.add(indent, text, node.span)
+        self.block(body, indent + 1)
+
+    def if_(self, node: ir.If, indent: int, keyword: str = "if") -> None:
+        self.header(indent, f"{keyword} {expression(node.test)}:", node, node.body)
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ir.If):
+            self.if_(node.orelse[0], indent, "elif")
+        elif node.orelse:
+            self.header(indent, "else:", node, node.orelse)
+
+    def try_(self, node: ir.Try, indent: int) -> None:
+        self.header(indent, "try:", node, node.body)
+        self.header(indent, f"except {node.exception}:", node, node.handler)
+
+    def host(self, node: ir.Host, indent: int) -> None:
+        spans = node.line_spans or (node.span,) * len(node.lines)
+        for line, span in zip(node.lines, spans):
+            self.comment(indent, span)
+            self.add(indent, line, span)
+
+    def assign(self, target: str, node: ir.Statement, target_node: ir.Expression, value: ir.Expression,
+               indent: int) -> None:
+        shorter = augmented(target_node, value)
+        self.add(indent, f"{target} {shorter}" if shorter else f"{target} = {expression(value)}", node.span)
+
+
+STATEMENTS: dict[type, Callable] = {
+    ir.Assign: lambda w, n, i: w.assign(n.target, n, ir.Local(n.target), n.value, i),
+    ir.Unpack: lambda w, n, i: w.add(i, f"{', '.join(n.targets)} = {expression(n.value)}", n.span),
+    ir.WriteState: lambda w, n, i: w.assign(f"s.{n.field}", n, ir.ReadState(n.field), n.value, i),
+    ir.WriteEnv: lambda w, n, i: w.add(i, f"e[{n.key!r}] = {expression(n.value)}", n.span),
+    ir.DeleteEnv: lambda w, n, i: w.add(i, f"del e[{n.key!r}]", n.span),
+    ir.CountCoverage: lambda w, n, i: w.add(i, f"COV[{n.counter}] += 1", n.span),
+    ir.ExpressionStatement: lambda w, n, i: w.add(i, expression(n.value), n.span),
+    ir.If: Writer.if_,
+    ir.While: lambda w, n, i: w.header(i, f"while {expression(n.test)}:", n, n.body),
+    ir.ForRange: lambda w, n, i: w.header(
+        i, f"for {n.name} in range({expression(n.start)}, {expression(n.stop)}):", n, n.body),
+    ir.ForEach: lambda w, n, i: w.header(i, f"for {n.name} in {expression(n.sequence)}:", n, n.body),
+    ir.Return: lambda w, n, i: w.add(i, "return" if n.value is None else f"return {expression(n.value)}", n.span),
+    ir.Yield: lambda w, n, i: w.add(
+        i, f"{n.target} = yield {expression(n.value)}" if n.target else f"yield {expression(n.value)}", n.span),
+    ir.Break: lambda w, n, i: w.add(i, "break", n.span),
+    ir.Continue: lambda w, n, i: w.add(i, "continue", n.span),
+    ir.Try: Writer.try_,
+    ir.Host: Writer.host,
+}

@@ -1,0 +1,125 @@
+"""The compiler's IR (compile/ir.py) and its one renderer (compile/render_python.py): every node
+class is rendered, expressions are parenthesised by how tightly they bind, each rules line
+gets its comment, and walking and rebuilding keep what they do not change."""
+import inspect
+
+import attrs
+import pytest
+from referee.dsl.ast import Span
+from referee.interpreter.compile import ir
+from referee.interpreter.compile.render_python import (
+    EXPRESSIONS,
+    STATEMENTS,
+    expression,
+    render_function,
+)
+
+HERE = Span("games/x.rules", 12, 3, 12, 9)
+THERE = Span("games/x.rules", 14, 1, 14, 5)
+X, Y = ir.Local("x"), ir.Local("y")
+
+
+def node_classes():
+    return [c for _, c in inspect.getmembers(ir, inspect.isclass)
+            if issubclass(c, ir.Node) and c not in (ir.Node, ir.Expression, ir.Statement)]
+
+
+def body(*statements):
+    return render_function(ir.Function("f", ("s",), statements)).lines
+
+
+def test_every_node_class_is_listed_and_rendered():
+    classes = node_classes()
+    assert set(classes) == set(ir.NODES)
+    for node_class in classes:
+        if node_class is ir.Function:
+            continue
+        if issubclass(node_class, ir.Expression):
+            assert node_class in EXPRESSIONS, node_class.__name__
+        if issubclass(node_class, ir.Statement):
+            assert node_class in STATEMENTS, node_class.__name__
+
+
+def test_every_node_is_frozen_typed_and_located():
+    for node_class in node_classes():
+        fields = attrs.fields(node_class)
+        assert fields[-1].name == "span" and fields[-1].default is None, node_class.__name__
+        assert all(f.type is not None for f in fields), node_class.__name__
+        node = node_class(*[example_of(f) for f in fields if f.default is attrs.NOTHING])
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            node.span = HERE
+
+
+def example_of(field):
+    """A value of a field's declared type."""
+    kinds = {"str": "x", "int": 1, "Expression": X, "tuple[Expression, ...]": (X,), "Value": 1,
+             "tuple[Statement, ...]": (ir.Break(),), "tuple[str, ...]": ("x",)}
+    return kinds[field.type]
+
+
+@pytest.mark.parametrize("node, text", [
+    (ir.Arithmetic("+", ir.Arithmetic("%", ir.ReadEnv("#0"), ir.Constant(2)), ir.Constant(1)), "e['#0'] % 2 + 1"),
+    (ir.Arithmetic("*", ir.Arithmetic("+", X, Y), ir.Constant(2)), "(x + y) * 2"),
+    (ir.Arithmetic("-", X, ir.Arithmetic("-", Y, ir.Constant(1))), "x - (y - 1)"),
+    (ir.BoolOp("or", (ir.ReadState("terminal"), ir.Compare("is not", ir.ReadState("pending"), ir.Constant(None)))),
+     "s.terminal or s.pending is not None"),
+    (ir.BoolOp("and", (ir.BoolOp("or", (X, Y)), X)), "(x or y) and x"),
+    (ir.Not(ir.Not(X)), "not not x"),
+    (ir.Not(ir.BoolOp("and", (X, Y))), "not (x and y)"),
+    (ir.Not(ir.HasEnv("#3")), "'#3' not in e"),
+    (ir.Compare("==", ir.Compare("<", X, Y), ir.Constant(True)), "(x < y) == True"),
+    (ir.Conditional(X, ir.Constant(1), ir.Constant(2)), "1 if x else 2"),
+    (ir.Call("seat", (ir.TheState(), ir.Constant("a turn"), ir.Field(ir.Global("_ins3"), "span"))),
+     "seat(s, 'a turn', _ins3.span)"),
+    (ir.Tuple((ir.Item(X, Y),)), "(x[y],)"),
+    (ir.StateCall("listed"), "s.listed()"),
+    (ir.Arithmetic("+", ir.Host(("a if b else c",)), ir.Constant(1)), "(a if b else c) + 1"),
+])
+def test_expressions_are_parenthesised_by_how_tightly_they_bind(node, text):
+    assert expression(node) == text
+
+
+def test_a_host_expression_stands_whole_where_any_expression_may():
+    assert body(ir.If(ir.Host(("x := f(s)",)), (ir.Return(),))) == ["    if x := f(s):", "        return"]
+    with pytest.raises(ValueError):
+        expression(ir.Host(("a", "b")))
+
+
+def test_statements_render_with_their_blocks():
+    lines = body(
+        ir.Assign("jumps", ir.Arithmetic("+", ir.Local("jumps"), ir.Constant(1))),
+        ir.WriteState("turn", ir.Arithmetic("+", ir.ReadState("turn"), ir.Constant(1))),
+        ir.Unpack(("values", "i"), ir.ReadEnv("#2")),
+        ir.If(X, (ir.DeleteEnv("#2"),), (ir.If(Y, (ir.CountCoverage(4),), (ir.Continue(),)),)),
+        ir.While(ir.Constant(True), ()),
+        ir.ForRange("k", ir.Constant(0), X, (ir.Break(),)),
+        ir.ForEach("v", Y, (ir.Yield(ir.Local("v"), "answer"), ir.Yield(ir.Constant(None)))),
+        ir.Try((ir.ExpressionStatement(ir.Call("f", (X,))),), "Finished", (ir.Return(X),)),
+    )
+    assert lines == [
+        "    jumps += 1", "    s.turn += 1", "    values, i = e['#2']",
+        "    if x:", "        del e['#2']", "    elif y:", "        COV[4] += 1", "    else:", "        continue",
+        "    while True:", "        pass",
+        "    for k in range(0, x):", "        break",
+        "    for v in y:", "        answer = yield v", "        yield None",
+        "    try:", "        f(x)", "    except Finished:", "        return x"]
+
+
+def test_each_rules_line_gets_one_comment_and_every_line_its_span():
+    host = ir.Host(("a = 1", "if a:", "    b()"), (HERE, THERE, THERE))
+    rendered = render_function(ir.Function("f", ("s", "e"), (
+        ir.WriteState("pc", ir.Constant(3), span=HERE), ir.Assign("pc", ir.Constant(4), span=HERE), host)))
+    assert rendered.header == "def f(s, e)"
+    assert rendered.lines == ["    # x.rules:12", "    s.pc = 3", "    pc = 4", "    a = 1",
+                              "    # x.rules:14", "    if a:", "        b()"]
+    assert rendered.spans == [HERE, HERE, HERE, HERE, THERE, THERE, THERE]
+
+
+def test_rebuilt_keeps_what_does_not_change_and_walk_sees_everything():
+    tree = ir.If(ir.Not(X), (ir.Assign("y", Y), ir.Break()), (ir.Continue(),))
+    assert ir.rebuilt(tree, lambda node: node) is tree
+    renamed = ir.rebuilt(tree, lambda node: ir.Continue() if isinstance(node, ir.Break) else node)
+    assert renamed.body[1] == ir.Continue() and renamed.test is tree.test and renamed.orelse is tree.orelse
+    assert [type(n).__name__ for n in ir.walk(tree)] == ["If", "Not", "Local", "Assign", "Local", "Break", "Continue"]
+    assert ir.block_of((ir.Break(), ir.Continue()), lambda s: () if isinstance(s, ir.Break) else (s, s)) == (
+        ir.Continue(), ir.Continue())

@@ -1,0 +1,79 @@
+"""The flow compiled through the IR: lowered, optimised by the passes, rendered once. Golden
+games play the same with any pass switched off, and the passes leave no `if False:` behind."""
+import functools
+import subprocess
+import sys
+
+import pytest
+from referee.interpreter.compile import ir
+from referee.interpreter.compile.lower_flow import lower_run_flow
+from referee.interpreter.compile.passes import PASS_NAMES, run_passes
+from referee.interpreter.engine import load_game
+
+import tests.golden
+from tests.golden import FOLDER, PLAYTHROUGHS, ROOT, golden_name
+
+TIC_TAC_TOE = str(ROOT / "games/tic-tac-toe.rules")
+
+
+def run_flow_source(game) -> str:
+    source = game.compiler.module_source()
+    start = source.index("def run_flow(s):")
+    return source[start:source.index("\ndef ", start)]
+
+
+@pytest.mark.parametrize("off", [(name,) for name in PASS_NAMES] + [PASS_NAMES])
+@pytest.mark.parametrize("key", sorted(PLAYTHROUGHS))
+def test_golden_games_are_the_same_with_passes_off(key, off, monkeypatch):
+    monkeypatch.setattr(tests.golden, "load_game", functools.partial(load_game, passes_off=off))
+    assert tests.golden.play(key) == (FOLDER / golden_name(key)).read_text()
+
+
+def test_the_passes_leave_no_constant_test_in_the_flow():
+    game, diagnostics, _ = load_game(TIC_TAC_TOE)
+    assert not diagnostics
+    optimised = run_flow_source(game)
+    assert "if False:" not in optimised and "if True:" not in optimised
+    unoptimised = run_flow_source(load_game(TIC_TAC_TOE, passes_off=PASS_NAMES)[0])
+    assert "if False:" in unoptimised          # a `turns` loop without `until`
+    assert len(optimised.splitlines()) < len(unoptimised.splitlines())
+
+
+def test_the_flow_compiles_no_function_it_does_not_call():
+    source = load_game(TIC_TAC_TOE)[0].compiler.module_source()
+    assert "def _run" not in source      # its effects run inside run_flow: none of them may choose
+
+
+def test_the_flow_is_commented_with_its_rules_lines():
+    source = run_flow_source(load_game(TIC_TAC_TOE)[0])
+    assert "    # tic-tac-toe.rules:16\n        if pc == 0:" in source
+    assert max(len(line) for line in source.splitlines()) <= 200
+
+
+def test_every_instruction_keeps_its_number_and_the_passes_keep_host_code_whole():
+    game = load_game(TIC_TAC_TOE)[0]
+    lowered = lower_run_flow(game.flow, game.num_players, lambda ins: "_ins")
+    optimised = run_passes(lowered)
+    tests_of_pc = [n.right.value for n in ir.walk(optimised)
+                   if isinstance(n, ir.Compare) and n.op == "==" and n.left == ir.Local("pc")]
+    assert tests_of_pc == list(range(len(game.flow)))
+    hosts = [n for n in ir.walk(lowered) if isinstance(n, ir.Host)]
+    assert hosts and all(any(h is n for n in ir.walk(optimised)) for h in hosts)
+
+
+def test_an_unknown_pass_is_refused():
+    with pytest.raises(ValueError, match="no pass named nothing"):
+        load_game(TIC_TAC_TOE, passes_off=("nothing",))
+
+
+def test_referee_compile_takes_no_pass():
+    def compiled(*flags):
+        done = subprocess.run([sys.executable, "-m", "referee", "compile", TIC_TAC_TOE, *flags],
+                              capture_output=True, text=True, cwd=ROOT, check=False)
+        return done.returncode, done.stdout, done.stderr
+    code, plain, _ = compiled()
+    assert code == 0 and "if False:" not in plain
+    code, unfolded, _ = compiled("--no-pass", "fold_constants", "--no-pass", "remove_dead_code")
+    assert code == 0 and "if False:" in unfolded
+    code, _, error = compiled("--no-pass", "inline")
+    assert code == 2 and "no pass named 'inline' (the passes: fold_constants, remove_dead_code)" in error
