@@ -34,7 +34,7 @@ KNOWN_CROSSINGS = {
 }
 # modules still over 1,000 lines, to be split by concept; none may be added
 KNOWN_LONG = {
-    "referee.dsl.checker", "referee.interpreter.cli.main", "referee.interpreter.compile.codegen",
+    "referee.interpreter.cli.main", "referee.interpreter.compile.codegen",
     "referee.interpreter.compile.compiler", "referee.interpreter.engine.game",
 }
 

@@ -17,7 +17,9 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.builtins import BUILTIN_ENUMS
-from referee.dsl.checker import ANY, PLACEHOLDER_TEXT, check, element_of, strip_optional
+from referee.dsl.checks import check
+from referee.dsl.templates import parse_template
+from referee.dsl.types import ANY, element_of, strip_optional
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.program import load_program
@@ -156,12 +158,9 @@ class Pending:
     current: int = attrs.field(default=None, eq=False)     # whose turn it was when the step stopped
 
 
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
-                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled"):
+                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled", checked=None):
         if chance not in ("sampled", "explicit"):
             raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
         # sampled: every random draw comes from the state's seeded source, inside the effects;
@@ -206,7 +205,7 @@ class Game:
         self.returns_span = returns_field.span if returns_field is not None else None
         # with coverage, the generated code counts what the rule tags stand on (coverage.py)
         self.coverage = Coverage(program, sources) if coverage else None
-        compiler = Compiler(program, self, sources)
+        compiler = Compiler(checked if checked is not None else check(program, sources), self, sources)
         self.types = compiler.types
         self._setup_declarations(compiler)
         compiler.codegen.namespace.update(
@@ -475,16 +474,14 @@ class Game:
         """([(literal text, what follows it)], tail): what follows is an argument's position, an
         {expression} of the label (its node, of action `action`), or None."""
         parts = []
-        position = 0
-        for match in PLACEHOLDER_TEXT.finditer(template):
-            inside = match.group(1)
+        pairs, tail = parse_template(template).split()
+        for before, placeholder in pairs:
+            inside = placeholder.inside
             if inside in names:
                 shown = names.index(inside)
             else:
                 shown = self.types.label_expressions.get((action, inside)) if action is not None else None
-            parts.append((template[position:match.start()], shown))
-            position = match.end()
-        tail = template[position:]
+            parts.append((before, shown))
         return parts, tail
 
     # ---- the state interface ----
@@ -902,7 +899,9 @@ class State:
             return f"P{value}" if name == "owner" and value is not None else plain_label(value)
         if template:
             # a value that is none leaves its placeholder empty ("{suit} {rank}" -> "joker")
-            filled = PLACEHOLDER.sub(lambda m: "" if values.get(m.group(1)) is None else text(m.group(1)), template)
+            filled = "".join(part if isinstance(part, str) else part.written if not part.is_name()
+                             else "" if values.get(part.inside) is None else text(part.inside)
+                             for part in parse_template(template).parts)
             return " ".join(filled.split())
         shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]
         return " ".join([type_name] + shown)
@@ -1956,7 +1955,8 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
         program, diagnostics, sources = load_program(path, texts=texts)
         if program is None or diagnostics:
             return None, diagnostics, sources
-        diagnostics = check(program, sources)
+        checked = check(program, sources)
+        diagnostics = checked.diagnostics
     except RecursionError:       # nesting deeper than the parser or the checker follows
         return None, [Diagnostic("E701", "this file nests expressions or blocks too deeply to read",
                                  ast.Span(str(path), 1, 1, 1, 1), "split the deepest expressions into functions")], {}
@@ -1976,7 +1976,7 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     if problem is not None:
         return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage, values, chance)
+        game = Game(program, sources, options, players, coverage, values, chance, checked)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, str(error).split("runtime error: ", 1)[-1], error.span)], sources
