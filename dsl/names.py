@@ -25,6 +25,7 @@ from .builtins import BUILTIN_ENUMS, BUILTIN_VALUES, STDLIB_SIGNATURES
 from .checked import Checked
 from .checks import check
 from .symbols import Scope
+from .templates import parse_template
 from .types import element_of, strip_optional
 from .diagnostics import source_lines
 from .parser import lark_parser, parse
@@ -37,7 +38,6 @@ TOKEN = re.compile(r'(?P<long>"""[\s\S]*?(?:"""|\Z))|(?P<text>"[^"\\\n]*(?:\\.[^
                    r'|(?P<comment>#[^\n]*)|(?P<tag>@[A-Z][A-Za-z]*-[0-9]+[a-z]?)'
                    r'|(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)')
 BUILTIN_TYPES = ("int", "real", "bool", "text")
-PLACEHOLDER_TEXT = re.compile(r"\{([^{}\n]*)\}")               # {name} or {expression}
 PLACEHOLDER_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")      # a name in it (not an attribute)
 
 
@@ -288,11 +288,11 @@ class Resolver:
         """{name} in a label or a log line, and (expressions) the names of an action label's
         {expression}: a use of what each shows (key_of(name), or None). An attribute (`.row`)
         is not a name."""
-        for match in PLACEHOLDER_TEXT.finditer(token.text):
-            if not expressions and not re.fullmatch(r"[A-Za-z_]\w*", match.group(1)):
+        for placeholder in parse_template(token.text).placeholders:
+            if "\n" in placeholder.inside or (not expressions and not re.fullmatch(r"[A-Za-z_]\w*", placeholder.inside)):
                 continue
-            for name in PLACEHOLDER_NAME.finditer(match.group(1)):
-                start = token.offset + match.start(1) + name.start()
+            for name in PLACEHOLDER_NAME.finditer(placeholder.inside):
+                start = token.offset + placeholder.start + 1 + name.start()
                 self.use(self.tokens.span(start, len(name.group())), key_of(name.group()))
 
     # ---- the walk ----

@@ -702,10 +702,9 @@ class Compiler:
 
     # ---- helpers ----
     def type_of(self, node, scope) -> str:
-        saved = self.types.diagnostics
-        t = self.types.expr(node, scope)
-        self.types.diagnostics = saved
-        return t
+        """The type the checker found for an expression; one the compiler made is typed here."""
+        found = self.checked.types.get(id(node))
+        return found.text if found is not None else self.types.expr(node, scope)
 
     def reason_source(self, text, scope, ctx, span) -> str:
         """The source that makes the text a refused move is told: its {expressions} shown by
