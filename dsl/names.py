@@ -178,6 +178,8 @@ class Index:
     tags: dict = attrs.Factory(dict)            # place of a rule tag -> ast.Tagged
     bases: dict = attrs.Factory(dict)           # place of the path of an `extends` -> the base file
     modules: dict = attrs.Factory(dict)         # real path -> ast.Module
+    # the program is the file with its bases, read without a diagnostic (checked is load_game's)
+    complete: bool = False
 
     def add(self, occurrence: Occurrence):
         if place(occurrence.span) not in self.at:       # one name per place: renames never overlap
@@ -596,11 +598,8 @@ def build_index(program, sources: dict) -> Index:
     for key, node in checked.expressions.items():
         index.types[node.span, type(node).__name__] = checked.types[key].text
     for file in program.files:
-        text = sources.get(file)
-        if text is None:
-            continue
-        module, errors = parse(text, file)
-        if errors:
+        text, module = sources.get(file), program.modules.get(file)
+        if text is None or module is None:
             continue
         tokens = Tokens(file, text)
         index.tokens[real(file)] = tokens
@@ -626,13 +625,19 @@ def index_of(path: str, texts: Optional[dict] = None):
     """(the index of a rules file, or None if it does not parse, and the sources read). A file
     whose base cannot be read (missing, in a cycle) is indexed alone, as if it extended nothing."""
     try:
-        program, _, sources = load_program(path, texts=texts)
+        program, diagnostics, sources = load_program(path, texts=texts)
+        complete = program is not None and not diagnostics
         if program is None and path in sources:
             module, errors = parse(sources[path], path)
             if not errors:
                 alone = tuple(own_declaration(i) for i in module.items if not isinstance(ast.untag(i)[0], ast.Extends))
                 program, _, sources = build_program(attrs.evolve(module, items=alone), path, sources)
-        return (build_index(program, sources) if program is not None else None), sources
+                if program is not None:
+                    program.modules[path] = module       # (indexed with its `extends`)
+        index = build_index(program, sources) if program is not None else None
+        if index is not None:
+            index.complete = complete
+        return index, sources
     except RecursionError:            # load_game says so (E701)
         return None, {}
 

@@ -1946,17 +1946,19 @@ def param_values(program, params, here):
     return values, None
 
 
-def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None):
+def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None, checked=None):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
     on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
     picks as chance nodes, see State.is_chance_node; texts: an editor's unsaved buffers, see
-    load_program). Returns (game or None, diagnostics, sources)."""
+    load_program; checked: the file's Checked value, when made already). Returns (game or None,
+    diagnostics, sources)."""
     try:
-        program, diagnostics, sources = load_program(path, texts=texts)
-        if program is None or diagnostics:
-            return None, diagnostics, sources
-        checked = check(program, sources)
-        diagnostics = checked.diagnostics
+        if checked is None:
+            program, diagnostics, sources = load_program(path, texts=texts)
+            if program is None or diagnostics:
+                return None, diagnostics, sources
+            checked = check(program, sources)
+        program, sources, diagnostics = checked.program, checked.sources, checked.diagnostics
     except RecursionError:       # nesting deeper than the parser or the checker follows
         return None, [Diagnostic("E701", "this file nests expressions or blocks too deeply to read",
                                  ast.Span(str(path), 1, 1, 1, 1), "split the deepest expressions into functions")], {}
