@@ -26,7 +26,7 @@ from .checked import Checked
 from .checks import check
 from .symbols import Scope
 from .templates import parse_template
-from .types import element_of, strip_optional
+from .types import strip_optional, written
 from .diagnostics import source_lines
 from .parser import lark_parser, parse
 from .program import DECLARATION_KINDS, build_program, load_program
@@ -126,12 +126,7 @@ def inside(span: ast.Span, line: int, column: int) -> bool:
 
 def type_text(t: Optional[str]) -> str:
     """A checker's type as the rules write it: list of X, zone of X, X? (X a type)."""
-    if not t:
-        return "any"
-    for prefix, words in (("list[", "list of "), ("zone[", "zone of ")):
-        if t.startswith(prefix):
-            return words + type_text(element_of(t))
-    return t
+    return written(t) if t else "any"
 
 
 @attrs.define
