@@ -15,18 +15,16 @@ WORD = re.compile(r"\w+")
 
 @attrs.frozen
 class Placeholder:
-    """`{inside}` at text[start:end] (the braces included)."""
+    """`{inside}` at text[start:end] (the braces included); named: it is {name}, not {an
+    expression}."""
     inside: str
     start: int
     end: int
+    named: bool
 
     @property
     def written(self) -> str:
         return "{" + self.inside + "}"
-
-    def is_name(self) -> bool:
-        """{name}, not {an expression}."""
-        return WORD.fullmatch(self.inside) is not None
 
 
 @attrs.frozen
@@ -57,7 +55,8 @@ def parse_template(text: str) -> Template:
     for match in PLACEHOLDER_TEXT.finditer(text):
         if match.start() > position:
             parts.append(text[position:match.start()])
-        parts.append(Placeholder(match.group(1), match.start(), match.end()))
+        inside = match.group(1)
+        parts.append(Placeholder(inside, match.start(), match.end(), WORD.fullmatch(inside) is not None))
         position = match.end()
     if position < len(text):
         parts.append(text[position:])

@@ -97,9 +97,9 @@ def test_every_type_the_games_have_round_trips():
 
 def test_a_template_is_parsed_into_text_and_placeholders():
     template = parse_template("take {c} for {c.value + 1}!")
-    assert template.parts == ("take ", Placeholder("c", 5, 8), " for ", Placeholder("c.value + 1", 13, 26), "!")
+    assert template.parts == ("take ", Placeholder("c", 5, 8, True), " for ", Placeholder("c.value + 1", 13, 26, False), "!")
     assert [p.inside for p in template.placeholders] == ["c", "c.value + 1"]
-    assert template.placeholders[0].is_name() and not template.placeholders[1].is_name()
+    assert template.placeholders[0].named and not template.placeholders[1].named
     assert template.placeholders[1].written == "{c.value + 1}"
     assert template.split() == ([("take ", template.placeholders[0]), (" for ", template.placeholders[1])], "!")
 

@@ -37,7 +37,7 @@ def check_labels(c: Checker):
             if inside in names:
                 shown.add(inside)
                 continue
-            if placeholder.is_name():
+            if placeholder.named:
                 wrong = True
                 c.error("E410", f"the label of action '{action.name}' shows '{{{inside}}}', which is not one of its arguments",
                         span, did_you_mean(inside, names) or (f"its arguments are {', '.join(names)}" if names else

@@ -899,7 +899,7 @@ class State:
             return f"P{value}" if name == "owner" and value is not None else plain_label(value)
         if template:
             # a value that is none leaves its placeholder empty ("{suit} {rank}" -> "joker")
-            filled = "".join(part if isinstance(part, str) else part.written if not part.is_name()
+            filled = "".join(part if isinstance(part, str) else part.written if not part.named
                              else "" if values.get(part.inside) is None else text(part.inside)
                              for part in parse_template(template).parts)
             return " ".join(filled.split())
