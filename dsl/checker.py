@@ -732,3 +732,14 @@ class Checker:
 
 def keyword(node) -> str:
     return {ast.Play: "play", ast.Turns: "turns", ast.Turn: "turn", ast.Simultaneous: "simultaneous"}[type(node)]
+
+
+# names this module had before the checks moved out: an import of one says where it went
+MOVED = {"check": "referee.dsl.checks", "CHECKS": "referee.dsl.checks", "PLACEHOLDER_TEXT": "referee.dsl.templates"}
+
+
+def __getattr__(name):
+    if name in MOVED:
+        raise ImportError(f"referee.dsl.checker.{name} is {MOVED[name]}.{name} now "
+                          f"(check returns a Checked value: its diagnostics are check(...).diagnostics)")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

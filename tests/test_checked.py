@@ -195,3 +195,9 @@ def test_the_checked_values_are_typed():
     pytest.importorskip("mypy")
     done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir=/dev/null"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name, new", [("check", "referee.dsl.checks"), ("PLACEHOLDER_TEXT", "referee.dsl.templates")])
+def test_an_import_from_the_checker_of_what_moved_names_the_new_place(name, new):
+    with pytest.raises(ImportError, match=f"is {new}.{name} now"):
+        exec(f"from referee.dsl.checker import {name}", {})
