@@ -241,8 +241,9 @@ class Resolver:
     def __init__(self, index: Index, tokens: Tokens):
         self.index, self.tokens = index, tokens
         self.program = index.program
-        self.checker = index.checked.typer
-        self.members = {m: e.name for e in self.checker.enums.values() for m in e.members
+        self.checker = index.checked.typer      # (its type_name, for the parameters' types)
+        self.symbols = index.checked.symbols
+        self.members = {m: e.name for e in self.symbols.enums.values() for m in e.members
                         if e.name not in BUILTIN_ENUMS}
         self.extent = None        # the node whose block a `let` here is visible in
 
@@ -438,7 +439,7 @@ class Resolver:
         self.use(self.tokens.name_span(node.span, node.name), key)
         symbol = self.index.symbols.get(key)
         owner = strip_optional(symbol.type or "") if symbol is not None else ""
-        if owner in self.checker.components:
+        if owner in self.symbols.components:
             self.use(self.tokens.name_span(node.span, node.attribute, last=True), ("attribute", owner, node.attribute))
         self.visit(node.indexes, scope)
 
@@ -502,7 +503,7 @@ class Resolver:
     def visit_Attribute(self, node, scope):
         self.visit(node.obj, scope)
         owner = strip_optional(self.index.types.get((node.obj.span, type(node.obj).__name__), ""))
-        if owner in self.checker.components or owner in self.checker.boards:
+        if owner in self.symbols.components or owner in self.symbols.boards:
             self.use(self.tokens.name_span(node.span, node.name, last=True), ("attribute", owner, node.name))
 
     def visit_Aggregate(self, node, scope):
