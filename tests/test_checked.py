@@ -142,6 +142,8 @@ def test_locals_have_their_types_by_the_span_of_their_binding():
     let = next(s for s in action.body if isinstance(ast.untag(s)[0], ast.Let))
     assert checked.local_types[ast.untag(let)[0].span] == Named("int")
     assert checked.argument_types["take", "c"] == "Card"
+    half = checked.symbols.functions["half"]
+    assert checked.local_types[half.parameters[0].span] == Named("int")
 
 
 def test_texts_with_placeholders_are_parsed_once_with_their_expressions():

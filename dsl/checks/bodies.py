@@ -10,7 +10,9 @@ from ..types import ANY, describe, strip_optional
 def parameter_scope(c: Checker, parameters):
     for p in parameters:
         c.no_shadowing(p.name, p.span)
-    return c.globals.child(**{p.name: c.type_name(p.type) for p in parameters})
+    types = {p.name: c.type_name(p.type) for p in parameters}
+    c.local_types.update((p.span, types[p.name]) for p in parameters)
+    return c.globals.child(**types)
 
 
 def check_functions(c: Checker):
