@@ -8,6 +8,12 @@ from typing import Any, Optional
 
 import attrs
 
+try:
+    from typing import dataclass_transform       # (Python 3.11): tells type checkers what @node makes
+except ImportError:                               # pragma: no cover
+    def dataclass_transform(**_):
+        return lambda decorator: decorator
+
 
 def attrs_repr(self) -> str:
     """The repr attrs writes, `Name(field=value, ...)`, as one function for every class: attrs
@@ -18,6 +24,7 @@ def attrs_repr(self) -> str:
     return f"{self.__class__.__qualname__.rsplit('>.', 1)[-1]}({fields})"
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
 def node(cls):
     """A frozen attrs class (equality, hash, slots), with attrs' repr without compiling one."""
     cls = attrs.frozen(repr=False)(cls)

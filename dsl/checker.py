@@ -1,108 +1,53 @@
-"""Static checks: every name resolves, types fit, statements stand where they may.
+"""The checker's core: the type of each expression and what each statement may do, in scopes.
 
-`check(program, sources)` returns every diagnostic at once; it never raises (the sources, file ->
-text, only sharpen where some diagnostics point).
-Each check is a small function of the program; CHECKS lists them in the order they run.
+`Checker` types an expression (`expr`), a statement or a block, reporting what does not fit;
+the checks of dsl/checks/ drive it over a program's declarations (`check` runs them all). It
+keeps the type of every expression it typed and of every local, which `check` hands out.
 """
 from __future__ import annotations
 
 import re
 from typing import Optional
 
-import attrs
-
 from . import ast
-from .builtins import BUILTIN_ENUMS, BUILTIN_VALUES, STDLIB_SIGNATURES
+from .builtins import BUILTIN_VALUES, STDLIB_SIGNATURES
 from .diagnostics import Diagnostic, did_you_mean
-from .limits import MAX_PLAYERS
 from .parser import parse_expression
 from .program import Program
+from .symbols import Scope, Symbols
+from .templates import parse_template
+from .types import ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, list_of, may_be_none, optional, strip_optional
 
-ANY = "any"
-REAL = "real"                        # an exact fraction, made by '/'; an int widens to it
-WHOLE = ("int", "Player", ANY)       # a seat is a number: p + 1, p < q
-NUMBERS = WHOLE + (REAL,)
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
-
-
-def list_of(t: str) -> str:
-    return f"list[{t}]"
-
-
-def element_of(t: str) -> str:
-    t = strip_optional(t)      # a list that may be none ('pick' of lists): its elements'
-    for prefix in ("list[", "zone["):
-        if t.startswith(prefix):
-            return t[len(prefix):-1]
-    return ANY
-
-
-def strip_optional(t: str) -> str:
-    return t[:-1] if t.endswith("?") else t
-
-
-def optional(t: str) -> str:
-    """t or none: 'Card?' of a Card and of a Card? alike; a value of unknown type stays unknown."""
-    return t if t == ANY else strip_optional(t) + "?"
-
-
-@attrs.define
-class Scope:
-    names: dict
-    parent: Optional["Scope"] = None
-
-    def lookup(self, name):
-        scope = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            scope = scope.parent
-        return None
-
-    def child(self, **names):
-        return Scope(dict(names), self)
-
-    def all_names(self):
-        scope, out = self, set()
-        while scope is not None:
-            out |= set(scope.names)
-            scope = scope.parent
-        return out
-
-
 # the direction functions: they take cells, their cell results are of the first cell's board
 GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "distance")
 
 
 class Checker:
+    """Types expressions and statements in scopes over a program's symbol table; collects the
+    diagnostics."""
+
     def __init__(self, program: Program, sources: Optional[dict] = None):
         self.program = program
         self.sources = sources or {}
         self.diagnostics: list[Diagnostic] = []
-        # the built-in enums (Direction) first: a game's enum reusing a member is told so
-        builtin_span = ast.Span("<built-in>", 0, 0, 0, 0)
-        self.enums = {name: ast.Enum(builtin_span, name, members) for name, members in BUILTIN_ENUMS.items()}
-        self.enums.update({e.name: e for e in program.of_kind(ast.Enum)})
-        self.members = {}
-        for enum in self.enums.values():
-            for member in enum.members:
-                self.members[member] = enum.name
-        self.components = {c.name: c for c in program.of_kind(ast.Component)}
-        self.boards = {b.name: b for b in program.of_kind(ast.Board)}
-        self.zones = {z.name: z for z in program.of_kind(ast.Zone)}
-        self.vars = {v.name: v for v in program.of_kind(ast.Var)}
-        self.params = {p.name: p for p in program.of_kind(ast.Param)}
-        self.options = {o.name: o for o in program.of_kind(ast.Option)}
-        self.functions = {f.name: f for f in program.of_kind(ast.Function)}
-        self.procedures = {p.name: p for p in program.of_kind(ast.Procedure)}
-        self.actions = {a.name: a for a in program.of_kind(ast.Action)}
+        self.symbols = symbols = Symbols.of(program)
+        # the symbol table's parts, as the checks and the compiler read them
+        self.enums, self.members, self.components = symbols.enums, symbols.members, symbols.components
+        self.boards, self.zones, self.vars, self.params = symbols.boards, symbols.zones, symbols.vars, symbols.params
+        self.options, self.functions, self.procedures = symbols.options, symbols.functions, symbols.procedures
+        self.actions, self.changed_attributes = symbols.actions, symbols.changed_attributes
         self.board_cache = {}
         self.argument_types = {}      # (action, argument) -> its type, found by check_actions
         self.label_expressions = {}   # (action, the text inside {...}) -> the expression of a label
-        # the component attributes that statements change (x.a = ...)
-        self.changed_attributes = {n.target.attribute for n in ast.walk(program.parts())
-                                   if isinstance(n, (ast.Assign, ast.Augment)) and isinstance(n.target, ast.AttributeTarget)}
+        # what `check` hands out: id(node) -> (node, its type) of each expression typed (the
+        # last typing wins: a param's type is refined once params are typed), a local's type by
+        # the span of its binder or let, each text with placeholders and their expressions
+        self.expression_types = {}
+        self.local_types = {}
+        self.templates = {}
+        self.placeholder_nodes = {}   # (span of the text, inside {...}) -> its expression
         self.globals = self._global_scope()
 
     # ---- reporting ----
@@ -171,8 +116,9 @@ class Checker:
 
     # ---- expressions: return the inferred type, report what does not fit ----
     def expr(self, node, scope: Scope) -> str:
-        method = getattr(self, "expr_" + type(node).__name__)
-        return method(node, scope)
+        found = getattr(self, "expr_" + type(node).__name__)(node, scope)
+        self.expression_types[id(node)] = (node, found)
+        return found
 
     def condition(self, node, scope, what="a condition"):
         t = self.expr(node, scope)
@@ -351,6 +297,7 @@ class Checker:
     def expr_LetIn(self, node, scope):
         self.no_shadowing(node.name, node.span)
         inner = scope.child(**{node.name: self.expr(node.value, scope)})
+        self.local_types[node.span] = inner.names[node.name]
         return self.expr(node.body, inner)
 
     def expr_After(self, node, scope):
@@ -461,6 +408,7 @@ class Checker:
         domain = self.expr(binder.domain, scope)
         self.require_collection(domain, binder.domain)
         inner = scope.child(**{binder.name: strip_optional(element_of(domain))})
+        self.local_types[binder.span] = inner.names[binder.name]
         if binder.condition is not None:
             self.condition(binder.condition, inner, "a 'where' filter")
         return inner
@@ -539,7 +487,7 @@ class Checker:
 
     def stmt_Let(self, node, scope, where):
         self.no_shadowing(node.name, node.span)
-        scope.names[node.name] = self.expr(node.value, scope)
+        scope.names[node.name] = self.local_types[node.span] = self.expr(node.value, scope)
 
     def no_shadowing(self, name, span):
         """A local (let, binder, parameter) may not take the name of a declaration: it would
@@ -713,12 +661,14 @@ class Checker:
     def text_placeholders(self, text, scope, span, where):
         """Each {name} or {expression} of a text (a refusal's reason, a log line): an expression
         of what is known there (the binders, the lets before it, the game's names)."""
-        for match in PLACEHOLDER_TEXT.finditer(text):
-            node = parse_expression(match.group(1), span)
+        self.templates[text] = template = parse_template(text)
+        for placeholder in template.placeholders:
+            node = parse_expression(placeholder.inside, span)
             if node is None:
-                self.error("E411", f"'{{{match.group(1)}}}' in {where} is not an expression", span,
+                self.error("E411", f"'{placeholder.written}' in {where} is not an expression", span,
                            "show a value as {name} or {expression}, e.g. {size(hand[current])}")
             else:
+                self.placeholder_nodes[span, placeholder.inside] = node
                 self.expr(node, scope)
 
     def stmt_Again(self, node, scope, where):
@@ -779,525 +729,17 @@ class Checker:
             self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}")
         return proc
 
-    # ---- declarations ----
-    def run(self):
-        for check in CHECKS:
-            check(self)
-        return self.diagnostics
-
-
-def describe(t: str) -> str:
-    if t == "none":
-        return "none"
-    if t.startswith("list["):
-        return "a list" if element_of(t) == ANY else f"a list of {written(element_of(t))}"    # (of mixed or no items)
-    if t.startswith("zone["):
-        return f"a zone of {written(element_of(t))}"
-    if t == "int":
-        return "a number"
-    if t == REAL:
-        return "a fraction"
-    if t == "bool":
-        return "true/false"
-    return f"'{t}'"
-
-
-def written(t: str) -> str:
-    """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
-    for kind in ("list", "zone"):
-        if strip_optional(t).startswith(kind + "["):
-            return f"{kind} of {written(element_of(t))}"
-    return t
-
-
-def may_be_none(t: str) -> bool:
-    return t in (ANY, "none") or t.endswith("?")
-
-
-def compatible(a: str, b: str) -> bool:
-    if ANY in (a, b) or a == b:
-        return True
-    if "none" in (a, b):
-        return True
-    sa, sb = strip_optional(a), strip_optional(b)
-    if sa == sb or {sa, sb} == {"int", "Player"}:   # a seat number is a player
-        return True
-    if sa == "int" and sb == REAL:                  # a whole number is a fraction (not the other way)
-        return True
-    if sa.startswith("list[") and sb.startswith("list["):
-        return compatible(element_of(sa), element_of(sb))
-    return False
-
 
 def keyword(node) -> str:
     return {ast.Play: "play", ast.Turns: "turns", ast.Turn: "turn", ast.Simultaneous: "simultaneous"}[type(node)]
 
 
-# ---- the checks, in order -------------------------------------------------------------
-
-def check_sections(c: Checker):
-    program = c.program
-    # point at the first declaration of the file itself (not at a comment on line 1)
-    own = [d.node.span for d in program.declarations.values() if d.node.span.file == program.path]
-    own += [section.span for section in (program.game, program.flow) if section is not None
-            and section.span.file == program.path]
-    first = min(own, key=lambda span: (span.line, span.column), default=ast.Span(program.path, 1, 1, 1, 2))
-    here = ast.Span(first.file, first.line, first.column, first.line, first.column + 1)
-    if program.game is None:
-        c.error("E401", "missing 'game' section", here, 'start the file with: game "Name" { players 2 }')
-    else:
-        players = [f for f in program.game.fields if isinstance(f, ast.PlayersField)]
-        if not players:
-            c.error("E401", "the game section does not say how many players", program.game.span,
-                    "add e.g. 'players 2..4'")
-        for field in players:
-            high = field.high if field.high is not None else field.low
-            if field.low < 1 or high < field.low:
-                c.error("E408", f"players {field.low}..{high} is not a range of player counts", field.span)
-            elif high > MAX_PLAYERS:
-                c.error("E408", f"a game is for at most {MAX_PLAYERS} players, not {high}", field.span,
-                        "see the limits in docs/language.md")
-    if program.flow is None:
-        at = program.game.span if program.game is not None else here
-        c.error("E402", "missing 'flow' section: the game never asks anybody to move",
-                ast.Span(at.file, at.line, at.column, at.line, at.column + 4),
-                "say how turns go, e.g. flow { turns from 1 { play move } }")
+# names this module had before the checks moved out: an import of one says where it went
+MOVED = {"check": "referee.dsl.checks", "CHECKS": "referee.dsl.checks", "PLACEHOLDER_TEXT": "referee.dsl.templates"}
 
 
-def check_types_and_names(c: Checker):
-    for name, declared in c.program.declarations.items():
-        if isinstance(declared.node, ast.Action):
-            continue           # actions have names of their own, used only by 'play'
-        if name in STDLIB_SIGNATURES or name in BUILTIN_VALUES or name == "can_play":
-            c.error("E211", f"'{name}' is {'a built-in name' if name in BUILTIN_VALUES else 'a standard function'}: a declaration of that name would hide it",
-                    declared.node.span, f"give it a name of its own (e.g. 'game_{name}')")
-    seen_members = {}
-    for enum in c.enums.values():
-        for member in enum.members:
-            if member in seen_members and seen_members[member] != enum.name:
-                c.error("E201", f"'{member}' is a member of both {seen_members[member]} and {enum.name}", enum.span)
-            seen_members[member] = enum.name
-            if member in c.program.declarations:
-                c.error("E201", f"enum member '{member}' has the name of a declaration", enum.span)
-    for component in c.components.values():
-        for field in component.fields:
-            c.type_name(field.type)
-            if field.visibility not in (None, "owner", "public"):
-                c.error("E409", f"an attribute is seen by everybody or only by its owner, not '{field.visibility}'",
-                        field.span, "write 'owner' after its type, or nothing")
-    for zone in c.zones.values():
-        if zone.element_type not in c.components:
-            c.error("E206", f"a zone holds components, and '{zone.element_type}' is not a component type",
-                    zone.span, did_you_mean(zone.element_type, c.components))
-        for domain in zone.index:
-            c.require_collection(c.expr(domain, c.globals), domain)
-    for var in c.vars.values():
-        t = c.type_name(var.type)
-        for domain in var.index:
-            c.require_collection(c.expr(domain, c.globals), domain)
-        if var.initial is not None:
-            given = c.expr(var.initial, c.globals)
-            c.fits(given, t, var.initial.span, f"'{var.name}' holds {describe(t)}, not {describe(given)}")
-        elif not may_be_none(t) and t not in ("int", REAL, "bool"):
-            # (a number starts at 0 and a bool at false; any other value would start at none)
-            c.error("E303", f"'{var.name}' holds {describe(t)}, never none, but has no starting value", var.span,
-                    "give it one, e.g. '= []'" if t.startswith("list[") else
-                    f"give it one ('= ...'), or write '{t}?' for a variable that starts at none")
-
-
-def check_params_and_options(c: Checker):
-    for param in c.params.values():
-        given = c.expr(param.value, c.globals)
-        if param.type is None:
-            c.globals.names[param.name] = given
-            continue
-        # a typed param: its value may be given when the game is loaded (--param n=8)
-        t = c.type_name(param.type)
-        if t not in ("int", "bool", ANY):
-            c.error("E212", f"a typed param is an int or a bool, not {describe(t)}", param.type.span,
-                    "write 'param NAME: int in LOW..HIGH = VALUE', or leave the type out")
-        elif param.low is not None and t != "int":
-            c.error("E212", f"only an int param has a range, not {describe(t)}", param.low.span)
-        for bound in (param.low, param.high):
-            if bound is not None and strip_optional(c.expr(bound, c.globals)) not in WHOLE:
-                c.error("E302", "the bounds of a param's range are whole numbers", bound.span)
-        if not compatible(given, t):
-            c.error("E303", f"'{param.name}' holds {describe(t)}, not {describe(given)}", param.value.span)
-        c.globals.names[param.name] = t
-    for option in c.options.values():
-        for setting in option.settings:
-            if setting.name not in c.params:
-                c.error("E202", f"option '{option.name}' sets '{setting.name}', which is not a param", setting.span,
-                        did_you_mean(setting.name, c.params))
-            else:
-                given, expected = c.expr(setting.value, c.globals), c.globals.names[setting.name]
-                if not compatible(given, expected) or (given == "none" and not may_be_none(expected)):
-                    c.error("E303", f"option '{option.name}' sets '{setting.name}' to {describe(given)}, "
-                                    f"but it holds {describe(expected)}", setting.value.span)
-
-
-def check_var_ranges(c: Checker):
-    """`var x: int in LOW..HIGH`: the bounds are known before the game starts (numbers and
-    params), so that every value the variable may hold is known. Whether LOW <= HIGH and the
-    initial value is inside is checked when the game is loaded, once the params are known."""
-    for var in c.vars.values():
-        if var.low is None:
-            continue
-        t = c.type_name(var.type)
-        if strip_optional(t) != "int":
-            c.error("E213", f"only an int variable has a range of values, not {describe(t)}", var.low.span,
-                    f"write 'var {var.name}: int in LOW..HIGH', or leave the range out")
-            continue
-        for bound in (var.low, var.high):
-            read = next((n.id for n in ast.walk(bound) if isinstance(n, ast.Name)
-                         and n.id not in c.params and n.id != "num_players"), None)
-            if read is not None:
-                c.error("E213", f"the range of '{var.name}' must be known before the game starts, "
-                                f"but it reads '{read}'", bound.span,
-                        "write its bounds with numbers and params (param NAME = ...)")
-            elif strip_optional(c.expr(bound, c.globals)) not in WHOLE:
-                c.error("E213", f"the bounds of the range of '{var.name}' are whole numbers", bound.span)
-
-
-def check_owner_has_a_seat(c: Checker):
-    """`owner` shows a zone's or a variable's entry to the seat of its Player index: without
-    one, nobody would ever see it (a hidden one says so)."""
-    for kind, group in (("zone", c.zones.values()), ("variable", c.vars.values())):
-        for declared in group:
-            if declared.visibility != "owner":
-                continue
-            if not any(strip_optional(element_of(c.expr(d, c.globals))) == "Player" for d in declared.index):
-                c.error("E417", f"{kind} '{declared.name}' is 'owner', but has no Player index: nobody would see it",
-                        declared.span, f"index it by the players ({declared.name}[Player, ...]), or mark it 'hidden'")
-
-
-def check_var_display(c: Checker):
-    """`bookkeeping` and `status` say how the table shows a variable, never who sees it: a
-    status variable is one value that every seat sees; a hidden one is shown nowhere."""
-    for var in c.vars.values():
-        if var.display == "status" and var.index:
-            c.error("E214", f"'{var.name}' has indexes, but the status line shows one value", var.span,
-                    "mark 'status' a variable without indexes (a round counter), or this one 'bookkeeping'")
-        elif var.display == "status" and var.visibility != "public":
-            c.error("E214", f"'{var.name}' is {var.visibility}, but the status line is what every seat sees",
-                    var.span, "mark 'status' a public variable only")
-        elif var.display == "bookkeeping" and var.visibility == "hidden":
-            c.error("E214", f"'{var.name}' is hidden: no view shows it, so 'bookkeeping' changes nothing",
-                    var.span, "leave out 'bookkeeping'")
-
-
-def check_boards(c: Checker):
-    for board in c.boards.values():
-        shape = board.shape
-        if isinstance(shape, ast.GridShape):
-            for side in (shape.rows, shape.cols):
-                t = c.expr(side, c.globals)
-                if c.whole(t, side.span, "a grid's size") and strip_optional(t) not in NUMBERS:
-                    c.error("E302", "a grid's size is a number", side.span)
-            if shape.condition is not None:
-                c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
-        else:
-            # a legend gives each kind of cell constant attributes, of one type per attribute
-            types = {}
-            for init, t in c.legend(board.name)[1]:
-                if strip_optional(t) not in ("int", "bool", "text", "none", ANY) and t not in c.enums:
-                    c.error("E303", "a legend gives cells numbers, text, true/false or enum members, "
-                                    f"not {describe(t)}", init.value.span)
-                elif init.name in types and not compatible(t, types[init.name]):
-                    c.error("E303", f"'{init.name}' is {describe(types[init.name])} in another legend entry, "
-                                    f"not {describe(t)}", init.value.span)
-                else:
-                    types.setdefault(init.name, t)
-
-
-def check_game_fields(c: Checker):
-    if c.program.game is None:
-        return
-    for field in c.program.game.fields:
-        if isinstance(field, ast.ScoreField):
-            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) == REAL:
-                c.error("E215", "a score is a whole number, not a fraction", field.expr.span,
-                        "scores rank the players and are shown; a payoff that is a fraction goes in 'returns p: ...'")
-            elif strip_optional(t) not in NUMBERS:
-                c.error("E302", f"a score is a number, but this is {describe(t)}", field.expr.span)
-        if isinstance(field, ast.ReturnsField):
-            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) not in NUMBERS:
-                c.error("E302", f"a player's return is a number, but this is {describe(t)}", field.expr.span)
-
-
-def parameter_scope(c: Checker, parameters):
-    for p in parameters:
-        c.no_shadowing(p.name, p.span)
-    return c.globals.child(**{p.name: c.type_name(p.type) for p in parameters})
-
-
-def check_functions(c: Checker):
-    for fn in c.functions.values():
-        result = c.type_name(fn.result_type)
-        given = c.expr(fn.body, parameter_scope(c, fn.parameters))
-        c.fits(given, result, fn.body.span, f"'{fn.name}' says it gives {describe(result)}, but its body gives {describe(given)}")
-
-
-def check_procedures(c: Checker):
-    for proc in c.procedures.values():
-        c.block(proc.body, parameter_scope(c, proc.parameters), "proc")
-
-
-def check_actions(c: Checker):
-    for action in c.actions.values():
-        scope = c.globals
-        for binder in action.binders:
-            scope = c.binder(binder, scope)
-            c.argument_types[action.name, binder.name] = scope.lookup(binder.name)
-            if binder.reason:
-                c.text_placeholders(binder.reason, scope, binder.span, "the reason of a refusal")
-            if binder.outside:
-                c.text_placeholders(binder.outside, scope, binder.span, "the reason of a refusal")
-                element = strip_optional(scope.lookup(binder.name))
-                if element.startswith("list[") or element in ("text", ANY):
-                    c.error("E414", f"'else' after the domain of '{binder.name}': a value outside it cannot be "
-                                    f"typed for {describe(element)}", binder.span,
-                            "a reason for a value outside the domain needs cells, components, players, an enum or numbers")
-        c.block(action.body, scope, "action", guard_allowed=True)
-
-
-PLACEHOLDER_TEXT = re.compile(r"\{([^{}]*)\}")
-
-
-def check_labels(c: Checker):
-    """A move's name is its action's label filled in: a placeholder must name an argument, and
-    an argument left out of the label must not tell two moves apart (two moves with one name
-    would be merged into one). Only arguments drawn from components may be left out: identical
-    components make one move, and the engine refuses two different ones with the same name."""
-    for action in c.actions.values():
-        names = [b.name for b in action.binders]
-        for match in PLACEHOLDER_TEXT.finditer(action.public_template or ""):
-            inside = match.group(1)
-            if inside not in names:
-                c.error("E410", f"the public text of action '{action.name}' shows '{{{inside}}}', which is not one of its arguments",
-                        action.span, did_you_mean(inside, names) or (f"its arguments are {', '.join(names)}" if names else
-                                                                    "this action has no arguments to show"))
-        if action.template is None:
-            continue          # the default name shows every argument
-        if action.template and not action.template.strip():
-            c.error("E416", f"the label of action '{action.name}' is blank: its moves would have no name to type",
-                    label_span(c, action), f'give it words, e.g. "{action.name}", or leave the label out')
-            continue
-        names = [b.name for b in action.binders]
-        template = action.template
-        shown, wrong = set(), False
-        for match, span in placeholders(c, action, template):
-            inside = match.group(1)
-            if inside in names:
-                shown.add(inside)
-                continue
-            if re.fullmatch(r"\w+", inside):
-                wrong = True
-                c.error("E410", f"the label of action '{action.name}' shows '{{{inside}}}', which is not one of its arguments",
-                        span, did_you_mean(inside, names) or (f"its arguments are {', '.join(names)}" if names else
-                                                             "this action has no arguments to show"))
-                continue
-            node, mentioned = label_expression(c, action, inside, span)
-            wrong = wrong or node is None
-            shown |= mentioned & set(names)
-        for binder in action.binders:
-            if binder.name in shown:
-                continue
-            if c.argument_types.get((action.name, binder.name)) in c.components:
-                continue
-            start = template.strip() if template.strip() and not wrong else action.name
-            example = f'"{start} {{{binder.name}}}"'
-            c.error("E412", f"the label of action '{action.name}' does not show its argument '{binder.name}': "
-                            f"two moves that differ only in '{binder.name}' would have the same name and be merged into one",
-                    label_span(c, action), f"show it, e.g. {example}")
-    for component in c.components.values():
-        if not component.label:
-            continue
-        fields = [f.name for f in component.fields] + ["owner"]
-        for match in PLACEHOLDER_TEXT.finditer(component.label):
-            if match.group(1) not in fields:
-                c.error("E410", f"the label of component '{component.name}' shows '{{{match.group(1)}}}', which is not one of its attributes",
-                        text_span(c, component.span, match.group(0)),
-                        did_you_mean(match.group(1), fields) or f"its attributes are {', '.join(fields)}")
-
-
-def check_labels_of_a_play(c: Checker):
-    """Two actions offered by one `play` with the same label and no placeholder make moves of
-    one name: a player could not tell them apart, and naming one would always play the other.
-    (Labels with placeholders may differ by their values: `"{c}"` for two kinds of card.)"""
-    for play in (n for n in ast.walk(c.program.parts()) if isinstance(n, ast.Play)):
-        seen = {}
-        for name in play.actions:
-            action = c.actions.get(name)
-            if action is None or (action.binders and not action.template) or PLACEHOLDER_TEXT.search(action.template or ""):
-                continue
-            if action.template and not action.template.strip():
-                continue          # blank: E416 says so
-            # the name a player types, in any case and spacing (without a label: the action's name)
-            text = " ".join((action.template or action.name).lower().split())
-            if text in seen and seen[text] != name:
-                c.error("E415", f"'{seen[text]}' and '{name}' both make the move '{text}' in this play: "
-                                f"a player could not tell them apart", play.span,
-                        "give each action a label of its own")
-            seen.setdefault(text, name)
-
-
-def text_span(c: Checker, span, fragment) -> ast.Span:
-    """The span of the first `fragment` at or after `span` on its line (`span` without the source)."""
-    text = c.sources.get(span.file)
-    start = source_offset(text, span)
-    if start is None:
-        return span
-    where, end = text.find(fragment, start), text.find("\n", start)
-    if where == -1 or (end != -1 and where > end):
-        return span
-    return offset_span(span.file, text, where, len(fragment))
-
-
-def source_offset(text, span):
-    if text is None:
-        return None
-    lines = text.split("\n")
-    if not 1 <= span.line <= len(lines):
-        return None
-    return sum(len(line) + 1 for line in lines[:span.line - 1]) + span.column - 1
-
-
-def label_span(c: Checker, action) -> ast.Span:
-    """Where an action's label string starts (the action itself without the source text)."""
-    found = label_offset(c, action)
-    if found is None:
-        return action.span
-    text, offset = found
-    return offset_span(action.span.file, text, offset, 1)
-
-
-def label_expression(c: Checker, action, inside, span):
-    """A label's {expression}: of the action's arguments only (a move's name never changes
-    while it is legal, and is known without the state): no variable, zone, `current` or
-    function of the rules, no attribute that statements change. (The node, kept in
-    c.label_expressions, or None after an error; the names it mentions.)"""
-    node = parse_expression(inside, span)
-    if node is None:
-        c.error("E411", f"'{{{inside}}}' in the label of action '{action.name}' is neither an argument nor an expression",
-                span, "show an argument as {name}, or a value computed from the arguments, e.g. {to.row - from.row}")
-        return None, set()
-    mentioned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    changed = c.changed_attributes
-    for n in ast.walk(node):
-        read = None
-        if isinstance(n, ast.Name) and (n.id in c.vars or n.id in c.zones or n.id == "current"
-                                        or n.id in c.components):
-            read = f"'{n.id}'"
-        elif isinstance(n, ast.Call) and (n.name in c.functions or n.name in ("pick", "can_play")):
-            read = f"'{n.name}(...)'"
-        elif isinstance(n, ast.Attribute) and n.name in changed:
-            read = f"the attribute '{n.name}', which statements change"
-        elif isinstance(n, ast.After):
-            read = "'after'"
-        if read is not None:
-            c.error("E413", f"the label of action '{action.name}' reads {read} in '{{{inside}}}': "
-                            f"a label computes from the action's arguments only", span,
-                    "make the value an argument of the action (e.g. 'd in ... where d == ...') and show that")
-            return None, mentioned
-    scope = c.globals.child(**{b.name: c.argument_types.get((action.name, b.name), ANY) for b in action.binders})
-    before = len(c.diagnostics)
-    c.expr(node, scope)
-    if len(c.diagnostics) > before:
-        return None, mentioned
-    c.label_expressions[(action.name, inside)] = node
-    return node, mentioned
-
-
-def placeholders(c: Checker, action, template):
-    """Each {...} of a label with the span of it in the source (the label's span when the
-    string holds escapes that make the offsets differ)."""
-    found = label_offset(c, action)
-    for match in PLACEHOLDER_TEXT.finditer(template):
-        span = action.span
-        if found is not None:
-            text, offset = found
-            where = text.find(match.group(0), offset)
-            end = text.find("\n", offset)
-            if where != -1 and (end == -1 or where < end):
-                span = offset_span(action.span.file, text, where, len(match.group(0)))
-            else:
-                span = offset_span(action.span.file, text, offset, 1)
-        yield match, span
-
-
-def label_offset(c: Checker, action):
-    """(source text, offset of the label's opening quote), found after the action's name and
-    arguments; None without the source or a label."""
-    text = c.sources.get(action.span.file)
-    position = source_offset(text, action.span)
-    if position is None or not action.template:
-        return None
-    depth, quoted = 0, False
-    for i in range(position, min(len(text), position + 20_000)):
-        ch = text[i]
-        if quoted:
-            if ch == "\\":
-                continue
-            if ch == '"' and text[i - 1] != "\\":
-                quoted = False
-        elif ch == '"':
-            if depth == 0:
-                return text, i
-            quoted = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "{" and depth == 0:
-            return None          # the body starts: no label
-    return None
-
-
-def offset_span(file, text, offset, length) -> ast.Span:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return ast.Span(file, line, column, line, column + length)
-
-
-def check_triggers(c: Checker):
-    for trigger in c.program.of_kind(ast.Trigger):
-        scope = c.binder(trigger.binder, c.globals) if trigger.binder else c.globals
-        c.condition(trigger.condition, scope, "a trigger's 'when'")
-        c.block(trigger.body, scope, "trigger")
-
-
-def check_invariants(c: Checker):
-    for invariant in c.program.of_kind(ast.Invariant):
-        c.condition(invariant.condition, c.globals, "an invariant")
-
-
-def check_setup_and_flow(c: Checker):
-    if c.program.setup is not None:
-        c.block(c.program.setup.body, c.globals, "setup")
-    if c.program.flow is not None:
-        c.block(c.program.flow.body, c.globals, "flow")
-
-
-def check_binder_reasons(c: Checker):
-    """`in D else "TEXT"` and `where COND else "TEXT"` say why a player's move is refused: only
-    an action's binders are typed by players."""
-    allowed = {id(b) for a in c.actions.values() for b in a.binders}
-    for node in ast.walk(c.program.parts()):
-        if isinstance(node, ast.Binder) and (node.reason is not None or node.outside is not None) and \
-                id(node) not in allowed:
-            where = "filter" if node.reason is not None else "domain"
-            c.error("E414", f"'else' after the {where} of '{node.name}': only an action's binders have a reason "
-                            f"for a refused move", node.span,
-                    "remove the 'else \"...\"'; an action's binder or a 'require ... else' says why a move is refused")
-
-
-CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_owner_has_a_seat, check_var_display,
-          check_boards, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_labels_of_a_play, check_triggers,
-          check_invariants, check_setup_and_flow, check_binder_reasons)
-
-
-def check(program: Program, sources: Optional[dict] = None) -> list[Diagnostic]:
-    return Checker(program, sources).run()
+def __getattr__(name):
+    if name in MOVED:
+        raise ImportError(f"referee.dsl.checker.{name} is {MOVED[name]}.{name} now "
+                          f"(check returns a Checked value: its diagnostics are check(...).diagnostics)")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

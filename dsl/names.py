@@ -22,7 +22,11 @@ import attrs
 
 from . import ast
 from .builtins import BUILTIN_ENUMS, BUILTIN_VALUES, STDLIB_SIGNATURES
-from .checker import Checker, Scope, element_of, strip_optional
+from .checked import Checked
+from .checks import check
+from .symbols import Scope
+from .templates import parse_template
+from .types import strip_optional, written
 from .diagnostics import source_lines
 from .parser import lark_parser, parse
 from .program import DECLARATION_KINDS, build_program, load_program
@@ -34,7 +38,6 @@ TOKEN = re.compile(r'(?P<long>"""[\s\S]*?(?:"""|\Z))|(?P<text>"[^"\\\n]*(?:\\.[^
                    r'|(?P<comment>#[^\n]*)|(?P<tag>@[A-Z][A-Za-z]*-[0-9]+[a-z]?)'
                    r'|(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)')
 BUILTIN_TYPES = ("int", "real", "bool", "text")
-PLACEHOLDER_TEXT = re.compile(r"\{([^{}\n]*)\}")               # {name} or {expression}
 PLACEHOLDER_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")      # a name in it (not an attribute)
 
 
@@ -121,41 +124,9 @@ def inside(span: ast.Span, line: int, column: int) -> bool:
 
 # ---- types and what a name is ------------------------------------------------------------
 
-class RecordingChecker(Checker):
-    """The checker, keeping the type it infers for each expression and each local."""
-
-    def __init__(self, program, sources=None):
-        super().__init__(program, sources)
-        self.types = {}           # (span, node class name) -> type
-        self.local_types = {}     # span of a binder or let -> the local's type
-
-    def expr(self, node, scope):
-        found = super().expr(node, scope)
-        self.types[node.span, type(node).__name__] = found
-        return found
-
-    def binder(self, binder, scope):
-        inner = super().binder(binder, scope)
-        self.local_types[binder.span] = inner.names[binder.name]
-        return inner
-
-    def stmt_Let(self, node, scope, where):
-        super().stmt_Let(node, scope, where)
-        self.local_types[node.span] = scope.names[node.name]
-
-    def expr_LetIn(self, node, scope):
-        self.local_types[node.span] = self.expr(node.value, scope)
-        return super().expr_LetIn(node, scope)
-
-
 def type_text(t: Optional[str]) -> str:
     """A checker's type as the rules write it: list of X, zone of X, X? (X a type)."""
-    if not t:
-        return "any"
-    for prefix, words in (("list[", "list of "), ("zone[", "zone of ")):
-        if t.startswith(prefix):
-            return words + type_text(element_of(t))
-    return t
+    return written(t) if t else "any"
 
 
 @attrs.define
@@ -191,7 +162,9 @@ class Index:
     """Every name of a program's files: occurrences by place, symbols by key."""
     program: object
     sources: dict
-    checker: RecordingChecker
+    checked: Checked
+    # (span, node class name) -> the type of the expression there, as the checker found it
+    types: dict = attrs.Factory(dict)
     tokens: dict = attrs.Factory(dict)          # real path -> Tokens
     occurrences: list = attrs.Factory(list)
     at: dict = attrs.Factory(dict)              # place of a name -> Occurrence
@@ -200,6 +173,8 @@ class Index:
     tags: dict = attrs.Factory(dict)            # place of a rule tag -> ast.Tagged
     bases: dict = attrs.Factory(dict)           # place of the path of an `extends` -> the base file
     modules: dict = attrs.Factory(dict)         # real path -> ast.Module
+    # the program is the file with its bases, read without a diagnostic (checked is load_game's)
+    complete: bool = False
 
     def add(self, occurrence: Occurrence):
         if place(occurrence.span) not in self.at:       # one name per place: renames never overlap
@@ -266,8 +241,9 @@ class Resolver:
     def __init__(self, index: Index, tokens: Tokens):
         self.index, self.tokens = index, tokens
         self.program = index.program
-        self.checker = index.checker
-        self.members = {m: e.name for e in self.checker.enums.values() for m in e.members
+        self.checker = index.checked.typer      # (its type_name, for the parameters' types)
+        self.symbols = index.checked.symbols
+        self.members = {m: e.name for e in self.symbols.enums.values() for m in e.members
                         if e.name not in BUILTIN_ENUMS}
         self.extent = None        # the node whose block a `let` here is visible in
 
@@ -296,7 +272,8 @@ class Resolver:
         if span is None:
             return scope
         key = ("local", *place(span))
-        type_ = type_ or self.checker.local_types.get(node.span)
+        if type_ is None and node.span in self.index.checked.local_types:
+            type_ = self.index.checked.local_types[node.span].text
         self.index.symbols[key] = Symbol(key, name, kind, type_, f"{name}: {type_text(type_)}",
                                          declaration=node.span)
         self.index.add(Occurrence(span, key, declares=True))
@@ -309,11 +286,11 @@ class Resolver:
         """{name} in a label or a log line, and (expressions) the names of an action label's
         {expression}: a use of what each shows (key_of(name), or None). An attribute (`.row`)
         is not a name."""
-        for match in PLACEHOLDER_TEXT.finditer(token.text):
-            if not expressions and not re.fullmatch(r"[A-Za-z_]\w*", match.group(1)):
+        for placeholder in parse_template(token.text).placeholders:
+            if "\n" in placeholder.inside or (not expressions and not re.fullmatch(r"[A-Za-z_]\w*", placeholder.inside)):
                 continue
-            for name in PLACEHOLDER_NAME.finditer(match.group(1)):
-                start = token.offset + match.start(1) + name.start()
+            for name in PLACEHOLDER_NAME.finditer(placeholder.inside):
+                start = token.offset + placeholder.start + 1 + name.start()
                 self.use(self.tokens.span(start, len(name.group())), key_of(name.group()))
 
     # ---- the walk ----
@@ -462,7 +439,7 @@ class Resolver:
         self.use(self.tokens.name_span(node.span, node.name), key)
         symbol = self.index.symbols.get(key)
         owner = strip_optional(symbol.type or "") if symbol is not None else ""
-        if owner in self.checker.components:
+        if owner in self.symbols.components:
             self.use(self.tokens.name_span(node.span, node.attribute, last=True), ("attribute", owner, node.attribute))
         self.visit(node.indexes, scope)
 
@@ -525,8 +502,8 @@ class Resolver:
 
     def visit_Attribute(self, node, scope):
         self.visit(node.obj, scope)
-        owner = strip_optional(self.checker.types.get((node.obj.span, type(node.obj).__name__), ""))
-        if owner in self.checker.components or owner in self.checker.boards:
+        owner = strip_optional(self.index.types.get((node.obj.span, type(node.obj).__name__), ""))
+        if owner in self.symbols.components or owner in self.symbols.boards:
             self.use(self.tokens.name_span(node.span, node.name, last=True), ("attribute", owner, node.name))
 
     def visit_Aggregate(self, node, scope):
@@ -536,7 +513,7 @@ class Resolver:
         self.visit(node.keys, self.binder(node.binder, scope, node.span))
 
 
-def global_type(checker: RecordingChecker, node) -> Optional[str]:
+def global_type(checker, node) -> Optional[str]:
     """The type of a declared name used as a value."""
     if isinstance(node, ast.Var):
         return checker.type_name(node.type)
@@ -570,7 +547,7 @@ def declare_globals(index: Index, file: str, module: ast.Module, tokens: Tokens)
         # the symbol is the declaration in force (an override), or the first one read
         if (declared is not None and declared.node.span == inner.span) or key not in index.symbols:
             index.symbols[key] = Symbol(
-                key, inner.name, kind, global_type(index.checker, inner), header(text, inner.span),
+                key, inner.name, kind, global_type(index.checked.typer, inner), header(text, inner.span),
                 doc_comment(text, inner.span.line) or (tag and doc_comment(text, tag.span.line)),
                 declared.tag if declared else tag, inner.span)
         index.add(Occurrence(span, key, declares=True))
@@ -592,7 +569,7 @@ def declare_members(index: Index, text: str, enum: ast.Enum, tokens: Tokens, aft
 
 def declare_attributes(index: Index, declaration, tokens: Tokens):
     """The attributes a component declares, or the legend of a hex map gives its cells."""
-    checker = index.checker
+    checker = index.checked.typer
     if isinstance(declaration, ast.Component):
         fields = [(f, f.type and checker.type_name(f.type)) for f in declaration.fields]
     elif isinstance(declaration, ast.Board) and isinstance(declaration.shape, ast.HexShape):
@@ -612,15 +589,13 @@ def declare_attributes(index: Index, declaration, tokens: Tokens):
 
 def build_index(program, sources: dict) -> Index:
     """The index of a program (as load_program gives it, diagnostics or not)."""
-    checker = RecordingChecker(program, sources)
-    checker.run()
-    index = Index(program, sources, checker)
+    checked = check(program, sources)
+    index = Index(program, sources, checked)
+    for key, node in checked.expressions.items():
+        index.types[node.span, type(node).__name__] = checked.types[key].text
     for file in program.files:
-        text = sources.get(file)
-        if text is None:
-            continue
-        module, errors = parse(text, file)
-        if errors:
+        text, module = sources.get(file), program.modules.get(file)
+        if text is None or module is None:
             continue
         tokens = Tokens(file, text)
         index.tokens[real(file)] = tokens
@@ -646,13 +621,19 @@ def index_of(path: str, texts: Optional[dict] = None):
     """(the index of a rules file, or None if it does not parse, and the sources read). A file
     whose base cannot be read (missing, in a cycle) is indexed alone, as if it extended nothing."""
     try:
-        program, _, sources = load_program(path, texts=texts)
+        program, diagnostics, sources = load_program(path, texts=texts)
+        complete = program is not None and not diagnostics
         if program is None and path in sources:
             module, errors = parse(sources[path], path)
             if not errors:
                 alone = tuple(own_declaration(i) for i in module.items if not isinstance(ast.untag(i)[0], ast.Extends))
                 program, _, sources = build_program(attrs.evolve(module, items=alone), path, sources)
-        return (build_index(program, sources) if program is not None else None), sources
+                if program is not None:
+                    program.modules[path] = module       # (indexed with its `extends`)
+        index = build_index(program, sources) if program is not None else None
+        if index is not None:
+            index.complete = complete
+        return index, sources
     except RecursionError:            # load_game says so (E701)
         return None, {}
 
@@ -699,7 +680,7 @@ def symbol_of(index: Index, key) -> Optional[Symbol]:
         t = BUILTIN_VALUES.get(name) or ("int" if name in ("row", "col") else None)
         return Symbol(key, name, "built-in", t, f"{name}: {type_text(t)}")
     if key[0] == "attribute":
-        fields = index.checker.fields_of(key[1]) or {}
+        fields = index.checked.typer.fields_of(key[1]) or {}
         t = fields.get(key[2])
         return Symbol(key, key[2], "attribute", t, f"{key[1]}.{key[2]}: {type_text(t)}")
     return None
@@ -740,10 +721,10 @@ def rename_problem(index: Index, key, new_name: str) -> Optional[str]:
         return f"'{new_name}' is not a name: a letter or '_', then letters, digits or '_'"
     if new_name in keywords():
         return f"'{new_name}' is a word of the language"
-    taken = set(index.program.declarations) | set(index.checker.members) | set(BUILTIN_VALUES) \
+    taken = set(index.program.declarations) | set(index.checked.symbols.members) | set(BUILTIN_VALUES) \
         | set(STDLIB_SIGNATURES)
     if key[0] == "attribute":
-        taken = set(index.checker.fields_of(key[1]) or ())
+        taken = set(index.checked.typer.fields_of(key[1]) or ())
     elif key[0] == "local":
         # another local where this one is visible would hide it, or be hidden
         (extent,) = [local.extent for local in index.locals if local.key == key]
@@ -780,13 +761,13 @@ class Completion:
 
 
 def attribute_completions(index: Index, owner: Optional[str]) -> list:
-    fields = index.checker.fields_of(strip_optional(owner or "")) or {}
+    fields = index.checked.typer.fields_of(strip_optional(owner or "")) or {}
     return [Completion(name, "attribute", type_text(t)) for name, t in sorted(fields.items())]
 
 
 def type_before(index: Index, file: str, line: int, column: int) -> Optional[str]:
     """The type of the expression that ends at a position (what stands before a '.')."""
-    found = [(span, t) for (span, _), t in index.checker.types.items()
+    found = [(span, t) for (span, _), t in index.types.items()
              if real(span.file) == real(file) and (span.end_line, span.end_column) == (line, column)]
     if not found:
         return None
@@ -810,7 +791,7 @@ def chain_type(index: Index, file: str, line: int, column: int, written: str) ->
         symbol = index.symbols.get(("global", first))
         t = symbol.type if symbol is not None else BUILTIN_VALUES.get(first)
     for attribute in attributes:
-        t = (index.checker.fields_of(strip_optional(t or "")) or {}).get(attribute)
+        t = (index.checked.typer.fields_of(strip_optional(t or "")) or {}).get(attribute)
     return t
 
 

@@ -46,6 +46,7 @@ class Program:
     flow: Optional[ast.Flow] = None
     files: list = attrs.Factory(list)            # every file read, base first
     section_tags: dict = attrs.Factory(dict)     # "game"/"setup"/"flow" -> the tag on it, if any
+    modules: dict = attrs.Factory(dict)          # file -> its syntax tree as parsed (for editors)
 
     def parts(self) -> tuple:
         """Every declaration, the setup and the flow: what a walk over the rules goes through."""
@@ -226,7 +227,9 @@ def build_program(module: ast.Module, file: str, sources: dict, seen=frozenset()
             program.declarations = dict(base.declarations)
             program.section_tags = dict(base.section_tags)
             program.files = list(base.files)
+            program.modules = dict(base.modules)
     program.files.append(file)
+    program.modules[file] = module
     own = set()
     for item in items:
         inner, _ = ast.untag(item)

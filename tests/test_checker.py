@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.dsl.checker import check
+from referee.dsl.checks import diagnostics as check
 from referee.dsl.parser import parse
 from referee.dsl.program import build_program, load_program
 from referee.interpreter.engine import load_game

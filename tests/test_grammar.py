@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from referee.dsl import ast
-from referee.dsl.checker import check
+from referee.dsl.checks import diagnostics as check
 from referee.dsl.diagnostics import Diagnostic
 from referee.dsl.parser import GRAMMAR_PATH, LIST_RULES, WORD_RULES, class_name, lark_parser, parse
 from referee.dsl.program import build_program

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Optional
 
 from referee.dsl import ast
-from referee.dsl.checker import element_of, strip_optional
+from referee.dsl.types import element_of, strip_optional
 
 from ..engine import CHANCE, PUBLIC, Move, load_game
 from ..engine.views import key_label

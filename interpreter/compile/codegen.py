@@ -32,7 +32,6 @@ LOOP_CAP = 100_000
 CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)
 UNSET = object()        # a value hoisted out of the loops that list legal moves, not yet computed
 UNROLL = 12             # aggregates over a constant range this small are unrolled
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # `(not not _Z.get(key))`: a zone's truth as a bool; where only its truth counts, the zone itself
 NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\((?:\([^()]*\)|a\d+_key)\))\)")
 

@@ -16,12 +16,13 @@ from bisect import insort
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.checker import PLACEHOLDER_TEXT, Checker, describe, element_of, may_be_none, strip_optional
+from referee.dsl.templates import parse_template
+from referee.dsl.types import describe, element_of, may_be_none, strip_optional
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
 from ..runtime import random_source
-from .codegen import CHANCE, LOOP_CAP, PLACEHOLDER, Context, SourceGenerator, attributes_read_once, names_in, truth
+from .codegen import CHANCE, LOOP_CAP, Context, SourceGenerator, attributes_read_once, names_in, truth
 from ..runtime.errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
 from ..runtime.exact import number_too_large
 from ..runtime.maintained import PartCounts, changed_rows, refiltered
@@ -644,13 +645,13 @@ class Lines:
 
 
 class Compiler:
-    def __init__(self, program, game, sources):
-        self.program = program
+    def __init__(self, checked, game, sources):
+        self.program = checked.program
         self.game = game
         self.sources = sources
-        self.types = Checker(program)
-        self.types.run()          # fills param types; the program is known to be clean
-        self.types.diagnostics = []
+        self.checked = checked            # known to be clean
+        # the checker that typed the program: its symbols, and the typing of nodes in scopes
+        self.types = checked.typer
         self.procedures = {}
         self.functions = {}
         self.may_choose_procs = set()
@@ -681,10 +682,9 @@ class Compiler:
 
     # ---- helpers ----
     def type_of(self, node, scope) -> str:
-        saved = self.types.diagnostics
-        t = self.types.expr(node, scope)
-        self.types.diagnostics = saved
-        return t
+        """The type the checker found for an expression; one the compiler made is typed here."""
+        found = self.checked.types.get(id(node))
+        return found.text if found is not None else self.types.expr(node, scope)
 
     def reason_source(self, text, scope, ctx, span) -> str:
         """The source that makes the text a refused move is told: its {expressions} shown by
@@ -1267,15 +1267,15 @@ class Compiler:
     def text_source(self, text, scope, ctx, span, label) -> str:
         """The source of a text whose {expressions} are shown by their labels: label(node,
         value source) -> the source of one value's text."""
-        pieces, position = [], 0
-        for match in PLACEHOLDER_TEXT.finditer(text):
-            if match.start() > position:
-                pieces.append(repr(text[position:match.start()]))
-            node = parse_expression(match.group(1), span)
+        pieces = []
+        for part in parse_template(text).parts:
+            if isinstance(part, str):
+                pieces.append(repr(part))
+                continue
+            node = self.checked.placeholder_nodes.get((span, part.inside)) or parse_expression(part.inside, span)
             pieces.append(label(node, self.codegen.source(node, scope, ctx), scope))
-            position = match.end()
-        if position < len(text) or not pieces:
-            pieces.append(repr(text[position:]))
+        if not pieces:
+            pieces.append(repr(text))
         if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
             return f"''.join(({', '.join(pieces)},))"
         return " + ".join(pieces)

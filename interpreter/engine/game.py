@@ -9,7 +9,9 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.builtins import BUILTIN_ENUMS
-from referee.dsl.checker import PLACEHOLDER_TEXT, element_of, strip_optional
+from referee.dsl.checks import check
+from referee.dsl.templates import parse_template
+from referee.dsl.types import element_of, strip_optional
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK
 
 from ..runtime import random_source
@@ -30,7 +32,7 @@ from .steps import (advance, dead_end, drive, effect_runner, filtered_domain, fi
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
                  coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled",
-                 passes_off: Iterable[str] = ()):
+                 passes_off: Iterable[str] = (), checked=None):
         self.passes_off = frozenset(passes_off)     # the compiler's passes switched off (compile/passes)
         if chance not in ("sampled", "explicit"):
             raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
@@ -76,7 +78,7 @@ class Game:
         self.returns_span = returns_field.span if returns_field is not None else None
         # with coverage, the generated code counts what the rule tags stand on (coverage.py)
         self.coverage = Coverage(program, sources) if coverage else None
-        compiler = Compiler(program, self, sources)
+        compiler = Compiler(checked if checked is not None else check(program, sources), self, sources)
         self.types = compiler.types
         self._setup_declarations(compiler)
         compiler.codegen.namespace.update(
@@ -345,16 +347,14 @@ class Game:
         """([(literal text, what follows it)], tail): what follows is an argument's position, an
         {expression} of the label (its node, of action `action`), or None."""
         parts = []
-        position = 0
-        for match in PLACEHOLDER_TEXT.finditer(template):
-            inside = match.group(1)
+        pairs, tail = parse_template(template).split()
+        for before, placeholder in pairs:
+            inside = placeholder.inside
             if inside in names:
                 shown = names.index(inside)
             else:
                 shown = self.types.label_expressions.get((action, inside)) if action is not None else None
-            parts.append((template[position:match.start()], shown))
-            position = match.end()
-        tail = template[position:]
+            parts.append((before, shown))
         return parts, tail
 
     # ---- the state interface ----

@@ -1,9 +1,7 @@
 """How values and components read as text: plain values, labels as a seat sees them."""
-import re
 from operator import itemgetter
 
 LABEL_OF = itemgetter("__label__")      # a component's label (its entity's)
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def plain_label(value):

@@ -1,6 +1,6 @@
 """load_game: read, check and compile a rules file into a Game, or the diagnostics why not."""
 from referee.dsl import ast
-from referee.dsl.checker import check
+from referee.dsl.checks import check
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
 from referee.dsl.program import load_program
 
@@ -10,17 +10,19 @@ from .params import ParamValueError, param_values, player_range
 
 
 def load_game(path, options=(), players=None, coverage=False, params=None, chance="sampled", texts=None,
-              passes_off=()):
+              passes_off=(), checked=None):
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
     on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
     picks as chance nodes, see State.is_chance_node; texts: an editor's unsaved buffers, see
-    load_program; passes_off: names of the compiler's passes to skip). Returns (game or None,
-    diagnostics, sources)."""
+    load_program; passes_off: names of the compiler's passes to skip; checked: the file's Checked value, when
+    made already). Returns (game or None, diagnostics, sources)."""
     try:
-        program, diagnostics, sources = load_program(path, texts=texts)
-        if program is None or diagnostics:
-            return None, diagnostics, sources
-        diagnostics = check(program, sources)
+        if checked is None:
+            program, diagnostics, sources = load_program(path, texts=texts)
+            if program is None or diagnostics:
+                return None, diagnostics, sources
+            checked = check(program, sources)
+        program, sources, diagnostics = checked.program, checked.sources, checked.diagnostics
     except RecursionError:       # nesting deeper than the parser or the checker follows
         return None, [Diagnostic("E701", "this file nests expressions or blocks too deeply to read",
                                  ast.Span(str(path), 1, 1, 1, 1), "split the deepest expressions into functions")], {}
@@ -40,7 +42,7 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     if problem is not None:
         return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage, values, chance, passes_off)
+        game = Game(program, sources, options, players, coverage, values, chance, passes_off, checked)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, error.message, error.span)], sources

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from referee.dsl.checker import strip_optional
+from referee.dsl.types import strip_optional
 
 from ..compile.compiler import CHANCE, same_value
 from ..runtime.errors import SameNamedMoves

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from referee.dsl.checker import strip_optional
+from referee.dsl.types import strip_optional
 from referee.dsl.diagnostics import did_you_mean
 
 from ..compile.compiler import RuleText

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from referee.dsl.checker import ANY
+from referee.dsl.templates import parse_template
+from referee.dsl.types import ANY
 from referee.dsl.limits import MAX_STEP_WORK
 
 from ..compile.compiler import CHANCE, entity_column_value
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..runtime.zone_rows import canonical_key
-from .labels import PLACEHOLDER, plain_label
+from .labels import plain_label
 from .located import PYTHON_ERRORS, located
 from .moves import Move, MoveList, legal_segments, normalise
 from .refusals import explain_refusal
@@ -329,7 +330,9 @@ class State:
             return f"P{value}" if name == "owner" and value is not None else plain_label(value)
         if template:
             # a value that is none leaves its placeholder empty ("{suit} {rank}" -> "joker")
-            filled = PLACEHOLDER.sub(lambda m: "" if values.get(m.group(1)) is None else text(m.group(1)), template)
+            filled = "".join(part if isinstance(part, str) else part.written if not part.named
+                             else "" if values.get(part.inside) is None else text(part.inside)
+                             for part in parse_template(template).parts)
             return " ".join(filled.split())
         shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]
         return " ".join([type_name] + shown)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from referee.dsl.checker import strip_optional
+from referee.dsl.types import strip_optional
 
 from .moves import public_moves
 

@@ -42,8 +42,9 @@ class Analysis:
 def analyse(path: str, texts: Optional[dict] = None) -> Analysis:
     """Check a rules file as `referee check` does (the same diagnostics) and index its names.
     `texts`: real path -> the text to use instead of the file's (an editor's buffers)."""
-    _, diagnostics, sources = load_game(path, texts=texts)
     index, read = index_of(path, texts)
+    # the index's check is the one load_game would make (its program read the same way)
+    _, diagnostics, sources = load_game(path, texts=texts, checked=index.checked if index and index.complete else None)
     return Analysis(path, diagnostics, read or sources, index)
 
 

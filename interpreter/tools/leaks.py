@@ -28,7 +28,7 @@ import json
 from functools import lru_cache
 from typing import Optional
 
-from referee.dsl.checker import strip_optional
+from referee.dsl.types import strip_optional
 
 from ..runtime import random_source
 from ..runtime.errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError

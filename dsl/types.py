@@ -1,0 +1,201 @@
+"""The types of the language: `Type` values that the checker hands out, and the texts they are
+written as ('int', 'Card?', 'list[Player]', 'zone[Card]': the checker's working spelling).
+
+`type_of(text)` gives the value of a text and `Type.text` the text back; `describe()` and
+`written()` give the words of the diagnostics ("a list of Card", "list of int").
+"""
+from __future__ import annotations
+
+import functools
+
+import attrs
+
+ANY = "any"
+REAL = "real"                        # an exact fraction, made by '/'; an int widens to it
+WHOLE = ("int", "Player", ANY)       # a seat is a number: p + 1, p < q
+NUMBERS = WHOLE + (REAL,)
+
+
+# ---- the texts ------------------------------------------------------------------------------
+
+def list_of(t: str) -> str:
+    return f"list[{t}]"
+
+
+def element_of(t: str) -> str:
+    t = strip_optional(t)      # a list that may be none ('pick' of lists): its elements'
+    for prefix in ("list[", "zone["):
+        if t.startswith(prefix):
+            return t[len(prefix):-1]
+    return ANY
+
+
+def strip_optional(t: str) -> str:
+    return t[:-1] if t.endswith("?") else t
+
+
+def optional(t: str) -> str:
+    """t or none: 'Card?' of a Card and of a Card? alike; a value of unknown type stays unknown."""
+    return t if t == ANY else strip_optional(t) + "?"
+
+
+def describe(t: str) -> str:
+    """A type in the words of a diagnostic: 'a number', 'a list of Card', "'Card?'"."""
+    if t == "none":
+        return "none"
+    if t.startswith("list["):
+        return "a list" if element_of(t) == ANY else f"a list of {written(element_of(t))}"    # (of mixed or no items)
+    if t.startswith("zone["):
+        return f"a zone of {written(element_of(t))}"
+    if t == "int":
+        return "a number"
+    if t == REAL:
+        return "a fraction"
+    if t == "bool":
+        return "true/false"
+    return f"'{t}'"
+
+
+def written(t: str) -> str:
+    """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
+    for kind in ("list", "zone"):
+        if strip_optional(t).startswith(kind + "["):
+            return f"{kind} of {written(element_of(t))}"
+    return t
+
+
+def may_be_none(t: str) -> bool:
+    return t in (ANY, "none") or t.endswith("?")
+
+
+def compatible(a: str, b: str) -> bool:
+    """Whether a value of type a may stand where b is needed."""
+    if ANY in (a, b) or a == b:
+        return True
+    if "none" in (a, b):
+        return True
+    sa, sb = strip_optional(a), strip_optional(b)
+    if sa == sb or {sa, sb} == {"int", "Player"}:   # a seat number is a player
+        return True
+    if sa == "int" and sb == REAL:                  # a whole number is a fraction (not the other way)
+        return True
+    if sa.startswith("list[") and sb.startswith("list["):
+        return compatible(element_of(sa), element_of(sb))
+    return False
+
+
+# ---- the values -----------------------------------------------------------------------------
+
+@attrs.frozen
+class Type:
+    """A type of the language. `text` is its checker spelling, `describe()` and `written()` its
+    words in diagnostics and in hovers."""
+
+    @property
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return describe(self.text)
+
+    def written(self) -> str:
+        return written(self.text)
+
+    def may_be_none(self) -> bool:
+        return may_be_none(self.text)
+
+    def fits(self, other: Type) -> bool:
+        """Whether a value of this type may stand where `other` is needed."""
+        return compatible(self.text, other.text)
+
+    def without_none(self) -> Type:
+        return self
+
+
+@attrs.frozen
+class Unknown(Type):
+    """A value the checker does not follow further (after an error, or of mixed kinds)."""
+
+    @property
+    def text(self) -> str:
+        return ANY
+
+
+@attrs.frozen
+class NoneValue(Type):
+    """The type of `none` itself."""
+
+    @property
+    def text(self) -> str:
+        return "none"
+
+
+@attrs.frozen
+class Real(Type):
+    """An exact fraction (made by '/'); a whole number widens to it."""
+
+    @property
+    def text(self) -> str:
+        return REAL
+
+
+@attrs.frozen
+class Named(Type):
+    """int, bool, text, Player, or an enum, a component type or a board (its cells) by name."""
+    name: str
+
+    @property
+    def text(self) -> str:
+        return self.name
+
+
+@attrs.frozen
+class ListOf(Type):
+    element: Type
+
+    @property
+    def text(self) -> str:
+        return list_of(self.element.text)
+
+
+@attrs.frozen
+class ZoneOf(Type):
+    element: Type
+
+    @property
+    def text(self) -> str:
+        return f"zone[{self.element.text}]"
+
+
+@attrs.frozen
+class OptionalOf(Type):
+    """A value or none: `Card?`."""
+    base: Type
+
+    @property
+    def text(self) -> str:
+        return self.base.text + "?"
+
+    def without_none(self) -> Type:
+        return self.base
+
+
+UNKNOWN = Unknown()
+
+
+@functools.lru_cache(maxsize=None)
+def type_of(text: str) -> Type:
+    """The value of a type's text ('list[Card?]' -> ListOf(OptionalOf(Named('Card'))))."""
+    if text == ANY:
+        return UNKNOWN
+    if text == "none":
+        return NoneValue()
+    if text.endswith("?"):
+        return OptionalOf(type_of(text[:-1]))
+    if text.startswith("list["):
+        return ListOf(type_of(text[5:-1]))
+    if text.startswith("zone["):
+        return ZoneOf(type_of(text[5:-1]))
+    if text == REAL:
+        return Real()
+    return Named(text)
