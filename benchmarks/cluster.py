@@ -21,8 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.interpreter.play import cluster
-from referee.interpreter.play import parallel  # noqa: E402
+from referee.interpreter.play import cluster, parallel          # noqa: E402
 from referee.interpreter.cli.main import main                     # noqa: E402
 from referee.interpreter.engine import load_game             # noqa: E402
 

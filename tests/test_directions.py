@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from referee.dsl.diagnostics import RulesError
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime.errors import RulesRuntimeError
 

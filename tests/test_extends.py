@@ -181,7 +181,7 @@ def test_redeclaring_without_override(files, declaration, name):
     code, file, line, column, message, hint = found
     assert (code, file, line, column) == ("E201", "v.rules", 2, 1)
     assert message == f"'{name}' is declared in the base file"
-    assert hint.startswith(f"write 'override ") and name in hint
+    assert hint.startswith("write 'override ") and name in hint
 
 
 def test_declaring_twice_in_the_variant_itself(files):

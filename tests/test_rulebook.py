@@ -61,7 +61,6 @@ flow {
 
 
 def test_a_declaration_and_a_statement_under_several_tags_encode_each_rule(write_rules):
-    from referee.interpreter.tools.coverage import Coverage
     from referee.interpreter.engine import load_game
     text = """
 game "Tags" { players 2 }

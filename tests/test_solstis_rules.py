@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 try:
-    from scenario import Scenario, load
+    from scenario import Scenario
 except ImportError:  # tests/ imported as a package
-    from tests.scenario import Scenario, load
+    from tests.scenario import Scenario
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "solstis.rules"
 COLOURS = ["red", "orange", "green", "sky", "pink", "purple"]

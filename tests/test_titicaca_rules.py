@@ -399,7 +399,7 @@ def test_T12_a_round_whose_lake_has_no_empty_shore_is_skipped_but_counts():
 def test_T12_a_skipped_round_5_is_still_scored():
     sc = fresh(players=2)
     sc.set_var("round", 4)                                          # round 1 stands for round 4
-    r = settle(sc, 1, "M@3.10")                                     # borders lake 5 and 6 and 8
+    settle(sc, 1, "M@3.10")                                     # borders lake 5 and 6 and 8
     for h in neighbours(sc, lake(sc, 5)):
         if sc.attr(h, "terrain") != "lake" and not sc.zone(("site", h)):
             settle(sc, 2, label(sc, h))
@@ -635,7 +635,7 @@ def play_round(sc, spots):
 def test_T19_round_5_scores_the_regions_bordering_lake_5_only():
     sc = fresh(players=2)
     sc.set_var("round", 5)
-    by_5 = region(sc, (1, "N@4.9"), (1, "M@3.10"))    # borders lake 5: mountain 2 + meadow 2 + 3 lakes
+    region(sc, (1, "N@4.9"), (1, "M@3.10"))    # borders lake 5: mountain 2 + meadow 2 + 3 lakes
     away = region(sc, (2, "S@7.8"))                   # borders lakes 11, 12, 14 only
     sc.set_vars({("weapons", 1): 5, ("weapons", 2): 5})
     play_round(sc, ["F@2.9", "P@4.7"])                # P1 then P2 (tie, arrow at P1)

@@ -20,7 +20,7 @@ from typing import Optional
 
 from referee.dsl import rulebook
 
-from ..engine.coverage import Coverage, Site
+from ..engine.coverage import Coverage
 from .report import Table
 
 
