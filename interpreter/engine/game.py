@@ -25,7 +25,10 @@ from referee.dsl.program import load_program
 from ..runtime import random_source
 from ..runtime import stdlib
 from ..runtime.boards import build_geometry, grid_cells, hex_cells
-from ..compile.compiler import CHANCE, LOOP_CAP, PUBLIC, Compiler, RuleText, entity_column_value, names_in, same_value, seat
+from ..compile.compiler import PUBLIC, Compiler, names_in
+from ..runtime import CHANCE, LOOP_CAP, RuleText, seat
+from ..runtime.values import same_value
+from ..runtime.writes import entity_column_value
 from ..compile.codegen import Context
 from .coverage import Coverage
 from ..runtime.errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
