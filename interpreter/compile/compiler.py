@@ -23,6 +23,7 @@ from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, countin
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.maintained import PartCounts
 from ..runtime.zone_rows import KeyRows
+from .module import digest, functions_text, module_text
 from .codegen import Context, SourceGenerator, attributes_read_once, names_in, truth
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
 
@@ -122,7 +123,6 @@ def is_pick(node) -> bool:
     return isinstance(node, ast.Call) and node.name == "pick" and len(node.arguments) == 1
 
 
-ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group (compile_flow)
 
 
@@ -289,10 +289,14 @@ class Lines:
 
 
 class Compiler:
-    def __init__(self, program, game, sources):
+    def __init__(self, program, game, sources, adopted=None):
         self.program = program
         self.game = game
         self.sources = sources
+        # a compiled module whose functions are taken instead of executing the ones generated
+        # here (a module.CompiledModule; they must be the same: see adopt_done)
+        self.adopted = adopted
+        self.function_spans = []   # per generated function, in order: (name, {its line: rules span})
         self.types = Checker(program)
         self.types.run()          # fills param types; the program is known to be clean
         self.types.diagnostics = []
@@ -378,15 +382,40 @@ class Compiler:
         head = ([comment] if comment else []) + [f"{header}:"] + prologue
         source = "\n".join(head + body_lines) + "\n"
         filename = f"<rules {self.program.path} {name}>"
-        self.game.line_spans[filename] = {len(head) + k + 1: sp for k, sp in enumerate(spans) if sp is not None}
-        try:
-            exec(compile(source, filename, "exec"), self.codegen.namespace)
-        except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
-            where = next((sp for sp in spans if sp is not None), None)
-            raise RulesRuntimeError(f"this rule is nested too deeply to compile "
-                                    f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", where) from None
+        line_spans = {len(head) + k + 1: sp for k, sp in enumerate(spans) if sp is not None}
+        namespace = self.codegen.namespace
+        if self.adopted is not None and name in self.adopted.namespace:
+            # the module's own function, reading the values bound here (its globals)
+            self.adopted.namespace.update(namespace)
+            namespace[name] = self.adopted.namespace[name]
+        else:
+            self.game.line_spans[filename] = line_spans
+            try:
+                exec(compile(source, filename, "exec"), namespace)
+            except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
+                where = next((sp for sp in spans if sp is not None), None)
+                raise RulesRuntimeError(f"this rule is nested too deeply to compile "
+                                        f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", where) from None
         self.module.append(source)
-        return self.codegen.namespace[name]
+        self.function_spans.append((name, line_spans, len(head) - len(prologue)))
+        return namespace[name]
+
+    def adopt_done(self):
+        """After the last function of a game loaded from a compiled module: the module's
+        namespace gets the values bound since, its functions' lines their rules spans, and a
+        module whose functions are not the ones its rules compile to is refused."""
+        adopted = self.adopted
+        if adopted is None:
+            return
+        if digest(functions_text(self.module)) != adopted.functions:
+            raise RulesRuntimeError(f"{adopted.path} holds functions its rules do not compile to (edited, or "
+                                    "compiled by another version of referee): compile it again", None)
+        adopted.namespace.update(self.codegen.namespace)
+        spans = self.game.line_spans.setdefault(adopted.path, {})
+        for name, line_spans, header in self.function_spans:
+            first = adopted.namespace[name].__code__.co_firstlineno - header
+            spans.update({first + line: span for line, span in line_spans.items()})
+        self.adopted = None          # (functions compiled later, for a tool, are executed here)
 
     def counter(self, node, slots=None):
         """With coverage, the first counter of a node a rule tag stands on, else None."""
@@ -2420,23 +2449,8 @@ class Compiler:
                 setattr(game, "score" if kind == "score" else "declared_returns", compiled)
 
     def module_source(self) -> str:
-        """The generated module as text, for reading and debugging (referee compile)."""
-        values = []
-        for name, value in self.codegen.namespace.items():
-            if not name.startswith("_") or name.startswith("__") or callable(value):
-                continue
-            if isinstance(value, Instruction):
-                shown = f"<the flow's instruction {self.game.flow.index(value)}: {value.op}>"
-            elif isinstance(value, ast.Span):
-                shown = f"<{value.file}:{value.line}:{value.column}>"
-            else:
-                # (no memory addresses: the same game compiles to the same text)
-                shown = ADDRESS.sub("", repr(value))
-            values.append(f"# {name} = {shown if len(shown) < 200 else shown[:200] + ' ...'}")
-        header = [f"# Generated by referee from {self.program.path}: players {self.game.num_players}, "
-                  f"options {sorted(self.game.options)}.",
-                  "# For reading and debugging, not for importing: the values the functions use are shown as comments.", ""]
-        return "\n".join(header + values + [""] + self.module)
+        """The generated module as text: a module that imports and runs on its own (module.py)."""
+        return module_text(self).text
 
     # ---- the flow: a flat list of instructions, run by one generated function ----
     def setup_parts(self, setup):

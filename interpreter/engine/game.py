@@ -7,6 +7,7 @@ A `State` is one position: `current_player`, `legal_moves`, `apply`, `is_termina
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from fractions import Fraction
 from functools import partial
@@ -30,6 +31,7 @@ from ..runtime import CHANCE, LOOP_CAP, RuleText, seat
 from ..runtime.values import same_value
 from ..runtime.writes import entity_column_value
 from ..compile.codegen import Context
+from ..compile.module import is_compiled_module, opened
 from .coverage import Coverage
 from ..runtime.errors import DeadEnd, DeclarationError, Finished, IllegalMove, NeedChoice, RulesRuntimeError, SameNamedMoves
 from ..runtime.zone_rows import canonical_key
@@ -164,7 +166,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
-                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled"):
+                 coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled", module=None):
         if chance not in ("sampled", "explicit"):
             raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
         # sampled: every random draw comes from the state's seeded source, inside the effects;
@@ -209,7 +211,8 @@ class Game:
         self.returns_span = returns_field.span if returns_field is not None else None
         # with coverage, the generated code counts what the rule tags stand on (coverage.py)
         self.coverage = Coverage(program, sources) if coverage else None
-        compiler = Compiler(program, self, sources)
+        # (module: a compiled module of these rules and settings, whose functions run: module.py)
+        compiler = Compiler(program, self, sources, module)
         self.types = compiler.types
         self._setup_declarations(compiler)
         compiler.codegen.namespace.update(
@@ -262,6 +265,7 @@ class Game:
                 if key not in fused:
                     fused[key] = compiler.fused_listing(instruction.actions)
                 instruction.fused = fused[key]
+        compiler.adopt_done()
 
     # ---- built once ----
     def _setup_declarations(self, compiler):
@@ -1954,7 +1958,17 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     """Read, check and compile a rules file (with coverage: counting what its rule tags stand
     on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
     picks as chance nodes, see State.is_chance_node; texts: an editor's unsaved buffers, see
-    load_program). Returns (game or None, diagnostics, sources)."""
+    load_program). Returns (game or None, diagnostics, sources). A compiled module (a .py file
+    `referee compile -o` wrote) loads as its rules with its settings, and its functions run."""
+    module = None
+    if is_compiled_module(path):
+        module, problem = opened(path, options, players, params)
+        if problem is not None:
+            return None, [problem], {}
+        path, texts = module.rules_path, {os.path.realpath(file): text for file, text in module.rules.items()}
+        options, players, params = module.options, module.players, module.params
+        if (coverage, chance == "explicit") != (module.coverage, module.explicit_chance):
+            module = None       # compiled otherwise: compiled again from its rules
     try:
         program, diagnostics, sources = load_program(path, texts=texts)
         if program is None or diagnostics:
@@ -1979,7 +1993,7 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     if problem is not None:
         return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage, values, chance)
+        game = Game(program, sources, options, players, coverage, values, chance, module)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, str(error).split("runtime error: ", 1)[-1], error.span)], sources

@@ -1,0 +1,113 @@
+"""A compiled module is a first-class artefact: `referee compile -o g.py` writes a module that
+imports on its own (every name it reads defined or imported from the runtime), and every
+command that takes a rules file takes it: the same games, the same JSON."""
+import builtins
+import glob
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.dsl.program import load_program
+from referee.interpreter import runtime
+from referee.interpreter.cli.main import main
+from referee.interpreter.compile.module import MAX_LINE, literal_source, read_module
+from referee.interpreter.engine.game import load_game, player_range
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(glob.glob(str(ROOT / "games" / "*.rules")) + glob.glob(str(ROOT / "games" / "variants" / "*.rules")))
+TIMING = ("seconds", "games_per_second", "moves_per_second")
+
+
+def configurations():
+    for path in GAMES:
+        program, _, _ = load_program(path)
+        low, high = player_range(program)
+        for players in range(low, high + 1):
+            yield pytest.param(path, players, id=f"{Path(path).stem}-{players}")
+
+
+def simulated(capsys, *argv) -> dict:
+    assert main([str(a) for a in argv]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for field in TIMING + ("rules",):        # (the file given: the rules or the module)
+        report.pop(field, None)
+    return report
+
+
+@pytest.mark.parametrize("path,players", list(configurations()))
+def test_a_compiled_module_simulates_as_its_rules(path, players, tmp_path, capsys):
+    module = tmp_path / "game.py"
+    assert main(["compile", path, "--players", str(players), "-o", str(module)]) == 0
+    capsys.readouterr()
+    from_rules = simulated(capsys, "simulate", path, "--players", players, "-n", 3, "--seed", 1, "--json")
+    from_module = simulated(capsys, "simulate", module, "-n", 3, "--seed", 1, "--json")
+    assert from_module == from_rules
+    assert from_module["players"] == players
+
+
+def test_a_compiled_module_imports_on_its_own_and_its_functions_run(tmp_path):
+    game, _, _ = load_game(str(ROOT / "games" / "tic-tac-toe.rules"))
+    path = tmp_path / "ttt.py"
+    path.write_text(game.compiler.module_source())
+    module = read_module(path)
+    assert module.players == 2 and module.options == () and module.params == {}
+    loaded, diagnostics, _ = load_game(str(path))
+    assert diagnostics == []
+    # the functions that run are the module's own: their code is in its file
+    assert loaded.setup.__code__.co_filename == str(path)
+    assert all(a.enumerate.__code__.co_filename == str(path) for a in loaded.actions)
+    state = loaded.new_initial_state(seed=3)
+    reference = game.new_initial_state(seed=3)
+    while not state.is_terminal():
+        assert [str(m) for m in state.legal_moves()] == [str(m) for m in reference.legal_moves()]
+        move = state.legal_moves()[0]
+        state.apply(move)
+        reference.apply(reference.legal_moves()[0])
+    assert state.returns() == reference.returns()
+
+
+def test_every_name_a_module_reads_is_defined(tmp_path):
+    """No name the functions read is left undefined (they used to live only in the
+    compiler's namespace): each is imported from the runtime, or a constant, or a function
+    of the module, or given by the engine at load."""
+    for path in GAMES:
+        game, _, _ = load_game(path)
+        target = tmp_path / "g.py"
+        target.write_text(game.compiler.module_source())
+        namespace = read_module(target).namespace
+        for function in (v for v in namespace.values() if getattr(v, "__module__", None) == namespace["__name__"]):
+            missing = {n for n in function.__code__.co_names if n not in namespace and not hasattr(builtins, n)}
+            # (co_names also holds attribute names: those of the state are read through s.)
+            assert not {n for n in missing if n.startswith(("_k", "_span", "_domain", "_label", "_ins"))}, path
+
+
+def test_no_line_of_a_module_over_the_limit():
+    for path in GAMES:
+        game, _, _ = load_game(path)
+        long = [line[:80] for line in game.compiler.module_source().splitlines() if len(line) > MAX_LINE]
+        assert long == [], path
+
+
+def test_a_module_with_other_settings_or_changed_functions_is_refused(tmp_path):
+    game, _, _ = load_game(str(ROOT / "games" / "tic-tac-toe.rules"))
+    path = tmp_path / "ttt.py"
+    source = game.compiler.module_source()
+    path.write_text(source)
+    loaded, diagnostics, _ = load_game(str(path), players=3)
+    assert loaded is None and diagnostics[0].code == "E605" and "players 2, not 3" in diagnostics[0].message
+    path.write_text(source.replace("def fn_owned(s, L_p):", "def fn_owned(s, L_p):\n    pass"))
+    loaded, diagnostics, _ = load_game(str(path))
+    assert loaded is None and "compile it again" in diagnostics[0].message
+    other = tmp_path / "other.py"
+    other.write_text("x = 1\n")
+    loaded, diagnostics, _ = load_game(str(other))
+    assert loaded is None and diagnostics[0].code == "E605"
+
+
+def test_literal_sources_make_the_values_again():
+    from referee.dsl.ast import Span
+    for value in ({1: (2, 3), "a": [frozenset({4, 5})]}, (1,), set(), frozenset(), range(3),
+                  Span("g.rules", 1, 2, 3, 4), runtime.PartCounts()):
+        assert eval(literal_source(value), runtime.namespace()) == value
+    assert literal_source(lambda: 1) is None and literal_source({1: object()}) is None
