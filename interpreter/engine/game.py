@@ -27,7 +27,7 @@ from ..runtime import random_source
 from ..runtime import stdlib
 from ..runtime.boards import build_geometry, grid_cells, hex_cells
 from ..compile.compiler import PUBLIC, Compiler, names_in
-from ..runtime import CHANCE, LOOP_CAP, RuleText, seat
+from ..runtime import CHANCE, LOOP_CAP, RuleText, plain_label, seat
 from ..runtime.values import same_value
 from ..runtime.writes import entity_column_value
 from ..compile.codegen import Context
@@ -595,18 +595,6 @@ def key_mark(game, key):
         return mark[0], None, None
     part = (family, key[1] if key.__class__ is not str else None)
     return mark[0], part, (key if mark[2] else None)
-
-
-def plain_label(value):
-    if value is None:
-        return "none"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if isinstance(value, (list, tuple, range)):
-        return ", ".join(plain_label(v) for v in value)
-    return str(value)
 
 
 def player_range(program):

@@ -14,7 +14,7 @@ from .stdlib import absolute, bottom, next_seat, pick, previous_seat, reversed_l
 from .steps import (RuleText, SeatTexts, can_play, counting_invariant, counting_legal, distinct_labelled,
                     distinct_options, finish, label_of_entity, without_choice)
 from .values import (EMPTY, LOOP_CAP, UNSET, attribute, counted, divisor, grouped, hashable_values, item_at,
-                     joined, largest, none_error, numbers, order, present, ranked, ranked_ties, room_for,
+                     joined, largest, none_error, numbers, order, plain_label, present, ranked, ranked_ties, room_for,
                      smallest, top_of, within)
 from .writes import move_all, set_attribute, var_index_write, var_table
 
@@ -22,7 +22,7 @@ __all__ = [
     # values: arithmetic and orders that tell a none, ranges, lists, rankings
     "EMPTY", "LOOP_CAP", "UNSET", "attribute", "bounded", "counted", "divisor", "grouped", "hashable_values",
     "item_at", "joined", "largest", "none_error", "number_too_large", "numbers", "order", "present",
-    "quotient", "ranked", "ranked_ties", "room_for", "smallest", "top_of", "within",
+    "plain_label", "quotient", "ranked", "ranked_ties", "room_for", "smallest", "top_of", "within",
     # the built-in functions of the rules (stdlib.py; board functions are the game's own)
     "absolute", "bottom", "next_seat", "pick", "previous_seat", "reversed_list", "size", "top",
     # chance

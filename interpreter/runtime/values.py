@@ -171,3 +171,16 @@ def counted(keys) -> dict:
     for key in keys:
         counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def plain_label(value):
+    """A value as a label shows it: none, yes, no, a list's items joined."""
+    if value is None:
+        return "none"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, (list, tuple, range)):
+        return ", ".join(plain_label(v) for v in value)
+    return str(value)
