@@ -3,7 +3,6 @@ came from, its settings, its constants as source, the generated functions), and 
 read back from such a module when a game is loaded from it."""
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 from pathlib import Path
 from typing import Optional
@@ -39,6 +38,7 @@ def functions_text(functions) -> str:
 def digest(text: str) -> str:
     """A fingerprint of the module's functions as its file holds them: a module whose functions
     are not those its rules compile to (edited, or from another version of referee) is refused."""
+    import hashlib      # (here: its import costs `referee check` a few milliseconds)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
