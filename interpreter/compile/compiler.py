@@ -79,6 +79,26 @@ class CompiledAction:
     run_legal: object = None   # f(s, *args): the effect of a move just listed as legal (no guard again)
 
 
+@attrs.frozen
+class CompiledRules:
+    """What compiling a game's rules makes, for the Game to take (Compiler.compile_all)."""
+    actions: list              # CompiledAction per action, in file order
+    action_index: dict         # action name -> its index
+    triggers_may_choose: bool
+    fire_one_trigger: object   # f(s) -> whether a trigger fired (a generator if they may choose), or None
+    trigger_span: object       # the first trigger's span (where triggers that keep firing are told)
+    functions: dict            # name -> f(state, {parameter: value}), for tools and tests
+    procedures: dict           # the same for procedures: they change the state
+    invariants: list           # (name, f(s, e) -> whether it holds, span)
+    setup_may_choose: bool     # (explicit chance: a setup that shuffles is a generator)
+    setup: object              # setup(s)
+    setup_parts: object        # (prefix(s), rest(s)) or None: see setup_parts
+    flow: list                 # the flow's instructions
+    run_flow: object           # run_flow(s)
+    score: object              # score(s, p), or None
+    declared_returns: object   # returns(s, p), or None
+
+
 def shape(value):
     """A syntax tree without its spans: two texts that say the same thing have one shape."""
     if isinstance(value, tuple):
@@ -297,6 +317,9 @@ class Compiler:
         # here (a module.CompiledModule; they must be the same: see adopt_done)
         self.adopted = adopted
         self.function_spans = []   # per generated function, in order: (name, {its line: rules span})
+        self.actions = []          # CompiledAction per action, once compiled (compile_all)
+        self.action_index = {}
+        self.triggers_may_choose = False
         self.types = Checker(program)
         self.types.run()          # fills param types; the program is known to be clean
         self.types.diagnostics = []
@@ -2065,7 +2088,7 @@ class Compiler:
         # the actions whose shared binders loop alike (independent domains, the same way of
         # trying identical components) and that pass no guard step before the last of them
         ctx, fixed_ctx = self.enumeration_contexts()
-        tried = {i: self.enumeration_part(declared[i], self.game.actions[i].template or "", ctx, fixed_ctx, shared)
+        tried = {i: self.enumeration_part(declared[i], self.actions[i].template or "", ctx, fixed_ctx, shared)
                  for i in group}
         base = tried[group[0]].loops[:shared]
 
@@ -2086,7 +2109,7 @@ class Compiler:
         for i in group:
             action = declared[i]
             bound, known = dict(ctx.bound), set(ctx.hoist.values())
-            part = self.enumeration_part(action, self.game.actions[i].template or "", ctx, fixed_ctx, shared)
+            part = self.enumeration_part(action, self.actions[i].template or "", ctx, fixed_ctx, shared)
             # what this action reads at its own levels is its own: the next one makes its own
             own = {source: temp for source, temp in ctx.hoist.items()
                    if temp not in known and ctx.levels[temp] >= shared}
@@ -2367,7 +2390,7 @@ class Compiler:
         none (False). The engine calls it until nothing fires."""
         out = Lines()
         ctx = Context("local")
-        ctx.steps = self.game.triggers_may_choose
+        ctx.steps = self.triggers_may_choose
         for trigger in self.program.of_kind(ast.Trigger):
             scope = self.types.globals
             out.add(1, self.where(trigger))
@@ -2388,8 +2411,7 @@ class Compiler:
         out.add(1, "return False")
         return self.define("def fire_one_trigger(s)", out)
 
-    def compile_all(self):
-        game = self.game
+    def compile_all(self) -> CompiledRules:
         self.var_indexes()
         self.choose_memoized()
         # procedures that may choose, to a fixed point (they call each other)
@@ -2407,46 +2429,47 @@ class Compiler:
         for name, proc in procs.items():
             self.procedures[name] = self.compile_procedure(name, proc)
         actions = self.types.actions
-        game.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
-        game.action_index = {a.name: a.index for a in game.actions}
+        self.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
+        self.action_index = {a.name: a.index for a in self.actions}
         triggers = list(self.program.of_kind(ast.Trigger))
-        game.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
-        game.fire_one_trigger = self.compile_triggers() if triggers else None
-        game.trigger_span = triggers[0].span if triggers else None
-        game.functions = self.functions     # name -> f(state, {parameter: value}), for tools and tests
-        game.procedures = self.procedures   # the same for procedures: they change the state
-        game.invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
-                           for i in self.program.of_kind(ast.Invariant)]
+        self.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
+        fire_one_trigger = self.compile_triggers() if triggers else None
+        invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
+                      for i in self.program.of_kind(ast.Invariant)]
         if self.coverage is not None:
             counters = [self.counter(i) for i in self.program.of_kind(ast.Invariant)]
-            game.invariants = [(name, holds if k is None else counting_invariant(holds, self.coverage.counts, k), span)
-                               for (name, holds, span), k in zip(game.invariants, counters)]
+            invariants = [(name, holds if k is None else counting_invariant(holds, self.coverage.counts, k), span)
+                          for (name, holds, span), k in zip(invariants, counters)]
         setup = self.program.setup.body if self.program.setup else ()
         out = Lines()
         if self.program.setup:
             self.bump(self.counter(self.program.setup), out, 1)
         setup_ctx = Context("local")
         # with explicit chance, a setup that shuffles is a generator: the engine runs it as a step
-        game.setup_may_choose = setup_ctx.steps = self.explicit_chance and self.may_choose(setup)
+        setup_may_choose = setup_ctx.steps = self.explicit_chance and self.may_choose(setup)
         self.block(setup, self.types.globals, setup_ctx, out, 1)
         if setup_ctx.steps and not any("yield" in line for line in out.lines):
             out.add(1, "yield from ()")
-        game.setup = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
-        game.setup_parts = None
+        setup_function = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
+        setup_parts = None
         if self.coverage is None and not self.explicit_chance:
-            game.setup_parts = self.setup_parts(setup)
-        game.flow = []
-        self.flow_block(self.program.flow.body, self.types.globals, game.flow)
-        game.run_flow = self.compile_flow(game.flow)
+            setup_parts = self.setup_parts(setup)
+        flow = []
+        self.flow_block(self.program.flow.body, self.types.globals, flow)
+        run_flow = self.compile_flow(flow)
         # the header's per-player numbers: score p (ranks the players), returns p (their payoffs)
+        header = {}
         for field in self.program.game.fields:
             kind = {ast.ScoreField: "score", ast.ReturnsField: "returns"}.get(type(field))
             if kind is not None:
                 scope = self.types.globals.child(**{field.player_name: "Player"})
                 source = self.x(field.expr, scope, Context("local"))
-                compiled = self.define(f"def {kind}(s, L_{field.player_name})", [f"    return {source}"],
-                                       self.where(field), field.span)
-                setattr(game, "score" if kind == "score" else "declared_returns", compiled)
+                header[kind] = self.define(f"def {kind}(s, L_{field.player_name})", [f"    return {source}"],
+                                           self.where(field), field.span)
+        return CompiledRules(
+            self.actions, self.action_index, self.triggers_may_choose, fire_one_trigger,
+            triggers[0].span if triggers else None, self.functions, self.procedures, invariants, setup_may_choose,
+            setup_function, setup_parts, flow, run_flow, header.get("score"), header.get("returns"))
 
     def module_source(self) -> str:
         """The generated module as text: a module that imports and runs on its own (module.py)."""
@@ -2656,7 +2679,7 @@ class Compiler:
         here = len(out)
         key = f"#{here}"
         if isinstance(node, ast.Play):
-            indexes = tuple(self.game.action_index[n] for n in node.actions)
+            indexes = tuple(self.action_index[n] for n in node.actions)
             out.append(Instruction("play", node.span, actions=indexes, optional=node.optional))
         elif isinstance(node, ast.Turns):
             start, start_code = self.flow_expr(node.start, scope)
@@ -2674,7 +2697,7 @@ class Compiler:
         elif isinstance(node, ast.Simultaneous):
             domain, where, inner, _ = self.binder_functions(node.binder, scope)
             play = ast.untag(node.body[0])[0]
-            indexes = tuple(self.game.action_index[n] for n in play.actions)
+            indexes = tuple(self.action_index[n] for n in play.actions)
             out.append(Instruction("simultaneous", node.span, fn=(domain, where), key=key,
                                    name=node.binder.name, actions=indexes))
         elif isinstance(node, ast.If):

@@ -219,7 +219,15 @@ class Game:
             run_step=run_step, effect_runner=effect_runner, filtered_domain=filtered_domain,
             flow_runs_on=flow_runs_on, dead_end=dead_end, simultaneous_step=simultaneous_step,
             finish_by_score=finish_by_score)
-        compiler.compile_all()
+        rules = compiler.compile_all()
+        self.actions, self.action_index, self.functions, self.procedures = (
+            rules.actions, rules.action_index, rules.functions, rules.procedures)
+        self.triggers_may_choose, self.fire_one_trigger, self.trigger_span = (
+            rules.triggers_may_choose, rules.fire_one_trigger, rules.trigger_span)
+        self.invariants, self.setup_may_choose, self.setup, self.setup_parts = (
+            rules.invariants, rules.setup_may_choose, rules.setup, rules.setup_parts)
+        self.flow, self.run_flow, self.score, self.declared_returns = (
+            rules.flow, rules.run_flow, rules.score, rules.declared_returns)
         if self.coverage is not None:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
