@@ -25,7 +25,7 @@ from referee.dsl.limits import MAX_RANGE
 from .. import runtime
 from ..runtime import stdlib
 from ..runtime.errors import RulesRuntimeError
-from ..runtime.zone_rows import KeyRows
+from .key_rows import KeyRows
 
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -22,9 +22,9 @@ from referee.dsl.parser import parse_expression
 from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, counting_legal, without_choice
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.maintained import PartCounts
-from ..runtime.zone_rows import KeyRows
 from .module import digest, functions_text, module_text
 from .codegen import Context, SourceGenerator, attributes_read_once, names_in, truth
+from .key_rows import KeyRows
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see

@@ -42,9 +42,16 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def literal_source(value) -> Optional[str]:
+def literal_source(value, names=None) -> Optional[str]:
     """Python source that makes `value` again (with the runtime's names imported), or None
-    when it is no plain value (a closure over the game: the engine links it at load)."""
+    when it is no plain value (a closure over the game: the engine links it at load). A value
+    a runtime maker made (its `made_by`: the maker's name and arguments) is a call of the maker;
+    `names` (id -> name) names the arguments that the module holds already as constants."""
+    made_by = getattr(value, "made_by", None)
+    if made_by is not None and names is not None:
+        maker, arguments = made_by
+        sources = [names.get(id(a)) or literal_source(a) for a in arguments]
+        return None if None in sources else f"{maker}({', '.join(sources)})"
     if value is None or value.__class__ in (bool, int, str, float):
         return repr(value)
     if value.__class__ is ast.Span:
@@ -76,13 +83,23 @@ def literal_source(value) -> Optional[str]:
     return RUNTIME_NAMES.get(id(value))         # a function of the runtime (pick, next_seat, ...)
 
 
-def wrapped(head: str, value, indent: int = 0) -> list:
+def wrapped(head: str, value, indent: int = 0, names=None) -> list:
     """`head` followed by value's source, over as many lines as keep each under MAX_LINE: a
-    long tuple, list, set or dict one item a line, a long string in pieces."""
-    source = literal_source(value)
+    long tuple, list, set or dict one item a line, a long string in pieces, a maker's call one
+    argument a line."""
+    source = literal_source(value, names)
     pad = "    " * indent
     if len(pad) + len(head) + len(source) <= MAX_LINE:
         return [pad + head + source]
+    made_by = getattr(value, "made_by", None)
+    if made_by is not None:
+        maker, arguments = made_by
+        lines = [pad + head + maker + "("]
+        for argument in arguments:
+            name = names.get(id(argument))
+            lines += [pad + "    " + name] if name is not None else wrapped("", argument, indent + 1)
+            lines[-1] += ","
+        return lines + [pad + ")"]
     kind = value.__class__
     if kind is str:
         pieces = [line[k:k + RULES_CHUNK] for line in value.splitlines(keepends=True)
@@ -140,15 +157,16 @@ def module_text(compiler) -> ModuleText:
     game = compiler.game
     public = set(runtime.__all__)
     functions = {spans[0] for spans in compiler.function_spans}
-    constants, linked = [], []
+    constants, linked, written = [], [], {}
     for name, value in compiler.codegen.namespace.items():
         if name.startswith("__") or name in public or name in functions:
             continue
-        source = None if name in ENGINE_LINKED else literal_source(value)
+        source = None if name in ENGINE_LINKED else literal_source(value, written)
         if source is None:
             linked.append(name)
         else:
-            constants += wrapped(f"{name} = ", value)
+            constants += wrapped(f"{name} = ", value, names=written)
+            written[id(value)] = name
     rules = {file: text for file, text in compiler.sources.items()}
     lines = [f"{MARK} from {compiler.program.path}: players {game.num_players}, options {sorted(game.options)}.",
              f'"""{game.title}: the game its rules compile to, for {game.num_players} players.',

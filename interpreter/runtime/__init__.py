@@ -17,6 +17,7 @@ from .values import (EMPTY, LOOP_CAP, UNSET, attribute, counted, divisor, groupe
                      joined, largest, none_error, numbers, order, plain_label, present, ranked, ranked_ties, room_for,
                      smallest, top_of, within)
 from .writes import move_all, set_attribute, var_index_write, var_table
+from .zone_rows import row_of_key_maker, rows_maker
 
 __all__ = [
     # values: arithmetic and orders that tell a none, ranges, lists, rankings
@@ -36,8 +37,8 @@ __all__ = [
     # choices, the end of the game, coverage counters
     "RuleText", "SeatTexts", "can_play", "counting_invariant", "counting_legal", "distinct_labelled",
     "distinct_options", "finish", "label_of_entity", "without_choice",
-    # filters kept up to date (maintained.py)
-    "PartCounts", "changed_rows", "refiltered",
+    # filters kept up to date (maintained.py), rows of zone keys made once (zone_rows.py)
+    "PartCounts", "changed_rows", "refiltered", "row_of_key_maker", "rows_maker",
     # errors, and where the rules say it
     "Finished", "NeedChoice", "RulesRuntimeError", "Span",
 ]
