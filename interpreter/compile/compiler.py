@@ -2473,7 +2473,7 @@ class Compiler:
 
     def module_source(self) -> str:
         """The generated module as text: a module that imports and runs on its own (module.py)."""
-        return module_text(self).text
+        return module_text(self)
 
     # ---- the flow: a flat list of instructions, run by one generated function ----
     def setup_parts(self, setup):
