@@ -185,7 +185,8 @@ class Game:
         self.enum_members = {name: list(members) for name, members in BUILTIN_ENUMS.items()}
         self.enum_members.update({e.name: list(e.members) for e in program.of_kind(ast.Enum)})
         self.memo_owner = [None]       # the state whose values the cached functions hold
-        self.board_functions = stdlib.board_functions(self)
+        self.boards = stdlib.Boards()      # (filled by the declarations: geometries, and by cell)
+        self.board_functions = self.boards.functions
         self.cell_columns = {}
         self.column_index = {}         # component attribute -> its column in State.columns
         self.key_marks = {}            # zone key -> key_mark(game, key), once known
@@ -200,8 +201,8 @@ class Game:
         self.params = {}
         self.var_defaults = {}
         self.var_ranges = {}           # variable -> (low, high) of its declared range (`int in 1..6`)
-        self.geometries = {}
-        self.geometry_by_cell = {}
+        self.geometries = self.boards.geometries
+        self.geometry_by_cell = self.boards.geometry_by_cell
         self.static_entities = []
         self.static_by_type = {}
         self.label_templates = {}
@@ -407,7 +408,7 @@ class Game:
 
     def neighbor_table(self) -> dict:
         """cell -> the tuple of its neighbours, on every board."""
-        return {cell: geometry.neighbors[cell] for cell, geometry in self.geometry_by_cell.items()}
+        return self.boards.neighbor_table()
 
     def component_column(self, name) -> str:
         """The generated name of the list that holds attribute `name` of every component,

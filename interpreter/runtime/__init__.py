@@ -10,7 +10,8 @@ from .checks import (charged, logged, not_a_player, outside_indexes, outside_ran
 from .errors import Finished, NeedChoice, RulesRuntimeError
 from .exact import bounded, number_too_large, quotient
 from .maintained import PartCounts, changed_rows, refiltered
-from .stdlib import absolute, bottom, next_seat, pick, previous_seat, reversed_list, size, top
+from .boards import build_geometry
+from .stdlib import Boards, absolute, board_function, bottom, next_seat, pick, previous_seat, reversed_list, size, top
 from .steps import (RuleText, SeatTexts, can_play, counting_invariant, counting_legal, distinct_labelled,
                     distinct_options, finish, label_of_entity, without_choice)
 from .values import (EMPTY, LOOP_CAP, UNSET, attribute, counted, divisor, grouped, hashable_values, item_at,
@@ -24,8 +25,9 @@ __all__ = [
     "EMPTY", "LOOP_CAP", "UNSET", "attribute", "bounded", "counted", "divisor", "grouped", "hashable_values",
     "item_at", "joined", "largest", "none_error", "number_too_large", "numbers", "order", "present",
     "plain_label", "quotient", "ranked", "ranked_ties", "room_for", "smallest", "top_of", "within",
-    # the built-in functions of the rules (stdlib.py; board functions are the game's own)
+    # the built-in functions of the rules (stdlib.py), and those of a game's boards
     "absolute", "bottom", "next_seat", "pick", "previous_seat", "reversed_list", "size", "top",
+    "Boards", "board_function", "build_geometry",
     # chance
     "CHANCE", "after_procedure", "chance_draw", "chance_pick", "chance_shuffle", "reveal_to", "shuffle",
     # the located checks and the limits of a step
