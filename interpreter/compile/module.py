@@ -49,9 +49,9 @@ def literal_source(value, names=None) -> Optional[str]:
     a runtime maker made (its `made_by`: the maker's name and arguments) is a call of the maker;
     `names` (id -> name) names the arguments that the module holds already as constants."""
     made_by = getattr(value, "made_by", None)
-    if made_by is not None and names is not None:
+    if made_by is not None:
         maker, arguments = made_by
-        sources = [names.get(id(a)) or literal_source(a) for a in arguments]
+        sources = [(names or {}).get(id(a)) or literal_source(a, names) for a in arguments]
         return None if None in sources else f"{maker}({', '.join(sources)})"
     if value is None or value.__class__ in (bool, int, str, float):
         return repr(value)
@@ -73,7 +73,7 @@ def literal_source(value, names=None) -> Optional[str]:
         return f"frozenset({{{inner}}})" if value.__class__ is frozenset and items else (
             "frozenset()" if value.__class__ is frozenset else (f"{{{inner}}}" if items else "set()"))
     if value.__class__ is dict:
-        pairs = [(literal_source(k), literal_source(v)) for k, v in value.items()]
+        pairs = [(literal_source(k), literal_source(v, names)) for k, v in value.items()]
         if any(k is None or v is None for k, v in pairs):
             return None
         return "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
@@ -103,7 +103,7 @@ def wrapped(head: str, value, indent: int = 0, names=None) -> list:
         maker, arguments = made_by
         lines = [pad + head + maker + "("]
         for argument in arguments:
-            name = names.get(id(argument))
+            name = (names or {}).get(id(argument))
             lines += [pad + "    " + name] if name is not None else wrapped("", argument, indent + 1)
             lines[-1] += ","
         return lines + [pad + ")"]

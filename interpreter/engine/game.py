@@ -27,7 +27,8 @@ from ..runtime import random_source
 from ..runtime import stdlib
 from ..runtime.boards import build_geometry, grid_cells, hex_cells
 from ..compile.compiler import PUBLIC, Compiler, names_in
-from ..runtime import CHANCE, LOOP_CAP, RuleText, plain_label, seat
+from ..runtime import (CHANCE, LOOP_CAP, RuleText, entity_labeler, list_labeler, plain_label, plain_labeler,
+                       player_labeler, seat, seen_labeler)
 from ..runtime.values import same_value
 from ..runtime.writes import entity_column_value
 from ..compile.codegen import Context
@@ -431,15 +432,14 @@ class Game:
         it does not own read '?')."""
         t = strip_optional(t)
         if t == "Player":
-            return lambda s, v: f"P{v}" if v is not None else "none"
+            return player_labeler()
         if viewer is not None and t in self.private_fields:
-            return lambda s, v: entity_label(s.entities[v], viewer) if v is not None else "none"
+            return seen_labeler(viewer)
         if t in self.types.components or t in self.types.boards:
-            return lambda s, v: s.entities[v]["__label__"] if v is not None else "none"
+            return entity_labeler()
         if t.startswith("list["):
-            inner = self.labeler(element_of(t), viewer)
-            return lambda s, v: ", ".join(inner(s, x) for x in v)
-        return lambda s, v: plain_label(v)
+            return list_labeler(self.labeler(element_of(t), viewer))
+        return plain_labeler()
 
     def namer(self, action, parts, tail):
         """A generated f(s, *args) -> the move's full name, from the action's template."""
@@ -1329,13 +1329,6 @@ def public_moves(s: State, viewer: int, last: int = 10) -> list:
         else:
             out.append(f"P{player}: {text}")
     return out
-
-
-def entity_label(entity, viewer) -> str:
-    """A component's label as a seat sees it: owner-only attributes read '?' unless it owns it."""
-    if "__public_label__" in entity and entity.get("owner") != viewer:
-        return entity["__public_label__"]
-    return entity["__label__"]
 
 
 def with_values(rule: str, labels: dict) -> str:

@@ -14,7 +14,8 @@ from .boards import build_geometry
 from .stdlib import Boards, absolute, board_function, bottom, next_seat, pick, previous_seat, reversed_list, size, top
 from .steps import (RuleText, SeatTexts, can_play, counting_invariant, counting_legal, distinct_labelled,
                     distinct_options, finish, label_of_entity, without_choice)
-from .values import (EMPTY, LOOP_CAP, UNSET, attribute, counted, divisor, grouped, hashable_values, item_at,
+from .values import (EMPTY, LOOP_CAP, UNSET, attribute, counted, divisor, entity_label, entity_labeler, grouped,
+                     hashable_values, item_at, list_labeler, player_labeler, plain_labeler, seen_labeler,
                      joined, largest, none_error, numbers, order, plain_label, present, ranked, ranked_ties, room_for,
                      smallest, top_of, within)
 from .writes import move_all, set_attribute, var_index_write, var_table
@@ -25,6 +26,8 @@ __all__ = [
     "EMPTY", "LOOP_CAP", "UNSET", "attribute", "bounded", "counted", "divisor", "grouped", "hashable_values",
     "item_at", "joined", "largest", "none_error", "number_too_large", "numbers", "order", "present",
     "plain_label", "quotient", "ranked", "ranked_ties", "room_for", "smallest", "top_of", "within",
+    # labels: the text of a value of a type, as a viewer sees it
+    "entity_label", "entity_labeler", "list_labeler", "plain_labeler", "player_labeler", "seen_labeler",
     # the built-in functions of the rules (stdlib.py), and those of a game's boards
     "absolute", "bottom", "next_seat", "pick", "previous_seat", "reversed_list", "size", "top",
     "Boards", "board_function", "build_geometry",

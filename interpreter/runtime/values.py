@@ -184,3 +184,49 @@ def plain_label(value):
     if isinstance(value, (list, tuple, range)):
         return ", ".join(plain_label(v) for v in value)
     return str(value)
+
+
+def entity_label(entity, viewer) -> str:
+    """A component's label as a seat sees it: owner-only attributes read '?' unless it owns it."""
+    if "__public_label__" in entity and entity.get("owner") != viewer:
+        return entity["__public_label__"]
+    return entity["__label__"]
+
+
+# ---- labelers: f(s, value) -> the text of a value of a type (Game.labeler picks one); each made
+# afresh, with `made_by` saying how (a compiled module makes it so)
+
+def player_labeler():
+    def label(s, v):
+        return f"P{v}" if v is not None else "none"
+    label.made_by = ("player_labeler", ())
+    return label
+
+
+def entity_labeler():
+    def label(s, v):
+        return s.entities[v]["__label__"] if v is not None else "none"
+    label.made_by = ("entity_labeler", ())
+    return label
+
+
+def seen_labeler(viewer):
+    """A component as `viewer` sees it (owner-only attributes of others' components masked)."""
+    def label(s, v):
+        return entity_label(s.entities[v], viewer) if v is not None else "none"
+    label.made_by = ("seen_labeler", (viewer,))
+    return label
+
+
+def list_labeler(inner):
+    def label(s, v):
+        return ", ".join(inner(s, x) for x in v)
+    label.made_by = ("list_labeler", (inner,))
+    return label
+
+
+def plain_labeler():
+    def label(s, v):
+        return plain_label(v)
+    label.made_by = ("plain_labeler", ())
+    return label
