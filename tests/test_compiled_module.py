@@ -11,7 +11,7 @@ import pytest
 from referee.dsl.program import load_program
 from referee.interpreter import runtime
 from referee.interpreter.cli.main import main
-from referee.interpreter.compile.module import FUNCTIONS_MARK, MAX_LINE, literal_source, read_module
+from referee.interpreter.compile.module import ENGINE_LINKED, FUNCTIONS_MARK, MAX_LINE, literal_source, read_module
 from referee.interpreter.engine.game import load_game, player_range
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,6 +102,17 @@ KNOWN_LONG_LINES = {
 }
 
 
+def test_only_the_engine_gives_a_module_values_and_only_its_step_driver_and_flow():
+    """Every value a module's functions read is written as source (literals, or calls of the
+    runtime's makers: boards, labels, rows of zone keys) but for the engine's step driver, the
+    flow's instructions and the cache's reset, which the engine gives when it loads the module."""
+    for path in GAMES:
+        game, _, _ = load_game(path)
+        given = [name for line in game.compiler.module_source().splitlines() if line.endswith(" = None")
+                 and not line.startswith(" ") for name in line[:-len(" = None")].split(" = ")]
+        assert {name for name in given if not name.startswith("_ins")} <= set(ENGINE_LINKED) | {"memo_reset"}, path
+
+
 def test_no_line_of_a_module_over_the_limit():
     """The module's own lines (settings, rules, constants, imports) are all under MAX_LINE; the
     generated functions' long lines are no more than KNOWN_LONG_LINES."""
@@ -135,3 +146,9 @@ def test_literal_sources_make_the_values_again():
                   Span("g.rules", 1, 2, 3, 4), runtime.PartCounts()):
         assert eval(literal_source(value), runtime.namespace()) == value
     assert literal_source(lambda: 1) is None and literal_source({1: object()}) is None
+    labeler = eval(literal_source(runtime.list_labeler(runtime.seen_labeler(2))), runtime.namespace())
+    assert labeler.made_by[0] == "list_labeler" and labeler.made_by[1][0].made_by == ("seen_labeler", (2,))
+    boards = runtime.Boards({"Cell": runtime.build_geometry("Cell", "grid", [(0, 1, 1), (1, 1, 2), (2, 2, 1)])})
+    again = eval(literal_source(boards), runtime.namespace())
+    assert again.geometries == boards.geometries and again.geometry_by_cell.keys() == {0, 1, 2}
+    assert eval(literal_source(boards.functions["neighbors"]), runtime.namespace())(0) == [1, 2]
