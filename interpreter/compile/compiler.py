@@ -316,7 +316,7 @@ class Compiler:
         # a compiled module whose functions are taken instead of executing the ones generated
         # here (a module.CompiledModule; they must be the same: see adopt_done)
         self.adopted = adopted
-        self.function_spans = []   # per generated function, in order: (name, {its line: rules span})
+        self.function_spans = []   # per generated function, in order: (name, {its line: rules span}, lines to its def)
         self.actions = []          # CompiledAction per action, once compiled (compile_all)
         self.action_index = {}
         self.triggers_may_choose = False
