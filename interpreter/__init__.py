@@ -1,6 +1,7 @@
 """The interpreter, in layers (each imports only those before it; tests/test_layers.py checks):
 
-    runtime/    what generated code calls: errors, numbers, random source, zone rows, stdlib
+    runtime/    what generated code calls, one surface (runtime/__init__.py's __all__): values,
+                chance, located checks, writes, steps, errors, numbers, zone rows, stdlib
     compile/    a checked program -> one generated Python module per (options, players, params)
     engine/     Game and State over a compiled module: load_game, moves, views, coverage sites
     tools/      verify, the leak finder, coverage reports, logs, analyze; reports as values

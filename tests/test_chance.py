@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from referee.interpreter.play.bots import RandomBot
-from referee.interpreter.compile.compiler import CHANCE
+from referee.interpreter.runtime import CHANCE
 from referee.interpreter.engine import load_game
 
 GAME = """

@@ -550,7 +550,7 @@ def test_with_coverage_each_action_lists_its_own_moves():
 
 
 def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
-    from referee.interpreter.compile.codegen import ranked, ranked_ties
+    from referee.interpreter.runtime import ranked, ranked_ties
     scored = [((3, 1), "a"), ((5, 0), "b"), ((5, 2), "c"), ((5, 2), "d"), ((1, 9), "e")]
     for kind in ("best", "worst"):
         asked = []
@@ -565,7 +565,7 @@ def test_best_and_worst_compute_the_tie_break_keys_only_for_the_tied():
 
 def test_best_and_worst_are_every_value_whose_key_is_the_largest_or_smallest_in_order():
     from fractions import Fraction
-    from referee.interpreter.compile.codegen import ranked, ranked_ties
+    from referee.interpreter.runtime import ranked, ranked_ties
     rng = random.Random(5)
     for _ in range(500):
         scored = [((rng.choice([0, 1, 2, Fraction(3, 2)]), rng.randint(0, 1)), name)

@@ -412,7 +412,7 @@ def test_a_long_log_line_is_cut_and_its_length_is_work(write_rules):
     """A list of a million items logged round after round filled the memory (1.4 GB for 2,000
     rounds of 100,000 items): a line's characters are work now, and it is cut at the limit."""
     from referee.dsl.limits import MAX_LOG_LINE
-    from referee.interpreter.compile.compiler import logged
+    from referee.interpreter.runtime import logged
     game, diagnostics, _ = load_game(str(write_rules(
         'game "Log" { players 2 }\nvar v: int = 0\nvar items: list of int = []\n'
         'action show "show" { items = map(i in 1..30000: i) log "{items}" v += 1 }\n'

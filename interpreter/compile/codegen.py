@@ -20,17 +20,13 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.checker import ANY, element_of, strip_optional
-from referee.dsl.limits import MAX_COMPONENTS, MAX_LIST, MAX_RANGE
+from referee.dsl.limits import MAX_RANGE
 
-from ..runtime import random_source
+from .. import runtime
 from ..runtime import stdlib
-from ..runtime.errors import Finished, RulesRuntimeError
-from ..runtime.exact import bounded, quotient
-from ..runtime.zone_rows import KeyRows
+from ..runtime.errors import RulesRuntimeError
+from .key_rows import KeyRows
 
-LOOP_CAP = 100_000
-CHANCE = -1             # the chance player (OpenSpiel's kChancePlayerId)
-UNSET = object()        # a value hoisted out of the loops that list legal moves, not yet computed
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 # `(not not _Z.get(key))`: a zone's truth as a bool; where only its truth counts, the zone itself
 NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\((?:\([^()]*\)|a\d+_key)\))\)")
@@ -144,159 +140,6 @@ def canonical(node) -> str:
     return TEMPORARY.sub(lambda m: names.setdefault(m.group(0), f"_t{len(names)}"), python_ast.unparse(node))
 
 
-# ---- runtime helpers the generated code calls ------------------------------------------------
-
-def after_procedure(s, procedure, args, value, free):
-    """`after`: run a procedure on a copy of the state, and read a value there. The copy's
-    chance draws from its own seeded source, also with explicit chance."""
-    copy = s.clone()
-    copy.replayable = False
-    try:
-        steps = procedure(copy, *args)
-        if steps is not None:           # a procedure that may stop at a chance node (explicit chance)
-            answer = None
-            while True:
-                need = steps.send(answer)
-                if need.chooser != CHANCE:
-                    raise RulesRuntimeError("'after' reached a choice", None)
-                answer, copy.rng = random_source.below(copy.rng, len(need.options))
-    except (Finished, StopIteration):
-        pass
-    return value(copy, *free)
-
-
-def none_error(span):
-    """Arithmetic needs numbers: a 'none' here is a rules bug, reported where it happens."""
-    raise RulesRuntimeError("arithmetic on 'none'", span)
-
-
-def present(value, span):
-    if value is None:
-        raise RulesRuntimeError("arithmetic on 'none'", span)
-    return value
-
-
-def divisor(value, span):
-    if not value:
-        raise RulesRuntimeError("division by zero", span)
-    return value
-
-
-def numbers(low, high, span):
-    """The range low..high of the rules, of at most MAX_RANGE numbers."""
-    if low is None or high is None:
-        raise RulesRuntimeError("a range runs between numbers, not none", span)
-    if high + 1 - low > MAX_RANGE:
-        raise RulesRuntimeError(f"the range {low}..{high} has more than {MAX_RANGE} numbers "
-                                "(see the limits in docs/language.md)", span)
-    return range(low, high + 1)
-
-
-def joined(budget, a, b, span):
-    """a + b of two lists: at most MAX_LIST items; a long one is charged to the step's work
-    budget (short ones, the common case, cost nothing more)."""
-    items = [*a, *b]
-    if len(items) > 10_000:
-        if len(items) > MAX_LIST:
-            raise RulesRuntimeError(f"a list of {len(items):,} items, beyond the limit of {MAX_LIST:,} "
-                                    "(see the limits in docs/language.md)", span)
-        budget[1] -= len(items)
-        if budget[1] < 0:
-            raise RulesRuntimeError("this step did more work than the limit while joining lists "
-                                    "(see the limits in docs/language.md)", span)
-    return items
-
-
-def within(x, low, high):
-    """x in low..high, for a range of any length ('none' is in none)."""
-    if low is None or high is None:
-        raise TypeError("a range needs numbers, not 'none'")
-    return x is not None and low <= x <= high
-
-
-def room_for(s, count, span):
-    """`count` for a 'create', if the game's components stay within MAX_COMPONENTS."""
-    if count > 0 and len(s.entities) - len(s.game.static_entities) + count > MAX_COMPONENTS:
-        raise RulesRuntimeError(f"creating {count} more components would make more than {MAX_COMPONENTS} "
-                                "(see the limits in docs/language.md)", span)
-    return count
-
-
-def item_at(items, index):
-    return items[index - 1] if index is not None and 1 <= index <= len(items) else None
-
-
-def attribute(entities, x, name):
-    return None if x is None else entities[x].get(name)
-
-
-def top_of(items):
-    return items[-1] if items else None
-
-
-def order(a, op, b):
-    """An order with 'none' on either side is false."""
-    if a is None or b is None:
-        return False
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    return a >= b
-
-
-def largest(values):
-    values = [v for v in values if v is not None]
-    return max(values) if values else None
-
-
-def smallest(values):
-    values = [v for v in values if v is not None]
-    return min(values) if values else None
-
-
-def ranked(kind, scored):
-    """scored: (key tuple, value) in domain order -> the best, the worst, or all sorted."""
-    if kind == "sorted":
-        return [v for _, v in sorted(scored, key=lambda kv: kv[0], reverse=True)]
-    return extreme(kind, scored)
-
-
-def ranked_ties(kind, scored, later):
-    """The best or the worst by several keys, the later keys computed only to break a tie:
-    scored: (first key, value) in domain order; later(value): the tuple of the other keys.
-    The same as ranked() on the whole key tuples (tuples compare key by key)."""
-    tied = extreme(kind, scored)
-    if len(tied) < 2:
-        return tied
-    return extreme(kind, [(later(v), v) for v in tied])
-
-
-def extreme(kind, scored):
-    """The values of scored ((key, value) pairs) whose key is the largest ('best') or the
-    smallest, in order. One loop: a ranking sees a few items (the players), and max() over a
-    generator then a comprehension cost twice as much."""
-    if len(scored) < 2:
-        return [scored[0][1]] if scored else []
-    best = kind == "best"
-    target, first = scored[0]
-    tied = [first]
-    for key, value in scored[1:]:
-        if key == target:
-            tied.append(value)
-        elif (key > target) is best:
-            target, tied = key, [value]
-    return tied
-
-
-RUNTIME = {
-    "none_error": none_error, "present": present, "divisor": divisor, "item_at": item_at,
-    "numbers": numbers, "joined": joined, "within": within, "room_for": room_for, "attribute": attribute, "top_of": top_of, "order": order, "largest": largest,
-    "smallest": smallest, "ranked": ranked, "ranked_ties": ranked_ties, "EMPTY": (), "LOOP_CAP": LOOP_CAP, "UNSET": UNSET,
-    "RulesRuntimeError": RulesRuntimeError, "after_procedure": after_procedure, "quotient": quotient, "bounded": bounded,
-}
 
 
 class Context:
@@ -355,7 +198,7 @@ class MaintainedFilter:
 class SourceGenerator:
     def __init__(self, compiler):
         self.compiler = compiler
-        self.namespace = dict(RUNTIME)
+        self.namespace = runtime.namespace()
         self.count = 0
         self.bound_values = {}     # id(value) -> name, so that one value is bound once
         self.safe_names = set()    # comprehension variables that are never 'none'
@@ -1108,7 +951,7 @@ class SourceGenerator:
             rest, invariant = split
             var, domain, where, _, _ = self.comprehension(rest.binder, scope, ctx)
             items = self.temp()
-            return [f"    value = False", f"    {items} = {domain}",
+            return ["    value = False", f"    {items} = {domain}",
                     f"    if {items} and {truth(self.source(invariant, scope, ctx))}:", "        value = True",
                     "    else:", f"        for {var} in {self.charged(rest, items)}:",
                     f"            if {where}:", "                value = True", "                break"]

@@ -11,24 +11,23 @@ from __future__ import annotations
 
 import ast as python_ast
 import re
-from bisect import insort
 
 import attrs
 
 from referee.dsl import ast
 from referee.dsl.templates import parse_template
-from referee.dsl.types import describe, element_of, may_be_none, strip_optional
+from referee.dsl.types import element_of, may_be_none, strip_optional
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
 
-from ..runtime import random_source
-from .codegen import CHANCE, LOOP_CAP, Context, SourceGenerator, attributes_read_once, names_in, truth
-from ..runtime.errors import Finished, NeedChoice, RulesRuntimeError, SameNamedMoves, UnlocatedRulesError
-from ..runtime.exact import number_too_large
-from ..runtime.maintained import PartCounts, changed_rows, refiltered
-from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
+from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, counting_legal, without_choice
+from ..runtime.errors import RulesRuntimeError
+from ..runtime.maintained import PartCounts
+from .module import digest, functions_text, module_text
+from .codegen import Context, SourceGenerator, attributes_read_once, names_in, truth
 from .instructions import Instruction
-from ..runtime.zone_rows import KeyRows
+from .key_rows import KeyRows
+from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
 
@@ -60,6 +59,26 @@ class CompiledAction:
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
     steps: object = None       # may_choose: the generator form of run (a choice yields)
     run_legal: object = None   # f(s, *args): the effect of a move just listed as legal (no guard again)
+
+
+@attrs.frozen
+class CompiledRules:
+    """What compiling a game's rules makes, for the Game to take (Compiler.compile_all)."""
+    actions: list              # CompiledAction per action, in file order
+    action_index: dict         # action name -> its index
+    triggers_may_choose: bool
+    fire_one_trigger: object   # f(s) -> whether a trigger fired (a generator if they may choose), or None
+    trigger_span: object       # the first trigger's span (where triggers that keep firing are told)
+    functions: dict            # name -> f(state, {parameter: value}), for tools and tests
+    procedures: dict           # the same for procedures: they change the state
+    invariants: list           # (name, f(s, e) -> whether it holds, span)
+    setup_may_choose: bool     # (explicit chance: a setup that shuffles is a generator)
+    setup: object              # setup(s)
+    setup_parts: object        # (prefix(s), rest(s)) or None: see setup_parts
+    flow: list                 # the flow's instructions
+    run_flow: object           # run_flow(s)
+    score: object              # score(s, p), or None
+    declared_returns: object   # returns(s, p), or None
 
 
 def shape(value):
@@ -99,332 +118,13 @@ class EnumerationPart:
 
 # ---- runtime helpers of statements ------------------------------------------------------
 
-def shuffle(s, key):
-    items = s.own(key)
-    if items:
-        s.rng = random_source.shuffle(s.rng, items)
-        if s.shown_to:       # a shuffled component is no longer where it was shown
-            s.shown_to = {x: seats for x, seats in s.shown_to.items() if x not in items}
 
-
-def reveal_to(s, items, players):
-    """The players see these components whole until each moves (State.move forgets it)."""
-    seats = frozenset(p for p in players if p is not None)
-    if not seats:
-        return
-    shown = dict(s.shown_to)      # shared with clones: a new dict
-    for x in items:
-        if x is not None:
-            shown[x] = shown.get(x, frozenset()) | seats
-    s.shown_to = shown
-
-
-def chance_draw(s, options, labeler, prompt, hidden):
-    """A generator: the index in `options` that chance draws, all equally likely; options that
-    look the same (identical cards) are one outcome, as likely as they are many. A clone that
-    replays the step finds the outcome among the choices already made."""
-    names, kept, weights, first = [], [], [], {}
-    for k, value in enumerate(options):
-        name = labeler(s, value)
-        j = first.get(name)
-        if j is None:
-            first[name] = len(kept)
-            kept.append(k)
-            names.append(name)
-            weights.append(1)
-        else:
-            weights[j] += 1
-    if len(kept) == 1:
-        return kept[0]
-    if s.cursor < len(s.choices):
-        j = s.choices[s.cursor]
-        s.cursor += 1
-    else:
-        public = ["?"] * len(kept) if hidden else None
-        j = yield NeedChoice([options[k] for k in kept], names, CHANCE, prompt, public, weights)
-    return kept[j]
-
-
-def chance_shuffle(s, key, labeler, prompt):
-    """shuffle, as chance nodes: which component comes on top, then under it, and so on
-    (each of those left equally likely: every order is)."""
-    items = s.zones.get(key)
-    if not items:
-        return
-    for top in range(len(items) - 1, 0, -1):
-        j = yield from chance_draw(s, s.zones[key][:top + 1], labeler, prompt, True)
-        items = s.own(key)        # (own again: a clone taken while waiting shares the list)
-        items[top], items[j] = items[j], items[top]
-    if s.shown_to:
-        s.shown_to = {x: seats for x, seats in s.shown_to.items() if x not in items}
-
-
-def chance_pick(s, items, labeler, hidden):
-    """pick, as a chance node: one of the items, each equally likely."""
-    items = list(items)
-    if not items:
-        return None
-    j = yield from chance_draw(s, items, labeler, "pick", hidden)
-    return items[j]
-
-
-def set_attribute(s, x, name, value, span):
-    """A component's attribute changes in this state: its entity and columns are copied first
-    if shared (with a clone, or with the other games of this compiled game), its labels are
-    made again, and the move names cached for this state are forgotten (they show labels)."""
-    if x is None:
-        raise RulesRuntimeError(f"cannot change '{name}' of none", span)
-    game = s.game
-    if not s.entities_mine:
-        s.entities = list(s.entities)
-        s.columns = [column[:] for column in s.columns]
-        s.entities_mine = True
-    entity = dict(s.entities[x])
-    entity[name] = value
-    type_name = entity["__type__"]
-    values = {k: v for k, v in entity.items() if not k.startswith("__")}
-    template = game.label_templates.get(type_name)
-    entity["__label__"] = s.component_label(type_name, values, template)
-    entity["__same__"] = (type_name, *sorted((k, repr(v)) for k, v in values.items()))
-    private = game.private_fields.get(type_name)
-    if private:
-        entity["__public_label__"] = s.component_label(type_name, values, template, private)
-    s.entities[x] = entity
-    for column, column_name in zip(s.columns, game.column_names):
-        if column_name == name or column_name.startswith("__"):
-            column[x] = entity_column_value(game, entity, x, column_name)
-    s.names = {}
-
-
-MAX_SIGNATURE_NUMBERS = 100_000     # signatures numbered at most (then kept whole)
-
-
-def entity_column_value(game, entity, eid, name):
-    """What a component's column holds: its attribute, or, for the signature of identical
-    components, the signature's number (Game.signature_numbers), or the component itself
-    when it has none (board cells)."""
-    if name == "__same__":
-        signature = entity.get(name)
-        if signature is None:
-            return eid
-        numbers = game.signature_numbers
-        number = numbers.get(signature)
-        if number is None:
-            if len(numbers) >= MAX_SIGNATURE_NUMBERS:
-                return signature        # (components whose values differ from game to game)
-            number = numbers[signature] = -2 - len(numbers)     # (-1 hashes as -2 does)
-        return number
-    return entity.get(name)
-
-
-def hashable_values(items):
-    """The values of a binder over lists (paths, sets of cards), as tuples: a move's arguments
-    are looked up and compared as keys."""
-    return [tuple(v) if v.__class__ is list else v for v in items]
-
-
-def move_all(s, items, target, under):
-    moving = list(items)
-    if under:
-        moving.reverse()
-    for x in moving:
-        s.move(x, target, under)
-
-
-def same_value(s, a, b) -> bool:
-    """Equal, or two identical components (the same type and attributes)."""
-    if a == b:
-        return True
-    if a.__class__ is int and b.__class__ is int and a >= 0 and b >= 0:
-        entities = s.entities
-        if a < len(entities) and b < len(entities):
-            return entities[a].get("__same__", a) == entities[b].get("__same__", b)
-    return False
-
-
-def distinct_options(s, options, labeler, components, span):
-    """Options that look the same (identical cards) are one option: (options, their names).
-    Two different options with one name are refused: the chooser could not tell them apart."""
-    if len(options) <= 1:
-        return options, None
-    names, kept, first = [], [], {}
-    for value in options:
-        label = labeler(s, value)
-        if label not in first:
-            first[label] = value
-            names.append(label)
-            kept.append(value)
-        elif not (value == first[label] or (components and same_value(s, value, first[label]))):
-            raise SameNamedMoves(f"two different options of this choice have the same name '{label}'; "
-                                 f"their labels must tell them apart", span)
-    return kept, names
-
-
-def distinct_labelled(s, options, components, span):
-    """distinct_options of components or board cells, named by their labels: the labels read
-    at once, and when no two are alike (the common case) every option kept as it is."""
-    if len(options) <= 1:
-        return options, None
-    entities = s.entities
-    names = [entities[v]["__label__"] if v is not None else "none" for v in options]
-    if len(set(names)) == len(names):
-        return options, names
-    return distinct_options(s, options, label_of_entity, components, span)
-
-
-def label_of_entity(s, v):
-    """The label of a component or a board cell (Game.labeler's, for distinct_labelled)."""
-    return s.entities[v]["__label__"] if v is not None else "none"
-
-
-def counting_legal(enumerate, counts, k):
-    """An action's enumerator that counts the decisions where the action is legal (coverage)."""
-    def listed(s):
-        found = enumerate(s)
-        if found[0]:
-            counts[k] += 1
-        return found
-    return listed
-
-
-def counting_invariant(holds, counts, k):
-    """An invariant that counts its checks, and how often it held (coverage)."""
-    def check(s, e):
-        counts[k] += 1
-        value = holds(s, e)
-        if value:
-            counts[k + 1] += 1
-        return value
-    return check
-
-
-def finish(s, winners):
-    seats = s.game.num_players
-    strangers = [w for w in winners if w.__class__ is not int or not 1 <= w <= seats]
-    if strangers:
-        shown = "none" if strangers[0] is None else repr(strangers[0])
-        raise UnlocatedRulesError(f"the winners must be players of this game (1..{seats}), not {shown}")
-    s.winners = sorted(set(winners))
-    raise Finished()
-
-
-def step_runs_on(span):
-    raise RulesRuntimeError(f"this step ran more than {MAX_STEP_ROUNDS:,} loop rounds: a loop that does not "
-                            f"end? (see the limits in docs/language.md)", span)
-
-
-def work_runs_on(span):
-    raise RulesRuntimeError(f"this step did more than {MAX_STEP_WORK:,} units of work: aggregates, calls or "
-                            f"moves tried that multiply beyond what a game needs? (see the limits in docs/language.md)", span)
-
-
-def charged(budget, items, units, span):
-    """The items of a domain about to be gone through, their cost (units each) taken from the
-    step's work budget (budget[1]) first."""
-    try:
-        size = len(items)
-    except TypeError:
-        items = list(items)
-        size = len(items)
-    budget[1] -= size * units
-    if budget[1] < 0:
-        work_runs_on(span)
-    return items
-
-
-def logged(budget, line, span):
-    """A line of the log: its length is work (a list of a million items logged in a loop would
-    fill the memory), and it is cut at MAX_LOG_LINE characters. (A log statement does the
-    same inline: Compiler.s_Log.)"""
-    budget[1] -= len(line)
-    return line if budget[1] >= 0 and len(line) <= MAX_LOG_LINE else past_log_limits(budget, line, span)
-
-
-def past_log_limits(budget, line, span):
-    """A log line, already charged, that went past the work budget (an error) or is too long (cut)."""
-    if budget[1] < 0:
-        work_runs_on(span)
-    return line[:MAX_LOG_LINE] + "..."
-
-
-class SeatTexts(dict):
-    """Seat -> its text in a log line (P1, P2...), filled as seats are asked: one lookup."""
-
-    def __missing__(self, seat):
-        return "none" if seat is None else self.setdefault(seat, f"P{seat}")
-
-
-def too_many_moves(name, span):
-    raise RulesRuntimeError(f"'{name}' has more than {MAX_LEGAL_MOVES:,} legal moves at once "
-                            f"(see the limits in docs/language.md)", span)
-
-
-
-
-class RuleText(str):
-    """A refusal that the rules give no reason for: the text of the rule that says no."""
-
-
-def can_play(s, legal, player):
-    """Whether an action has a legal move now, for `player` (the player to move if none)."""
-    if player is None or player == s.current:
-        return bool(legal(s)[0])
-    saved = s.current
-    s.current = player
-    try:
-        return bool(legal(s)[0])
-    finally:
-        s.current = saved
-
-
-def outside_indexes(s, name, value, shown, span):
-    raise RulesRuntimeError(f"a write to {name}[{s.label(value)}], outside the indexes declared for {name} ({shown})", span)
-
-
-def outside_range(name, value, low, high, span):
-    raise RulesRuntimeError(f"{name} is given {value}, outside its range {low}..{high}", span)
-
-
-def stored_none(name, declared, span):
-    remedy = "test the value first" if declared.startswith("list[") else \
-        f"declare it '{declared}?' if it may be none, or test the value first"
-    raise RulesRuntimeError(f"{name} holds {describe(declared)}, but is given none here ({remedy})", span)
-
-
-def seat(s, player, what, span):
-    """A turn or a choice given to a value: it must be a seat of this game (else the game
-    would ask a player who is not there)."""
-    if player.__class__ is not int or not 1 <= player <= s.game.num_players:
-        shown = "none" if player is None else repr(player)
-        raise RulesRuntimeError(f"{what} is given to {shown}, which is not a player (players are 1..{s.game.num_players})", span)
-    return player
-
-
-def not_a_player(s, name, value, span):
-    raise RulesRuntimeError(f"{name} is a player, but is given {s.label(value)} (players are 1..{s.game.num_players})", span)
-
-
-def without_choice(steps, s=None):
-    """Run a generator of steps where no choice can be waited for (the setup, a procedure
-    called from a test): the first choice it reaches stops it with NeedChoice."""
-    for need in steps:
-        raise need
-
-
-STATEMENT_RUNTIME = {
-    "shuffle": shuffle, "move_all": move_all, "reveal_to": reveal_to,
-    "chance_shuffle": chance_shuffle, "chance_pick": chance_pick, "hashable_values": hashable_values, "set_attribute": set_attribute, "distinct_options": distinct_options, "distinct_labelled": distinct_labelled,
-    "finish": finish, "step_runs_on": step_runs_on, "work_runs_on": work_runs_on, "charged": charged, "logged": logged, "past_log_limits": past_log_limits, "MAX_LOG_LINE": MAX_LOG_LINE, "too_many_moves": too_many_moves,
-    "number_too_large": number_too_large, "MAX_LEGAL_MOVES": MAX_LEGAL_MOVES, "MAX_NUMBER": MAX_NUMBER,
-    "outside_indexes": outside_indexes, "outside_range": outside_range, "can_play": can_play, "not_a_player": not_a_player, "stored_none": stored_none, "seat": seat, "NeedChoice": NeedChoice, "Finished": Finished, "without_choice": without_choice,
-}
 
 
 def is_pick(node) -> bool:
     return isinstance(node, ast.Call) and node.name == "pick" and len(node.arguments) == 1
 
 
-ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 def indent_of(line: str) -> int:
@@ -545,66 +245,11 @@ def callers(functions, names) -> set:
     return found
 
 
-def grouped(pairs) -> dict:
-    """(key, value) pairs -> key -> the values with that key, in order."""
-    groups = {}
-    for key, value in pairs:
-        group = groups.get(key)
-        if group is None:
-            groups[key] = [value]
-        else:
-            group.append(value)
-    return groups
-
-
-def counted(keys) -> dict:
-    counts = {}
-    for key in keys:
-        counts[key] = counts.get(key, 0) + 1
-    return counts
-
-
-STATEMENT_RUNTIME.update(grouped=grouped, counted=counted)
 
 
 # ---- the values of a variable indexed by their value (see Compiler.var_indexes) ----
 
-def var_table(s, family, domain, default) -> dict:
-    """value -> the indexes of `family` that hold it, in the order of its domain: built from
-    the state's variables when first asked, then kept exact by var_index_write."""
-    tables = s.var_index
-    table = tables.get(family)
-    if table is None:
-        table = {}
-        values = s.vars
-        for x in domain:
-            table.setdefault(values.get((family, x), default), []).append(x)
-        if not s.var_index_mine:
-            s.var_index = tables = own_var_tables(tables)
-            s.var_index_mine = True
-        tables[family] = table
-    return table
 
-
-def own_var_tables(tables) -> dict:
-    """A copy of a state's tables to change: a clone shares them until one of the two writes."""
-    return {family: {value: keys[:] for value, keys in table.items()} for family, table in tables.items()}
-
-
-def var_index_write(s, family, x, old, new):
-    """family[x] goes from old to new: its table, if built, follows."""
-    if old == new:
-        return
-    if not s.var_index_mine:
-        s.var_index = own_var_tables(s.var_index)
-        s.var_index_mine = True
-    table = s.var_index[family]
-    table[old].remove(x)
-    insort(table.setdefault(new, []), x, key=s.game.var_positions[family].__getitem__)
-
-
-STATEMENT_RUNTIME.update(var_table=var_table, var_index_write=var_index_write)
-STATEMENT_RUNTIME.update(changed_rows=changed_rows, refiltered=refiltered)     # (maintained.py)
 
 
 def any_chain(node):
@@ -645,18 +290,24 @@ class Lines:
 
 
 class Compiler:
-    def __init__(self, checked, game, sources):
+    def __init__(self, checked, game, sources, adopted=None):
         self.program = checked.program
         self.game = game
         self.sources = sources
         self.checked = checked            # known to be clean
+        # a compiled module whose functions are taken instead of executing the ones generated
+        # here (a module.CompiledModule; they must be the same: see adopt_done)
+        self.adopted = adopted
+        self.function_spans = []   # per generated function, in order: (name, {its line: rules span}, lines to its def)
+        self.actions = []          # CompiledAction per action, once compiled (compile_all)
+        self.action_index = {}
+        self.triggers_may_choose = False
         # the checker that typed the program: its symbols, and the typing of nodes in scopes
         self.types = checked.typer
         self.procedures = {}
         self.functions = {}
         self.may_choose_procs = set()
         self.codegen = SourceGenerator(self)
-        self.codegen.namespace.update(STATEMENT_RUNTIME)
         # loop rounds and units of work left to the step that runs (the engine sets them anew
         # at every step); what charges the work is said in work.py
         self.step_budget = self.codegen.namespace["STEP"] = [MAX_STEP_ROUNDS, MAX_STEP_WORK]
@@ -734,15 +385,40 @@ class Compiler:
         head = ([comment] if comment else []) + [f"{header}:"] + prologue
         source = "\n".join(head + body_lines) + "\n"
         filename = f"<rules {self.program.path} {name}>"
-        self.game.line_spans[filename] = {len(head) + k + 1: sp for k, sp in enumerate(spans) if sp is not None}
-        try:
-            exec(compile(source, filename, "exec"), self.codegen.namespace)
-        except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
-            where = next((sp for sp in spans if sp is not None), None)
-            raise RulesRuntimeError(f"this rule is nested too deeply to compile "
-                                    f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", where) from None
+        line_spans = {len(head) + k + 1: sp for k, sp in enumerate(spans) if sp is not None}
+        namespace = self.codegen.namespace
+        if self.adopted is not None and name in self.adopted.namespace:
+            # the module's own function, reading the values bound here (its globals)
+            self.adopted.namespace.update(namespace)
+            namespace[name] = self.adopted.namespace[name]
+        else:
+            self.game.line_spans[filename] = line_spans
+            try:
+                exec(compile(source, filename, "exec"), namespace)
+            except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
+                where = next((sp for sp in spans if sp is not None), None)
+                raise RulesRuntimeError(f"this rule is nested too deeply to compile "
+                                        f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", where) from None
         self.module.append(source)
-        return self.codegen.namespace[name]
+        self.function_spans.append((name, line_spans, len(head) - len(prologue)))
+        return namespace[name]
+
+    def adopt_done(self):
+        """After the last function of a game loaded from a compiled module: the module's
+        namespace gets the values bound since, its functions' lines their rules spans, and a
+        module whose functions are not the ones its rules compile to is refused."""
+        adopted = self.adopted
+        if adopted is None:
+            return
+        if digest(functions_text(self.module)) != adopted.functions:
+            raise RulesRuntimeError(f"{adopted.path} holds functions its rules do not compile to (edited, or "
+                                    "compiled by another version of referee): compile it again", None)
+        adopted.namespace.update(self.codegen.namespace)
+        spans = self.game.line_spans.setdefault(adopted.path, {})
+        for name, line_spans, header in self.function_spans:
+            first = adopted.namespace[name].__code__.co_firstlineno - header
+            spans.update({first + line: span for line, span in line_spans.items()})
+        self.adopted = None          # (functions compiled later, for a tool, are executed here)
 
     def counter(self, node, slots=None):
         """With coverage, the first counter of a node a rule tag stands on, else None."""
@@ -1170,7 +846,7 @@ class Compiler:
 
     def s_Reveal(self, node, scope, ctx, out, indent):
         t = self.type_of(node.what, scope)
-        what = self.codegen.collection(node.what, scope, ctx) if not strip_optional(t) in self.types.components \
+        what = self.codegen.collection(node.what, scope, ctx) if strip_optional(t) not in self.types.components \
             else f"({self.x(node.what, scope, ctx)},)"
         players = self.x(node.players, scope, ctx)
         if strip_optional(self.type_of(node.players, scope)) == "Player":
@@ -2392,7 +2068,7 @@ class Compiler:
         # the actions whose shared binders loop alike (independent domains, the same way of
         # trying identical components) and that pass no guard step before the last of them
         ctx, fixed_ctx = self.enumeration_contexts()
-        tried = {i: self.enumeration_part(declared[i], self.game.actions[i].template or "", ctx, fixed_ctx, shared)
+        tried = {i: self.enumeration_part(declared[i], self.actions[i].template or "", ctx, fixed_ctx, shared)
                  for i in group}
         base = tried[group[0]].loops[:shared]
 
@@ -2413,7 +2089,7 @@ class Compiler:
         for i in group:
             action = declared[i]
             bound, known = dict(ctx.bound), set(ctx.hoist.values())
-            part = self.enumeration_part(action, self.game.actions[i].template or "", ctx, fixed_ctx, shared)
+            part = self.enumeration_part(action, self.actions[i].template or "", ctx, fixed_ctx, shared)
             # what this action reads at its own levels is its own: the next one makes its own
             own = {source: temp for source, temp in ctx.hoist.items()
                    if temp not in known and ctx.levels[temp] >= shared}
@@ -2694,7 +2370,7 @@ class Compiler:
         none (False). The engine calls it until nothing fires."""
         out = Lines()
         ctx = Context("local")
-        ctx.steps = self.game.triggers_may_choose
+        ctx.steps = self.triggers_may_choose
         for trigger in self.program.of_kind(ast.Trigger):
             scope = self.types.globals
             out.add(1, self.where(trigger))
@@ -2715,8 +2391,7 @@ class Compiler:
         out.add(1, "return False")
         return self.define("def fire_one_trigger(s)", out)
 
-    def compile_all(self):
-        game = self.game
+    def compile_all(self) -> CompiledRules:
         self.var_indexes()
         self.choose_memoized()
         # procedures that may choose, to a fixed point (they call each other)
@@ -2734,65 +2409,51 @@ class Compiler:
         for name, proc in procs.items():
             self.procedures[name] = self.compile_procedure(name, proc)
         actions = self.types.actions
-        game.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
-        game.action_index = {a.name: a.index for a in game.actions}
+        self.actions = [self.compile_action(i, a) for i, a in enumerate(actions.values())]
+        self.action_index = {a.name: a.index for a in self.actions}
         triggers = list(self.program.of_kind(ast.Trigger))
-        game.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
-        game.fire_one_trigger = self.compile_triggers() if triggers else None
-        game.trigger_span = triggers[0].span if triggers else None
-        game.functions = self.functions     # name -> f(state, {parameter: value}), for tools and tests
-        game.procedures = self.procedures   # the same for procedures: they change the state
-        game.invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
-                           for i in self.program.of_kind(ast.Invariant)]
+        self.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
+        fire_one_trigger = self.compile_triggers() if triggers else None
+        invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
+                      for i in self.program.of_kind(ast.Invariant)]
         if self.coverage is not None:
             counters = [self.counter(i) for i in self.program.of_kind(ast.Invariant)]
-            game.invariants = [(name, holds if k is None else counting_invariant(holds, self.coverage.counts, k), span)
-                               for (name, holds, span), k in zip(game.invariants, counters)]
+            invariants = [(name, holds if k is None else counting_invariant(holds, self.coverage.counts, k), span)
+                          for (name, holds, span), k in zip(invariants, counters)]
         setup = self.program.setup.body if self.program.setup else ()
         out = Lines()
         if self.program.setup:
             self.bump(self.counter(self.program.setup), out, 1)
         setup_ctx = Context("local")
         # with explicit chance, a setup that shuffles is a generator: the engine runs it as a step
-        game.setup_may_choose = setup_ctx.steps = self.explicit_chance and self.may_choose(setup)
+        setup_may_choose = setup_ctx.steps = self.explicit_chance and self.may_choose(setup)
         self.block(setup, self.types.globals, setup_ctx, out, 1)
         if setup_ctx.steps and not any("yield" in line for line in out.lines):
             out.add(1, "yield from ()")
-        game.setup = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
-        game.setup_parts = None
+        setup_function = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
+        setup_parts = None
         if self.coverage is None and not self.explicit_chance:
-            game.setup_parts = self.setup_parts(setup)
-        game.flow = []
-        self.flow_block(self.program.flow.body, self.types.globals, game.flow)
-        game.run_flow = self.compile_flow(game.flow)
+            setup_parts = self.setup_parts(setup)
+        flow = []
+        self.flow_block(self.program.flow.body, self.types.globals, flow)
+        run_flow = self.compile_flow(flow)
         # the header's per-player numbers: score p (ranks the players), returns p (their payoffs)
+        header = {}
         for field in self.program.game.fields:
             kind = {ast.ScoreField: "score", ast.ReturnsField: "returns"}.get(type(field))
             if kind is not None:
                 scope = self.types.globals.child(**{field.player_name: "Player"})
                 source = self.x(field.expr, scope, Context("local"))
-                compiled = self.define(f"def {kind}(s, L_{field.player_name})", [f"    return {source}"],
-                                       self.where(field), field.span)
-                setattr(game, "score" if kind == "score" else "declared_returns", compiled)
+                header[kind] = self.define(f"def {kind}(s, L_{field.player_name})", [f"    return {source}"],
+                                           self.where(field), field.span)
+        return CompiledRules(
+            self.actions, self.action_index, self.triggers_may_choose, fire_one_trigger,
+            triggers[0].span if triggers else None, self.functions, self.procedures, invariants, setup_may_choose,
+            setup_function, setup_parts, flow, run_flow, header.get("score"), header.get("returns"))
 
     def module_source(self) -> str:
-        """The generated module as text, for reading and debugging (referee compile)."""
-        values = []
-        for name, value in self.codegen.namespace.items():
-            if not name.startswith("_") or name.startswith("__") or callable(value):
-                continue
-            if isinstance(value, Instruction):
-                shown = f"<the flow's instruction {self.game.flow.index(value)}: {value.op}>"
-            elif isinstance(value, ast.Span):
-                shown = f"<{value.file}:{value.line}:{value.column}>"
-            else:
-                # (no memory addresses: the same game compiles to the same text)
-                shown = ADDRESS.sub("", repr(value))
-            values.append(f"# {name} = {shown if len(shown) < 200 else shown[:200] + ' ...'}")
-        header = [f"# Generated by referee from {self.program.path}: players {self.game.num_players}, "
-                  f"options {sorted(self.game.options)}.",
-                  "# For reading and debugging, not for importing: the values the functions use are shown as comments.", ""]
-        return "\n".join(header + values + [""] + self.module)
+        """The generated module as text: a module that imports and runs on its own (module.py)."""
+        return module_text(self)
 
     # ---- the flow: a flat list of instructions, run by one generated function ----
     def setup_parts(self, setup):
@@ -2901,7 +2562,7 @@ class Compiler:
         here = len(out)
         key = f"#{here}"
         if isinstance(node, ast.Play):
-            indexes = tuple(self.game.action_index[n] for n in node.actions)
+            indexes = tuple(self.action_index[n] for n in node.actions)
             out.append(Instruction("play", node.span, actions=indexes, optional=node.optional))
         elif isinstance(node, ast.Turns):
             until = self.flow_expr(node.until, scope) if node.until is not None else ir.Constant(False)
@@ -2917,7 +2578,7 @@ class Compiler:
         elif isinstance(node, ast.Simultaneous):
             domain, where, inner, _ = self.binder_functions(node.binder, scope)
             play = ast.untag(node.body[0])[0]
-            indexes = tuple(self.game.action_index[n] for n in play.actions)
+            indexes = tuple(self.action_index[n] for n in play.actions)
             out.append(Instruction("simultaneous", node.span, fn=(domain, where), key=key,
                                    name=node.binder.name, actions=indexes))
         elif isinstance(node, ast.If):

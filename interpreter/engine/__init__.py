@@ -1,5 +1,6 @@
 """The OpenSpiel-like interface over a compiled game: load_game, Game, State, Move."""
-from ..compile.compiler import CHANCE, PUBLIC
+from ..compile.compiler import PUBLIC
+from ..runtime import CHANCE
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from .game import Game
 from .load import load_game

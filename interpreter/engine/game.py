@@ -17,11 +17,13 @@ from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from ..runtime import random_source
 from ..runtime import stdlib
 from ..runtime.boards import build_geometry, grid_cells, hex_cells
-from ..compile.compiler import PUBLIC, Compiler, entity_column_value, names_in
+from ..compile.compiler import PUBLIC, Compiler, names_in
+from ..runtime import entity_labeler, list_labeler, plain_labeler, player_labeler, seen_labeler
+from ..runtime.writes import entity_column_value
 from ..compile.codegen import Context
 from .coverage import Coverage
 from ..runtime.errors import DeclarationError, Finished, RulesRuntimeError
-from .labels import LABEL_OF, entity_label, plain_label
+from .labels import LABEL_OF, plain_label
 from .located import PYTHON_ERRORS, located
 from .params import ParamValueError, player_range, typed_params
 from .state import State
@@ -32,7 +34,7 @@ from .steps import (advance, dead_end, drive, effect_runner, filtered_domain, fi
 class Game:
     def __init__(self, program, sources, options: Iterable[str] = (), num_players: Optional[int] = None,
                  coverage: bool = False, params: Optional[dict] = None, chance: str = "sampled",
-                 passes_off: Iterable[str] = (), checked=None):
+                 passes_off: Iterable[str] = (), checked=None, module=None):
         self.passes_off = frozenset(passes_off)     # the compiler's passes switched off (compile/passes)
         if chance not in ("sampled", "explicit"):
             raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
@@ -52,7 +54,8 @@ class Game:
         self.enum_members = {name: list(members) for name, members in BUILTIN_ENUMS.items()}
         self.enum_members.update({e.name: list(e.members) for e in program.of_kind(ast.Enum)})
         self.memo_owner = [None]       # the state whose values the cached functions hold
-        self.board_functions = stdlib.board_functions(self)
+        self.boards = stdlib.Boards()      # (filled by the declarations: geometries, and by cell)
+        self.board_functions = self.boards.functions
         self.cell_columns = {}
         self.column_index = {}         # component attribute -> its column in State.columns
         self.key_marks = {}            # zone key -> key_mark(game, key), once known
@@ -67,8 +70,8 @@ class Game:
         self.params = {}
         self.var_defaults = {}
         self.var_ranges = {}           # variable -> (low, high) of its declared range (`int in 1..6`)
-        self.geometries = {}
-        self.geometry_by_cell = {}
+        self.geometries = self.boards.geometries
+        self.geometry_by_cell = self.boards.geometry_by_cell
         self.static_entities = []
         self.static_by_type = {}
         self.label_templates = {}
@@ -78,14 +81,23 @@ class Game:
         self.returns_span = returns_field.span if returns_field is not None else None
         # with coverage, the generated code counts what the rule tags stand on (coverage.py)
         self.coverage = Coverage(program, sources) if coverage else None
-        compiler = Compiler(checked if checked is not None else check(program, sources), self, sources)
+        # (module: a compiled module of these rules and settings, whose functions run: module.py)
+        compiler = Compiler(checked if checked is not None else check(program, sources), self, sources, module)
         self.types = compiler.types
         self._setup_declarations(compiler)
         compiler.codegen.namespace.update(
             run_step=run_step, effect_runner=effect_runner, filtered_domain=filtered_domain,
             flow_runs_on=flow_runs_on, dead_end=dead_end, simultaneous_step=simultaneous_step,
             finish_by_score=finish_by_score)
-        compiler.compile_all()
+        rules = compiler.compile_all()
+        self.actions, self.action_index, self.functions, self.procedures = (
+            rules.actions, rules.action_index, rules.functions, rules.procedures)
+        self.triggers_may_choose, self.fire_one_trigger, self.trigger_span = (
+            rules.triggers_may_choose, rules.fire_one_trigger, rules.trigger_span)
+        self.invariants, self.setup_may_choose, self.setup, self.setup_parts = (
+            rules.invariants, rules.setup_may_choose, rules.setup, rules.setup_parts)
+        self.flow, self.run_flow, self.score, self.declared_returns = (
+            rules.flow, rules.run_flow, rules.score, rules.declared_returns)
         if self.coverage is not None:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
@@ -131,6 +143,7 @@ class Game:
                 if key not in fused:
                     fused[key] = compiler.fused_listing(instruction.actions)
                 instruction.fused = fused[key]
+        compiler.adopt_done()
 
     # ---- built once ----
     def _setup_declarations(self, compiler):
@@ -264,7 +277,7 @@ class Game:
 
     def neighbor_table(self) -> dict:
         """cell -> the tuple of its neighbours, on every board."""
-        return {cell: geometry.neighbors[cell] for cell, geometry in self.geometry_by_cell.items()}
+        return self.boards.neighbor_table()
 
     def component_column(self, name) -> str:
         """The generated name of the list that holds attribute `name` of every component,
@@ -287,15 +300,14 @@ class Game:
         it does not own read '?')."""
         t = strip_optional(t)
         if t == "Player":
-            return lambda s, v: f"P{v}" if v is not None else "none"
+            return player_labeler()
         if viewer is not None and t in self.private_fields:
-            return lambda s, v: entity_label(s.entities[v], viewer) if v is not None else "none"
+            return seen_labeler(viewer)
         if t in self.types.components or t in self.types.boards:
-            return lambda s, v: s.entities[v]["__label__"] if v is not None else "none"
+            return entity_labeler()
         if t.startswith("list["):
-            inner = self.labeler(element_of(t), viewer)
-            return lambda s, v: ", ".join(inner(s, x) for x in v)
-        return lambda s, v: plain_label(v)
+            return list_labeler(self.labeler(element_of(t), viewer))
+        return plain_labeler()
 
     def namer(self, action, parts, tail):
         """A generated f(s, *args) -> the move's full name, from the action's template."""

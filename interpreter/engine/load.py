@@ -1,9 +1,12 @@
 """load_game: read, check and compile a rules file into a Game, or the diagnostics why not."""
+import os
+
 from referee.dsl import ast
 from referee.dsl.checks import check
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
 from referee.dsl.program import load_program
 
+from ..compile.module import is_compiled_module, opened
 from ..runtime.errors import DeclarationError, RulesRuntimeError
 from .game import Game
 from .params import ParamValueError, param_values, player_range
@@ -15,7 +18,17 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     on; with params, {name: value}, the values of typed params; chance "explicit": shuffles and
     picks as chance nodes, see State.is_chance_node; texts: an editor's unsaved buffers, see
     load_program; passes_off: names of the compiler's passes to skip; checked: the file's Checked value, when
-    made already). Returns (game or None, diagnostics, sources)."""
+    made already). Returns (game or None, diagnostics, sources). A compiled module (a .py file
+    `referee compile -o` wrote) loads as its rules with its settings, and its functions run."""
+    module = None
+    if is_compiled_module(path):
+        module, problem = opened(path, options, players, params)
+        if problem is not None:
+            return None, [problem], {}
+        path, texts = module.rules_path, {os.path.realpath(file): text for file, text in module.rules.items()}
+        options, players, params = module.options, module.players, module.params
+        if (coverage, chance == "explicit") != (module.coverage, module.explicit_chance):
+            module = None       # compiled otherwise: compiled again from its rules
     try:
         if checked is None:
             program, diagnostics, sources = load_program(path, texts=texts)
@@ -42,7 +55,7 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     if problem is not None:
         return None, [problem], sources
     try:
-        game = Game(program, sources, options, players, coverage, values, chance, passes_off, checked)
+        game = Game(program, sources, options, players, coverage, values, chance, passes_off, checked, module)
     except ParamValueError as error:
         code = "E604" if error.given else "E701"
         return None, [Diagnostic(code, error.message, error.span)], sources

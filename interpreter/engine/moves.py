@@ -5,7 +5,8 @@ from typing import Optional
 
 from referee.dsl.types import strip_optional
 
-from ..compile.compiler import CHANCE, same_value
+from ..runtime import CHANCE
+from ..runtime.values import same_value
 from ..runtime.errors import SameNamedMoves
 from .labels import plain_label
 

@@ -6,7 +6,7 @@ import re
 from referee.dsl.types import strip_optional
 from referee.dsl.diagnostics import did_you_mean
 
-from ..compile.compiler import RuleText
+from ..runtime import RuleText
 from ..runtime.errors import RulesRuntimeError
 from .located import PYTHON_ERRORS
 from .moves import move_name, normalise

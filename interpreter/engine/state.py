@@ -8,7 +8,8 @@ from referee.dsl.templates import parse_template
 from referee.dsl.types import ANY
 from referee.dsl.limits import MAX_STEP_WORK
 
-from ..compile.compiler import CHANCE, entity_column_value
+from ..runtime import CHANCE
+from ..runtime.writes import entity_column_value
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..runtime.zone_rows import canonical_key
 from .labels import plain_label

@@ -10,7 +10,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.limits import MAX_STEP_ROUNDS, MAX_STEP_WORK
 
-from ..compile.compiler import LOOP_CAP, seat
+from ..runtime import LOOP_CAP, seat
 from ..runtime.errors import DeadEnd, Finished, IllegalMove, NeedChoice, RulesRuntimeError
 from .moves import move_name, public_text
 

@@ -49,10 +49,32 @@ def absolute(s, value):
     return abs(value)
 
 
+class Boards:
+    """A game's boards: their geometries by name and by cell (filled as the game declares them),
+    and their functions (board_functions), made once."""
+
+    def __init__(self, geometries=None):
+        self.geometries = dict(geometries or {})
+        self.geometry_by_cell = {eid: g for g in self.geometries.values() for eid in g.cells}
+        self.functions = board_functions(self)
+        for name, function in self.functions.items():
+            function.made_by = ("board_function", (self, name))     # (how a compiled module makes it)
+
+    def neighbor_table(self) -> dict:
+        """cell -> the tuple of its neighbours, on every board."""
+        return {cell: geometry.neighbors[cell] for cell, geometry in self.geometry_by_cell.items()}
+
+
+def board_function(boards, name):
+    """One of the functions of `boards` (Boards), by name."""
+    return boards.functions[name]
+
+
 def board_functions(game):
-    """The geometry functions of a game's boards, each precomputed once per board on first use:
-    neighbours, the cells of every line of a length, the 2x2 blocks, reading order. They take
-    cells (no state): a board never changes during a game."""
+    """The geometry functions of a game's boards (game: a Boards, or what has its geometries and
+    neighbor_table), each precomputed once per board on first use: neighbours, the cells of
+    every line of a length, the 2x2 blocks, reading order. They take cells (no state): a board
+    never changes during a game."""
     cache = {}
 
     def geometry_of(cell):

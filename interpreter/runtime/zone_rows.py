@@ -1,112 +1,40 @@
-"""Zone keys built once: a comprehension over a fixed domain (a board, an enum, the players)
-that reads zones by keys naming its variable, such as `filter(c in Cell where size(pile[p,
-c]) > 0)`, iterates over rows (c, ('pile', p, c)) made once per value of the indexes that
-stay the same through the loop (here p), instead of building and hashing a new tuple key on
-every round (about half the time of such a loop).
-
-codegen.SourceGenerator asks a KeyRows for every zone key written inside the comprehension
-(`key`), then for the loop's head (`iteration`). Zone keys never depend on the state: the rows
-of a compiled game are shared by all of its states."""
+"""Rows of zone keys made once: a comprehension over a fixed domain (a board, an enum, the
+players) that reads zones by keys naming its variable, such as `filter(c in Cell where
+size(pile[p, c]) > 0)`, iterates over rows (c, ('pile', p, c)) made once per value of the
+indexes that stay the same through the loop (here p), instead of building and hashing a new
+tuple key on every round (about half the time of such a loop). compile/key_rows.py decides
+where; here are the makers the generated module calls, and the one object kept per zone key.
+Zone keys never depend on the state: the rows of a compiled game are shared by all its states."""
 from __future__ import annotations
 
-import ast as python_ast
-import re
-
-# the indexes a key may hold besides the comprehension's variable: a rules local (a parameter,
-# a let), an enclosing comprehension's variable, or a literal; each stays the same for the
-# whole loop (an enclosing loop's variable changes only between two runs of this one)
-INVARIANT = re.compile(r"L_\w+|a\d+_\w+")
 MAX_TABLE = 256         # values of the invariant indexes kept at most (then rows made each time)
 
 
-def literal_value(source):
-    """(value,) of an int or text literal's source, else None."""
-    try:
-        value = python_ast.literal_eval(source)
-    except (ValueError, SyntaxError):
-        return None
-    return (value,) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+def rows_maker(table, values, templates, single):
+    """f(*invariants) -> the rows of `values` (each value, then its keys made from `templates`,
+    (name, template) pairs, with those invariant indexes), kept in `table`. `made_by` says how
+    to make it again (a compiled module writes it so)."""
+    def rows(*invariants):
+        found = [(x, *(canonical_key(key_of(name, template, x, invariants)) for name, template in templates))
+                 for x in values]
+        if len(table) < MAX_TABLE:
+            table[invariants[0] if single else invariants] = found
+        return found
+    rows.made_by = ("rows_maker", (table, values, templates, single))
+    return rows
 
 
-class KeyRows:
-    def __init__(self, generator, var, values):
-        self.generator = generator
-        self.var = var                  # the comprehension's variable, as written in Python
-        self.values = values            # the fixed domain it goes over
-        self.templates = {}             # key source -> (its row variable, template)
-        self.invariants = []            # the Python names of the invariant indexes, in order
-
-    def key(self, name, sources):
-        """The row variable that stands for zone key (name, *sources), or None when the key
-        does not name the comprehension's variable or names something that changes inside it."""
-        if self.var not in sources:
-            return None
-        template = []
-        for source in sources:
-            if source == self.var:
-                template.append(("var", None))
-            elif INVARIANT.fullmatch(source):
-                if source not in self.invariants:
-                    self.invariants.append(source)
-                template.append(("invariant", self.invariants.index(source)))
-            else:
-                value = literal_value(source)
-                if value is None:
-                    return None
-                template.append(("literal", value[0]))
-        source = "(" + ", ".join([repr(name)] + sources) + ",)"
-        known = self.templates.get(source)
-        if known is None:
-            self.generator.count += 1
-            # (named like a comprehension variable: never hoisted out of the loop)
-            known = self.templates[source] = (f"a{self.generator.count}_key", (name, tuple(template)))
-        return known[0]
-
-    def iteration(self, domain):
-        """(loop target, iterable) of the comprehension: its variable over `domain` as it was,
-        or with the rows of its keys."""
-        if not self.templates:
-            return self.var, domain
-        names = [row for row, _ in self.templates.values()]
-        templates = [template for _, template in self.templates.values()]
-        table, values = {}, self.values
-
-        single = len(self.invariants) == 1
-
-        def rows(*invariants):
-            found = [(x, *(canonical_key(key_of(name, template, x, invariants)) for name, template in templates))
-                     for x in values]
-            if len(table) < MAX_TABLE:
-                table[invariants[0] if single else invariants] = found
-            return found
-
-        # the rows already made found without a call; the others made (and kept) by one
-        found = self.generator.bind(table, "rows")
-        make = self.generator.bind(rows, "make_rows")
-        arguments = ", ".join(self.invariants)
-        key = arguments if single else f"({arguments}{',' if arguments else ''})"
-        target = ", ".join([self.var] + names)
-        self.made = (rows, table, key, arguments)
-        return target, f"({found}.get({key}) or {make}({arguments}))"
-
-    def rows_of_keys(self):
-        """After `iteration`: the source of {zone key: the row that reads it} for the invariant
-        indexes' values (what a change of that key may change: maintained.py), made once per
-        value like the rows."""
-        rows, table, key, arguments = self.made
-        by_key = {}
-        single = len(self.invariants) == 1
-
-        def make(*invariants):
-            made = table.get(invariants[0] if single else invariants) or rows(*invariants)
-            found = {zone_key: row for row in made for zone_key in row[1:]}
-            if len(by_key) < MAX_TABLE:
-                by_key[invariants[0] if single else invariants] = found
-            return found
-
-        known = self.generator.bind(by_key, "row_of_key")
-        maker = self.generator.bind(make, "make_row_of_key")
-        return f"({known}.get({key}) or {maker}({arguments}))"
+def row_of_key_maker(by_key, table, rows, single):
+    """f(*invariants) -> {zone key: the row that reads it} of the rows `rows` makes (kept in
+    `table`), kept in `by_key`: what a change of that key may change (maintained.py)."""
+    def make(*invariants):
+        made = table.get(invariants[0] if single else invariants) or rows(*invariants)
+        found = {zone_key: row for row in made for zone_key in row[1:]}
+        if len(by_key) < MAX_TABLE:
+            by_key[invariants[0] if single else invariants] = found
+        return found
+    make.made_by = ("row_of_key_maker", (by_key, table, rows, single))
+    return make
 
 
 # zone key -> the one tuple used for it where a zone is made (State.move, State.deal) and in

@@ -1,0 +1,102 @@
+"""How generated steps choose and end: options told apart by their names, a game finished,
+steps run where no choice may wait, coverage counters around listings and invariants."""
+from __future__ import annotations
+
+from .errors import Finished, SameNamedMoves, UnlocatedRulesError
+from .values import same_value
+
+
+def distinct_options(s, options, labeler, components, span):
+    """Options that look the same (identical cards) are one option: (options, their names).
+    Two different options with one name are refused: the chooser could not tell them apart."""
+    if len(options) <= 1:
+        return options, None
+    names, kept, first = [], [], {}
+    for value in options:
+        label = labeler(s, value)
+        if label not in first:
+            first[label] = value
+            names.append(label)
+            kept.append(value)
+        elif not (value == first[label] or (components and same_value(s, value, first[label]))):
+            raise SameNamedMoves(f"two different options of this choice have the same name '{label}'; "
+                                 f"their labels must tell them apart", span)
+    return kept, names
+
+
+def distinct_labelled(s, options, components, span):
+    """distinct_options of components or board cells, named by their labels: the labels read
+    at once, and when no two are alike (the common case) every option kept as it is."""
+    if len(options) <= 1:
+        return options, None
+    entities = s.entities
+    names = [entities[v]["__label__"] if v is not None else "none" for v in options]
+    if len(set(names)) == len(names):
+        return options, names
+    return distinct_options(s, options, label_of_entity, components, span)
+
+
+def label_of_entity(s, v):
+    """The label of a component or a board cell (Game.labeler's, for distinct_labelled)."""
+    return s.entities[v]["__label__"] if v is not None else "none"
+
+
+def can_play(s, legal, player):
+    """Whether an action has a legal move now, for `player` (the player to move if none)."""
+    if player is None or player == s.current:
+        return bool(legal(s)[0])
+    saved = s.current
+    s.current = player
+    try:
+        return bool(legal(s)[0])
+    finally:
+        s.current = saved
+
+
+def finish(s, winners):
+    seats = s.game.num_players
+    strangers = [w for w in winners if w.__class__ is not int or not 1 <= w <= seats]
+    if strangers:
+        shown = "none" if strangers[0] is None else repr(strangers[0])
+        raise UnlocatedRulesError(f"the winners must be players of this game (1..{seats}), not {shown}")
+    s.winners = sorted(set(winners))
+    raise Finished()
+
+
+def without_choice(steps, s=None):
+    """Run a generator of steps where no choice can be waited for (the setup, a procedure
+    called from a test): the first choice it reaches stops it with NeedChoice."""
+    for need in steps:
+        raise need
+
+
+def counting_legal(enumerate, counts, k):
+    """An action's enumerator that counts the decisions where the action is legal (coverage)."""
+    def listed(s):
+        found = enumerate(s)
+        if found[0]:
+            counts[k] += 1
+        return found
+    return listed
+
+
+def counting_invariant(holds, counts, k):
+    """An invariant that counts its checks, and how often it held (coverage)."""
+    def check(s, e):
+        counts[k] += 1
+        value = holds(s, e)
+        if value:
+            counts[k + 1] += 1
+        return value
+    return check
+
+
+class SeatTexts(dict):
+    """Seat -> its text in a log line (P1, P2...), filled as seats are asked: one lookup."""
+
+    def __missing__(self, seat):
+        return "none" if seat is None else self.setdefault(seat, f"P{seat}")
+
+
+class RuleText(str):
+    """A refusal that the rules give no reason for: the text of the rule that says no."""
