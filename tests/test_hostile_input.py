@@ -322,3 +322,17 @@ def test_a_file_of_too_many_words_is_refused_before_parsing(write_rules):
     assert time.perf_counter() - started < 5
     assert [(d.code, d.span.line) for d in diagnostics] == [("E105", 5)]
     assert f"more than {MAX_TOKENS} words" in diagnostics[0].message
+
+
+@pytest.mark.parametrize("before, after", [(1, 40_000), (20_000, 20_000), (40_000, 0)])
+def test_a_diagnostic_on_a_huge_line_is_clipped_around_its_caret(write_rules, before, after):
+    line = "var v: int = 0" + " " * before + "@" + "y" * after
+    path = write_rules('game "G" { players 2 }\n' + line + '\naction pass "pass" { v += 1 }\n' + FLOW)
+    diagnostics, text = diagnostics_of(path)
+    shown = text.splitlines()
+    row = next(i for i, one in enumerate(shown) if one.startswith("2 | "))
+    assert all(len(one) < 220 for one in shown)
+    caret = shown[row + 1].index("^")
+    assert shown[row][caret] == "@"
+    assert shown[row].startswith("2 | ...") == (before > 100)
+    assert shown[row].endswith("...") == (after > 100)
