@@ -216,6 +216,10 @@ class Game:
         for var in self.types.vars.values():
             t = self.types.type_name(var.type)
             if var.initial is not None:
+                read = variable_read(var.initial, self.types, self.var_defaults)
+                if read is not None:
+                    raise RulesRuntimeError(f"'{read.id}' is read before the game starts: an initial value or a "
+                                            f"param cannot depend on a variable", read.span)
                 self.var_defaults[var.name] = compiler.constant(var.initial)
                 players = compiler.player_values(var.name)
                 if players is not None and self.var_defaults[var.name] not in players:
@@ -442,3 +446,17 @@ class Game:
         except Finished:
             return
         self.setup_done(s)
+
+
+def variable_read(node, types, variables) -> Optional[ast.Name]:
+    """The first read of one of `variables` in an initial value, through the functions it calls:
+    no variable holds a value before the game starts (local names never hide one: E210)."""
+    pending, called = [node], set()
+    while pending:
+        for n in ast.walk(pending.pop()):
+            if isinstance(n, ast.Name) and n.id in variables:
+                return n
+            if isinstance(n, ast.Call) and n.name in types.functions and n.name not in called:
+                called.add(n.name)
+                pending.append(types.functions[n.name].body)
+    return None
