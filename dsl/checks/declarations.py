@@ -55,7 +55,11 @@ def check_types_and_names(c: Checker):
                 c.error("E201", f"'{member}' is a member of both {seen_members[member]} and {enum.name}", enum.span)
             seen_members[member] = enum.name
             if member in c.program.declarations:
-                c.error("E201", f"enum member '{member}' has the name of a declaration", enum.span)
+                # a built-in enum has no place in the file: the declaration is where to look
+                built_in = enum.span.line < 1
+                at = c.program.declarations[member].node.span if built_in else enum.span
+                c.error("E201", f"enum member '{member}' has the name of a declaration", at,
+                        f"'{member}' is a member of the built-in enum {enum.name}" if built_in else None)
     for component in c.components.values():
         for field in component.fields:
             c.type_name(field.type)
