@@ -9,7 +9,7 @@ from ..runtime import CHANCE
 from ..runtime.values import same_value
 from ..runtime.errors import RulesRuntimeError, SameNamedMoves
 from .located import PYTHON_ERRORS
-from .labels import plain_label
+from .labels import EMPTY_VALUE, closed_gaps, plain_label
 
 SKIP = "skip"
 
@@ -268,11 +268,11 @@ def move_name(s, index, args, labelers=None) -> str:
     for literal, position in parts:
         out.append(literal)
         if position is not None and not isinstance(position, int):
-            out.append(expression_text(s, index, position, args, masked))
+            out.append(expression_text(s, index, position, args, masked) or EMPTY_VALUE)
         elif position is not None:
-            out.append(labelers[position](s, args[position]))
+            out.append(labelers[position](s, args[position]) or EMPTY_VALUE)
     out.append(tail)
-    return "".join(out)
+    return closed_gaps("".join(out))
 
 
 def expression_text(s, index, node, args, masked) -> str:
