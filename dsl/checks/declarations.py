@@ -3,7 +3,7 @@ boards, the game's scores and returns."""
 from __future__ import annotations
 
 from .. import ast
-from ..builtins import BUILTIN_TYPES, BUILTIN_VALUES, STDLIB_SIGNATURES
+from ..builtins import BUILTIN_TYPES, BUILTIN_VALUES, STDLIB_SIGNATURES, TYPE_WORDS
 from ..checker import Checker
 from ..diagnostics import did_you_mean
 from ..limits import MAX_PLAYERS
@@ -43,9 +43,10 @@ def check_types_and_names(c: Checker):
     for name, declared in c.program.declarations.items():
         if isinstance(declared.node, ast.Action):
             continue           # actions have names of their own, used only by 'play'
-        if name in STDLIB_SIGNATURES or name in BUILTIN_VALUES or name in BUILTIN_TYPES or name == "can_play":
+        if name in STDLIB_SIGNATURES or name in BUILTIN_VALUES or name in BUILTIN_TYPES or name in TYPE_WORDS \
+                or name == "can_play":
             what = ("a built-in name" if name in BUILTIN_VALUES else "a built-in type" if name in BUILTIN_TYPES
-                    else "a standard function")
+                    else "a word of the language" if name in TYPE_WORDS else "a standard function")
             c.error("E211", f"'{name}' is {what}: a declaration of that name would hide it",
                     declared.node.span, f"give it a name of its own (e.g. 'game_{name}')")
     seen_members = {}
