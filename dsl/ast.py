@@ -41,6 +41,8 @@ class Span:
     end_column: int
 
     def __str__(self) -> str:
+        if self.line < 1:        # the file as a whole (missing, too large, ...): no place in it
+            return self.file
         return f"{self.file}:{self.line}:{self.column}"
 
 

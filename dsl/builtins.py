@@ -14,6 +14,11 @@ BUILTIN_VALUES = {
     **{d: "Direction" for d in ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west")},
 }
 
+# The names of the types the language has, and words of its types that the parser reads as
+# names in places: a declaration of one would hide it (E211).
+BUILTIN_TYPES = ("int", "real", "bool", "text")
+TYPE_WORDS = ("any", "none", "list", "zone")
+
 # Enums every game has, name -> members in order. Direction, clockwise from north: a grid has
 # all eight, a hex map the six but north and south (interpreter/boards.py gives their steps).
 BUILTIN_ENUMS = {

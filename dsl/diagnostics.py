@@ -28,9 +28,10 @@ class Diagnostic:
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
             width = max(1, min(width, len(text) - self.span.column + 1))
+            shown, offset, width = clip_around(text, self.span.column - 1, width)
             lines.append(f"{pad} |")
-            lines.append(f"{number} | {text}")
-            lines.append(f"{pad} | {' ' * (self.span.column - 1)}{'^' * width}")
+            lines.append(f"{number} | {shown}")
+            lines.append(f"{pad} | {' ' * offset}{'^' * width}")
         if self.hint:
             lines.append(f"  help: {self.hint}")
         return "\n".join(lines)
@@ -65,6 +66,25 @@ def source_line(source: Optional[str], line: int) -> Optional[str]:
     if text.endswith("\r"):
         text = text[:-1]
     return "".join(" " if c.isspace() or not c.isprintable() else c for c in text)
+
+
+SHOWN_WIDTH = 200      # at most this many characters of a source line under a diagnostic
+ELLIPSIS = "..."
+
+
+def clip_around(text: str, caret: int, width: int) -> tuple:
+    """(the part of `text` shown, the caret's column in it, the caret's width): a line longer
+    than SHOWN_WIDTH is cut to a window around the caret, with an ellipsis on each cut side, so
+    a huge line neither floods the terminal nor moves the caret off its character."""
+    if len(text) <= SHOWN_WIDTH:
+        return text, caret, width
+    caret = min(caret, len(text))
+    start = max(0, min(caret - SHOWN_WIDTH // 3, len(text) - SHOWN_WIDTH))
+    end = min(len(text), start + SHOWN_WIDTH)
+    before = ELLIPSIS if start > 0 else ""
+    after = ELLIPSIS if end < len(text) else ""
+    width = max(1, min(width, end - caret))
+    return before + text[start:end] + after, len(before) + caret - start, width
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:

@@ -146,6 +146,8 @@ def read_source(file: str):
 def buffered_source(file: str, texts: Optional[dict]):
     """read_source, but the text an editor holds for the file (`texts`: real path -> text, the
     buffers not saved yet) when it holds one, refused beyond the same size limit."""
+    if "\0" in file:      # no file has this name (and realpath would raise): read_source says so
+        return read_source(file)
     text = (texts or {}).get(os.path.realpath(file))
     if text is None:
         return read_source(file)

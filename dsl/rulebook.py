@@ -28,13 +28,19 @@ def spec_ids(spec_text: str, prefix: str) -> list:
 
 
 def tagged_line(sources, span) -> tuple:
-    """(line, its text) of the code a tag stands on: the first line after the tag and its sentence."""
+    """(line, its text) of the code a tag stands on: the first line after the tag and its sentence
+    that is code (comments and blank lines between a tag and its code are skipped)."""
     lines = sources.get(span.file, "").splitlines()
     line = span.line
-    while line <= len(lines) and lines[line - 1].lstrip().startswith("@"):
+    while line <= len(lines) and not_code(lines[line - 1]):
         line += 1
     code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
     return line, code
+
+
+def not_code(text: str) -> bool:
+    stripped = text.lstrip()
+    return not stripped or stripped.startswith(("@", "#"))
 
 
 def build(program, sources) -> dict:

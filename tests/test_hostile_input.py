@@ -10,6 +10,7 @@ import pytest
 from referee.dsl.diagnostics import RulesError
 from referee.dsl.limits import MAX_EXTENDS, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NESTING
 from referee.dsl.parser import parse
+from referee.dsl.program import load_program
 from referee.interpreter.engine import load_game
 
 HEAD = 'game "G" { players 2 }\nvar v: int = 0\n'
@@ -159,6 +160,22 @@ def test_a_file_too_large_is_not_read(write_rules):
     path = write_rules(GAME + "#" * MAX_FILE_BYTES + "\n")
     diagnostics, _ = diagnostics_of(path)
     assert [d.code for d in diagnostics] == ["E502"] and str(MAX_FILE_BYTES) in diagnostics[0].message
+
+
+def test_a_file_level_error_is_shown_at_the_file_alone(write_rules, tmp_path):
+    too_large = write_rules(GAME + "#" * MAX_FILE_BYTES + "\n")
+    for path in (too_large, tmp_path, tmp_path / "missing.rules"):
+        diagnostics, text = diagnostics_of(path)
+        assert text.startswith(f"{path}: error[{diagnostics[0].code}]: cannot read the rules file"), text
+        assert ":0:0" not in text
+
+
+@pytest.mark.parametrize("name", ["a\0b.rules", "a\0b.py", "games/\0"])
+def test_a_file_name_with_a_nul_is_a_diagnostic_not_an_exception(name):
+    diagnostics, _ = diagnostics_of(name)
+    assert [(d.code, d.message) for d in diagnostics] == [("E501", "cannot read the rules file: not a file name")]
+    program, diagnostics, _ = load_program(name)
+    assert program is None and [d.code for d in diagnostics] == ["E501"]
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
@@ -322,3 +339,17 @@ def test_a_file_of_too_many_words_is_refused_before_parsing(write_rules):
     assert time.perf_counter() - started < 5
     assert [(d.code, d.span.line) for d in diagnostics] == [("E105", 5)]
     assert f"more than {MAX_TOKENS} words" in diagnostics[0].message
+
+
+@pytest.mark.parametrize("before, after", [(1, 40_000), (20_000, 20_000), (40_000, 0)])
+def test_a_diagnostic_on_a_huge_line_is_clipped_around_its_caret(write_rules, before, after):
+    line = "var v: int = 0" + " " * before + "@" + "y" * after
+    path = write_rules('game "G" { players 2 }\n' + line + '\naction pass "pass" { v += 1 }\n' + FLOW)
+    diagnostics, text = diagnostics_of(path)
+    shown = text.splitlines()
+    row = next(i for i, one in enumerate(shown) if one.startswith("2 | "))
+    assert all(len(one) < 220 for one in shown)
+    caret = shown[row + 1].index("^")
+    assert shown[row][caret] == "@"
+    assert shown[row].startswith("2 | ...") == (before > 100)
+    assert shown[row].endswith("...") == (after > 100)

@@ -85,3 +85,9 @@ flow {
     state.apply("take 2")
     by_rule = {site.rule: (site.line, game.coverage.counts[site.first]) for site in game.coverage.sites}
     assert by_rule["R-1"] == by_rule["R-2"] == (6, 1) and by_rule["R-3"] == by_rule["R-4"] == (9, 1)
+
+
+def test_a_tag_followed_by_comments_maps_to_its_code_not_a_comment(capsys):
+    assert main(["rulebook", str(ROOT / "games" / "continents.rules"), "--json"]) == 0
+    places = json.loads(capsys.readouterr().out)["rules"]["C-3"]["places"]
+    assert [(p["line"], p["code"]) for p in places] == [(8, 'game "Continents" {')]

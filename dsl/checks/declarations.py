@@ -3,7 +3,7 @@ boards, the game's scores and returns."""
 from __future__ import annotations
 
 from .. import ast
-from ..builtins import BUILTIN_VALUES, STDLIB_SIGNATURES
+from ..builtins import BUILTIN_TYPES, BUILTIN_VALUES, STDLIB_SIGNATURES, TYPE_WORDS
 from ..checker import Checker
 from ..diagnostics import did_you_mean
 from ..limits import MAX_PLAYERS
@@ -43,8 +43,11 @@ def check_types_and_names(c: Checker):
     for name, declared in c.program.declarations.items():
         if isinstance(declared.node, ast.Action):
             continue           # actions have names of their own, used only by 'play'
-        if name in STDLIB_SIGNATURES or name in BUILTIN_VALUES or name == "can_play":
-            c.error("E211", f"'{name}' is {'a built-in name' if name in BUILTIN_VALUES else 'a standard function'}: a declaration of that name would hide it",
+        if name in STDLIB_SIGNATURES or name in BUILTIN_VALUES or name in BUILTIN_TYPES or name in TYPE_WORDS \
+                or name == "can_play":
+            what = ("a built-in name" if name in BUILTIN_VALUES else "a built-in type" if name in BUILTIN_TYPES
+                    else "a word of the language" if name in TYPE_WORDS else "a standard function")
+            c.error("E211", f"'{name}' is {what}: a declaration of that name would hide it",
                     declared.node.span, f"give it a name of its own (e.g. 'game_{name}')")
     seen_members = {}
     for enum in c.enums.values():
@@ -53,7 +56,11 @@ def check_types_and_names(c: Checker):
                 c.error("E201", f"'{member}' is a member of both {seen_members[member]} and {enum.name}", enum.span)
             seen_members[member] = enum.name
             if member in c.program.declarations:
-                c.error("E201", f"enum member '{member}' has the name of a declaration", enum.span)
+                # a built-in enum has no place in the file: the declaration is where to look
+                built_in = enum.span.line < 1
+                at = c.program.declarations[member].node.span if built_in else enum.span
+                c.error("E201", f"enum member '{member}' has the name of a declaration", at,
+                        f"'{member}' is a member of the built-in enum {enum.name}" if built_in else None)
     for component in c.components.values():
         for field in component.fields:
             c.type_name(field.type)

@@ -23,7 +23,7 @@ from ..runtime.writes import entity_column_value
 from ..compile.codegen import Context
 from .coverage import Coverage
 from ..runtime.errors import DeclarationError, Finished, RulesRuntimeError
-from .labels import LABEL_OF, plain_label
+from .labels import EMPTY_VALUE, LABEL_OF, closed_gaps_lines, plain_label
 from .located import PYTHON_ERRORS, located
 from .params import ParamValueError, player_range, typed_params
 from .state import State
@@ -216,6 +216,10 @@ class Game:
         for var in self.types.vars.values():
             t = self.types.type_name(var.type)
             if var.initial is not None:
+                read = variable_read(var.initial, self.types, self.var_defaults)
+                if read is not None:
+                    raise RulesRuntimeError(f"'{read.id}' is read before the game starts: an initial value or a "
+                                            f"param cannot depend on a variable", read.span)
                 self.var_defaults[var.name] = compiler.constant(var.initial)
                 players = compiler.player_values(var.name)
                 if players is not None and self.var_defaults[var.name] not in players:
@@ -313,11 +317,13 @@ class Game:
         """A generated f(s, *args) -> the move's full name, from the action's template."""
         cg = self.compiler.codegen
         pieces = []
+        may_be_empty = False      # a value that may read as nothing: closed_gaps takes its gap out
         for literal, position in parts:
             if literal:
                 pieces.append(repr(literal))
             if position is not None and not isinstance(position, int):
-                pieces.append(self.label_expression(action, position))
+                pieces.append(f"({self.label_expression(action, position)} or {EMPTY_VALUE!r})")
+                may_be_empty = True
                 continue
             if position is not None:
                 value, t = f"a{position}", strip_optional(action.binders[position][3])
@@ -326,16 +332,19 @@ class Game:
                 elif t in self.types.components or t in self.types.boards:
                     pieces.append(f'(_E[{value}]["__label__"] if {value} is not None else "none")')
                 elif t.startswith("list["):
-                    pieces.append(f"{cg.bind(self.labeler(t))}(s, {value})")
+                    pieces.append(f"({cg.bind(self.labeler(t))}(s, {value}) or {EMPTY_VALUE!r})")
+                    may_be_empty = True
                 else:
-                    pieces.append(f"{cg.bind(plain_label)}({value})")
+                    pieces.append(f"({cg.bind(plain_label)}({value}) or {EMPTY_VALUE!r})")
+                    may_be_empty = True
         if tail:
             pieces.append(repr(tail))
         arguments = "".join(f", a{k}" for k in range(len(action.binders)))
         name = re.sub(r"\W", "_", action.name)
         # (many pieces are joined: a long sum is too deep for Python's compiler)
         text = f"''.join(({', '.join(pieces)},))" if len(pieces) > 16 else ' + '.join(pieces) or repr('')
-        return self.compiler.define(f"def name_{name}(s{arguments})", [f"    return {text}"])
+        lines = closed_gaps_lines(text) if may_be_empty else [f"    return {text}"]
+        return self.compiler.define(f"def name_{name}(s{arguments})", lines)
 
     def label_expression(self, action, node) -> str:
         """The source that makes the text of a label's {expression} in a namer (its arguments
@@ -442,3 +451,17 @@ class Game:
         except Finished:
             return
         self.setup_done(s)
+
+
+def variable_read(node, types, variables) -> Optional[ast.Name]:
+    """The first read of one of `variables` in an initial value, through the functions it calls:
+    no variable holds a value before the game starts (local names never hide one: E210)."""
+    pending, called = [node], set()
+    while pending:
+        for n in ast.walk(pending.pop()):
+            if isinstance(n, ast.Name) and n.id in variables:
+                return n
+            if isinstance(n, ast.Call) and n.name in types.functions and n.name not in called:
+                called.add(n.name)
+                pending.append(types.functions[n.name].body)
+    return None

@@ -4,7 +4,7 @@ import os
 from referee.dsl import ast
 from referee.dsl.checks import check
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
-from referee.dsl.program import load_program
+from referee.dsl.program import Unreadable, load_program, refusal
 
 from ..compile.module import is_compiled_module, opened
 from ..runtime.errors import DeclarationError, RulesRuntimeError
@@ -21,6 +21,8 @@ def load_game(path, options=(), players=None, coverage=False, params=None, chanc
     made already). Returns (game or None, diagnostics, sources). A compiled module (a .py file
     `referee compile -o` wrote) loads as its rules with its settings, and its functions run."""
     module = None
+    if "\0" in str(path):        # no file has this name, rules or compiled module: say so
+        return None, [refusal(str(path), Unreadable("unreadable", "not a file name"))], {}
     if is_compiled_module(path):
         module, problem = opened(path, options, players, params)
         if problem is not None:

@@ -7,8 +7,9 @@ from referee.dsl.types import strip_optional
 
 from ..runtime import CHANCE
 from ..runtime.values import same_value
-from ..runtime.errors import SameNamedMoves
-from .labels import plain_label
+from ..runtime.errors import RulesRuntimeError, SameNamedMoves
+from .located import PYTHON_ERRORS
+from .labels import EMPTY_VALUE, closed_gaps, plain_label
 
 SKIP = "skip"
 
@@ -112,6 +113,33 @@ class MoveList:
 
     def __repr__(self):
         return f"MoveList({list(self)!r})"
+
+
+def listed_in(segments, move) -> bool:
+    """Whether a move that carries these segments is one of them, not a copy changed by hand."""
+    for index, items, _ in segments:
+        if index is None:
+            if any(m.kind == move.kind and m.action == move.action and m.args == move.args for m in items):
+                return True
+        elif index == move.action and (move.kind == "choice") == (index == CHOICE_SEGMENT) and move.args in items:
+            return True
+    return False
+
+
+def move_name_or_none(s, move):
+    """A move's name (a move made by hand is named as a move of s), or None when it names no
+    move of the game: an action index, arguments or a state that are not the game's."""
+    if move._name is not None:
+        return move._name if isinstance(move._name, str) else None
+    named_in = move._state if move._state is not None else s
+    if move.kind != "action" or move.action.__class__ is not int or move.args.__class__ is not tuple \
+            or not 0 <= move.action < len(getattr(getattr(named_in, "game", None), "namers", ())):
+        return None          # (a choice's option and a skip are made with their names)
+    try:
+        name = move_name(named_in, move.action, move.args)
+    except (*PYTHON_ERRORS, RulesRuntimeError):
+        return None
+    return name if isinstance(name, str) else None
 
 
 def normalise(text: str) -> str:
@@ -240,11 +268,11 @@ def move_name(s, index, args, labelers=None) -> str:
     for literal, position in parts:
         out.append(literal)
         if position is not None and not isinstance(position, int):
-            out.append(expression_text(s, index, position, args, masked))
+            out.append(expression_text(s, index, position, args, masked) or EMPTY_VALUE)
         elif position is not None:
-            out.append(labelers[position](s, args[position]))
+            out.append(labelers[position](s, args[position]) or EMPTY_VALUE)
     out.append(tail)
-    return "".join(out)
+    return closed_gaps("".join(out))
 
 
 def expression_text(s, index, node, args, masked) -> str:

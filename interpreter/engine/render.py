@@ -205,7 +205,7 @@ def render_vars(values: dict, defaults=None, boards=None) -> list:
         groups.setdefault(name, []).append((index, value))
     lines = []
     for name, entries in groups.items():
-        entries.sort(key=lambda e: index_order(e[0]))
+        # in the view's order, the order of the indexes' domains: an enum's members as declared
         if len(entries) == 1 and not entries[0][0]:
             lines.append(f"  {name}: {entries[0][1] or '-'}")      # an empty list: '-', not nothing
             continue

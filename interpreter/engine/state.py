@@ -14,7 +14,7 @@ from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..runtime.zone_rows import canonical_key
 from .labels import plain_label
 from .located import PYTHON_ERRORS, located
-from .moves import Move, MoveList, legal_segments, normalise
+from .moves import Move, MoveList, legal_segments, listed_in, move_name_or_none, normalise
 from .refusals import explain_refusal
 from .steps import apply_move, replayed
 from .views import make_view
@@ -396,12 +396,8 @@ class State:
             move = self.find_move(move)
         else:
             segments = self._legal if self._legal is not None else self.listed()
-            if getattr(move, "owner", None) is not segments:
-                legal = MoveList(self, segments)
-                if not isinstance(move, Move) or move not in legal:
-                    name = move.name if isinstance(move, Move) else repr(move)
-                    raise IllegalMove(f"'{name}' is not a legal move now")
-                move = legal[legal.index(move)]
+            if getattr(move, "owner", None) is not segments or not listed_in(segments, move):
+                move = self.legal_move_named(move, segments)
         # all or nothing: a move that fails half-way is undone. A state reached by moves alone
         # is rebuilt from its seed and moves (nothing to pay while moves succeed); one changed
         # by hand keeps a copy of itself for the time of the move.
@@ -415,6 +411,20 @@ class State:
         except RulesRuntimeError:
             self.undo_failed_move(saved, before)
             raise
+
+    def legal_move_named(self, move, segments) -> Move:
+        """The legal move of the same name as `move` (one from another state, or made by hand),
+        or IllegalMove: also when `move` names no move of this game at all."""
+        name = move_name_or_none(self, move) if isinstance(move, Move) else None
+        if name is None:
+            what = (f"action {move.action!r} with arguments {move.args!r}" if isinstance(move, Move)
+                    else f"{type(move).__name__} {move!r}")
+            raise IllegalMove(f"this is not a move of this game ({what[:200]})")
+        legal = MoveList(self, segments)
+        for candidate in legal:
+            if candidate.name == name:
+                return candidate
+        raise IllegalMove(f"'{name}' is not a legal move now")
 
     def undo_failed_move(self, saved, moves_before):
         if saved is not None:
