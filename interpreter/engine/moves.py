@@ -115,17 +115,6 @@ class MoveList:
         return f"MoveList({list(self)!r})"
 
 
-def listed_in(segments, move) -> bool:
-    """Whether a move that carries these segments is one of them, not a copy changed by hand."""
-    for index, items, _ in segments:
-        if index is None:
-            if any(m.kind == move.kind and m.action == move.action and m.args == move.args for m in items):
-                return True
-        elif index == move.action and (move.kind == "choice") == (index == CHOICE_SEGMENT) and move.args in items:
-            return True
-    return False
-
-
 def move_name_or_none(s, move):
     """A move's name (a move made by hand is named as a move of s), or None when it names no
     move of the game: an action index, arguments or a state that are not the game's."""

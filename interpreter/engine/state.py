@@ -14,7 +14,7 @@ from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..runtime.zone_rows import canonical_key
 from .labels import plain_label
 from .located import PYTHON_ERRORS, located
-from .moves import Move, MoveList, legal_segments, listed_in, move_name_or_none, normalise
+from .moves import Move, MoveList, legal_segments, move_name_or_none, normalise
 from .refusals import explain_refusal
 from .steps import apply_move, replayed
 from .views import make_view
@@ -396,7 +396,9 @@ class State:
             move = self.find_move(move)
         else:
             segments = self._legal if self._legal is not None else self.listed()
-            if getattr(move, "owner", None) is not segments or not listed_in(segments, move):
+            # a move of this very listing (it carries its segments) plays at once: checking its
+            # arguments against the listing again would cost a scan on every move of a playout
+            if getattr(move, "owner", None) is not segments:
                 move = self.legal_move_named(move, segments)
         # all or nothing: a move that fails half-way is undone. A state reached by moves alone
         # is rebuilt from its seed and moves (nothing to pay while moves succeed); one changed
