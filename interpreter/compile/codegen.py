@@ -21,6 +21,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.checker import ANY, element_of, strip_optional
 from referee.dsl.limits import MAX_RANGE
+from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
 from ..runtime import stdlib
@@ -195,7 +196,9 @@ class MaintainedFilter:
     limit: int            # more changes than this since the last value: computed whole
 
 
-class SourceGenerator:
+class SourceGenerator(Visitor):
+    kinds = EXPRESSIONS
+
     def __init__(self, compiler):
         self.compiler = compiler
         self.namespace = runtime.namespace()
@@ -251,7 +254,7 @@ class SourceGenerator:
 
     # ---- expressions ----
     def source(self, node, scope, ctx) -> str:
-        return getattr(self, "x_" + type(node).__name__)(node, scope, ctx)
+        return self.dispatch(node, scope, ctx)
 
     def collection(self, node, scope, ctx) -> str:
         """The source of a sequence: a zone's content when the expression is a zone."""
@@ -290,15 +293,15 @@ class SourceGenerator:
         ctx.lazy.add(temp)
         return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
 
-    def x_Integer(self, node, scope, ctx):
+    def visit_Integer(self, node, scope, ctx):
         return repr(node.value)
 
-    x_Text = x_Boolean = x_Integer
+    visit_Text = visit_Boolean = visit_Integer
 
-    def x_Nothing(self, node, scope, ctx):
+    def visit_Nothing(self, node, scope, ctx):
         return "None"
 
-    def x_Name(self, node, scope, ctx):
+    def visit_Name(self, node, scope, ctx):
         name = node.id
         c = self.compiler
         if self.is_local(name, scope, ctx):
@@ -330,17 +333,17 @@ class SourceGenerator:
                                     f"param cannot depend on a variable", node.span)
         return self.literal(defaults[var])
 
-    def x_ListLiteral(self, node, scope, ctx):
+    def visit_ListLiteral(self, node, scope, ctx):
         return "[" + ", ".join(self.source(i, scope, ctx) for i in node.items) + "]"
 
-    def x_Conditional(self, node, scope, ctx):
+    def visit_Conditional(self, node, scope, ctx):
         c, a, b = (self.source(n, scope, ctx) for n in (node.condition, node.then, node.otherwise))
         return f"({a} if {c} else {b})"
 
     def boolean(self, node, scope) -> bool:
         return self.compiler.type_of(node, scope) == "bool"
 
-    def x_Or(self, node, scope, ctx):
+    def visit_Or(self, node, scope, ctx):
         a = self.source(node.left, scope, ctx)
         with self.narrowed(a, "is None", ctx):      # x == none or ...: x is some value on the right
             b = self.source(node.right, scope, ctx)
@@ -348,7 +351,7 @@ class SourceGenerator:
             return f"({a} or {b})"
         return f"bool({a} or {b})"
 
-    def x_And(self, node, scope, ctx):
+    def visit_And(self, node, scope, ctx):
         a = self.source(node.left, scope, ctx)
         with self.narrowed(a, "is not None", ctx):  # x != none and ...: x is some value on the right
             b = self.source(node.right, scope, ctx)
@@ -373,10 +376,10 @@ class SourceGenerator:
         finally:
             ctx.safe.discard(name)
 
-    def x_Not(self, node, scope, ctx):
+    def visit_Not(self, node, scope, ctx):
         return f"(not {self.source(node.operand, scope, ctx)})"
 
-    def x_Compare(self, node, scope, ctx):
+    def visit_Compare(self, node, scope, ctx):
         emptiness = self.count_against_zero(node, scope, ctx)
         if emptiness is None:
             emptiness = self.size_against_zero(node, scope, ctx)
@@ -433,7 +436,7 @@ class SourceGenerator:
                 whether = ast.Aggregate(count.span, "any", count.binder, None)
                 indexed = self.compiler.indexed_reads.get(id(count))       # a table of the count's values
                 found = self.indexed_aggregate(whether, indexed, scope, ctx) if indexed is not None else \
-                    self.x_Aggregate(whether, scope, ctx)
+                    self.visit_Aggregate(whether, scope, ctx)
                 return found if some else f"(not {found})"
         return None
 
@@ -454,7 +457,7 @@ class SourceGenerator:
                 return f"(not not {items})" if some else f"(not {items})"
         return None
 
-    def x_Member(self, node, scope, ctx):
+    def visit_Member(self, node, scope, ctx):
         if isinstance(node.collection, ast.Range):     # a test, whatever the range's length
             bounds = (self.source(node.collection.low, scope, ctx), self.source(node.collection.high, scope, ctx))
             item = self.source(node.item, scope, ctx)
@@ -463,12 +466,12 @@ class SourceGenerator:
             return f"within({item}, {', '.join(bounds)})"
         return f"({self.source(node.item, scope, ctx)} in {self.collection(node.collection, scope, ctx)})"
 
-    def x_NotMember(self, node, scope, ctx):
+    def visit_NotMember(self, node, scope, ctx):
         if isinstance(node.collection, ast.Range):
-            return f"(not {self.x_Member(node, scope, ctx)})"
+            return f"(not {self.visit_Member(node, scope, ctx)})"
         return f"({self.source(node.item, scope, ctx)} not in {self.collection(node.collection, scope, ctx)})"
 
-    def x_Range(self, node, scope, ctx):
+    def visit_Range(self, node, scope, ctx):
         low, high = self.source(node.low, scope, ctx), self.source(node.high, scope, ctx)
         if is_number(low) and is_number(high) and int(high.strip("()")) - int(low.strip("()")) < MAX_RANGE:
             return f"range({low}, {int(high.strip('()')) + 1})"       # known when compiled (params included)
@@ -538,7 +541,7 @@ class SourceGenerator:
         t = self.temp()
         return f"({use(t)} if ({t} := {src}) is not None else {on_none})"
 
-    def x_Binary(self, node, scope, ctx):
+    def visit_Binary(self, node, scope, ctx):
         span = self.bind(node.span, "span")
         if node.op == "+" and self.compiler.type_of(node.left, scope).startswith("list["):
             return f"joined(STEP, {self.source(node.left, scope, ctx)}, {self.source(node.right, scope, ctx)}, {span})"
@@ -555,10 +558,10 @@ class SourceGenerator:
             return f"bounded({a} {node.op} {b}, {span})"
         return f"({a} {node.op} {b})"
 
-    def x_Negate(self, node, scope, ctx):
+    def visit_Negate(self, node, scope, ctx):
         return f"(-{self.number(node.operand, scope, ctx, self.bind(node.span, 'span'))})"
 
-    def x_Attribute(self, node, scope, ctx):
+    def visit_Attribute(self, node, scope, ctx):
         obj = self.source(node.obj, scope, ctx)
         t = strip_optional(self.compiler.type_of(node.obj, scope))
         # every attribute of a component is given when it is created; the attributes of board
@@ -589,7 +592,7 @@ class SourceGenerator:
         row = ctx.rows.key(name, sources) if ctx.rows is not None else None
         return row or "(" + ", ".join([repr(name)] + sources) + ",)"
 
-    def x_Subscript(self, node, scope, ctx):
+    def visit_Subscript(self, node, scope, ctx):
         c = self.compiler
         if isinstance(node.obj, ast.Name) and node.obj.id not in ctx.bound and scope.lookup(node.obj.id) is None:
             name = node.obj.id
@@ -601,7 +604,7 @@ class SourceGenerator:
                 return self.hoisted_lazy(read, ctx)
         return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
 
-    def x_LetIn(self, node, scope, ctx):
+    def visit_LetIn(self, node, scope, ctx):
         """let x = v in e: v computed once, e reads it (a walrus in a tuple; where no ':=' may
         stand, a lambda)."""
         value = self.source(node.value, scope, ctx)
@@ -614,7 +617,7 @@ class SourceGenerator:
         body = self.source(node.body, inner_scope, ctx.child(**{node.name: temp}))
         return f"(({temp} := {value}), {body})[1]"
 
-    def x_After(self, node, scope, ctx):
+    def visit_After(self, node, scope, ctx):
         """after P(args): E -- E, read by a generated function from a copy of the state on which
         the procedure ran; the locals E names are passed to it."""
         c = self.compiler
@@ -629,7 +632,7 @@ class SourceGenerator:
         passed = "".join(f"{ctx.local(n)}, " for n in free)
         return f"after_procedure(s, proc_{node.procedure}, ({args}), {name}, ({passed}))"
 
-    def x_Call(self, node, scope, ctx):
+    def visit_Call(self, node, scope, ctx):
         c = self.compiler
         name = node.name
         if name in c.types.boards:
@@ -802,7 +805,7 @@ class SourceGenerator:
             return "(" + f" {'or' if kind == 'any' else 'and'} ".join(parts) + ")"
         return "(0 + " + " + ".join(parts) + ")"
 
-    def x_Aggregate(self, node, scope, ctx):
+    def visit_Aggregate(self, node, scope, ctx):
         if id(node) in self.substitutions:        # an index stands for it (Compiler.equality_index)
             return self.substitutions[id(node)]
         indexed = self.compiler.indexed_reads.get(id(node))
@@ -1063,7 +1066,7 @@ class SourceGenerator:
             return domain
         return f"charged(STEP, {domain}, {units}, {self.bind(node.span, 'span')})"
 
-    def x_Ranking(self, node, scope, ctx):
+    def visit_Ranking(self, node, scope, ctx):
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
         domain = self.charged(node, domain)
         sources = [f"({self.source(k, inner_scope, inner)} or 0)" for k in node.keys]
