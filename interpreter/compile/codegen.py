@@ -33,6 +33,19 @@ UNROLL = 12             # aggregates over a constant range this small are unroll
 NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\((?:\([^()]*\)|a\d+_key)\))\)")
 
 
+SPREAD = 100            # a joined expression longer than this is written one item a line
+CONTINUED = "\n" + " " * 12
+
+
+def joined(parts, separator: str) -> str:
+    """Items joined by an operator or a comma: one a line when they are long together (the
+    caller writes them inside brackets; Compiler.define gives each line its statement's span)."""
+    one_line = separator.join(parts)
+    if len(one_line) <= SPREAD:
+        return one_line
+    return (separator.rstrip() + CONTINUED).join(parts)
+
+
 def truth(source: str) -> str:
     """A condition's source for where only its truth counts (an if, a filter): a zone read
     needs no bool of its own."""
@@ -338,6 +351,8 @@ class SourceGenerator(Visitor):
 
     def visit_Conditional(self, node, scope, ctx):
         c, a, b = (self.source(n, scope, ctx) for n in (node.condition, node.then, node.otherwise))
+        if len(a) + len(c) + len(b) > SPREAD:
+            return f"({a}{CONTINUED}if {c}{CONTINUED}else {b})"
         return f"({a} if {c} else {b})"
 
     def boolean(self, node, scope) -> bool:
@@ -348,8 +363,8 @@ class SourceGenerator(Visitor):
         with self.narrowed(a, "is None", ctx):      # x == none or ...: x is some value on the right
             b = self.source(node.right, scope, ctx)
         if self.boolean(node.left, scope) and self.boolean(node.right, scope):
-            return f"({a} or {b})"
-        return f"bool({a} or {b})"
+            return f"({joined((a, b), ' or ')})"
+        return f"bool({joined((a, b), ' or ')})"
 
     def visit_And(self, node, scope, ctx):
         a = self.source(node.left, scope, ctx)
@@ -358,8 +373,8 @@ class SourceGenerator(Visitor):
         if self.boolean(node.left, scope) and self.boolean(node.right, scope):
             if a == "True" or b == "True":     # (a none test found needless: the other side alone)
                 return b if a == "True" else a
-            return f"({a} and {b})"
-        return f"bool({a} and {b})"
+            return f"({joined((a, b), ' and ')})"
+        return f"bool({joined((a, b), ' and ')})"
 
     @contextlib.contextmanager
     def narrowed(self, test, form, ctx):
@@ -396,16 +411,16 @@ class SourceGenerator(Visitor):
                 if other == "None":
                     return "True" if op == "==" else "False"
                 return f"({other} is {'' if op == '==' else 'not '}None)"
-            return f"({a} {op} {b})"
+            return f"({joined((a, b), f' {op} ')})"
         # an order with 'none' on either side is false
         sure_a, sure_b = self.surely(node.left, scope, ctx), self.surely(node.right, scope, ctx)
         if sure_a and sure_b:
-            return f"({a} {op} {b})"
+            return f"({joined((a, b), f' {op} ')})"
         simple_a = is_identifier(a) or sure_a
         simple_b = is_identifier(b) or sure_b
         if simple_a and simple_b:
             checks = [f"{x} is not None" for x, sure in ((a, sure_a), (b, sure_b)) if not sure]
-            return "(" + " and ".join(checks + [f"{a} {op} {b}"]) + ")"
+            return "(" + joined(checks + [joined((a, b), f" {op} ")], " and ") + ")"
         if ctx.no_walrus:
             return f"order({a}, {op!r}, {b})"
         checks, operands = [], []
@@ -419,7 +434,7 @@ class SourceGenerator(Visitor):
                 t = self.temp()
                 checks.append(f"({t} := {x}) is not None")
                 operands.append(t)
-        return "(" + " and ".join(checks + [f"{operands[0]} {op} {operands[1]}"]) + ")"
+        return "(" + joined(checks + [joined(operands, f" {op} ")], " and ") + ")"
 
     def count_against_zero(self, node, scope, ctx):
         """count(x in D where c) == 0 (or != 0, > 0, >= 1, < 1): whether any x passes, which
@@ -555,8 +570,8 @@ class SourceGenerator(Visitor):
                 (node.op in "+-" and self.compiler.type_of(node, scope) == "real"):
             # a product of two values (or a sum of fractions) may square its digits round
             # after round: checked where it is made, before it grows past any memory
-            return f"bounded({a} {node.op} {b}, {span})"
-        return f"({a} {node.op} {b})"
+            return f"bounded({joined((a, b), f' {node.op} ')}, {span})"
+        return f"({joined((a, b), f' {node.op} ')})"
 
     def visit_Negate(self, node, scope, ctx):
         return f"(-{self.number(node.operand, scope, ctx, self.bind(node.span, 'span'))})"
@@ -802,8 +817,8 @@ class SourceGenerator(Visitor):
         if kind in ("any", "all"):
             if parts[0] is None:          # all/any of a non-empty range without a filter or a value
                 return "True"
-            return "(" + f" {'or' if kind == 'any' else 'and'} ".join(parts) + ")"
-        return "(0 + " + " + ".join(parts) + ")"
+            return "(" + joined(parts, f" {'or' if kind == 'any' else 'and'} ") + ")"
+        return "(" + joined(["0"] + parts, " + ") + ")"
 
     def visit_Aggregate(self, node, scope, ctx):
         if id(node) in self.substitutions:        # an index stands for it (Compiler.equality_index)

@@ -377,6 +377,10 @@ class Compiler(Visitor):
         reads (_Z, _V, _E) bound once at its top."""
         body_lines = body.lines if isinstance(body, Lines) else body
         spans = body.spans if isinstance(body, Lines) else [span] * len(body_lines)
+        if any("\n" in line for line in body_lines):      # an expression written over lines: each its span
+            pairs = [(part, spans[k] if k < len(spans) else None)
+                     for k, line in enumerate(body_lines) for part in line.split("\n")]
+            body_lines, spans = [part for part, _ in pairs], [sp for _, sp in pairs]
         text = "\n".join(body_lines)
         prologue = []
         for local, attribute in (("_Z", "zones"), ("_V", "vars"), ("_E", "entities")):
