@@ -46,6 +46,12 @@ def joined(parts, separator: str) -> str:
     return (separator.rstrip() + CONTINUED).join(parts)
 
 
+def gap(before: str, after: str) -> str:
+    """What separates two parts of an expression in brackets: a space, or a new line when they
+    are long together."""
+    return CONTINUED if len(before) + len(after) > SPREAD else " "
+
+
 def truth(source: str) -> str:
     """A condition's source for where only its truth counts (an if, a filter): a zone read
     needs no bool of its own."""
@@ -791,7 +797,8 @@ class SourceGenerator(Visitor):
             tried = list(values) if kind != "max" else list(values)[::-1]
             for value in reversed(tried):      # built from the last one tried
                 inner = ctx.child(**{node.binder.name: repr(value)})
-                chain = f"({value} if {self.source(node.binder.condition, inner_scope, inner)} else {chain})"
+                condition = self.source(node.binder.condition, inner_scope, inner)
+                chain = f"({value} if {condition}{gap(condition, chain)}else {chain})"
             return chain
         if values is None or kind not in ("any", "all", "count", "sum") or \
                 (kind in ("any", "all") and node.value is not None and node.binder.condition is not None):
@@ -841,32 +848,33 @@ class SourceGenerator(Visitor):
             body = reusing(body, filter_values(where))      # sum(x where f(x) > 0: f(x)): f once
         target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
         domain = self.charged(node, domain)
-        cond = f" if {where}" if where is not None else ""
-        loop = f"for {target} in {self.charged(node, rows)}{cond}"
+        rows = self.charged(node, rows)
+        cond = f"{gap(rows, where)}if {where}" if where is not None else ""
+        loop = f"{gap(body, rows)}for {target} in {rows}{cond}"      # (a space, or a new line when long)
         kind = node.kind
         if kind == "count":
-            return f"len({domain})" if where is None else f"len([1 {loop}])"
+            return f"len({domain})" if where is None else f"len([1{loop}])"
         if kind == "filter":
-            return f"list({domain})" if where is None else f"[{var} {loop}]"
+            return f"list({domain})" if where is None else f"[{var}{loop}]"
         if kind == "map":
-            return f"[{body} {loop}]"
+            return f"[{body}{loop}]"
         if kind == "first":
             if where is None:
                 return f"next(iter({domain}), None)"      # (no generator to make)
-            return f"next(({var} {loop}), None)"
+            return f"next(({var}{loop}), None)"
         if kind in ("any", "all") and node.value is None:
             # no ':' part: any = some item passes the filter, all = every item passes it
             if kind == "any":
-                return f"any(True {loop})"
-            return "True" if where is None else f"all({where} for {target} in {self.charged(node, rows)})"
+                return f"any(True{loop})"
+            return "True" if where is None else f"all({where}{gap(where, rows)}for {target} in {rows})"
         if kind == "any":
-            return f"any({body} {loop})"
+            return f"any({body}{loop})"
         if kind == "all":
-            return f"all({body} {loop})"
+            return f"all({body}{loop})"
         if kind == "sum":
-            return f"sum([({body} or 0) {loop}])"
+            return f"sum([({body} or 0){loop}])"
         helper = "largest" if kind == "max" else "smallest"
-        return f"{helper}([{body} {loop}])"
+        return f"{helper}([{body}{loop}])"
 
     def invariant_first(self, node, scope, ctx):
         """`any(x in D where A or B)` whose first disjuncts A do not name x (`size(bag) > 0 or

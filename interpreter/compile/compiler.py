@@ -25,7 +25,7 @@ from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, countin
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.maintained import PartCounts
 from .module import digest, functions_text, module_text
-from .codegen import Context, SourceGenerator, attributes_read_once, names_in, truth
+from .codegen import SPREAD, Context, SourceGenerator, attributes_read_once, names_in, truth
 from .instructions import Instruction
 from .key_rows import KeyRows
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
@@ -288,6 +288,15 @@ class Lines:
     def add(self, indent, text):
         self.lines.append("    " * (indent + self.offset) + text)
         self.spans.append(self.span)
+
+
+def unless(out, test, action):
+    """`if not (test): action` at the top of a function, over two lines when long."""
+    if len(test) + len(action) > SPREAD:
+        out.add(1, f"if not ({test}):")
+        out.add(2, action)
+    else:
+        out.add(1, f"if not ({test}): {action}")
 
 
 class Compiler(Visitor):
@@ -1584,9 +1593,9 @@ class Compiler(Visitor):
                 # a require without 'else': its reason is the rule's own text, marked as such
                 given = self.reason_source(node.reason, guard_scope, env, node.span) if node.reason \
                     else self.codegen.bind(RuleText(reason), "rule")
-                guard.add(1, f"if not ({truth(self.x(node.condition, guard_scope, env))}): return {given}")
-                run.add(1, f"if not ({self.x(node.condition, run_scope, local)}): "
-                           f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
+                unless(guard, truth(self.x(node.condition, guard_scope, env)), f"return {given}")
+                unless(run, self.x(node.condition, run_scope, local),
+                       f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
         guard.add(1, "return None")
         name = re.sub(r"\W", "_", action.name)
         guard_fn = self.define(f"def guard_{name}(s, e)", guard, self.where(action))
