@@ -353,7 +353,7 @@ class SourceGenerator(Visitor):
         return self.literal(defaults[var])
 
     def visit_ListLiteral(self, node, scope, ctx):
-        return "[" + ", ".join(self.source(i, scope, ctx) for i in node.items) + "]"
+        return "[" + joined([self.source(i, scope, ctx) for i in node.items], ", ") + "]"
 
     def visit_Conditional(self, node, scope, ctx):
         c, a, b = (self.source(n, scope, ctx) for n in (node.condition, node.then, node.otherwise))
@@ -672,7 +672,8 @@ class SourceGenerator(Visitor):
             if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and \
                     not c.work.charges_at_entry(name) and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
-            args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
+            sources = [self.source(a, scope, ctx) for a in node.arguments]
+            args = f", {joined(sources, ', ')}" if sources else ""
             if name not in c.random_functions:
                 return self.hoisted_lazy(f"fn_{name}(s{args})", ctx)
             return f"fn_{name}(s{args})"
@@ -703,7 +704,7 @@ class SourceGenerator(Visitor):
             return f"({table}[{args[0]}].get({args[1]}) if {args[0]} is not None else None)"
         if name in self.geometry_functions:
             # the board's geometry, precomputed: its neighbours, lines and 2x2 blocks
-            return f"{self.bind(self.geometry_functions[name])}({', '.join(args)})"
+            return f"{self.bind(self.geometry_functions[name])}({joined(args, ', ')})"
         if name in ("top", "bottom"):
             at = "-1" if name == "top" else "0"
             if is_identifier(args[0]):
@@ -715,7 +716,7 @@ class SourceGenerator(Visitor):
         if name == "next" and not c.type_of(node.arguments[0], scope).endswith("?"):    # (next of none: stdlib says so)
             return f"({args[0]} % {c.game.num_players} + 1)"
         fn = self.bind(stdlib.FUNCTIONS[name])
-        return f"{fn}(s, {', '.join(args)})"
+        return f"{fn}(s, {joined(args, ', ')})"
 
     def inline(self, fn_decl, arguments, scope, ctx):
         """The function's body in place, its parameters standing for the caller's argument

@@ -25,7 +25,7 @@ from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, countin
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.maintained import PartCounts
 from .module import digest, functions_text, module_text
-from .codegen import SPREAD, Context, SourceGenerator, attributes_read_once, names_in, truth
+from .codegen import SPREAD, Context, SourceGenerator, joined, attributes_read_once, names_in, truth
 from .instructions import Instruction
 from .key_rows import KeyRows
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
@@ -969,8 +969,9 @@ class Compiler(Visitor):
         if not pieces:
             pieces.append(repr(text))
         if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
-            return f"''.join(({', '.join(pieces)},))"
-        return " + ".join(pieces)
+            return f"''.join(({joined(pieces, ', ')},))"
+        text = joined(pieces, " + ")
+        return f"({text})" if "\n" in text else text
 
     def public_label(self, node, value, scope) -> str:
         """The source of a value's text as everybody sees it: inline for the common types; '?'
