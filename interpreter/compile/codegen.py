@@ -1094,7 +1094,7 @@ class SourceGenerator(Visitor):
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
         domain = self.charged(node, domain)
         sources = [f"({self.source(k, inner_scope, inner)} or 0)" for k in node.keys]
-        cond = f" if {where}" if where is not None else ""
+        cond = f"{gap(domain, where)}if {where}" if where is not None else ""
         later = sources[1:]
         # a key the filter computed already (`by f(p)` after `where f(p) > 0`): its value, read
         # in the same item's round (not in the lambda below: that runs after the loop)
@@ -1106,10 +1106,11 @@ class SourceGenerator(Visitor):
             # the tie-breaking keys only for the tied values (a lambda, whose ':=' bind there:
             # only temporaries the keys bind and read themselves; a draw must happen as often
             # as before)
-            return (f"ranked_ties({node.kind!r}, [({reused[0]}, {var}) for {var} in {domain}{cond}], "
-                    f"lambda {var}: ({', '.join(later)}, ))")
+            first = f"[({reused[0]}, {var}){gap(reused[0], domain)}for {var} in {domain}{cond}]"
+            tie = f"lambda {var}: ({joined(later, ', ')}, )"
+            return f"ranked_ties({node.kind!r}, {first},{gap(first, tie)}{tie})"
         keys = "".join(f"{k}, " for k in reused)
-        return f"ranked({node.kind!r}, [(({keys}), {var}) for {var} in {domain}{cond}])"
+        return f"ranked({node.kind!r}, [(({keys}), {var}){gap(keys, domain)}for {var} in {domain}{cond}])"
 
 
 def names_in(node) -> set:

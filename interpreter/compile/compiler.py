@@ -872,9 +872,9 @@ class Compiler(Visitor):
     def visit_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
-        inits = ", ".join(f"{i.name!r}: " + self.attribute_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
-                                                                 f"{node.type_name}.{i.name}", scope, out, indent)
-                          for i in node.inits)
+        inits = joined([f"{i.name!r}: " + self.attribute_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
+                                                                f"{node.type_name}.{i.name}", scope, out, indent)
+                        for i in node.inits], ", ")
         out.add(indent, f"{values} = {{{inits}}}")
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
