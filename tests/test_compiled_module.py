@@ -127,6 +127,21 @@ def test_no_line_of_a_module_over_the_limit():
         assert long <= KNOWN_LONG_LINES[Path(path).stem], path
 
 
+@pytest.mark.parametrize("name", ["continents", "titicaca", "checkers", "liars-dice"])
+def test_writing_long_expressions_over_lines_changes_only_the_layout(name, monkeypatch):
+    """The module written with long joins over several lines is the same Python as the one
+    written all on one line (the same syntax tree)."""
+    import ast as python_ast
+    from referee.interpreter.compile import codegen, compiler
+    path = str(ROOT / "games" / f"{name}.rules")
+    spread = load_game(path)[0].compiler.module_source()
+    monkeypatch.setattr(codegen, "SPREAD", 10 ** 9)
+    monkeypatch.setattr(compiler, "SPREAD", 10 ** 9)
+    one_line = load_game(path)[0].compiler.module_source()
+    assert spread.count("\n") > one_line.count("\n")
+    assert python_ast.dump(python_ast.parse(spread)) == python_ast.dump(python_ast.parse(one_line))
+
+
 def test_a_module_with_other_settings_or_changed_functions_is_refused(tmp_path):
     game, _, _ = load_game(str(ROOT / "games" / "tic-tac-toe.rules"))
     path = tmp_path / "ttt.py"
