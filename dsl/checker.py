@@ -16,6 +16,7 @@ from .parser import parse_expression
 from .program import Program
 from .symbols import Scope, Symbols
 from .templates import parse_template
+from .visitor import EXPRESSIONS, STATEMENTS, Visitor
 from .types import ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, list_of, may_be_none, optional, strip_optional
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
@@ -24,9 +25,10 @@ FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
 GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "distance")
 
 
-class Checker:
+class Checker(Visitor):
     """Types expressions and statements in scopes over a program's symbol table; collects the
     diagnostics."""
+    kinds = EXPRESSIONS + STATEMENTS
 
     def __init__(self, program: Program, sources: Optional[dict] = None):
         self.program = program
@@ -116,7 +118,7 @@ class Checker:
 
     # ---- expressions: return the inferred type, report what does not fit ----
     def expr(self, node, scope: Scope) -> str:
-        found = getattr(self, "expr_" + type(node).__name__)(node, scope)
+        found = self.dispatch(node, scope)
         self.expression_types[id(node)] = (node, found)
         return found
 
@@ -126,19 +128,19 @@ class Checker:
             self.error("E301", f"{what} must be true or false, but this is {describe(t)}", node.span,
                        "compare it with something, e.g. 'x > 0' or 'x != none'")
 
-    def expr_Integer(self, node, scope):
+    def visit_Integer(self, node, scope):
         return "int"
 
-    def expr_Text(self, node, scope):
+    def visit_Text(self, node, scope):
         return "text"
 
-    def expr_Boolean(self, node, scope):
+    def visit_Boolean(self, node, scope):
         return "bool"
 
-    def expr_Nothing(self, node, scope):
+    def visit_Nothing(self, node, scope):
         return "none"
 
-    def expr_Name(self, node, scope):
+    def visit_Name(self, node, scope):
         t = scope.lookup(node.id)
         if t is not None:
             return t
@@ -156,31 +158,31 @@ class Checker:
         self.error("E202", f"unknown name '{node.id}'", node.span, did_you_mean(node.id, candidates))
         return ANY
 
-    def expr_ListLiteral(self, node, scope):
+    def visit_ListLiteral(self, node, scope):
         types = {self.expr(item, scope) for item in node.items}
         if types == {"int", REAL}:
             return list_of(REAL)          # whole numbers and fractions: fractions
         return list_of(types.pop() if len(types) == 1 else ANY)
 
-    def expr_Conditional(self, node, scope):
+    def visit_Conditional(self, node, scope):
         self.condition(node.condition, scope)
         a, b = self.expr(node.then, scope), self.expr(node.otherwise, scope)
         if {strip_optional(a), strip_optional(b)} == {"int", REAL}:
             return REAL + ("?" if a.endswith("?") or b.endswith("?") else "")
         return a if a == b else (a if b == "none" else (b if a == "none" else ANY))
 
-    def expr_Or(self, node, scope):
+    def visit_Or(self, node, scope):
         self.condition(node.left, scope, "each side of 'or'")
         self.condition(node.right, scope, "each side of 'or'")
         return "bool"
 
-    expr_And = expr_Or
+    visit_And = visit_Or
 
-    def expr_Not(self, node, scope):
+    def visit_Not(self, node, scope):
         self.condition(node.operand, scope, "what 'not' applies to")
         return "bool"
 
-    def expr_Compare(self, node, scope):
+    def visit_Compare(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op in ("<", ">", "<=", ">="):
             for t, side in ((a, node.left), (b, node.right)):
@@ -191,22 +193,22 @@ class Checker:
                        "both sides must be of the same kind")
         return "bool"
 
-    def expr_Member(self, node, scope):
+    def visit_Member(self, node, scope):
         self.expr(node.item, scope)
         c = self.expr(node.collection, scope)
         self.require_collection(c, node.collection)
         return "bool"
 
-    expr_NotMember = expr_Member
+    visit_NotMember = visit_Member
 
-    def expr_Range(self, node, scope):
+    def visit_Range(self, node, scope):
         for side in (node.low, node.high):
             t = self.expr(side, scope)
             if self.whole(t, side.span, "a bound of a range") and strip_optional(t) not in NUMBERS:
                 self.error("E302", f"a range runs between numbers, but this is {describe(t)}", side.span)
         return "list[int]"
 
-    def expr_Binary(self, node, scope):
+    def visit_Binary(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op == "+" and a.startswith("list[") and b.startswith("list["):
             return a
@@ -218,7 +220,7 @@ class Checker:
         # '//' rounds down to a whole number; '+', '-', '*' and '%' keep a fraction a fraction
         return REAL if node.op != "//" and REAL in (strip_optional(a), strip_optional(b)) else "int"
 
-    def expr_Negate(self, node, scope):
+    def visit_Negate(self, node, scope):
         t = self.expr(node.operand, scope)
         if strip_optional(t) not in NUMBERS:
             self.error("E302", f"'-' works on numbers, but this is {describe(t)}", node.operand.span)
@@ -252,7 +254,7 @@ class Checker:
             self.board_cache[name] = (fields, typed)
         return self.board_cache[name]
 
-    def expr_Attribute(self, node, scope):
+    def visit_Attribute(self, node, scope):
         t = self.expr(node.obj, scope)
         if t == ANY:
             return ANY
@@ -267,7 +269,7 @@ class Checker:
         result = fields[node.name]
         return optional(result) if t.endswith("?") else result
 
-    def expr_Subscript(self, node, scope):
+    def visit_Subscript(self, node, scope):
         if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None:
             name = node.obj.id
             if name in self.zones:
@@ -294,13 +296,13 @@ class Checker:
         for extra in node.indexes[len(declared):]:
             self.expr(extra, scope)
 
-    def expr_LetIn(self, node, scope):
+    def visit_LetIn(self, node, scope):
         self.no_shadowing(node.name, node.span)
         inner = scope.child(**{node.name: self.expr(node.value, scope)})
         self.local_types[node.span] = inner.names[node.name]
         return self.expr(node.body, inner)
 
-    def expr_After(self, node, scope):
+    def visit_After(self, node, scope):
         args = [self.expr(a, scope) for a in node.arguments]
         call = ast.CallStatement(node.span, node.procedure, node.arguments)
         proc = self.called_procedure(call, args, "'after' runs a procedure, then reads its expression")
@@ -328,7 +330,7 @@ class Checker:
                     return found
         return None
 
-    def expr_Call(self, node, scope):
+    def visit_Call(self, node, scope):
         if node.name == "can_play":
             return self.can_play(node, scope)
         args = [self.expr(a, scope) for a in node.arguments]
@@ -413,7 +415,7 @@ class Checker:
             self.condition(binder.condition, inner, "a 'where' filter")
         return inner
 
-    def expr_Aggregate(self, node, scope):
+    def visit_Aggregate(self, node, scope):
         inner = self.binder(node.binder, scope)
         element = inner.names[node.binder.name]
         body = self.expr(node.value, inner) if node.value is not None else None
@@ -439,7 +441,7 @@ class Checker:
             return number if kind == "sum" else number + "?"
         return ANY
 
-    def expr_Ranking(self, node, scope):
+    def visit_Ranking(self, node, scope):
         inner = self.binder(node.binder, scope)
         for key in node.keys:
             t = self.expr(key, inner)
@@ -483,9 +485,9 @@ class Checker:
                 return
 
     def statement(self, node, scope, where):
-        getattr(self, "stmt_" + type(node).__name__)(node, scope, where)
+        self.dispatch(node, scope, where)
 
-    def stmt_Let(self, node, scope, where):
+    def visit_Let(self, node, scope, where):
         self.no_shadowing(node.name, node.span)
         scope.names[node.name] = self.local_types[node.span] = self.expr(node.value, scope)
 
@@ -550,12 +552,12 @@ class Checker:
             return ANY
         return fields[target.attribute]
 
-    def stmt_Assign(self, node, scope, where):
+    def visit_Assign(self, node, scope, where):
         expected = self.target(node.target, scope)
         given = self.expr(node.value, scope)
         self.fits(given, expected, node.value.span, f"'{node.target.name}' holds {describe(expected)}, not {describe(given)}")
 
-    def stmt_Augment(self, node, scope, where):
+    def visit_Augment(self, node, scope, where):
         expected = self.target(node.target, scope)
         given = self.expr(node.value, scope)
         for t, span in ((expected, node.target.span), (given, node.value.span)):
@@ -564,7 +566,7 @@ class Checker:
         if strip_optional(expected) in WHOLE and strip_optional(expected) != ANY:
             self.whole(given, node.value.span, f"'{node.target.name}' holds whole numbers: what '{node.op}' changes it by")
 
-    def stmt_If(self, node, scope, where):
+    def visit_If(self, node, scope, where):
         self.condition(node.condition, scope)
         self.block(node.body, scope, where)
         for clause in node.elifs:
@@ -572,14 +574,14 @@ class Checker:
             self.block(clause.body, scope, where)
         self.block(node.orelse, scope, where)
 
-    def stmt_For(self, node, scope, where):
+    def visit_For(self, node, scope, where):
         self.block(node.body, self.binder(node.binder, scope), where)
 
-    def stmt_While(self, node, scope, where):
+    def visit_While(self, node, scope, where):
         self.condition(node.condition, scope)
         self.block(node.body, scope, where)
 
-    def stmt_Repeat(self, node, scope, where):
+    def visit_Repeat(self, node, scope, where):
         inner = self.block(node.body, scope, where)
         if node.until is not None:
             self.condition(node.until, inner)
@@ -590,28 +592,28 @@ class Checker:
             self.error("E304", f"{what} must be a zone, but this is {describe(t)}", node.span)
         return t
 
-    def stmt_Move(self, node, scope, where):
+    def visit_Move(self, node, scope, where):
         item = self.expr(node.item, scope)
         if strip_optional(item) not in self.components and item != ANY:
             self.error("E305", f"only components move, but this is {describe(item)}", node.item.span)
         self.zone_expr(node.destination.zone, scope, "the destination")
 
-    def stmt_MoveAll(self, node, scope, where):
+    def visit_MoveAll(self, node, scope, where):
         source = self.expr(node.source, scope)
         self.require_collection(source, node.source)
         self.zone_expr(node.destination.zone, scope, "the destination")
 
-    def stmt_Deal(self, node, scope, where):
+    def visit_Deal(self, node, scope, where):
         count = self.expr(node.count, scope)
         if self.whole(count, node.count.span, "the number to deal") and strip_optional(count) not in NUMBERS:
             self.error("E302", f"the number to deal must be a number, not {describe(count)}", node.count.span)
         self.zone_expr(node.source, scope, "what to deal from")
         self.zone_expr(node.destination.zone, scope, "the destination")
 
-    def stmt_Shuffle(self, node, scope, where):
+    def visit_Shuffle(self, node, scope, where):
         self.zone_expr(node.zone, scope, "what to shuffle")
 
-    def stmt_Reveal(self, node, scope, where):
+    def visit_Reveal(self, node, scope, where):
         what = self.expr(node.what, scope)
         collection = what.startswith("list[") or what.startswith("zone[")
         if what != ANY and strip_optional(element_of(what) if collection else what) not in self.components:
@@ -621,7 +623,7 @@ class Checker:
         if strip_optional(players) != "Player" and strip_optional(element_of(players)) != "Player" and players != ANY:
             self.error("E303", f"reveal ... to a player or a list of players, not {describe(players)}", node.players.span)
 
-    def stmt_Create(self, node, scope, where):
+    def visit_Create(self, node, scope, where):
         count = self.expr(node.count, scope)
         if self.whole(count, node.count.span, "how many to create") and strip_optional(count) not in NUMBERS:
             self.error("E302", f"how many to create must be a number, not {describe(count)}", node.count.span)
@@ -646,14 +648,14 @@ class Checker:
                 self.error("E207", f"missing attribute(s) of {node.type_name}: {', '.join(missing)}", node.span)
         self.zone_expr(node.zone, scope, "where to create")
 
-    def stmt_Choose(self, node, scope, where):
+    def visit_Choose(self, node, scope, where):
         if node.chooser is not None:
             t = self.expr(node.chooser, scope)
             if not compatible(t, "Player"):
                 self.error("E303", f"who chooses must be a player, not {describe(t)}", node.chooser.span)
         self.block(node.body, self.binder(node.binder, scope), where)
 
-    def stmt_Require(self, node, scope, where):
+    def visit_Require(self, node, scope, where):
         self.condition(node.condition, scope, "a requirement")
         if node.reason:
             self.text_placeholders(node.reason, scope, node.span, "the reason of a refusal")
@@ -671,25 +673,25 @@ class Checker:
                 self.placeholder_nodes[span, placeholder.inside] = node
                 self.expr(node, scope)
 
-    def stmt_Again(self, node, scope, where):
+    def visit_Again(self, node, scope, where):
         pass
 
-    def stmt_Finish(self, node, scope, where):
+    def visit_Finish(self, node, scope, where):
         if node.winners is not None:
             t = self.expr(node.winners, scope)
             if not compatible(t, "list[Player]"):
                 self.error("E303", f"the winners must be a list of players, not {describe(t)}", node.winners.span,
                            "write e.g. 'finish winners [p]'")
 
-    def stmt_Log(self, node, scope, where):
+    def visit_Log(self, node, scope, where):
         self.text_placeholders(node.message, scope, node.span, "a log line")
 
-    def stmt_Play(self, node, scope, where):
+    def visit_Play(self, node, scope, where):
         for name in node.actions:
             if name not in self.actions:
                 self.error("E205", f"unknown action '{name}'", node.span, did_you_mean(name, self.actions))
 
-    def stmt_Turns(self, node, scope, where):
+    def visit_Turns(self, node, scope, where):
         t = self.expr(node.start, scope)
         if not compatible(t, "Player"):
             self.error("E303", f"turns start from a player, not {describe(t)}", node.start.span)
@@ -697,20 +699,20 @@ class Checker:
             self.condition(node.until, scope)
         self.block(node.body, scope, where)
 
-    def stmt_Turn(self, node, scope, where):
+    def visit_Turn(self, node, scope, where):
         t = self.expr(node.player, scope)
         if not compatible(t, "Player"):
             self.error("E303", f"a turn is a player's, not {describe(t)}", node.player.span)
         self.block(node.body, scope, where)
 
-    def stmt_Simultaneous(self, node, scope, where):
+    def visit_Simultaneous(self, node, scope, where):
         inner = self.binder(node.binder, scope)
         plays = [s for s in node.body if isinstance(ast.untag(s)[0], ast.Play)]
         if len(node.body) != 1 or len(plays) != 1:
             self.error("E407", "a 'simultaneous' block holds exactly one 'play'", node.span)
         self.block(node.body, inner, where)
 
-    def stmt_CallStatement(self, node, scope, where):
+    def visit_CallStatement(self, node, scope, where):
         args = [self.expr(argument, scope) for argument in node.arguments]
         self.called_procedure(node, args, f"use its value, e.g. 'let x = {node.name}(...)'")
 

@@ -30,6 +30,7 @@ from .types import strip_optional, written
 from .diagnostics import source_lines
 from .parser import lark_parser, parse
 from .program import DECLARATION_KINDS, build_program, load_program
+from .visitor import Visitor
 
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -234,7 +235,7 @@ def header(text: str, span: ast.Span) -> str:
 
 # ---- the walk: each name to what it names --------------------------------------------------
 
-class Resolver:
+class Resolver(Visitor):
     """Walks one file's syntax tree with the scopes of the checker, adding each name it meets
     to the index (locals get symbols here; declarations are added by build_index)."""
 
@@ -301,9 +302,9 @@ class Resolver:
             return
         if not attrs.has(type(node)) or isinstance(node, ast.Span):
             return
-        handler = getattr(self, "visit_" + type(node).__name__, None)
+        handler = self.handler(type(node))
         if handler is not None:
-            handler(node, scope)
+            handler(self, node, scope)
         else:
             for field in attrs.fields(type(node))[1:]:
                 self.visit(getattr(node, field.name), scope)

@@ -254,6 +254,21 @@ def test_a_python_error_inside_a_procedure_points_at_its_line(write_rules):
     assert raised.value.span is not None and raised.value.span.line == 12
 
 
+def test_an_error_after_an_expression_written_over_lines_points_at_its_own_line(write_rules):
+    """A long expression is generated over several lines (codegen.joined): the lines after it
+    keep the spans of their own statements."""
+    long_let = ("  let busy = count(c in Cell where mark[c] == p) > 0 and count(c in Cell where mark[c] != p) >= 0"
+                " and count(c in Cell where mark[c] == none) >= 0 and length == none\n")
+    text = BROKEN.replace("  won = has_line(mine, length)\n", long_let + "  won = has_line(mine, length) and busy\n")
+    game = load(write_rules(text))
+    judge = game.compiler.module_source().split("def proc_judge(", 1)[1].split("\ndef ", 1)[0]
+    assert any(line.endswith(" and") for line in judge.splitlines())       # (written over lines)
+    state = game.new_initial_state(0)
+    with pytest.raises(RulesRuntimeError) as raised:
+        state.apply(state.legal_moves()[0])
+    assert raised.value.span is not None and raised.value.span.line == 13
+
+
 # ---- a step stopped at a choice resumes where it stopped; a clone of it replays ---------------
 
 def test_a_clone_of_a_stopped_step_replays_it_to_the_same_place():

@@ -21,6 +21,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.checker import ANY, element_of, strip_optional
 from referee.dsl.limits import MAX_RANGE
+from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
 from ..runtime import stdlib
@@ -30,6 +31,25 @@ from .key_rows import KeyRows
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 # `(not not _Z.get(key))`: a zone's truth as a bool; where only its truth counts, the zone itself
 NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\((?:\([^()]*\)|a\d+_key)\))\)")
+
+
+SPREAD = 100            # a joined expression longer than this is written one item a line
+CONTINUED = "\n" + " " * 12
+
+
+def joined(parts, separator: str) -> str:
+    """Items joined by an operator or a comma: one a line when they are long together (the
+    caller writes them inside brackets; Compiler.define gives each line its statement's span)."""
+    one_line = separator.join(parts)
+    if len(one_line) <= SPREAD:
+        return one_line
+    return (separator.rstrip() + CONTINUED).join(parts)
+
+
+def gap(before: str, after: str) -> str:
+    """What separates two parts of an expression in brackets: a space, or a new line when they
+    are long together."""
+    return CONTINUED if len(before) + len(after) > SPREAD else " "
 
 
 def truth(source: str) -> str:
@@ -195,7 +215,9 @@ class MaintainedFilter:
     limit: int            # more changes than this since the last value: computed whole
 
 
-class SourceGenerator:
+class SourceGenerator(Visitor):
+    kinds = EXPRESSIONS
+
     def __init__(self, compiler):
         self.compiler = compiler
         self.namespace = runtime.namespace()
@@ -251,7 +273,7 @@ class SourceGenerator:
 
     # ---- expressions ----
     def source(self, node, scope, ctx) -> str:
-        return getattr(self, "x_" + type(node).__name__)(node, scope, ctx)
+        return self.dispatch(node, scope, ctx)
 
     def collection(self, node, scope, ctx) -> str:
         """The source of a sequence: a zone's content when the expression is a zone."""
@@ -290,15 +312,15 @@ class SourceGenerator:
         ctx.lazy.add(temp)
         return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
 
-    def x_Integer(self, node, scope, ctx):
+    def visit_Integer(self, node, scope, ctx):
         return repr(node.value)
 
-    x_Text = x_Boolean = x_Integer
+    visit_Text = visit_Boolean = visit_Integer
 
-    def x_Nothing(self, node, scope, ctx):
+    def visit_Nothing(self, node, scope, ctx):
         return "None"
 
-    def x_Name(self, node, scope, ctx):
+    def visit_Name(self, node, scope, ctx):
         name = node.id
         c = self.compiler
         if self.is_local(name, scope, ctx):
@@ -330,33 +352,35 @@ class SourceGenerator:
                                     f"param cannot depend on a variable", node.span)
         return self.literal(defaults[var])
 
-    def x_ListLiteral(self, node, scope, ctx):
-        return "[" + ", ".join(self.source(i, scope, ctx) for i in node.items) + "]"
+    def visit_ListLiteral(self, node, scope, ctx):
+        return "[" + joined([self.source(i, scope, ctx) for i in node.items], ", ") + "]"
 
-    def x_Conditional(self, node, scope, ctx):
+    def visit_Conditional(self, node, scope, ctx):
         c, a, b = (self.source(n, scope, ctx) for n in (node.condition, node.then, node.otherwise))
+        if len(a) + len(c) + len(b) > SPREAD:
+            return f"({a}{CONTINUED}if {c}{CONTINUED}else {b})"
         return f"({a} if {c} else {b})"
 
     def boolean(self, node, scope) -> bool:
         return self.compiler.type_of(node, scope) == "bool"
 
-    def x_Or(self, node, scope, ctx):
+    def visit_Or(self, node, scope, ctx):
         a = self.source(node.left, scope, ctx)
         with self.narrowed(a, "is None", ctx):      # x == none or ...: x is some value on the right
             b = self.source(node.right, scope, ctx)
         if self.boolean(node.left, scope) and self.boolean(node.right, scope):
-            return f"({a} or {b})"
-        return f"bool({a} or {b})"
+            return f"({joined((a, b), ' or ')})"
+        return f"bool({joined((a, b), ' or ')})"
 
-    def x_And(self, node, scope, ctx):
+    def visit_And(self, node, scope, ctx):
         a = self.source(node.left, scope, ctx)
         with self.narrowed(a, "is not None", ctx):  # x != none and ...: x is some value on the right
             b = self.source(node.right, scope, ctx)
         if self.boolean(node.left, scope) and self.boolean(node.right, scope):
             if a == "True" or b == "True":     # (a none test found needless: the other side alone)
                 return b if a == "True" else a
-            return f"({a} and {b})"
-        return f"bool({a} and {b})"
+            return f"({joined((a, b), ' and ')})"
+        return f"bool({joined((a, b), ' and ')})"
 
     @contextlib.contextmanager
     def narrowed(self, test, form, ctx):
@@ -373,10 +397,10 @@ class SourceGenerator:
         finally:
             ctx.safe.discard(name)
 
-    def x_Not(self, node, scope, ctx):
+    def visit_Not(self, node, scope, ctx):
         return f"(not {self.source(node.operand, scope, ctx)})"
 
-    def x_Compare(self, node, scope, ctx):
+    def visit_Compare(self, node, scope, ctx):
         emptiness = self.count_against_zero(node, scope, ctx)
         if emptiness is None:
             emptiness = self.size_against_zero(node, scope, ctx)
@@ -393,16 +417,16 @@ class SourceGenerator:
                 if other == "None":
                     return "True" if op == "==" else "False"
                 return f"({other} is {'' if op == '==' else 'not '}None)"
-            return f"({a} {op} {b})"
+            return f"({joined((a, b), f' {op} ')})"
         # an order with 'none' on either side is false
         sure_a, sure_b = self.surely(node.left, scope, ctx), self.surely(node.right, scope, ctx)
         if sure_a and sure_b:
-            return f"({a} {op} {b})"
+            return f"({joined((a, b), f' {op} ')})"
         simple_a = is_identifier(a) or sure_a
         simple_b = is_identifier(b) or sure_b
         if simple_a and simple_b:
             checks = [f"{x} is not None" for x, sure in ((a, sure_a), (b, sure_b)) if not sure]
-            return "(" + " and ".join(checks + [f"{a} {op} {b}"]) + ")"
+            return "(" + joined(checks + [joined((a, b), f" {op} ")], " and ") + ")"
         if ctx.no_walrus:
             return f"order({a}, {op!r}, {b})"
         checks, operands = [], []
@@ -416,7 +440,7 @@ class SourceGenerator:
                 t = self.temp()
                 checks.append(f"({t} := {x}) is not None")
                 operands.append(t)
-        return "(" + " and ".join(checks + [f"{operands[0]} {op} {operands[1]}"]) + ")"
+        return "(" + joined(checks + [joined(operands, f" {op} ")], " and ") + ")"
 
     def count_against_zero(self, node, scope, ctx):
         """count(x in D where c) == 0 (or != 0, > 0, >= 1, < 1): whether any x passes, which
@@ -433,7 +457,7 @@ class SourceGenerator:
                 whether = ast.Aggregate(count.span, "any", count.binder, None)
                 indexed = self.compiler.indexed_reads.get(id(count))       # a table of the count's values
                 found = self.indexed_aggregate(whether, indexed, scope, ctx) if indexed is not None else \
-                    self.x_Aggregate(whether, scope, ctx)
+                    self.visit_Aggregate(whether, scope, ctx)
                 return found if some else f"(not {found})"
         return None
 
@@ -454,7 +478,7 @@ class SourceGenerator:
                 return f"(not not {items})" if some else f"(not {items})"
         return None
 
-    def x_Member(self, node, scope, ctx):
+    def visit_Member(self, node, scope, ctx):
         if isinstance(node.collection, ast.Range):     # a test, whatever the range's length
             bounds = (self.source(node.collection.low, scope, ctx), self.source(node.collection.high, scope, ctx))
             item = self.source(node.item, scope, ctx)
@@ -463,12 +487,12 @@ class SourceGenerator:
             return f"within({item}, {', '.join(bounds)})"
         return f"({self.source(node.item, scope, ctx)} in {self.collection(node.collection, scope, ctx)})"
 
-    def x_NotMember(self, node, scope, ctx):
+    def visit_NotMember(self, node, scope, ctx):
         if isinstance(node.collection, ast.Range):
-            return f"(not {self.x_Member(node, scope, ctx)})"
+            return f"(not {self.visit_Member(node, scope, ctx)})"
         return f"({self.source(node.item, scope, ctx)} not in {self.collection(node.collection, scope, ctx)})"
 
-    def x_Range(self, node, scope, ctx):
+    def visit_Range(self, node, scope, ctx):
         low, high = self.source(node.low, scope, ctx), self.source(node.high, scope, ctx)
         if is_number(low) and is_number(high) and int(high.strip("()")) - int(low.strip("()")) < MAX_RANGE:
             return f"range({low}, {int(high.strip('()')) + 1})"       # known when compiled (params included)
@@ -538,7 +562,7 @@ class SourceGenerator:
         t = self.temp()
         return f"({use(t)} if ({t} := {src}) is not None else {on_none})"
 
-    def x_Binary(self, node, scope, ctx):
+    def visit_Binary(self, node, scope, ctx):
         span = self.bind(node.span, "span")
         if node.op == "+" and self.compiler.type_of(node.left, scope).startswith("list["):
             return f"joined(STEP, {self.source(node.left, scope, ctx)}, {self.source(node.right, scope, ctx)}, {span})"
@@ -552,13 +576,13 @@ class SourceGenerator:
                 (node.op in "+-" and self.compiler.type_of(node, scope) == "real"):
             # a product of two values (or a sum of fractions) may square its digits round
             # after round: checked where it is made, before it grows past any memory
-            return f"bounded({a} {node.op} {b}, {span})"
-        return f"({a} {node.op} {b})"
+            return f"bounded({joined((a, b), f' {node.op} ')}, {span})"
+        return f"({joined((a, b), f' {node.op} ')})"
 
-    def x_Negate(self, node, scope, ctx):
+    def visit_Negate(self, node, scope, ctx):
         return f"(-{self.number(node.operand, scope, ctx, self.bind(node.span, 'span'))})"
 
-    def x_Attribute(self, node, scope, ctx):
+    def visit_Attribute(self, node, scope, ctx):
         obj = self.source(node.obj, scope, ctx)
         t = strip_optional(self.compiler.type_of(node.obj, scope))
         # every attribute of a component is given when it is created; the attributes of board
@@ -589,7 +613,7 @@ class SourceGenerator:
         row = ctx.rows.key(name, sources) if ctx.rows is not None else None
         return row or "(" + ", ".join([repr(name)] + sources) + ",)"
 
-    def x_Subscript(self, node, scope, ctx):
+    def visit_Subscript(self, node, scope, ctx):
         c = self.compiler
         if isinstance(node.obj, ast.Name) and node.obj.id not in ctx.bound and scope.lookup(node.obj.id) is None:
             name = node.obj.id
@@ -601,7 +625,7 @@ class SourceGenerator:
                 return self.hoisted_lazy(read, ctx)
         return f"item_at({self.collection(node.obj, scope, ctx)}, {self.source(node.indexes[0], scope, ctx)})"
 
-    def x_LetIn(self, node, scope, ctx):
+    def visit_LetIn(self, node, scope, ctx):
         """let x = v in e: v computed once, e reads it (a walrus in a tuple; where no ':=' may
         stand, a lambda)."""
         value = self.source(node.value, scope, ctx)
@@ -614,7 +638,7 @@ class SourceGenerator:
         body = self.source(node.body, inner_scope, ctx.child(**{node.name: temp}))
         return f"(({temp} := {value}), {body})[1]"
 
-    def x_After(self, node, scope, ctx):
+    def visit_After(self, node, scope, ctx):
         """after P(args): E -- E, read by a generated function from a copy of the state on which
         the procedure ran; the locals E names are passed to it."""
         c = self.compiler
@@ -629,7 +653,7 @@ class SourceGenerator:
         passed = "".join(f"{ctx.local(n)}, " for n in free)
         return f"after_procedure(s, proc_{node.procedure}, ({args}), {name}, ({passed}))"
 
-    def x_Call(self, node, scope, ctx):
+    def visit_Call(self, node, scope, ctx):
         c = self.compiler
         name = node.name
         if name in c.types.boards:
@@ -648,7 +672,8 @@ class SourceGenerator:
             if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and \
                     not c.work.charges_at_entry(name) and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
-            args = "".join(f", {self.source(a, scope, ctx)}" for a in node.arguments)
+            sources = [self.source(a, scope, ctx) for a in node.arguments]
+            args = f", {joined(sources, ', ')}" if sources else ""
             if name not in c.random_functions:
                 return self.hoisted_lazy(f"fn_{name}(s{args})", ctx)
             return f"fn_{name}(s{args})"
@@ -679,7 +704,7 @@ class SourceGenerator:
             return f"({table}[{args[0]}].get({args[1]}) if {args[0]} is not None else None)"
         if name in self.geometry_functions:
             # the board's geometry, precomputed: its neighbours, lines and 2x2 blocks
-            return f"{self.bind(self.geometry_functions[name])}({', '.join(args)})"
+            return f"{self.bind(self.geometry_functions[name])}({joined(args, ', ')})"
         if name in ("top", "bottom"):
             at = "-1" if name == "top" else "0"
             if is_identifier(args[0]):
@@ -691,7 +716,7 @@ class SourceGenerator:
         if name == "next" and not c.type_of(node.arguments[0], scope).endswith("?"):    # (next of none: stdlib says so)
             return f"({args[0]} % {c.game.num_players} + 1)"
         fn = self.bind(stdlib.FUNCTIONS[name])
-        return f"{fn}(s, {', '.join(args)})"
+        return f"{fn}(s, {joined(args, ', ')})"
 
     def inline(self, fn_decl, arguments, scope, ctx):
         """The function's body in place, its parameters standing for the caller's argument
@@ -773,7 +798,8 @@ class SourceGenerator:
             tried = list(values) if kind != "max" else list(values)[::-1]
             for value in reversed(tried):      # built from the last one tried
                 inner = ctx.child(**{node.binder.name: repr(value)})
-                chain = f"({value} if {self.source(node.binder.condition, inner_scope, inner)} else {chain})"
+                condition = self.source(node.binder.condition, inner_scope, inner)
+                chain = f"({value} if {condition}{gap(condition, chain)}else {chain})"
             return chain
         if values is None or kind not in ("any", "all", "count", "sum") or \
                 (kind in ("any", "all") and node.value is not None and node.binder.condition is not None):
@@ -799,10 +825,10 @@ class SourceGenerator:
         if kind in ("any", "all"):
             if parts[0] is None:          # all/any of a non-empty range without a filter or a value
                 return "True"
-            return "(" + f" {'or' if kind == 'any' else 'and'} ".join(parts) + ")"
-        return "(0 + " + " + ".join(parts) + ")"
+            return "(" + joined(parts, f" {'or' if kind == 'any' else 'and'} ") + ")"
+        return "(" + joined(["0"] + parts, " + ") + ")"
 
-    def x_Aggregate(self, node, scope, ctx):
+    def visit_Aggregate(self, node, scope, ctx):
         if id(node) in self.substitutions:        # an index stands for it (Compiler.equality_index)
             return self.substitutions[id(node)]
         indexed = self.compiler.indexed_reads.get(id(node))
@@ -823,32 +849,33 @@ class SourceGenerator:
             body = reusing(body, filter_values(where))      # sum(x where f(x) > 0: f(x)): f once
         target, rows = inner.rows.iteration(domain) if inner.rows is not None else (var, domain)
         domain = self.charged(node, domain)
-        cond = f" if {where}" if where is not None else ""
-        loop = f"for {target} in {self.charged(node, rows)}{cond}"
+        rows = self.charged(node, rows)
+        cond = f"{gap(rows, where)}if {where}" if where is not None else ""
+        loop = f"{gap(body, rows)}for {target} in {rows}{cond}"      # (a space, or a new line when long)
         kind = node.kind
         if kind == "count":
-            return f"len({domain})" if where is None else f"len([1 {loop}])"
+            return f"len({domain})" if where is None else f"len([1{loop}])"
         if kind == "filter":
-            return f"list({domain})" if where is None else f"[{var} {loop}]"
+            return f"list({domain})" if where is None else f"[{var}{loop}]"
         if kind == "map":
-            return f"[{body} {loop}]"
+            return f"[{body}{loop}]"
         if kind == "first":
             if where is None:
                 return f"next(iter({domain}), None)"      # (no generator to make)
-            return f"next(({var} {loop}), None)"
+            return f"next(({var}{loop}), None)"
         if kind in ("any", "all") and node.value is None:
             # no ':' part: any = some item passes the filter, all = every item passes it
             if kind == "any":
-                return f"any(True {loop})"
-            return "True" if where is None else f"all({where} for {target} in {self.charged(node, rows)})"
+                return f"any(True{loop})"
+            return "True" if where is None else f"all({where}{gap(where, rows)}for {target} in {rows})"
         if kind == "any":
-            return f"any({body} {loop})"
+            return f"any({body}{loop})"
         if kind == "all":
-            return f"all({body} {loop})"
+            return f"all({body}{loop})"
         if kind == "sum":
-            return f"sum([({body} or 0) {loop}])"
+            return f"sum([({body} or 0){loop}])"
         helper = "largest" if kind == "max" else "smallest"
-        return f"{helper}([{body} {loop}])"
+        return f"{helper}([{body}{loop}])"
 
     def invariant_first(self, node, scope, ctx):
         """`any(x in D where A or B)` whose first disjuncts A do not name x (`size(bag) > 0 or
@@ -1063,11 +1090,11 @@ class SourceGenerator:
             return domain
         return f"charged(STEP, {domain}, {units}, {self.bind(node.span, 'span')})"
 
-    def x_Ranking(self, node, scope, ctx):
+    def visit_Ranking(self, node, scope, ctx):
         var, domain, where, inner_scope, inner = self.comprehension(node.binder, scope, ctx)
         domain = self.charged(node, domain)
         sources = [f"({self.source(k, inner_scope, inner)} or 0)" for k in node.keys]
-        cond = f" if {where}" if where is not None else ""
+        cond = f"{gap(domain, where)}if {where}" if where is not None else ""
         later = sources[1:]
         # a key the filter computed already (`by f(p)` after `where f(p) > 0`): its value, read
         # in the same item's round (not in the lambda below: that runs after the loop)
@@ -1079,10 +1106,11 @@ class SourceGenerator:
             # the tie-breaking keys only for the tied values (a lambda, whose ':=' bind there:
             # only temporaries the keys bind and read themselves; a draw must happen as often
             # as before)
-            return (f"ranked_ties({node.kind!r}, [({reused[0]}, {var}) for {var} in {domain}{cond}], "
-                    f"lambda {var}: ({', '.join(later)}, ))")
+            first = f"[({reused[0]}, {var}){gap(reused[0], domain)}for {var} in {domain}{cond}]"
+            tie = f"lambda {var}: ({joined(later, ', ')}, )"
+            return f"ranked_ties({node.kind!r}, {first},{gap(first, tie)}{tie})"
         keys = "".join(f"{k}, " for k in reused)
-        return f"ranked({node.kind!r}, [(({keys}), {var}) for {var} in {domain}{cond}])"
+        return f"ranked({node.kind!r}, [(({keys}), {var}){gap(keys, domain)}for {var} in {domain}{cond}])"
 
 
 def names_in(node) -> set:

@@ -19,12 +19,13 @@ from referee.dsl.templates import parse_template
 from referee.dsl.types import element_of, may_be_none, strip_optional
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.parser import parse_expression
+from referee.dsl.visitor import STATEMENTS, Visitor
 
 from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, counting_legal, without_choice
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.maintained import PartCounts
 from .module import digest, functions_text, module_text
-from .codegen import Context, SourceGenerator, attributes_read_once, names_in, truth
+from .codegen import SPREAD, Context, SourceGenerator, joined, attributes_read_once, names_in, truth
 from .instructions import Instruction
 from .key_rows import KeyRows
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
@@ -289,7 +290,18 @@ class Lines:
         self.spans.append(self.span)
 
 
-class Compiler:
+def unless(out, test, action):
+    """`if not (test): action` at the top of a function, over two lines when long."""
+    if len(test) + len(action) > SPREAD:
+        out.add(1, f"if not ({test}):")
+        out.add(2, action)
+    else:
+        out.add(1, f"if not ({test}): {action}")
+
+
+class Compiler(Visitor):
+    kinds = STATEMENTS
+
     def __init__(self, checked, game, sources, adopted=None):
         self.program = checked.program
         self.game = game
@@ -374,6 +386,10 @@ class Compiler:
         reads (_Z, _V, _E) bound once at its top."""
         body_lines = body.lines if isinstance(body, Lines) else body
         spans = body.spans if isinstance(body, Lines) else [span] * len(body_lines)
+        if any("\n" in line for line in body_lines):      # an expression written over lines: each its span
+            pairs = [(part, spans[k] if k < len(spans) else None)
+                     for k, line in enumerate(body_lines) for part in line.split("\n")]
+            body_lines, spans = [part for part, _ in pairs], [sp for _, sp in pairs]
         text = "\n".join(body_lines)
         prologue = []
         for local, attribute in (("_Z", "zones"), ("_V", "vars"), ("_E", "entities")):
@@ -486,7 +502,7 @@ class Compiler:
             if comment:
                 out.add(indent, comment)
             self.bump(self.counter(node), out, indent)
-            getattr(self, "s_" + type(node).__name__)(node, scope, ctx, out, indent)
+            self.dispatch(node, scope, ctx, out, indent)
             out.span = saved
         if not any(not line.strip().startswith("#") for line in out.lines[before:]):
             out.add(indent, "pass")
@@ -494,7 +510,7 @@ class Compiler:
     def x(self, node, scope, ctx):
         return self.codegen.source(node, scope, ctx)
 
-    def s_Let(self, node, scope, ctx, out, indent):
+    def visit_Let(self, node, scope, ctx, out, indent):
         value = self.chance_value(node.value, scope, ctx, out, indent) or self.x(node.value, scope, ctx)
         scope.names[node.name] = self.type_of(node.value, scope)
         out.add(indent, f"{ctx.local(node.name)} = {value}")
@@ -510,7 +526,7 @@ class Compiler:
         out.add(indent, f"set_attribute(s, {obj}, {target.attribute!r}, {value}, {self.codegen.bind(node.span, 'span')})")
         self.invalidate("." + target.attribute, out, indent)
 
-    def s_Assign(self, node, scope, ctx, out, indent):
+    def visit_Assign(self, node, scope, ctx, out, indent):
         target = node.target
         public = isinstance(target, ast.Target) and target.name in self.game.var_meta and \
             not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
@@ -687,7 +703,7 @@ class Compiler:
         seats = set(range(1, self.game.num_players + 1))
         return frozenset(seats | {None} if t.endswith("?") else seats)
 
-    def s_Augment(self, node, scope, ctx, out, indent):
+    def visit_Augment(self, node, scope, ctx, out, indent):
         value = self.x(node.value, scope, ctx) if not self.type_of(node.value, scope).endswith("?") else \
             self.codegen.number(node.value, scope, ctx, self.codegen.bind(node.span, "span"))   # none: a located error
         sign = "+" if node.op == "+=" else "-"
@@ -712,7 +728,7 @@ class Compiler:
         out.add(indent, f"_V[{key}] = {total}")
         self.invalidate(node.target.name, out, indent)
 
-    def s_If(self, node, scope, ctx, out, indent):
+    def visit_If(self, node, scope, ctx, out, indent):
         branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
         counter = self.counter(node)
         for k, (condition, body) in enumerate(branches):
@@ -740,7 +756,7 @@ class Compiler:
         units = self.work.round_cost(loop)
         return units if units > ROUND_FREE_WORK else None
 
-    def s_For(self, node, scope, ctx, out, indent):
+    def visit_For(self, node, scope, ctx, out, indent):
         domain, inner = self.loop_variable(node.binder, scope, ctx)
         items = self.fresh("_items")
         out.add(indent, f"{items} = list({domain})")
@@ -771,7 +787,7 @@ class Compiler:
         out.add(indent + 1, f"raise RulesRuntimeError(\"a '{what}' loop ran {LOOP_CAP} times\", "
                             f"{self.codegen.bind(span, 'span')})")
 
-    def s_While(self, node, scope, ctx, out, indent):
+    def visit_While(self, node, scope, ctx, out, indent):
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
         out.add(indent + 1, f"if not ({truth(self.x(node.condition, scope, ctx))}): break")
         self.loop_round(node, out, indent + 1)
@@ -779,7 +795,7 @@ class Compiler:
         self.block(node.body, scope, ctx, out, indent + 1)
         self.loop_cap("while", node.span, out, indent)
 
-    def s_Repeat(self, node, scope, ctx, out, indent):
+    def visit_Repeat(self, node, scope, ctx, out, indent):
         inner = scope.child()
         out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
         self.loop_round(node, out, indent + 1)
@@ -800,24 +816,24 @@ class Compiler:
             return self.checked_key(zone.obj.id, zone.indexes, zone.span, scope, ctx, out, indent)
         return self.x(zone, scope, ctx)
 
-    def s_Move(self, node, scope, ctx, out, indent):
+    def visit_Move(self, node, scope, ctx, out, indent):
         item = self.fresh("_item")
         out.add(indent, f"{item} = {self.x(node.item, scope, ctx)}")
         zone, under = self.destination(node.destination, scope, ctx, out, indent)
         out.add(indent, f"if {item} is not None: s.move({item}, {zone}, {under})")
 
-    def s_MoveAll(self, node, scope, ctx, out, indent):
+    def visit_MoveAll(self, node, scope, ctx, out, indent):
         zone, under = self.destination(node.destination, scope, ctx, out, indent)
         target = self.fresh("_target")
         out.add(indent, f"{target} = {zone}")
         out.add(indent, f"move_all(s, {self.codegen.collection(node.source, scope, ctx)}, {target}, {under})")
 
-    def s_Deal(self, node, scope, ctx, out, indent):
+    def visit_Deal(self, node, scope, ctx, out, indent):
         count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
         zone, under = self.destination(node.destination, scope, ctx, out, indent)
         out.add(indent, f"s.deal({count}, {source}, {zone}, {under})")
 
-    def s_Shuffle(self, node, scope, ctx, out, indent):
+    def visit_Shuffle(self, node, scope, ctx, out, indent):
         if self.explicit_chance and ctx.steps:
             element = strip_optional(element_of(self.type_of(node.zone, scope)))
             labeler = self.codegen.bind(self.game.labeler(element))
@@ -844,7 +860,7 @@ class Compiler:
         out.add(indent, f"{temp} = yield from chance_pick(s, {self.codegen.collection(items, scope, ctx)}, {labeler}, {hidden})")
         return temp
 
-    def s_Reveal(self, node, scope, ctx, out, indent):
+    def visit_Reveal(self, node, scope, ctx, out, indent):
         t = self.type_of(node.what, scope)
         what = self.codegen.collection(node.what, scope, ctx) if strip_optional(t) not in self.types.components \
             else f"({self.x(node.what, scope, ctx)},)"
@@ -853,12 +869,12 @@ class Compiler:
             players = f"({players},)"
         out.add(indent, f"reveal_to(s, {what}, {players})")
 
-    def s_Create(self, node, scope, ctx, out, indent):
+    def visit_Create(self, node, scope, ctx, out, indent):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
-        inits = ", ".join(f"{i.name!r}: " + self.attribute_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
-                                                                 f"{node.type_name}.{i.name}", scope, out, indent)
-                          for i in node.inits)
+        inits = joined([f"{i.name!r}: " + self.attribute_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
+                                                                f"{node.type_name}.{i.name}", scope, out, indent)
+                        for i in node.inits], ", ")
         out.add(indent, f"{values} = {{{inits}}}")
         out.add(indent, f"{values}.setdefault('owner', None)")
         template = self.codegen.literal(self.game.label_templates.get(node.type_name))
@@ -867,7 +883,7 @@ class Compiler:
         out.add(indent, f"for {self.fresh('_n')} in range({count}):")
         out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {zone})")
 
-    def s_Choose(self, node, scope, ctx, out, indent):
+    def visit_Choose(self, node, scope, ctx, out, indent):
         cg = self.codegen
         var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
         element = strip_optional(element_of(self.type_of(node.binder.domain, scope)))
@@ -909,18 +925,18 @@ class Compiler:
         out.add(body, f"{ctx.local(node.binder.name)} = {options}[{index}]")
         self.block(node.body, chosen_scope, ctx, out, body)
 
-    def s_Require(self, node, scope, ctx, out, indent):
+    def visit_Require(self, node, scope, ctx, out, indent):
         raise AssertionError("requirements are compiled with their action's guard")
 
-    def s_Again(self, node, scope, ctx, out, indent):
+    def visit_Again(self, node, scope, ctx, out, indent):
         out.add(indent, "s.extra = True")
 
-    def s_Finish(self, node, scope, ctx, out, indent):
+    def visit_Finish(self, node, scope, ctx, out, indent):
         out.add(indent, "s.terminal = True")
         winners = self.x(node.winners, scope, ctx) if node.winners is not None else "()"
         out.add(indent, f"finish(s, {winners})")
 
-    def s_Log(self, node, scope, ctx, out, indent):
+    def visit_Log(self, node, scope, ctx, out, indent):
         # the log is public: each {expression} shown by its label as everybody sees it
         out.add(indent, "if s.shared: s.own_trails()")
         line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
@@ -953,8 +969,9 @@ class Compiler:
         if not pieces:
             pieces.append(repr(text))
         if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
-            return f"''.join(({', '.join(pieces)},))"
-        return " + ".join(pieces)
+            return f"''.join(({joined(pieces, ', ')},))"
+        text = joined(pieces, " + ")
+        return f"({text})" if "\n" in text else text
 
     def public_label(self, node, value, scope) -> str:
         """The source of a value's text as everybody sees it: inline for the common types; '?'
@@ -985,7 +1002,7 @@ class Compiler:
             scope = scope.parent
         return out
 
-    def s_CallStatement(self, node, scope, ctx, out, indent):
+    def visit_CallStatement(self, node, scope, ctx, out, indent):
         parameters = self.types.procedures[node.name].parameters
         # a parameter is written by the call: none where its type has no '?' is an error here
         args = "".join(", " + self.never_none_stored(a, self.x(a, scope, ctx), self.types.type_name(p.type),
@@ -1568,18 +1585,18 @@ class Compiler:
             node = ast.untag(rest.pop(0))[0]
             guard.span = run.span = legal.span = node.span
             if isinstance(node, ast.Let):
-                self.s_Let(node, guard_scope, env, guard, 1)
-                self.s_Let(node, run_scope, local, run, 1)
-                self.s_Let(node, legal_scope, Context("local"), legal, 1)
+                self.visit_Let(node, guard_scope, env, guard, 1)
+                self.visit_Let(node, run_scope, local, run, 1)
+                self.visit_Let(node, legal_scope, Context("local"), legal, 1)
             else:
                 checks += 1
                 reason = node.reason or f"this needs {self.source_text(node.condition)}"
                 # a require without 'else': its reason is the rule's own text, marked as such
                 given = self.reason_source(node.reason, guard_scope, env, node.span) if node.reason \
                     else self.codegen.bind(RuleText(reason), "rule")
-                guard.add(1, f"if not ({truth(self.x(node.condition, guard_scope, env))}): return {given}")
-                run.add(1, f"if not ({self.x(node.condition, run_scope, local)}): "
-                           f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
+                unless(guard, truth(self.x(node.condition, guard_scope, env)), f"return {given}")
+                unless(run, self.x(node.condition, run_scope, local),
+                       f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
         guard.add(1, "return None")
         name = re.sub(r"\W", "_", action.name)
         guard_fn = self.define(f"def guard_{name}(s, e)", guard, self.where(action))
@@ -2620,7 +2637,7 @@ class Compiler:
             lines = Lines(node.span)
             ctx = Context("env")
             ctx.steps = self.may_choose((node,))      # a generator, run by the engine as a step
-            getattr(self, "s_" + type(node).__name__)(node, scope, ctx, lines, 0)
+            self.dispatch(node, scope, ctx, lines, 0)
             if self.may_choose((node,)):      # run by the engine as a step (effect_runner): a function of its own
                 indented = Lines()
                 indented.lines = ["    " + line for line in lines.lines] or ["    pass"]

@@ -219,7 +219,7 @@ class WorkModel:
             return 1 + self.cost(node.condition) + sum(self.cost(e.condition) for e in node.elifs) + \
                 max(self.cost(b) for b in branches)
         if isinstance(node, ast.For):
-            # the rounds are counted (MAX_STEP_ROUNDS) and charged when they cost much (s_For)
+            # the rounds are counted (MAX_STEP_ROUNDS) and charged when they cost much (visit_For)
             return 1 + self.cost(node.binder.domain)
         if isinstance(node, (ast.While, ast.Repeat)):
             return 1

@@ -35,7 +35,7 @@ def charged(budget, items, units, span):
 def logged(budget, line, span):
     """A line of the log: its length is work (a list of a million items logged in a loop would
     fill the memory), and it is cut at MAX_LOG_LINE characters. (A log statement does the
-    same inline: Compiler.s_Log.)"""
+    same inline: Compiler.visit_Log.)"""
     budget[1] -= len(line)
     return line if budget[1] >= 0 and len(line) <= MAX_LOG_LINE else past_log_limits(budget, line, span)
 
