@@ -242,7 +242,6 @@ def shown_commands():
 
 
 SHOWN = shown_commands()
-SLOW = "REFEREE_SLOW_DOCS"       # set it to run the examples of 200 games too (about a minute)
 
 
 @pytest.mark.parametrize("line, command, shown", SHOWN, ids=[f"cli.md:{line}" for line, _, _ in SHOWN])
@@ -250,8 +249,6 @@ def test_the_output_docs_cli_md_shows(line, command, shown):
     """The command runs (as `python -m referee`, standard error with standard output) and prints
     what the doc shows: all of it, or, where the doc leaves lines out ('...'), the lines shown
     in their order."""
-    if " -n 200" in command and not os.environ.get(SLOW):
-        pytest.skip(f"a long example: set {SLOW}=1 to run it")
     missing = [word for word in shlex.split(command.split("|")[0]) if word.endswith((".md", ".rules"))
                and not (ROOT / word).exists()]
     if missing:
