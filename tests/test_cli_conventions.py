@@ -39,6 +39,13 @@ def test_python_m_referee_runs_the_same_command_line():
 
 # ---- command-line mistakes: exit 2, in argparse's style -----------------------------------
 
+def test_docs_say_python_m_referee_runs_the_package():
+    doc = (ROOT / "docs" / "cli.md").read_text()
+    assert (ROOT / "referee" / "__main__.py").is_file() and not (ROOT / "referee.py").exists()
+    assert "referee.py" not in doc
+    assert "the package `referee/`" in doc
+
+
 def test_players_and_options_the_game_does_not_have_are_command_line_errors(capsys):
     for command in ("play", "simulate", "bench", "verify", "compile"):
         code, out, err = run(capsys, command, CONTINENTS, "--players", 9)
@@ -242,6 +249,16 @@ def shown_commands():
 
 
 SHOWN = shown_commands()
+
+
+def test_docs_cli_md_examples_are_quick_enough_for_the_default_suite():
+    """No example is left out of the default run for its length: the --coverage ones, which
+    compile the counters and verify every game, play 20 games at most (they were 200)."""
+    coverage = [(line, command) for line, command, _ in SHOWN if "--coverage" in command]
+    assert len(coverage) >= 4
+    for line, command in coverage:
+        games = re.search(r" -n (\d+)", command)
+        assert games is not None and int(games.group(1)) <= 20, f"cli.md:{line}: {command}"
 
 
 @pytest.mark.parametrize("line, command, shown", SHOWN, ids=[f"cli.md:{line}" for line, _, _ in SHOWN])
