@@ -33,6 +33,8 @@ def test_a_huge_game_count_is_a_usage_error(capsys, command):
     (["bench", TTT, "--seconds", "1e300"], "argument --seconds: at most 86400 seconds"),
     (["simulate", TTT, "--max-moves", HUGE], "argument --max-moves: at most 1,000,000,000 moves"),
     (["tournament", TTT, "--bot", "random", "--bot", "first", "-n", "10000000"], "at most 1,000,000 games"),
+    (["serve", TTT, "--tables", HUGE], "argument --tables: at most 1,000 tables"),
+    (["serve", TTT, "--port", HUGE], "argument --port: a port is 0..65535"),
 ])
 def test_absurd_counts_and_durations_are_refused(capsys, argv, said):
     code, _, err = run(capsys, *argv)

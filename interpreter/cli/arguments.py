@@ -32,6 +32,7 @@ MOST_GAMES = 10**9                 # -n: about a week of the quickest game on on
 MOST_TOURNAMENT_GAMES = 10**6      # tournament -n: it keeps every game's result
 MOST_MOVES = 10**9                 # --max-moves
 MOST_SECONDS = 86_400.0            # bench --seconds: a day
+MOST_TABLES = 1_000                # serve --tables, of each FILE
 JOBS_PER_CORE, FEWEST_MOST_JOBS, MOST_JOBS = 4, 8, 256
 
 
@@ -89,6 +90,21 @@ def positive_float(text):
         raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number of seconds: {text}")
+    return value
+
+
+def table_count(text):
+    """serve --tables: a whole number, at most MOST_TABLES (serve says what is too few)."""
+    value = integer(text, "not a whole number: {text}")
+    if value > MOST_TABLES:
+        raise argparse.ArgumentTypeError(f"at most {MOST_TABLES:,} tables of each FILE, not {shortened(text.strip())}")
+    return value
+
+
+def port_number(text):
+    value = integer(text, "not a whole number: {text}")
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535 (0: any free one), not {shortened(text.strip())}")
     return value
 
 
@@ -371,7 +387,7 @@ COMMANDS = (
         option("--bot", action="append", metavar="SEAT=KIND",
                help="who plays a seat at every table: KIND as for play (random, first, mcts, ismcts); a seat "
                     "that no --bot names is human and gets an address"),
-        option("--tables", type=int, default=1, metavar="N",
+        option("--tables", type=table_count, default=1, metavar="N",
                help="tables of each FILE (default 1; 0 with --lobby: only those the lobby starts)"),
         option("--lobby", action="store_true",
                help="also a lobby page (its address printed as 'lobby: URL') that starts tables of the FILEs"),
@@ -381,7 +397,7 @@ COMMANDS = (
         option("--resume", action="append", metavar="LOG",
                help="serve again the table of LOG (written with --log-dir, or by play --log), with the "
                     "same addresses when its .seats.json is beside it; repeatable"),
-        option("--port", type=int, default=8000, metavar="P", help="the port to listen on (default 8000; 0: any free one)"),
+        option("--port", type=port_number, default=8000, metavar="P", help="the port to listen on (default 8000; 0: any free one)"),
         option("--host", default="127.0.0.1", metavar="H",
                help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for the network)"),
         plain())),
