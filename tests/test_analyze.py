@@ -199,6 +199,7 @@ def test_a_file_against_itself_changes_nothing(capsys):
 
 # ---- --html ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_html_report_embeds_its_plots(capsys, tmp_path):
     page = tmp_path / "report.html"
     code, out, _ = run(capsys, "analyze", WIDE, "--against", TITICACA, "-n", 30, "--jobs", 1, "--html", page)

@@ -192,6 +192,7 @@ def test_the_language_server_checks_a_file_once(checkers_made):
     assert analysis.index.checked.typer is checkers_made[0]
 
 
+@pytest.mark.slow
 def test_the_checked_values_are_typed():
     """mypy is clean on the files pyproject.toml's [tool.mypy] lists (when it is installed)."""
     pytest.importorskip("mypy")

@@ -261,7 +261,13 @@ def test_docs_cli_md_examples_are_quick_enough_for_the_default_suite():
         assert games is not None and int(games.group(1)) <= 20, f"cli.md:{line}: {command}"
 
 
-@pytest.mark.parametrize("line, command, shown", SHOWN, ids=[f"cli.md:{line}" for line, _, _ in SHOWN])
+def example(line, command, shown):
+    """One example as a test: marked slow where it plays tens of games or counts coverage (seconds)."""
+    long = re.search(r" -n \d{2,}|--coverage", command)
+    return pytest.param(line, command, shown, id=f"cli.md:{line}", marks=[pytest.mark.slow] if long else [])
+
+
+@pytest.mark.parametrize("line, command, shown", [example(*shown) for shown in SHOWN])
 def test_the_output_docs_cli_md_shows(line, command, shown):
     """The command runs (as `python -m referee`, standard error with standard output) and prints
     what the doc shows: all of it, or, where the doc leaves lines out ('...'), the lines shown

@@ -256,6 +256,7 @@ def test_a_python_error_inside_a_procedure_points_at_its_line(write_rules):
 
 # ---- a step stopped at a choice resumes where it stopped; a clone of it replays ---------------
 
+@pytest.mark.slow
 def test_a_clone_of_a_stopped_step_replays_it_to_the_same_place():
     game = load(GAMES / "solstis.rules")
     compared = 0

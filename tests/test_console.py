@@ -334,6 +334,7 @@ def test_a_refused_move_is_red_on_a_terminal(colour_allowed, monkeypatch):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal of Linux")
+@pytest.mark.slow
 def test_a_real_terminal_gets_colour_and_plain_asks_for_none():
     import pty
 

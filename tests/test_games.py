@@ -93,6 +93,7 @@ def test_player_counts_outside_the_range_are_refused(path):
         assert game is None and [d.code for d in diagnostics] == ["E602"]
 
 
+@pytest.mark.slow
 def test_random_games_are_reproducible_from_their_seed():
     for path in game_files():
         game = load(path)

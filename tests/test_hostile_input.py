@@ -54,6 +54,7 @@ DEEP = {
 
 @pytest.mark.parametrize("kind", DEEP)
 @pytest.mark.parametrize("n", [250, 500, 5000])
+@pytest.mark.slow
 def test_nesting_beyond_the_limit_is_a_located_diagnostic(write_rules, kind, n):
     diagnostics, text = diagnostics_of(write_rules(DEEP[kind](n)))
     assert [d.code for d in diagnostics] == ["E103"]

@@ -66,6 +66,7 @@ def test_an_unknown_pass_is_refused():
         load_game(TIC_TAC_TOE, passes_off=("nothing",))
 
 
+@pytest.mark.slow
 def test_referee_compile_takes_no_pass():
     def compiled(*flags):
         done = subprocess.run([sys.executable, "-m", "referee", "compile", TIC_TAC_TOE, *flags],

@@ -324,6 +324,7 @@ flow { turns from 1 until played >= 4 { play go } }
     assert "the rules fail there" in report.failures[0].message and "divisor = 0 instead of" in report.failures[0].message
 
 
+@pytest.mark.slow
 def test_the_games_hide_their_secret_values_at_every_player_count():
     """Every game of games/ whose hidden or owner-only variables get twins (Liar's dice's dice)
     is clean at every player count, the twins built."""

@@ -244,6 +244,7 @@ def play_out(data, s, bound=MOVE_BOUND):
 # ---- (a) conservation, (b) legal moves, (c) termination ------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_components_are_conserved_moves_apply_and_the_game_ends(path, options):
     run_property(path, options, check_components_are_conserved_moves_apply_and_the_game_ends, full_games=True)
 
@@ -288,6 +289,7 @@ def check_components_are_conserved_moves_apply_and_the_game_ends(path, options, 
 # ---- (d) determinism -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_same_seed_and_moves_give_the_same_game(path, options):
     run_property(path, options, check_same_seed_and_moves_give_the_same_game, full_games=True)
 
@@ -451,6 +453,7 @@ def assert_views_hide(s, rng, shuffled: Counter, shuffle=True):
 
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_views_never_show_hidden_components(path, options):
     run_property(path, options, check_views_never_show_hidden_components, full_games=False)
 

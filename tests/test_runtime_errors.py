@@ -313,6 +313,7 @@ DOUBLING_CHAIN = "fn f0(): int = 1\n" + "".join(f"fn f{k}(): int = f{k - 1}() + 
     # a procedure that calls itself twice
     ('proc split(n: int) { if n > 0 { split(n - 1)\n split(n - 1) } }\naction grow "grow" { split(60) }', "grow", 4),
 ])
+@pytest.mark.slow
 def test_work_that_multiplies_is_a_located_error_that_changes_nothing(write_rules, action, play, line):
     game, diagnostics, _ = load_game(str(write_rules(RUNAWAY.format(action=action, play=play))))
     assert diagnostics == []

@@ -276,6 +276,7 @@ def test_referee_serve_says_what_is_wrong_with_its_command_line(capsys):
 # ---- every game draws ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "games").glob("*.rules")))
+@pytest.mark.slow
 def test_every_game_s_pages_draw_through_a_game_of_bots(name):
     """Any rules file: each seat's page and live update draw at every few moves of a game its
     bots play (grids, hex maps, boards per seat, zones, parts), with the view's boards in SVG."""
@@ -300,6 +301,7 @@ def test_every_game_s_pages_draw_through_a_game_of_bots(name):
         t.play(seat, rng.choice(t.state.legal_move_names()))
 
 
+@pytest.mark.slow
 def test_referee_serve_resume_brings_a_table_back_at_its_addresses_after_a_restart(tmp_path):
     import signal
 
