@@ -81,6 +81,7 @@ def test_type_values_are_made_of_parts():
     assert OptionalOf(Named("Card")).may_be_none() and not Named("Card").may_be_none()
 
 
+@pytest.mark.slow
 def test_every_type_the_games_have_round_trips():
     seen = set()
     for path in GAME_FILES:

@@ -28,6 +28,7 @@ def test_version_is_the_package_version(capsys):
     assert code == 0 and out == f"referee {pyproject_version()}\n"
 
 
+@pytest.mark.slow
 def test_python_m_referee_runs_the_same_command_line():
     done = subprocess.run([sys.executable, "-m", "referee", "--version"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)

@@ -37,6 +37,7 @@ def simulated(capsys, *argv) -> dict:
 
 
 @pytest.mark.parametrize("path,players", list(configurations()))
+@pytest.mark.slow
 def test_a_compiled_module_simulates_as_its_rules(path, players, tmp_path, capsys):
     module = tmp_path / "game.py"
     assert main(["compile", path, "--players", str(players), "-o", str(module)]) == 0

@@ -57,6 +57,7 @@ def node_classes() -> dict:
 
 # ---- the grammar itself ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_grammar_loads_with_strict_lark():
     parser = lark_parser(strict=True)
     assert parser.options.parser == "lalr"
@@ -179,6 +180,7 @@ def test_the_coverage_program_builds_every_node_class():
     assert wanted - seen == set(), f"constructs missing from the coverage program: {wanted - seen}"
 
 
+@pytest.mark.slow
 def test_nodes_repr_as_attrs_writes_it():
     # dsl/ast.py gives its classes one shared __repr__, not one compiled by attrs for each class
     # (start-up time): it writes what attrs writes, for every node of every game

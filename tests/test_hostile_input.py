@@ -63,6 +63,7 @@ def test_nesting_beyond_the_limit_is_a_located_diagnostic(write_rules, kind, n):
 
 
 @pytest.mark.parametrize("kind", DEEP)
+@pytest.mark.slow
 def test_the_deepest_nesting_within_the_limit_loads_and_plays(write_rules, kind):
     """Every stage after the parser (checker, compiler, Python's own compiler) copes with
     whatever the nesting limit lets through."""

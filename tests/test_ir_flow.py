@@ -24,6 +24,7 @@ def run_flow_source(game) -> str:
 
 @pytest.mark.parametrize("off", [(name,) for name in PASS_NAMES] + [PASS_NAMES])
 @pytest.mark.parametrize("key", sorted(PLAYTHROUGHS))
+@pytest.mark.slow
 def test_golden_games_are_the_same_with_passes_off(key, off, monkeypatch):
     monkeypatch.setattr(tests.golden, "load_game", functools.partial(load_game, passes_off=off))
     assert tests.golden.play(key) == (FOLDER / golden_name(key)).read_text()

@@ -175,6 +175,7 @@ def encoded(game, engine_state, seat):
 
 
 @pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_observation_tensor_has_one_shape_and_a_place_for_everything_a_view_shows(path):
     game = load_openspiel_game(path)
     encoding = game.encoding
@@ -217,6 +218,7 @@ HIDDEN_INFORMATION = [("hearts", True), ("kuhn-poker", True), ("leduc-poker", Tr
 
 
 @pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)
+@pytest.mark.slow
 def test_observation_tensor_is_the_same_on_twins_that_differ_only_in_what_the_seat_may_not_see(stem, seen_by_another):
     """Twin states as the leak finder makes them (interpreter/leaks.py: components the seat
     cannot tell apart exchanged, another seat's sealed move replaced, a variable entry it may
@@ -401,6 +403,7 @@ def test_kuhn_information_state_tensors_tell_apart_what_openspiels_own_kuhn_poke
         assert len(set(strings_by_ours.values())) == len(strings_by_ours)
 
 
+@pytest.mark.slow
 def test_openspiels_reinforcement_learning_environment_learns_on_information_state_tensors():
     """OpenSpiel's rl_environment reads information-state tensors (its `info_state`), and its
     tabular Q-learner keys its table by them: on Kuhn, each seat's table has the 6 information
@@ -505,6 +508,7 @@ def test_moves_that_cannot_be_numbered_are_refused_with_the_reason(tmp_path):
         load_openspiel_game(numbers)
 
 
+@pytest.mark.slow
 def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
     huge = tmp_path / "huge.rules"
     huge.write_text('game "Huge" {\n  players 2\n}\n'
@@ -657,6 +661,7 @@ def test_goofspiel_lockstep_for_more_players_ends_with_openspiels_fractional_ret
     assert openspiel_conformance.run("goofspiel", games=4, seed=3, rules_game=rules, mapping=mapping) == 4 * 12
 
 
+@pytest.mark.slow
 def test_hearts_lockstep_plays_whole_hands_passes_included():
     steps = openspiel_conformance.run("hearts", games=6, seed=5)
     # 52 cards played per hand, and 12 cards passed in three hands of four
@@ -736,6 +741,7 @@ def test_cfr_plus_solves_kuhn_poker_from_the_rules_file():
     assert reached == pytest.approx(exploitability.exploitability(native_game, native.average_policy()), abs=1e-9)
 
 
+@pytest.mark.slow
 def test_mcts_plays_connect_four_from_the_rules_file():
     game = load_openspiel_game(GAMES / "connect-four.rules")
     rng = np.random.RandomState(3)

@@ -308,6 +308,7 @@ def check_same_seed_and_moves_give_the_same_game(path, options, data):
 
 
 @pytest.mark.parametrize("path", [p for p in game_files() if "continents" in p.name], ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_separately_loaded_games_play_the_same(path):
     rng = random.Random(7)
     a = load_game(str(path), players=3)[0].new_initial_state(seed=11)
@@ -320,6 +321,7 @@ def test_separately_loaded_games_play_the_same(path):
 
 
 @pytest.mark.parametrize("path", [p for p in game_files() if "continents" in p.name], ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_the_seed_decides_the_deal(path):
     game = load(str(path), (), 2)
     first_views = {repr(game.new_initial_state(seed=seed).view(1)) for seed in range(5)}
@@ -329,6 +331,7 @@ def test_the_seed_decides_the_deal(path):
 # ---- (e) clone -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_a_clone_is_equal_and_independent(path, options):
     run_property(path, options, check_a_clone_is_equal_and_independent, full_games=False)
 
@@ -359,6 +362,7 @@ def check_a_clone_is_equal_and_independent(path, options, data):
 # ---- (f) replay ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_replaying_the_history_by_name_gives_the_same_game(path, options):
     run_property(path, options, check_replaying_the_history_by_name_gives_the_same_game, full_games=True)
 

@@ -329,6 +329,7 @@ def test_work_that_multiplies_is_a_located_error_that_changes_nothing(write_rule
     assert again.value.span == raised.value.span
 
 
+@pytest.mark.slow
 def test_binders_tried_in_full_though_no_move_passes_are_a_located_error(write_rules):
     """MAX_LEGAL_MOVES counts the moves kept: 10^10 tuples tried for none is stopped by the work."""
     action = 'action pick(a in 1..100000, b in 1..100000 where a + b < 0) "pick {a} {b}" { v += 1 }'

@@ -242,6 +242,7 @@ def test_the_lobby_starts_tables_whose_seats_play():
         assert refused.status_code == 409 and "the seat must be 1..2" in refused.json()["refused"]
 
 
+@pytest.mark.slow
 def test_referee_serve_prints_an_address_per_human_seat_and_serves_them(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "referee", "serve", "games/tic-tac-toe.rules", "games/kuhn-poker.rules",
                                 "--bot", "2=first", "--port", "0", "--log-dir", str(tmp_path)],
