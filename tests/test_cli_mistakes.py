@@ -34,6 +34,8 @@ def test_a_huge_game_count_is_a_usage_error(capsys, command):
     (["simulate", TTT, "--max-moves", HUGE], "argument --max-moves: at most 1,000,000,000 moves"),
     (["tournament", TTT, "--bot", "random", "--bot", "first", "-n", "10000000"], "at most 1,000,000 games"),
     (["serve", TTT, "--tables", HUGE], "argument --tables: at most 1,000 tables"),
+    (["play", TTT, "--bot", f"all=mcts:iterations={HUGE}"], "at most 1,000,000 iterations a move"),
+    (["tournament", TTT, "--bot", f"ismcts:iterations={HUGE}", "--bot", "random"], "at most 1,000,000 iterations"),
     (["serve", TTT, "--port", HUGE], "argument --port: a port is 0..65535"),
 ])
 def test_absurd_counts_and_durations_are_refused(capsys, argv, said):
