@@ -163,6 +163,7 @@ def test_endless_games_and_dead_ends_are_counted(capsys, tmp_path):
     assert len(errors["first"]["moves"]) == 3
 
 
+@pytest.mark.slow
 def test_same_figures_with_one_or_two_jobs(capsys):
     argv = [SOLSTIS, "-n", 16, "--seed", 3, "--coverage"]
     one = analysis(capsys, *argv, "--jobs", 1)
@@ -174,6 +175,7 @@ def test_same_figures_with_one_or_two_jobs(capsys):
 
 # ---- --against ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_variant_against_its_base(capsys):
     code, report = analysis(capsys, WIDE, "--against", TITICACA, "-n", 60, "--jobs", 1)
     against = report["against"]
@@ -199,6 +201,7 @@ def test_a_file_against_itself_changes_nothing(capsys):
 
 # ---- --html ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_html_report_embeds_its_plots(capsys, tmp_path):
     page = tmp_path / "report.html"
     code, out, _ = run(capsys, "analyze", WIDE, "--against", TITICACA, "-n", 30, "--jobs", 1, "--html", page)
@@ -233,6 +236,7 @@ def test_html_without_matplotlib_is_a_clear_error(capsys, tmp_path, monkeypatch)
 
 # ---- mistakes -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_mistakes_are_clear(capsys, tmp_path):
     code, _, err = run(capsys, "analyze", TTT, "--bot", "2=human")
     assert code == 2 and err.endswith("referee analyze: error: argument --bot: analyze plays bots only: "

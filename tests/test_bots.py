@@ -18,6 +18,7 @@ def play(game, bots, seed):
     return state
 
 
+@pytest.mark.slow
 def test_mcts_never_loses_tic_tac_toe_against_random_in_either_seat():
     game = game_of("tic-tac-toe")
     for seed in range(6):

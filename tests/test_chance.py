@@ -144,6 +144,7 @@ def test_sampled_chance_is_the_default_and_plays_as_before(write_rules):
 
 
 @pytest.mark.parametrize("name, players", [("continents", 3), ("solstis", 2)])
+@pytest.mark.slow
 def test_the_seed_games_play_with_explicit_chance(name, players):
     game, diagnostics, _ = load_game(f"games/{name}.rules", players=players, chance="explicit")
     assert diagnostics == []

@@ -81,6 +81,7 @@ def test_type_values_are_made_of_parts():
     assert OptionalOf(Named("Card")).may_be_none() and not Named("Card").may_be_none()
 
 
+@pytest.mark.slow
 def test_every_type_the_games_have_round_trips():
     seen = set()
     for path in GAME_FILES:
@@ -192,6 +193,7 @@ def test_the_language_server_checks_a_file_once(checkers_made):
     assert analysis.index.checked.typer is checkers_made[0]
 
 
+@pytest.mark.slow
 def test_the_checked_values_are_typed():
     """mypy is clean on the files pyproject.toml's [tool.mypy] lists (when it is installed)."""
     pytest.importorskip("mypy")

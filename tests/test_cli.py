@@ -454,6 +454,7 @@ def test_replay_move_illegal_now_gives_the_reason(capsys, tmp_path):
     assert code == 65 and "final_view" not in out and json.loads(out)["exit_code"] == 65
 
 
+@pytest.mark.slow
 def test_replay_changed_hash_and_ignore_hash(capsys, played_log):
     path, _ = played_log
     tamper(path, lambda log: log.__setitem__("rules_sha256", "0" * 64))

@@ -28,6 +28,7 @@ def test_version_is_the_package_version(capsys):
     assert code == 0 and out == f"referee {pyproject_version()}\n"
 
 
+@pytest.mark.slow
 def test_python_m_referee_runs_the_same_command_line():
     done = subprocess.run([sys.executable, "-m", "referee", "--version"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
@@ -38,6 +39,13 @@ def test_python_m_referee_runs_the_same_command_line():
 
 
 # ---- command-line mistakes: exit 2, in argparse's style -----------------------------------
+
+def test_docs_say_python_m_referee_runs_the_package():
+    doc = (ROOT / "docs" / "cli.md").read_text()
+    assert (ROOT / "referee" / "__main__.py").is_file() and not (ROOT / "referee.py").exists()
+    assert "referee.py" not in doc
+    assert "the package `referee/`" in doc
+
 
 def test_players_and_options_the_game_does_not_have_are_command_line_errors(capsys):
     for command in ("play", "simulate", "bench", "verify", "compile"):
@@ -242,16 +250,29 @@ def shown_commands():
 
 
 SHOWN = shown_commands()
-SLOW = "REFEREE_SLOW_DOCS"       # set it to run the examples of 200 games too (about a minute)
 
 
-@pytest.mark.parametrize("line, command, shown", SHOWN, ids=[f"cli.md:{line}" for line, _, _ in SHOWN])
+def test_docs_cli_md_examples_are_quick_enough_for_the_default_suite():
+    """No example is left out of the default run for its length: the --coverage ones, which
+    compile the counters and verify every game, play 20 games at most (they were 200)."""
+    coverage = [(line, command) for line, command, _ in SHOWN if "--coverage" in command]
+    assert len(coverage) >= 4
+    for line, command in coverage:
+        games = re.search(r" -n (\d+)", command)
+        assert games is not None and int(games.group(1)) <= 20, f"cli.md:{line}: {command}"
+
+
+def example(line, command, shown):
+    """One example as a test: marked slow where it plays tens of games or counts coverage (seconds)."""
+    long = re.search(r" -n \d{2,}|--coverage", command)
+    return pytest.param(line, command, shown, id=f"cli.md:{line}", marks=[pytest.mark.slow] if long else [])
+
+
+@pytest.mark.parametrize("line, command, shown", [example(*shown) for shown in SHOWN])
 def test_the_output_docs_cli_md_shows(line, command, shown):
     """The command runs (as `python -m referee`, standard error with standard output) and prints
     what the doc shows: all of it, or, where the doc leaves lines out ('...'), the lines shown
     in their order."""
-    if " -n 200" in command and not os.environ.get(SLOW):
-        pytest.skip(f"a long example: set {SLOW}=1 to run it")
     missing = [word for word in shlex.split(command.split("|")[0]) if word.endswith((".md", ".rules"))
                and not (ROOT / word).exists()]
     if missing:

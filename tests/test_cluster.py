@@ -23,6 +23,8 @@ from referee.interpreter.play.simulate import simulate_game
 from referee.interpreter.engine import load_game
 from tests.test_jobs import json_run as jobs_json_run, run
 
+pytestmark = pytest.mark.slow       # Dask clusters: the quick subset (-m "not slow") leaves them out
+
 ROOT = Path(__file__).resolve().parent.parent
 TTT = ROOT / "games" / "tic-tac-toe.rules"
 KUHN = ROOT / "games" / "kuhn-poker.rules"

@@ -40,6 +40,7 @@ def test_compile_writes_the_module_to_a_file(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("path", game_files(), ids=lambda p: p.name)
+@pytest.mark.slow
 def test_every_game_compiles_to_a_module(path, capsys):
     assert main(["compile", str(path)]) == 0
     assert "def run_flow(s):" in capsys.readouterr().out
@@ -271,6 +272,7 @@ def test_an_error_after_an_expression_written_over_lines_points_at_its_own_line(
 
 # ---- a step stopped at a choice resumes where it stopped; a clone of it replays ---------------
 
+@pytest.mark.slow
 def test_a_clone_of_a_stopped_step_replays_it_to_the_same_place():
     game = load(GAMES / "solstis.rules")
     compared = 0
@@ -416,6 +418,7 @@ def test_a_function_its_indexes_answer_keeps_no_values_of_its_own(write_rules):
 
 
 @pytest.mark.parametrize("name, players", [("solstis", 2), ("titicaca", 3), ("connect-four", 2), ("tic-tac-toe", 2)])
+@pytest.mark.slow
 def test_cached_values_are_never_stale_during_play(name, players):
     """After every move, each cached function's value as the rules would read it now equals
     the value computed afresh: the stamps saw every change of what it reads."""
@@ -855,6 +858,7 @@ def test_an_empty_zone_split_and_an_implied_test_keep_what_they_must():
 
 
 @pytest.mark.parametrize("path", game_files(), ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_random_play_leaves_no_cycles_for_the_garbage_collector(path):
     """Moves point at their list's segments, not at the list that holds them, and a state
     keeps its listing's segments, not a MoveList (which holds the state): each move list is
@@ -971,6 +975,7 @@ def assert_lists_what_the_guard_lets_through(game, action, seeds=5):
 
 
 @pytest.mark.parametrize("n, under", [(0, False), (3, False), (40, False), (3, True), (40, True)])
+@pytest.mark.slow
 def test_a_deal_is_the_moves_of_the_top_cards_one_by_one(n, under):
     """State.deal moves the top cards as that many moves would (owning the lists once): the
     zones, where each card is, and the cached values read from them; a clone that deals

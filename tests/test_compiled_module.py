@@ -37,6 +37,7 @@ def simulated(capsys, *argv) -> dict:
 
 
 @pytest.mark.parametrize("path,players", list(configurations()))
+@pytest.mark.slow
 def test_a_compiled_module_simulates_as_its_rules(path, players, tmp_path, capsys):
     module = tmp_path / "game.py"
     assert main(["compile", path, "--players", str(players), "-o", str(module)]) == 0
@@ -48,6 +49,7 @@ def test_a_compiled_module_simulates_as_its_rules(path, players, tmp_path, capsy
     assert from_module["players"] == players
 
 
+@pytest.mark.slow
 def test_worker_processes_load_a_compiled_module(tmp_path, capsys):
     path = str(ROOT / "games" / "liars-dice.rules")
     module = tmp_path / "game.py"
@@ -79,6 +81,7 @@ def test_a_compiled_module_imports_on_its_own_and_its_functions_run(tmp_path):
     assert state.returns() == reference.returns()
 
 
+@pytest.mark.slow
 def test_every_name_a_module_reads_is_defined(tmp_path):
     """No name the functions read is left undefined (they used to live only in the
     compiler's namespace): each is imported from the runtime, or a constant, or a function
@@ -105,6 +108,7 @@ KNOWN_LONG_LINES = {
 }
 
 
+@pytest.mark.slow
 def test_only_the_engine_gives_a_module_values_and_only_its_step_driver_and_flow():
     """Every value a module's functions read is written as source (literals, or calls of the
     runtime's makers: boards, labels, rows of zone keys) but for the engine's step driver, the
@@ -116,6 +120,7 @@ def test_only_the_engine_gives_a_module_values_and_only_its_step_driver_and_flow
         assert {name for name in given if not name.startswith("_ins")} <= set(ENGINE_LINKED) | {"memo_reset"}, path
 
 
+@pytest.mark.slow
 def test_no_line_of_a_module_over_the_limit():
     """The module's own lines (settings, rules, constants, imports) are all under MAX_LINE; the
     generated functions' long lines are no more than KNOWN_LONG_LINES."""

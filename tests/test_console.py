@@ -125,6 +125,7 @@ def test_a_component_mark_is_in_its_owners_colour_whole():
         assert all(colour_of(text, offset + k) == seat_style(int(mark[1])) for k in range(len(mark)))
 
 
+@pytest.mark.slow
 def test_a_mark_that_names_no_seat_takes_its_owner_from_the_cells_zone():
     # titicaca's tiles under the players' pieces are masked ('T?') but owned
     seen = 0
@@ -293,6 +294,7 @@ COMMANDS = {
 
 
 @pytest.mark.parametrize("name", COMMANDS)
+@pytest.mark.slow
 def test_on_a_terminal_the_output_is_coloured_and_otherwise_the_same(name, colour_allowed, monkeypatch, tmp_path):
     broken = tmp_path / "broken.rules"
     broken.write_text(BROKEN)
@@ -334,6 +336,7 @@ def test_a_refused_move_is_red_on_a_terminal(colour_allowed, monkeypatch):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal of Linux")
+@pytest.mark.slow
 def test_a_real_terminal_gets_colour_and_plain_asks_for_none():
     import pty
 

@@ -127,6 +127,7 @@ def test_C02_six_families_of_seventeen_cards_with_strengths():
     sc.refuse("build straw house on Asia 2", "weaker")
 
 
+@pytest.mark.slow
 def test_C03_two_to_six_players():
     for n in range(2, 7):
         game = load(RULES, players=n)

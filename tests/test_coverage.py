@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from referee.interpreter.tools import coverage
 from referee.interpreter.tools import verify
 from referee.interpreter.cli.main import main
@@ -104,6 +106,7 @@ def coverage_json(capsys, *argv):
     return result["coverage"]
 
 
+@pytest.mark.slow
 def test_counts_are_the_same_with_two_jobs(capsys):
     """Also when a worker shrinks a failure between two runs of games (its replays do not count)."""
     for command in (["verify", CONTINENTS, "--players", 3, "-n", 6],

@@ -282,6 +282,7 @@ def test_there_are_documents_with_examples():
 
 
 @pytest.mark.parametrize("block", ALL_BLOCKS, ids=lambda b: b.id)
+@pytest.mark.slow
 def test_rules_example(block, tmp_path):
     assert block.text.strip(), f"{block.id}: an empty rules block"
     if block.marker and block.marker[0] == "rules-file":

@@ -277,6 +277,7 @@ VARIANTS = sorted((ROOT / "games" / "variants").glob("*.rules"))
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_real_variants_load_and_differ_from_their_base(path):
     program, diagnostics, _ = load_program(str(path))
     assert diagnostics == []

@@ -115,6 +115,7 @@ def load_and_play(path: Path, seed: int):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(FILES), seed=st.integers(0, 2 ** 32 - 1))
+@pytest.mark.slow
 def test_mutated_games_give_diagnostics_or_play(games_copy, name, seed):
     original = (GAMES / name).read_bytes()
     mutant = games_copy / name.parent / f"mutant-{name.name}"

@@ -31,6 +31,7 @@ def games_copy(tmp_path_factory):
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(name=st.sampled_from(FILES), seed=st.integers(0, 2 ** 32 - 1))
+@pytest.mark.slow
 def test_a_mutated_game_gives_diagnostics_a_located_error_or_plays(games_copy, name, seed):
     mutant, applied = write_mutant(games_copy, games_copy / name, seed)
     with time_limit(rules_mutations.SECONDS):

@@ -64,6 +64,7 @@ def test_there_are_games_and_variants():
 
 
 @pytest.mark.parametrize("path, players, options", configurations())
+@pytest.mark.slow
 def test_loads_and_plays_to_the_end(path, players, options):
     game = load(path, options, players)
     assert game.num_players == players
@@ -84,6 +85,7 @@ def test_loads_and_plays_to_the_end(path, players, options):
 
 
 @pytest.mark.parametrize("path", game_files(), ids=lambda p: str(p.relative_to(GAMES)))
+@pytest.mark.slow
 def test_player_counts_outside_the_range_are_refused(path):
     low, high = load(path).player_range
     for players in (low - 1, high + 1):
@@ -93,6 +95,7 @@ def test_player_counts_outside_the_range_are_refused(path):
         assert game is None and [d.code for d in diagnostics] == ["E602"]
 
 
+@pytest.mark.slow
 def test_random_games_are_reproducible_from_their_seed():
     for path in game_files():
         game = load(path)

@@ -57,6 +57,7 @@ def node_classes() -> dict:
 
 # ---- the grammar itself ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_grammar_loads_with_strict_lark():
     parser = lark_parser(strict=True)
     assert parser.options.parser == "lalr"
@@ -179,6 +180,7 @@ def test_the_coverage_program_builds_every_node_class():
     assert wanted - seen == set(), f"constructs missing from the coverage program: {wanted - seen}"
 
 
+@pytest.mark.slow
 def test_nodes_repr_as_attrs_writes_it():
     # dsl/ast.py gives its classes one shared __repr__, not one compiled by attrs for each class
     # (start-up time): it writes what attrs writes, for every node of every game
@@ -248,6 +250,7 @@ def checked(text: str, file: str = NOWHERE):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.data_too_large, HealthCheck.large_base_example])
 @given(from_lark(lark_parser(), explicit=terminal_strategies()))
+@pytest.mark.slow
 def test_generated_programs_parse_and_check_without_raising(text):
     module, diagnostics = parse(text, NOWHERE)
     # what the grammar generates, the parser accepts, except strings with escapes that mean nothing
@@ -266,6 +269,7 @@ INSERTS = list("{}()[]=,:.?-+*/&|!'\"@#") + ["if", "play", "none", "list of", "o
 @settings(max_examples=settings().max_examples * 8,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(file_index=st.integers(0, 100), seed=st.integers(0, 2 ** 32 - 1), edits=st.integers(1, 3))
+@pytest.mark.slow
 def test_mutated_real_files_never_make_the_front_end_raise(file_index, seed, edits):
     path = REAL_FILES[file_index % len(REAL_FILES)]
     tokens = TOKEN.findall(path.read_text())
@@ -296,6 +300,7 @@ def test_mutated_real_files_never_make_the_front_end_raise(file_index, seed, edi
 @settings(max_examples=settings().max_examples,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(file_index=st.integers(0, 100), seed=st.integers(0, 2 ** 32 - 1))
+@pytest.mark.slow
 def test_mutants_that_check_clean_run_without_python_errors(file_index, seed):
     """What the checker accepts, the engine runs: a rules mistake it lets through may only show
     up as a RulesRuntimeError, never as a Python error (TypeError, KeyError...)."""

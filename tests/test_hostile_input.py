@@ -55,6 +55,7 @@ DEEP = {
 
 @pytest.mark.parametrize("kind", DEEP)
 @pytest.mark.parametrize("n", [250, 500, 5000])
+@pytest.mark.slow
 def test_nesting_beyond_the_limit_is_a_located_diagnostic(write_rules, kind, n):
     diagnostics, text = diagnostics_of(write_rules(DEEP[kind](n)))
     assert [d.code for d in diagnostics] == ["E103"]
@@ -63,6 +64,7 @@ def test_nesting_beyond_the_limit_is_a_located_diagnostic(write_rules, kind, n):
 
 
 @pytest.mark.parametrize("kind", DEEP)
+@pytest.mark.slow
 def test_the_deepest_nesting_within_the_limit_loads_and_plays(write_rules, kind):
     """Every stage after the parser (checker, compiler, Python's own compiler) copes with
     whatever the nesting limit lets through."""

@@ -24,6 +24,7 @@ def run_flow_source(game) -> str:
 
 @pytest.mark.parametrize("off", [(name,) for name in PASS_NAMES] + [PASS_NAMES])
 @pytest.mark.parametrize("key", sorted(PLAYTHROUGHS))
+@pytest.mark.slow
 def test_golden_games_are_the_same_with_passes_off(key, off, monkeypatch):
     monkeypatch.setattr(tests.golden, "load_game", functools.partial(load_game, passes_off=off))
     assert tests.golden.play(key) == (FOLDER / golden_name(key)).read_text()
@@ -66,6 +67,7 @@ def test_an_unknown_pass_is_refused():
         load_game(TIC_TAC_TOE, passes_off=("nothing",))
 
 
+@pytest.mark.slow
 def test_referee_compile_takes_no_pass():
     def compiled(*flags):
         done = subprocess.run([sys.executable, "-m", "referee", "compile", TIC_TAC_TOE, *flags],

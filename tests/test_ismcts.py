@@ -70,6 +70,7 @@ def twins_of(state, seat, seed):
 
 @pytest.mark.parametrize("name, players, seeds", [("kuhn-poker", None, 4), ("leduc-poker", None, 2),
                                                   ("goofspiel", None, 2), ("continents", 2, 1), ("titicaca", 3, 1)])
+@pytest.mark.slow
 def test_the_search_is_the_same_on_twins_that_differ_only_in_what_the_seat_cannot_see(name, players, seeds):
     game = game_of(name, players)
     compared = 0
@@ -110,6 +111,7 @@ def test_the_search_is_the_same_whatever_another_seat_has_sealed():
     assert ISMCTSBot(5, iterations=30).choose(twins[0]).name == ISMCTSBot(5, iterations=30).choose(state).name
 
 
+@pytest.mark.slow
 def test_ismcts_beats_random_at_kuhn_poker_in_either_seat():
     game = game_of("kuhn-poker")
     chips = 0.0
@@ -314,6 +316,7 @@ def test_ismcts_plays_its_own_card_at_kuhn_poker():
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), draw=st.integers(0, 2**32),
        faces=st.lists(st.integers(1, 6), min_size=2, max_size=2))
+@pytest.mark.slow
 def test_a_determinization_never_depends_on_the_other_seats_dice(seed, draw, faces):
     state = liars_dice_state(seed)
     twin = with_dice(state, 2, faces)

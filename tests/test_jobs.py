@@ -20,6 +20,8 @@ from referee.interpreter.play import simulate
 from referee.interpreter.runtime.errors import RulesRuntimeError
 from tests.test_cli import DEAD_END
 
+pytestmark = pytest.mark.slow       # worker processes: the quick subset (-m "not slow") leaves them out
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 MUST_FAIL = sorted((ROOT / "tests" / "verify").glob("*.rules"))

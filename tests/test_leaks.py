@@ -81,6 +81,7 @@ def test_masked_components_carry_no_id_that_would_tell_them_apart():
 
 @pytest.mark.parametrize("name, players", [("continents", 3), ("titicaca", 4), ("solstis", 2)])
 @given(seed=st.integers(0, 10_000), moves=st.integers(0, 60))
+@pytest.mark.slow
 def test_seed_games_show_no_seat_what_it_may_not_see(name, players, seed, moves):
     game = seed_game(name, players)
     state, bot = game.new_initial_state(seed), RandomBot(seed)
@@ -324,6 +325,7 @@ flow { turns from 1 until played >= 4 { play go } }
     assert "the rules fail there" in report.failures[0].message and "divisor = 0 instead of" in report.failures[0].message
 
 
+@pytest.mark.slow
 def test_the_games_hide_their_secret_values_at_every_player_count():
     """Every game of games/ whose hidden or owner-only variables get twins (Liar's dice's dice)
     is clean at every player count, the twins built."""

@@ -40,6 +40,7 @@ def ours():
     return parser
 
 
+@pytest.mark.slow
 def test_the_parsers_of_the_language_use_it_but_the_strict_one(ours):
     assert isinstance(dsl_parser.build_parser(GRAMMAR_PATH.read_text(encoding="utf-8")).parser.lexer, RootFirstLexer)
     # the strict parser checks the grammar with Lark's own lexer (collisions state by state)
@@ -47,6 +48,7 @@ def test_the_parsers_of_the_language_use_it_but_the_strict_one(ours):
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.slow
 def test_every_file_and_its_prefixes_lex_as_with_lark(path, ours, larks):
     source = path.read_text(encoding="utf-8")
     for text in [source, *prefixes(source)]:

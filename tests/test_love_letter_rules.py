@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from referee.interpreter.engine import load_game
 
 try:
@@ -60,6 +62,7 @@ def test_LL01_sixteen_cards_of_eight_kinds():
                      ("prince", 5): 2, ("king", 6): 1, ("countess", 7): 1, ("princess", 8): 1}
 
 
+@pytest.mark.slow
 def test_LL02_one_card_set_aside_face_down_three_face_up_with_two():
     sc = Scenario.new(RULES, players=2)
     assert len(sc.zone("aside")) == 1 and len(sc.zone("aside_up")) == 3

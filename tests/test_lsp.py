@@ -107,6 +107,7 @@ BAD_FILES = sorted(BAD.glob("*.rules"))
 
 
 @pytest.mark.parametrize("path", BAD_FILES, ids=[p.name for p in BAD_FILES])
+@pytest.mark.slow
 def test_diagnostics_are_those_of_check(path, capsys):
     code, out, _ = run(capsys, "check", "--json", str(path))
     (checked,) = json.loads(out)["files"]
@@ -154,6 +155,7 @@ def test_a_diagnostic_about_the_whole_file_stands_on_its_first_line(tmp_path):
 # ---- every name, and what it names --------------------------------------------------------
 
 @pytest.mark.parametrize("path", game_files(), ids=[p.name for p in game_files()])
+@pytest.mark.slow
 def test_every_name_of_a_game_is_resolved_to_what_it_names(path):
     analysis = analysed(str(path))
     assert analysis.diagnostics == []
@@ -554,6 +556,7 @@ def editor():
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.slow
 def test_the_server_answers_an_editor_over_stdio(editor, tmp_path):
     uri = (tmp_path / "broken.rules").as_uri()
     # '😀' is one character but two UTF-16 units, the editor's unit for columns
@@ -607,6 +610,7 @@ def test_the_server_answers_an_editor_over_stdio(editor, tmp_path):
     assert refused["error"]["message"] == "'if' is a word of the language"
 
 
+@pytest.mark.slow
 def test_the_server_checks_a_variant_with_its_open_base(editor):
     variant, base = Path(FOUR_CARDS).as_uri(), Path(CONTINENTS).as_uri()
     editor.open(variant, text_of(FOUR_CARDS))

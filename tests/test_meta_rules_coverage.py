@@ -98,6 +98,7 @@ def spec_text(spec: str) -> str:
 
 
 @pytest.mark.parametrize("spec", sorted(COVERED))
+@pytest.mark.slow
 def test_every_rule_has_a_scenario_test(spec):
     prefix, test_file, _ = COVERED[spec]
     ids = spec_rule_ids(spec_text(spec), prefix)

@@ -310,6 +310,7 @@ def test_a_domain_reason_needs_values_a_player_can_type(write_rules):
     assert [d.code for d in diagnostics] == ["E414"] and "cannot be typed" in diagnostics[0].message
 
 
+@pytest.mark.slow
 def test_a_log_line_of_many_placeholders_compiles(write_rules):
     many = LOGGED.replace('log "{current} takes {x}', 'log "' + "{x.colour}," * 3000 + ' {current} takes {x}')
     game, diagnostics, _ = load_game(str(write_rules(many)))
@@ -319,6 +320,7 @@ def test_a_log_line_of_many_placeholders_compiles(write_rules):
     assert state.log[-1].startswith("blue," * 3000 + " P1 takes blue chip")
 
 
+@pytest.mark.slow
 def test_a_template_of_many_placeholders_compiles(write_rules):
     many = LOGGED.replace('action take(x in pile) "take {x}"', 'action take(x in pile) "take ' + "{x}," * 3000 + '"')
     game, diagnostics, _ = load_game(str(write_rules(many)))

@@ -175,6 +175,7 @@ def encoded(game, engine_state, seat):
 
 
 @pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_observation_tensor_has_one_shape_and_a_place_for_everything_a_view_shows(path):
     game = load_openspiel_game(path)
     encoding = game.encoding
@@ -190,6 +191,7 @@ def test_observation_tensor_has_one_shape_and_a_place_for_everything_a_view_show
                     assert item["label"] in encoding.component_at, f"{item['label']} has no place in the tensor"
 
 
+@pytest.mark.slow
 def test_observation_tensor_places_zones_indexed_by_components_and_ranges_and_masked_cards():
     continents = load_openspiel_game(GAMES / "continents.rules").encoding
     assert "place[Africa, 1]" in continents.zone_at                   # place[Continent, 1..places]
@@ -216,6 +218,7 @@ HIDDEN_INFORMATION = [("hearts", True), ("kuhn-poker", True), ("leduc-poker", Tr
 
 
 @pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)
+@pytest.mark.slow
 def test_observation_tensor_is_the_same_on_twins_that_differ_only_in_what_the_seat_may_not_see(stem, seen_by_another):
     """Twin states as the leak finder makes them (interpreter/leaks.py: components the seat
     cannot tell apart exchanged, another seat's sealed move replaced, a variable entry it may
@@ -334,6 +337,7 @@ def information_encoded(game, engine_state, seat, positions):
 
 
 @pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)
+@pytest.mark.slow
 def test_information_state_tensor_is_the_same_on_twins_that_differ_only_in_what_the_seat_may_not_see(
         stem, seen_by_another):
     """The twins of the observation tensor's test: the seat's information-state tensor, its
@@ -399,6 +403,7 @@ def test_kuhn_information_state_tensors_tell_apart_what_openspiels_own_kuhn_poke
         assert len(set(strings_by_ours.values())) == len(strings_by_ours)
 
 
+@pytest.mark.slow
 def test_openspiels_reinforcement_learning_environment_learns_on_information_state_tensors():
     """OpenSpiel's rl_environment reads information-state tensors (its `info_state`), and its
     tabular Q-learner keys its table by them: on Kuhn, each seat's table has the 6 information
@@ -503,6 +508,7 @@ def test_moves_that_cannot_be_numbered_are_refused_with_the_reason(tmp_path):
         load_openspiel_game(numbers)
 
 
+@pytest.mark.slow
 def test_an_action_space_too_large_for_openspiel_is_refused(tmp_path):
     huge = tmp_path / "huge.rules"
     huge.write_text('game "Huge" {\n  players 2\n}\n'
@@ -523,6 +529,7 @@ def test_without_openspiel_importing_the_adapter_says_what_to_install(monkeypatc
 # ---- OpenSpiel's own checks and algorithms ----
 
 @pytest.mark.parametrize("path", ALL_RULES, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_openspiel_random_simulation_test_passes(path):
     # the test checks every information-state tensor, whose size grows with max_game_length
     # (Hearts: 960,916 numbers with the default 10,000), and that the game keeps within it
@@ -532,6 +539,7 @@ def test_openspiel_random_simulation_test_passes(path):
 
 @pytest.mark.parametrize("native", [n for n, m in openspiel_conformance.native_name_mappings().items()
                                     if m.options or m.rules_params])
+@pytest.mark.slow
 def test_openspiel_random_simulation_test_passes_with_the_options_that_select_openspiels_rules(native):
     game = openspiel_conformance.load_rules_game(native)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
@@ -638,6 +646,7 @@ def test_lockstep_with_openspiels_checkers_notices_a_difference(tmp_path):
 
 
 @pytest.mark.parametrize("native", sorted(openspiel_conformance.native_name_mappings()))
+@pytest.mark.slow
 def test_lockstep_with_openspiels_own_game(native):
     steps = openspiel_conformance.run(native, games=6, seed=11)
     assert steps >= 6
@@ -652,6 +661,7 @@ def test_goofspiel_lockstep_for_more_players_ends_with_openspiels_fractional_ret
     assert openspiel_conformance.run("goofspiel", games=4, seed=3, rules_game=rules, mapping=mapping) == 4 * 12
 
 
+@pytest.mark.slow
 def test_hearts_lockstep_plays_whole_hands_passes_included():
     steps = openspiel_conformance.run("hearts", games=6, seed=5)
     # 52 cards played per hand, and 12 cards passed in three hands of four
@@ -677,6 +687,7 @@ def test_hearts_passes_are_checked_against_openspiels_cards():
         lockstep.play()
 
 
+@pytest.mark.slow
 def test_backgammon_lockstep_compares_openspiels_scoring_types_with_the_param_most_points():
     mapping = openspiel_conformance.native_name_mappings()["backgammon"]
     for scoring_type, most_points in (("winloss_scoring", 1), ("enable_gammons", 2)):
@@ -711,6 +722,7 @@ def test_lockstep_notices_a_difference():
         lockstep.play()
 
 
+@pytest.mark.slow
 def test_cfr_plus_solves_kuhn_poker_from_the_rules_file():
     game = kuhn()
     solver = cfr.CFRPlusSolver(game)
@@ -729,6 +741,7 @@ def test_cfr_plus_solves_kuhn_poker_from_the_rules_file():
     assert reached == pytest.approx(exploitability.exploitability(native_game, native.average_policy()), abs=1e-9)
 
 
+@pytest.mark.slow
 def test_mcts_plays_connect_four_from_the_rules_file():
     game = load_openspiel_game(GAMES / "connect-four.rules")
     rng = np.random.RandomState(3)

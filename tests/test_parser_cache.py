@@ -89,6 +89,7 @@ def test_saved_tables_match_the_grammar_and_lark(saved):
     assert f'"lark": "{lark.__version__}"' in header
 
 
+@pytest.mark.slow
 def test_the_parser_in_use_is_the_saved_one(clean_cache):
     # a parser built from the grammar has its source; one loaded from the tables has none
     assert lark_parser().source_path == "<deserialized>"
@@ -113,6 +114,7 @@ def test_saved_parser_keeps_the_grammar_and_terminals(saved, fresh):
 # ---- the same results as a fresh parser ------------------------------------------------------
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: str(path.relative_to(ROOT)))
+@pytest.mark.slow
 def test_same_trees_and_errors_as_a_fresh_parser(path, saved, fresh, monkeypatch):
     source = path.read_text(encoding="utf-8")
     assert outcome(saved, source) == outcome(fresh, source)
@@ -121,6 +123,7 @@ def test_same_trees_and_errors_as_a_fresh_parser(path, saved, fresh, monkeypatch
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.rules")), ids=lambda path: path.name)
+@pytest.mark.slow
 def test_same_errors_on_cut_files(path, saved, fresh, monkeypatch):
     for source in prefixes(path.read_text(encoding="utf-8")):
         assert outcome(saved, source) == outcome(fresh, source)
@@ -135,6 +138,7 @@ def changed(grammar: str) -> str:
     return changed_grammar
 
 
+@pytest.mark.slow
 def test_tables_of_another_grammar_are_not_used(tmp_path):
     path = tmp_path / "grammar.tables"
     save_tables(GRAMMAR, path)
@@ -156,6 +160,7 @@ def test_tables_of_another_lark_version_or_options_are_not_used(tmp_path, monkey
     assert load_tables(GRAMMAR, path) is not None
 
 
+@pytest.mark.slow
 def test_missing_or_damaged_tables_are_not_used(tmp_path):
     path = tmp_path / "grammar.tables"
     assert load_tables(GRAMMAR, path) is None

@@ -23,6 +23,7 @@ GAMES = ROOT / "games"
 # classic environments get the same two warnings)
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")
 @pytest.mark.parametrize("path", sorted(GAMES.glob("*.rules")), ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_pettingzoo_api_test_passes(path):
     api_test(load_pettingzoo_env(path), num_cycles=300)
 

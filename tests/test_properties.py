@@ -244,6 +244,7 @@ def play_out(data, s, bound=MOVE_BOUND):
 # ---- (a) conservation, (b) legal moves, (c) termination ------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_components_are_conserved_moves_apply_and_the_game_ends(path, options):
     run_property(path, options, check_components_are_conserved_moves_apply_and_the_game_ends, full_games=True)
 
@@ -288,6 +289,7 @@ def check_components_are_conserved_moves_apply_and_the_game_ends(path, options, 
 # ---- (d) determinism -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_same_seed_and_moves_give_the_same_game(path, options):
     run_property(path, options, check_same_seed_and_moves_give_the_same_game, full_games=True)
 
@@ -306,6 +308,7 @@ def check_same_seed_and_moves_give_the_same_game(path, options, data):
 
 
 @pytest.mark.parametrize("path", [p for p in game_files() if "continents" in p.name], ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_separately_loaded_games_play_the_same(path):
     rng = random.Random(7)
     a = load_game(str(path), players=3)[0].new_initial_state(seed=11)
@@ -318,6 +321,7 @@ def test_separately_loaded_games_play_the_same(path):
 
 
 @pytest.mark.parametrize("path", [p for p in game_files() if "continents" in p.name], ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_the_seed_decides_the_deal(path):
     game = load(str(path), (), 2)
     first_views = {repr(game.new_initial_state(seed=seed).view(1)) for seed in range(5)}
@@ -327,6 +331,7 @@ def test_the_seed_decides_the_deal(path):
 # ---- (e) clone -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_a_clone_is_equal_and_independent(path, options):
     run_property(path, options, check_a_clone_is_equal_and_independent, full_games=False)
 
@@ -357,6 +362,7 @@ def check_a_clone_is_equal_and_independent(path, options, data):
 # ---- (f) replay ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_replaying_the_history_by_name_gives_the_same_game(path, options):
     run_property(path, options, check_replaying_the_history_by_name_gives_the_same_game, full_games=True)
 
@@ -451,6 +457,7 @@ def assert_views_hide(s, rng, shuffled: Counter, shuffle=True):
 
 
 @pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.slow
 def test_views_never_show_hidden_components(path, options):
     run_property(path, options, check_views_never_show_hidden_components, full_games=False)
 

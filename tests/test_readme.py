@@ -22,3 +22,12 @@ def test_ci_runs_the_readme_test_command():
     assert first.startswith("python -m pip install") and "referee play" in first and "--bot all=random" in first
     assert "pytest" in second
     assert second in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_readme_gives_the_quick_subset_and_pytest_knows_its_marker():
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"```sh\n(.*?)\n```", readme, re.S)
+    assert commands[2].strip() == 'python -m pytest -q -p no:cacheprovider -m "not slow"'
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert re.search(r'^markers = \[\n\s+"slow: ', pyproject, re.M)
+    assert "-m" not in (ROOT / ".ci" / "run").read_text().split("pytest", 1)[1]

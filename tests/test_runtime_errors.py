@@ -313,6 +313,7 @@ DOUBLING_CHAIN = "fn f0(): int = 1\n" + "".join(f"fn f{k}(): int = f{k - 1}() + 
     # a procedure that calls itself twice
     ('proc split(n: int) { if n > 0 { split(n - 1)\n split(n - 1) } }\naction grow "grow" { split(60) }', "grow", 4),
 ])
+@pytest.mark.slow
 def test_work_that_multiplies_is_a_located_error_that_changes_nothing(write_rules, action, play, line):
     game, diagnostics, _ = load_game(str(write_rules(RUNAWAY.format(action=action, play=play))))
     assert diagnostics == []
@@ -328,6 +329,7 @@ def test_work_that_multiplies_is_a_located_error_that_changes_nothing(write_rule
     assert again.value.span == raised.value.span
 
 
+@pytest.mark.slow
 def test_binders_tried_in_full_though_no_move_passes_are_a_located_error(write_rules):
     """MAX_LEGAL_MOVES counts the moves kept: 10^10 tuples tried for none is stopped by the work."""
     action = 'action pick(a in 1..100000, b in 1..100000 where a + b < 0) "pick {a} {b}" { v += 1 }'

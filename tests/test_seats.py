@@ -173,6 +173,7 @@ def hands_shown(view) -> set:
     return {zone for zone, entry in view["zones"].items() if zone.startswith("hand[") and "items" in entry}
 
 
+@pytest.mark.slow
 def test_replay_json_is_a_spectators_by_default(capsys, unfinished_log):
     path, state = unfinished_log
     code, out, _ = run(capsys, "replay", path, "--json")
@@ -191,6 +192,7 @@ def test_replay_json_is_a_spectators_by_default(capsys, unfinished_log):
     assert "legal moves:" not in out and not re.search(r"^  hand\[P\d\]: (?!\d+ hidden)", out, re.M)
 
 
+@pytest.mark.slow
 def test_replay_player_n_is_that_seats_view_only(capsys, unfinished_log):
     path, state = unfinished_log
     seat = state.current_player()
@@ -228,6 +230,7 @@ def test_replay_player_out_of_range(capsys, unfinished_log):
 
 # ---- 64-bit seeds round-trip ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_64_bit_seeds_round_trip_through_logs_replay_simulate_and_verify(capsys, tmp_path):
     log = tmp_path / "big.json"
     code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--bot", "all=random", "--seed", BIG,

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,6 +123,7 @@ def play(data, seed, discovery, check=True):
 
 @settings(max_examples=3 * EXAMPLES, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000), discovery=st.booleans())
+@pytest.mark.slow
 def test_random_games_keep_every_invariant_and_end(data, seed, discovery):
     s, _ = play(data, seed, discovery)
     assert s.is_terminal() and s.winners
@@ -130,6 +132,7 @@ def test_random_games_keep_every_invariant_and_end(data, seed, discovery):
 
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
+@pytest.mark.slow
 def test_views_hide_hands_pile_and_face_down_tiles(data, seed):
     game = load(RULES, (), 2)
     s = game.new_initial_state(seed=seed)

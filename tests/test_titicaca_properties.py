@@ -13,6 +13,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -121,6 +123,7 @@ def play(players, seed, policy, thrifty, check=None):
 
 
 @given(games)
+@pytest.mark.slow
 def test_regions_weapons_and_secrets_hold_at_every_position(config):
     players, seed, policy, thrifty = config
     steps = {"sealed": 0, "temples": 0}

@@ -3,6 +3,8 @@ each failure is shrunk to a short list of moves that replays to the same failure
 import json
 from pathlib import Path
 
+import pytest
+
 from referee.interpreter.cli.main import main
 from referee.interpreter.engine import load_game
 from referee.interpreter.tools.verify import replay_names, state_problem, verify
@@ -28,6 +30,7 @@ def test_a_house_rule_that_breaks_an_invariant_is_found_and_shrunk_to_one_move()
     assert again is not None and again.key() == failure.key()
 
 
+@pytest.mark.slow
 def test_the_real_rules_keep_their_invariants():
     for players in (2, 4, 6):
         game = load(ROOT / "games" / "continents.rules", players=players)
@@ -62,6 +65,7 @@ def test_a_component_in_two_zones_breaks_conservation():
     assert kind == "conservation" and str(card) in message
 
 
+@pytest.mark.slow
 def test_cli_verify_exit_codes_json_and_a_replayable_log(tmp_path, capsys):
     assert main(["verify", str(ROOT / "games" / "tic-tac-toe.rules"), "-n", "5"]) == 0
     assert "ok" in capsys.readouterr().out
@@ -79,6 +83,7 @@ def test_cli_verify_exit_codes_json_and_a_replayable_log(tmp_path, capsys):
 GAME_FILES = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules"))
 
 
+@pytest.mark.slow
 def test_every_game_passes_verify_at_its_smallest_and_largest_player_count():
     for path in GAME_FILES:
         probe = load(path)

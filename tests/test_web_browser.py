@@ -15,7 +15,8 @@ from .web_helpers import RunningServer, table
 CHROMIUM = next((path for path in (os.environ.get("REFEREE_CHROMIUM"), shutil.which("chromium"),
                                    shutil.which("chromium-browser"), "/usr/bin/chromium", "/usr/lib/chromium/chromium")
                  if path and os.path.isfile(path) and os.access(path, os.X_OK)), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary (apt-get install chromium, or set REFEREE_CHROMIUM)")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary (apt-get install chromium, or set REFEREE_CHROMIUM)"),
+              pytest.mark.slow]      # browsers: the quick subset (-m "not slow") leaves them out
 
 STEP_TIMEOUT = 10_000        # ms: a page's update after a move, at most
 

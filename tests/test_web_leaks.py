@@ -162,6 +162,7 @@ def refuse_what_is_not_the_seat_s(observer, running, t) -> int:
     ("titicaca", 3, 6, 2, True),            # sealed bids, made one seat at a time
     ("goofspiel", 2, 8, 1, True),
 ])
+@pytest.mark.slow
 def test_a_seat_gets_nothing_it_may_not_see(name, players, steps, seed, sealed):
     # REFEREE_WEB_LEAK_STEPS=1000: whole games (Love Letter 2p, 54 moves: about a minute)
     counts = check_game(name, players, int(os.environ.get("REFEREE_WEB_LEAK_STEPS") or steps), seed)

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
+
 from .web_helpers import httpx  # noqa: F401  (skips without the web extra)
 
 from .conftest import ROOT
+
+pytestmark = pytest.mark.slow       # fifty tables at once: the quick subset (-m "not slow") leaves them out
 
 
 def load_benchmark():

@@ -242,6 +242,7 @@ def test_the_lobby_starts_tables_whose_seats_play():
         assert refused.status_code == 409 and "the seat must be 1..2" in refused.json()["refused"]
 
 
+@pytest.mark.slow
 def test_referee_serve_prints_an_address_per_human_seat_and_serves_them(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "referee", "serve", "games/tic-tac-toe.rules", "games/kuhn-poker.rules",
                                 "--bot", "2=first", "--port", "0", "--log-dir", str(tmp_path)],
@@ -276,6 +277,7 @@ def test_referee_serve_says_what_is_wrong_with_its_command_line(capsys):
 # ---- every game draws ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "games").glob("*.rules")))
+@pytest.mark.slow
 def test_every_game_s_pages_draw_through_a_game_of_bots(name):
     """Any rules file: each seat's page and live update draw at every few moves of a game its
     bots play (grids, hex maps, boards per seat, zones, parts), with the view's boards in SVG."""
@@ -300,6 +302,7 @@ def test_every_game_s_pages_draw_through_a_game_of_bots(name):
         t.play(seat, rng.choice(t.state.legal_move_names()))
 
 
+@pytest.mark.slow
 def test_referee_serve_resume_brings_a_table_back_at_its_addresses_after_a_restart(tmp_path):
     import signal
 

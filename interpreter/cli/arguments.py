@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import os
 import re
 import textwrap
 
@@ -25,6 +26,22 @@ class Parser(argparse.ArgumentParser):
 
 DEFAULT_MAX_MOVES = 10_000         # simulate, verify and bench: where a game is stopped
 
+# The most a count or a duration may be: beyond, a run would never end or would exhaust the
+# machine, so it is refused as a mistake (exit 2). docs/cli.md says them.
+MOST_GAMES = 10**9                 # -n: about a week of the quickest game on one core
+MOST_TOURNAMENT_GAMES = 10**6      # tournament -n: it keeps every game's result
+MOST_MOVES = 10**9                 # --max-moves
+MOST_SECONDS = 86_400.0            # bench --seconds: a day
+MOST_TABLES = 1_000                # serve --tables, of each FILE
+JOBS_PER_CORE, FEWEST_MOST_JOBS, MOST_JOBS = 4, 8, 256
+
+
+def most_jobs() -> int:
+    """The most worker processes of --jobs or --cluster local:N: 4 per core (at least 8, at
+    most 256); more only share the same cores and each costs its memory."""
+    counter = getattr(os, "process_cpu_count", None) or os.cpu_count     # (3.13 has the first)
+    return min(MOST_JOBS, max(FEWEST_MOST_JOBS, JOBS_PER_CORE * (counter() or 1)))
+
 
 # ---- values of arguments -----------------------------------------------------------------
 
@@ -39,15 +56,25 @@ def integer(text, refusal):
         raise argparse.ArgumentTypeError(refusal.format(text=repr(shortened(text)))) from None
 
 
-def whole_number(text, least):
+def whole_number(text, least, most=None, what=""):
     value = integer(text, "not a whole number: {text}")
     if value < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}: {text}" if least else f"must not be negative: {text}")
+    if most is not None and value > most:
+        raise argparse.ArgumentTypeError(f"at most {most:,}{what}, not {shortened(text.strip())}")
     return value
 
 
 def positive_int(text):
     return whole_number(text, 1)
+
+
+def at_most(most, what=""):
+    """A whole number from 1 to `most` (a callable: found when the command line is read)."""
+    def value(text):
+        return whole_number(text, 1, most() if callable(most) else most, what)
+    value.__name__ = "whole number"          # argparse names the type in its errors
+    return value
 
 
 def seed_int(text):
@@ -66,12 +93,38 @@ def positive_float(text):
     return value
 
 
+def table_count(text):
+    """serve --tables: a whole number, at most MOST_TABLES (serve says what is too few)."""
+    value = integer(text, "not a whole number: {text}")
+    if value > MOST_TABLES:
+        raise argparse.ArgumentTypeError(f"at most {MOST_TABLES:,} tables of each FILE, not {shortened(text.strip())}")
+    return value
+
+
+def port_number(text):
+    value = integer(text, "not a whole number: {text}")
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535 (0: any free one), not {shortened(text.strip())}")
+    return value
+
+
+def seconds(text):
+    value = positive_float(text)
+    if value > MOST_SECONDS:
+        raise argparse.ArgumentTypeError(f"at most {MOST_SECONDS:.0f} seconds (a day), not {shortened(text.strip())}")
+    return value
+
+
 def cluster_setting(text):
     from ..play import cluster
     try:
-        return cluster.parse_cluster(text)
+        kind, value = cluster.parse_cluster(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error))
+    if kind == "local" and value is not None and value > most_jobs():
+        raise argparse.ArgumentTypeError(f"local:N: at most {most_jobs()} worker processes on this machine "
+                                         f"(4 per core), not {shortened(str(value))}")
+    return kind, value
 
 
 def param_setting(text):
@@ -135,17 +188,17 @@ def params():
                   help="give a typed param a value, e.g. --param heap=8 (repeat for several)")
 
 
-def games(default, games_help, seed_help):
+def games(default, games_help, seed_help, most=MOST_GAMES):
     """-n/--games and --seed, for the commands that play many games."""
     def add(parser):
-        parser.add_argument("-n", "--games", dest="n", type=positive_int, default=default, metavar="N",
+        parser.add_argument("-n", "--games", dest="n", type=at_most(most, " games"), default=default, metavar="N",
                             help=games_help)
         parser.add_argument("--seed", type=seed_int, default=0, metavar="S", help=seed_help)
     return add
 
 
 def max_moves(what):
-    return option("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES, metavar="M",
+    return option("--max-moves", type=at_most(MOST_MOVES, " moves"), default=DEFAULT_MAX_MOVES, metavar="M",
                   help=f"{what} (default {DEFAULT_MAX_MOVES})")
 
 
@@ -156,8 +209,9 @@ def coverage():
 
 
 def jobs(what):
-    return option("-j", "--jobs", type=positive_int, metavar="N",
-                  help=f"{what} in N worker processes (default: one per core; 1: in this process)")
+    return option("-j", "--jobs", type=at_most(most_jobs, " worker processes (4 per core)"), metavar="N",
+                  help=f"{what} in N worker processes (default: one per core; 1: in this process; "
+                       "at most 4 per core)")
 
 
 def workers(what):
@@ -208,6 +262,9 @@ COMMANDS = (
         option("--resume", metavar="LOG",
                help="go on with the unfinished game of LOG (written by play --log), which is replayed "
                     "and checked first; the game is written on to LOG unless --log names another file"),
+        option("--rules", metavar="FILE",
+               help="with --resume: the rules file (default: the one the log names, looked for as written, "
+                    "then from the log's folder), as replay --rules; FILE before --resume says the same"),
         option("--ignore-hash", action="store_true",
                help="with --resume: go on even if the rules file has changed since the log was written"),
         option("--seed", type=seed_int, metavar="S",
@@ -258,8 +315,9 @@ COMMANDS = (
                help="a bot of the tournament (at least two): 'random', 'first', "
                     "'mcts[:iterations=N,...]' or 'ismcts[:iterations=N,...]'; repeat for each"),
         games(100, "at least N games (default 100), rounded up to whole rounds of every seating",
-              "round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too"),
-        json_output("print the figures and every game's result as JSON"),
+              "round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too",
+              most=MOST_TOURNAMENT_GAMES),
+        QUIET_PROGRESS, json_output("print the figures and every game's result as JSON"),
         max_moves("stop a game after M moves and count it a draw"), workers("play the games"), plain())),
     Command("replay", "replay a game log, checking every move", "commands.play.cmd_replay", (
         option("log", metavar="LOG",
@@ -276,7 +334,7 @@ COMMANDS = (
         plain())),
     Command("bench", "measure random playouts per second", "commands.simulate.cmd_bench", (
         game(),
-        option("--seconds", type=positive_float, default=5.0, metavar="T", help="how long (default 5)"),
+        option("--seconds", type=seconds, default=5.0, metavar="T", help="how long (default 5)"),
         option("--seed", type=seed_int, default=0, metavar="S", help="first seed (default 0)"),
         QUIET_PROGRESS, json_output("print the figures as JSON"),
         max_moves("stop a playout after M moves (it does not count as one finished)"),
@@ -329,7 +387,7 @@ COMMANDS = (
         option("--bot", action="append", metavar="SEAT=KIND",
                help="who plays a seat at every table: KIND as for play (random, first, mcts, ismcts); a seat "
                     "that no --bot names is human and gets an address"),
-        option("--tables", type=int, default=1, metavar="N",
+        option("--tables", type=table_count, default=1, metavar="N",
                help="tables of each FILE (default 1; 0 with --lobby: only those the lobby starts)"),
         option("--lobby", action="store_true",
                help="also a lobby page (its address printed as 'lobby: URL') that starts tables of the FILEs"),
@@ -339,7 +397,7 @@ COMMANDS = (
         option("--resume", action="append", metavar="LOG",
                help="serve again the table of LOG (written with --log-dir, or by play --log), with the "
                     "same addresses when its .seats.json is beside it; repeatable"),
-        option("--port", type=int, default=8000, metavar="P", help="the port to listen on (default 8000; 0: any free one)"),
+        option("--port", type=port_number, default=8000, metavar="P", help="the port to listen on (default 8000; 0: any free one)"),
         option("--host", default="127.0.0.1", metavar="H",
                help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for the network)"),
         plain())),

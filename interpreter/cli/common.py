@@ -35,8 +35,18 @@ def print_summary(args, value, lines):
 
 
 def shortened(text, most=40) -> str:
-    """A text given on the command line or the prompt, shown whole or cut in the middle."""
-    return text if len(text) <= most else f"{text[:most // 2]}...{text[-8:]}"
+    """A text given on the command line or the prompt, shown whole or cut in the middle, its
+    control characters escaped (printable)."""
+    return printable(text if len(text) <= most else f"{text[:most // 2]}...{text[-8:]}")
+
+
+def printable(text) -> str:
+    """`text` with its control characters (an escape sequence that would recolour or move the
+    terminal) written as U+001B, as the parser's diagnostics name a character; a tab or other
+    space is one space, as under a diagnostic's source line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else " " if c.isspace() else f"U+{ord(c):04X}" for c in text)
 
 
 @contextlib.contextmanager

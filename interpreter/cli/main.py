@@ -9,6 +9,7 @@ turns what stops it into its exit code.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
@@ -17,7 +18,7 @@ from ..runtime.errors import RulesRuntimeError
 from . import console
 from .arguments import build_parser
 from .common import print_json
-from .errors import OK, RUNTIME, USAGE, CliError, UsageError
+from .errors import RUNTIME, USAGE, CliError, UsageError
 from .workers import Resources
 
 
@@ -46,6 +47,71 @@ def failed(error, parser, as_json, errors) -> int:
     return error.code
 
 
+BROKEN_PIPE = 128 + 13       # what a shell reports of a process that SIGPIPE ended
+
+
+def silenced(stream):
+    """What is written to `stream` from now on goes nowhere: its reader has gone (and the
+    interpreter's last flush does not complain)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, AttributeError):   # not a file (a test's capture)
+        pass
+
+
+class Unbroken:
+    """Standard output whose reader may go away (`referee check x | head -1`): once the pipe
+    is broken, what the command writes is dropped, so that it runs to its end and exits with
+    its own code (1 for a check that found errors), not 0, and without a traceback."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.broken = False
+
+    def write(self, text):
+        if not self.broken:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self.gone()
+        return len(text)
+
+    def flush(self):
+        if not self.broken:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self.gone()
+
+    def gone(self):
+        self.broken = True
+        silenced(self.stream)
+
+    def __getattr__(self, name):         # isatty, fileno, encoding...: the stream's own
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def reader_may_leave():
+    """sys.stdout an Unbroken one while a command runs."""
+    stream = sys.stdout
+    sys.stdout = Unbroken(stream)
+    try:
+        yield
+    finally:
+        sys.stdout = stream
+
+
+def parsed(parser, argv):
+    """parser.parse_args(argv), but words it does not know are refused under the usage of the
+    command they were given to (argparse says them under the top level's)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        raise UsageError(f"unrecognized arguments: {' '.join(unknown)}", parser.commands.get(args.command))
+    return args
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     argv = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
@@ -53,7 +119,7 @@ def main(argv=None) -> int:
     # until the command line is read, its --plain is found among its words
     errors = console.for_errors(argparse.Namespace(json=as_json, plain="--plain" in argv))
     try:
-        args = parser.parse_args(argv)
+        args = parsed(parser, argv)
     except SystemExit as stop:               # --help, --version (0)
         return stop.code if isinstance(stop.code, int) else USAGE
     except UsageError as error:              # a bad command line (2)
@@ -65,7 +131,7 @@ def main(argv=None) -> int:
     args.console = console.for_command(args)          # colour or plain, once for the command
     args.errors = errors = console.for_errors(args)    # ... and for its standard error
     try:
-        with Resources() as args.resources:
+        with Resources() as args.resources, reader_may_leave():
             return args.run(args)
     except UsageError as error:
         error.parser = error.parser or command
@@ -77,12 +143,9 @@ def main(argv=None) -> int:
             return failed(CliError("interrupted", 130), parser, as_json, errors)
         errors.error("\ninterrupted")
         return 130
-    except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return OK
+    except BrokenPipeError:                  # written past the guard of reader_may_leave
+        silenced(sys.stdout)
+        return BROKEN_PIPE
     except RulesRuntimeError as error:
         from ..play.simulate import runtime_text
         return failed(CliError(runtime_text(error), RUNTIME), parser, as_json, errors)

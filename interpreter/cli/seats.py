@@ -6,6 +6,18 @@ from ..play.determinize import undrawn_secrets
 from .errors import UsageError
 
 SEAT_KINDS = (*KINDS, "human")     # what --bot SEAT=KIND may say
+MOST_ITERATIONS = 10**6            # of a search bot's move: beyond, a move of hours
+
+
+def checked_bot(spec, kind):
+    """make_bot(kind)'s settings checked (ValueError of make_bot, or iterations beyond the
+    bound) as a UsageError of --bot."""
+    try:
+        bot = make_bot(kind, 0)
+    except ValueError as error:
+        raise UsageError(f"argument --bot: {spec!r}: {error}") from None
+    if getattr(bot, "iterations", 0) > MOST_ITERATIONS:
+        raise UsageError(f"argument --bot: {spec!r}: at most {MOST_ITERATIONS:,} iterations a move")
 
 
 def parse_bots(specs, players):
@@ -19,10 +31,7 @@ def parse_bots(specs, players):
         if kind.partition(":")[0] not in SEAT_KINDS:
             raise UsageError(f"argument --bot: {spec!r}: unknown kind '{kind}' (known: {', '.join(SEAT_KINDS)})")
         if kind != "human":
-            try:
-                make_bot(kind, 0)          # its settings (mcts:iterations=...)
-            except ValueError as error:
-                raise UsageError(f"argument --bot: {spec!r}: {error}") from None
+            checked_bot(spec, kind)        # its settings (mcts:iterations=...)
         if seat == "all":
             for p in range(1, players + 1):
                 chosen[p] = kind
@@ -57,10 +66,7 @@ def tournament_bots(specs) -> list:
     for spec in chosen:
         if spec == "human" or spec.startswith("human:"):
             raise UsageError(f"argument --bot: {spec!r}: a tournament plays bots only (known: {', '.join(KINDS)})")
-        try:
-            make_bot(spec, 0)
-        except ValueError as error:
-            raise UsageError(f"argument --bot: {spec!r}: {error}") from None
+        checked_bot(spec, spec)
     if len(chosen) < 2:
         raise UsageError("argument --bot: a tournament needs at least two bots, e.g. --bot mcts --bot random")
     return chosen

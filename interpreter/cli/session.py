@@ -18,7 +18,7 @@ from ..engine.render import width as terminal_width
 from ..play.simulate import runtime_text
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..tools.gamelog import write_log
-from .common import describe, new_state, out, result_lines, shortened
+from .common import describe, new_state, out, printable, result_lines, shortened
 from .errors import CANNOT_WRITE, OK, RUNTIME, UNFINISHED, CliError
 
 HUMAN_HELP = """\
@@ -190,6 +190,10 @@ class Session:
             except ImportError:
                 pass
 
+    def refuse(self, text):
+        """A refusal, whose words may hold what was typed: its control characters escaped."""
+        self.console.refusal(printable(text))
+
     def show(self, text):
         if not self.args.quiet:
             self.console.line(text)
@@ -322,7 +326,7 @@ class Session:
             names = state.legal_move_names()
             typed = resolve_input(text, names)
             if isinstance(typed, Refusal):
-                self.console.refusal(typed.text)
+                self.refuse(typed.text)
                 continue
             if isinstance(typed, Command):
                 if typed.name == "quit":
@@ -341,7 +345,7 @@ class Session:
                 self.play_move(seat, typed.move)
             except IllegalMove as refusal:
                 unknown = refusal.reason.startswith("unknown move")
-                self.console.refusal(f"refused: {refusal.reason}{self.unplayed_cells(text, names) if unknown else ''}")
+                self.refuse(f"refused: {refusal.reason}{self.unplayed_cells(text, names) if unknown else ''}")
                 continue
             return None
 
@@ -365,12 +369,12 @@ class Session:
         current = len(self.decisions) - 1
         earlier = [i for i in range(current) if self.decisions[i][0] == seat]
         if not earlier:
-            self.console.refusal("refused: nothing to undo (this is your first move)")
+            self.refuse("refused: nothing to undo (this is your first move)")
             return False
         back = earlier[-1]
         others = sorted({p for p, _, _ in self.decisions[back + 1:current] if p != seat})
         if others:
-            self.console.refusal(f"refused: undo would take back the move of another human ({', '.join(f'P{p}' for p in others)})")
+            self.refuse(f"refused: undo would take back the move of another human ({', '.join(f'P{p}' for p in others)})")
             return False
         _, kept, bots = self.decisions[back]
         del self.decisions[back:]       # the decision gone back to is recorded again when it is taken
@@ -422,6 +426,8 @@ class Session:
             self.moves = self.resumed
             self.rebuild(record_decisions=True)
             self.unshown = len(self.state.log)          # replayed, not printed
+        self.first_log()
+        if self.resumed:
             out(f"resumed from {self.args.resume} after {len(self.moves)} moves")
         outcome = None
         try:
@@ -465,6 +471,16 @@ class Session:
         """The seed, once the game has stopped, if it was not shown at the start."""
         if not self.seed_shown:
             self.show(f"seed: {self.seed}")
+
+    def first_log(self):
+        """The log as the game starts: one that cannot be written stops the command before
+        the first move (73), not after a whole game played for nothing."""
+        if self.args.log:
+            try:
+                write_log(self.args.log, self.game, self.state, self.args.file, moves=self.moves, seed=self.seed)
+            except OSError as error:
+                raise CliError(f"referee: cannot write the log {self.args.log}: {error.strerror or error}",
+                               CANNOT_WRITE) from None
 
     def write_progress(self):
         """The log so far, after every move, so that a crash or a killed terminal loses nothing

@@ -356,13 +356,17 @@ class Pool:
         self.workers = []
 
 
+MOST_CHUNKS = 100_000        # of one run: more would be more tasks than memory holds well
+
+
 def chunks(seeds, jobs, most=64):
-    """Cut a list of seeds into runs of consecutive ones: about 8 per worker (so that a slow
-    game does not keep the others waiting and the progress line moves), at most `most` long."""
-    seeds = list(seeds)
-    if not seeds:
+    """Cut a sequence of seeds (a range, or a list) into runs of consecutive ones: about 8 per
+    worker (so that a slow game does not keep the others waiting and the progress line moves),
+    at most `most` long unless that made more than MOST_CHUNKS runs. A range is cut into
+    ranges, not listed: a run of a billion games needs no list of a billion seeds."""
+    if not len(seeds):
         return []
-    size = max(1, min(most, -(-len(seeds) // (jobs * 8))))
+    size = max(1, min(most, -(-len(seeds) // (jobs * 8))), -(-len(seeds) // MOST_CHUNKS))
     return [seeds[i:i + size] for i in range(0, len(seeds), size)]
 
 
@@ -401,7 +405,7 @@ def verify_reports(pool, jobs, counts, games, seed, max_moves, shrink_failures=T
     the pool's workers play the games of every count, the outcomes are collected in seed
     order, and each failure kept is shrunk by a worker too (while other games still play).
     on_games(n) is called as the outcomes of n more games are collected (a progress line)."""
-    seeds = list(range(seed, seed + games))
+    seeds = range(seed, seed + games)
     runs = {count: [pool.submit(verify_chunk, count, part, max_moves, leaks) for part in chunks(seeds, jobs)]
             for count in counts}
     reports, shrinking = {}, {}

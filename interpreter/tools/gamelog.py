@@ -175,6 +175,21 @@ def find_rules(log, log_path=None) -> Optional[Path]:
     return next((place for place in rules_places(log, log_path) if place.is_file()), None)
 
 
+# what load_game refuses in what the log asks for (its options, players, params), not in the file
+LOG_FIELDS = {"E601": "options", "E602": "players", "E603": "params", "E604": "params"}
+
+
+def log_mistake(diagnostics, log_path=None) -> Optional[str]:
+    """A refusal of the log's own game settings, said of the log, not of the rules file's
+    header it points at; None for the file's own diagnostics."""
+    if len(diagnostics) != 1 or diagnostics[0].code not in LOG_FIELDS:
+        return None
+    (diagnostic,) = diagnostics
+    hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
+    return (f"{log_path or 'the log'}: not a game of these rules: its \"{LOG_FIELDS[diagnostic.code]}\": "
+            f"{diagnostic.message}{hint}")
+
+
 def same_result(recorded: dict, state) -> bool:
     replayed = game_result(state)
     for name in ("winners", "scores", "terminal", "outcome", "returns"):
@@ -213,7 +228,7 @@ def replay(log, ignore_hash=False, log_path=None, rules_path=None):
     game, diagnostics, sources = load_game(str(rules), tuple(log["options"]), log["players"],
                                            params=log.get("params", {}))
     if game is None:
-        return None, LogError(RulesError(diagnostics, sources).render())
+        return None, LogError(log_mistake(diagnostics, log_path) or RulesError(diagnostics, sources).render())
     try:
         state = game.new_initial_state(seed=log["seed"])
     except RulesRuntimeError as error:

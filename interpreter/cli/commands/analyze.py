@@ -122,7 +122,7 @@ def cmd_tournament(args) -> int:
     seating_list = tournament.seatings(len(specs), game.num_players)
     plan = tournament.schedule(args.n, seating_list, args.seed)
     games = [(seed, {p: specs[bot] for p, bot in enumerate(seating, start=1)}) for seed, seating in plan]
-    progress = Progress(len(games), "playing")
+    progress = Progress(len(games), "playing", enabled=wanted(args))
     started = time.perf_counter()
     records = tournament_records(args, game, games, min(jobs_of(args), len(games)), progress)
     try:

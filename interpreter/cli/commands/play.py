@@ -24,8 +24,9 @@ def new_seed() -> int:
 def cmd_play(args) -> int:
     if args.resume is not None:
         return resume_play(args)
-    if args.ignore_hash:
-        raise UsageError("argument --ignore-hash: only with --resume LOG")
+    for flag, given in (("--ignore-hash", args.ignore_hash), ("--rules", args.rules)):
+        if given:
+            raise UsageError(f"argument {flag}: only with --resume LOG")
     if args.file is None:
         raise UsageError("the following arguments are required: FILE (or --resume LOG)")
     game = load(args.file, args.option, args.players, params=args.param)
@@ -57,6 +58,9 @@ def resume_play(args) -> int:
                                       ("--param", args.param), ("--seed", args.seed)) if value not in (None, [])]
     if fixed:
         raise UsageError(f"argument --resume: the log fixes the game; leave out {', '.join(fixed)}")
+    if args.rules is not None and args.file is not None and args.rules != args.file:
+        raise UsageError(f"argument --rules: two rules files, {args.file} and {args.rules}: give one")
+    args.file = args.file or args.rules
     log, error = read_log(args.resume)
     if error is None:
         state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.resume, rules_path=args.file)
