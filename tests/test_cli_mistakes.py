@@ -149,3 +149,14 @@ def test_an_unknown_flag_is_said_under_the_commands_usage(capsys):
     assert code == 2
     assert err.startswith("usage: referee check ")
     assert "referee check: error: unrecognized arguments: --bogus" in err
+
+
+def test_a_game_of_one_player_is_not_said_of_players(write_rules):
+    from referee.interpreter.cli.common import describe
+    from referee.interpreter.engine import load_game
+    path = write_rules('game "Solo" {\n  players 1\n}\nvar n: int = 0\naction go "go" { n = n + 1 }\n'
+                       'flow {\n  turns from 1 {\n    play go\n    if n == 3 { finish winners [current] }\n  }\n}\n')
+    game, diagnostics, _ = load_game(path)
+    assert not diagnostics, diagnostics
+    assert "1 player " in describe(game) + " " and "1 players" not in describe(game)
+    assert "for 1 player." in game.compiler.module_source()

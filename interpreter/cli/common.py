@@ -104,7 +104,7 @@ def new_state(game, seed):
 
 
 def describe(game, seed=None) -> str:
-    parts = [game.title or "game", f"{game.num_players} players"]
+    parts = [game.title or "game", f"{game.num_players} player{'' if game.num_players == 1 else 's'}"]
     if seed is not None:
         parts.append(f"seed {seed}")
     parts.append("options: " + (", ".join(sorted(game.options)) or "none"))

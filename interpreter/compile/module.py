@@ -190,7 +190,7 @@ def module_text(compiler) -> str:
             written[id(value)] = name
     title = game.title.replace("\\", "\\\\").replace('"', '\\"')       # (inside the docstring)
     lines = [f"{MARK} from {compiler.program.path}: players {game.num_players}, options {sorted(game.options)}.",
-             f'"""{title}: the game its rules compile to, for {game.num_players} players.',
+             f'"""{title}: the game its rules compile to, for {game.num_players} player{"" if game.num_players == 1 else "s"}.',
              "",
              "Load it as its rules file is loaded: `referee simulate THIS.py`, `load_game(\"THIS.py\")`. The rules",
              "it came from are RULES (their text): the engine reads its moves' names and its views from them,",
