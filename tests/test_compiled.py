@@ -256,7 +256,7 @@ def test_a_python_error_inside_a_procedure_points_at_its_line(write_rules):
 
 
 def test_an_error_after_an_expression_written_over_lines_points_at_its_own_line(write_rules):
-    """A long expression is generated over several lines (codegen.joined): the lines after it
+    """A long expression is generated over several lines (source_text.joined): the lines after it
     keep the spans of their own statements."""
     long_let = ("  let busy = count(c in Cell where mark[c] == p) > 0 and count(c in Cell where mark[c] != p) >= 0"
                 " and count(c in Cell where mark[c] == none) >= 0 and length == none\n")
@@ -596,7 +596,7 @@ def test_best_and_worst_are_every_value_whose_key_is_the_largest_or_smallest_in_
 
 
 def test_a_ranking_key_the_filter_computed_is_read_from_the_filter():
-    from referee.interpreter.compile.codegen import filter_values, reusing
+    from referee.interpreter.compile.source_text import filter_values, reusing
     values = filter_values("((_t1 := f(s, x)) is not None and _t1 > 0 and not (_t2 := g(x)))")
     assert values == {"f(s, x)": "_t1", "g(x)": "_t2"}
     assert reusing("f(s,  x)", values) == "_t1" and reusing("f(s, y)", values) == "f(s, y)"
@@ -635,7 +635,7 @@ flow {
 
 
 def test_tie_break_keys_that_bind_temporaries_move_into_the_lambda_only_when_they_are_their_own():
-    from referee.interpreter.compile.codegen import temporaries_of_their_own
+    from referee.interpreter.compile.source_text import temporaries_of_their_own
     top = "(_t3[-1] if (_t3 := _Z.get(('hand', a1_p), EMPTY)) else None)"
     assert temporaries_of_their_own(f"({top} or 0)", "(len(_Z.get(('hand', a1_p), EMPTY)) or 0)")
     # one the filter binds and the key reads: it would read the last item's value in a lambda

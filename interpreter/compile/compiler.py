@@ -25,7 +25,8 @@ from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, countin
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.maintained import PartCounts
 from .module import digest, functions_text, module_text
-from .codegen import SPREAD, Context, SourceGenerator, joined, attributes_read_once, names_in, truth
+from .codegen import Context, SourceGenerator, names_in
+from .source_text import SPREAD, attributes_read_once, joined, truth
 from .instructions import Instruction
 from .key_rows import KeyRows
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel

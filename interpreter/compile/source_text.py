@@ -1,0 +1,147 @@
+"""What the compiler still reads back from the Python text it writes: regular expressions and
+`ast` round trips over generated source (a zone's truth, temporaries, hoisted reads, numbers
+and names). They go as lowering reaches expressions and statements (compile/ir.py); no new
+code should add to them."""
+from __future__ import annotations
+
+import ast as python_ast
+import re
+
+# `(not not _Z.get(key))`: a zone's truth as a bool; where only its truth counts, the zone itself
+NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\((?:\([^()]*\)|a\d+_key)\))\)")
+
+
+SPREAD = 100            # a joined expression longer than this is written one item a line
+CONTINUED = "\n" + " " * 12
+
+
+def joined(parts, separator: str) -> str:
+    """Items joined by an operator or a comma: one a line when they are long together (the
+    caller writes them inside brackets; Compiler.define gives each line its statement's span)."""
+    one_line = separator.join(parts)
+    if len(one_line) <= SPREAD:
+        return one_line
+    return (separator.rstrip() + CONTINUED).join(parts)
+
+
+def gap(before: str, after: str) -> str:
+    """What separates two parts of an expression in brackets: a space, or a new line when they
+    are long together."""
+    return CONTINUED if len(before) + len(after) > SPREAD else " "
+
+
+def truth(source: str) -> str:
+    """A condition's source for where only its truth counts (an if, a filter): a zone read
+    needs no bool of its own."""
+    return NOT_NOT_ZONE.sub(r"\1", source) if "not not _Z" in source else source
+
+
+def filter_values(where: str) -> dict:
+    """The values a filter's source keeps in temporaries (`(_t1 := EXPR)`) that are surely
+    assigned whenever the filter is true: EXPR's normalised source -> the temporary. An item
+    that passes the filter can read them instead of computing EXPR again."""
+    found = {}
+
+    def visit(node):
+        if isinstance(node, python_ast.BoolOp):
+            # an `and` that is true evaluated all its operands; an `or`, surely its first
+            for value in (node.values if isinstance(node.op, python_ast.And) else node.values[:1]):
+                visit(value)
+        elif isinstance(node, python_ast.Compare):
+            visit(node.left)
+            for value in node.comparators:
+                visit(value)
+        elif isinstance(node, python_ast.UnaryOp):
+            visit(node.operand)
+        elif isinstance(node, python_ast.NamedExpr):
+            found.setdefault(canonical(node.value), node.target.id)
+            visit(node.value)
+    try:
+        visit(python_ast.parse(where, mode="eval").body)
+    except (SyntaxError, RecursionError, MemoryError):
+        return {}
+    return found
+
+
+TESTED_ZONE = re.compile(r"_Z\.get\((.+)\)")
+TOP_OF_ZONE = re.compile(r"\((_t\d+)\[-1\] if \(\1 := _Z\.get\((.+), EMPTY\)\) else None\)")
+
+
+def top_of_tested(where: str, body: str) -> tuple:
+    """(where, body) of an aggregate that keeps the items whose zone is not empty and takes its
+    top (`map(k in 1..n where size(pile[k]) > 0: top(pile[k]))`): the zone read once, by the
+    filter, and its top taken without a test (the filter passed: it is not empty)."""
+    tested, top = TESTED_ZONE.fullmatch(where), TOP_OF_ZONE.fullmatch(body)
+    if tested is None or top is None or tested.group(1) != top.group(2) or not one_expression(tested.group(1)):
+        return where, body
+    t = top.group(1)
+    return f"({t} := _Z.get({tested.group(1)}))", f"{t}[-1]"
+
+
+PARAMETER_ATTRIBUTE = re.compile(r"\((_A\d+)\[(L_\w+)\] if \2 is not None else None\)|\b_A\d+\[L_\w+\]")
+
+
+def attributes_read_once(sources: list, temp) -> tuple:
+    """(lines `_t = ...`, sources) where each attribute of a named value (`x.colour` of a
+    parameter x: `_A0[L_x]`, its none test with it) that a loop's sources read per item is
+    read once before the loop: the columns never change, and no loop rebinds an L_ name. Such
+    a read cannot fail for a value the rules give (a component or none)."""
+    lines, names = [], {}
+
+    def once(match):
+        read = match.group(0)
+        if read not in names:
+            names[read] = temp()
+            lines.append(f"{names[read]} = {read}")
+        return names[read]
+    return lines, [None if source is None else PARAMETER_ATTRIBUTE.sub(once, source) for source in sources]
+
+
+def one_expression(source: str) -> bool:
+    """Whether a source is one Python expression (not `a) and f(b`)."""
+    try:
+        python_ast.parse(source, mode="eval")
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return False
+    return True
+
+
+def reusing(source: str, values: dict) -> str:
+    """`source`, or the temporary that already holds its value (filter_values)."""
+    if not values:
+        return source
+    try:
+        return values.get(canonical(python_ast.parse(source, mode="eval").body), source)
+    except (SyntaxError, RecursionError, MemoryError):
+        return source
+
+
+TEMPORARY = re.compile(r"\b_t\d+\b")
+BOUND_TEMPORARY = re.compile(r"\((_t\d+) :=")
+HOISTED = re.compile(r"\b_h\d+\b")
+
+
+def temporaries_of_their_own(source: str, elsewhere: str) -> bool:
+    """Whether source may move into a lambda: every temporary it reads it binds itself, none
+    that it binds is read elsewhere, and it reads no value hoisted for a loop level (computed
+    on first use: `_h if _h is not UNSET else (_h := ...)`, which a lambda would make its own)."""
+    if HOISTED.search(source):
+        return False
+    bound = set(BOUND_TEMPORARY.findall(source))
+    return set(TEMPORARY.findall(source)) <= bound and not bound & set(TEMPORARY.findall(elsewhere))
+
+
+def canonical(node) -> str:
+    """An expression's source with its own temporaries renamed in order of appearance: two
+    writings of one expression (an inlined function, twice) compare equal."""
+    names = {}
+    return TEMPORARY.sub(lambda m: names.setdefault(m.group(0), f"_t{len(names)}"), python_ast.unparse(node))
+
+
+def is_number(source: str) -> bool:
+    """Whether generated source is an integer literal (a param's value is one once compiled)."""
+    return re.fullmatch(r"\(?-?\d+\)?", source) is not None and source.count("(") == source.count(")")
+
+
+def is_identifier(source: str) -> bool:
+    return source.isidentifier() or bool(re.fullmatch(r"\(?[A-Za-z_]\w*\)?", source))
