@@ -788,7 +788,7 @@ flow {
 
 
 def test_a_domain_only_iterated_is_not_copied():
-    from referee.interpreter.compile.compiler import one_call
+    from referee.interpreter.compile.listing_text import one_call
     assert one_call("numbers(1, f(x) + 1, _span2)", "numbers")
     assert not one_call("numbers(1, 2) + f(x)", "numbers") and not one_call("numbers2(1)", "numbers")
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
@@ -797,7 +797,7 @@ def test_a_domain_only_iterated_is_not_copied():
 
 
 def test_none_tests_decided_for_a_known_case_fold_the_condition():
-    from referee.interpreter.compile.compiler import folded
+    from referee.interpreter.compile.listing_text import folded
     assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": True}) is True
     assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": False}) == "not _A0[_h1] == 'fire'"
     assert folded("((_h1 is not None) and (_A0[_h1] == 'house'))", {"_h1": True}) is False
@@ -826,7 +826,8 @@ def test_a_fused_listing_split_on_an_empty_place_lists_what_each_lists_alone():
 def test_an_empty_zone_split_and_an_implied_test_keep_what_they_must():
     """The rewrites of a listing's lines: a top read that a branch still needs, an outer test
     whose body holds more than the implying test, and equal constants stay as they are."""
-    from referee.interpreter.compile.compiler import Compiler, Lines, folded
+    from referee.interpreter.compile.compiler import Compiler, Lines
+    from referee.interpreter.compile.listing_text import folded
     def rewritten(text, *passes):
         out = Lines()
         out.lines = text.strip("\n").split("\n")

@@ -1,0 +1,101 @@
+"""What the listing compiler (lower_listing.py, lower_fused.py) still reads back from the
+Python text codegen.py writes for expressions: a condition's none tests decided (an ast round
+trip), a zone key's source, one call as a whole. They go when expressions are lowered to the
+IR (ir-expr); no new code should add to them."""
+from __future__ import annotations
+
+import ast as python_ast
+import re
+
+# a zone key as the generated code builds it: ('name', index, ...,), its indexes plain names or literals
+ZONE_KEY_SOURCE = re.compile(r"\('(\w+)', ((?:[\w']+, )*[\w']+),\)")
+
+
+def one_call(source: str, name: str) -> bool:
+    """Whether a source is one call of `name` as a whole (`numbers(1, f(x) + 1)`), not a
+    call followed by more (`numbers(1, 2) + x`)."""
+    if not source.startswith(name + "(") or not source.endswith(")"):
+        return False
+    depth = 0
+    for k, char in enumerate(source[len(name):], len(name)):
+        depth += (char == "(") - (char == ")")
+        if depth == 0:
+            return k == len(source) - 1
+    return False
+
+
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def folded(source: str, known: dict):
+    """A condition's source with `X is None` / `X is not None` decided for the names in
+    `known` (name -> whether it is none), and what that decides folded (`not`, `and`, `or`,
+    `a if c else b`): True or False when the whole condition is decided, else the source."""
+    if not known or not any((name if isinstance(name, str) else name[1]) in source for name in known):
+        return source
+    try:
+        tree = python_ast.parse(source, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError):
+        return source
+    result = NoneFolder(known).visit(tree)
+    if isinstance(result, python_ast.Constant) and isinstance(result.value, bool):
+        return result.value
+    return python_ast.unparse(result)
+
+
+class NoneFolder(python_ast.NodeTransformer):
+    """folded(): decides the none tests of known names, and folds what they decide. A key
+    ("truthy", name) of `known` gives the truth of a name tested as a condition."""
+
+    def __init__(self, known):
+        self.known = {k: v for k, v in known.items() if isinstance(k, str)}
+        self.truthy = {k[1]: v for k, v in known.items() if not isinstance(k, str)}
+
+    def truth(self, node):
+        """The node, or its truth when it is a name whose truth is known."""
+        if isinstance(node, python_ast.Name) and node.id in self.truthy:
+            return python_ast.Constant(self.truthy[node.id])
+        return node
+
+    @staticmethod
+    def decided(node):
+        return isinstance(node, python_ast.Constant) and isinstance(node.value, bool)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if (len(node.ops) == 1 and isinstance(node.left, python_ast.Name) and node.left.id in self.known
+                and isinstance(node.ops[0], (python_ast.Is, python_ast.IsNot))
+                and isinstance(node.comparators[0], python_ast.Constant) and node.comparators[0].value is None):
+            return python_ast.Constant(self.known[node.left.id] == isinstance(node.ops[0], python_ast.Is))
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, python_ast.Not):
+            node.operand = self.truth(node.operand)
+        if isinstance(node.op, python_ast.Not) and self.decided(node.operand):
+            return python_ast.Constant(not node.operand.value)
+        return node
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        is_and = isinstance(node.op, python_ast.And)
+        kept = []
+        for value in node.values:
+            value = self.truth(value)
+            if self.decided(value):
+                if value.value != is_and:
+                    return python_ast.Constant(value.value)     # False in an `and`, True in an `or`
+                continue                                        # no effect on the rest
+            kept.append(value)
+        if not kept:
+            return python_ast.Constant(is_and)
+        return kept[0] if len(kept) == 1 else python_ast.BoolOp(node.op, kept)
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        node.test = self.truth(node.test)
+        if self.decided(node.test):
+            return node.body if node.test.value else node.orelse
+        return node

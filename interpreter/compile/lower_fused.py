@@ -1,0 +1,347 @@
+"""The actions of one decision that share their first binders listed together by one generated
+function (`legal_together_<actions>(s)`): the shared loops once, then each action's guard steps
+and own loops, with the none-ness of a value read once decided per branch where several test it."""
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from referee.dsl import ast
+from referee.dsl.limits import MAX_LEGAL_MOVES
+
+from .lines import Lines
+from .listing_text import folded, indent_of
+from .work import ROUND_FREE_WORK
+
+
+def shape(value):
+    """A syntax tree without its spans: two texts that say the same thing have one shape."""
+    if isinstance(value, tuple):
+        return tuple(shape(item) for item in value)
+    if attrs.has(type(value)) and not isinstance(value, ast.Span):
+        return (type(value).__name__,) + tuple(shape(getattr(value, f.name)) for f in attrs.fields(type(value))
+                                              if f.name != "span")
+    return value
+
+
+def shared_binders(a, b) -> int:
+    """How many first binders two actions have alike: the same names, domains and filters."""
+    k = 0
+    while k < min(len(a.binders), len(b.binders)) and shape(a.binders[k]) == shape(b.binders[k]):
+        k += 1
+    return k
+
+
+
+
+
+
+class FusedListingCompiler:
+    """The part of the Compiler that lists several actions together (a mixin of compiler.Compiler)."""
+
+    def emit_merged_domains(self, out, parts, shared) -> set:
+        """The fused actions' own first binder after the shared ones, when all of them go over
+        the same domain (`card in hand[current] where ...` in each): one pass over it for all,
+        each action's filter tried on each value (identical components tried once by those
+        that try them once alone, each by the others). The binders so computed (fixed<j>_<k>
+        for every action j)."""
+        k = shared
+        loops = [part.loops[k] if k < len(part.loops) else None for part in parts]
+        first = loops[0]
+        if first is None or any(loop is None or loop[0] != first[0] or loop[1] != first[1] or not loop[3]
+                                or loop[2] is None for loop in loops):
+            return set()
+        if any(part.random or 1 + self.work.cost(part.action.binders[k].condition) > ROUND_FREE_WORK
+               for part in parts):
+            return set()        # (a domain that charges its filter, or draws: each alone)
+        name, domain = first[0], first[1]
+        for j, loop in enumerate(loops):
+            out.add(1, f"fixed{j}_{k} = []")
+            if loop[4]:
+                out.add(1, f"labels{j}_{k} = set()")
+        if any(loop[4] for loop in loops):
+            out.add(1, "seen = set()")
+        out.add(1, f"for L_{name} in {domain}:")
+        for once in (False, True):
+            members = [j for j, loop in enumerate(loops) if loop[4] == once]
+            if once and members:
+                out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
+                out.add(2, "if signature in seen: continue")
+                out.add(2, "seen.add(signature)")
+            for j in members:
+                out.add(2, f"if {loops[j][2]}:")
+                if once:
+                    out.add(3, f"labels{j}_{k}.add({self.game.component_column('__label__')}[L_{name}])")
+                out.add(3, f"fixed{j}_{k}.append(L_{name})")
+        for j, loop in enumerate(loops):
+            if loop[4]:
+                out.add(1, f"if len(labels{j}_{k}) != len(fixed{j}_{k}): exact{j} = False")
+            elif not loop[5]:
+                out.add(1, f"if len(set(fixed{j}_{k})) != len(fixed{j}_{k}): exact{j} = False")
+        return {k}
+
+    def fused_listing(self, indexes):
+        """The actions of one decision that share their first binders (`r in rows, k in 1..n`
+        for two actions that both begin so) listed by one generated function: the shared
+        loops once, each value read at their levels once, then each action's guard steps and
+        own binders in turn, in its own list. f(s) -> {action index: (tuples, exact)}, the
+        same tuples as each action's own enumerator, or None when no two actions share their
+        first two binders (or with coverage, or where a domain draws at random)."""
+        if self.coverage is not None or len(indexes) < 2:
+            return None
+        declared = list(self.types.actions.values())
+        group = [i for i in indexes if len(declared[i].binders) >= 2 and not self.guard_placement(declared[i])[0]]
+        if len(group) < 2:
+            return None
+        first = declared[group[0]]
+        group = [i for i in group if shared_binders(first, declared[i]) >= 2]
+        if len(group) < 2:
+            return None
+        shared = min(shared_binders(first, declared[i]) for i in group)
+        # the actions whose shared binders loop alike (independent domains, the same way of
+        # trying identical components) and that pass no guard step before the last of them
+        ctx, fixed_ctx = self.enumeration_contexts()
+        tried = {i: self.enumeration_part(declared[i], self.actions[i].template or "", ctx, fixed_ctx, shared)
+                 for i in group}
+        base = tried[group[0]].loops[:shared]
+
+        def loops_alike(loop, model):
+            # (or one that tries identical components each, where the first tries them once:
+            # it shares the loops when the listing finds no two identical ones there)
+            return loop[3] == model[3] and loop[5] == model[5] and (
+                loop[4] == model[4] or (model[4] and not loop[4] and re.fullmatch(r"_[hk]\d+", model[1])))
+        group = [i for i in group if not tried[i].random and not any(tried[i].stage_nodes[k] for k in range(shared - 1))
+                 and all(loop[3] for loop in tried[i].loops[:shared])
+                 and all(loops_alike(loop, model) for loop, model in zip(tried[i].loops[:shared], base))]
+        if len(group) < 2 or group[0] != next(iter(tried)):
+            return None
+        # per action: the shared levels where the first dedupes identical components and it does not
+        plain = [[k for k in range(shared) if base[k][4] and not tried[i].loops[k][4]] for i in group]
+        ctx, fixed_ctx = self.enumeration_contexts()
+        parts, own_hoists = [], []
+        for i in group:
+            action = declared[i]
+            bound, known = dict(ctx.bound), set(ctx.hoist.values())
+            part = self.enumeration_part(action, self.actions[i].template or "", ctx, fixed_ctx, shared)
+            # what this action reads at its own levels is its own: the next one makes its own
+            own = {source: temp for source, temp in ctx.hoist.items()
+                   if temp not in known and ctx.levels[temp] >= shared}
+            for source in own:
+                del ctx.hoist[source]
+            ctx.bound = bound
+            for b in action.binders[shared:]:
+                ctx.levels.pop(f"L_{b.name}", None)
+            parts.append(part)
+            own_hoists.append(own)
+        if not all(re.fullmatch(r"_[hk]\d+", parts[0].loops[k][1]) for levels in plain for k in levels):
+            return None         # (a shared domain whose length cannot be read again: each alone)
+        out = Lines(first.span)
+        # an action listed apart (None) where the shared loops skipped identical components it tries each
+        listed = [f"(out{j}, exact{j} and exact_s)" if parts[j].static_unique else f"(out{j}, False)" for j in range(len(group))]
+        result = "{" + ", ".join(f"{i}: {listed[j]}" if not plain[j] else f"{i}: {listed[j]} if alike{j} else None"
+                                 for j, i in enumerate(group)) + "}"
+        for j in range(len(group)):
+            out.add(1, f"out{j} = []")
+            out.add(1, f"exact{j} = True")
+            out.add(1, f"on{j} = True")
+            if plain[j]:
+                out.add(1, f"alike{j} = False")
+        out.add(1, "exact_s = True")
+        self.emit_hoisted(out, ctx, -1, 1)
+        self.emit_fixed_domains(out, parts[0], "s", "exact_s", f"return {result}", levels=range(shared))
+        for j in range(len(group)):
+            if plain[j]:
+                # no two identical components among the shared values: the same loops as its own
+                out.add(1, f"alike{j} = " + " and ".join(f"len(seens{k}) == len({parts[0].loops[k][1]})" for k in plain[j]))
+                out.add(1, f"if not alike{j}: on{j} = False")
+        merged = self.emit_merged_domains(out, parts, shared)
+        for j, part in enumerate(parts):
+            # the action's own domains: one that is empty leaves it without moves
+            block = Lines(part.action.span)
+            for k in merged:
+                block.add(1, f"if not fixed{j}_{k}: on{j} = False; break")
+            self.emit_fixed_domains(block, part, f"{j}_", f"exact{j}", f"on{j} = False; break",
+                                    levels=[k for k in range(shared, len(part.loops)) if k not in merged])
+            self.charge_fixed_product(block, part, [f"fixeds{k}" for k in range(shared)] + [
+                f"fixed{j}_{k}" for k in range(shared, len(part.loops)) if part.loops[k][3]], 1)
+            if block.lines:
+                out.add(1, "while True:")
+                for line, span in zip(block.lines, block.spans):
+                    out.lines.append("    " + line)
+                    out.spans.append(span)
+                out.add(2, "break")
+        out.add(1, f"if not ({' or '.join(f'on{j}' for j in range(len(group)))}): return {result}")
+        indent = 1
+        for k in range(shared):
+            indent = self.emit_loop(out, parts[0], ctx, k, indent, f"fixeds{k}", steps=False)
+        splits = [self.none_split(part, ctx, shared - 1) if self.nested_steps(part, shared) else None for part in parts]
+        common = max(set(splits) - {None}, key=splits.count, default=None)
+        if common is not None and splits.count(common) >= 2:
+            # several actions test the same value's none-ness: one split for all of them
+            pile = self.top_of_zone(ctx, common)
+            for case in (True, False):
+                out.add(indent, f"if {common} is None:" if case else "else:")
+                known = {common: case} if pile is None else {common: case, ("truthy", pile): not case}
+                for j, (part, own) in enumerate(zip(parts, own_hoists)):
+                    self.emit_fused_action(out, part, ctx, shared, indent + 1, j, own, known, splits[j] == common)
+        else:
+            for j, (part, own) in enumerate(zip(parts, own_hoists)):
+                self.emit_fused_action(out, part, ctx, shared, indent, j, own, None, False)
+        for j, part in enumerate(parts):
+            out.add(2, f"if len(out{j}) > {MAX_LEGAL_MOVES}: too_many_moves({part.action.name!r}, "
+                       f"{self.codegen.bind(part.action.span, 'span')})")
+        out.add(1, f"return {result}")
+        self.inline_single_lazy(out, ctx.lazy)
+        self.split_on_empty_zone(out)
+        self.drop_implied_tests(out)
+        name = "_".join(re.sub(r"\W", "_", declared[i].name) for i in group)
+        return self.define(f"def legal_together_{name}(s)", out, self.where(first))
+
+    @staticmethod
+    def top_of_zone(ctx, temp):
+        """The name of the zone read that `temp` is the top card of (`(_h1[-1] if _h1 else
+        None)`, _h1 a zone's list: its cards are never none, so temp is none exactly when the
+        zone is empty), or None."""
+        sources = {t: source for source, t in ctx.hoist.items()}
+        top = re.fullmatch(r"\((_h\d+)\[-1\] if \1 else None\)", sources.get(temp, ""))
+        if top is None or not re.fullmatch(r"_Z\.get\(.*, EMPTY\)", sources.get(top[1], "")):
+            return None
+        return top[1]
+
+    def nested_steps(self, part, shared) -> bool:
+        """Whether a fused action's guard steps at the last shared level are written as nested
+        ifs (not so many that Python's indentation limit is near, and no coverage counters)."""
+        steps = part.stage_nodes[shared - 1]
+        return len(steps) <= 16 and all(self.counter(node) is None for node in steps)
+
+    def emit_fused_action(self, out, part, ctx, shared, indent, j, own, known, split_outside):
+        """One fused action inside the shared loops: its guard steps at the last shared level
+        and its own loops. known: the none-ness of a value decided by the branch this is
+        written in; split_outside: that branch is the action's own none split."""
+        steps = part.stage_nodes[shared - 1]
+        values = "".join(f"L_{b.name}, " for b in part.action.binders)
+        if not self.nested_steps(part, shared):
+            out.add(indent, f"if on{j}:")
+            out.add(indent + 1, "while True:")
+            self.emit_steps(out, part, steps, indent + 2, "break")
+            self.emit_action_loops(out, part, ctx, shared, indent + 2, j, own, values)
+            out.add(indent + 2, "break")
+            return
+        if known and any(part.sources[id(node)][0] == "require" and folded(part.sources[id(node)][2], known) is False
+                         for node in steps):
+            return          # no move in this case
+        if split_outside:
+            out.add(indent, f"if on{j}:")
+            inner = self.emit_nested_steps(out, part, steps, indent + 1, known)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, known)
+            return
+        out.add(indent, f"if on{j}:")
+        split = self.none_split(part, ctx, shared - 1)
+        if split is None:
+            inner = self.emit_nested_steps(out, part, steps, indent + 1, known)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, known)
+            return
+        # the guard's none tests of that value decided in each case; a case where a step
+        # is false lists nothing (no `else` of its own)
+        live = [case for case in (True, False)
+                if not any(part.sources[id(node)][0] == "require"
+                           and folded(part.sources[id(node)][2], {**(known or {}), split: case}) is False for node in steps)]
+        if not live:
+            out.add(indent + 1, "pass")
+        for n, case in enumerate(live):
+            test = f"{split} is None" if case else f"{split} is not None"
+            out.add(indent + 1, (f"if {test}:" if len(live) == 1 else "if " + f"{split} is None:") if n == 0 else "else:")
+            decided = {**(known or {}), split: case}
+            inner = self.emit_nested_steps(out, part, steps, indent + 2, decided)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, decided)
+
+    def emit_nested_steps(self, out, part, nodes, indent, known=None):
+        """Guard steps without coverage counters as nested ifs (what follows runs inside the
+        last one); the indent of what follows, or None when a step is decided false by `known`
+        (which values are none: folded()), so that nothing passes."""
+        for node in nodes:
+            out.span = node.span
+            kind, name, source = part.sources[id(node)]
+            if kind == "let":
+                if not re.fullmatch(r"_h\d+", source):      # (else: the steps after it use that name)
+                    out.add(indent, f"L_{name} = {source}")
+            else:
+                source = folded(source, known)
+                if source is False:
+                    return None
+                if source is not True:
+                    out.add(indent, f"if {source}:")
+                    indent += 1
+        return indent
+
+    def emit_action_loops(self, out, part, ctx, shared, inner, j, own, values, known=None):
+        """A fused action's own binders' loops (after the shared ones) and its tuples."""
+        for k in range(shared, len(part.loops)):
+            innermost = [f"out{j}.append(({values}))"] if k == len(part.loops) - 1 else None
+            inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own, body=innermost, known=known)
+        if inner is not None:
+            out.add(inner, f"out{j}.append(({values}))")
+
+    def none_split(self, part, ctx, k):
+        """A value read once at loop level k whose none-ness the guard steps there test (`under
+        == none or ...`): the loop body is then written once for each case, the tests decided.
+        Its name, or None."""
+        sources = [part.sources[id(node)][2] for node in part.stage_nodes[k]]
+        for m in range(k + 1, len(part.loops)):
+            sources += [part.sources[id(node)][2] for node in part.stage_nodes[m]]
+        for temp, level in ctx.levels.items():
+            if level == k and temp.startswith("_h") and temp not in ctx.lazy and \
+                    sum(len(re.findall(rf"\b{temp} is (?:not )?None\b", src)) for src in sources) >= 2:
+                return temp
+        return None
+
+    @staticmethod
+    def split_on_empty_zone(out):
+        """`T = (X[-1] if X else None)` followed by `if T is None: A else: B`, where A does not
+        read T (nor does anything after B): `if not X: A else: T = X[-1]; B`, the zone's
+        emptiness tested once (X is a zone's list, whose cards are never none)."""
+        lines = out.lines
+        k = 0
+        while k < len(lines) - 1:
+            top = re.fullmatch(r"( *)(_h\d+) = \((_h\d+)\[-1\] if \3 else None\)", lines[k])
+            if top is None or lines[k + 1] != f"{top[1]}if {top[2]} is None:":
+                k += 1
+                continue
+            indent, temp, pile = top[1], top[2], top[3]
+            other = next((m for m in range(k + 2, len(lines)) if indent_of(lines[m]) <= len(indent)), len(lines))
+            end = len(lines)
+            if other < len(lines) and lines[other] == f"{indent}else:":
+                end = next((m for m in range(other + 1, len(lines)) if indent_of(lines[m]) <= len(indent)), len(lines))
+            later = next((m for m in range(end, len(lines)) if indent_of(lines[m]) < len(indent)), len(lines))
+            reads = re.compile(rf"\b{temp}\b")
+            if other == len(lines) or lines[other] != f"{indent}else:" or \
+                    any(reads.search(line) for line in lines[k + 2:other] + lines[end:later]):
+                k += 1
+                continue
+            lines[k + 1] = f"{indent}if not {pile}:"
+            lines.insert(other + 1, f"{indent}    {temp} = {pile}[-1]")
+            out.spans.insert(other + 1, out.spans[k])
+            del lines[k], out.spans[k]
+            k += 1
+
+    @staticmethod
+    def drop_implied_tests(out):
+        """`if not X == 'a':` whose whole body is `if X == 'b' ...:` (another constant): the
+        inner test implies the outer one, which goes."""
+        lines = out.lines
+        k = 0
+        while k < len(lines) - 1:
+            outer = re.fullmatch(r"( *)if not \(?(.+?) == ('\w*'|-?\d+)\)?:", lines[k])
+            inner = outer and re.fullmatch(rf"{outer[1]}    if {re.escape(outer[2])} == ('\w*'|-?\d+)(?: and .*)?:", lines[k + 1])
+            if not inner or inner[1] == outer[3] or not re.fullmatch(r"[\w\[\]]+", outer[2]):
+                k += 1
+                continue
+            depth = len(outer[1])
+            end = next((m for m in range(k + 2, len(lines)) if indent_of(lines[m]) <= depth + 4), len(lines))
+            if end < len(lines) and indent_of(lines[end]) == depth + 4:
+                k += 1          # (the outer body holds more than the inner test)
+                continue
+            for m in range(k + 1, end):
+                lines[m] = lines[m][4:]
+            del lines[k], out.spans[k]

@@ -1,0 +1,395 @@
+"""An action's legal moves listed by one generated function (`legal_<action>(s)`): a loop per
+binder, the values read once per loop level, each guard step right after the binders it needs,
+the domains that need no earlier binder computed once."""
+from __future__ import annotations
+
+import ast as python_ast
+import re
+
+import attrs
+
+from referee.dsl import ast
+from referee.dsl.limits import MAX_LEGAL_MOVES
+from referee.dsl.types import element_of, strip_optional
+
+from .codegen import Context, names_in
+from .key_rows import KeyRows
+from .lines import Lines
+from .listing_text import ZONE_KEY_SOURCE, folded, one_call
+from .source_text import truth
+from .work import ROUND_FREE_WORK
+
+
+
+@attrs.define
+class EnumerationPart:
+    """An action's binders and guard compiled for listing its moves (Compiler.enumeration_part)."""
+    action: object
+    loops: list                # per binder: (name, domain, filter, independent, same, unique, component)
+    sources: dict              # id(let or require node) -> (kind, name, source)
+    early_nodes: list          # guard steps that need no binder
+    stage_nodes: list          # per binder: the guard steps placed right after it
+    names_all: bool            # the label shows every binder
+    static_unique: bool        # no two argument tuples can show the same labels
+    random: bool               # a domain draws from the random source
+    late: frozenset = frozenset()   # binders whose filter took in requires (guards_as_filters)
+
+
+class ListingCompiler:
+    """The part of the Compiler that lists an action's legal moves (a mixin of compiler.Compiler)."""
+
+    def enumeration(self, action, template):
+        """One generated function that lists the action's legal argument tuples: a loop per
+        binder, each guard step inline right after the binders it needs, the domains that
+        depend on no earlier binder computed once, identical components tried once, each zone
+        read once per loop level. It returns (tuples, exact): exact when no two tuples can
+        show the same labels (else the engine merges them)."""
+        ctx, fixed_ctx = self.enumeration_contexts()
+        part = self.enumeration_part(action, template, ctx, fixed_ctx)
+        loops, stage_nodes = part.loops, part.stage_nodes
+        out = Lines(action.span)
+        out.add(1, "out = []")
+        out.add(1, "exact = True")
+        self.emit_hoisted(out, ctx, -1, 1)
+        self.emit_steps(out, part, part.early_nodes, 1, "return out, exact")
+        self.emit_fixed_domains(out, part, "", "exact", "return out, exact")
+        self.charge_fixed_product(out, part, [f"fixed{k}" for k, loop in enumerate(loops) if loop[3]], 1)
+        if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
+            # one binder, no guard step after it: the tuples at once
+            out.add(1, "out = [(v,) for v in fixed0]")
+        else:
+            indent = 1
+            values = "".join(f"L_{b.name}, " for b in action.binders)
+            for k in range(len(loops)):
+                innermost = [f"out.append(({values}))"] if k == len(loops) - 1 else None
+                indent = self.emit_loop(out, part, ctx, k, indent, f"fixed{k}", body=innermost)
+            if indent is not None:
+                out.add(indent, f"out.append(({values}))")
+            if len(loops) > 1:
+                # the product of several binders may be huge: counted after each round of the
+                # outermost loop (not deeper: a check per inner round costs on every listing)
+                out.add(2, f"if len(out) > {MAX_LEGAL_MOVES}: too_many_moves({action.name!r}, "
+                           f"{self.codegen.bind(action.span, 'span')})")
+        out.add(1, "return out, exact" if part.static_unique else "return out, False")
+        self.inline_single_lazy(out, ctx.lazy)
+        name = re.sub(r"\W", "_", action.name)
+        return self.define(f"def legal_{name}(s)", out, self.where(action))
+
+    def charge_fixed_product(self, out, part, fixed_names, indent):
+        """The tuples of the domains computed once, charged together once per listing."""
+        units = self.listing_charge(part.action)
+        if units is not None and fixed_names:
+            self.charge(" * ".join([*(f"len({n})" for n in fixed_names), str(units)]), part.action.span, out, indent)
+
+    @staticmethod
+    def enumeration_contexts():
+        """(the nested loops' context, the context of the domains computed once): one table of
+        the values read once per loop level (hoist)."""
+        fixed_ctx = Context("local")               # the domains computed once
+        ctx = Context("local")                     # the nested loops
+        ctx.hoist, ctx.levels = {}, {}
+        fixed_ctx.hoist, fixed_ctx.levels, fixed_ctx.lazy = ctx.hoist, ctx.levels, ctx.lazy
+        fixed_ctx.outside_loops = True
+        return ctx, fixed_ctx
+
+    def enumeration_part(self, action, template, ctx, fixed_ctx, unfolded=1):
+        """An action's binders and guard steps compiled for listing its legal moves: each
+        binder's loop (name, domain, filter, independent, same, unique, component), the guard's
+        lets and requires placed by loop level, their sources. The binders from `unfolded` on
+        take in the requires that test them alone (guards_as_filters)."""
+        original, action = action, self.guards_as_filters(action, unfolded)
+        late = frozenset(k for k, (a, b) in enumerate(zip(original.binders, action.binders)) if a is not b)
+        cg = self.codegen
+        named = set(re.findall(r"\{(\w+)\}", template))
+        names_all = named >= {b.name for b in action.binders}
+        early_nodes, stage_nodes = self.guard_placement(action)
+        lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
+        scope = self.types.globals
+        loops = []
+        for k, binder in enumerate(action.binders):
+            domain_type = self.type_of(binder.domain, scope)
+            earlier = {b.name for b in action.binders[:k]} | {n for n, d in lets.items() if d < k}
+            used = names_in(binder.domain) | (names_in(binder.condition) if binder.condition is not None else set())
+            independent = not (used & earlier)
+            here = fixed_ctx if independent else ctx
+            indexed = self.indexed_reads.get(id(binder)) if k == 0 else None
+            domain = cg.indexed_keys(indexed, scope, here) if indexed is not None else cg.collection(binder.domain, scope, here)
+            element = strip_optional(element_of(domain_type))
+            if element.startswith("list["):
+                domain = f"hashable_values({domain})"     # a move's arguments are keys: lists as tuples
+            scope = scope.child(**{binder.name: element})
+            if cg.never_none_domain(binder.domain, domain_type, scope):
+                fixed_ctx.safe.add(f"L_{binder.name}")
+                ctx.safe.add(f"L_{binder.name}")
+            where = truth(self.x(binder.condition, scope, here)) if binder.condition is not None else None
+            if indexed is not None:       # the table gave the values that pass the test on the variable
+                where = " and ".join(f"({self.x(o, scope, here)})" for o in indexed[2] + indexed[3]) or None
+            ctx.levels[f"L_{binder.name}"] = k
+            component = element in self.types.components or element in self.types.boards
+            # board cells are all different: only components can be identical
+            same = binder.name in named and names_all and element in self.types.components
+            if element in self.types.boards and len(self.types.boards) == 1:
+                component = False     # one board: a cell's label is its own
+            unique = cg.never_none_domain(binder.domain, domain_type, scope) or (
+                isinstance(binder.domain, ast.Name) and binder.domain.id in self.types.enums)
+            loops.append((binder.name, domain, where, independent, same, unique, component))
+        guard_scope = scope.child()
+        sources = {}
+        for statement in action.body:
+            node = ast.untag(statement)[0]
+            if isinstance(node, ast.Let):
+                source = self.x(node.value, guard_scope, ctx)
+                sources[id(node)] = ("let", node.name, source)
+                guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
+                if re.fullmatch(r"_h\d+", source):
+                    ctx.bound[node.name] = source     # a let of a value read once: the same name
+            elif isinstance(node, ast.Require):
+                sources[id(node)] = ("require", None, self.x(node.condition, guard_scope, ctx))
+            else:
+                break
+        static_unique = not any(not independent and (not unique or (component and names_all))
+                                for name, domain, where, independent, same, unique, component in loops)
+        # one may draw from the random source: the domains are computed in binder order, all of them
+        draws = self.random_functions
+        random = any(isinstance(n, ast.Call) and n.name in draws for n in ast.walk(action.binders))
+        return EnumerationPart(action, loops, sources, early_nodes, stage_nodes, names_all, static_unique, random, late)
+
+    def emit_steps(self, out, part, nodes, indent, fail, known=None):
+        for node in nodes:
+            out.span = node.span
+            kind, name, source = part.sources[id(node)]
+            counter = self.counter(node)
+            if known and counter is None and kind == "require":
+                decided = folded(source, known)
+                if decided is True:
+                    continue            # (always holds in this case: none_split)
+                if decided is not False:
+                    source = decided
+            self.bump(counter, out, indent)
+            if kind == "let":
+                if counter is None and re.fullmatch(r"_h\d+", source):
+                    continue        # a value read once: the steps after it use that name
+                out.add(indent, f"L_{name} = {source}")
+            elif counter is None:
+                out.add(indent, f"if not ({source}): {fail}")
+            else:
+                out.add(indent, f"if not ({source}):")
+                self.bump(counter, out, indent + 1, 1)
+                out.add(indent + 1, fail)
+
+    @staticmethod
+    def emit_hoisted(out, ctx, level, indent, hoist=None, keys=None):
+        """The values read once at this loop level (hoist: those of one action, else all);
+        keys: zone key source -> the loop's row variable that holds it (listing_rows)."""
+        for source, temp in (ctx.hoist if hoist is None else hoist).items():
+            if ctx.levels[temp] == level:
+                if keys and temp not in ctx.lazy:
+                    source = ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)
+                out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
+
+    def listing_rows(self, part, ctx, k, hoist):
+        """For binder k over a constant domain (a range, an enum...): (loop target, iterable,
+        key source -> row variable) when the values it reads once build zone keys from it and
+        from what stays the same through the loop; the keys are then made once per value of
+        those (zone_rows), not on every round. Else None."""
+        name, domain, where, _, same = part.loops[k][:5]
+        if where is not None or same:
+            return None         # (the loop goes over its filtered list, not the whole domain)
+        constant_range = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
+        values = tuple(range(int(constant_range[1]), int(constant_range[2]))) if constant_range else \
+            self.codegen.namespace.get(domain) if re.fullmatch(r"_k\d+", domain) else None
+        if not isinstance(values, tuple) or not values or len(values) > 1000:
+            return None
+        rows, keys = KeyRows(self.codegen, f"L_{name}", values), {}
+        for source, temp in (ctx.hoist if hoist is None else hoist).items():
+            if ctx.levels[temp] != k or temp in ctx.lazy:
+                continue
+            for match in ZONE_KEY_SOURCE.finditer(source):
+                row = rows.key(match[1], match[2].split(", "))
+                if row is not None:
+                    keys[match[0]] = row
+        if not keys:
+            return None
+        target, iterable = rows.iteration(domain)
+        return target, iterable, keys
+
+    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
+        """The loop of binder k with its filter and (steps) the guard steps placed at its
+        level; the indent of its body. With `body` (the innermost loop's lines), a loop whose
+        one guard step is `A or B`, A the same for every value, may be written twice instead,
+        under `if A:` without the step and under `else:` testing B only: then it writes the
+        body itself and returns None."""
+        name, domain, where, independent, same, unique, component = part.loops[k]
+        split = self.unswitched(part, ctx, k, hoist) if body is not None and steps and independent else None
+        if split is not None:
+            invariant, rest = split
+            decided = folded(invariant, known)
+
+            rows = self.listing_rows(part, ctx, k, hoist)
+
+            def one_loop(at, test):
+                out.add(at, f"for {rows[0]} in {rows[1]}:" if rows else f"for L_{name} in {fixed}:")
+                self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
+                if test is not None:
+                    out.span = part.stage_nodes[k][0].span
+                    out.add(at + 1, f"if not ({test}): continue")
+                for line in body:
+                    out.add(at + 1, line)
+            if decided is True or decided is False:
+                one_loop(indent, None if decided else rest)      # the case is known here (none_split)
+            else:
+                out.add(indent, f"if {invariant}:")
+                one_loop(indent + 1, None)
+                out.add(indent, "else:")
+                one_loop(indent + 1, rest)
+            return None
+        units = self.listing_charge(part.action)
+        if not independent and units is not None:
+            # a domain computed per outer value: its length times the fixed ones inside it
+            # (its own filter and steps per value, and what the fixed ones inside it may try)
+            prefix = fixed[:-len(str(k))]
+            deeper = [m for m in range(k + 1, len(part.loops)) if part.loops[m][3]]
+            per_value = str(self.level_units(part, k))
+            if deeper:
+                inside = max(self.level_units(part, m) for m in deeper)
+                per_value = f"({per_value} + {' * '.join(f'len({prefix}{m})' for m in deeper)} * {inside})"
+            domain = f"charged(STEP, {domain}, {per_value}, {self.codegen.bind(part.action.span, 'span')})"
+        rows = self.listing_rows(part, ctx, k, hoist) if independent else None
+        out.add(indent, f"for {rows[0]} in {rows[1]}:" if rows else f"for L_{name} in {fixed if independent else domain}:")
+        indent += 1
+        self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
+        if where is not None and not independent:
+            out.add(indent, f"if not ({where}): continue")
+        if steps:
+            self.emit_steps(out, part, part.stage_nodes[k], indent, "continue", known)
+        return indent
+
+    def returns_list(self, source) -> bool:
+        """Whether a source is one call of a rules function declared to return a list (its
+        value is a list of its own or a cached one, never changed in place)."""
+        lazy = re.fullmatch(r"\((_h\d+) if \1 is not UNSET else \(\1 := (.*)\)\)", source)
+        if lazy:
+            source = lazy[2]        # (a call hoisted to be made on first use)
+        match = re.match(r"fn_(\w+)\(", source)
+        function = self.types.functions.get(match[1]) if match else None
+        return function is not None and isinstance(function.result_type, ast.ListType) and one_call(source, f"fn_{match[1]}")
+
+    def unswitched(self, part, ctx, k, hoist):
+        """(A, B) when binder k's only guard step is a `require A or B` (no coverage counter)
+        whose A reads nothing of this loop level: neither the binder nor the values read once
+        per round of this loop, nor a value it keeps (:=). Else None."""
+        nodes = part.stage_nodes[k]
+        if len(nodes) != 1 or self.counter(nodes[0]) is not None:
+            return None
+        kind, _, source = part.sources[id(nodes[0])]
+        if kind != "require":
+            return None
+        try:
+            tree = python_ast.parse(source, mode="eval").body
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        if not (isinstance(tree, python_ast.BoolOp) and isinstance(tree.op, python_ast.Or)):
+            return None
+        invariant = tree.values[0]
+        this_level = {f"L_{part.loops[k][0]}"} | {temp for temp in (ctx.hoist if hoist is None else hoist).values()
+                                                   if ctx.levels.get(temp) == k}
+        names = {n.id for n in python_ast.walk(invariant) if isinstance(n, python_ast.Name)}
+        if names & this_level or any(isinstance(n, python_ast.NamedExpr) for n in python_ast.walk(invariant)):
+            return None
+        rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
+        return python_ast.unparse(invariant), python_ast.unparse(rest)
+
+    def emit_fixed_domains(self, out, part, prefix, exact, fail, levels=None):
+        """The domains computed once (named fixed<prefix><k>), those with a filter first (the
+        likeliest to be empty: then nothing else is computed), each checked at once (`fail`
+        when empty); in binder order, all of them, when one may draw from the random source
+        (the draws must stay the same). levels: only these binders."""
+        loops, random = part.loops, part.random
+        fixed_order = [k for k, loop in enumerate(loops) if loop[3] and (levels is None or k in levels)]
+        if not random:
+            # (a filter that took in requires after the domains without one: a guard costs more)
+            fixed_order.sort(key=lambda k: 2 if k in part.late else loops[k][2] is None)
+        for k in fixed_order:
+            name, domain, where, independent, same, unique, component = loops[k]
+            fixed = f"fixed{prefix}{k}"
+            if where is None and not same:
+                # (only iterated: a zone's list or a constant tuple needs no copy)
+                constant = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
+                if constant:
+                    domain = self.codegen.bind(tuple(range(int(constant[1]), int(constant[2]))), "k")
+                copied = domain if (re.fullmatch(r"_[hk]\d+", domain) or one_call(domain, "numbers")
+                                    or self.returns_list(domain)) else f"list({domain})"
+                out.add(1, f"{fixed} = {copied}")
+                if not unique:
+                    out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
+                if not random:
+                    out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
+                continue
+            out.add(1, f"{fixed} = []")
+            # the domain is gone through once, its filter tried on each value: charged when the
+            # filter costs more than a loop round may (the list itself was paid for where it was
+            # made, or is a zone, which the components limit bounds)
+            units = 1 + self.work.cost(part.action.binders[k].condition)
+            if self.listing_charge(part.action) is not None and units > ROUND_FREE_WORK:
+                domain = f"charged(STEP, {domain}, {units}, {self.codegen.bind(part.action.span, 'span')})"
+            if same:
+                # identical components (the same attributes) are tried once; when two kept ones
+                # still share a label, the moves are merged by label afterwards
+                out.add(1, f"seen{prefix}{k} = set()")
+                out.add(1, f"labels{prefix}{k} = set()")
+            out.add(1, f"for L_{name} in {domain}:")
+            if same:
+                out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
+                out.add(2, f"if signature in seen{prefix}{k}: continue")
+                out.add(2, f"seen{prefix}{k}.add(signature)")
+            if where is not None:
+                out.add(2, f"if not ({where}): continue")
+            if same:
+                out.add(2, f"labels{prefix}{k}.add({self.game.component_column('__label__')}[L_{name}])")
+            out.add(2, f"{fixed}.append(L_{name})")
+            if same:
+                out.add(1, f"if len(labels{prefix}{k}) != len({fixed}): {exact} = False")
+            elif not unique:
+                out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
+            if not random:
+                out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
+        for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
+            if independent and component and not same and part.names_all and (levels is None or k in levels):
+                # cells of several boards may share a label: moves are merged by label then
+                out.add(1, f"if len({{{self.game.component_column('__label__')}[v] for v in fixed{prefix}{k}}}) != len(fixed{prefix}{k}): {exact} = False")
+
+    @staticmethod
+    def inline_single_lazy(out, lazy):
+        """A call hoisted to be computed once per loop round, but asked once per round anyway
+        (its one use is not inside a deeper loop): the plain call again."""
+        lines = out.lines
+        for temp in lazy:
+            declared = [k for k, line in enumerate(lines) if line.strip() == f"{temp} = UNSET"]
+            pattern = re.compile(rf"\({temp} if {temp} is not UNSET else \({temp} := ")
+            uses = [(k, m) for k, line in enumerate(lines) for m in pattern.finditer(line)]
+            if len(declared) != 1 or len(uses) != 1:
+                continue
+            k, match = uses[0]
+            indent = len(lines[declared[0]]) - len(lines[declared[0]].lstrip())
+            if len(lines[k]) - len(lines[k].lstrip()) != indent or " for " in lines[k]:
+                continue
+            line = lines[k]
+            start, depth, end = match.end(), 1, match.end()
+            quote = None
+            while depth and end < len(line):      # the call's source ends where its bracket closes
+                char = line[end]
+                if quote is not None:             # (brackets inside a text do not count)
+                    if char == "\\":
+                        end += 1
+                    elif char == quote:
+                        quote = None
+                elif char in "'\"":
+                    quote = char
+                else:
+                    depth += {"(": 1, ")": -1}.get(char, 0)
+                end += 1
+            if depth:
+                continue
+            lines[k] = line[:match.start()] + line[start:end - 1] + line[end + 1:]
+            del lines[declared[0]]
+            del out.spans[declared[0]]
