@@ -315,10 +315,128 @@ class Function(Node):
     span: Span | None = None
 
 
+# ---- listings (the legal moves' enumerators: lower_listing.py, lower_fused.py) ----------
+
+@attrs.frozen
+class EmptyList(Expression):
+    """A new empty list (of moves, of a domain's values)."""
+    span: Span | None = None
+
+
+@attrs.frozen
+class Arguments(Expression):
+    """A move's argument tuple, as the listings write it: `(a, b, )`."""
+    items: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class SingleMoves(Expression):
+    """The moves of one binder, one per value of a list: `[(v,) for v in values]`."""
+    values: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class LabelSet(Expression):
+    """The labels of a list's components (a column of labels read for each)."""
+    column: str
+    values: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class ChargedDomain(Expression):
+    """A domain gone through while its values are charged to the step's work budget, `per_value`
+    each; `where` names the span an overrun is reported at."""
+    domain: Expression
+    per_value: Expression
+    where: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class TopOfZone(Expression):
+    """The top (last) item of a zone's list, or none when it is empty."""
+    zone: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Results(Expression):
+    """Several values returned together: `a, b`."""
+    items: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class ByAction(Expression):
+    """The listings of several actions by their indexes (`keys`, constants)."""
+    keys: tuple[Expression, ...]
+    values: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class Cached(Expression):
+    """A value computed where it is first asked for and kept in the local `name` (set to UNSET
+    before) for the other places that ask for it."""
+    name: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Spliced(Expression):
+    """Like Host, source codegen.py wrote, but with holes: texts[0], holes[0], texts[1], ...
+    (one text more than holes). Who made it cut the source where it knew an expression it
+    can give as IR (a Cached read) and nowhere else; it goes when expressions are lowered."""
+    texts: tuple[str, ...]
+    holes: tuple[Expression, ...]
+    reads: frozenset[str] = frozenset()     # the locals its texts may read
+    in_comprehension: bool = False          # a comprehension is written in its texts
+    span: Span | None = None
+
+
+@attrs.frozen
+class Append(Statement):
+    """A value added at the end of the list in the local `collection`."""
+    collection: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class AddToSet(Statement):
+    """A value added to the set in the local `collection`."""
+    collection: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class ChargeWork(Statement):
+    """`units` taken from the step's work budget; past it, an error located at `where`."""
+    units: Expression
+    where: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class ShortIf(Statement):
+    """An if whose body (a statement or two without blocks) is written on the if's own line."""
+    test: Expression
+    body: tuple[Statement, ...]
+    span: Span | None = None
+
+
 EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,
-               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host)
+               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host,
+               EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
+               Cached, Spliced)
 STATEMENTS = (Assign, Unpack, WriteState, WriteEnv, DeleteEnv, CountCoverage, ExpressionStatement, If, While,
-              ForRange, ForEach, Return, Yield, Break, Continue, Try, Host)
+              ForRange, ForEach, Return, Yield, Break, Continue, Try, Host,
+              Append, AddToSet, ChargeWork, ShortIf)
 NODES = tuple(dict.fromkeys(EXPRESSIONS + STATEMENTS + (Function,)))
 
 # statements after which the rest of their block never runs

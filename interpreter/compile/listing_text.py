@@ -99,3 +99,24 @@ class NoneFolder(python_ast.NodeTransformer):
         if self.decided(node.test):
             return node.body if node.test.value else node.orelse
         return node
+
+
+# the locals a listing's source may read: binders and lets, values read once, rows of zone keys
+LISTING_LOCAL = re.compile(r"\b(?:L_\w+|_h\d+|a\d+_key)\b")
+READ_ONCE = re.compile(r"_h\d+")
+
+
+def locals_read(source: str) -> frozenset:
+    """The listing's locals that an expression's source reads (a Host's `reads`)."""
+    return frozenset(LISTING_LOCAL.findall(source))
+
+
+def is_read_once(source: str) -> bool:
+    """Whether a source is just a value read once per loop level (a hoisted temporary)."""
+    return READ_ONCE.fullmatch(source) is not None
+
+
+def cached_use(temp: str, source: str) -> str:
+    """How codegen.py writes a call made on first use (hoisted_lazy): the text a Host is cut at
+    to give it as an ir.Cached."""
+    return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"

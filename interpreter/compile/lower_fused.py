@@ -1,6 +1,7 @@
 """The actions of one decision that share their first binders listed together by one generated
-function (`legal_together_<actions>(s)`): the shared loops once, then each action's guard steps
-and own loops, with the none-ness of a value read once decided per branch where several test it."""
+function (`legal_together_<actions>(s)`), built as IR (ir.py): the shared loops once, then each
+action's guard steps and own loops, with the none-ness of a value read once decided per branch
+where several test it."""
 from __future__ import annotations
 
 import re
@@ -8,10 +9,11 @@ import re
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.limits import MAX_LEGAL_MOVES
 
-from .lines import Lines
-from .listing_text import folded, indent_of
+from . import ir
+from .blocks import Block
+from .listing_text import folded, indent_of, is_read_once
+from .lower_listing import arguments, host, unless
 from .work import ROUND_FREE_WORK
 
 
@@ -56,29 +58,30 @@ class FusedListingCompiler:
                for part in parts):
             return set()        # (a domain that charges its filter, or draws: each alone)
         name, domain = first[0], first[1]
+        value = ir.Local(f"L_{name}")
         for j, loop in enumerate(loops):
-            out.add(1, f"fixed{j}_{k} = []")
+            out.add(1, ir.Assign(f"fixed{j}_{k}", ir.EmptyList()))
             if loop[4]:
-                out.add(1, f"labels{j}_{k} = set()")
+                out.add(1, ir.Assign(f"labels{j}_{k}", ir.Call("set")))
         if any(loop[4] for loop in loops):
-            out.add(1, "seen = set()")
-        out.add(1, f"for L_{name} in {domain}:")
+            out.add(1, ir.Assign("seen", ir.Call("set")))
+        out.open(1, ir.ForEach(f"L_{name}", host(domain), ()))
         for once in (False, True):
             members = [j for j, loop in enumerate(loops) if loop[4] == once]
             if once and members:
-                out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
-                out.add(2, "if signature in seen: continue")
-                out.add(2, "seen.add(signature)")
+                out.add(2, *self.once_each(name, "seen"))
             for j in members:
-                out.add(2, f"if {loops[j][2]}:")
+                out.open(2, ir.If(host(loops[j][2]), ()))
                 if once:
-                    out.add(3, f"labels{j}_{k}.add({self.game.component_column('__label__')}[L_{name}])")
-                out.add(3, f"fixed{j}_{k}.append(L_{name})")
+                    out.add(3, ir.AddToSet(f"labels{j}_{k}", ir.Item(ir.Global(self.game.component_column("__label__")), value)))
+                out.add(3, ir.Append(f"fixed{j}_{k}", value))
         for j, loop in enumerate(loops):
+            fixed = ir.Local(f"fixed{j}_{k}")
             if loop[4]:
-                out.add(1, f"if len(labels{j}_{k}) != len(fixed{j}_{k}): exact{j} = False")
+                out.add(1, ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.Local(f"labels{j}_{k}"),)), ir.Call("len", (fixed,))),
+                                      (ir.Assign(f"exact{j}", ir.Constant(False)),)))
             elif not loop[5]:
-                out.add(1, f"if len(set(fixed{j}_{k})) != len(fixed{j}_{k}): exact{j} = False")
+                out.add(1, self.repeated(fixed, ir.Assign(f"exact{j}", ir.Constant(False))))
         return {k}
 
     def fused_listing(self, indexes):
@@ -136,42 +139,46 @@ class FusedListingCompiler:
             own_hoists.append(own)
         if not all(re.fullmatch(r"_[hk]\d+", parts[0].loops[k][1]) for levels in plain for k in levels):
             return None         # (a shared domain whose length cannot be read again: each alone)
-        out = Lines(first.span)
+        out = Block(first.span)
         # an action listed apart (None) where the shared loops skipped identical components it tries each
-        listed = [f"(out{j}, exact{j} and exact_s)" if parts[j].static_unique else f"(out{j}, False)" for j in range(len(group))]
-        result = "{" + ", ".join(f"{i}: {listed[j]}" if not plain[j] else f"{i}: {listed[j]} if alike{j} else None"
-                                 for j, i in enumerate(group)) + "}"
+        listed = [ir.Tuple((ir.Local(f"out{j}"), ir.BoolOp("and", (ir.Local(f"exact{j}"), ir.Local("exact_s")))
+                                                 if parts[j].static_unique else ir.Constant(False)))
+                  for j in range(len(group))]
+        result = ir.ByAction(tuple(ir.Constant(i) for i in group), tuple(
+            listed[j] if not plain[j] else ir.Conditional(ir.Local(f"alike{j}"), listed[j], ir.Constant(None))
+            for j in range(len(group))))
+        done = ir.Return(result)
         for j in range(len(group)):
-            out.add(1, f"out{j} = []")
-            out.add(1, f"exact{j} = True")
-            out.add(1, f"on{j} = True")
+            out.add(1, ir.Assign(f"out{j}", ir.EmptyList()), ir.Assign(f"exact{j}", ir.Constant(True)),
+                    ir.Assign(f"on{j}", ir.Constant(True)))
             if plain[j]:
-                out.add(1, f"alike{j} = False")
-        out.add(1, "exact_s = True")
+                out.add(1, ir.Assign(f"alike{j}", ir.Constant(False)))
+        out.add(1, ir.Assign("exact_s", ir.Constant(True)))
         self.emit_hoisted(out, ctx, -1, 1)
-        self.emit_fixed_domains(out, parts[0], "s", "exact_s", f"return {result}", levels=range(shared))
+        self.emit_fixed_domains(out, parts[0], "s", "exact_s", (done,), levels=range(shared))
         for j in range(len(group)):
             if plain[j]:
                 # no two identical components among the shared values: the same loops as its own
-                out.add(1, f"alike{j} = " + " and ".join(f"len(seens{k}) == len({parts[0].loops[k][1]})" for k in plain[j]))
-                out.add(1, f"if not alike{j}: on{j} = False")
+                alike = [ir.Compare("==", ir.Call("len", (ir.Local(f"seens{k}"),)), ir.Call("len", (host(parts[0].loops[k][1]),)))
+                         for k in plain[j]]
+                out.add(1, ir.Assign(f"alike{j}", alike[0] if len(alike) == 1 else ir.BoolOp("and", tuple(alike))),
+                        unless(ir.Local(f"alike{j}"), ir.Assign(f"on{j}", ir.Constant(False))))
         merged = self.emit_merged_domains(out, parts, shared)
         for j, part in enumerate(parts):
             # the action's own domains: one that is empty leaves it without moves
-            block = Lines(part.action.span)
+            block = Block(part.action.span)
+            off = (ir.Assign(f"on{j}", ir.Constant(False)), ir.Break())
             for k in merged:
-                block.add(1, f"if not fixed{j}_{k}: on{j} = False; break")
-            self.emit_fixed_domains(block, part, f"{j}_", f"exact{j}", f"on{j} = False; break",
+                block.add(1, unless(ir.Local(f"fixed{j}_{k}"), *off))
+            self.emit_fixed_domains(block, part, f"{j}_", f"exact{j}", off,
                                     levels=[k for k in range(shared, len(part.loops)) if k not in merged])
             self.charge_fixed_product(block, part, [f"fixeds{k}" for k in range(shared)] + [
                 f"fixed{j}_{k}" for k in range(shared, len(part.loops)) if part.loops[k][3]], 1)
-            if block.lines:
-                out.add(1, "while True:")
-                for line, span in zip(block.lines, block.spans):
-                    out.lines.append("    " + line)
-                    out.spans.append(span)
-                out.add(2, "break")
-        out.add(1, f"if not ({' or '.join(f'on{j}' for j in range(len(group)))}): return {result}")
+            if block:
+                out.open(1, ir.While(ir.Constant(True), ()))
+                out.extend(block, 1)
+                out.add(2, ir.Break())
+        out.add(1, unless(ir.BoolOp("or", tuple(ir.Local(f"on{j}") for j in range(len(group)))), done))
         indent = 1
         for k in range(shared):
             indent = self.emit_loop(out, parts[0], ctx, k, indent, f"fixeds{k}", steps=False)
@@ -181,7 +188,10 @@ class FusedListingCompiler:
             # several actions test the same value's none-ness: one split for all of them
             pile = self.top_of_zone(ctx, common)
             for case in (True, False):
-                out.add(indent, f"if {common} is None:" if case else "else:")
+                if case:
+                    out.open(indent, ir.If(ir.Compare("is", ir.Local(common), ir.Constant(None)), ()))
+                else:
+                    out.otherwise(indent)
                 known = {common: case} if pile is None else {common: case, ("truthy", pile): not case}
                 for j, (part, own) in enumerate(zip(parts, own_hoists)):
                     self.emit_fused_action(out, part, ctx, shared, indent + 1, j, own, known, splits[j] == common)
@@ -189,14 +199,11 @@ class FusedListingCompiler:
             for j, (part, own) in enumerate(zip(parts, own_hoists)):
                 self.emit_fused_action(out, part, ctx, shared, indent, j, own, None, False)
         for j, part in enumerate(parts):
-            out.add(2, f"if len(out{j}) > {MAX_LEGAL_MOVES}: too_many_moves({part.action.name!r}, "
-                       f"{self.codegen.bind(part.action.span, 'span')})")
-        out.add(1, f"return {result}")
-        self.inline_single_lazy(out, ctx.lazy)
-        self.split_on_empty_zone(out)
-        self.drop_implied_tests(out)
+            out.add(2, self.too_many_moves(f"out{j}", part.action))
+        out.add(1, done)
         name = "_".join(re.sub(r"\W", "_", declared[i].name) for i in group)
-        return self.define(f"def legal_together_{name}(s)", out, self.where(first))
+        return self.define_listing(f"legal_together_{name}", out, ctx, self.where(first), [
+            lambda lines: self.inline_single_lazy(lines, ctx.lazy), self.split_on_empty_zone, self.drop_implied_tests])
 
     @staticmethod
     def top_of_zone(ctx, temp):
@@ -220,68 +227,69 @@ class FusedListingCompiler:
         and its own loops. known: the none-ness of a value decided by the branch this is
         written in; split_outside: that branch is the action's own none split."""
         steps = part.stage_nodes[shared - 1]
-        values = "".join(f"L_{b.name}, " for b in part.action.binders)
+        on = ir.If(ir.Local(f"on{j}"), ())
         if not self.nested_steps(part, shared):
-            out.add(indent, f"if on{j}:")
-            out.add(indent + 1, "while True:")
-            self.emit_steps(out, part, steps, indent + 2, "break")
-            self.emit_action_loops(out, part, ctx, shared, indent + 2, j, own, values)
-            out.add(indent + 2, "break")
+            out.open(indent, on)
+            out.open(indent + 1, ir.While(ir.Constant(True), ()))
+            self.emit_steps(out, part, steps, indent + 2, (ir.Break(),))
+            self.emit_action_loops(out, part, ctx, shared, indent + 2, j, own)
+            out.add(indent + 2, ir.Break())
             return
         if known and any(part.sources[id(node)][0] == "require" and folded(part.sources[id(node)][2], known) is False
                          for node in steps):
             return          # no move in this case
         if split_outside:
-            out.add(indent, f"if on{j}:")
+            out.open(indent, on)
             inner = self.emit_nested_steps(out, part, steps, indent + 1, known)
-            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, known)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, known)
             return
-        out.add(indent, f"if on{j}:")
+        out.open(indent, on)
         split = self.none_split(part, ctx, shared - 1)
         if split is None:
             inner = self.emit_nested_steps(out, part, steps, indent + 1, known)
-            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, known)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, known)
             return
         # the guard's none tests of that value decided in each case; a case where a step
         # is false lists nothing (no `else` of its own)
         live = [case for case in (True, False)
                 if not any(part.sources[id(node)][0] == "require"
                            and folded(part.sources[id(node)][2], {**(known or {}), split: case}) is False for node in steps)]
-        if not live:
-            out.add(indent + 1, "pass")
         for n, case in enumerate(live):
-            test = f"{split} is None" if case else f"{split} is not None"
-            out.add(indent + 1, (f"if {test}:" if len(live) == 1 else "if " + f"{split} is None:") if n == 0 else "else:")
+            if n == 0:
+                out.open(indent + 1, ir.If(ir.Compare("is" if case else "is not", ir.Local(split), ir.Constant(None)), ()))
+            else:
+                out.otherwise(indent + 1)
             decided = {**(known or {}), split: case}
             inner = self.emit_nested_steps(out, part, steps, indent + 2, decided)
-            self.emit_action_loops(out, part, ctx, shared, inner, j, own, values, decided)
+            self.emit_action_loops(out, part, ctx, shared, inner, j, own, decided)
 
     def emit_nested_steps(self, out, part, nodes, indent, known=None):
         """Guard steps without coverage counters as nested ifs (what follows runs inside the
-        last one); the indent of what follows, or None when a step is decided false by `known`
+        last one); the depth of what follows, or None when a step is decided false by `known`
         (which values are none: folded()), so that nothing passes."""
         for node in nodes:
             out.span = node.span
             kind, name, source = part.sources[id(node)]
             if kind == "let":
-                if not re.fullmatch(r"_h\d+", source):      # (else: the steps after it use that name)
-                    out.add(indent, f"L_{name} = {source}")
+                if not is_read_once(source):      # (else: the steps after it use that name)
+                    out.add(indent, ir.Assign(f"L_{name}", host(source)))
             else:
                 source = folded(source, known)
                 if source is False:
                     return None
                 if source is not True:
-                    out.add(indent, f"if {source}:")
+                    out.open(indent, ir.If(host(source), ()))
                     indent += 1
         return indent
 
-    def emit_action_loops(self, out, part, ctx, shared, inner, j, own, values, known=None):
+    def emit_action_loops(self, out, part, ctx, shared, inner, j, own, known=None):
         """A fused action's own binders' loops (after the shared ones) and its tuples."""
+        move = ir.Append(f"out{j}", arguments(b.name for b in part.action.binders))
         for k in range(shared, len(part.loops)):
-            innermost = [f"out{j}.append(({values}))"] if k == len(part.loops) - 1 else None
+            innermost = (move,) if k == len(part.loops) - 1 else None
             inner = self.emit_loop(out, part, ctx, k, inner, f"fixed{j}_{k}", own, body=innermost, known=known)
         if inner is not None:
-            out.add(inner, f"out{j}.append(({values}))")
+            out.add(inner, move)
 
     def none_split(self, part, ctx, k):
         """A value read once at loop level k whose none-ness the guard steps there test (`under

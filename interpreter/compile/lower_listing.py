@@ -1,6 +1,6 @@
-"""An action's legal moves listed by one generated function (`legal_<action>(s)`): a loop per
-binder, the values read once per loop level, each guard step right after the binders it needs,
-the domains that need no earlier binder computed once."""
+"""An action's legal moves listed by one generated function (`legal_<action>(s)`), built as IR
+(ir.py) and rendered once: a loop per binder, the values read once per loop level, each guard
+step right after the binders it needs, the domains that need no earlier binder computed once."""
 from __future__ import annotations
 
 import ast as python_ast
@@ -12,13 +12,71 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_LEGAL_MOVES
 from referee.dsl.types import element_of, strip_optional
 
+from . import ir
+from .blocks import Block
 from .codegen import Context, names_in
 from .key_rows import KeyRows
 from .lines import Lines
-from .listing_text import ZONE_KEY_SOURCE, folded, one_call
+from .listing_text import ZONE_KEY_SOURCE, cached_use, folded, is_read_once, locals_read, one_call
 from .source_text import truth
 from .work import ROUND_FREE_WORK
 
+OUT, EXACT = ir.Local("out"), ir.Local("exact")
+NONE, FALSE = ir.Constant(None), ir.Constant(False)
+
+
+def host(source: str) -> ir.Host:
+    """An expression's source as codegen.py wrote it (until expressions are lowered)."""
+    return ir.Host((source,), reads=locals_read(source))
+
+
+def unless(test: ir.Expression, *then: ir.Statement) -> ir.ShortIf:
+    """`if not test: then` on one line."""
+    return ir.ShortIf(ir.Not(test), then)
+
+
+def arguments(names) -> ir.Arguments:
+    return ir.Arguments(tuple(ir.Local(f"L_{name}") for name in names))
+
+
+def length(name: str) -> ir.Call:
+    return ir.Call("len", (ir.Local(name),))
+
+
+def product(factors: list[ir.Expression]) -> ir.Expression:
+    result = factors[0]
+    for factor in factors[1:]:
+        result = ir.Arithmetic("*", result, factor)
+    return result
+
+
+def with_cached_reads(function: ir.Function, ctx) -> ir.Function:
+    """The function with its hosts cut where they make a call on first use (codegen's
+    hoisted_lazy): each such use an ir.Cached, that a pass can see."""
+    cached = {cached_use(temp, source): (temp, source) for source, temp in ctx.hoist.items() if temp in ctx.lazy}
+
+    def cut(node: ir.Node) -> ir.Node:
+        if not isinstance(node, ir.Host) or len(node.lines) != 1:
+            return ir.rebuilt(node, cut)
+        source = rest = node.lines[0]
+        uses = [use for use in cached if use in source]
+        if not uses:
+            return node
+        texts: list[str] = []
+        holes: list[ir.Expression] = []
+        while True:
+            found = [(rest.find(use), use) for use in uses if use in rest]
+            if not found:
+                break
+            at, use = min(found)
+            texts.append(rest[:at])
+            temp, call = cached[use]
+            holes.append(ir.Cached(temp, host(call)))
+            rest = rest[at + len(use):]
+        texts.append(rest)
+        return ir.Spliced(tuple(texts), tuple(holes), frozenset().union(*map(locals_read, texts)),
+                          " for " in source, node.span)
+    return cut(function) if cached else function     # type: ignore[return-value]
 
 
 @attrs.define
@@ -38,6 +96,17 @@ class EnumerationPart:
 class ListingCompiler:
     """The part of the Compiler that lists an action's legal moves (a mixin of compiler.Compiler)."""
 
+    def define_listing(self, name, out, ctx, comment, rewrites=()):
+        """exec a listing function (its body: a Block) made IR, passed and rendered."""
+        from .render_python import render_function
+        function = with_cached_reads(ir.Function(name, ("s",), out.statements()), ctx)
+        rendered = render_function(function, comments=False)
+        lines = Lines()
+        lines.lines, lines.spans = rendered.lines, rendered.spans
+        for rewrite in rewrites:
+            rewrite(lines)
+        return self.define(rendered.header, lines, comment)
+
     def enumeration(self, action, template):
         """One generated function that lists the action's legal argument tuples: a loop per
         binder, each guard step inline right after the binders it needs, the domains that
@@ -47,39 +116,42 @@ class ListingCompiler:
         ctx, fixed_ctx = self.enumeration_contexts()
         part = self.enumeration_part(action, template, ctx, fixed_ctx)
         loops, stage_nodes = part.loops, part.stage_nodes
-        out = Lines(action.span)
-        out.add(1, "out = []")
-        out.add(1, "exact = True")
+        out = Block(action.span)
+        out.add(1, ir.Assign("out", ir.EmptyList()), ir.Assign("exact", ir.Constant(True)))
         self.emit_hoisted(out, ctx, -1, 1)
-        self.emit_steps(out, part, part.early_nodes, 1, "return out, exact")
-        self.emit_fixed_domains(out, part, "", "exact", "return out, exact")
+        done = ir.Return(ir.Results((OUT, EXACT)))
+        self.emit_steps(out, part, part.early_nodes, 1, (done,))
+        self.emit_fixed_domains(out, part, "", "exact", (done,))
         self.charge_fixed_product(out, part, [f"fixed{k}" for k, loop in enumerate(loops) if loop[3]], 1)
         if len(loops) == 1 and loops[0][3] and not stage_nodes[0]:
             # one binder, no guard step after it: the tuples at once
-            out.add(1, "out = [(v,) for v in fixed0]")
+            out.add(1, ir.Assign("out", ir.SingleMoves(ir.Local("fixed0"))))
         else:
             indent = 1
-            values = "".join(f"L_{b.name}, " for b in action.binders)
+            move = ir.Append("out", arguments(b.name for b in action.binders))
             for k in range(len(loops)):
-                innermost = [f"out.append(({values}))"] if k == len(loops) - 1 else None
+                innermost = (move,) if k == len(loops) - 1 else None
                 indent = self.emit_loop(out, part, ctx, k, indent, f"fixed{k}", body=innermost)
             if indent is not None:
-                out.add(indent, f"out.append(({values}))")
+                out.add(indent, move)
             if len(loops) > 1:
                 # the product of several binders may be huge: counted after each round of the
                 # outermost loop (not deeper: a check per inner round costs on every listing)
-                out.add(2, f"if len(out) > {MAX_LEGAL_MOVES}: too_many_moves({action.name!r}, "
-                           f"{self.codegen.bind(action.span, 'span')})")
-        out.add(1, "return out, exact" if part.static_unique else "return out, False")
-        self.inline_single_lazy(out, ctx.lazy)
+                out.add(2, self.too_many_moves("out", action))
+        out.add(1, ir.Return(ir.Results((OUT, EXACT if part.static_unique else FALSE))))
         name = re.sub(r"\W", "_", action.name)
-        return self.define(f"def legal_{name}(s)", out, self.where(action))
+        return self.define_listing(f"legal_{name}", out, ctx, self.where(action), [lambda lines: self.inline_single_lazy(lines, ctx.lazy)])
+
+    def too_many_moves(self, listed, action) -> ir.ShortIf:
+        return ir.ShortIf(ir.Compare(">", length(listed), ir.Constant(MAX_LEGAL_MOVES)), (ir.ExpressionStatement(
+            ir.Call("too_many_moves", (ir.Constant(action.name), ir.Global(self.codegen.bind(action.span, "span"))))),))
 
     def charge_fixed_product(self, out, part, fixed_names, indent):
         """The tuples of the domains computed once, charged together once per listing."""
         units = self.listing_charge(part.action)
         if units is not None and fixed_names:
-            self.charge(" * ".join([*(f"len({n})" for n in fixed_names), str(units)]), part.action.span, out, indent)
+            out.add(indent, ir.ChargeWork(product([*(length(n) for n in fixed_names), ir.Constant(units)]),
+                                          self.codegen.bind(part.action.span, "span")))
 
     @staticmethod
     def enumeration_contexts():
@@ -141,7 +213,7 @@ class ListingCompiler:
                 source = self.x(node.value, guard_scope, ctx)
                 sources[id(node)] = ("let", node.name, source)
                 guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
-                if re.fullmatch(r"_h\d+", source):
+                if is_read_once(source):
                     ctx.bound[node.name] = source     # a let of a value read once: the same name
             elif isinstance(node, ast.Require):
                 sources[id(node)] = ("require", None, self.x(node.condition, guard_scope, ctx))
@@ -153,39 +225,6 @@ class ListingCompiler:
         draws = self.random_functions
         random = any(isinstance(n, ast.Call) and n.name in draws for n in ast.walk(action.binders))
         return EnumerationPart(action, loops, sources, early_nodes, stage_nodes, names_all, static_unique, random, late)
-
-    def emit_steps(self, out, part, nodes, indent, fail, known=None):
-        for node in nodes:
-            out.span = node.span
-            kind, name, source = part.sources[id(node)]
-            counter = self.counter(node)
-            if known and counter is None and kind == "require":
-                decided = folded(source, known)
-                if decided is True:
-                    continue            # (always holds in this case: none_split)
-                if decided is not False:
-                    source = decided
-            self.bump(counter, out, indent)
-            if kind == "let":
-                if counter is None and re.fullmatch(r"_h\d+", source):
-                    continue        # a value read once: the steps after it use that name
-                out.add(indent, f"L_{name} = {source}")
-            elif counter is None:
-                out.add(indent, f"if not ({source}): {fail}")
-            else:
-                out.add(indent, f"if not ({source}):")
-                self.bump(counter, out, indent + 1, 1)
-                out.add(indent + 1, fail)
-
-    @staticmethod
-    def emit_hoisted(out, ctx, level, indent, hoist=None, keys=None):
-        """The values read once at this loop level (hoist: those of one action, else all);
-        keys: zone key source -> the loop's row variable that holds it (listing_rows)."""
-        for source, temp in (ctx.hoist if hoist is None else hoist).items():
-            if ctx.levels[temp] == level:
-                if keys and temp not in ctx.lazy:
-                    source = ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)
-                out.add(indent, f"{temp} = UNSET" if temp in ctx.lazy else f"{temp} = {source}")
 
     def listing_rows(self, part, ctx, k, hoist):
         """For binder k over a constant domain (a range, an enum...): (loop target, iterable,
@@ -212,57 +251,6 @@ class ListingCompiler:
             return None
         target, iterable = rows.iteration(domain)
         return target, iterable, keys
-
-    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
-        """The loop of binder k with its filter and (steps) the guard steps placed at its
-        level; the indent of its body. With `body` (the innermost loop's lines), a loop whose
-        one guard step is `A or B`, A the same for every value, may be written twice instead,
-        under `if A:` without the step and under `else:` testing B only: then it writes the
-        body itself and returns None."""
-        name, domain, where, independent, same, unique, component = part.loops[k]
-        split = self.unswitched(part, ctx, k, hoist) if body is not None and steps and independent else None
-        if split is not None:
-            invariant, rest = split
-            decided = folded(invariant, known)
-
-            rows = self.listing_rows(part, ctx, k, hoist)
-
-            def one_loop(at, test):
-                out.add(at, f"for {rows[0]} in {rows[1]}:" if rows else f"for L_{name} in {fixed}:")
-                self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
-                if test is not None:
-                    out.span = part.stage_nodes[k][0].span
-                    out.add(at + 1, f"if not ({test}): continue")
-                for line in body:
-                    out.add(at + 1, line)
-            if decided is True or decided is False:
-                one_loop(indent, None if decided else rest)      # the case is known here (none_split)
-            else:
-                out.add(indent, f"if {invariant}:")
-                one_loop(indent + 1, None)
-                out.add(indent, "else:")
-                one_loop(indent + 1, rest)
-            return None
-        units = self.listing_charge(part.action)
-        if not independent and units is not None:
-            # a domain computed per outer value: its length times the fixed ones inside it
-            # (its own filter and steps per value, and what the fixed ones inside it may try)
-            prefix = fixed[:-len(str(k))]
-            deeper = [m for m in range(k + 1, len(part.loops)) if part.loops[m][3]]
-            per_value = str(self.level_units(part, k))
-            if deeper:
-                inside = max(self.level_units(part, m) for m in deeper)
-                per_value = f"({per_value} + {' * '.join(f'len({prefix}{m})' for m in deeper)} * {inside})"
-            domain = f"charged(STEP, {domain}, {per_value}, {self.codegen.bind(part.action.span, 'span')})"
-        rows = self.listing_rows(part, ctx, k, hoist) if independent else None
-        out.add(indent, f"for {rows[0]} in {rows[1]}:" if rows else f"for L_{name} in {fixed if independent else domain}:")
-        indent += 1
-        self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
-        if where is not None and not independent:
-            out.add(indent, f"if not ({where}): continue")
-        if steps:
-            self.emit_steps(out, part, part.stage_nodes[k], indent, "continue", known)
-        return indent
 
     def returns_list(self, source) -> bool:
         """Whether a source is one call of a rules function declared to return a list (its
@@ -299,64 +287,168 @@ class ListingCompiler:
         rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
         return python_ast.unparse(invariant), python_ast.unparse(rest)
 
+    def emit_steps(self, out, part, nodes, indent, fail, known=None):
+        """The guard steps, each right away: a let's value, or `fail` (statements) when a
+        require does not hold; `known`: which values are none (folded())."""
+        for node in nodes:
+            out.span = node.span
+            kind, name, source = part.sources[id(node)]
+            counter = self.counter(node)
+            if known and counter is None and kind == "require":
+                decided = folded(source, known)
+                if decided is True:
+                    continue            # (always holds in this case: none_split)
+                if decided is not False:
+                    source = decided
+            if counter is not None:
+                out.add(indent, ir.CountCoverage(counter))
+            if kind == "let":
+                if counter is None and is_read_once(source):
+                    continue        # a value read once: the steps after it use that name
+                out.add(indent, ir.Assign(f"L_{name}", host(source)))
+            elif counter is None:
+                out.add(indent, unless(host(source), *fail))
+            else:
+                out.open(indent, ir.If(ir.Not(host(source)), ()))
+                out.add(indent + 1, ir.CountCoverage(counter + 1), *fail)
+
+    @staticmethod
+    def emit_hoisted(out, ctx, level, indent, hoist=None, keys=None):
+        """The values read once at this loop level (hoist: those of one action, else all);
+        keys: zone key source -> the loop's row variable that holds it (listing_rows)."""
+        hoist = ctx.hoist if hoist is None else hoist
+        for source, temp in hoist.items():
+            if ctx.levels[temp] == level:
+                if keys and temp not in ctx.lazy:
+                    source = ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)
+                out.add(indent, ir.Assign(temp, ir.Global("UNSET") if temp in ctx.lazy else read_once(source, ctx.hoist)))
+
+    def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
+        """The loop of binder k with its filter and (steps) the guard steps placed at its
+        level; the depth of its body. With `body` (the innermost loop's statements), a loop
+        whose one guard step is `A or B`, A the same for every value, may be written twice
+        instead, under `if A:` without the step and under `else:` testing B only: then it
+        writes the body itself and returns None."""
+        name, domain, where, independent, same, unique, component = part.loops[k]
+        split = self.unswitched(part, ctx, k, hoist) if body is not None and steps and independent else None
+        if split is not None:
+            invariant, rest = split
+            decided = folded(invariant, known)
+
+            rows = self.listing_rows(part, ctx, k, hoist)
+
+            def one_loop(at, test):
+                out.open(at, ir.ForEach(rows[0], host(rows[1]), ()) if rows else
+                         ir.ForEach(f"L_{name}", ir.Local(fixed), ()))
+                self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
+                if test is not None:
+                    out.span = part.stage_nodes[k][0].span
+                    out.add(at + 1, unless(host(test), ir.Continue()))
+                out.add(at + 1, *body)
+            if decided is True or decided is False:
+                one_loop(indent, None if decided else rest)      # the case is known here (none_split)
+            else:
+                out.open(indent, ir.If(host(invariant), ()))
+                one_loop(indent + 1, None)
+                out.otherwise(indent)
+                one_loop(indent + 1, rest)
+            return None
+        units = self.listing_charge(part.action)
+        iterated = ir.Local(fixed) if independent else host(domain)
+        if not independent and units is not None:
+            # a domain computed per outer value: its length times the fixed ones inside it
+            # (its own filter and steps per value, and what the fixed ones inside it may try)
+            prefix = fixed[:-len(str(k))]
+            deeper = [m for m in range(k + 1, len(part.loops)) if part.loops[m][3]]
+            per_value = ir.Constant(self.level_units(part, k))
+            if deeper:
+                inside = max(self.level_units(part, m) for m in deeper)
+                per_value = ir.Arithmetic("+", per_value, product(
+                    [*(length(f"{prefix}{m}") for m in deeper), ir.Constant(inside)]))
+            iterated = ir.ChargedDomain(iterated, per_value, self.codegen.bind(part.action.span, "span"))
+        rows = self.listing_rows(part, ctx, k, hoist) if independent else None
+        out.open(indent, ir.ForEach(rows[0], host(rows[1]), ()) if rows else ir.ForEach(f"L_{name}", iterated, ()))
+        indent += 1
+        self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
+        if where is not None and not independent:
+            out.add(indent, unless(host(where), ir.Continue()))
+        if steps:
+            self.emit_steps(out, part, part.stage_nodes[k], indent, (ir.Continue(),), known)
+        return indent
+
     def emit_fixed_domains(self, out, part, prefix, exact, fail, levels=None):
         """The domains computed once (named fixed<prefix><k>), those with a filter first (the
-        likeliest to be empty: then nothing else is computed), each checked at once (`fail`
-        when empty); in binder order, all of them, when one may draw from the random source
-        (the draws must stay the same). levels: only these binders."""
+        likeliest to be empty: then nothing else is computed), each checked at once (`fail`,
+        statements, when empty); in binder order, all of them, when one may draw from the
+        random source (the draws must stay the same). levels: only these binders."""
         loops, random = part.loops, part.random
         fixed_order = [k for k, loop in enumerate(loops) if loop[3] and (levels is None or k in levels)]
         if not random:
             # (a filter that took in requires after the domains without one: a guard costs more)
             fixed_order.sort(key=lambda k: 2 if k in part.late else loops[k][2] is None)
+        inexact = ir.Assign(exact, FALSE)
         for k in fixed_order:
             name, domain, where, independent, same, unique, component = loops[k]
             fixed = f"fixed{prefix}{k}"
+            value, values = ir.Local(f"L_{name}"), ir.Local(fixed)
             if where is None and not same:
                 # (only iterated: a zone's list or a constant tuple needs no copy)
                 constant = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
                 if constant:
                     domain = self.codegen.bind(tuple(range(int(constant[1]), int(constant[2]))), "k")
-                copied = domain if (re.fullmatch(r"_[hk]\d+", domain) or one_call(domain, "numbers")
-                                    or self.returns_list(domain)) else f"list({domain})"
-                out.add(1, f"{fixed} = {copied}")
+                copied = host(domain) if (re.fullmatch(r"_[hk]\d+", domain) or one_call(domain, "numbers")
+                                          or self.returns_list(domain)) else ir.Call("list", (host(domain),))
+                out.add(1, ir.Assign(fixed, copied))
                 if not unique:
-                    out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
+                    out.add(1, self.repeated(values, inexact))
                 if not random:
-                    out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
+                    out.add(1, unless(values, *fail))    # no value: no move at all
                 continue
-            out.add(1, f"{fixed} = []")
+            out.add(1, ir.Assign(fixed, ir.EmptyList()))
             # the domain is gone through once, its filter tried on each value: charged when the
             # filter costs more than a loop round may (the list itself was paid for where it was
             # made, or is a zone, which the components limit bounds)
             units = 1 + self.work.cost(part.action.binders[k].condition)
+            iterated = host(domain)
             if self.listing_charge(part.action) is not None and units > ROUND_FREE_WORK:
-                domain = f"charged(STEP, {domain}, {units}, {self.codegen.bind(part.action.span, 'span')})"
+                iterated = ir.ChargedDomain(iterated, ir.Constant(units), self.codegen.bind(part.action.span, "span"))
+            seen, kept = f"seen{prefix}{k}", f"labels{prefix}{k}"
             if same:
                 # identical components (the same attributes) are tried once; when two kept ones
                 # still share a label, the moves are merged by label afterwards
-                out.add(1, f"seen{prefix}{k} = set()")
-                out.add(1, f"labels{prefix}{k} = set()")
-            out.add(1, f"for L_{name} in {domain}:")
+                out.add(1, ir.Assign(seen, ir.Call("set")), ir.Assign(kept, ir.Call("set")))
+            out.open(1, ir.ForEach(f"L_{name}", iterated, ()))
             if same:
-                out.add(2, f"signature = {self.game.component_column('__same__')}[L_{name}]")
-                out.add(2, f"if signature in seen{prefix}{k}: continue")
-                out.add(2, f"seen{prefix}{k}.add(signature)")
+                out.add(2, *self.once_each(name, seen))
             if where is not None:
-                out.add(2, f"if not ({where}): continue")
+                out.add(2, unless(host(where), ir.Continue()))
             if same:
-                out.add(2, f"labels{prefix}{k}.add({self.game.component_column('__label__')}[L_{name}])")
-            out.add(2, f"{fixed}.append(L_{name})")
+                out.add(2, ir.AddToSet(kept, ir.Item(ir.Global(self.game.component_column("__label__")), value)))
+            out.add(2, ir.Append(fixed, value))
             if same:
-                out.add(1, f"if len(labels{prefix}{k}) != len({fixed}): {exact} = False")
+                out.add(1, ir.ShortIf(ir.Compare("!=", length(kept), length(fixed)), (inexact,)))
             elif not unique:
-                out.add(1, f"if len(set({fixed})) != len({fixed}): {exact} = False")
+                out.add(1, self.repeated(values, inexact))
             if not random:
-                out.add(1, f"if not {fixed}: {fail}")    # no value: no move at all
+                out.add(1, unless(values, *fail))    # no value: no move at all
         for k, (name, domain, where, independent, same, unique, component) in enumerate(loops):
             if independent and component and not same and part.names_all and (levels is None or k in levels):
                 # cells of several boards may share a label: moves are merged by label then
-                out.add(1, f"if len({{{self.game.component_column('__label__')}[v] for v in fixed{prefix}{k}}}) != len(fixed{prefix}{k}): {exact} = False")
+                values = ir.Local(f"fixed{prefix}{k}")
+                out.add(1, ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.LabelSet(self.game.component_column("__label__"), values),)),
+                                                 ir.Call("len", (values,))), (inexact,)))
+
+    @staticmethod
+    def repeated(values, then) -> ir.ShortIf:
+        """`then` when a list holds a value twice."""
+        return ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.Call("set", (values,)),)), ir.Call("len", (values,))),
+                          (then,))
+
+    def once_each(self, name, seen) -> tuple:
+        """A component whose twin (the same attributes) was tried already is not tried again."""
+        return (ir.Assign("signature", ir.Item(ir.Global(self.game.component_column("__same__")), ir.Local(f"L_{name}"))),
+                ir.ShortIf(ir.Compare("in", ir.Local("signature"), ir.Local(seen)), (ir.Continue(),)),
+                ir.AddToSet(seen, ir.Local("signature")))
 
     @staticmethod
     def inline_single_lazy(out, lazy):
@@ -393,3 +485,12 @@ class ListingCompiler:
             lines[k] = line[:match.start()] + line[start:end - 1] + line[end + 1:]
             del lines[declared[0]]
             del out.spans[declared[0]]
+
+
+def read_once(source: str, hoist: dict) -> ir.Expression:
+    """A value read once per loop level: the top of a zone read once before (`(_h1[-1] if _h1
+    else None)`) as such, others as codegen wrote them."""
+    for temp in hoist.values():
+        if source == f"({temp}[-1] if {temp} else None)":
+            return ir.TopOfZone(ir.Local(temp))
+    return host(source)

@@ -35,8 +35,10 @@ def where(span: Span | None) -> str:
     return f"# {span.file.rsplit('/', 1)[-1]}:{span.line}" if span is not None and span.line else ""
 
 
-def render_function(function: ir.Function) -> Rendered:
-    writer = Writer()
+def render_function(function: ir.Function, comments: bool = True) -> Rendered:
+    """comments: a `# file:line` comment where the rules line changes (the listings have
+    none: their lines come from a whole action's binders and guard)."""
+    writer = Writer(comments)
     writer.block(function.body, 1)
     return Rendered(f"def {function.name}({', '.join(function.params)})", writer.lines, writer.spans)
 
@@ -76,6 +78,13 @@ def tuple_(node: ir.Tuple) -> tuple[str, int]:
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})", ATOM
 
 
+def spliced(node: ir.Spliced) -> tuple[str, int]:
+    parts = [node.texts[0]]
+    for hole, text in zip(node.holes, node.texts[1:]):
+        parts += [expression(hole), text]
+    return "".join(parts), LOWEST
+
+
 EXPRESSIONS: dict[type, Callable] = {
     ir.Constant: lambda n: (repr(n.value), ATOM),
     ir.Local: lambda n: (n.name, ATOM),
@@ -97,6 +106,19 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.Conditional: lambda n: (" ".join((expression(n.then, OR), "if", expression(n.test, OR), "else",
                                          expression(n.orelse))), LOWEST),
     ir.Host: host_expression,
+    # listings
+    ir.EmptyList: lambda n: ("[]", ATOM),
+    ir.Arguments: lambda n: ("(" + "".join(f"{expression(item, OR)}, " for item in n.items) + ")", ATOM),
+    ir.SingleMoves: lambda n: (f"[(v,) for v in {expression(n.values, OR)}]", ATOM),
+    ir.LabelSet: lambda n: (f"{{{n.column}[v] for v in {expression(n.values, OR)}}}", ATOM),
+    ir.ChargedDomain: lambda n: (
+        f"charged(STEP, {expression(n.domain)}, {expression(n.per_value, ATOM)}, {n.where})", ATOM),
+    ir.TopOfZone: lambda n: (f"({expression(n.zone, ATOM)}[-1] if {expression(n.zone, OR)} else None)", ATOM),
+    ir.Results: lambda n: (", ".join(expression(item, OR) for item in n.items), LOWEST),
+    ir.Cached: lambda n: (f"({n.name} if {n.name} is not UNSET else ({n.name} := {expression(n.value)}))", ATOM),
+    ir.Spliced: spliced,
+    ir.ByAction: lambda n: ("{" + ", ".join(f"{expression(k)}: {expression(v)}" for k, v in zip(n.keys, n.values))
+                            + "}", ATOM),
 }
 
 
@@ -110,7 +132,8 @@ def augmented(target: ir.Expression, value: ir.Expression) -> str | None:
 class Writer:
     """Statements -> indented lines with their spans."""
 
-    def __init__(self) -> None:
+    def __init__(self, comments: bool = True) -> None:
+        self.with_comments = comments
         self.lines: list[str] = []
         self.spans: list[Span | None] = []
         self.commented: tuple[str, int] | None = None    # the rules line the last comment named
@@ -120,7 +143,7 @@ class Writer:
         self.spans.append(span)
 
     def comment(self, indent: int, span: Span | None) -> None:
-        if span is not None and span.line and (span.file, span.line) != self.commented:
+        if self.with_comments and span is not None and span.line and (span.file, span.line) != self.commented:
             self.commented = (span.file, span.line)
             self.add(indent, where(span), span)
 
@@ -152,6 +175,16 @@ class Writer:
             self.comment(indent, span)
             self.add(indent, line, span)
 
+    def charge_work(self, node: ir.ChargeWork, indent: int) -> None:
+        self.add(indent, f"STEP[1] -= {expression(node.units)}", node.span)
+        self.add(indent, f"if STEP[1] < 0: work_runs_on({node.where})", node.span)
+
+    def short_if(self, node: ir.ShortIf, indent: int) -> None:
+        """`if test: a; b` on one line: its body written alone, then joined."""
+        inner = Writer(comments=False)
+        inner.block(node.body, 0)
+        self.add(indent, f"if {expression(node.test)}: {'; '.join(inner.lines)}", node.span)
+
     def assign(self, target: str, node: ir.Statement, target_node: ir.Expression, value: ir.Expression,
                indent: int) -> None:
         shorter = augmented(target_node, value)
@@ -178,4 +211,9 @@ STATEMENTS: dict[type, Callable] = {
     ir.Continue: lambda w, n, i: w.add(i, "continue", n.span),
     ir.Try: Writer.try_,
     ir.Host: Writer.host,
+    # listings
+    ir.Append: lambda w, n, i: w.add(i, f"{n.collection}.append({expression(n.value)})", n.span),
+    ir.AddToSet: lambda w, n, i: w.add(i, f"{n.collection}.add({expression(n.value)})", n.span),
+    ir.ChargeWork: Writer.charge_work,
+    ir.ShortIf: Writer.short_if,
 }
