@@ -823,41 +823,6 @@ def test_a_fused_listing_split_on_an_empty_place_lists_what_each_lists_alone():
     assert listing.count(f"{empty[4]} = ") == 1
 
 
-def test_an_empty_zone_split_and_an_implied_test_keep_what_they_must():
-    """The rewrites of a listing's lines: a top read that a branch still needs, an outer test
-    whose body holds more than the implying test, and equal constants stay as they are."""
-    from referee.interpreter.compile.compiler import Compiler, Lines
-    from referee.interpreter.compile.listing_text import folded
-    def rewritten(text, *passes):
-        out = Lines()
-        out.lines = text.strip("\n").split("\n")
-        out.spans = [None] * len(out.lines)
-        for rewrite in passes:
-            rewrite(out)
-        return "\n".join(out.lines)
-    split, implied = Compiler.split_on_empty_zone, Compiler.drop_implied_tests
-    plain = """
-    _h2 = (_h1[-1] if _h1 else None)
-    if _h2 is None:
-        a(_h1)
-    else:
-        b(_h2)
-    c()"""
-    assert rewritten(plain, split) == "    if not _h1:\n        a(_h1)\n    else:\n        _h2 = _h1[-1]\n        b(_h2)\n    c()"
-    for kept in (plain.replace("a(_h1)", "a(_h2)"), plain.replace("c()", "c(_h2)"),
-                 plain.replace("    else:\n        b(_h2)\n", "")):
-        assert rewritten(kept, split) == kept.strip("\n")
-    nested = """
-    if not _A0[x] == 'fire':
-        if _A0[x] == 'house' and y:
-            z()"""
-    assert rewritten(nested, implied) == "    if _A0[x] == 'house' and y:\n        z()"
-    for kept in (nested + "\n        w()", nested.replace("'house'", "'fire'"), nested.replace("_A0[x] == 'house'", "_A1[x] == 'house'")):
-        assert rewritten(kept, implied) == kept.strip("\n")
-    assert folded("(not not _h1) and x", {"_h2": True, ("truthy", "_h1"): False}) is False
-    assert folded("_h1 or x", {("truthy", "_h1"): True}) is True
-
-
 @pytest.mark.parametrize("path", game_files(), ids=lambda p: p.stem)
 @pytest.mark.slow
 def test_random_play_leaves_no_cycles_for_the_garbage_collector(path):

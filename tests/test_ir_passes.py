@@ -1,7 +1,7 @@
 """The optimisation passes over the IR, one at a time (IR in, IR out), and their table."""
 import pytest
 from referee.interpreter.compile import ir
-from referee.interpreter.compile.passes import PASS_NAMES, PASSES, run_passes
+from referee.interpreter.compile.passes import LISTING_PASSES, PASS_NAMES, PASSES, run_passes
 from referee.interpreter.compile.passes.fold_constants import fold_constants
 from referee.interpreter.compile.passes.remove_dead_code import remove_dead_code
 
@@ -119,8 +119,9 @@ def test_remove_dead_code_leaves_host_code_alone():
 # ---- the table ------------------------------------------------------------------------------
 
 def test_the_table_names_each_pass_and_runs_them_in_order():
-    assert PASS_NAMES == ("fold_constants", "remove_dead_code")
-    assert PASSES == (fold_constants, remove_dead_code)
+    assert PASS_NAMES == ("fold_constants", "remove_dead_code", "inline_single_lazy", "split_on_empty_zone",
+                          "drop_implied_tests")
+    assert PASSES[:2] == (fold_constants, remove_dead_code) and PASSES[2:] == LISTING_PASSES
     flow = function(ir.If(FALSE, (call("a"),)), ir.If(TRUE, (ir.Return(),)), call("b"))
     assert run_passes(flow).body == (ir.Return(),)
     assert run_passes(flow, {"remove_dead_code"}).body == (ir.Return(), call("b"))

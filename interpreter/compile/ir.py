@@ -399,6 +399,19 @@ class Spliced(Expression):
 
 
 @attrs.frozen
+class HostTest(Expression):
+    """A test as host source that its maker knows to be `subject == constant` (negated: `not
+    subject == constant`), or to begin with that comparison (not whole: `... and ...`), the
+    subject a name or an item of one; what drop_implied_tests needs until tests are lowered."""
+    source: Expression
+    subject: str
+    constant: Value
+    negated: bool = False
+    whole: bool = True
+    span: Span | None = None
+
+
+@attrs.frozen
 class Append(Statement):
     """A value added at the end of the list in the local `collection`."""
     collection: str
@@ -433,7 +446,7 @@ class ShortIf(Statement):
 EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,
                StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host,
                EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
-               Cached, Spliced)
+               Cached, Spliced, HostTest)
 STATEMENTS = (Assign, Unpack, WriteState, WriteEnv, DeleteEnv, CountCoverage, ExpressionStatement, If, While,
               ForRange, ForEach, Return, Yield, Break, Continue, Try, Host,
               Append, AddToSet, ChargeWork, ShortIf)
@@ -492,3 +505,33 @@ def block_of(statements: tuple[Statement, ...], change: Callable[[Statement], St
         else:
             out.append(new)
     return tuple(out)
+
+
+# ---- listings: going through blocks -------------------------------------------------------
+
+BLOCK_FIELDS = ("body", "orelse", "handler")
+
+
+def each_block(node: Node, change: Callable[[tuple[Statement, ...]], tuple[Statement, ...]]) -> Node:
+    """The node with `change` applied to each block (a statement's body, orelse, handler),
+    innermost first: a pass that rewrites statements with those next to them."""
+    updates: dict[str, object] = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if field.name in BLOCK_FIELDS and isinstance(value, tuple):
+            inner = tuple(each_block(statement, change) for statement in value)
+            updates[field.name] = change(inner)      # type: ignore[arg-type]
+    return attrs.evolve(node, **updates) if updates else node
+
+
+def locals_in(node: Node) -> frozenset[str]:
+    """The locals a node and what is inside it may read (host code: as its maker declared)."""
+    read: set[str] = set()
+    for inner in walk(node):
+        if isinstance(inner, Local):
+            read.add(inner.name)
+        elif isinstance(inner, (Host, Spliced)):
+            read.update(inner.reads)
+        elif isinstance(inner, Cached):
+            read.add(inner.name)
+    return frozenset(read)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast as python_ast
 import re
 
+from . import ir
+
 # a zone key as the generated code builds it: ('name', index, ...,), its indexes plain names or literals
 ZONE_KEY_SOURCE = re.compile(r"\('(\w+)', ((?:[\w']+, )*[\w']+),\)")
 
@@ -24,24 +26,62 @@ def one_call(source: str, name: str) -> bool:
     return False
 
 
-def indent_of(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
 def folded(source: str, known: dict):
     """A condition's source with `X is None` / `X is not None` decided for the names in
     `known` (name -> whether it is none), and what that decides folded (`not`, `and`, `or`,
     `a if c else b`): True or False when the whole condition is decided, else the source."""
-    if not known or not any((name if isinstance(name, str) else name[1]) in source for name in known):
+    result = folded_tree(source, known)
+    if result is None:
         return source
-    try:
-        tree = python_ast.parse(source, mode="eval").body
-    except (SyntaxError, RecursionError, MemoryError):
-        return source
-    result = NoneFolder(known).visit(tree)
     if isinstance(result, python_ast.Constant) and isinstance(result.value, bool):
         return result.value
     return python_ast.unparse(result)
+
+
+def folded_tree(source: str, known: dict):
+    """folded()'s syntax tree, or None when it is the source as it was."""
+    if not known or not any((name if isinstance(name, str) else name[1]) in source for name in known):
+        return None
+    try:
+        tree = python_ast.parse(source, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError):
+        return None
+    return NoneFolder(known).visit(tree)
+
+
+def folded_test(source: str, known: dict | None):
+    """folded() for the IR: True, False, or the test as host code, an ir.HostTest where it is
+    (or begins with) a comparison of a name or an item with a constant."""
+    result = folded_tree(source, known or {})
+    if result is None:
+        return ir.Host((source,), reads=locals_read(source))
+    if isinstance(result, python_ast.Constant) and isinstance(result.value, bool):
+        return result.value
+    text = python_ast.unparse(result)
+    test = ir.Host((text,), reads=locals_read(text))
+    negated = isinstance(result, python_ast.UnaryOp) and isinstance(result.op, python_ast.Not)
+    whole = not (isinstance(result, python_ast.BoolOp) and isinstance(result.op, python_ast.And))
+    compared = result.operand if negated else result if whole else result.values[0]
+    equality = equals_constant(compared)
+    if equality is None or (negated and not whole):
+        return test
+    return ir.HostTest(test, equality[0], equality[1], negated, whole)
+
+
+def equals_constant(node):
+    """(subject's source, constant) of `subject == constant`, the subject a name or an item of
+    one, the constant a whole number or a word; else None."""
+    if not (isinstance(node, python_ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], python_ast.Eq)):
+        return None
+    subject, constant = node.left, node.comparators[0]
+    if not (isinstance(constant, python_ast.Constant) and type(constant.value) in (int, str)
+            and (type(constant.value) is int or all(c.isalnum() or c == "_" for c in constant.value))):
+        return None
+    plain = subject
+    while isinstance(plain, python_ast.Subscript) and (isinstance(plain.slice, python_ast.Name) or (
+            isinstance(plain.slice, python_ast.Constant) and type(plain.slice.value) is int)):
+        plain = plain.value
+    return (python_ast.unparse(subject), constant.value) if isinstance(plain, python_ast.Name) else None
 
 
 class NoneFolder(python_ast.NodeTransformer):

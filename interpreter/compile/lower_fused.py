@@ -12,7 +12,7 @@ from referee.dsl import ast
 
 from . import ir
 from .blocks import Block
-from .listing_text import folded, indent_of, is_read_once
+from .listing_text import folded, folded_test, is_read_once
 from .lower_listing import arguments, host, unless
 from .work import ROUND_FREE_WORK
 
@@ -202,8 +202,7 @@ class FusedListingCompiler:
             out.add(2, self.too_many_moves(f"out{j}", part.action))
         out.add(1, done)
         name = "_".join(re.sub(r"\W", "_", declared[i].name) for i in group)
-        return self.define_listing(f"legal_together_{name}", out, ctx, self.where(first), [
-            lambda lines: self.inline_single_lazy(lines, ctx.lazy), self.split_on_empty_zone, self.drop_implied_tests])
+        return self.define_listing(f"legal_together_{name}", out, ctx, self.where(first))
 
     @staticmethod
     def top_of_zone(ctx, temp):
@@ -274,11 +273,11 @@ class FusedListingCompiler:
                 if not is_read_once(source):      # (else: the steps after it use that name)
                     out.add(indent, ir.Assign(f"L_{name}", host(source)))
             else:
-                source = folded(source, known)
-                if source is False:
+                test = folded_test(source, known)
+                if test is False:
                     return None
-                if source is not True:
-                    out.open(indent, ir.If(host(source), ()))
+                if test is not True:
+                    out.open(indent, ir.If(test, ()))
                     indent += 1
         return indent
 
@@ -303,53 +302,3 @@ class FusedListingCompiler:
                     sum(len(re.findall(rf"\b{temp} is (?:not )?None\b", src)) for src in sources) >= 2:
                 return temp
         return None
-
-    @staticmethod
-    def split_on_empty_zone(out):
-        """`T = (X[-1] if X else None)` followed by `if T is None: A else: B`, where A does not
-        read T (nor does anything after B): `if not X: A else: T = X[-1]; B`, the zone's
-        emptiness tested once (X is a zone's list, whose cards are never none)."""
-        lines = out.lines
-        k = 0
-        while k < len(lines) - 1:
-            top = re.fullmatch(r"( *)(_h\d+) = \((_h\d+)\[-1\] if \3 else None\)", lines[k])
-            if top is None or lines[k + 1] != f"{top[1]}if {top[2]} is None:":
-                k += 1
-                continue
-            indent, temp, pile = top[1], top[2], top[3]
-            other = next((m for m in range(k + 2, len(lines)) if indent_of(lines[m]) <= len(indent)), len(lines))
-            end = len(lines)
-            if other < len(lines) and lines[other] == f"{indent}else:":
-                end = next((m for m in range(other + 1, len(lines)) if indent_of(lines[m]) <= len(indent)), len(lines))
-            later = next((m for m in range(end, len(lines)) if indent_of(lines[m]) < len(indent)), len(lines))
-            reads = re.compile(rf"\b{temp}\b")
-            if other == len(lines) or lines[other] != f"{indent}else:" or \
-                    any(reads.search(line) for line in lines[k + 2:other] + lines[end:later]):
-                k += 1
-                continue
-            lines[k + 1] = f"{indent}if not {pile}:"
-            lines.insert(other + 1, f"{indent}    {temp} = {pile}[-1]")
-            out.spans.insert(other + 1, out.spans[k])
-            del lines[k], out.spans[k]
-            k += 1
-
-    @staticmethod
-    def drop_implied_tests(out):
-        """`if not X == 'a':` whose whole body is `if X == 'b' ...:` (another constant): the
-        inner test implies the outer one, which goes."""
-        lines = out.lines
-        k = 0
-        while k < len(lines) - 1:
-            outer = re.fullmatch(r"( *)if not \(?(.+?) == ('\w*'|-?\d+)\)?:", lines[k])
-            inner = outer and re.fullmatch(rf"{outer[1]}    if {re.escape(outer[2])} == ('\w*'|-?\d+)(?: and .*)?:", lines[k + 1])
-            if not inner or inner[1] == outer[3] or not re.fullmatch(r"[\w\[\]]+", outer[2]):
-                k += 1
-                continue
-            depth = len(outer[1])
-            end = next((m for m in range(k + 2, len(lines)) if indent_of(lines[m]) <= depth + 4), len(lines))
-            if end < len(lines) and indent_of(lines[end]) == depth + 4:
-                k += 1          # (the outer body holds more than the inner test)
-                continue
-            for m in range(k + 1, end):
-                lines[m] = lines[m][4:]
-            del lines[k], out.spans[k]

@@ -17,6 +17,8 @@ from .blocks import Block
 from .codegen import Context, names_in
 from .key_rows import KeyRows
 from .lines import Lines
+from .passes import LISTING_PASSES, run_passes
+from .render_python import render_function
 from .listing_text import ZONE_KEY_SOURCE, cached_use, folded, is_read_once, locals_read, one_call
 from .source_text import truth
 from .work import ROUND_FREE_WORK
@@ -96,15 +98,12 @@ class EnumerationPart:
 class ListingCompiler:
     """The part of the Compiler that lists an action's legal moves (a mixin of compiler.Compiler)."""
 
-    def define_listing(self, name, out, ctx, comment, rewrites=()):
+    def define_listing(self, name, out, ctx, comment):
         """exec a listing function (its body: a Block) made IR, passed and rendered."""
-        from .render_python import render_function
         function = with_cached_reads(ir.Function(name, ("s",), out.statements()), ctx)
-        rendered = render_function(function, comments=False)
+        rendered = render_function(run_passes(function, self.game.passes_off, LISTING_PASSES), comments=False)
         lines = Lines()
         lines.lines, lines.spans = rendered.lines, rendered.spans
-        for rewrite in rewrites:
-            rewrite(lines)
         return self.define(rendered.header, lines, comment)
 
     def enumeration(self, action, template):
@@ -140,7 +139,7 @@ class ListingCompiler:
                 out.add(2, self.too_many_moves("out", action))
         out.add(1, ir.Return(ir.Results((OUT, EXACT if part.static_unique else FALSE))))
         name = re.sub(r"\W", "_", action.name)
-        return self.define_listing(f"legal_{name}", out, ctx, self.where(action), [lambda lines: self.inline_single_lazy(lines, ctx.lazy)])
+        return self.define_listing(f"legal_{name}", out, ctx, self.where(action))
 
     def too_many_moves(self, listed, action) -> ir.ShortIf:
         return ir.ShortIf(ir.Compare(">", length(listed), ir.Constant(MAX_LEGAL_MOVES)), (ir.ExpressionStatement(
@@ -450,41 +449,6 @@ class ListingCompiler:
                 ir.ShortIf(ir.Compare("in", ir.Local("signature"), ir.Local(seen)), (ir.Continue(),)),
                 ir.AddToSet(seen, ir.Local("signature")))
 
-    @staticmethod
-    def inline_single_lazy(out, lazy):
-        """A call hoisted to be computed once per loop round, but asked once per round anyway
-        (its one use is not inside a deeper loop): the plain call again."""
-        lines = out.lines
-        for temp in lazy:
-            declared = [k for k, line in enumerate(lines) if line.strip() == f"{temp} = UNSET"]
-            pattern = re.compile(rf"\({temp} if {temp} is not UNSET else \({temp} := ")
-            uses = [(k, m) for k, line in enumerate(lines) for m in pattern.finditer(line)]
-            if len(declared) != 1 or len(uses) != 1:
-                continue
-            k, match = uses[0]
-            indent = len(lines[declared[0]]) - len(lines[declared[0]].lstrip())
-            if len(lines[k]) - len(lines[k].lstrip()) != indent or " for " in lines[k]:
-                continue
-            line = lines[k]
-            start, depth, end = match.end(), 1, match.end()
-            quote = None
-            while depth and end < len(line):      # the call's source ends where its bracket closes
-                char = line[end]
-                if quote is not None:             # (brackets inside a text do not count)
-                    if char == "\\":
-                        end += 1
-                    elif char == quote:
-                        quote = None
-                elif char in "'\"":
-                    quote = char
-                else:
-                    depth += {"(": 1, ")": -1}.get(char, 0)
-                end += 1
-            if depth:
-                continue
-            lines[k] = line[:match.start()] + line[start:end - 1] + line[end + 1:]
-            del lines[declared[0]]
-            del out.spans[declared[0]]
 
 
 def read_once(source: str, hoist: dict) -> ir.Expression:

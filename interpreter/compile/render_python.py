@@ -117,6 +117,7 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.Results: lambda n: (", ".join(expression(item, OR) for item in n.items), LOWEST),
     ir.Cached: lambda n: (f"({n.name} if {n.name} is not UNSET else ({n.name} := {expression(n.value)}))", ATOM),
     ir.Spliced: spliced,
+    ir.HostTest: lambda n: (expression(n.source), LOWEST),
     ir.ByAction: lambda n: ("{" + ", ".join(f"{expression(k)}: {expression(v)}" for k, v in zip(n.keys, n.values))
                             + "}", ATOM),
 }

@@ -1,0 +1,235 @@
+"""The listings of legal moves built as IR (lower_listing.py, lower_fused.py, blocks.py): the
+listing nodes rendered as the listings are written, blocks nested by depth, and the passes that
+rewrite listings, one at a time (IR in, IR out): inline_single_lazy, split_on_empty_zone,
+drop_implied_tests. Games list the same moves with any of them off."""
+import random
+
+import pytest
+from referee.interpreter.compile import ir
+from referee.interpreter.compile.blocks import Block
+from referee.interpreter.compile.listing_text import folded, folded_test
+from referee.interpreter.compile.lower_listing import host, with_cached_reads
+from referee.interpreter.compile.passes import LISTING_PASSES, PASS_NAMES, run_passes
+from referee.interpreter.compile.passes.drop_implied_tests import drop_implied_tests
+from referee.interpreter.compile.passes.inline_single_lazy import inline_single_lazy
+from referee.interpreter.compile.passes.split_on_empty_zone import split_on_empty_zone
+from referee.interpreter.compile.render_python import render_function
+from referee.interpreter.engine import load_game
+
+from tests.golden import ROOT
+
+UNSET = ir.Global("UNSET")
+
+
+def lines(*statements, passes=()):
+    function = ir.Function("legal_x", ("s",), statements)
+    for rewrite in passes:
+        function = rewrite(function)
+    return "\n".join(render_function(function, comments=False).lines)
+
+
+def call(name, *args):
+    return ir.ExpressionStatement(ir.Call(name, tuple(args)))
+
+
+# ---- the nodes of the listings, rendered ----------------------------------------------------
+
+def test_listing_nodes_are_written_as_the_listings_write_them():
+    fixed = ir.Local("fixed0")
+    assert lines(
+        ir.Assign("out", ir.EmptyList()),
+        ir.ShortIf(ir.Not(fixed), (ir.Return(ir.Results((ir.Local("out"), ir.Local("exact")))),)),
+        ir.ChargeWork(ir.Arithmetic("*", ir.Call("len", (fixed,)), ir.Constant(6)), "_span1"),
+        ir.ForEach("L_a", ir.ChargedDomain(host("f(s)"), ir.Arithmetic("+", ir.Constant(3), ir.Constant(4)), "_span2"),
+                   (ir.ShortIf(ir.Not(host("g(L_a)")), (ir.Assign("on0", ir.Constant(False)), ir.Break())),
+                    ir.Append("out", ir.Arguments((ir.Local("L_a"),))),
+                    ir.AddToSet("seen", ir.Item(ir.Global("_A4"), ir.Local("L_a"))))),
+        ir.Assign("out", ir.SingleMoves(fixed)),
+        ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.LabelSet("_A5", fixed),)), ir.Call("len", (fixed,))),
+                   (ir.Assign("exact", ir.Constant(False)),)),
+        ir.Assign("_h2", ir.TopOfZone(ir.Local("_h1"))),
+        ir.Return(ir.ByAction((ir.Constant(0), ir.Constant(3)), (ir.Local("a"), ir.Conditional(
+            ir.Local("alike1"), ir.Local("b"), ir.Constant(None)))))) == "\n".join([
+        "    out = []",
+        "    if not fixed0: return out, exact",
+        "    STEP[1] -= len(fixed0) * 6",
+        "    if STEP[1] < 0: work_runs_on(_span1)",
+        "    for L_a in charged(STEP, f(s), (3 + 4), _span2):",
+        "        if not (g(L_a)): on0 = False; break",
+        "        out.append((L_a, ))",
+        "        seen.add(_A4[L_a])",
+        "    out = [(v,) for v in fixed0]",
+        "    if len({_A5[v] for v in fixed0}) != len(fixed0): exact = False",
+        "    _h2 = (_h1[-1] if _h1 else None)",
+        "    return {0: a, 3: b if alike1 else None}"])
+
+
+def test_a_cached_call_is_written_where_it_is_first_asked_for():
+    cached = ir.Cached("_h3", host("fn_f(s, L_a)"))
+    spliced = ir.Spliced(("g(", ", 1)"), (cached,), frozenset({"L_a"}))
+    assert lines(ir.If(spliced, (ir.Continue(),))) == \
+        "    if g((_h3 if _h3 is not UNSET else (_h3 := fn_f(s, L_a))), 1):\n        continue"
+
+
+def test_hosts_are_cut_at_the_calls_made_on_first_use_and_nowhere_else():
+    class Context:
+        hoist = {"fn_f(s)": "_h1", "_Z.get(k, EMPTY)": "_h2"}
+        lazy = {"_h1"}
+    use = "(_h1 if _h1 is not UNSET else (_h1 := fn_f(s)))"
+    function = ir.Function("legal_x", ("s",), (ir.If(host(f"a({use}) and b({use}, _h2)"), (ir.Break(),)),
+                                              ir.Assign("_h2", host("_Z.get(k, EMPTY)"))))
+    cut = with_cached_reads(function, Context)
+    test = cut.body[0].test
+    assert isinstance(test, ir.Spliced) and test.texts == ("a(", ") and b(", ", _h2)")
+    assert test.holes == (ir.Cached("_h1", host("fn_f(s)")),) * 2 and test.reads == {"_h2"}
+    assert cut.body[1] is function.body[1]
+    assert render_function(cut, comments=False).lines == render_function(function, comments=False).lines
+
+
+# ---- blocks -----------------------------------------------------------------------------------
+
+def test_a_block_nests_what_is_added_by_its_depth():
+    out = Block()
+    out.add(1, call("a"))
+    out.open(1, ir.ForEach("v", ir.Local("xs"), ()))
+    out.open(2, ir.If(ir.Local("v"), ()))
+    out.add(3, call("b"))
+    out.otherwise(2)
+    out.add(3, call("c"))
+    out.add(2, call("d"))
+    out.add(1, call("e"))
+    assert out.statements() == (
+        call("a"), ir.ForEach("v", ir.Local("xs"), (ir.If(ir.Local("v"), (call("b"),), (call("c"),)), call("d"))),
+        call("e"))
+
+
+def test_a_block_gives_each_statement_the_span_current_when_added_and_refuses_what_is_misplaced():
+    out = Block("first")
+    out.add(1, call("a"))
+    out.span = "second"
+    inner = Block()
+    inner.add(1, call("b"))
+    out.open(1, ir.While(ir.Constant(True), ()))
+    out.extend(inner, 1)
+    assert [s.span for s in out.statements()] == ["first", "second"]
+    assert out.statements()[1].body == (call("b"),)
+    bad = Block()
+    bad.add(2, call("a"))
+    with pytest.raises(ValueError):
+        bad.statements()
+    orphan = Block()
+    orphan.add(1, call("a"))
+    orphan.otherwise(1)
+    with pytest.raises(ValueError, match="else without its if"):
+        orphan.statements()
+
+
+# ---- inline_single_lazy -------------------------------------------------------------------------
+
+def lazy_test(name="_h1", text="fn_f(s)"):
+    return ir.Spliced(("not (", ")"), (ir.Cached(name, host(text)),))
+
+
+def test_a_call_asked_for_once_on_the_line_of_its_block_is_made_there():
+    once = (ir.Assign("_h1", UNSET), ir.ShortIf(lazy_test(), (ir.Continue(),)), call("a"))
+    assert lines(*once, passes=[inline_single_lazy]) == "    if not (fn_f(s)): continue\n    a()"
+    assert inline_single_lazy(ir.Function("f", ("s",), ())) == ir.Function("f", ("s",), ())
+
+
+def test_a_call_asked_for_twice_deeper_or_in_a_comprehension_stays_cached():
+    twice = (ir.Assign("_h1", UNSET), ir.ShortIf(lazy_test(), (ir.Continue(),)),
+             ir.ShortIf(lazy_test(), (ir.Break(),)))
+    deeper = (ir.Assign("_h1", UNSET), ir.ForEach("v", ir.Local("xs"), (ir.ShortIf(lazy_test(), (ir.Continue(),)),)))
+    header = (ir.Assign("_h1", UNSET), ir.ForEach("v", lazy_test(), (call("a"),)))
+    comprehension = (ir.Assign("_h1", UNSET), ir.ShortIf(attrs_evolve(lazy_test(), in_comprehension=True), (ir.Break(),)))
+    for kept in (twice, deeper, header, comprehension):
+        assert lines(*kept, passes=[inline_single_lazy]) == lines(*kept)
+
+
+def attrs_evolve(node, **changes):
+    import attrs
+    return attrs.evolve(node, **changes)
+
+
+# ---- split_on_empty_zone ------------------------------------------------------------------------
+
+TOP = ir.Assign("_h2", ir.TopOfZone(ir.Local("_h1")))
+IS_NONE = ir.Compare("is", ir.Local("_h2"), ir.Constant(None))
+
+
+def test_an_empty_zone_is_tested_once_and_its_top_read_where_there_is_one():
+    plain = (TOP, ir.If(IS_NONE, (call("a", ir.Local("_h1")),), (call("b", ir.Local("_h2")),)), call("c"))
+    assert lines(*plain, passes=[split_on_empty_zone]) == "\n".join([
+        "    if not _h1:", "        a(_h1)", "    else:", "        _h2 = _h1[-1]", "        b(_h2)", "    c()"])
+
+
+def test_a_top_read_that_a_branch_or_what_follows_still_needs_stays():
+    needed_when_empty = (TOP, ir.If(IS_NONE, (call("a", ir.Local("_h2")),), (call("b", ir.Local("_h2")),)))
+    needed_after = (TOP, ir.If(IS_NONE, (call("a"),), (call("b", ir.Local("_h2")),)), call("c", ir.Local("_h2")))
+    read_by_host = (TOP, ir.If(IS_NONE, (call("a"),), (call("b"),)), ir.ShortIf(host("f(_h2)"), (ir.Break(),)))
+    no_else = (TOP, ir.If(IS_NONE, (call("a"),)), call("c"))
+    for kept in (needed_when_empty, needed_after, read_by_host, no_else):
+        assert lines(*kept, passes=[split_on_empty_zone]) == lines(*kept)
+
+
+# ---- drop_implied_tests -------------------------------------------------------------------------
+
+def described(text, known):
+    test = folded_test(text, known)
+    assert isinstance(test, ir.HostTest), test
+    return test
+
+
+def test_the_tests_a_none_split_folds_say_which_compare_with_a_constant():
+    outer = described("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": False})
+    assert (outer.subject, outer.constant, outer.negated, outer.whole) == ("_A0[_h1]", "fire", True, True)
+    inner = described("((_h1 is not None) and (_A0[_h1] == 'house') and (_A1[_h1] != x))", {"_h1": False})
+    assert (inner.subject, inner.constant, inner.negated, inner.whole) == ("_A0[_h1]", "house", False, False)
+    assert folded_test("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": True}) is True
+    assert folded_test("((_h1 is not None) and f(_h1))", {"_h1": True}) is False
+    assert folded_test("f(_h2)", {"_h1": True}) == host("f(_h2)")           # nothing known there: as it was
+    assert isinstance(folded_test("((_h1 is not None) and (f(_h1) == 'a'))", {"_h1": False}), ir.Host)
+    assert folded("(not not _h1) and x", {"_h2": True, ("truthy", "_h1"): False}) is False
+    assert folded("_h1 or x", {("truthy", "_h1"): True}) is True
+
+
+def implied(outer_constant="fire", inner_constant="house", inner_subject="_A0[x]", more=()):
+    outer = described(f"(not ((_h1 is not None) and (_A0[x] == '{outer_constant}')))", {"_h1": False})
+    inner = described(f"((_h1 is not None) and ({inner_subject} == '{inner_constant}') and y)", {"_h1": False})
+    return (ir.If(outer, (ir.If(inner, (call("z"),)), *more)),)
+
+
+def test_an_outer_test_that_the_inner_one_implies_goes():
+    assert lines(*implied(), passes=[drop_implied_tests]) == "    if _A0[x] == 'house' and y:\n        z()"
+
+
+def test_an_outer_test_with_more_in_it_or_not_implied_stays():
+    for kept in (implied(more=(call("w"),)), implied(inner_constant="fire"), implied(inner_subject="_A1[x]")):
+        assert lines(*kept, passes=[drop_implied_tests]) == lines(*kept)
+
+
+# ---- the games ----------------------------------------------------------------------------------
+
+def test_the_listing_passes_are_in_the_table():
+    assert {p.__name__ for p in LISTING_PASSES} <= set(PASS_NAMES)
+    function = ir.Function("f", ("s",), (TOP, ir.If(IS_NONE, (call("a"),), (call("b"),))))
+    assert run_passes(function, {"split_on_empty_zone"}, LISTING_PASSES) == function
+    assert run_passes(function, (), LISTING_PASSES) != function
+
+
+@pytest.mark.parametrize("off, game", [("inline_single_lazy", "titicaca"), ("split_on_empty_zone", "continents"),
+                                       ("drop_implied_tests", "continents")])
+def test_a_game_lists_the_same_moves_with_a_listing_pass_off(off, game):
+    path = str(ROOT / f"games/{game}.rules")
+    on, off_game = load_game(path, players=3)[0], load_game(path, players=3, passes_off=(off,))[0]
+    assert on.compiler.module_source() != off_game.compiler.module_source()
+    for seed in range(3):
+        a, b = on.new_initial_state(seed), off_game.new_initial_state(seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if a.is_terminal():
+                break
+            assert a.legal_move_names() == b.legal_move_names()
+            move = rng.choice(a.legal_move_names())
+            a.apply(move)
+            b.apply(move)
