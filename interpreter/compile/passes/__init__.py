@@ -12,15 +12,18 @@ from .inline_single_lazy import inline_single_lazy
 from .remove_dead_code import remove_dead_code
 from .split_on_empty_zone import split_on_empty_zone
 
-# those that run over the listings of legal moves (the others do not yet: the listings' host
-# code is cut around its cached calls, which they do not read)
+# those that run over every function lowered, and those over the listings of legal moves (the
+# first do not run there yet: the listings' host code is cut around its cached calls, which
+# they do not read; the second find nothing to do elsewhere)
+FUNCTION_PASSES = (fold_constants, remove_dead_code)
 LISTING_PASSES = (inline_single_lazy, split_on_empty_zone, drop_implied_tests)
-PASSES = (fold_constants, remove_dead_code) + LISTING_PASSES
+PASSES = FUNCTION_PASSES + LISTING_PASSES
 PASS_NAMES = tuple(p.__name__ for p in PASSES)
 
 
-def run_passes(function: ir.Function, disabled: Iterable[str] = (), passes: tuple = PASSES) -> ir.Function:
-    """The function after every pass of `passes` not disabled, in table order."""
+def run_passes(function: ir.Function, disabled: Iterable[str] = (), passes: tuple = FUNCTION_PASSES) -> ir.Function:
+    """The function after every pass of `passes` (one of the lists above) not disabled, in
+    table order; any pass of the table may be named in `disabled`."""
     disabled = frozenset(disabled)
     unknown = sorted(disabled - set(PASS_NAMES))
     if unknown:

@@ -14,8 +14,13 @@ UNSET = ir.Global("UNSET")
 
 
 def inline_single_lazy(function: ir.Function) -> ir.Function:
-    declared = Counter(n.target for n in ir.walk(function) if isinstance(n, ir.Assign) and n.value == UNSET)
-    used = Counter(n.name for n in ir.walk(function) if isinstance(n, ir.Cached))
+    declared: Counter[str] = Counter()
+    used: Counter[str] = Counter()
+    for node in ir.walk(function):
+        if isinstance(node, ir.Cached):
+            used[node.name] += 1
+        elif isinstance(node, ir.Assign) and node.value == UNSET:
+            declared[node.target] += 1
     single = frozenset(name for name, count in used.items() if count == 1 and declared[name] == 1)
     if not single:
         return function

@@ -9,6 +9,8 @@ NONE = ir.Constant(None)
 
 
 def split_on_empty_zone(function: ir.Function) -> ir.Function:
+    if not any(isinstance(node, ir.TopOfZone) for node in ir.walk(function)):
+        return function
     return ir.each_block(function, split)      # type: ignore[return-value]
 
 
