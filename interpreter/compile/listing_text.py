@@ -160,3 +160,79 @@ def cached_use(temp: str, source: str) -> str:
     """How codegen.py writes a call made on first use (hoisted_lazy): the text a Host is cut at
     to give it as an ir.Cached."""
     return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
+
+
+RANGE_SOURCE = re.compile(r"range\((-?\d+), (-?\d+)\)")
+TEMPORARY_OR_CONSTANT = re.compile(r"_[hk]\d+")
+BOUND_CONSTANT = re.compile(r"_k\d+")
+TOP_SOURCE = re.compile(r"\((_h\d+)\[-1\] if \1 else None\)")
+ZONE_READ = re.compile(r"_Z\.get\(.*, EMPTY\)")
+CACHED_SOURCE = re.compile(r"\((_h\d+) if \1 is not UNSET else \(\1 := (.*)\)\)")
+RULES_CALL = re.compile(r"fn_(\w+)\(")
+
+
+def constant_range(domain: str):
+    """The values of a domain written `range(a, b)` with whole numbers, else None."""
+    bounds = RANGE_SOURCE.fullmatch(domain)
+    return tuple(range(int(bounds[1]), int(bounds[2]))) if bounds else None
+
+
+def is_temporary_or_constant(domain: str) -> bool:
+    """Whether a domain is a value read once or a constant the compiler bound (its length can
+    be read again, it needs no copy)."""
+    return TEMPORARY_OR_CONSTANT.fullmatch(domain) is not None
+
+
+def is_bound_constant(domain: str) -> bool:
+    return BOUND_CONSTANT.fullmatch(domain) is not None
+
+
+def zone_under_top(sources: dict, temp: str):
+    """The value read once that `temp` is the top card of (`(_h1[-1] if _h1 else None)`), when
+    it is a zone's list (sources: temporary -> its source); else None."""
+    top = TOP_SOURCE.fullmatch(sources.get(temp, ""))
+    if top is None or not ZONE_READ.fullmatch(sources.get(top[1], "")):
+        return None
+    return top[1]
+
+
+def none_tests(temp: str, sources) -> int:
+    """How many times the sources test whether `temp` is none."""
+    test = re.compile(rf"\b{temp} is (?:not )?None\b")
+    return sum(len(test.findall(source)) for source in sources)
+
+
+def called_function(source: str):
+    """The rules function a source is one call of (made at once or on first use), or None."""
+    cached = CACHED_SOURCE.fullmatch(source)
+    if cached:
+        source = cached[2]
+    call = RULES_CALL.match(source)
+    return call[1] if call and one_call(source, f"fn_{call[1]}") else None
+
+
+def either_or(source: str, this_level: set):
+    """(A, B) of a condition's source `A or B` whose A reads none of the names `this_level`
+    and keeps no value (:=), else None."""
+    try:
+        tree = python_ast.parse(source, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError):
+        return None
+    if not (isinstance(tree, python_ast.BoolOp) and isinstance(tree.op, python_ast.Or)):
+        return None
+    invariant = tree.values[0]
+    names = {n.id for n in python_ast.walk(invariant) if isinstance(n, python_ast.Name)}
+    if names & this_level or any(isinstance(n, python_ast.NamedExpr) for n in python_ast.walk(invariant)):
+        return None
+    rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
+    return python_ast.unparse(invariant), python_ast.unparse(rest)
+
+
+def zone_keys(source: str) -> list:
+    """The zone keys a source builds: (the key's source, the zone's name, its indexes' sources)."""
+    return [(match[0], match[1], match[2].split(", ")) for match in ZONE_KEY_SOURCE.finditer(source)]
+
+
+def with_rows(source: str, keys: dict) -> str:
+    """A source with the zone keys in `keys` (key source -> row variable) read from the rows."""
+    return ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)

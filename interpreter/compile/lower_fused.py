@@ -12,8 +12,8 @@ from referee.dsl import ast
 
 from . import ir
 from .blocks import Block
-from .listing_text import folded, folded_test, is_read_once
-from .lower_listing import arguments, host, unless
+from .listing_text import folded, folded_test, is_read_once, is_temporary_or_constant, none_tests, zone_under_top
+from .lower_listing import arguments, host, length, unless, unless_as_long
 from .work import ROUND_FREE_WORK
 
 
@@ -33,10 +33,6 @@ def shared_binders(a, b) -> int:
     while k < min(len(a.binders), len(b.binders)) and shape(a.binders[k]) == shape(b.binders[k]):
         k += 1
     return k
-
-
-
-
 
 
 class FusedListingCompiler:
@@ -78,8 +74,7 @@ class FusedListingCompiler:
         for j, loop in enumerate(loops):
             fixed = ir.Local(f"fixed{j}_{k}")
             if loop[4]:
-                out.add(1, ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.Local(f"labels{j}_{k}"),)), ir.Call("len", (fixed,))),
-                                      (ir.Assign(f"exact{j}", ir.Constant(False)),)))
+                out.add(1, unless_as_long(ir.Local(f"labels{j}_{k}"), fixed, ir.Assign(f"exact{j}", ir.Constant(False))))
             elif not loop[5]:
                 out.add(1, self.repeated(fixed, ir.Assign(f"exact{j}", ir.Constant(False))))
         return {k}
@@ -113,7 +108,7 @@ class FusedListingCompiler:
             # (or one that tries identical components each, where the first tries them once:
             # it shares the loops when the listing finds no two identical ones there)
             return loop[3] == model[3] and loop[5] == model[5] and (
-                loop[4] == model[4] or (model[4] and not loop[4] and re.fullmatch(r"_[hk]\d+", model[1])))
+                loop[4] == model[4] or (model[4] and not loop[4] and is_temporary_or_constant(model[1])))
         group = [i for i in group if not tried[i].random and not any(tried[i].stage_nodes[k] for k in range(shared - 1))
                  and all(loop[3] for loop in tried[i].loops[:shared])
                  and all(loops_alike(loop, model) for loop, model in zip(tried[i].loops[:shared], base))]
@@ -137,7 +132,7 @@ class FusedListingCompiler:
                 ctx.levels.pop(f"L_{b.name}", None)
             parts.append(part)
             own_hoists.append(own)
-        if not all(re.fullmatch(r"_[hk]\d+", parts[0].loops[k][1]) for levels in plain for k in levels):
+        if not all(is_temporary_or_constant(parts[0].loops[k][1]) for levels in plain for k in levels):
             return None         # (a shared domain whose length cannot be read again: each alone)
         out = Block(first.span)
         # an action listed apart (None) where the shared loops skipped identical components it tries each
@@ -159,7 +154,7 @@ class FusedListingCompiler:
         for j in range(len(group)):
             if plain[j]:
                 # no two identical components among the shared values: the same loops as its own
-                alike = [ir.Compare("==", ir.Call("len", (ir.Local(f"seens{k}"),)), ir.Call("len", (host(parts[0].loops[k][1]),)))
+                alike = [ir.Compare("==", length(f"seens{k}"), ir.Call("len", (host(parts[0].loops[k][1]),)))
                          for k in plain[j]]
                 out.add(1, ir.Assign(f"alike{j}", alike[0] if len(alike) == 1 else ir.BoolOp("and", tuple(alike))),
                         unless(ir.Local(f"alike{j}"), ir.Assign(f"on{j}", ir.Constant(False))))
@@ -209,11 +204,7 @@ class FusedListingCompiler:
         """The name of the zone read that `temp` is the top card of (`(_h1[-1] if _h1 else
         None)`, _h1 a zone's list: its cards are never none, so temp is none exactly when the
         zone is empty), or None."""
-        sources = {t: source for source, t in ctx.hoist.items()}
-        top = re.fullmatch(r"\((_h\d+)\[-1\] if \1 else None\)", sources.get(temp, ""))
-        if top is None or not re.fullmatch(r"_Z\.get\(.*, EMPTY\)", sources.get(top[1], "")):
-            return None
-        return top[1]
+        return zone_under_top({t: source for source, t in ctx.hoist.items()}, temp)
 
     def nested_steps(self, part, shared) -> bool:
         """Whether a fused action's guard steps at the last shared level are written as nested
@@ -299,6 +290,6 @@ class FusedListingCompiler:
             sources += [part.sources[id(node)][2] for node in part.stage_nodes[m]]
         for temp, level in ctx.levels.items():
             if level == k and temp.startswith("_h") and temp not in ctx.lazy and \
-                    sum(len(re.findall(rf"\b{temp} is (?:not )?None\b", src)) for src in sources) >= 2:
+                    none_tests(temp, sources) >= 2:
                 return temp
         return None

@@ -3,7 +3,6 @@
 step right after the binders it needs, the domains that need no earlier binder computed once."""
 from __future__ import annotations
 
-import ast as python_ast
 import re
 
 import attrs
@@ -19,7 +18,8 @@ from .key_rows import KeyRows
 from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
 from .render_python import render_function
-from .listing_text import ZONE_KEY_SOURCE, cached_use, folded, is_read_once, locals_read, one_call
+from .listing_text import (called_function, cached_use, constant_range, either_or, folded, is_bound_constant, is_read_once,
+                           is_temporary_or_constant, locals_read, one_call, with_rows, zone_keys)
 from .source_text import truth
 from .work import ROUND_FREE_WORK
 
@@ -43,6 +43,11 @@ def arguments(names) -> ir.Arguments:
 
 def length(name: str) -> ir.Call:
     return ir.Call("len", (ir.Local(name),))
+
+
+def unless_as_long(some: ir.Expression, other: ir.Expression, then: ir.Statement) -> ir.ShortIf:
+    """`then` when two collections are not as long as each other."""
+    return ir.ShortIf(ir.Compare("!=", ir.Call("len", (some,)), ir.Call("len", (other,))), (then,))
 
 
 def product(factors: list[ir.Expression]) -> ir.Expression:
@@ -233,19 +238,17 @@ class ListingCompiler:
         name, domain, where, _, same = part.loops[k][:5]
         if where is not None or same:
             return None         # (the loop goes over its filtered list, not the whole domain)
-        constant_range = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
-        values = tuple(range(int(constant_range[1]), int(constant_range[2]))) if constant_range else \
-            self.codegen.namespace.get(domain) if re.fullmatch(r"_k\d+", domain) else None
+        values = constant_range(domain) or (self.codegen.namespace.get(domain) if is_bound_constant(domain) else None)
         if not isinstance(values, tuple) or not values or len(values) > 1000:
             return None
         rows, keys = KeyRows(self.codegen, f"L_{name}", values), {}
         for source, temp in (ctx.hoist if hoist is None else hoist).items():
             if ctx.levels[temp] != k or temp in ctx.lazy:
                 continue
-            for match in ZONE_KEY_SOURCE.finditer(source):
-                row = rows.key(match[1], match[2].split(", "))
+            for key, zone, indexes in zone_keys(source):
+                row = rows.key(zone, indexes)
                 if row is not None:
-                    keys[match[0]] = row
+                    keys[key] = row
         if not keys:
             return None
         target, iterable = rows.iteration(domain)
@@ -254,12 +257,8 @@ class ListingCompiler:
     def returns_list(self, source) -> bool:
         """Whether a source is one call of a rules function declared to return a list (its
         value is a list of its own or a cached one, never changed in place)."""
-        lazy = re.fullmatch(r"\((_h\d+) if \1 is not UNSET else \(\1 := (.*)\)\)", source)
-        if lazy:
-            source = lazy[2]        # (a call hoisted to be made on first use)
-        match = re.match(r"fn_(\w+)\(", source)
-        function = self.types.functions.get(match[1]) if match else None
-        return function is not None and isinstance(function.result_type, ast.ListType) and one_call(source, f"fn_{match[1]}")
+        function = self.types.functions.get(called_function(source) or "")
+        return function is not None and isinstance(function.result_type, ast.ListType)
 
     def unswitched(self, part, ctx, k, hoist):
         """(A, B) when binder k's only guard step is a `require A or B` (no coverage counter)
@@ -271,20 +270,9 @@ class ListingCompiler:
         kind, _, source = part.sources[id(nodes[0])]
         if kind != "require":
             return None
-        try:
-            tree = python_ast.parse(source, mode="eval").body
-        except (SyntaxError, RecursionError, MemoryError):
-            return None
-        if not (isinstance(tree, python_ast.BoolOp) and isinstance(tree.op, python_ast.Or)):
-            return None
-        invariant = tree.values[0]
         this_level = {f"L_{part.loops[k][0]}"} | {temp for temp in (ctx.hoist if hoist is None else hoist).values()
                                                    if ctx.levels.get(temp) == k}
-        names = {n.id for n in python_ast.walk(invariant) if isinstance(n, python_ast.Name)}
-        if names & this_level or any(isinstance(n, python_ast.NamedExpr) for n in python_ast.walk(invariant)):
-            return None
-        rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
-        return python_ast.unparse(invariant), python_ast.unparse(rest)
+        return either_or(source, this_level)
 
     def emit_steps(self, out, part, nodes, indent, fail, known=None):
         """The guard steps, each right away: a let's value, or `fail` (statements) when a
@@ -319,7 +307,7 @@ class ListingCompiler:
         for source, temp in hoist.items():
             if ctx.levels[temp] == level:
                 if keys and temp not in ctx.lazy:
-                    source = ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)
+                    source = with_rows(source, keys)
                 out.add(indent, ir.Assign(temp, ir.Global("UNSET") if temp in ctx.lazy else read_once(source, ctx.hoist)))
 
     def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
@@ -392,10 +380,10 @@ class ListingCompiler:
             value, values = ir.Local(f"L_{name}"), ir.Local(fixed)
             if where is None and not same:
                 # (only iterated: a zone's list or a constant tuple needs no copy)
-                constant = re.fullmatch(r"range\((-?\d+), (-?\d+)\)", domain)
-                if constant:
-                    domain = self.codegen.bind(tuple(range(int(constant[1]), int(constant[2]))), "k")
-                copied = host(domain) if (re.fullmatch(r"_[hk]\d+", domain) or one_call(domain, "numbers")
+                constant = constant_range(domain)
+                if constant is not None:
+                    domain = self.codegen.bind(constant, "k")
+                copied = host(domain) if (is_temporary_or_constant(domain) or one_call(domain, "numbers")
                                           or self.returns_list(domain)) else ir.Call("list", (host(domain),))
                 out.add(1, ir.Assign(fixed, copied))
                 if not unique:
@@ -425,7 +413,7 @@ class ListingCompiler:
                 out.add(2, ir.AddToSet(kept, ir.Item(ir.Global(self.game.component_column("__label__")), value)))
             out.add(2, ir.Append(fixed, value))
             if same:
-                out.add(1, ir.ShortIf(ir.Compare("!=", length(kept), length(fixed)), (inexact,)))
+                out.add(1, unless_as_long(ir.Local(kept), values, inexact))
             elif not unique:
                 out.add(1, self.repeated(values, inexact))
             if not random:
@@ -434,14 +422,12 @@ class ListingCompiler:
             if independent and component and not same and part.names_all and (levels is None or k in levels):
                 # cells of several boards may share a label: moves are merged by label then
                 values = ir.Local(f"fixed{prefix}{k}")
-                out.add(1, ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.LabelSet(self.game.component_column("__label__"), values),)),
-                                                 ir.Call("len", (values,))), (inexact,)))
+                out.add(1, unless_as_long(ir.LabelSet(self.game.component_column("__label__"), values), values, inexact))
 
     @staticmethod
     def repeated(values, then) -> ir.ShortIf:
         """`then` when a list holds a value twice."""
-        return ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.Call("set", (values,)),)), ir.Call("len", (values,))),
-                          (then,))
+        return unless_as_long(ir.Call("set", (values,)), values, then)
 
     def once_each(self, name, seen) -> tuple:
         """A component whose twin (the same attributes) was tried already is not tried again."""
