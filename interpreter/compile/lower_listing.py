@@ -24,7 +24,7 @@ from .source_text import truth
 from .work import ROUND_FREE_WORK
 
 OUT, EXACT = ir.Local("out"), ir.Local("exact")
-NONE, FALSE = ir.Constant(None), ir.Constant(False)
+FALSE = ir.Constant(False)
 
 
 def host(source: str) -> ir.Host:
