@@ -15,23 +15,22 @@ import re
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.templates import parse_template
-from referee.dsl.types import element_of, may_be_none, strip_optional
-from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_NUMBER, MAX_STEP_ROUNDS, MAX_STEP_WORK
-from referee.dsl.parser import parse_expression
+from referee.dsl.types import element_of, strip_optional
+from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.dsl.visitor import STATEMENTS, Visitor
 
-from ..runtime import LOOP_CAP, RuleText, SeatTexts, counting_invariant, counting_legal, without_choice
-from ..runtime.errors import RulesRuntimeError
+from ..runtime import RuleText, counting_invariant, counting_legal, without_choice
 from ..runtime.maintained import PartCounts
-from .module import digest, functions_text, module_text
+from .module import module_text
 from .codegen import Context, SourceGenerator, names_in
-from .source_text import SPREAD, attributes_read_once, joined, truth
+from .source_text import SPREAD, truth
 from .instructions import Instruction
 from .key_rows import KeyRows
 from .work import FREE_WORK, ROUND_FREE_WORK, WorkModel
-
-PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
+from . import ir
+from .lower_flow import FLOW_LOCALS, located
+from .lower_functions import FunctionLowering
+from .lower_statements import PUBLIC, StatementLowering, hosted  # noqa: F401  (PUBLIC: the engine imports it from here)
 
 # how many cells an aggregate may visit before a function is worth caching (see memoized)
 MEMO_COST = 40
@@ -300,7 +299,7 @@ def unless(out, test, action):
         out.add(1, f"if not ({test}): {action}")
 
 
-class Compiler(Visitor):
+class Compiler(StatementLowering, FunctionLowering, Visitor):
     kinds = STATEMENTS
 
     def __init__(self, checked, game, sources, adopted=None):
@@ -382,619 +381,15 @@ class Compiler(Visitor):
         span = node.span
         return f"# {span.file.rsplit('/', 1)[-1]}:{span.line}" if span.line else ""
 
-    def define(self, header, body, comment="", span=None):
-        """exec one generated function (body: a Lines, or lines all from `span`); its state
-        reads (_Z, _V, _E) bound once at its top."""
-        body_lines = body.lines if isinstance(body, Lines) else body
-        spans = body.spans if isinstance(body, Lines) else [span] * len(body_lines)
-        if any("\n" in line for line in body_lines):      # an expression written over lines: each its span
-            pairs = [(part, spans[k] if k < len(spans) else None)
-                     for k, line in enumerate(body_lines) for part in line.split("\n")]
-            body_lines, spans = [part for part, _ in pairs], [sp for _, sp in pairs]
-        text = "\n".join(body_lines)
-        prologue = []
-        for local, attribute in (("_Z", "zones"), ("_V", "vars"), ("_E", "entities")):
-            if re.search(rf"\b{local}\b", text):
-                prologue.append(f"    {local} = s.{attribute}")
-        for column in sorted(set(re.findall(r"\b_A(\d+)\b", text)), key=int):
-            prologue.append(f"    _A{column} = s.columns[{column}]")
-        name = header.split("(", 1)[0].split()[-1]
-        head = ([comment] if comment else []) + [f"{header}:"] + prologue
-        source = "\n".join(head + body_lines) + "\n"
-        filename = f"<rules {self.program.path} {name}>"
-        line_spans = {len(head) + k + 1: sp for k, sp in enumerate(spans) if sp is not None}
-        namespace = self.codegen.namespace
-        if self.adopted is not None and name in self.adopted.namespace:
-            # the module's own function, reading the values bound here (its globals)
-            self.adopted.namespace.update(namespace)
-            namespace[name] = self.adopted.namespace[name]
-        else:
-            self.game.line_spans[filename] = line_spans
-            try:
-                exec(compile(source, filename, "exec"), namespace)
-            except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
-                where = next((sp for sp in spans if sp is not None), None)
-                raise RulesRuntimeError(f"this rule is nested too deeply to compile "
-                                        f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", where) from None
-        self.module.append(source)
-        self.function_spans.append((name, line_spans, len(head) - len(prologue)))
-        return namespace[name]
-
-    def adopt_done(self):
-        """After the last function of a game loaded from a compiled module: the module's
-        namespace gets the values bound since, its functions' lines their rules spans, and a
-        module whose functions are not the ones its rules compile to is refused."""
-        adopted = self.adopted
-        if adopted is None:
-            return
-        if digest(functions_text(self.module)) != adopted.functions:
-            raise RulesRuntimeError(f"{adopted.path} holds functions its rules do not compile to (edited, or "
-                                    "compiled by another version of referee): compile it again", None)
-        adopted.namespace.update(self.codegen.namespace)
-        spans = self.game.line_spans.setdefault(adopted.path, {})
-        for name, line_spans, header in self.function_spans:
-            first = adopted.namespace[name].__code__.co_firstlineno - header
-            spans.update({first + line: span for line, span in line_spans.items()})
-        self.adopted = None          # (functions compiled later, for a tool, are executed here)
-
     def counter(self, node, slots=None):
         """With coverage, the first counter of a node a rule tag stands on, else None."""
         return None if self.coverage is None else self.coverage.counter(node, slots)
-
-    def bump(self, k, out, indent, slot=0):
-        if k is not None:
-            out.add(indent, f"COV[{k + slot}] += 1")
 
     def fresh(self, hint) -> str:
         self.codegen.count += 1
         return f"{hint}{self.codegen.count}"
 
-    def expression_function(self, node, scope, ctx=None, name=None):
-        """f(s, e) -> the value of an expression (e: the flow's or a caller's environment)."""
-        ctx = ctx or Context("env")
-        source = self.codegen.source(node, scope, ctx)
-        fn = self.define(f"def {name or self.fresh('_x')}(s, e)", [f"    return {source}"], self.where(node), node.span)
-        constant = self.codegen.constant_of(node)
-        if constant is not None:
-            fn.value = constant[0]
-        return fn
-
-    def constant(self, node):
-        """Evaluate an expression that needs no state (params, sizes, initial values)."""
-        fn = self.expression_function(node, self.types.globals)
-        try:
-            return fn(None, {})
-        except (AttributeError, TypeError) as error:
-            raise RulesRuntimeError(f"this must be known before the game starts ({error})", node.span)
-        except RecursionError:
-            raise RulesRuntimeError("this calls itself without end: it must be known before the game starts",
-                                    node.span) from None
-        except NameError:
-            raise RulesRuntimeError("this must be known before the game starts, but it calls a function that "
-                                    "cannot be worked out then (it calls itself, or is not small enough to "
-                                    "be written in place)", node.span) from None
-        except (KeyError, IndexError, ValueError, ZeroDivisionError) as error:
-            raise RulesRuntimeError(f"this cannot be computed before the game starts "
-                                    f"({type(error).__name__}: {error})", node.span) from None
-
-    def expr(self, node, scope):
-        return self.expression_function(node, scope)
-
-    def binder_functions(self, binder, scope):
-        """(domain fn, where fn or None, inner scope, element type), in the env form."""
-        cg = self.codegen
-        domain_source = cg.collection(binder.domain, scope, Context("env"))
-        element = strip_optional(element_of(self.type_of(binder.domain, scope)))
-        if element.startswith("list["):
-            domain_source = f"hashable_values({domain_source})"
-        domain = self.define(f"def {self.fresh('_d')}(s, e)", [f"    return {domain_source}"], self.where(binder), binder.span)
-        inner = scope.child(**{binder.name: element})
-        where = self.expr(binder.condition, inner) if binder.condition is not None else None
-        return domain, where, inner, element
-
     # ---- statements: lines of Python ----
-    def block(self, statements, scope, ctx, out, indent):
-        scope = scope.child()
-        before = len(out.lines)
-        for statement in statements:
-            node = ast.untag(statement)[0]
-            saved, out.span = out.span, node.span
-            comment = self.where(node)
-            if comment:
-                out.add(indent, comment)
-            self.bump(self.counter(node), out, indent)
-            self.dispatch(node, scope, ctx, out, indent)
-            out.span = saved
-        if not any(not line.strip().startswith("#") for line in out.lines[before:]):
-            out.add(indent, "pass")
-
-    def x(self, node, scope, ctx):
-        return self.codegen.source(node, scope, ctx)
-
-    def visit_Let(self, node, scope, ctx, out, indent):
-        value = self.chance_value(node.value, scope, ctx, out, indent) or self.x(node.value, scope, ctx)
-        scope.names[node.name] = self.type_of(node.value, scope)
-        out.add(indent, f"{ctx.local(node.name)} = {value}")
-
-    def assigns_local(self, target, scope) -> bool:
-        return scope.lookup(target.name) is not None and target.name not in self.types.globals.names \
-            and not target.indexes
-
-    def set_attribute(self, node, value, scope, ctx, out, indent):
-        """x.a = value: the component's attribute changes in this state (its labels with it)."""
-        target = node.target
-        obj = ctx.local(target.name)
-        out.add(indent, f"set_attribute(s, {obj}, {target.attribute!r}, {value}, {self.codegen.bind(node.span, 'span')})")
-        self.invalidate("." + target.attribute, out, indent)
-
-    def visit_Assign(self, node, scope, ctx, out, indent):
-        target = node.target
-        public = isinstance(target, ast.Target) and target.name in self.game.var_meta and \
-            not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
-        value = self.chance_value(node.value, scope, ctx, out, indent, public) or self.x(node.value, scope, ctx)
-        if isinstance(node.target, ast.AttributeTarget):
-            declared = self.types.fields_of(strip_optional(scope.lookup(target.name)))[target.attribute]
-            value = self.attribute_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out, indent)
-            return self.set_attribute(node, value, scope, ctx, out, indent)
-        if self.assigns_local(node.target, scope):
-            if scope.lookup(node.target.name) == "int":
-                value = self.bounded(value, node.span, out, indent)
-            out.add(indent, f"{ctx.local(node.target.name)} = {value}")
-        else:
-            key = self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)
-            declared = self.types.type_name(self.types.vars[target.name].type)
-            value = self.never_none_stored(node.value, value, declared, target.name, scope, out, indent)
-            if not (isinstance(node.value, ast.Name) and node.value.id == "current"):
-                value = self.player_checked(node.target.name, value, node.span, out, indent)
-            if self.is_number(node.target.name):
-                value = self.in_range(node.target.name, self.bounded(value, node.span, out, indent), node.span, out, indent)
-            key, value = self.index_write(node.target.name, key, value, out, indent)
-            out.add(indent, f"_V[{key}] = {value}")
-            self.invalidate(node.target.name, out, indent)
-
-    def never_none_stored(self, node, value, declared, what, scope, out, indent) -> str:
-        """A value that may be none (its type ends in '?') about to be stored where the declared
-        type has no '?': a located error at the write if it is none, not a none stored that
-        fails later, far from its cause (the checker cannot know which values are there)."""
-        if may_be_none(declared) or not self.type_of(node, scope).endswith("?"):
-            return value
-        temp = self.fresh("_value")
-        out.add(indent, f"{temp} = {value}")
-        out.add(indent, f"if {temp} is None: stored_none({what!r}, {declared!r}, {self.codegen.bind(node.span, 'span')})")
-        return temp
-
-    def attribute_stored(self, node, value, declared, what, scope, out, indent) -> str:
-        """A value about to be stored in a component's attribute of type `declared`: not none
-        without a '?', a seat for a Player (its owner too)."""
-        value = self.never_none_stored(node, value, declared, what, scope, out, indent)
-        return self.player_checked(what, value, node.span, out, indent, declared)
-
-    def player_checked(self, name, value, span, out, indent, declared=None) -> str:
-        """A value about to be stored in a Player variable (or an attribute `declared` Player):
-        a seat (or none if it is optional)."""
-        players = self.seats_of_type(declared) if declared is not None else self.player_values(name)
-        if players is None:
-            return value
-        temp = self.fresh("_value")
-        out.add(indent, f"{temp} = {value}")
-        out.add(indent, f"if {temp} not in {self.codegen.bind(players)}: "
-                        f"not_a_player(s, {name!r}, {temp}, {self.codegen.bind(span)})")
-        return temp
-
-    def index_write(self, name, key, value, out, indent):
-        """Before a write to a variable that a table by value follows (var_indexes): the table
-        is told, if the state has built it. The key and value to write, as names."""
-        if name not in self.game.var_positions:
-            return key, value
-        if not re.fullmatch(r"_\w+", key):
-            temp = self.fresh("_key")
-            out.add(indent, f"{temp} = {key}")
-            key = temp
-        if not re.fullmatch(r"_\w+", value):
-            temp = self.fresh("_value")
-            out.add(indent, f"{temp} = {value}")
-            value = temp
-        default = self.codegen.literal(self.game.var_defaults[name])
-        out.add(indent, f"if {name!r} in s.var_index: var_index_write(s, {name!r}, {key}[1], _V.get({key}, {default}), {value})")
-        return key, value
-
-    def is_number(self, name) -> bool:
-        return strip_optional(self.types.type_name(self.types.vars[name].type)) == "int"
-
-    def bounded(self, value, span, out, indent) -> str:
-        """A number about to be stored, checked against MAX_NUMBER: numbers that grow without
-        bound (doubled round after round) stop at the line instead of eating the memory."""
-        if re.fullmatch(r"-?\d+", value) and abs(int(value)) <= MAX_NUMBER:
-            return value          # a literal within the bounds: nothing to check
-        temp = self.fresh("_number")
-        out.add(indent, f"{temp} = {value}")
-        # the bounds as literals: no name to look up on a hot path
-        out.add(indent, f"if {temp} is not None and not {-MAX_NUMBER} <= {temp} <= {MAX_NUMBER}: "
-                        f"number_too_large({temp}, {self.codegen.bind(span, 'span')})")
-        return temp
-
-    def in_range(self, name, value, span, out, indent) -> str:
-        """A number about to be stored in a variable with a declared range, checked against it
-        (a literal when the game is compiled): a value outside is an error at the line, never
-        stored, since search bots draw such a variable's hidden values from its range."""
-        declared = self.game.var_ranges.get(name)
-        if declared is None:
-            return value
-        low, high = declared
-        if re.fullmatch(r"-?\d+", value):
-            if not low <= int(value) <= high:
-                raise RulesRuntimeError(f"{name} is given {value}, outside its range {low}..{high}", span)
-            return value
-        if not re.fullmatch(r"_\w+", value):
-            temp = self.fresh("_number")
-            out.add(indent, f"{temp} = {value}")
-            value = temp
-        out.add(indent, f"if {value} is not None and not {low} <= {value} <= {high}: "
-                        f"outside_range({name!r}, {value}, {low}, {high}, {self.codegen.bind(span, 'span')})")
-        return value
-
-    def checked_key(self, name, indexes, span, scope, ctx, out, indent) -> str:
-        """The key of a write to a variable (or of a zone a component is put in), each index
-        that may fall outside the declared indexes checked first (a located error, not a silent
-        new entry): ranges and players by value, cells, enum members and components by not
-        being none. A literal outside a range is an error when the game is compiled."""
-        if not indexes:
-            return repr(name)
-        parts = [repr(name)]
-        for index, (element, allowed, shown) in zip(indexes, self.index_domains(name)):
-            source = self.codegen.source(index, scope, ctx)
-            if isinstance(index, ast.Integer) and allowed is not None:
-                if index.value not in allowed:
-                    raise RulesRuntimeError(f"{name}[{index.value}] is outside the indexes declared for {name} ({shown})",
-                                            index.span)
-                parts.append(source)
-                continue
-            if allowed is None and (self.codegen.never_none(index, scope, ctx) or self.listed(index, scope)):
-                parts.append(source)          # a binder over a zone or a type: never outside
-                continue
-            if element == "Player" and isinstance(index, ast.Name) and index.id == "current" \
-                    and not self.codegen.is_local("current", scope, ctx):
-                parts.append(source)          # the player to move: always a seat (seat() gives turns)
-                continue
-            temp = self.fresh("_index")
-            out.add(indent, f"{temp} = {source}")
-            test = f"{temp} is None" if allowed is None else f"{temp} not in {self.codegen.bind(allowed)}"
-            out.add(indent, f"if {test}: outside_indexes(s, {name!r}, {temp}, {shown!r}, {self.codegen.bind(span)})")
-            parts.append(temp)
-        return "(" + ", ".join(parts) + ",)"
-
-    def listed(self, node, scope) -> bool:
-        """Whether a name is an action's argument over a zone or a type (not a procedure's
-        parameter, which a caller may give none, nor a local that hides the argument)."""
-        if not isinstance(node, ast.Name):
-            return False
-        while scope is not None and node.id not in scope.names:
-            scope = scope.parent
-        return scope is not None and id(scope) in self.listed_scopes
-
-    def index_domains(self, name) -> list:
-        """(element type, the values allowed or None, how to say it) of each index of a var or a zone."""
-        known = self.index_domain_cache.get(name)
-        if known is None:
-            known = []
-            for domain in (self.types.vars.get(name) or self.types.zones[name]).index:
-                element = strip_optional(element_of(self.type_of(domain, self.types.globals)))
-                if element == "Player":
-                    allowed = frozenset(range(1, self.game.num_players + 1))
-                    known.append((element, allowed, f"players 1..{self.game.num_players}"))
-                elif element == "int":
-                    allowed = frozenset(self.constant(domain))
-                    shown = f"{min(allowed)}..{max(allowed)}" if allowed and len(allowed) == max(allowed) - min(allowed) + 1 \
-                        else ", ".join(map(str, sorted(allowed)))
-                    known.append((element, allowed, shown))
-                else:
-                    known.append((element, None, f"a {element}"))
-            self.index_domain_cache[name] = known
-        return known
-
-    def player_values(self, name):
-        """The values a Player variable may hold (none too if it is optional), or None for a
-        variable of another type."""
-        return self.seats_of_type(self.types.type_name(self.types.vars[name].type))
-
-    def seats_of_type(self, t):
-        """The values a place of type t may hold if it is a Player (or Player?), else None."""
-        if strip_optional(t) != "Player":
-            return None
-        seats = set(range(1, self.game.num_players + 1))
-        return frozenset(seats | {None} if t.endswith("?") else seats)
-
-    def visit_Augment(self, node, scope, ctx, out, indent):
-        value = self.x(node.value, scope, ctx) if not self.type_of(node.value, scope).endswith("?") else \
-            self.codegen.number(node.value, scope, ctx, self.codegen.bind(node.span, "span"))   # none: a located error
-        sign = "+" if node.op == "+=" else "-"
-        if isinstance(node.target, ast.AttributeTarget):
-            now = f"attribute(s.entities, {ctx.local(node.target.name)}, {node.target.attribute!r})"
-            total = self.bounded(f"present({now}, {self.codegen.bind(node.span, 'span')}) {sign} ({value})", node.span, out, indent)
-            return self.set_attribute(node, total, scope, ctx, out, indent)
-        if self.assigns_local(node.target, scope):
-            local = ctx.local(node.target.name)
-            total = self.bounded(f"{local} {sign} ({value})", node.span, out, indent)
-            out.add(indent, f"{local} = {total}")
-            return
-        key, default = self.fresh("_key"), self.codegen.literal(self.game.var_defaults[node.target.name])
-        out.add(indent, f"{key} = {self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out, indent)}")
-        now = f"_V.get({key}, {default})"
-        if self.types.type_name(self.types.vars[node.target.name].type).endswith("?"):
-            now = f"present({now}, {self.codegen.bind(node.span, 'span')})"      # none += 1: a located error
-        total = self.bounded(f"{now} {sign} ({value})", node.span, out, indent)
-        total = self.player_checked(node.target.name, self.in_range(node.target.name, total, node.span, out, indent),
-                                    node.span, out, indent)
-        key, total = self.index_write(node.target.name, key, total, out, indent)
-        out.add(indent, f"_V[{key}] = {total}")
-        self.invalidate(node.target.name, out, indent)
-
-    def visit_If(self, node, scope, ctx, out, indent):
-        branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
-        counter = self.counter(node)
-        for k, (condition, body) in enumerate(branches):
-            out.add(indent, f"{'if' if k == 0 else 'elif'} {truth(self.x(condition, scope, ctx))}:")
-            self.bump(counter, out, indent + 1, 1 + k)
-            self.block(body, scope, ctx, out, indent + 1)
-        if node.orelse:
-            out.add(indent, "else:")
-            self.block(node.orelse, scope, ctx, out, indent + 1)
-
-    def loop_variable(self, binder, scope, ctx):
-        domain = self.codegen.collection(binder.domain, scope, ctx)
-        element = strip_optional(element_of(self.type_of(binder.domain, scope)))
-        inner = scope.child(**{binder.name: element})
-        return domain, inner
-
-    def charge(self, units, span, out, indent):
-        """Take `units` (a source) from the step's work budget: a located error past it."""
-        out.add(indent, f"STEP[1] -= {units}")
-        out.add(indent, f"if STEP[1] < 0: work_runs_on({self.codegen.bind(span, 'span')})")
-
-    def costly_round(self, loop):
-        """What a round of the statement loop costs when it is more than the rounds limit
-        covers (work.py), else None."""
-        units = self.work.round_cost(loop)
-        return units if units > ROUND_FREE_WORK else None
-
-    def visit_For(self, node, scope, ctx, out, indent):
-        domain, inner = self.loop_variable(node.binder, scope, ctx)
-        items = self.fresh("_items")
-        out.add(indent, f"{items} = list({domain})")
-        # the step's one budget of loop rounds, taken at once for the whole list
-        out.add(indent, f"STEP[0] -= len({items})")
-        out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(node.span, 'span')})")
-        units = self.costly_round(node)
-        if units is not None:
-            self.charge(f"len({items}) * {units}", node.span, out, indent)
-        out.add(indent, f"for {ctx.local(node.binder.name)} in {items}:")
-        if node.binder.condition is not None:
-            out.add(indent + 1, f"if not ({truth(self.x(node.binder.condition, inner, ctx))}): continue")
-        self.bump(self.counter(node), out, indent + 1, 1)
-        self.block(node.body, inner, ctx, out, indent + 1)
-
-    def loop_round(self, loop, out, indent):
-        """One round of a while or repeat: from the step's one budget of loop rounds (nested
-        loops share it, so that no step runs on for ever), and from its work budget when the
-        round costs much."""
-        out.add(indent, "STEP[0] -= 1")
-        out.add(indent, f"if STEP[0] < 0: step_runs_on({self.codegen.bind(loop.span, 'span')})")
-        units = self.costly_round(loop)
-        if units is not None:
-            self.charge(str(units), loop.span, out, indent)
-
-    def loop_cap(self, what, span, out, indent):
-        out.add(indent, "else:")
-        out.add(indent + 1, f"raise RulesRuntimeError(\"a '{what}' loop ran {LOOP_CAP} times\", "
-                            f"{self.codegen.bind(span, 'span')})")
-
-    def visit_While(self, node, scope, ctx, out, indent):
-        out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
-        out.add(indent + 1, f"if not ({truth(self.x(node.condition, scope, ctx))}): break")
-        self.loop_round(node, out, indent + 1)
-        self.bump(self.counter(node), out, indent + 1, 1)
-        self.block(node.body, scope, ctx, out, indent + 1)
-        self.loop_cap("while", node.span, out, indent)
-
-    def visit_Repeat(self, node, scope, ctx, out, indent):
-        inner = scope.child()
-        out.add(indent, f"for {self.fresh('_loop')} in range(LOOP_CAP):")
-        self.loop_round(node, out, indent + 1)
-        self.bump(self.counter(node), out, indent + 1, 1)
-        self.block(node.body, inner, ctx, out, indent + 1)
-        if node.until is not None:
-            out.add(indent + 1, f"if {self.x(node.until, inner, ctx)}: break")
-        self.loop_cap("repeat", node.span, out, indent)
-
-    def destination(self, node, scope, ctx, out, indent):
-        return self.zone_key(node.zone, scope, ctx, out, indent), isinstance(node, ast.ToBottom)
-
-    def zone_key(self, zone, scope, ctx, out, indent):
-        """The key of a zone components are put in: outside the zone's declared indexes, an
-        error, not a zone nobody declared."""
-        if isinstance(zone, ast.Subscript) and isinstance(zone.obj, ast.Name) and zone.obj.id in self.types.zones \
-                and scope.lookup(zone.obj.id) is None:
-            return self.checked_key(zone.obj.id, zone.indexes, zone.span, scope, ctx, out, indent)
-        return self.x(zone, scope, ctx)
-
-    def visit_Move(self, node, scope, ctx, out, indent):
-        item = self.fresh("_item")
-        out.add(indent, f"{item} = {self.x(node.item, scope, ctx)}")
-        zone, under = self.destination(node.destination, scope, ctx, out, indent)
-        out.add(indent, f"if {item} is not None: s.move({item}, {zone}, {under})")
-
-    def visit_MoveAll(self, node, scope, ctx, out, indent):
-        zone, under = self.destination(node.destination, scope, ctx, out, indent)
-        target = self.fresh("_target")
-        out.add(indent, f"{target} = {zone}")
-        out.add(indent, f"move_all(s, {self.codegen.collection(node.source, scope, ctx)}, {target}, {under})")
-
-    def visit_Deal(self, node, scope, ctx, out, indent):
-        count, source = self.x(node.count, scope, ctx), self.x(node.source, scope, ctx)
-        zone, under = self.destination(node.destination, scope, ctx, out, indent)
-        out.add(indent, f"s.deal({count}, {source}, {zone}, {under})")
-
-    def visit_Shuffle(self, node, scope, ctx, out, indent):
-        if self.explicit_chance and ctx.steps:
-            element = strip_optional(element_of(self.type_of(node.zone, scope)))
-            labeler = self.codegen.bind(self.game.labeler(element))
-            prompt = f"shuffle {self.source_text(node.zone)}"
-            out.add(indent, f"yield from chance_shuffle(s, {self.x(node.zone, scope, ctx)}, {labeler}, {prompt!r})")
-            return
-        out.add(indent, f"shuffle(s, {self.x(node.zone, scope, ctx)})")
-
-    def chance_value(self, node, scope, ctx, out, indent, public_target=False):
-        """With explicit chance, a value that is a pick: drawn by a chance node first. What
-        was drawn is shown to all only when it goes into a public variable (public_target) from
-        a list or a public zone: a local may go anywhere, and so it is not shown."""
-        if not (self.explicit_chance and ctx.steps and is_pick(node)):
-            return None
-        items = node.arguments[0]
-        element = strip_optional(element_of(self.type_of(items, scope)))
-        labeler = self.codegen.bind(self.game.labeler(element))
-        temp = self.fresh("_drawn")
-        hidden = not public_target
-        if self.type_of(items, scope).startswith("zone["):
-            zone = items.obj if isinstance(items, ast.Subscript) else items
-            name = zone.id if isinstance(zone, ast.Name) else None
-            hidden = hidden or name not in self.game.zone_meta or self.game.zone_meta[name][1] != "public"
-        out.add(indent, f"{temp} = yield from chance_pick(s, {self.codegen.collection(items, scope, ctx)}, {labeler}, {hidden})")
-        return temp
-
-    def visit_Reveal(self, node, scope, ctx, out, indent):
-        t = self.type_of(node.what, scope)
-        what = self.codegen.collection(node.what, scope, ctx) if strip_optional(t) not in self.types.components \
-            else f"({self.x(node.what, scope, ctx)},)"
-        players = self.x(node.players, scope, ctx)
-        if strip_optional(self.type_of(node.players, scope)) == "Player":
-            players = f"({players},)"
-        out.add(indent, f"reveal_to(s, {what}, {players})")
-
-    def visit_Create(self, node, scope, ctx, out, indent):
-        values = self.fresh("_values")
-        fields = self.types.fields_of(node.type_name)
-        inits = joined([f"{i.name!r}: " + self.attribute_stored(i.value, self.x(i.value, scope, ctx), fields[i.name],
-                                                                f"{node.type_name}.{i.name}", scope, out, indent)
-                        for i in node.inits], ", ")
-        out.add(indent, f"{values} = {{{inits}}}")
-        out.add(indent, f"{values}.setdefault('owner', None)")
-        template = self.codegen.literal(self.game.label_templates.get(node.type_name))
-        count = f"room_for(s, {self.x(node.count, scope, ctx)}, {self.codegen.bind(node.span, 'span')})"
-        zone = self.zone_key(node.zone, scope, ctx, out, indent)
-        out.add(indent, f"for {self.fresh('_n')} in range({count}):")
-        out.add(indent + 1, f"s.create({node.type_name!r}, dict({values}), {template}, {zone})")
-
-    def visit_Choose(self, node, scope, ctx, out, indent):
-        cg = self.codegen
-        var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
-        element = strip_optional(element_of(self.type_of(node.binder.domain, scope)))
-        options, names, index = self.fresh("_options"), self.fresh("_names"), self.fresh("_choice")
-        # (a new list: the options stay as they are while the zone they come from changes)
-        if where is None:
-            out.add(indent, f"{options} = list({domain})")
-        else:
-            before, (where,) = attributes_read_once([where], cg.temp)
-            for line in before:
-                out.add(indent, line)
-            out.add(indent, f"{options} = [{var} for {var} in {domain} if {where}]")
-        out.add(indent, f"if {options}:")
-        body = indent + 1
-        components = element in self.types.components
-        if components or element in self.types.boards:       # (named by their labels)
-            out.add(body, f"{options}, {names} = distinct_labelled(s, {options}, {components}, {cg.bind(node.span)})")
-        else:
-            labeler = cg.bind(self.game.labeler(element))
-            out.add(body, f"{options}, {names} = distinct_options(s, {options}, {labeler}, {components}, {cg.bind(node.span)})")
-        out.add(body, f"if len({options}) == 1: {index} = 0")
-        out.add(body, "elif s.cursor < len(s.choices):")
-        out.add(body + 1, f"{index} = s.choices[s.cursor]")
-        out.add(body + 1, "s.cursor += 1")
-        out.add(body, "else:")
-        who = f"seat(s, {self.x(node.chooser, scope, ctx)}, 'a choice', {cg.bind(node.chooser.span, 'span')})" \
-            if node.chooser is not None else "s.current"
-        prompt = node.prompt or f"choose {node.binder.name}"
-        public = "None"
-        if element in self.game.private_fields:
-            public = f"[{cg.bind(self.game.labeler(element, PUBLIC))}(s, v) for v in {options}]"
-        need = f"NeedChoice({options}, {names}, {who}, {prompt!r}, {public})"
-        if ctx.steps:
-            # the engine sends the chosen option back: the step goes on from here
-            out.add(body + 1, f"{index} = yield {need}")
-        else:
-            out.add(body + 1, f"raise {need}")
-        chosen_scope = scope.child(**{node.binder.name: element})
-        out.add(body, f"{ctx.local(node.binder.name)} = {options}[{index}]")
-        self.block(node.body, chosen_scope, ctx, out, body)
-
-    def visit_Require(self, node, scope, ctx, out, indent):
-        raise AssertionError("requirements are compiled with their action's guard")
-
-    def visit_Again(self, node, scope, ctx, out, indent):
-        out.add(indent, "s.extra = True")
-
-    def visit_Finish(self, node, scope, ctx, out, indent):
-        out.add(indent, "s.terminal = True")
-        winners = self.x(node.winners, scope, ctx) if node.winners is not None else "()"
-        out.add(indent, f"finish(s, {winners})")
-
-    def visit_Log(self, node, scope, ctx, out, indent):
-        # the log is public: each {expression} shown by its label as everybody sees it
-        out.add(indent, "if s.shared: s.own_trails()")
-        line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
-        span = self.codegen.bind(node.span, 'span')
-        try:
-            constant = python_ast.literal_eval(line)
-        except (ValueError, SyntaxError):
-            constant = None
-        if isinstance(constant, str) and len(constant) <= MAX_LOG_LINE:      # its length known now
-            out.add(indent, f"STEP[1] -= {len(constant)}")
-            out.add(indent, f"if STEP[1] < 0: work_runs_on({span})")
-            out.add(indent, f"s.log.append({line})")
-            return
-        # logged() written out: its call was a sixth of a short line's cost
-        out.add(indent, f"_line = {line}")
-        out.add(indent, "STEP[1] -= len(_line)")
-        out.add(indent, f"s.log.append(_line if STEP[1] >= 0 and len(_line) <= MAX_LOG_LINE "
-                        f"else past_log_limits(STEP, _line, {span}))")
-
-    def text_source(self, text, scope, ctx, span, label) -> str:
-        """The source of a text whose {expressions} are shown by their labels: label(node,
-        value source) -> the source of one value's text."""
-        pieces = []
-        for part in parse_template(text).parts:
-            if isinstance(part, str):
-                pieces.append(repr(part))
-                continue
-            node = self.checked.placeholder_nodes.get((span, part.inside)) or parse_expression(part.inside, span)
-            pieces.append(label(node, self.codegen.source(node, scope, ctx), scope))
-        if not pieces:
-            pieces.append(repr(text))
-        if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
-            return f"''.join(({joined(pieces, ', ')},))"
-        text = joined(pieces, " + ")
-        return f"({text})" if "\n" in text else text
-
-    def public_label(self, node, value, scope) -> str:
-        """The source of a value's text as everybody sees it: inline for the common types; '?'
-        for an expression that reads an owner-only attribute."""
-        private = self.game.private_fields
-        for item in ast.walk(node):
-            if isinstance(item, ast.Attribute) and item.name in private.get(strip_optional(self.type_of(item.obj, scope)), ()):
-                return "'?'"
-        t = strip_optional(self.type_of(node, scope))
-        if t in ("Player", "list[Player]"):
-            if self.seat_texts is None:
-                self.seat_texts = self.codegen.bind(SeatTexts().__getitem__, "seat_text")
-            return f"{self.seat_texts}({value})" if t == "Player" else f"', '.join(map({self.seat_texts}, {value}))"
-        if (t in self.types.components or t in self.types.boards) and t not in private:
-            return f'(_E[_v]["__label__"] if (_v := {value}) is not None else "none")'
-        if t in self.types.enums:       # (a member's text is its name)
-            return f'(_v if (_v := {value}) is not None else "none")'
-        labeler = self.codegen.bind(self.game.labeler(t, PUBLIC), "label")
-        if t == "int":
-            return f"(str(_v) if (_v := {value}).__class__ is int else {labeler}(s, _v))"
-        return f"{labeler}(s, {value})"
-
     def local_types(self, scope):
         out = {}
         while scope is not None and scope is not self.types.globals:
@@ -1003,54 +398,7 @@ class Compiler(Visitor):
             scope = scope.parent
         return out
 
-    def visit_CallStatement(self, node, scope, ctx, out, indent):
-        parameters = self.types.procedures[node.name].parameters
-        # a parameter is written by the call: none where its type has no '?' is an error here
-        args = "".join(", " + self.never_none_stored(a, self.x(a, scope, ctx), self.types.type_name(p.type),
-                                                     f"'{p.name}' of {node.name}", scope, out, indent)
-                       for a, p in zip(node.arguments, parameters))
-        if node.name not in self.may_choose_procs:
-            out.add(indent, f"proc_{node.name}(s{args})")
-        elif ctx.steps:
-            out.add(indent, f"yield from proc_{node.name}(s{args})")
-        else:
-            out.add(indent, f"without_choice(proc_{node.name}(s{args}))")
-
     # ---- declarations ----
-    def parameters(self, parameters) -> str:
-        return "".join(f", L_{p.name}" for p in parameters)
-
-    def cached_body(self, name, parameters, cache, computed, maintained=None):
-        """Lines of a function that keeps its values until the state it reads changes (the
-        stamps of what function `name` reads; see choose_memoized), `computed` the lines that
-        set its `value`. A filter `maintained` (codegen.MaintainedFilter) tests again only the
-        values whose zones changed since its last value, when it can (maintained.py)."""
-        if len(parameters) == 1:
-            key = f"L_{parameters[0].name}"
-        else:
-            key = "(" + "".join(f"L_{p.name}, " for p in parameters) + ")"
-        stamp = self.stamp_source(name, {p.name for p in parameters})
-        head = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
-                f"    stamp = {stamp}",
-                f"    entry = {cache}.get({key})",
-                "    if entry is not None and entry[0] == stamp: return entry[1]"]
-        if maintained is None:
-            return head + computed + [
-                           f"    if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
-                           f"    {cache}[{key}] = (stamp, value)",
-                           "    return value"]
-        m = maintained
-        return head + [f"    changed = changed_rows(entry, MEMO_STAMPS[0], MEMO_PARTS, {m.rows_of_key}, {m.limit})",
-                       "    if changed is None:",
-                       *["    " + line for line in computed],
-                       "    else:",
-                       "        tested = []",
-                       f"        for {m.target} in changed: tested.append({m.tested})     # (a loop: no frame for a few rows)",
-                       f"        value = refiltered(entry[1], tested, {m.order})",
-                       f"    if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
-                       f"    {cache}[{key}] = (stamp, value, MEMO_STAMPS[0], MEMO_PARTS.dropped + len(MEMO_PARTS.log))",
-                       "    return value"]
-
     def log_changes(self):
         """Once the functions are compiled, if a filter is maintained: the changes of the zone
         families counted by part are logged (maintained.py)."""
@@ -1064,55 +412,6 @@ class Compiler(Visitor):
             # (every family counted by part: its changes logged, key_mark)
             marks[family] = (k, partitioned, partitioned)
         self.game.key_marks.clear()
-
-    def entry_charge(self, name, span) -> list:
-        """The lines that charge a function's (or procedure's) body at its entry, when its
-        calls may compound (work.py); else none."""
-        if not self.work.charges_at_entry(name):
-            return []
-        out = Lines(span)
-        self.charge(str(self.work.body_cost(name)), span, out, 1)
-        return out.lines
-
-    def compile_function(self, name, fn):
-        scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
-        if name in self.memoized:
-            self.equality_index(name, fn, scope)
-        maintained = computed = None
-        boolean = self.types.type_name(fn.result_type) == "bool"
-        counter = self.counter(fn, ("called", "true") if boolean else None)
-        found = self.codegen.maintained_filter(fn.body, scope, Context("local"), [p.name for p in fn.parameters]) \
-            if name in self.memoized and self.memo_reads[name] == [0] and self.memo_zone_parts[name] else None
-        if found is None and counter is None:
-            computed = self.codegen.stopping_loop(fn.body, scope, Context("local"))
-        if found is not None:
-            source, maintained = found
-            if maintained is not None:
-                self.maintained[name] = self.memo_zone_parts[name]
-        elif computed is None:
-            source = self.codegen.source(fn.body, scope, Context("local"))
-        lines = computed + ["    return value"] if computed is not None else [f"    return {source}"]
-        if counter is not None:        # (coverage: such a function is never cached)
-            lines = [f"    COV[{counter}] += 1", f"    value = {source}",
-                     *([f"    if value: COV[{counter + 1}] += 1"] if boolean else []), "    return value"]
-        charge = self.entry_charge(name, fn.body.span)
-        # a body that only reads its indexes keeps no values of its own: the indexes keep them
-        if name in self.memoized and (charge or not self.answered_by_indexes(fn.body)):
-            lines = self.cached_body(name, fn.parameters, self.memo_cache_names[name],
-                                     computed if computed is not None else [f"    value = {source}"], maintained)
-            first = next(k for k, line in enumerate(lines) if line.startswith(("    value = ", "    changed = ")))
-            lines[first:first] = charge        # (a value found in the cache costs nothing)
-        else:
-            lines = charge + lines
-        self.define(f"def fn_{name}(s{self.parameters(fn.parameters)})", lines, self.where(fn), fn.body.span)
-        parameters = [p.name for p in fn.parameters]
-        compiled = self.codegen.namespace[f"fn_{name}"]
-        reset = self.game.memo_reset
-
-        def call(s, env):
-            reset(s)       # the state may have been changed from outside since the last call
-            return compiled(s, *[env[p] for p in parameters])
-        return call
 
     def answered_by_indexes(self, body) -> bool:
         """Whether a cached function's body became reads of its equality indexes, joined by
@@ -1268,62 +567,16 @@ class Compiler(Visitor):
             else:
                 source = f"counted([{element} {loops}])"
         others = [p for p in fn.parameters if p.name != b]
-        cache = cg.bind({}, f"cache_{name}_index")
-        asked = cg.bind({}, f"asked_{name}_index")
-        index = self.fresh(f"index_{name}_")
-        # the aggregate as written, for a value of b asked alone
-        plain = cg.source(node, scope, Context("local"))
         found = {"any": f"(L_{b} in table)", "filter": f"(table.get(L_{b}) or [])",
                  "count": f"table.get(L_{b}, 0)"}[node.kind]
-        if len(others) == 1:
-            key = f"L_{others[0].name}"
-        else:
-            key = "(" + "".join(f"L_{p.name}, " for p in others) + ")"
-        stamp = self.stamp_source(name, {p.name for p in others})
-        lines = ["    if MEMO_OWNER[0] is not s: memo_reset(s)",
-                 f"    stamp = {stamp}",
-                 f"    entry = {cache}.get({key})",
-                 "    if entry is not None and entry[0] == stamp:",
-                 "        table = entry[1]",
-                 f"    elif {asked}.get({key}, 0) is True or {asked}.get({key}) == stamp:",
-                 "        # a second value asked in the same state: worth the table, now and from then on",
-                 f"        {asked}[{key}] = True",
-                 f"        table = {source}",
-                 f"        if len({cache}) >= MEMO_LIMIT: {cache}.clear()",
-                 f"        {cache}[{key}] = (stamp, table)",
-                 "    else:",
-                 f"        {asked}[{key}] = stamp",
-                 f"        return {plain}",
-                 f"    return {found}"]
-        self.define(f"def {index}(s{self.parameters(others)}, L_{b})", lines,
-                    f"# {name}: its aggregate over the values of '{b}', a table once two are asked")
+        # the aggregate as written, for a value of b asked alone
+        index = self.index_function(name, others, b, source, lambda: cg.source(node, scope, Context("local")), found)
         read = f"{index}(s{''.join(f', L_{p.name}' for p in others)}, L_{b})"
         fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         guard = " and ".join(f"({cg.source(g, fn_scope, Context('local'))})" for g in guards)
         empty = {"any": "False", "filter": "[]", "count": "0"}[node.kind]
         cg.substitutions[id(node)] = f"({read} if {guard} else {empty})" if guards else read
         return True
-
-    def compile_procedure(self, name, proc):
-        scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in proc.parameters})
-        out = Lines()
-        ctx = Context("local")
-        ctx.steps = name in self.may_choose_procs      # a procedure that may choose is a generator
-        self.bump(self.counter(proc), out, 1)
-        out.lines.extend(self.entry_charge(name, proc.span))
-        out.spans.extend([proc.span] * (len(out.lines) - len(out.spans)))
-        self.block(proc.body, scope, ctx, out, 1)
-        compiled = self.define(f"def proc_{name}(s{self.parameters(proc.parameters)})", out, self.where(proc))
-        parameters = [p.name for p in proc.parameters]
-        reset = self.game.memo_reset
-        steps = ctx.steps
-
-        def run(s, env):
-            reset(s)
-            done = compiled(s, *[env[p] for p in parameters])
-            if steps:
-                without_choice(done, s)     # run from outside a step: a choice stops it (NeedChoice)
-        return run
 
     def var_indexes(self):
         """Aggregates that ask which indexes of a variable hold a value, over the variable's
@@ -1533,24 +786,6 @@ class Compiler(Visitor):
                 visit(getattr(node, field.name))
         visit(fn.body)
         return variables, zones
-
-    def stamp_source(self, name, available) -> str:
-        """The stamp of a cached function's values: it grows when what it reads changes. A zone
-        part read through a parameter that is not `available` counts as the whole family."""
-        terms = [f"MEMO_STAMPS[{k}]" for k in self.memo_reads[name]]
-        for zone, param in sorted(self.memo_zone_parts[name]):
-            if param in available:
-                terms.append(f"MEMO_PARTS.get(({zone!r}, L_{param}), 0)")
-            else:
-                terms.append(f"MEMO_STAMPS[{self.memo_stamp_index['zone:' + zone]}]")
-        return " + ".join(dict.fromkeys(terms))
-
-    def invalidate(self, dependency, out, indent):
-        """After a statement writes a variable (or moves components): the cached values of the
-        functions that read it are stale."""
-        k = self.memo_stamp_index.get(dependency)
-        if k is not None:
-            out.add(indent, f"MEMO_STAMPS[{k}] += 1")
 
     def reason_function(self, text, scope, binder):
         """f(s, e) -> a binder's own text for a refused value, its {expressions} of the binders
@@ -2383,32 +1618,6 @@ class Compiler(Visitor):
                        isinstance(n, (ast.Let, ast.Assign)) and is_pick(n.value))))
                    for n in ast.walk(tuple(statements)))
 
-    def compile_triggers(self):
-        """One generated function: fire the first trigger whose condition holds (True), or
-        none (False). The engine calls it until nothing fires."""
-        out = Lines()
-        ctx = Context("local")
-        ctx.steps = self.triggers_may_choose
-        for trigger in self.program.of_kind(ast.Trigger):
-            scope = self.types.globals
-            out.add(1, self.where(trigger))
-            indent = 1
-            if trigger.binder is not None:
-                domain, scope = self.loop_variable(trigger.binder, scope, ctx)
-                # (no copy: the loop ends with the first body it runs, which may change the domain)
-                out.add(1, f"for L_{trigger.binder.name} in {domain}:")
-                indent = 2
-                if trigger.binder.condition is not None:
-                    out.add(2, f"if not ({truth(self.x(trigger.binder.condition, scope, ctx))}): continue")
-            counter = self.counter(trigger)
-            self.bump(counter, out, indent, 1)
-            out.add(indent, f"if {truth(self.x(trigger.condition, scope, ctx))}:")
-            self.bump(counter, out, indent + 1)
-            self.block(trigger.body, scope, ctx, out, indent + 1)
-            out.add(indent + 1, "return True")
-        out.add(1, "return False")
-        return self.define("def fire_one_trigger(s)", out)
-
     def compile_all(self) -> CompiledRules:
         self.var_indexes()
         self.choose_memoized()
@@ -2439,16 +1648,10 @@ class Compiler(Visitor):
             invariants = [(name, holds if k is None else counting_invariant(holds, self.coverage.counts, k), span)
                           for (name, holds, span), k in zip(invariants, counters)]
         setup = self.program.setup.body if self.program.setup else ()
-        out = Lines()
-        if self.program.setup:
-            self.bump(self.counter(self.program.setup), out, 1)
         setup_ctx = Context("local")
         # with explicit chance, a setup that shuffles is a generator: the engine runs it as a step
         setup_may_choose = setup_ctx.steps = self.explicit_chance and self.may_choose(setup)
-        self.block(setup, self.types.globals, setup_ctx, out, 1)
-        if setup_ctx.steps and not any("yield" in line for line in out.lines):
-            out.add(1, "yield from ()")
-        setup_function = self.define("def setup(s)", out, self.where(self.program.setup) if self.program.setup else "")
+        setup_function = self.setup_function(setup, setup_ctx)
         setup_parts = None
         if self.coverage is None and not self.explicit_chance:
             setup_parts = self.setup_parts(setup)
@@ -2460,10 +1663,7 @@ class Compiler(Visitor):
         for field in self.program.game.fields:
             kind = {ast.ScoreField: "score", ast.ReturnsField: "returns"}.get(type(field))
             if kind is not None:
-                scope = self.types.globals.child(**{field.player_name: "Player"})
-                source = self.x(field.expr, scope, Context("local"))
-                header[kind] = self.define(f"def {kind}(s, L_{field.player_name})", [f"    return {source}"],
-                                           self.where(field), field.span)
+                header[kind] = self.header_function(kind, field)
         return CompiledRules(
             self.actions, self.action_index, self.triggers_may_choose, fire_one_trigger,
             triggers[0].span if triggers else None, self.functions, self.procedures, invariants, setup_may_choose,
@@ -2494,12 +1694,8 @@ class Compiler(Visitor):
             cut += 1
         if cut == 0:
             return None
-        parts = []
-        for name, statements in (("setup_prefix", setup[:cut]), ("setup_rest", setup[cut:])):
-            out = Lines()
-            self.block(statements, self.types.globals, Context("local"), out, 1)
-            parts.append(self.define(f"def {name}(s)", out, self.where(self.program.setup)))
-        return tuple(parts)
+        return tuple(self.setup_part(name, statements)
+                     for name, statements in (("setup_prefix", setup[:cut]), ("setup_rest", setup[cut:])))
 
     @staticmethod
     def draws_nothing(statements, drawing, drawing_procs) -> bool:
@@ -2520,12 +1716,8 @@ class Compiler(Visitor):
         # (the IR is imported only when a game compiles: `referee check` starts without it)
         from .lower_flow import lower_run_flow
         from .passes import run_passes
-        from .render_python import render_function
         function = lower_run_flow(flow, self.game.num_players, lambda ins: self.codegen.bind(ins, "ins"))
-        rendered = render_function(run_passes(function, self.game.passes_off))
-        out = Lines()
-        out.lines, out.spans = rendered.lines, rendered.spans
-        return self.define(rendered.header, out)
+        return self.define(run_passes(function, self.game.passes_off), by_rule=False)
 
     def flow_block(self, statements, scope, out):
         scope = scope.child()
@@ -2568,15 +1760,12 @@ class Compiler(Visitor):
     def flow_expr(self, node, scope):
         """An expression of the flow as IR, in the flow's environment: a constant, or codegen's
         source (run inside run_flow: no function of its own)."""
-        from . import ir
-        from .lower_flow import FLOW_LOCALS
         if isinstance(node, (ast.Boolean, ast.Integer)):
             return ir.Constant(node.value, node.span)
-        return ir.Host((self.codegen.source(node, scope, Context("env")),), reads=FLOW_LOCALS, span=node.span)
+        source = hosted(self.codegen.source(node, scope, Context("env")))
+        return ir.Host(source.lines, reads=FLOW_LOCALS | source.reads, span=node.span)
 
     def flow_statement(self, node, scope, out):
-        from . import ir
-        from .lower_flow import FLOW_LOCALS
         here = len(out)
         key = f"#{here}"
         if isinstance(node, ast.Play):
@@ -2635,16 +1824,21 @@ class Compiler(Visitor):
             out.append(Instruction("jump", node.span, target=step))
             out[step].target = len(out)
         else:
-            lines = Lines(node.span)
             ctx = Context("env")
             ctx.steps = self.may_choose((node,))      # a generator, run by the engine as a step
-            self.dispatch(node, scope, ctx, lines, 0)
-            if self.may_choose((node,)):      # run by the engine as a step (effect_runner): a function of its own
-                indented = Lines()
-                indented.lines = ["    " + line for line in lines.lines] or ["    pass"]
-                indented.spans = lines.spans or [node.span]
-                fn = self.define(f"def {self.fresh('_run')}(s, e)", indented, self.where(node))
+            effect = []
+            self.dispatch(node, scope, ctx, effect)
+            effect = tuple(located(flow_read(statement), node.span) for statement in effect)
+            if ctx.steps:      # run by the engine as a step (effect_runner): a function of its own
+                fn = self.define(ir.Function(self.fresh("_run"), ("s", "e"), effect, node.span))
                 out.append(Instruction("effect", node.span, fn=fn, may_choose=True))
             else:               # in run_flow itself
-                code = ir.Host(tuple(lines.lines), tuple(lines.spans), FLOW_LOCALS, node.span) if lines.lines else None
-                out.append(Instruction("effect", node.span, code=code))
+                out.append(Instruction("effect", node.span, statements=effect))
+
+
+def flow_read(node):
+    """A statement of the flow's effects whose host code may read the state and its
+    environment too (what run_flow binds: s, e)."""
+    if isinstance(node, ir.Host):
+        return ir.Host(node.lines, node.line_spans, node.reads | FLOW_LOCALS, node.span)
+    return ir.rebuilt(node, flow_read)
