@@ -192,7 +192,7 @@ class FunctionLowering:
             total = ir.Arithmetic("+", total, term)
         return total
 
-    def cached_body(self, name, parameters, cache, computed, charge, maintained=None) -> list:
+    def cached_body(self, name, parameters, cache, computed, charge, maintained=None, span=None) -> list:
         """The statements of a function that keeps its values until the state it reads changes
         (the stamps of what function `name` reads; see choose_memoized), `computed` those that
         set its `value`, `charge` its cost (none for a value found in the cache). A filter
@@ -212,7 +212,8 @@ class FunctionLowering:
         m = maintained
         changed, tested = ir.Local("changed"), ir.Local("tested")
         parts = ir.Global("MEMO_PARTS")
-        retest = host_lines([f"for {m.target} in changed: tested.append({m.tested})     # (a loop: no frame for a few rows)"])
+        retest = host_lines([f"for {m.target} in changed: tested.append({m.tested})     # (a loop: no frame for a few rows)"],
+                            span=span)
         kept = ir.Tuple((STAMP, VALUE, memo_item("MEMO_STAMPS", 0),
                          ir.Arithmetic("+", ir.Field(parts, "dropped"), ir.Call("len", (ir.Field(parts, "log"),)))))
         return head + [
@@ -247,7 +248,8 @@ class FunctionLowering:
                 self.maintained[name] = self.memo_zone_parts[name]
         elif computed is None:
             source = self.codegen.source(fn.body, scope, Context("local"))
-        value = [host_lines(computed)] if computed is not None else [ir.Assign("value", hosted(source))]
+        span = fn.body.span
+        value = [host_lines(computed, span=span)] if computed is not None else [ir.Assign("value", hosted(source))]
         body = value + [ir.Return(VALUE)] if computed is not None else [ir.Return(hosted(source))]
         if counter is not None:        # (coverage: such a function is never cached)
             body = [ir.CountCoverage(counter), ir.Assign("value", hosted(source)),
@@ -255,11 +257,10 @@ class FunctionLowering:
         charge = self.entry_charge(name, fn.body.span)
         # a body that only reads its indexes keeps no values of its own: the indexes keep them
         if name in self.memoized and (charge or not self.answered_by_indexes(fn.body)):
-            body = self.cached_body(name, fn.parameters, self.memo_cache_names[name], value, charge, maintained)
+            body = self.cached_body(name, fn.parameters, self.memo_cache_names[name], value, charge, maintained, span)
         else:
             body = charge + body
-        span = fn.body.span
-        body = [attrs_spanned(s, span) for s in body]
+        body = [located(s, span) for s in body]
         self.define(ir.Function(f"fn_{name}", self.params_of(fn.parameters), tuple(body), fn.span))
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]
@@ -356,9 +357,3 @@ class FunctionLowering:
         body = self.statements(statements, self.types.globals, Context("local"))
         return self.define(ir.Function(name, ("s",), body, self.program.setup.span))
 
-
-def attrs_spanned(statement, span):
-    """A function body's statement with `span` where it has none (host lines too)."""
-    if isinstance(statement, ir.Host) and statement.span is None and not statement.line_spans:
-        return ir.Host(statement.lines, (), statement.reads, span)
-    return located(statement, span)

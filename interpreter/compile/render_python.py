@@ -203,8 +203,11 @@ def inline(statement: ir.Statement) -> str:
 def guard(writer: Writer, node: ir.Guard, indent: int, keyword: str = "if") -> None:
     actions = "; ".join(inline(statement) for statement in node.then)
     writer.add(indent, f"{keyword} {expression(node.test)}: {actions}", node.span)
-    if len(node.orelse) == 1 and isinstance(node.orelse[0], (ir.If, ir.Guard)):
-        (guard if isinstance(node.orelse[0], ir.Guard) else Writer.if_)(writer, node.orelse[0], indent, "elif")
+    only = node.orelse[0] if len(node.orelse) == 1 else None
+    if isinstance(only, ir.Guard):
+        guard(writer, only, indent, "elif")
+    elif isinstance(only, ir.If):
+        writer.if_(only, indent, "elif")
     elif node.orelse:
         writer.header(indent, "else:", node, node.orelse)
 
