@@ -8,6 +8,7 @@ from referee.dsl import ast
 from ..runtime import without_choice
 from ..runtime.errors import RulesRuntimeError
 from . import ir
+from .caching import callers
 from .codegen import Context
 from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, hosted
@@ -357,3 +358,38 @@ class FunctionLowering:
         body = self.statements(statements, self.types.globals, Context("local"))
         return self.define(ir.Function(name, ("s",), body, self.program.setup.span))
 
+    def setup_parts(self, setup):
+        """(prefix(s), rest(s)): the setup split after its longest beginning that draws nothing
+        at random (creates, moves, variables) and cannot choose or end the game. That part is
+        the same in every game: the engine runs it once and starts each game from a copy.
+        None when the setup begins with a draw."""
+        procs = self.types.procedures
+        drawing = callers(self.types.functions, {"pick"})
+        draws = set()
+        changed = True
+        while changed:          # procedures that draw, directly or through others
+            changed = False
+            for name, proc in procs.items():
+                if name not in draws and not self.draws_nothing(proc.body, drawing, draws):
+                    draws.add(name)
+                    changed = True
+        cut = 0
+        while cut < len(setup) and self.draws_nothing((setup[cut],), drawing, draws):
+            cut += 1
+        if cut == 0:
+            return None
+        return tuple(self.setup_part(name, statements)
+                     for name, statements in (("setup_prefix", setup[:cut]), ("setup_rest", setup[cut:])))
+
+    @staticmethod
+    def draws_nothing(statements, drawing, drawing_procs) -> bool:
+        """Whether statements are the same in every game: no shuffle, no pick, no choice, no
+        finish, no call that may do one of these."""
+        for n in ast.walk(tuple(statements)):
+            if isinstance(n, (ast.Shuffle, ast.Choose, ast.Finish)):
+                return False
+            if isinstance(n, ast.Call) and n.name in drawing:
+                return False
+            if isinstance(n, ast.CallStatement) and (n.name in drawing_procs or n.name in drawing):
+                return False
+        return True
