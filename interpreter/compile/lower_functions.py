@@ -14,7 +14,7 @@ from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, hosted
 from .module import digest, functions_text
 from .render_python import render_function, where
-from .source_text import host_reads, truth
+from .source_text import host_reads
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
@@ -120,9 +120,8 @@ class FunctionLowering:
     def expression_function(self, node, scope, ctx=None, name=None):
         """f(s, e) -> the value of an expression (e: the flow's or a caller's environment)."""
         ctx = ctx or Context("env")
-        source = self.codegen.source(node, scope, ctx)
-        fn = self.define(ir.Function(name or self.fresh("_x"), ("s", "e"), (ir.Return(hosted(source), node.span),),
-                                     node.span))
+        value = self.value(node, scope, ctx)
+        fn = self.define(ir.Function(name or self.fresh("_x"), ("s", "e"), (ir.Return(value, node.span),), node.span))
         constant = self.codegen.constant_of(node)
         if constant is not None:
             fn.value = constant[0]
@@ -152,12 +151,11 @@ class FunctionLowering:
     def binder_functions(self, binder, scope):
         """(domain fn, where fn or None, inner scope, element type), in the env form."""
         from referee.dsl.types import element_of, strip_optional
-        domain_source = self.codegen.collection(binder.domain, scope, Context("env"))
+        values = self.sequence(binder.domain, scope, Context("env"))
         element = strip_optional(element_of(self.type_of(binder.domain, scope)))
         if element.startswith("list["):
-            domain_source = f"hashable_values({domain_source})"
-        domain = self.define(ir.Function(self.fresh("_d"), ("s", "e"), (ir.Return(hosted(domain_source), binder.span),),
-                                         binder.span))
+            values = ir.Call("hashable_values", (values,))
+        domain = self.define(ir.Function(self.fresh("_d"), ("s", "e"), (ir.Return(values, binder.span),), binder.span))
         inner = scope.child(**{binder.name: element})
         where_fn = self.expr(binder.condition, inner) if binder.condition is not None else None
         return domain, where_fn, inner, element
@@ -165,9 +163,8 @@ class FunctionLowering:
     def header_function(self, kind, field):
         """score(s, p) or returns(s, p) of the game's header."""
         scope = self.types.globals.child(**{field.player_name: "Player"})
-        source = self.x(field.expr, scope, Context("local"))
-        return self.define(ir.Function(kind, ("s", f"L_{field.player_name}"), (ir.Return(hosted(source), field.span),),
-                                       field.span))
+        value = self.value(field.expr, scope, Context("local"))
+        return self.define(ir.Function(kind, ("s", f"L_{field.player_name}"), (ir.Return(value, field.span),), field.span))
 
     # ---- functions and procedures ----
     def parameters(self, parameters) -> str:
@@ -331,12 +328,12 @@ class FunctionLowering:
             if trigger.binder is not None:
                 domain, scope = self.loop_variable(trigger.binder, scope, ctx)
                 # (no copy: the loop ends with the first body it runs, which may change the domain)
-                loop = (f"L_{trigger.binder.name}", hosted(domain))
-                tests = [guard(ir.Not(hosted(truth(self.x(trigger.binder.condition, scope, ctx)))), ir.Continue())] \
+                loop = (f"L_{trigger.binder.name}", domain)
+                tests = [guard(ir.Not(self.condition(trigger.binder.condition, scope, ctx)), ir.Continue())] \
                     if trigger.binder.condition is not None else []
             counter = self.counter(trigger)
             fire = self.count(counter, 1)
-            test = hosted(truth(self.x(trigger.condition, scope, ctx)))
+            test = self.condition(trigger.condition, scope, ctx)
             fire.append(ir.If(test, tuple(self.count(counter)) + self.statements(trigger.body, scope, ctx)
                               + (ir.Return(ir.Constant(True)),)))
             if loop is not None:

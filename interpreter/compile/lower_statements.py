@@ -59,6 +59,14 @@ class StatementLowering:
             return ir.Constant(constant[0])
         return hosted(source)
 
+    def condition(self, node, scope, ctx) -> ir.Expression:
+        """A condition as IR, where only its truth counts (an if, a filter)."""
+        return hosted(truth(self.codegen.source(node, scope, ctx)))
+
+    def sequence(self, node, scope, ctx) -> ir.Expression:
+        """An expression whose items are asked for as IR: a zone's content when it is a zone."""
+        return hosted(self.codegen.collection(node, scope, ctx))
+
     def literal(self, value) -> ir.Expression:
         """A value the game knows as IR: its literal, or the name it is bound to."""
         source = self.codegen.literal(value)
@@ -252,7 +260,7 @@ class StatementLowering:
         being none. A literal outside a range is an error when the game is compiled."""
         parts = []
         for index, (element, allowed, shown) in zip(indexes, self.index_domains(name) if indexes else ()):
-            source = hosted(self.codegen.source(index, scope, ctx))
+            source = self.value(index, scope, ctx)
             if isinstance(index, ast.Integer) and allowed is not None:
                 if index.value not in allowed:
                     raise RulesRuntimeError(f"{name}[{index.value}] is outside the indexes declared for {name} ({shown})",
@@ -354,7 +362,7 @@ class StatementLowering:
         counter = self.counter(node)
         tests = []
         for k, (condition, body) in enumerate(branches):
-            test = hosted(truth(self.x(condition, scope, ctx)))
+            test = self.condition(condition, scope, ctx)
             tests.append((test, tuple(self.count(counter, 1 + k)) + self.statements(body, scope, ctx)))
         chain = self.statements(node.orelse, scope, ctx) if node.orelse else ()
         for test, body in reversed(tests):
@@ -362,7 +370,7 @@ class StatementLowering:
         out.extend(chain)
 
     def loop_variable(self, binder, scope, ctx):
-        domain = self.codegen.collection(binder.domain, scope, ctx)
+        domain = self.sequence(binder.domain, scope, ctx)
         element = strip_optional(element_of(self.type_of(binder.domain, scope)))
         inner = scope.child(**{binder.name: element})
         return domain, inner
@@ -386,7 +394,7 @@ class StatementLowering:
 
     def visit_For(self, node, scope, ctx, out):
         domain, inner = self.loop_variable(node.binder, scope, ctx)
-        items = self.temporary("_items", ir.Call("list", (hosted(domain),)), out)
+        items = self.temporary("_items", ir.Call("list", (domain,)), out)
         # the step's one budget of loop rounds, taken at once for the whole list
         rounds = ir.Call("len", (items,))
         out += self.spend(0, rounds, node.span)
@@ -395,7 +403,7 @@ class StatementLowering:
             out += self.spend(1, ir.Arithmetic("*", rounds, ir.Constant(units)), node.span)
         body = []
         if node.binder.condition is not None:
-            body.append(guard(ir.Not(hosted(truth(self.x(node.binder.condition, inner, ctx)))), ir.Continue()))
+            body.append(guard(ir.Not(self.condition(node.binder.condition, inner, ctx)), ir.Continue()))
         body += self.count(self.counter(node), 1)
         body += self.statements(node.body, inner, ctx)
         out.append(ir.ForEach(ctx.local(node.binder.name), items, tuple(body)))
@@ -416,7 +424,7 @@ class StatementLowering:
 
     def visit_While(self, node, scope, ctx, out):
         loop = self.fresh("_loop")
-        body = [guard(ir.Not(hosted(truth(self.x(node.condition, scope, ctx)))), ir.Break())]
+        body = [guard(ir.Not(self.condition(node.condition, scope, ctx)), ir.Break())]
         body += self.loop_round(node)
         body += self.count(self.counter(node), 1)
         body += self.statements(node.body, scope, ctx)
@@ -429,7 +437,7 @@ class StatementLowering:
         body += self.count(self.counter(node), 1)
         body += self.statements(node.body, inner, ctx)
         if node.until is not None:
-            body.append(guard(hosted(self.x(node.until, inner, ctx)), ir.Break()))
+            body.append(guard(self.value(node.until, inner, ctx), ir.Break()))
         out.append(ir.Rounds(loop, ir.Global("LOOP_CAP"), tuple(body), self.loop_cap("repeat", node.span)))
 
     # ---- components and zones ----
@@ -454,7 +462,7 @@ class StatementLowering:
     def visit_MoveAll(self, node, scope, ctx, out):
         zone, under = self.destination(node.destination, scope, ctx, out)
         target = self.temporary("_target", zone, out)
-        out.append(call("move_all", STATE, hosted(self.codegen.collection(node.source, scope, ctx)), target, under))
+        out.append(call("move_all", STATE, self.sequence(node.source, scope, ctx), target, under))
 
     def visit_Deal(self, node, scope, ctx, out):
         count, source = self.value(node.count, scope, ctx), self.value(node.source, scope, ctx)
@@ -486,7 +494,7 @@ class StatementLowering:
             zone = items.obj if isinstance(items, ast.Subscript) else items
             name = zone.id if isinstance(zone, ast.Name) else None
             hidden = hidden or name not in self.game.zone_meta or self.game.zone_meta[name][1] != "public"
-        drawn = ir.Call("chance_pick", (STATE, hosted(self.codegen.collection(items, scope, ctx)), labeler,
+        drawn = ir.Call("chance_pick", (STATE, self.sequence(items, scope, ctx), labeler,
                                         ir.Constant(hidden)))
         out.append(ir.YieldFrom(drawn, temp))
         return ir.Local(temp)
@@ -503,10 +511,12 @@ class StatementLowering:
     def visit_Create(self, node, scope, ctx, out):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
-        inits = joined([f"{i.name!r}: " + expression(self.attribute_stored(
-            i.value, self.value(i.value, scope, ctx), fields[i.name], f"{node.type_name}.{i.name}", scope, out))
-            for i in node.inits], ", ")
-        out.append(ir.Assign(values, hosted(f"{{{inits}}}")))
+        stored = [self.attribute_stored(i.value, self.value(i.value, scope, ctx), fields[i.name],
+                                        f"{node.type_name}.{i.name}", scope, out) for i in node.inits]
+        inits = joined([f"{i.name!r}: {expression(value)}" for i, value in zip(node.inits, stored)], ", ")
+        attributes = hosted(f"{{{inits}}}")
+        read = {value.name for value in stored if isinstance(value, ir.Local)}
+        out.append(ir.Assign(values, ir.Host(attributes.lines, reads=attributes.reads | read)))
         out.append(ir.ExpressionStatement(ir.Method(ir.Local(values), "setdefault", (ir.Constant("owner"), NONE))))
         template = self.literal(self.game.label_templates.get(node.type_name))
         count = ir.Call("room_for", (STATE, self.value(node.count, scope, ctx), self.spanned(node.span)))
@@ -563,7 +573,7 @@ class StatementLowering:
 
     def visit_Finish(self, node, scope, ctx, out):
         out.append(ir.WriteState("terminal", ir.Constant(True)))
-        winners = hosted(self.x(node.winners, scope, ctx)) if node.winners is not None else ir.Tuple(())
+        winners = self.value(node.winners, scope, ctx) if node.winners is not None else ir.Tuple(())
         out.append(call("finish", STATE, winners))
 
     def visit_Log(self, node, scope, ctx, out):
