@@ -4,6 +4,7 @@ executed into the generated module's namespace."""
 from __future__ import annotations
 
 from referee.dsl import ast
+from referee.dsl.types import element_of, strip_optional
 
 from ..runtime import without_choice
 from ..runtime.errors import RulesRuntimeError
@@ -59,6 +60,11 @@ def stale_cache_dropped(cache: ir.Global) -> ir.Guard:
                  ir.ExpressionStatement(ir.Method(cache, "clear")))
 
 
+def too_deep(error, span) -> RulesRuntimeError:
+    return RulesRuntimeError(f"this rule is nested too deeply to compile "
+                             f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", span)
+
+
 STAMP, ENTRY, VALUE = ir.Local("stamp"), ir.Local("entry"), ir.Local("value")
 
 
@@ -75,8 +81,11 @@ class FunctionLowering:
             function = ir.Function(name, tuple(params.split(", ")), (host_lines(lines, spans),) if lines else ())
             comment = comment or ""
         comment = where(function.span) if comment is None else comment
-        whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
-        rendered = render_function(whole, by_rule)
+        try:
+            whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
+            rendered = render_function(whole, by_rule)
+        except RecursionError as error:
+            raise too_deep(error, function.span) from None
         name = function.name
         head = ([comment] if comment else []) + [f"{rendered.header}:"]
         source = "\n".join(head + rendered.lines) + "\n"
@@ -92,9 +101,7 @@ class FunctionLowering:
             try:
                 exec(compile(source, filename, "exec"), namespace)
             except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
-                at = next((sp for sp in rendered.spans if sp is not None), None)
-                raise RulesRuntimeError(f"this rule is nested too deeply to compile "
-                                        f"({getattr(error, 'msg', type(error).__name__)}): split it into functions", at) from None
+                raise too_deep(error, next((sp for sp in rendered.spans if sp is not None), None)) from None
         self.module.append(source)
         self.function_spans.append((name, line_spans, len(head)))
         return namespace[name]
@@ -150,7 +157,6 @@ class FunctionLowering:
 
     def binder_functions(self, binder, scope):
         """(domain fn, where fn or None, inner scope, element type), in the env form."""
-        from referee.dsl.types import element_of, strip_optional
         values = self.sequence(binder.domain, scope, Context("env"))
         element = strip_optional(element_of(self.type_of(binder.domain, scope)))
         if element.startswith("list["):
