@@ -671,9 +671,12 @@ class ListLiteral:
 
 @node
 class Module:
-    """One parsed file: its declarations in order."""
+    """One parsed file: its declarations in order, and the parser's tokens in the order of the
+    text (names, texts, numbers, rule tags, kept words; comments and punctuation aside), for
+    the editor's index: they are not children of the tree, nor part of its equality."""
     span: Span
     items: tuple
+    tokens: tuple = attrs.field(default=(), eq=False, metadata={"child": False})
 
 
 def walk(value):
@@ -698,7 +701,8 @@ NODE_FIELDS = {}        # class -> its attrs fields' names, or False when it is 
 
 
 def node_fields(cls):
-    names = NODE_FIELDS[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else False
+    names = NODE_FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.metadata.get("child", True)) \
+        if attrs.has(cls) else False
     return names
 
 

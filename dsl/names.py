@@ -34,10 +34,8 @@ from .visitor import Visitor
 
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
-# the tokens that matter here; whatever else (operators, brackets, spaces) lies between them
-TOKEN = re.compile(r'(?P<long>"""[\s\S]*?(?:"""|\Z))|(?P<text>"[^"\\\n]*(?:\\.[^"\\\n]*)*"?)'
-                   r'|(?P<comment>#[^\n]*)|(?P<tag>@[A-Z][A-Za-z]*-[0-9]+[a-z]?)'
-                   r'|(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)')
+# the parser's token types as the index sees them (any other kept token is a word of the language)
+TOKEN_KINDS = {"NAME": "name", "STRING": "text", "LONG_STRING": "long", "INT": "number", "RULE_TAG": "tag"}
 BUILTIN_TYPES = ("int", "real", "bool", "text")
 PLACEHOLDER_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")      # a name in it (not an attribute)
 
@@ -54,20 +52,22 @@ def keywords() -> tuple:
 
 @attrs.frozen
 class Token:
-    kind: str        # name, number, text, long, comment, tag
+    kind: str        # name, number, text, long, tag, word
     text: str
     offset: int
     span: ast.Span
 
 
 class Tokens:
-    """The tokens of one file, with the offsets of its lines (positions <-> offsets)."""
+    """The tokens of one file as its parser found them (`parsed`: ast.Module.tokens; none for a
+    text that does not parse, where only positions are asked), with the offsets of its lines
+    (positions <-> offsets)."""
 
-    def __init__(self, file: str, text: str):
+    def __init__(self, file: str, text: str, parsed: tuple = ()):
         self.file, self.text = file, text
         self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-        self.tokens = [Token(m.lastgroup, m.group(), m.start(), self.span(m.start(), len(m.group())))
-                       for m in TOKEN.finditer(text)]
+        self.tokens = [Token(TOKEN_KINDS.get(t.type, "word"), str(t), t.start_pos, self.span(t.start_pos, len(t)))
+                       for t in parsed]
         self.offsets = [t.offset for t in self.tokens]
 
     def offset(self, line: int, column: int) -> int:
@@ -84,13 +84,13 @@ class Tokens:
         return ast.Span(self.file, line, column, end_line, end_column)
 
     def within(self, span: ast.Span, after: Optional[ast.Span] = None):
-        """The tokens inside a node's span (after the end of `after`, if given), comments aside."""
+        """The tokens inside a node's span (after the end of `after`, if given)."""
         start = self.offset(span.line, span.column)
         if after is not None:
             start = max(start, self.offset(after.end_line, after.end_column))
         end = self.offset(span.end_line, span.end_column)
         first = bisect.bisect_left(self.offsets, start)
-        return [t for t in self.tokens[first:bisect.bisect_left(self.offsets, end)] if t.kind != "comment"]
+        return self.tokens[first:bisect.bisect_left(self.offsets, end)]
 
     def name_span(self, span: ast.Span, name: str, after=None, last=False) -> Optional[ast.Span]:
         """Where the word `name` stands in a node (its first, or last, occurrence)."""
@@ -219,15 +219,17 @@ def doc_comment(text: str, line: int) -> Optional[str]:
     return "\n".join(reversed(found)) or None
 
 
-def header(text: str, span: ast.Span) -> str:
-    """A declaration's first line, without the '{' or '=' that opens its body."""
-    lines = source_lines(text)
+def header(tokens: Tokens, span: ast.Span) -> str:
+    """A declaration's first line, without the '{' or '=' that opens its body, nor a comment."""
+    lines = source_lines(tokens.text)
     if not 1 <= span.line <= len(lines):
         return ""
     line = lines[span.line - 1][span.column - 1:]
     if span.end_line == span.line:
         line = line[:span.end_column - span.column]
-    comment = next((m.start() for m in TOKEN.finditer(line) if m.lastgroup == "comment"), None)
+    start = tokens.offset(span.line, span.column)
+    texts = [(t.offset - start, t.offset - start + len(t.text)) for t in tokens.within(span) if t.kind in ("text", "long")]
+    comment = next((k for k, ch in enumerate(line) if ch == "#" and not any(a <= k < b for a, b in texts)), None)
     line = line[:comment] if comment is not None else line
     line = line.rstrip().removesuffix("{").removesuffix("=").rstrip()
     return line if len(line) <= 200 else line[:199] + "…"
@@ -548,7 +550,7 @@ def declare_globals(index: Index, file: str, module: ast.Module, tokens: Tokens)
         # the symbol is the declaration in force (an override), or the first one read
         if (declared is not None and declared.node.span == inner.span) or key not in index.symbols:
             index.symbols[key] = Symbol(
-                key, inner.name, kind, global_type(index.checked.typer, inner), header(text, inner.span),
+                key, inner.name, kind, global_type(index.checked.typer, inner), header(tokens, inner.span),
                 doc_comment(text, inner.span.line) or (tag and doc_comment(text, tag.span.line)),
                 declared.tag if declared else tag, inner.span)
         index.add(Occurrence(span, key, declares=True))
@@ -562,7 +564,7 @@ def declare_members(index: Index, text: str, enum: ast.Enum, tokens: Tokens, aft
         at = tokens.name_span(enum.span, member, after)
         if at is not None:
             key = ("member", member)
-            index.symbols[key] = Symbol(key, member, "enum member", enum.name, header(text, enum.span),
+            index.symbols[key] = Symbol(key, member, "enum member", enum.name, header(tokens, enum.span),
                                         declaration=enum.span)
             index.add(Occurrence(at, key, declares=True))
             after = at
@@ -598,7 +600,7 @@ def build_index(program, sources: dict) -> Index:
         text, module = sources.get(file), program.modules.get(file)
         if text is None or module is None:
             continue
-        tokens = Tokens(file, text)
+        tokens = Tokens(file, text, module.tokens)
         index.tokens[real(file)] = tokens
         index.modules[real(file)] = module
         declare_globals(index, file, module, tokens)
@@ -839,7 +841,6 @@ def document_symbols(index: Index, file: str) -> list:
     if module is None:
         return []
     tokens = index.tokens[real(file)]
-    text = index.sources.get(file) or tokens.text
     found = []
     for item in module.items:
         inner, _ = ast.untag(item)
@@ -856,5 +857,5 @@ def document_symbols(index: Index, file: str) -> list:
                                    type_text(index.symbols[o.key].type))
                     for o in index.occurrences if o.declares and o.key[0] in ("member", "attribute")
                     and real(o.span.file) == real(file) and inside(inner.span, o.span.line, o.span.column)]
-        found.append(DocumentSymbol(name, kind, inner.span, name_span, header(text, inner.span), tuple(children)))
+        found.append(DocumentSymbol(name, kind, inner.span, name_span, header(tokens, inner.span), tuple(children)))
     return found

@@ -173,8 +173,10 @@ class ToAst(Transformer):
     def __init__(self, file: str):
         super().__init__(visit_tokens=True)
         self.file = file
+        self.tokens: list[Token] = []     # every token of the tree, for Module.tokens
 
     def __default_token__(self, token):
+        self.tokens.append(token)
         return token_value(token)
 
     def __default__(self, data, children, meta):
@@ -185,7 +187,7 @@ class ToAst(Transformer):
             return children[0]
         span = span_of(self.file, meta)
         if rule == "start":
-            return ast.Module(span, tuple(children))
+            return ast.Module(span, tuple(children), tuple(sorted(self.tokens, key=token_offset)))
         if rule == "boolean":
             return ast.Boolean(span, children[0] == "true")
         cls = getattr(ast, class_name(rule))
@@ -207,6 +209,10 @@ class ToAst(Transformer):
         if cls is ast.Var:
             out[-3] = out[-3] or "public"        # visibility, before display and the initial value
         return out
+
+
+def token_offset(token: Token) -> int:
+    return token.start_pos or 0
 
 
 def attrs_fields(cls):

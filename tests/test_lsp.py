@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.dsl import names
+from referee.dsl.parser import parse
 from referee.dsl.diagnostics import source_lines
 from referee.dsl.parser import GRAMMAR_PATH
 from referee.interpreter.lsp import server as lsp
@@ -337,7 +338,10 @@ def test_renaming_an_attribute_renames_it_in_labels_creations_and_uses():
     assert 'component Card { kind: Kind, stuff: Material?, strength: int } label "{stuff} {kind}"' in text
     assert "create 6 Card { kind: house, stuff: straw, strength: 1, owner: p } in draw[p]" in text
     assert "top_card(c, i).stuff == m" in text
-    assert "material" not in {t.text for t in names.Tokens("x", text).tokens if t.kind == "name"}
+    module, errors = parse(text, "x")
+    assert not errors
+    words = {t.text for t in names.Tokens("x", text, module.tokens).tokens if t.kind == "name"}
+    assert "stuff" in words and "material" not in words
     assert lsp.analyse(CONTINENTS, texts).diagnostics == []
 
 
@@ -649,3 +653,14 @@ def test_renaming_a_binder_renames_it_inside_a_computed_label(tmp_path):
     assert '"hop {start}-{b} ({b.col - start.col} columns, row {start.row})"' in renamed
     assert "b.col == start.col + 2" in renamed
     assert lsp.analyse(str(path), {names.real(str(path)): renamed}).diagnostics == []
+
+
+def test_a_header_drops_its_comment_but_not_a_hash_inside_a_text():
+    text = ('game "G" { players 2 }\n'
+            'component Token { n: int } label "#{n}"   # numbered # tokens\n'
+            'flow { finish }\n')
+    module, errors = parse(text, "x")
+    assert not errors
+    tokens = names.Tokens("x", text, module.tokens)
+    component = next(item for item in module.items if type(item).__name__ == "Component")
+    assert names.header(tokens, component.span) == 'component Token { n: int } label "#{n}"'

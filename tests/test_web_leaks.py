@@ -18,6 +18,7 @@ from .web_helpers import RunningServer, first_event, httpx, table
 
 from referee.interpreter import leaks                                  # noqa: E402
 from referee.interpreter.web.table import Refused, Table, typed_move   # noqa: E402
+from referee.interpreter.engine import PUBLIC                          # noqa: E402
 
 
 class Observer:
@@ -103,14 +104,14 @@ def check_game(name, players, steps, seed, leaky_observation=None) -> dict:
     if leaky_observation is not None:
         t.observation = leaky_observation.__get__(t, Table)
     rng_moves = random.Random(seed)
-    counts = {"steps": 0, "twins": 0, "exchanges": 0, "sealed": 0, "refused": 0}
+    counts = {"steps": 0, "twins": 0, "exchanges": 0, "sealed": 0, "refused": 0, "spectator twins": 0}
     with RunningServer([t]) as running:
         observer = Observer(running, t)
         for step in range(steps):
             state = t.state
             if state.is_terminal():
                 break
-            for seat in t.game.seats:
+            for seat in (*t.game.seats, PUBLIC):      # every seat, and a spectator
                 rng = 0x9E3779B9 * (step + 1) + seat
                 probes = refused_probes(state, seat, rng)
                 shown = observer.observe(seat, probes)
@@ -120,6 +121,7 @@ def check_game(name, players, steps, seed, leaky_observation=None) -> dict:
                     difference = first_difference(shown, other)
                     assert difference is None, f"{name}, step {step}, P{seat}, with {how}: {difference}"
                     counts["twins"] += 1
+                    counts["spectator twins"] += seat == PUBLIC
                     counts["exchanges"] += "exchanged" in how
                     counts["sealed"] += "sealed move" in how
             counts["refused"] += refuse_what_is_not_the_seat_s(observer, running, t)
@@ -168,6 +170,7 @@ def test_a_seat_gets_nothing_it_may_not_see(name, players, steps, seed, sealed):
     counts = check_game(name, players, int(os.environ.get("REFEREE_WEB_LEAK_STEPS") or steps), seed)
     assert counts["steps"] >= 2 and counts["twins"] >= counts["steps"] * players
     assert counts["exchanges"] > 0          # components were exchanged: the check is not empty
+    assert counts["spectator twins"] >= counts["steps"]     # a spectator is checked too
     assert (counts["sealed"] > 0) == sealed  # and sealed moves replaced, where the game has them
 
 

@@ -21,7 +21,8 @@ from starlette.testclient import TestClient                             # noqa: 
 from referee.interpreter.gamelog import read_log, replay                # noqa: E402
 from referee.interpreter.web.app import TableServer, build_app, seat_path   # noqa: E402
 from referee.interpreter.web.serve import resumed_tables                # noqa: E402
-from referee.interpreter.web.table import Refused, read_seats, typed_move   # noqa: E402
+from referee.interpreter.web.table import Refused, Table, read_seats, typed_move   # noqa: E402
+from referee.interpreter.engine import PUBLIC                           # noqa: E402
 
 from .conftest import ROOT                                             # noqa: E402
 from .test_cli import DEAD_END, run                                   # noqa: E402
@@ -258,6 +259,10 @@ def test_referee_serve_prints_an_address_per_human_seat_and_serves_them(tmp_path
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert (tmp_path / "kuhn-poker-1.seats.json").exists()
+        watch = [process.stdout.readline().rstrip("\n") for _ in range(2)]
+        assert re.fullmatch(r"watch tic-tac-toe-1: http://127\.0\.0\.1:\d+/w/tic-tac-toe-1/[A-Za-z0-9_-]{32}", watch[0])
+        watched = httpx.get(watch[0].split(" ", 2)[2] + "/state.json", timeout=10).json()
+        assert watched["seat"] == 0 and watched["legal"] == [] and watched["moves"][:1] == ["P1: b2"]
     finally:
         process.terminate()
         process.wait(10)
@@ -348,3 +353,34 @@ def test_a_runtime_error_stops_the_table_and_the_seats_are_told(write_rules):
     assert t.moves == ["a1", "b1"] and t.observation(2)["stopped"] and "has no legal move" in t.problems[0]
     with pytest.raises(Refused, match="the game stopped"):
         t.play(1, "c1")
+
+
+# ---- spectators --------------------------------------------------------------------------
+
+def test_a_spectator_sees_the_public_view_and_plays_nothing():
+    t = table("love-letter", seed=3)
+    client, _ = client_for(t)
+    watch = seat_path(t, PUBLIC)
+    assert watch.startswith(f"/w/{t.name}/") and t.watch_token not in t.tokens.values()
+    with client:
+        seen = client.get(watch + "/state.json").json()
+        assert seen["seat"] == PUBLIC and seen["legal"] == [] and seen["to_move"] == 1
+        public = t.state.view(PUBLIC)
+        assert {k: seen[k] for k in public} == json.loads(json.dumps(public))
+        page_text = client.get(watch).text
+        assert "You are watching" in page_text and 'id="typed"' not in page_text
+        for method, suffix in (("POST", "/move"), ("POST", "/undo")):
+            assert client.request(method, watch + suffix, json={"move": seen["moves"][:1] or "x"}).status_code == 403
+        # a seat's token is no spectator's, nor the spectator's a seat's
+        assert client.get(f"/w/{t.name}/{t.tokens[1]}/state.json").status_code == 403
+        assert client.get(f"/t/{t.name}/{t.watch_token}/state.json").status_code == 403
+        assert t.version == 0 and t.moves == []
+
+
+def test_a_resumed_table_keeps_its_spectator_token_from_the_seats_file(tmp_path):
+    a = table("tic-tac-toe", log_path=tmp_path / "tic-tac-toe-1.json")
+    a.save_seats()
+    seats = read_seats(tmp_path / "tic-tac-toe-1.json")
+    assert seats["watch"] == a.watch_token
+    b = Table(a.name, a.game, a.rules_path, a.seed, a.kinds, tokens=seats["tokens"], watch_token=seats["watch"])
+    assert seat_path(b, PUBLIC) == seat_path(a, PUBLIC)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 if TYPE_CHECKING:
-    from .ir import Expression
+    from .ir import Expression, Statement
 
 
 @attrs.define
@@ -23,7 +23,8 @@ class Instruction:
     actions: tuple = ()        # action indexes for play / simultaneous
     optional: bool = False
     may_choose: bool = False
-    code: Expression | None = None     # its IR: an effect's statements (ir.Host), a condition's expression
+    code: Expression | None = None     # its IR: a condition's (or a turn's) expression
+    statements: tuple[Statement, ...] = ()     # its IR: an effect's statements (run in run_flow)
     listed: tuple = ()         # play/simultaneous: (index, action, label merging) of each action
     fused: object = None       # play/simultaneous: f(s) listing several of them at once (fused_listing)
     counters: tuple = ()       # with coverage: (where, counter) it increments (see flow_counters)

@@ -315,6 +315,158 @@ class Function(Node):
     span: Span | None = None
 
 
+# ---- statements of the rules ----------------------------------------------------------------
+# What the rules' statements, functions and procedures are lowered to (lower_statements.py,
+# lower_functions.py) besides the nodes above. `_V` is the state's variables, bound once at the
+# top of a function that reads them (its prologue, decided from what the IR reads).
+
+@attrs.frozen
+class Rule(Statement):
+    """The statements one statement of the rules became, said first by a `# file:line` comment
+    (again where a statement of the same line is nested in another)."""
+    body: tuple[Statement, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class Guard(Statement):
+    """`then`, one simple statement, if `test` holds, written on the test's line (a located
+    error raised, a loop left); `orelse` as an If's."""
+    test: Expression
+    then: tuple[Statement, ...]
+    orelse: tuple[Statement, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class Rounds(Statement):
+    """`body` at most `count` times, `name` counting the rounds from 0 (a Break leaves early);
+    `exhausted` runs when every round ran."""
+    name: str
+    count: Expression
+    body: tuple[Statement, ...]
+    exhausted: tuple[Statement, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class Raise(Statement):
+    """The exception `value` is raised (a located error, or a choice asked from outside a step)."""
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class YieldFrom(Statement):
+    """A step run inside this one (a chance node, a procedure that may choose): its decisions
+    are this function's; `target` (a local), unless empty, gets what it returns."""
+    value: Expression
+    target: str = ""
+    span: Span | None = None
+
+
+@attrs.frozen
+class Key(Expression):
+    """The key of an entry of a variable or zone family: the family's name alone, or with its
+    indexes."""
+    family: str
+    indexes: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class ReadVar(Expression):
+    """The state's variable entry `key`, `default` where it was never written."""
+    key: Expression
+    default: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class WriteVar(Statement):
+    """The state's variable entry `key` gets a value."""
+    key: Expression
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Budget(Expression):
+    """What is left of the step's budget `budget` (0: loop rounds, 1: units of work)."""
+    budget: int
+    span: Span | None = None
+
+
+@attrs.frozen
+class Spend(Statement):
+    """The step's budget `budget` loses `units`."""
+    budget: int
+    units: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Invalidate(Statement):
+    """The cached values of functions that read what stamp `stamp` counts are stale."""
+    stamp: int
+    span: Span | None = None
+
+
+@attrs.frozen
+class AppendLog(Statement):
+    """A line goes to the game's log."""
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Between(Expression):
+    """Whether `low <= value <= high`."""
+    low: Expression
+    value: Expression
+    high: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Method(Expression):
+    """A method of a value the function made (a dict of a component's attributes)."""
+    value: Expression
+    name: str
+    args: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class CacheKey(Expression):
+    """What a cached function keeps a value under: its one argument, or all of them together."""
+    values: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class SetItem(Statement):
+    """The entry `key` of a table the function keeps (a cache) gets a value."""
+    table: Expression
+    key: Expression
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class NewList(Expression):
+    """A new list of values."""
+    items: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class Remark(Statement):
+    """A comment in the generated code that says why the code around it is so."""
+    text: str
+    span: Span | None = None
+
+
 # ---- listings (the legal moves' enumerators: lower_listing.py, lower_fused.py) ----------
 
 @attrs.frozen
@@ -443,17 +595,21 @@ class ShortIf(Statement):
     span: Span | None = None
 
 
+LISTING_EXPRESSIONS = (EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
+                       Cached, Spliced, HostTest)
+LISTING_STATEMENTS = (Append, AddToSet, ChargeWork, ShortIf)
+RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList)
+RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Invalidate, AppendLog, SetItem, Remark)
+
+
 EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,
-               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host,
-               EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
-               Cached, Spliced, HostTest)
+               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host) + RULE_EXPRESSIONS + LISTING_EXPRESSIONS
 STATEMENTS = (Assign, Unpack, WriteState, WriteEnv, DeleteEnv, CountCoverage, ExpressionStatement, If, While,
-              ForRange, ForEach, Return, Yield, Break, Continue, Try, Host,
-              Append, AddToSet, ChargeWork, ShortIf)
+              ForRange, ForEach, Return, Yield, Break, Continue, Try, Host) + RULE_STATEMENTS + LISTING_STATEMENTS
 NODES = tuple(dict.fromkeys(EXPRESSIONS + STATEMENTS + (Function,)))
 
 # statements after which the rest of their block never runs
-ENDS_BLOCK = (Return, Break, Continue)
+ENDS_BLOCK = (Return, Break, Continue, Raise)
 
 
 # ---- walking and rebuilding ---------------------------------------------------------------

@@ -85,8 +85,7 @@ class FlowLowering:
                           (ir.Return(),)),
                     next_pc(ir.ReadState("pc"))]
         elif op == "effect":
-            body = (cast(ir.Host, ins.code),) if ins.code is not None else ()
-            out += [ir.Try(body, "Finished", (ir.Return(),)), following]
+            out += [ir.Try(ins.statements, "Finished", (ir.Return(),)), following]
         elif op == "jump":
             out += self.jump(k, ins.target)
         elif op == "jump_unless":

@@ -35,10 +35,12 @@ def where(span: Span | None) -> str:
     return f"# {span.file.rsplit('/', 1)[-1]}:{span.line}" if span is not None and span.line else ""
 
 
-def render_function(function: ir.Function, comments: bool = True) -> Rendered:
-    """comments: a `# file:line` comment where the rules line changes (the listings have
-    none: their lines come from a whole action's binders and guard)."""
-    writer = Writer(comments)
+def render_function(function: ir.Function, by_rule: bool = False, comments: bool = True) -> Rendered:
+    """A function's source. `by_rule`: only Rule nodes say their rules line (a function of the
+    rules' statements); else every statement whose line changes does (the flow). `comments`
+    False: no `# file:line` comment at all (the listings: their lines come from a whole
+    action's binders and guard)."""
+    writer = Writer(by_rule, comments)
     writer.block(function.body, 1)
     return Rendered(f"def {function.name}({', '.join(function.params)})", writer.lines, writer.spans)
 
@@ -133,18 +135,24 @@ def augmented(target: ir.Expression, value: ir.Expression) -> str | None:
 class Writer:
     """Statements -> indented lines with their spans."""
 
-    def __init__(self, comments: bool = True) -> None:
+    def __init__(self, by_rule: bool = False, comments: bool = True) -> None:
         self.with_comments = comments
         self.lines: list[str] = []
         self.spans: list[Span | None] = []
         self.commented: tuple[str, int] | None = None    # the rules line the last comment named
+        self.by_rule = by_rule
 
     def add(self, indent: int, text: str, span: Span | None) -> None:
-        self.lines.append(INDENT * indent + text)
-        self.spans.append(span)
+        # (host source may hold line breaks, an expression continued in its brackets: each
+        # piece is a line of the same span, until expressions are lowered)
+        for piece in (INDENT * indent + text).split("\n"):
+            self.lines.append(piece)
+            self.spans.append(span)
 
-    def comment(self, indent: int, span: Span | None) -> None:
-        if self.with_comments and span is not None and span.line and (span.file, span.line) != self.commented:
+    def comment(self, indent: int, span: Span | None, always: bool = False) -> None:
+        if not self.with_comments or (self.by_rule and not always):
+            return
+        if span is not None and span.line and (always or (span.file, span.line) != self.commented):
             self.commented = (span.file, span.line)
             self.add(indent, where(span), span)
 
@@ -218,3 +226,76 @@ STATEMENTS: dict[type, Callable] = {
     ir.ChargeWork: Writer.charge_work,
     ir.ShortIf: Writer.short_if,
 }
+
+
+# ---- statements of the rules ----------------------------------------------------------------
+
+def inline(statement: ir.Statement) -> str:
+    """A simple statement's source on one line (a Guard's action)."""
+    writer = Writer(by_rule=True)
+    STATEMENTS[type(statement)](writer, statement, 0)
+    if len(writer.lines) != 1:
+        raise ValueError("a guard's action is one simple statement")
+    return writer.lines[0]
+
+
+def guard(writer: Writer, node: ir.Guard, indent: int, keyword: str = "if") -> None:
+    actions = "; ".join(inline(statement) for statement in node.then)
+    writer.add(indent, f"{keyword} {expression(node.test)}: {actions}", node.span)
+    only = node.orelse[0] if len(node.orelse) == 1 else None
+    if isinstance(only, ir.Guard):
+        guard(writer, only, indent, "elif")
+    elif isinstance(only, ir.If):
+        writer.if_(only, indent, "elif")
+    elif node.orelse:
+        writer.header(indent, "else:", node, node.orelse)
+
+
+def rule(writer: Writer, node: ir.Rule, indent: int) -> None:
+    writer.comment(indent, node.span, always=True)
+    writer.block(node.body, indent)
+
+
+def rounds(writer: Writer, node: ir.Rounds, indent: int) -> None:
+    writer.header(indent, f"for {node.name} in range({expression(node.count)}):", node, node.body)
+    if node.exhausted:
+        writer.header(indent, "else:", node, node.exhausted)
+
+
+def yield_from(writer: Writer, node: ir.YieldFrom, indent: int) -> None:
+    source = f"yield from {expression(node.value)}"
+    writer.add(indent, f"{node.target} = {source}" if node.target else source, node.span)
+
+
+def key(node: ir.Key) -> tuple[str, int]:
+    if not node.indexes:
+        return repr(node.family), ATOM
+    return f"({node.family!r}, {''.join(expression(i) + ', ' for i in node.indexes)[:-1]})", ATOM
+
+
+RULE_EXPRESSIONS: dict[type, Callable] = {
+    ir.Key: key,
+    ir.ReadVar: lambda n: (f"_V.get({expression(n.key)}, {expression(n.default)})", ATOM),
+    ir.Budget: lambda n: (f"STEP[{n.budget}]", ATOM),
+    ir.Between: lambda n: (" <= ".join(expression(x, COMPARISON + 1) for x in (n.low, n.value, n.high)), COMPARISON),
+    ir.Method: lambda n: (f"{expression(n.value, ATOM)}.{n.name}({arguments(n.args)})", ATOM),
+    ir.CacheKey: lambda n: (expression(n.values[0]) if len(n.values) == 1
+                            else f"({''.join(expression(v, OR) + ', ' for v in n.values)})", ATOM),
+    ir.NewList: lambda n: (f"[{arguments(n.items)}]", ATOM),
+}
+RULE_STATEMENTS: dict[type, Callable] = {
+    ir.Rule: rule,
+    ir.Guard: guard,
+    ir.Rounds: rounds,
+    ir.Raise: lambda w, n, i: w.add(i, f"raise {expression(n.value)}", n.span),
+    ir.YieldFrom: yield_from,
+    ir.WriteVar: lambda w, n, i: w.add(i, f"_V[{expression(n.key)}] = {expression(n.value)}", n.span),
+    ir.Spend: lambda w, n, i: w.add(i, f"STEP[{n.budget}] -= {expression(n.units)}", n.span),
+    ir.Invalidate: lambda w, n, i: w.add(i, f"MEMO_STAMPS[{n.stamp}] += 1", n.span),
+    ir.AppendLog: lambda w, n, i: w.add(i, f"s.log.append({expression(n.value)})", n.span),
+    ir.SetItem: lambda w, n, i: w.add(
+        i, f"{expression(n.table, ATOM)}[{expression(n.key)}] = {expression(n.value)}", n.span),
+    ir.Remark: lambda w, n, i: w.add(i, f"# {n.text}", n.span),
+}
+EXPRESSIONS.update(RULE_EXPRESSIONS)
+STATEMENTS.update(RULE_STATEMENTS)

@@ -145,3 +145,12 @@ def is_number(source: str) -> bool:
 
 def is_identifier(source: str) -> bool:
     return source.isidentifier() or bool(re.fullmatch(r"\(?[A-Za-z_]\w*\)?", source))
+
+
+TABLE_READ = re.compile(r"\b(_[ZVE]|_A\d+)\b")
+
+
+def host_reads(source: str) -> frozenset:
+    """The state's tables (`_Z`, `_V`, `_E`, `_A<k>`) that codegen's source of an expression
+    reads: what ir.Host.reads declares for it, until codegen lowers expressions to the IR."""
+    return frozenset(TABLE_READ.findall(source)) if "_" in source else frozenset()

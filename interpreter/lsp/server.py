@@ -62,9 +62,9 @@ def editor_diagnostics(analysis: Analysis) -> list:
     """The diagnostics of the document itself; one in a base file is shown on the `extends`
     line, saying where it is. The hint follows the message ('help: ...', as check prints it)."""
     own = real(analysis.path)
-    text = analysis.sources.get(analysis.path, "")
-    tokens = Tokens(analysis.path, text)
-    extends = next((t.span for t in tokens.tokens if t.kind == "name" and t.text == "extends"), None)
+    module = analysis.index.modules.get(own) if analysis.index is not None else None
+    extends = next((item.span for item in (module.items if module else ()) if isinstance(ast.untag(item)[0], ast.Extends)),
+                   None)
     found = []
     for diagnostic in analysis.diagnostics:
         span = diagnostic.span

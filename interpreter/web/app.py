@@ -11,6 +11,9 @@ Under each seat's URL, /t/TABLE/TOKEN (TOKEN: the seat's secret, from `secrets`)
     POST <url>/undo            {"after": V (optional)}: as at the terminal; 200 or 409
     GET  <url>/events          server-sent events: {"version", "html"} now and at every change
 
+and under a spectator's URL, /w/TABLE/TOKEN (the table's watch token), the same GET routes with
+what every seat may see (State.view(PUBLIC)) and no moves: a spectator posts nothing.
+
 and, with a lobby (`referee serve --lobby`), under /lobby/TOKEN: a page that starts a table of
 one of the served games, and POST /lobby/TOKEN/tables {"game", "players", "bots"} for scripts.
 A wrong or missing token is 403 with the same few bytes whatever was asked: nothing tells a
@@ -30,6 +33,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..engine import PUBLIC
 from .html import fragment, page
 from .table import Refused, Table, new_token, rule_texts, table_name
 
@@ -172,11 +176,15 @@ class TableServer:
                 self.errors(f"table {table.name}: the bot failed: {type(error).__name__}: {error}")
 
     def seat(self, request: Request):
-        """(table, seat) of the request's URL, or (None, None) for a wrong token."""
+        """(table, seat) of the request's URL (PUBLIC for a spectator's), or (None, None) for a
+        wrong token."""
         table = self.tables.get(request.path_params.get("table", ""))
         if table is None:
             return None, None
-        seat = table.seat_of(request.path_params.get("token", ""))
+        token = request.path_params.get("token", "")
+        if request.url.path.startswith("/w/"):
+            return (table, PUBLIC) if table.watching(token) else (None, None)
+        seat = table.seat_of(token)
         return (table, seat) if seat is not None else (None, None)
 
     # ---- a seat's routes -------------------------------------------------------------------
@@ -309,6 +317,7 @@ class TableServer:
         base = str(request.base_url).rstrip("/")
         return JSON({"table": table.name,
                              "seats": {str(p): f"{base}{seat_path(table, p)}" for p in table.humans},
+                             "watch": f"{base}{seat_path(table, PUBLIC)}",
                              "bots": {str(p): k for p, k in table.kinds.items() if k != "human"}},
                             headers=SECURITY_HEADERS)
 
@@ -317,6 +326,9 @@ class TableServer:
 
 
 def seat_path(table: Table, seat: int) -> str:
+    """The path of a seat's pages; PUBLIC: the spectator's."""
+    if seat == PUBLIC:
+        return f"/w/{table.name}/{table.watch_token}"
     return f"/t/{table.name}/{table.tokens[seat]}"
 
 
@@ -334,8 +346,12 @@ LOBBY_PAGE = """<!doctype html>
 
 
 def build_app(server: TableServer) -> Starlette:
-    seat = "/t/{table}/{token}"
+    seat, watch = "/t/{table}/{token}", "/w/{table}/{token}"
     routes = [
+        Route(watch, server.page),
+        Route(watch + "/", server.page),
+        Route(watch + "/state.json", server.state),
+        Route(watch + "/events", server.events),
         Route("/", server.home),
         Route(seat, server.page),
         Route(seat + "/", server.page),
@@ -369,4 +385,4 @@ def _as_context(generator):
     return contextlib.asynccontextmanager(generator)
 
 
-__all__ = ["TableServer", "build_app", "seat_path", "new_token", "table_name"]
+__all__ = ["PUBLIC", "TableServer", "build_app", "seat_path", "new_token", "table_name"]

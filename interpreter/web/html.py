@@ -13,6 +13,7 @@ import math
 import re
 from html import escape
 
+from ..engine import PUBLIC
 from ..engine.render import (COLUMN_LETTERS, border_between, hex_symbol, legend_lines, named_cells, parts_lines,
                       part_names, render_status, split_key, view_sections, zone_parts)
 
@@ -280,7 +281,8 @@ def log_html(observed: dict) -> str:
 def status_html(observed: dict) -> str:
     seat = observed.get("seat")
     line = render_status(observed)
-    out = [f'<header class="status"><span class="you{seat_class(f"P{seat}")}">You are P{seat}</span> · '
+    you = "You are watching" if seat == PUBLIC else f"You are P{seat}"
+    out = [f'<header class="status"><span class="you{seat_class(f"P{seat}")}">{you}</span> · '
            f'{seated(line)}</header>']
     if observed.get("finished"):
         result = observed.get("result") or {}
@@ -324,10 +326,18 @@ def rules_html(rules: list) -> str:
                             for rule_id, texts in rules) + "</dl>"
 
 
+TYPED_MOVE_FORM = """<form id="typed" autocomplete="off"><label for="typed-move">Type a move</label>
+<input id="typed-move" name="move" placeholder="its name, a few of its words, or its number">
+<button type="submit">Play</button> <button type="button" id="undo">Undo</button></form>
+"""
+
+
 def page(observed: dict, info: dict, static: str) -> str:
     """A seat's whole page: the fragment, the typed-move form, undo, the rules. `static` is the
     path of the static files; the script finds the seat's URL in the page's own address."""
-    title = escape(f"{observed.get('game') or 'game'} · P{observed.get('seat')}")
+    watching = observed.get("seat") == PUBLIC
+    title = escape(f"{observed.get('game') or 'game'} · {'watching' if watching else 'P' + str(observed.get('seat'))}")
+    form = "" if watching else TYPED_MOVE_FORM
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
@@ -335,10 +345,7 @@ def page(observed: dict, info: dict, static: str) -> str:
 <body>
 <h1>{escape(observed.get('game') or 'game')}</h1>
 {fragment(observed, info)}
-<form id="typed" autocomplete="off"><label for="typed-move">Type a move</label>
-<input id="typed-move" name="move" placeholder="its name, a few of its words, or its number">
-<button type="submit">Play</button> <button type="button" id="undo">Undo</button></form>
-<p id="refusal" class="refusal" role="alert"></p>
+{form}<p id="refusal" class="refusal" role="alert"></p>
 <details class="rules"><summary>Rules</summary>{rules_html(info.get('rules') or [])}</details>
 <script src="{static}/table.js"></script>
 </body></html>

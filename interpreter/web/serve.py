@@ -73,9 +73,10 @@ def new_tables(args, taken) -> list:
     return tables
 
 
-def made_table(name, game, path, seed, kinds, tokens=None, moves=(), log_path=None) -> Table:
+def made_table(name, game, path, seed, kinds, tokens=None, moves=(), log_path=None, watch_token=None) -> Table:
     try:
-        return Table(name, game, path, seed, kinds, tokens=tokens, moves=moves, log_path=log_path)
+        return Table(name, game, path, seed, kinds, tokens=tokens, moves=moves, log_path=log_path,
+                     watch_token=watch_token)
     except RulesRuntimeError as error:
         raise CliError(f"{runtime_text(error, game)}\n(while setting up table {name})", RUNTIME) from None
 
@@ -101,7 +102,7 @@ def resumed_tables(args, taken) -> list:
             kinds = table_kinds(state.game, args.bot)
         tokens = {p: t for p, t in (seats.get("tokens") or {}).items() if kinds.get(p) == "human"}
         tables.append(made_table(name, state.game, log["rules"], log["seed"], kinds, tokens=tokens,
-                                 moves=log["moves"], log_path=log_path))
+                                 moves=log["moves"], log_path=log_path, watch_token=seats.get("watch")))
     return tables
 
 
@@ -150,7 +151,7 @@ def address(host, sock) -> str:
 
 
 def serve_command(args) -> int:
-    from .app import TableServer, seat_path
+    from .app import PUBLIC, TableServer, seat_path
     uvicorn = web_packages()
     if not args.files and not args.resume:
         raise UsageError("the following arguments are required: FILE (or --resume LOG)")
@@ -169,6 +170,8 @@ def serve_command(args) -> int:
     for table in tables:
         for seat in table.humans:
             print(f"P{seat}: {root}{seat_path(table, seat)}")
+    for table in tables:        # (after the seats': a script reads the seats' lines first)
+        print(f"watch {table.name}: {root}{seat_path(table, PUBLIC)}")
     if lobby_token:
         print(f"lobby: {root}/lobby/{lobby_token}")
     sys.stdout.flush()

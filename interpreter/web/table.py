@@ -101,7 +101,7 @@ class Table:
     """One game being played by its seats: humans through their tokens, bots by themselves.
     Every method may be called from any thread: one lock guards the state."""
 
-    def __init__(self, name, game, rules_path, seed, kinds, tokens=None, moves=(), log_path=None):
+    def __init__(self, name, game, rules_path, seed, kinds, tokens=None, moves=(), log_path=None, watch_token=None):
         self.name = name
         self.game = game
         self.rules_path = str(rules_path)
@@ -111,6 +111,8 @@ class Table:
         self.tokens = dict(tokens or {})
         for p in self.humans:
             self.tokens.setdefault(p, new_token())
+        # a spectator's token: its pages show what every seat may see (State.view(PUBLIC)), no moves
+        self.watch_token = watch_token or new_token()
         self.log_path = log_path
         self.stopped = None          # why the game stopped before its end (a rules runtime error)
         self.problems = []           # for the server's standard error: runtime errors, unwritable logs
@@ -140,6 +142,10 @@ class Table:
             if secrets.compare_digest(token.encode(), mine.encode()):
                 found = seat
         return found
+
+    def watching(self, token) -> bool:
+        """Whether this is the table's spectator token (compared in constant time)."""
+        return isinstance(token, str) and secrets.compare_digest(token.encode(), self.watch_token.encode())
 
     # ---- what a seat is shown --------------------------------------------------------------
 
@@ -348,6 +354,7 @@ class Table:
         path = seats_path(self.log_path)
         record = {"format": SEATS_FORMAT, "table": self.name,
                   "tokens": {str(p): t for p, t in self.tokens.items()},
+                  "watch": self.watch_token,
                   "kinds": {str(p): k for p, k in self.kinds.items()}}
         partial = path.with_name(f".{path.name}.partial")
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -368,6 +375,7 @@ def read_seats(log_path) -> Optional[dict]:
     try:
         return {"table": str(record["table"]),
                 "tokens": {int(p): str(t) for p, t in record["tokens"].items()},
+                "watch": str(record["watch"]) if record.get("watch") else None,
                 "kinds": {int(p): str(k) for p, k in record["kinds"].items()}}
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

@@ -1,4 +1,5 @@
 // A seat's page: plays the moves clicked or typed, and redraws the table when it changes.
+// A spectator's page has no form: it only redraws.
 // No build step: plain JavaScript, served as a static file. The seat's address is the page's own.
 (function () {
   "use strict";
@@ -13,6 +14,7 @@
 
   // the form and undo follow the table: undo only where the terminal would allow it
   function controls() {
+    if (!typed) { return; }
     var t = table();
     undo.disabled = t.dataset.canUndo !== "true";
     typed.querySelector("button[type=submit]").disabled = t.dataset.finished === "true";
@@ -51,13 +53,15 @@
       post("/move", {move: target.getAttribute("data-move")});
     }
   });
-  typed.addEventListener("submit", function (event) {
-    event.preventDefault();
-    var text = input.value;
-    if (!text.trim()) { return; }
-    post("/move", {move: text}).then(function (played) { if (played) { input.value = ""; } });
-  });
-  undo.addEventListener("click", function () { post("/undo", {}); });
+  if (typed) {
+    typed.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var text = input.value;
+      if (!text.trim()) { return; }
+      post("/move", {move: text}).then(function (played) { if (played) { input.value = ""; } });
+    });
+    undo.addEventListener("click", function () { post("/undo", {}); });
+  }
 
   // live updates: the server sends this seat's changed table (its view only) at every change
   var source = new EventSource(base + "/events");

@@ -1,0 +1,649 @@
+"""The rules' statements lowered to the IR (ir.py): a visitor over the statement nodes that
+builds a generated function's statements (locals, the state's variables, zones and attributes
+written through named operations with their checks, loops with their budgets, choices).
+Expressions still come from codegen.py as source, wrapped in ir.Host (see `value`)."""
+from __future__ import annotations
+
+from referee.dsl import ast
+from referee.dsl.limits import MAX_LOG_LINE, MAX_NUMBER
+from referee.dsl.parser import parse_expression
+from referee.dsl.templates import parse_template
+from referee.dsl.types import element_of, may_be_none, strip_optional
+
+from ..runtime import LOOP_CAP, SeatTexts
+from ..runtime.errors import RulesRuntimeError
+from . import ir
+from .lower_flow import located
+from .render_python import Writer, expression
+from .source_text import attributes_read_once, host_reads, joined, truth
+from .work import ROUND_FREE_WORK
+
+PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
+STATE = ir.TheState()
+NONE = ir.Constant(None)
+PLAIN = (type(None), bool, int, str)     # values whose literal is their repr
+
+
+def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
+    return ir.ExpressionStatement(ir.Call(function, args))
+
+
+def hosted(source: str) -> ir.Host:
+    """Codegen's source of an expression as IR, with the state's tables it reads."""
+    return ir.Host((source,), reads=host_reads(source))
+
+
+def guard(test: ir.Expression, *then: ir.Statement, orelse: tuple = ()) -> ir.Guard:
+    return ir.Guard(test, then, orelse)
+
+
+def exhausted_budget(budget: int) -> ir.Compare:
+    return ir.Compare("<", ir.Budget(budget), ir.Constant(0))
+
+
+class StatementLowering:
+    """The statement compiler: a mixin of the Compiler (compiler.py), whose tables it reads.
+    Each `visit_<Statement>` appends the statements a rules statement becomes to `out`."""
+
+    # ---- expressions, until codegen lowers them ----
+    def x(self, node, scope, ctx) -> str:
+        return self.codegen.source(node, scope, ctx)
+
+    def value(self, node, scope, ctx) -> ir.Expression:
+        """An expression as IR: a constant, else codegen's source (the one place to swap for
+        lowered expressions)."""
+        source = self.codegen.source(node, scope, ctx)
+        constant = self.codegen.constant_of(node, ctx)
+        if constant is not None and type(constant[0]) in PLAIN and not (
+                isinstance(node, ast.Name) and self.codegen.is_local(node.id, scope, ctx)):
+            return ir.Constant(constant[0])
+        return hosted(source)
+
+    def condition(self, node, scope, ctx) -> ir.Expression:
+        """A condition as IR, where only its truth counts (an if, a filter)."""
+        return hosted(truth(self.codegen.source(node, scope, ctx)))
+
+    def sequence(self, node, scope, ctx) -> ir.Expression:
+        """An expression whose items are asked for as IR: a zone's content when it is a zone."""
+        return hosted(self.codegen.collection(node, scope, ctx))
+
+    def literal(self, value) -> ir.Expression:
+        """A value the game knows as IR: its literal, or the name it is bound to."""
+        source = self.codegen.literal(value)
+        return ir.Constant(value) if type(value) in PLAIN else ir.Global(source)
+
+    def spanned(self, span, hint="span") -> ir.Global:
+        return ir.Global(self.codegen.bind(span, hint))
+
+    @staticmethod
+    def local(name, ctx) -> ir.Expression:
+        """A rules local as IR: a Python local, or an entry of the flow's environment."""
+        if name in ctx.bound or ctx.mode == "local":
+            return ir.Local(ctx.local(name))
+        return ir.ReadEnv(name)
+
+    @staticmethod
+    def set_local(name, ctx, value) -> ir.Statement:
+        if name in ctx.bound or ctx.mode == "local":
+            return ir.Assign(ctx.local(name), value)
+        return ir.WriteEnv(name, value)
+
+    # ---- blocks ----
+    def statements(self, statements, scope, ctx) -> tuple:
+        """A block of the rules as IR: each statement a Rule (its comment, its coverage counter,
+        what it became), in a scope of its own."""
+        scope = scope.child()
+        out = []
+        for statement in statements:
+            node = ast.untag(statement)[0]
+            body = self.count(self.counter(node))
+            self.dispatch(node, scope, ctx, body)
+            out.append(ir.Rule(tuple(located(s, node.span) for s in body), node.span))
+        return tuple(out)
+
+    def block(self, statements, scope, ctx, out, indent):
+        """A block written into Lines (the listing's functions, until they are built as IR)."""
+        self.write_into(out, self.statements(statements, scope, ctx), indent)
+
+    @staticmethod
+    def write_into(out, statements, indent):
+        """IR statements written into Lines at `indent`, each line with its statement's span
+        (else the Lines' own)."""
+        writer = Writer(by_rule=True)
+        writer.block(tuple(located(s, out.span) for s in statements), indent + out.offset)
+        out.lines += writer.lines
+        out.spans += writer.spans
+
+    def count(self, k, slot=0) -> list:
+        """With coverage, one more for counter k + slot."""
+        return [] if k is None else [ir.CountCoverage(k + slot)]
+
+    def bump(self, k, out, indent, slot=0):
+        if k is not None:
+            out.add(indent, f"COV[{k + slot}] += 1")
+
+    # ---- writes and their checks ----
+    def visit_Let(self, node, scope, ctx, out, indent=None):
+        if indent is not None:      # into Lines (an action's guard, until it is built as IR)
+            statements = []
+            self.visit_Let(node, scope, ctx, statements)
+            return self.write_into(out, statements, indent)
+        value = self.chance_value(node.value, scope, ctx, out) or self.value(node.value, scope, ctx)
+        scope.names[node.name] = self.type_of(node.value, scope)
+        out.append(self.set_local(node.name, ctx, value))
+
+    def assigns_local(self, target, scope) -> bool:
+        return scope.lookup(target.name) is not None and target.name not in self.types.globals.names \
+            and not target.indexes
+
+    def set_attribute(self, node, value, scope, ctx, out):
+        """x.a = value: the component's attribute changes in this state (its labels with it)."""
+        target = node.target
+        out.append(call("set_attribute", STATE, self.local(target.name, ctx), ir.Constant(target.attribute), value,
+                        self.spanned(node.span)))
+        self.invalidate("." + target.attribute, out)
+
+    def visit_Assign(self, node, scope, ctx, out):
+        target = node.target
+        public = isinstance(target, ast.Target) and target.name in self.game.var_meta and \
+            not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
+        value = self.chance_value(node.value, scope, ctx, out, public) or self.value(node.value, scope, ctx)
+        if isinstance(node.target, ast.AttributeTarget):
+            declared = self.types.fields_of(strip_optional(scope.lookup(target.name)))[target.attribute]
+            value = self.attribute_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out)
+            return self.set_attribute(node, value, scope, ctx, out)
+        if self.assigns_local(node.target, scope):
+            if scope.lookup(node.target.name) == "int":
+                value = self.bounded(value, node.span, out)
+            out.append(self.set_local(node.target.name, ctx, value))
+            return
+        key = self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out)
+        declared = self.types.type_name(self.types.vars[target.name].type)
+        value = self.never_none_stored(node.value, value, declared, target.name, scope, out)
+        if not (isinstance(node.value, ast.Name) and node.value.id == "current"):
+            value = self.player_checked(node.target.name, value, node.span, out)
+        if self.is_number(node.target.name):
+            value = self.in_range(node.target.name, self.bounded(value, node.span, out), node.span, out)
+        key, value = self.index_write(node.target.name, key, value, out)
+        out.append(ir.WriteVar(key, value))
+        self.invalidate(node.target.name, out)
+
+    def temporary(self, hint, value, out) -> ir.Local:
+        temp = self.fresh(hint)
+        out.append(ir.Assign(temp, value))
+        return ir.Local(temp)
+
+    def never_none_stored(self, node, value, declared, what, scope, out) -> ir.Expression:
+        """A value that may be none (its type ends in '?') about to be stored where the declared
+        type has no '?': a located error at the write if it is none, not a none stored that
+        fails later, far from its cause (the checker cannot know which values are there)."""
+        if may_be_none(declared) or not self.type_of(node, scope).endswith("?"):
+            return value
+        temp = self.temporary("_value", value, out)
+        out.append(guard(ir.Compare("is", temp, NONE), call(
+            "stored_none", ir.Constant(what), ir.Constant(declared), self.spanned(node.span))))
+        return temp
+
+    def attribute_stored(self, node, value, declared, what, scope, out) -> ir.Expression:
+        """A value about to be stored in a component's attribute of type `declared`: not none
+        without a '?', a seat for a Player (its owner too)."""
+        value = self.never_none_stored(node, value, declared, what, scope, out)
+        return self.player_checked(what, value, node.span, out, declared)
+
+    def player_checked(self, name, value, span, out, declared=None) -> ir.Expression:
+        """A value about to be stored in a Player variable (or an attribute `declared` Player):
+        a seat (or none if it is optional)."""
+        players = self.seats_of_type(declared) if declared is not None else self.player_values(name)
+        if players is None:
+            return value
+        temp = self.temporary("_value", value, out)
+        seats = ir.Global(self.codegen.bind(players))
+        out.append(guard(ir.Compare("not in", temp, seats), call(
+            "not_a_player", STATE, ir.Constant(name), temp, ir.Global(self.codegen.bind(span)))))
+        return temp
+
+    def index_write(self, name, key, value, out):
+        """Before a write to a variable that a table by value follows (var_indexes): the table
+        is told, if the state has built it. The key and value to write, as locals."""
+        if name not in self.game.var_positions:
+            return key, value
+        if not isinstance(key, ir.Local):
+            key = self.temporary("_key", key, out)
+        if not isinstance(value, ir.Local):
+            value = self.temporary("_value", value, out)
+        default = self.literal(self.game.var_defaults[name])
+        out.append(guard(ir.Compare("in", ir.Constant(name), ir.ReadState("var_index")), call(
+            "var_index_write", STATE, ir.Constant(name), ir.Item(key, ir.Constant(1)), ir.ReadVar(key, default), value)))
+        return key, value
+
+    def is_number(self, name) -> bool:
+        return strip_optional(self.types.type_name(self.types.vars[name].type)) == "int"
+
+    def bounded(self, value, span, out) -> ir.Expression:
+        """A number about to be stored, checked against MAX_NUMBER: numbers that grow without
+        bound (doubled round after round) stop at the line instead of eating the memory."""
+        if isinstance(value, ir.Constant) and type(value.value) is int and abs(value.value) <= MAX_NUMBER:
+            return value          # a literal within the bounds: nothing to check
+        temp = self.temporary("_number", value, out)
+        # the bounds as literals: no name to look up on a hot path
+        out.append(self.outside(temp, -MAX_NUMBER, MAX_NUMBER, call("number_too_large", temp, self.spanned(span))))
+        return temp
+
+    @staticmethod
+    def outside(value, low, high, error) -> ir.Guard:
+        """`error` when a number (not none) is outside low..high."""
+        return guard(ir.BoolOp("and", (ir.Compare("is not", value, NONE),
+                                       ir.Not(ir.Between(ir.Constant(low), value, ir.Constant(high))))), error)
+
+    def in_range(self, name, value, span, out) -> ir.Expression:
+        """A number about to be stored in a variable with a declared range, checked against it
+        (a literal when the game is compiled): a value outside is an error at the line, never
+        stored, since search bots draw such a variable's hidden values from its range."""
+        declared = self.game.var_ranges.get(name)
+        if declared is None:
+            return value
+        low, high = declared
+        if isinstance(value, ir.Constant) and type(value.value) is int:
+            if not low <= value.value <= high:
+                raise RulesRuntimeError(f"{name} is given {value.value}, outside its range {low}..{high}", span)
+            return value
+        if not isinstance(value, ir.Local):
+            value = self.temporary("_number", value, out)
+        out.append(self.outside(value, low, high, call("outside_range", ir.Constant(name), value, ir.Constant(low),
+                                                        ir.Constant(high), self.spanned(span))))
+        return value
+
+    def checked_key(self, name, indexes, span, scope, ctx, out) -> ir.Key:
+        """The key of a write to a variable (or of a zone a component is put in), each index
+        that may fall outside the declared indexes checked first (a located error, not a silent
+        new entry): ranges and players by value, cells, enum members and components by not
+        being none. A literal outside a range is an error when the game is compiled."""
+        parts = []
+        for index, (element, allowed, shown) in zip(indexes, self.index_domains(name) if indexes else ()):
+            source = self.value(index, scope, ctx)
+            if isinstance(index, ast.Integer) and allowed is not None:
+                if index.value not in allowed:
+                    raise RulesRuntimeError(f"{name}[{index.value}] is outside the indexes declared for {name} ({shown})",
+                                            index.span)
+                parts.append(source)
+                continue
+            if allowed is None and (self.codegen.never_none(index, scope, ctx) or self.listed(index, scope)):
+                parts.append(source)          # a binder over a zone or a type: never outside
+                continue
+            if element == "Player" and isinstance(index, ast.Name) and index.id == "current" \
+                    and not self.codegen.is_local("current", scope, ctx):
+                parts.append(source)          # the player to move: always a seat (seat() gives turns)
+                continue
+            temp = self.temporary("_index", source, out)
+            test = ir.Compare("is", temp, NONE) if allowed is None else \
+                ir.Compare("not in", temp, ir.Global(self.codegen.bind(allowed)))
+            out.append(guard(test, call("outside_indexes", STATE, ir.Constant(name), temp, ir.Constant(shown),
+                                        ir.Global(self.codegen.bind(span)))))
+            parts.append(temp)
+        return ir.Key(name, tuple(parts))
+
+    def listed(self, node, scope) -> bool:
+        """Whether a name is an action's argument over a zone or a type (not a procedure's
+        parameter, which a caller may give none, nor a local that hides the argument)."""
+        if not isinstance(node, ast.Name):
+            return False
+        while scope is not None and node.id not in scope.names:
+            scope = scope.parent
+        return scope is not None and id(scope) in self.listed_scopes
+
+    def index_domains(self, name) -> list:
+        """(element type, the values allowed or None, how to say it) of each index of a var or a zone."""
+        known = self.index_domain_cache.get(name)
+        if known is None:
+            known = []
+            for domain in (self.types.vars.get(name) or self.types.zones[name]).index:
+                element = strip_optional(element_of(self.type_of(domain, self.types.globals)))
+                if element == "Player":
+                    allowed = frozenset(range(1, self.game.num_players + 1))
+                    known.append((element, allowed, f"players 1..{self.game.num_players}"))
+                elif element == "int":
+                    allowed = frozenset(self.constant(domain))
+                    shown = f"{min(allowed)}..{max(allowed)}" if allowed and len(allowed) == max(allowed) - min(allowed) + 1 \
+                        else ", ".join(map(str, sorted(allowed)))
+                    known.append((element, allowed, shown))
+                else:
+                    known.append((element, None, f"a {element}"))
+            self.index_domain_cache[name] = known
+        return known
+
+    def player_values(self, name):
+        """The values a Player variable may hold (none too if it is optional), or None for a
+        variable of another type."""
+        return self.seats_of_type(self.types.type_name(self.types.vars[name].type))
+
+    def seats_of_type(self, t):
+        """The values a place of type t may hold if it is a Player (or Player?), else None."""
+        if strip_optional(t) != "Player":
+            return None
+        seats = set(range(1, self.game.num_players + 1))
+        return frozenset(seats | {None} if t.endswith("?") else seats)
+
+    def visit_Augment(self, node, scope, ctx, out):
+        value = hosted(self.x(node.value, scope, ctx) if not self.type_of(node.value, scope).endswith("?") else
+                       self.codegen.number(node.value, scope, ctx, self.codegen.bind(node.span, "span")))
+        sign = "+" if node.op == "+=" else "-"
+        if isinstance(node.target, ast.AttributeTarget):
+            now = ir.Call("attribute", (ir.ReadState("entities"), self.local(node.target.name, ctx),
+                                        ir.Constant(node.target.attribute)))
+            total = self.bounded(ir.Arithmetic(sign, ir.Call("present", (now, self.spanned(node.span))), value),
+                                 node.span, out)
+            return self.set_attribute(node, total, scope, ctx, out)
+        if self.assigns_local(node.target, scope):
+            total = self.bounded(ir.Arithmetic(sign, self.local(node.target.name, ctx), value), node.span, out)
+            out.append(self.set_local(node.target.name, ctx, total))
+            return
+        key, default = self.fresh("_key"), self.literal(self.game.var_defaults[node.target.name])
+        out.append(ir.Assign(key, self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out)))
+        now = ir.ReadVar(ir.Local(key), default)
+        if self.types.type_name(self.types.vars[node.target.name].type).endswith("?"):
+            now = ir.Call("present", (now, self.spanned(node.span)))      # none += 1: a located error
+        total = self.bounded(ir.Arithmetic(sign, now, value), node.span, out)
+        total = self.player_checked(node.target.name, self.in_range(node.target.name, total, node.span, out),
+                                    node.span, out)
+        written, total = self.index_write(node.target.name, ir.Local(key), total, out)
+        out.append(ir.WriteVar(written, total))
+        self.invalidate(node.target.name, out)
+
+    def invalidate(self, dependency, out):
+        """After a statement writes a variable (or moves components): the cached values of the
+        functions that read it are stale."""
+        k = self.memo_stamp_index.get(dependency)
+        if k is not None:
+            out.append(ir.Invalidate(k))
+
+    # ---- control ----
+    def visit_If(self, node, scope, ctx, out):
+        branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
+        counter = self.counter(node)
+        tests = []
+        for k, (condition, body) in enumerate(branches):
+            test = self.condition(condition, scope, ctx)
+            tests.append((test, tuple(self.count(counter, 1 + k)) + self.statements(body, scope, ctx)))
+        chain = self.statements(node.orelse, scope, ctx) if node.orelse else ()
+        for test, body in reversed(tests):
+            chain = (ir.If(test, body, chain),)
+        out.extend(chain)
+
+    def loop_variable(self, binder, scope, ctx):
+        domain = self.sequence(binder.domain, scope, ctx)
+        element = strip_optional(element_of(self.type_of(binder.domain, scope)))
+        inner = scope.child(**{binder.name: element})
+        return domain, inner
+
+    def charge(self, units, span, out, indent):
+        """Take `units` (a source) from the step's work budget: a located error past it
+        (written into Lines: the listing's functions)."""
+        out.add(indent, f"STEP[1] -= {units}")
+        out.add(indent, f"if STEP[1] < 0: work_runs_on({self.codegen.bind(span, 'span')})")
+
+    def spend(self, budget, units, span) -> list:
+        """Take `units` from the step's budget (0: loop rounds, 1: work): a located error past it."""
+        error = "step_runs_on" if budget == 0 else "work_runs_on"
+        return [ir.Spend(budget, units), guard(exhausted_budget(budget), call(error, self.spanned(span)))]
+
+    def costly_round(self, loop):
+        """What a round of the statement loop costs when it is more than the rounds limit
+        covers (work.py), else None."""
+        units = self.work.round_cost(loop)
+        return units if units > ROUND_FREE_WORK else None
+
+    def visit_For(self, node, scope, ctx, out):
+        domain, inner = self.loop_variable(node.binder, scope, ctx)
+        items = self.temporary("_items", ir.Call("list", (domain,)), out)
+        # the step's one budget of loop rounds, taken at once for the whole list
+        rounds = ir.Call("len", (items,))
+        out += self.spend(0, rounds, node.span)
+        units = self.costly_round(node)
+        if units is not None:
+            out += self.spend(1, ir.Arithmetic("*", rounds, ir.Constant(units)), node.span)
+        body = []
+        if node.binder.condition is not None:
+            body.append(guard(ir.Not(self.condition(node.binder.condition, inner, ctx)), ir.Continue()))
+        body += self.count(self.counter(node), 1)
+        body += self.statements(node.body, inner, ctx)
+        out.append(ir.ForEach(ctx.local(node.binder.name), items, tuple(body)))
+
+    def loop_round(self, loop) -> list:
+        """One round of a while or repeat: from the step's one budget of loop rounds (nested
+        loops share it, so that no step runs on for ever), and from its work budget when the
+        round costs much."""
+        out = self.spend(0, ir.Constant(1), loop.span)
+        units = self.costly_round(loop)
+        if units is not None:
+            out += self.spend(1, ir.Constant(units), loop.span)
+        return out
+
+    def loop_cap(self, what, span) -> tuple:
+        error = ir.Call("RulesRuntimeError", (ir.Constant(f"a '{what}' loop ran {LOOP_CAP} times"), self.spanned(span)))
+        return (ir.Raise(error),)
+
+    def visit_While(self, node, scope, ctx, out):
+        loop = self.fresh("_loop")
+        body = [guard(ir.Not(self.condition(node.condition, scope, ctx)), ir.Break())]
+        body += self.loop_round(node)
+        body += self.count(self.counter(node), 1)
+        body += self.statements(node.body, scope, ctx)
+        out.append(ir.Rounds(loop, ir.Global("LOOP_CAP"), tuple(body), self.loop_cap("while", node.span)))
+
+    def visit_Repeat(self, node, scope, ctx, out):
+        inner = scope.child()
+        loop = self.fresh("_loop")
+        body = self.loop_round(node)
+        body += self.count(self.counter(node), 1)
+        body += self.statements(node.body, inner, ctx)
+        if node.until is not None:
+            body.append(guard(self.value(node.until, inner, ctx), ir.Break()))
+        out.append(ir.Rounds(loop, ir.Global("LOOP_CAP"), tuple(body), self.loop_cap("repeat", node.span)))
+
+    # ---- components and zones ----
+    def destination(self, node, scope, ctx, out):
+        return self.zone_key(node.zone, scope, ctx, out), ir.Constant(isinstance(node, ast.ToBottom))
+
+    def zone_key(self, zone, scope, ctx, out) -> ir.Expression:
+        """The key of a zone components are put in: outside the zone's declared indexes, an
+        error, not a zone nobody declared."""
+        if isinstance(zone, ast.Subscript) and isinstance(zone.obj, ast.Name) and zone.obj.id in self.types.zones \
+                and scope.lookup(zone.obj.id) is None:
+            return self.checked_key(zone.obj.id, zone.indexes, zone.span, scope, ctx, out)
+        return self.value(zone, scope, ctx)
+
+    def visit_Move(self, node, scope, ctx, out):
+        item = ir.Local(self.fresh("_item"))
+        out.append(ir.Assign(item.name, self.value(node.item, scope, ctx)))
+        zone, under = self.destination(node.destination, scope, ctx, out)
+        out.append(guard(ir.Compare("is not", item, NONE),
+                         ir.ExpressionStatement(ir.StateCall("move", (item, zone, under)))))
+
+    def visit_MoveAll(self, node, scope, ctx, out):
+        zone, under = self.destination(node.destination, scope, ctx, out)
+        target = self.temporary("_target", zone, out)
+        out.append(call("move_all", STATE, self.sequence(node.source, scope, ctx), target, under))
+
+    def visit_Deal(self, node, scope, ctx, out):
+        count, source = self.value(node.count, scope, ctx), self.value(node.source, scope, ctx)
+        zone, under = self.destination(node.destination, scope, ctx, out)
+        out.append(ir.ExpressionStatement(ir.StateCall("deal", (count, source, zone, under))))
+
+    def visit_Shuffle(self, node, scope, ctx, out):
+        if self.explicit_chance and ctx.steps:
+            element = strip_optional(element_of(self.type_of(node.zone, scope)))
+            labeler = ir.Global(self.codegen.bind(self.game.labeler(element)))
+            prompt = ir.Constant(f"shuffle {self.source_text(node.zone)}")
+            out.append(ir.YieldFrom(ir.Call("chance_shuffle", (STATE, self.value(node.zone, scope, ctx), labeler, prompt))))
+            return
+        out.append(call("shuffle", STATE, self.value(node.zone, scope, ctx)))
+
+    def chance_value(self, node, scope, ctx, out, public_target=False):
+        """With explicit chance, a value that is a pick: drawn by a chance node first. What
+        was drawn is shown to all only when it goes into a public variable (public_target) from
+        a list or a public zone: a local may go anywhere, and so it is not shown."""
+        if not (self.explicit_chance and ctx.steps and node.__class__ is ast.Call and node.name == "pick"
+                and len(node.arguments) == 1):
+            return None
+        items = node.arguments[0]
+        element = strip_optional(element_of(self.type_of(items, scope)))
+        labeler = ir.Global(self.codegen.bind(self.game.labeler(element)))
+        temp = self.fresh("_drawn")
+        hidden = not public_target
+        if self.type_of(items, scope).startswith("zone["):
+            zone = items.obj if isinstance(items, ast.Subscript) else items
+            name = zone.id if isinstance(zone, ast.Name) else None
+            hidden = hidden or name not in self.game.zone_meta or self.game.zone_meta[name][1] != "public"
+        drawn = ir.Call("chance_pick", (STATE, self.sequence(items, scope, ctx), labeler,
+                                        ir.Constant(hidden)))
+        out.append(ir.YieldFrom(drawn, temp))
+        return ir.Local(temp)
+
+    def visit_Reveal(self, node, scope, ctx, out):
+        t = self.type_of(node.what, scope)
+        what = self.codegen.collection(node.what, scope, ctx) if strip_optional(t) not in self.types.components \
+            else f"({self.x(node.what, scope, ctx)},)"
+        players = self.x(node.players, scope, ctx)
+        if strip_optional(self.type_of(node.players, scope)) == "Player":
+            players = f"({players},)"
+        out.append(call("reveal_to", STATE, hosted(what), hosted(players)))
+
+    def visit_Create(self, node, scope, ctx, out):
+        values = self.fresh("_values")
+        fields = self.types.fields_of(node.type_name)
+        stored = [self.attribute_stored(i.value, self.value(i.value, scope, ctx), fields[i.name],
+                                        f"{node.type_name}.{i.name}", scope, out) for i in node.inits]
+        inits = joined([f"{i.name!r}: {expression(value)}" for i, value in zip(node.inits, stored)], ", ")
+        attributes = hosted(f"{{{inits}}}")
+        read = {value.name for value in stored if isinstance(value, ir.Local)}
+        out.append(ir.Assign(values, ir.Host(attributes.lines, reads=attributes.reads | read)))
+        out.append(ir.ExpressionStatement(ir.Method(ir.Local(values), "setdefault", (ir.Constant("owner"), NONE))))
+        template = self.literal(self.game.label_templates.get(node.type_name))
+        count = ir.Call("room_for", (STATE, self.value(node.count, scope, ctx), self.spanned(node.span)))
+        zone = self.zone_key(node.zone, scope, ctx, out)
+        create = ir.StateCall("create", (ir.Constant(node.type_name), ir.Call("dict", (ir.Local(values),)), template, zone))
+        out.append(ir.Rounds(self.fresh("_n"), count, (ir.ExpressionStatement(create),)))
+
+    def visit_Choose(self, node, scope, ctx, out):
+        cg = self.codegen
+        var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
+        element = strip_optional(element_of(self.type_of(node.binder.domain, scope)))
+        options, names, index = (ir.Local(self.fresh(hint)) for hint in ("_options", "_names", "_choice"))
+        # (a new list: the options stay as they are while the zone they come from changes)
+        if where is None:
+            out.append(ir.Assign(options.name, ir.Call("list", (hosted(domain),))))
+        else:
+            before, (where,) = attributes_read_once([where], cg.temp)
+            out += [ir.Host((line,), reads=host_reads(line)) for line in before]
+            out.append(ir.Assign(options.name, hosted(f"[{var} for {var} in {domain} if {where}]")))
+        components = element in self.types.components
+        if components or element in self.types.boards:       # (named by their labels)
+            distinct = ir.Call("distinct_labelled", (STATE, options, ir.Constant(components),
+                                                     ir.Global(cg.bind(node.span))))
+        else:
+            labeler = ir.Global(cg.bind(self.game.labeler(element)))
+            distinct = ir.Call("distinct_options", (STATE, options, labeler, ir.Constant(components),
+                                                    ir.Global(cg.bind(node.span))))
+        who = ir.Call("seat", (STATE, self.value(node.chooser, scope, ctx), ir.Constant("a choice"),
+                               self.spanned(node.chooser.span))) if node.chooser is not None else ir.ReadState("current")
+        prompt = node.prompt or f"choose {node.binder.name}"
+        public = NONE
+        if element in self.game.private_fields:
+            public = hosted(f"[{cg.bind(self.game.labeler(element, PUBLIC))}(s, v) for v in {options.name}]")
+        need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
+        # with steps, the engine sends the chosen option back: the step goes on from here
+        asked = ir.Yield(need, index.name) if ctx.steps else ir.Raise(need)
+        cursor = ir.ReadState("cursor")
+        replayed = ir.If(ir.Compare("<", cursor, ir.Call("len", (ir.ReadState("choices"),))),
+                         (ir.Assign(index.name, ir.Item(ir.ReadState("choices"), cursor)),
+                          ir.WriteState("cursor", ir.Arithmetic("+", cursor, ir.Constant(1)))), (asked,))
+        chosen_scope = scope.child(**{node.binder.name: element})
+        body = (ir.Unpack((options.name, names.name), distinct),
+                guard(ir.Compare("==", ir.Call("len", (options,)), ir.Constant(1)), ir.Assign(index.name, ir.Constant(0)),
+                      orelse=(replayed,)),
+                self.set_local(node.binder.name, ctx, ir.Item(options, index)))
+        out.append(ir.If(options, body + self.statements(node.body, chosen_scope, ctx)))
+
+    # ---- the game ----
+    def visit_Require(self, node, scope, ctx, out):
+        raise AssertionError("requirements are compiled with their action's guard")
+
+    def visit_Again(self, node, scope, ctx, out):
+        out.append(ir.WriteState("extra", ir.Constant(True)))
+
+    def visit_Finish(self, node, scope, ctx, out):
+        out.append(ir.WriteState("terminal", ir.Constant(True)))
+        winners = self.value(node.winners, scope, ctx) if node.winners is not None else ir.Tuple(())
+        out.append(call("finish", STATE, winners))
+
+    def visit_Log(self, node, scope, ctx, out):
+        # the log is public: each {expression} shown by its label as everybody sees it
+        out.append(guard(ir.ReadState("shared"), ir.ExpressionStatement(ir.StateCall("own_trails"))))
+        line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
+        span = self.spanned(node.span)
+        parts = parse_template(node.message).parts
+        if len(parts) <= 1 and all(isinstance(part, str) for part in parts):
+            constant = parts[0] if parts else node.message
+            if len(constant) <= MAX_LOG_LINE:      # its length known now
+                out += [ir.Spend(1, ir.Constant(len(constant))), guard(exhausted_budget(1), call("work_runs_on", span)),
+                        ir.AppendLog(ir.Constant(constant))]
+                return
+        # logged() written out: its call was a sixth of a short line's cost
+        logged = ir.Local("_line")
+        out += [ir.Assign("_line", hosted(line)), ir.Spend(1, ir.Call("len", (logged,))),
+                ir.AppendLog(ir.Conditional(
+                    ir.BoolOp("and", (ir.Compare(">=", ir.Budget(1), ir.Constant(0)),
+                                      ir.Compare("<=", ir.Call("len", (logged,)), ir.Global("MAX_LOG_LINE")))),
+                    logged, ir.Call("past_log_limits", (ir.Global("STEP"), logged, span))))]
+
+    def text_source(self, text, scope, ctx, span, label) -> str:
+        """The source of a text whose {expressions} are shown by their labels: label(node,
+        value source) -> the source of one value's text."""
+        pieces = []
+        for part in parse_template(text).parts:
+            if isinstance(part, str):
+                pieces.append(repr(part))
+                continue
+            node = self.checked.placeholder_nodes.get((span, part.inside)) or parse_expression(part.inside, span)
+            pieces.append(label(node, self.codegen.source(node, scope, ctx), scope))
+        if not pieces:
+            pieces.append(repr(text))
+        if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
+            return f"''.join(({joined(pieces, ', ')},))"
+        text = joined(pieces, " + ")
+        return f"({text})" if "\n" in text else text
+
+    def public_label(self, node, value, scope) -> str:
+        """The source of a value's text as everybody sees it: inline for the common types; '?'
+        for an expression that reads an owner-only attribute."""
+        private = self.game.private_fields
+        for item in ast.walk(node):
+            if isinstance(item, ast.Attribute) and item.name in private.get(strip_optional(self.type_of(item.obj, scope)), ()):
+                return "'?'"
+        t = strip_optional(self.type_of(node, scope))
+        if t in ("Player", "list[Player]"):
+            if self.seat_texts is None:
+                self.seat_texts = self.codegen.bind(SeatTexts().__getitem__, "seat_text")
+            return f"{self.seat_texts}({value})" if t == "Player" else f"', '.join(map({self.seat_texts}, {value}))"
+        if (t in self.types.components or t in self.types.boards) and t not in private:
+            return f'(_E[_v]["__label__"] if (_v := {value}) is not None else "none")'
+        if t in self.types.enums:       # (a member's text is its name)
+            return f'(_v if (_v := {value}) is not None else "none")'
+        labeler = self.codegen.bind(self.game.labeler(t, PUBLIC), "label")
+        if t == "int":
+            return f"(str(_v) if (_v := {value}).__class__ is int else {labeler}(s, _v))"
+        return f"{labeler}(s, {value})"
+
+    def visit_CallStatement(self, node, scope, ctx, out):
+        parameters = self.types.procedures[node.name].parameters
+        # a parameter is written by the call: none where its type has no '?' is an error here
+        args = [self.never_none_stored(a, self.value(a, scope, ctx), self.types.type_name(p.type),
+                                       f"'{p.name}' of {node.name}", scope, out)
+                for a, p in zip(node.arguments, parameters)]
+        run = ir.Call(f"proc_{node.name}", (STATE, *args))
+        if node.name not in self.may_choose_procs:
+            out.append(ir.ExpressionStatement(run))
+        elif ctx.steps:
+            out.append(ir.YieldFrom(run))
+        else:
+            out.append(call("without_choice", run))
