@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from referee.interpreter.cli.rules_at_hand import asked
 from referee.interpreter.engine import load_game
 from referee.interpreter.tools.verify import verify
 from referee.interpreter.tools.view_diff import entry_difference
@@ -39,3 +40,44 @@ def test_entry_difference_names_the_path_and_clips_both_values():
     text = entry_difference(long_a, long_b)
     assert text.startswith("log[0]: ...") and "A" in text and "B" in text and len(text) < 160
     assert entry_difference({"log": ["a"]}, {"log": ["a", "b"]}) == 'log[1]: (none) / "b"'
+
+
+# ---- item 2: the rules at hand at the prompt ---------------------------------------------
+
+def test_rules_at_hand_rules_and_one_rule_at_the_prompt(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", GAMES / "continents.rules", "--seed", 3,
+                       stdin="rules\nrules c-8\nrules X-99\nquit\n", monkeypatch=monkeypatch)
+    assert code == 3
+    everything = out.split("P1> rules\n", 1)[1].split("P1> rules c-8\n", 1)[0]
+    assert everything.startswith("The rules of Continents")
+    assert "  C-3    2 to 6 players." in everything and "  C-25   After 30 rounds" in everything
+    one = out.split("P1> rules c-8\n", 1)[1].split("P1> rules X-99\n", 1)[0]
+    assert one.startswith("C-8    A place is empty") and "You may not cover your own house" in one
+    assert "C-3 " not in one and "(encoded at line" in one
+    assert "no rule X-99 in these rules (their ids: C-1 ... C-25" in out
+
+
+def test_rules_at_hand_help_says_so_and_explains_the_moves_of_now(capsys, monkeypatch):
+    _, out, _ = run(capsys, "play", LIARS_DICE, "--seed", 3, "--bot", "2=first",
+                    stdin="help\nquit\n", monkeypatch=monkeypatch)
+    assert "rules ID (one: 'rules C-8'), help MOVE" in out
+    legend = out.split("The moves of now:\n", 1)[1]
+    # Liar's dice '1-1 ... 2-6': what the parts are and what a bid is, in the rules' words
+    assert "bid: moves named 'q-f' (as '1-1'), where q in 1..total_dice; f in 1..sides" in legend
+    assert "L-4    A bid says that at least q dice show face f" in legend
+
+
+def test_rules_at_hand_help_move_by_name_number_or_action(capsys, monkeypatch):
+    _, out, _ = run(capsys, "play", LIARS_DICE, "--seed", 3, "--bot", "2=first",
+                    stdin="help 2-6\nhelp #3\nhelp liar\nhelp nothing\nquit\n", monkeypatch=monkeypatch)
+    assert "bid: moves named 'q-f' (as '2-6')" in out and "bid: moves named 'q-f' (as '1-3')" in out
+    liar = out.split("P1> help liar\n", 1)[1]
+    assert liar.startswith("liar: the move 'Liar'") and "L-3    Liar may be called only once somebody has bid." in liar
+    assert "no move or action is named 'nothing' now (the actions: bid, liar;" in out
+
+
+def test_rules_at_hand_a_move_named_like_the_words_is_the_move():
+    assert asked("rules", ["rules", "pass"]) is None
+    assert asked("help 3", ["1", "2"]) == ("help", "3")
+    assert asked("rules", ["a1"]) == ("rules", "") and asked("rules C-8", []) == ("rules", "C-8")
+    assert asked("help", ["a1"]) is None           # the session's own help
