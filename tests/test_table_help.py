@@ -2,6 +2,7 @@
 built-in games by name, logs that replay from any folder, and where two views differ."""
 from __future__ import annotations
 
+import json
 import re
 
 from referee.interpreter.cli.rules_at_hand import asked
@@ -81,3 +82,61 @@ def test_rules_at_hand_a_move_named_like_the_words_is_the_move():
     assert asked("help 3", ["1", "2"]) == ("help", "3")
     assert asked("rules", ["a1"]) == ("rules", "") and asked("rules C-8", []) == ("rules", "C-8")
     assert asked("help", ["a1"]) is None           # the session's own help
+
+
+# ---- item 4: replay step by step ---------------------------------------------------------
+
+TTT = GAMES / "tic-tac-toe.rules"
+
+
+def ttt_log(capsys, tmp_path):
+    log = tmp_path / "game.json"
+    code, _, _ = run(capsys, "play", TTT, "--seed", 3, "--bot", "all=first", "--log", log)
+    assert code == 0
+    return log          # a1 b1 c1 a2 b2 c2 a3: P1 wins
+
+
+def test_replay_default_still_shows_where_the_log_ends(capsys, tmp_path):
+    log = ttt_log(capsys, tmp_path)
+    code, out, _ = run(capsys, "replay", log)
+    assert code == 0 and out.startswith(f"replayed 7 moves of {log} · Tic-tac-toe · 2 players · seed 3")
+    assert "game over: P1 wins" in out and "result: P1 wins" in out
+
+
+def test_replay_at_n_shows_the_position_after_move_n_from_any_seat(capsys, tmp_path):
+    log = ttt_log(capsys, tmp_path)
+    code, out, _ = run(capsys, "replay", log, "--at", 2, "--seat", "P2")
+    assert code == 0 and "shown after move 2" in out and "seed" not in out
+    assert "turn 3 · P1 to move · view of P2" in out and "  1  P1 P2 .\n" in out
+    code, out, _ = run(capsys, "replay", log, "--at", 0, "--json")
+    position = json.loads(out)
+    assert code == 0 and position["moves"] == 0 and position["to_move"] == 1 and not position["terminal"]
+    code, _, err = run(capsys, "replay", log, "--at", 8)
+    assert code == 2 and "the log has 7 moves: choose 0..7" in err
+
+
+def test_replay_step_goes_forwards_and_back(capsys, monkeypatch, tmp_path):
+    log = ttt_log(capsys, tmp_path)
+    code, out, _ = run(capsys, "replay", log, "--step", "--at", 0, "--seat", 1,
+                       stdin="\nn\nb\nb\n7\nn\n5\nq\n", monkeypatch=monkeypatch)
+    assert code == 0
+    heads = re.findall(r"^── (.+?) ─", out, re.M)
+    assert heads == ["the start", "move 1 of 7: P1: a1", "move 2 of 7: P2: b1", "move 1 of 7: P1: a1",
+                     "the start", "move 7 of 7: P1: a3", "move 5 of 7: P1: b2"]
+    assert "at the end of the log (b: back, q: quit)" in out
+    assert "legal moves:\n  1. a1" in out           # P1 to move at the start: its moves
+    # from the end by default; end of input stops it
+    code, out, _ = run(capsys, "replay", log, "--step", stdin="b\n", monkeypatch=monkeypatch)
+    assert code == 0 and re.findall(r"^── (.+?) ─", out, re.M) == ["move 7 of 7: P1: a3", "move 6 of 7: P2: c2"]
+
+
+def test_replay_step_shows_each_move_as_the_seat_saw_it(capsys, monkeypatch, tmp_path):
+    log = tmp_path / "gs.json"
+    run(capsys, "play", GAMES / "goofspiel.rules", "--seed", 5, "--bot", "all=random", "--log", log, "--quiet")
+    first, second = json.loads(log.read_text())["moves"][:2]       # P1's sealed bid, then P2's
+    code, out, _ = run(capsys, "replay", log, "--step", "--at", 0, stdin="\n\nq\n", monkeypatch=monkeypatch)
+    heads = re.findall(r"^── (.+?) ─", out, re.M)
+    assert code == 0 and heads[1] == "move 1 of 24: P1 has chosen" and heads[2] == f"move 2 of 24: P2: {second}"
+    assert first not in heads[1]
+    _, out, _ = run(capsys, "replay", log, "--step", "--at", 1, "--seat", "P1", stdin="q\n", monkeypatch=monkeypatch)
+    assert re.findall(r"^── (.+?) ─", out, re.M) == [f"move 1 of 24: P1: {first}"]

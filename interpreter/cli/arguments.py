@@ -77,6 +77,15 @@ def at_most(most, what=""):
     return value
 
 
+def seat_number(text):
+    """A seat as a number or as a view names it: 2, P2, p2."""
+    return positive_int(text[1:] if text[:1] in ("P", "p") and text[1:].strip().isdigit() else text)
+
+
+def move_count(text):
+    return whole_number(text, 0)
+
+
 def seed_int(text):
     return integer(text, "a seed is a whole number, not {text}")
 
@@ -319,16 +328,22 @@ COMMANDS = (
               most=MOST_TOURNAMENT_GAMES),
         QUIET_PROGRESS, json_output("print the figures and every game's result as JSON"),
         max_moves("stop a game after M moves and count it a draw"), workers("play the games"), plain())),
-    Command("replay", "replay a game log, checking every move", "commands.play.cmd_replay", (
+    Command("replay", "replay a game log, checking every move; show where it ends, or step through it",
+            "commands.replay.cmd_replay", (
         option("log", metavar="LOG",
                help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir"),
         option("--rules", metavar="FILE",
                help="the rules file to replay it with (default: the one the log names, looked for as "
                     "written, then from the log's folder)"),
-        option("--player", type=positive_int, metavar="N",
-               help="print what seat N sees where the log ends (its view, and its legal moves if it "
+        option("--player", "--seat", type=seat_number, metavar="N",
+               help="print what seat N (2 or P2) sees (its view, and its legal moves if it "
                     "is to move; default: a spectator's view, public information only)"),
-        json_output("print the final state as JSON"),
+        option("--at", type=move_count, metavar="N",
+               help="show the position after move N (0: the start; default: where the log ends)"),
+        option("--step", action="store_true",
+               help="step through the game, a position at a time: Enter or n the next move, b back one, "
+                    "a number the position after that move, q quit (from --at N, else from the end)"),
+        json_output("print the final state (or the one of --at) as JSON"),
         option("--ignore-hash", action="store_true",
                help="replay even if the rules file changed since the log was written"),
         plain())),
@@ -455,9 +470,12 @@ COMMAND_HELP = {
                    "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
                    "its scheduler unreachable or without workers, 70 a game hit a runtime error (the report "
                    "counts it) or a worker process died"),
-    "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
-               "spectator's view, or with --player N what seat N sees.",
+    "replay": ("Replay a game log from its start, checking every move, and print where it ends (or, "
+               "with --at N, the position after move N): a spectator's view, or with --player N "
+               "(--seat P2) what seat N sees. --step goes through the game a move at a time, "
+               "forwards and back.",
                ["referee replay game.json", "referee replay game.json --player 2",
+                "referee replay game.json --at 12 --seat P2", "referee replay game.json --step --at 0",
                 "referee replay logs/game-7.json --rules my-game.rules"],
                "0 ok, 2 bad command line, 65 bad log (changed rules file, a move not legal, another "
                "result), 66 missing log or rules file, 70 runtime rules error"),

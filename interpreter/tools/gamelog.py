@@ -13,6 +13,7 @@
     write_log(path, game, state, rules_path)   # after (or during) a game
     log, error = read_log(path)                # error: a LogError (message and exit code)
     state, error = replay(log)                 # every move checked; never a half replay
+    Positions(state.game, log).at(12)          # the position after 12 moves (replay --at, --step)
 """
 from __future__ import annotations
 
@@ -256,3 +257,28 @@ def replay(log, ignore_hash=False, log_path=None, rules_path=None):
         return None, LogError(f"the replay does not reach the recorded result: recorded {recorded}, "
                               f"replayed {game_result(state)}")
     return state, None
+
+
+class Positions:
+    """The positions of a replayed log, by how many of its moves were played (0: the start),
+    for stepping through it both ways: every CHECKPOINT-th position is kept (a clone), the
+    others played again from the one before."""
+
+    CHECKPOINT = 32
+
+    def __init__(self, game, log):
+        self.moves = list(log["moves"])
+        self.kept = {0: game.new_initial_state(seed=log["seed"])}
+
+    def __len__(self):
+        return len(self.moves) + 1
+
+    def at(self, number):
+        """The state after the first `number` moves (a state of its own: the caller may keep it)."""
+        start = max(k for k in self.kept if k <= number)
+        state = self.kept[start].clone()
+        for played in range(start, number):
+            state.apply(self.moves[played])
+            if (played + 1) % self.CHECKPOINT == 0 and played + 1 not in self.kept:
+                self.kept[played + 1] = state.clone()
+        return state
