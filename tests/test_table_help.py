@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
 
 from referee.interpreter.cli.rules_at_hand import asked
 from referee.interpreter.engine import load_game
@@ -14,6 +19,7 @@ from .conftest import GAMES
 from .test_cli import run
 
 LIARS_DICE = GAMES / "liars-dice.rules"
+TTT = GAMES / "tic-tac-toe.rules"
 
 
 # ---- bug 10: where two views differ --------------------------------------------------------
@@ -86,9 +92,6 @@ def test_rules_at_hand_a_move_named_like_the_words_is_the_move():
 
 # ---- item 4: replay step by step ---------------------------------------------------------
 
-TTT = GAMES / "tic-tac-toe.rules"
-
-
 def ttt_log(capsys, tmp_path):
     log = tmp_path / "game.json"
     code, _, _ = run(capsys, "play", TTT, "--seed", 3, "--bot", "all=first", "--log", log)
@@ -140,3 +143,130 @@ def test_replay_step_shows_each_move_as_the_seat_saw_it(capsys, monkeypatch, tmp
     assert first not in heads[1]
     _, out, _ = run(capsys, "replay", log, "--step", "--at", 1, "--seat", "P1", stdin="q\n", monkeypatch=monkeypatch)
     assert re.findall(r"^── (.+?) ─", out, re.M) == [f"move 1 of 24: P1: {first}"]
+
+
+# ---- item 9: the built-in games by name ----------------------------------------------------
+
+def test_builtin_games_play_by_name_from_any_folder(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "play", "continents", "--bot", "all=first", "--seed", 1, "--quiet")
+    assert code == 0 and out.startswith("result: P1 wins")
+    code, out, _ = run(capsys, "verify", "Liars_Dice", "-n", 2, "--jobs", 1, "--players", 2)
+    assert code == 0 and out.startswith("Liar's dice · 2 players")
+
+
+def test_builtin_games_are_listed_with_players_and_a_line(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    assert re.search(r"^continents +2-6  Continents: conquer continents by building", out, re.M)
+    assert re.search(r"^hearts +4  Hearts, the classic trick-taking game", out, re.M)
+    assert re.search(r"^titicaca-wide +2-5  ", out, re.M)          # variants too
+    code, out, _ = run(capsys, "games", "--json")
+    listed = {game["name"]: game for game in json.loads(out)["games"]}
+    assert code == 0 and {p.stem for p in GAMES.glob("*.rules")} <= set(listed)
+    assert listed["liars-dice"]["players"] == [2, 4] and listed["liars-dice"]["title"] == "Liar's dice"
+
+
+def test_builtin_games_a_path_wins_over_a_name(capsys, monkeypatch, tmp_path):
+    (tmp_path / "continents").write_text(TTT.read_text())       # a file named like a game
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "play", "continents", "--bot", "all=first", "--seed", 1)
+    assert code == 0 and out.startswith("Tic-tac-toe · 2 players")
+
+
+def test_builtin_games_a_name_that_is_neither_says_so_with_the_list(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "play", "contnents")
+    assert code == 66 and "referee: contnents: no such file, nor a built-in game (the built-in games: " in err
+    assert "continents, " in err and "`referee games` lists them" in err
+    code, _, err = run(capsys, "play", "contnents.rules")
+    assert code == 66 and err.strip().endswith("referee: contnents.rules: no such file")
+
+
+def test_builtin_games_ship_in_the_package():
+    """pyproject.toml puts every file of games/ into the package (referee/games)."""
+    import fnmatch
+    import tomllib
+    setup = tomllib.loads((GAMES.parent / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "referee.games" in setup["packages"] and setup["package-dir"]["referee.games"] == "games"
+    patterns = setup["package-data"]["referee.games"]
+    files = [p.relative_to(GAMES).as_posix() for p in GAMES.rglob("*.rules")]
+    assert files and all(any(fnmatch.fnmatch(f, pattern) and f.count("/") == pattern.count("/") for pattern in patterns)
+                         for f in files)
+
+
+@pytest.mark.slow
+def test_builtin_games_are_in_the_built_wheel(tmp_path):
+    """The wheel built from the project holds every game (pip builds it as `pip install .`)."""
+    import shutil
+    import subprocess
+    import zipfile
+    project = tmp_path / "project"
+    shutil.copytree(GAMES.parent, project, ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__"))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", str(tmp_path / "wheel")],
+                           cwd=project, capture_output=True, text=True, timeout=600)
+    if built.returncode != 0:
+        pytest.skip(f"no wheel could be built here: {built.stderr[-300:]}")
+    (wheel,) = (tmp_path / "wheel").glob("referee-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for path in GAMES.rglob("*.rules"):
+        assert f"referee/games/{path.relative_to(GAMES).as_posix()}" in names
+
+
+# ---- item 10: logs that replay from any folder ---------------------------------------------
+
+def test_logs_from_any_folder_hold_the_absolute_path_and_a_builtin_name(capsys, monkeypatch, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    shutil.copy(TTT, tmp_path / "a" / "mine.rules")
+    monkeypatch.chdir(tmp_path / "a")
+    run(capsys, "play", "mine.rules", "--bot", "all=first", "--seed", 1, "--log", "mine.json", "--quiet")
+    run(capsys, "play", "tic-tac-toe", "--bot", "all=first", "--seed", 1, "--log", "builtin.json", "--quiet")
+    mine, builtin = (json.loads(Path(name).read_text()) for name in ("mine.json", "builtin.json"))
+    assert mine["rules"] == "mine.rules" and mine["rules_absolute"] == str(tmp_path / "a" / "mine.rules")
+    assert "builtin" not in mine and builtin["builtin"] == "tic-tac-toe"
+    # the log moved to another folder, replayed from a third
+    shutil.move("mine.json", tmp_path / "b" / "mine.json")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "replay", Path("b") / "mine.json")
+    assert code == 0 and "result: P1 wins" in out
+
+
+def test_logs_from_any_folder_a_builtin_game_is_found_by_its_name(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    run(capsys, "play", "tic-tac-toe", "--bot", "all=first", "--seed", 1, "--log", path, "--quiet")
+    log = json.loads(path.read_text())
+    elsewhere = "/another/machine/referee/games/tic-tac-toe.rules"     # as written on another machine
+    path.write_text(json.dumps({**log, "rules": elsewhere, "rules_absolute": elsewhere}))
+    code, out, _ = run(capsys, "replay", path)
+    assert code == 0 and "result: P1 wins" in out
+
+
+def test_logs_from_any_folder_an_old_log_still_replays_and_changed_rules_are_refused(capsys, monkeypatch, tmp_path):
+    shutil.copy(TTT, tmp_path / "mine.rules")
+    monkeypatch.chdir(tmp_path)
+    run(capsys, "play", "mine.rules", "--bot", "all=first", "--seed", 1, "--log", "game.json", "--quiet")
+    log = json.loads(Path("game.json").read_text())
+    old = {name: value for name, value in log.items() if name not in ("rules_absolute", "builtin")}
+    Path("old.json").write_text(json.dumps(old))
+    code, out, _ = run(capsys, "replay", "old.json")
+    assert code == 0 and "result: P1 wins" in out
+    with open("mine.rules", "a") as rules:
+        rules.write("# changed\n")
+    monkeypatch.chdir(tmp_path.parent)
+    code, out, err = run(capsys, "replay", tmp_path / "game.json")
+    assert code == 65 and out == "" and "the rules file has changed since the log was written" in err
+
+
+def test_logs_from_any_folder_resume_from_another_folder(capsys, monkeypatch, tmp_path):
+    (tmp_path / "work").mkdir()
+    shutil.copy(TTT, tmp_path / "work" / "mine.rules")
+    monkeypatch.chdir(tmp_path / "work")
+    code, _, _ = run(capsys, "play", "mine.rules", "--seed", 1, "--bot", "2=first", "--log", "game.json",
+                     stdin="b2\nquit\n", monkeypatch=monkeypatch)
+    assert code == 3
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "play", "--resume", Path("work") / "game.json", stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 3 and "resumed from work/game.json after 2 moves" in out, err
+    log = json.loads((tmp_path / "work" / "game.json").read_text())
+    assert log["rules_absolute"] == str(tmp_path / "work" / "mine.rules")

@@ -12,7 +12,7 @@ import textwrap
 
 import attrs
 
-from .common import shortened, version
+from .common import rules_file, shortened, version
 from .errors import UsageError
 
 
@@ -174,6 +174,8 @@ def json_output(what):
     return option("--json", action="store_true", help=what)
 
 
+FILE_HELP = "the rules file, or the name of a built-in game (referee games lists them)"
+
 QUIET_PROGRESS = option("--quiet", action="store_true", help="no progress line on standard error")
 
 
@@ -181,10 +183,10 @@ def game(players_help="number of players (default: the game's minimum)", file_op
     """FILE, --players, --option and --param: which game."""
     def add(parser):
         if file_optional:
-            parser.add_argument("file", metavar="FILE", nargs="?",
-                                help="the rules file (with --resume: default, the one the log names)")
+            parser.add_argument("file", metavar="FILE", nargs="?", type=rules_file,
+                                help=f"{FILE_HELP} (with --resume: default, the one the log names)")
         else:
-            parser.add_argument("file", metavar="FILE", help="the rules file")
+            parser.add_argument("file", metavar="FILE", type=rules_file, help=FILE_HELP)
         parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
         parser.add_argument("--option", action="append", metavar="NAME", default=[],
                             help="turn on a declared option (repeat for several)")
@@ -263,9 +265,12 @@ class Command:
 
 COMMANDS = (
     Command("check", "check rules files and print their diagnostics", "commands.check.cmd_check", (
-        option("files", nargs="+", metavar="FILE",
-               help="a rules file, or a folder: every .rules file in it and in its subfolders"),
+        option("files", nargs="+", metavar="FILE", type=rules_file,
+               help="a rules file (or a built-in game's name), or a folder: every .rules file in it and "
+                    "in its subfolders"),
         json_output("print the diagnostics as JSON"), params(), plain())),
+    Command("games", "list the games that come with Referee, whose names stand for their files",
+            "commands.games.cmd_games", (json_output("print the games as JSON"), plain())),
     Command("play", "play a game in the terminal, against bots or not", "commands.play.cmd_play", (
         game(file_optional=True),
         option("--resume", metavar="LOG",
@@ -358,7 +363,7 @@ COMMANDS = (
         jobs("run playouts"), plain())),
     Command("rulebook", "the rules of a file by rule id, traced to the lines that encode them",
             "commands.compile.cmd_rulebook", (
-        option("file", metavar="FILE", help="the rules file"),
+        option("file", metavar="FILE", type=rules_file, help=FILE_HELP),
         option("--spec", metavar="RULES_TEXT",
                help="a numbered rules text (lines starting with ids like X-12): list its rule ids "
                     "that the file does not tag, and exit 1 if there are any"),
@@ -392,7 +397,8 @@ COMMANDS = (
         option("--stdio", action="store_true",
                help="talk over standard input and output (the only way; editors that pass it may)"),)),
     Command("serve", "serve games in the browser, a page per seat", "commands.serve.cmd_serve", (
-        option("files", nargs="*", metavar="FILE", help="a rules file: a table of it (or --tables N of them)"),
+        option("files", nargs="*", metavar="FILE", type=rules_file,
+               help="a rules file (or a built-in game's name): a table of it (or --tables N of them)"),
         option("--players", type=int, metavar="N", help="number of players at each table (default: the game's minimum)"),
         option("--option", action="append", metavar="NAME", help="turn on a declared option of the games; repeatable"),
         option("--param", action="append", type=param_setting, metavar="NAME=VALUE",
@@ -428,12 +434,17 @@ COMMAND_HELP = {
               "the source line and a caret. A folder stands for every .rules file in it and in its subfolders.",
               ["referee check my-game.rules", "referee check games/", "referee check --json games/"],
               "0 every file is clean, 1 a file has errors (or a folder has no .rules file), 2 bad command line"),
+    "games": ("List the games that come with Referee (installed with the package): each one's name, "
+              "player counts and what it is, in a line. A name stands for the game's file wherever a "
+              "command takes FILE; a path, when there is a file there, wins over a name.",
+              ["referee games", "referee games --json"],
+              "0 ok, 2 bad command line"),
     "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
              "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
              "the commands, 'undo' takes back your last move). --resume LOG goes on with the unfinished "
              "game of a log written by --log.",
-             ["referee play my-game.rules",
+             ["referee play my-game.rules", "referee play continents",
               "referee play my-game.rules --players 3 --bot all=random --seed 7 --brief",
               "printf 'b2\\n1\\n' | referee play my-game.rules --seed 1 --bot 2=first",
               "referee play my-game.rules --bot all=first --log game.json",
