@@ -3,6 +3,7 @@ built-in games by name, logs that replay from any folder, and where two views di
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import sys
@@ -184,15 +185,18 @@ def test_builtin_games_a_name_that_is_neither_says_so_with_the_list(capsys, monk
 
 
 def test_builtin_games_ship_in_the_package():
-    """pyproject.toml puts every file of games/ into the package (referee/games)."""
+    """pyproject.toml puts every file of games/ into the package, as referee/games (a link to
+    the games/ folder, which the package's data patterns read through)."""
     import fnmatch
     import tomllib
     setup = tomllib.loads((GAMES.parent / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "referee.games" in setup["packages"] and setup["package-dir"]["referee.games"] == "games"
-    patterns = setup["package-data"]["referee.games"]
-    files = [p.relative_to(GAMES).as_posix() for p in GAMES.rglob("*.rules")]
-    assert files and all(any(fnmatch.fnmatch(f, pattern) and f.count("/") == pattern.count("/") for pattern in patterns)
-                         for f in files)
+    package = GAMES.parent / "referee"
+    assert (package / "games").resolve() == GAMES.resolve()
+    patterns = setup["package-data"]["referee"]
+    files = [p.relative_to(package).as_posix() for p in (package / "games").rglob("*.rules")]
+    assert len(files) == len(list(GAMES.rglob("*.rules"))) > 10
+    assert all(any(fnmatch.fnmatch(f, pattern) and f.count("/") == pattern.count("/") for pattern in patterns)
+               for f in files)
 
 
 @pytest.mark.slow
@@ -270,3 +274,47 @@ def test_logs_from_any_folder_resume_from_another_folder(capsys, monkeypatch, tm
     assert code == 3 and "resumed from work/game.json after 2 moves" in out, err
     log = json.loads((tmp_path / "work" / "game.json").read_text())
     assert log["rules_absolute"] == str(tmp_path / "work" / "mine.rules")
+
+
+# ---- item 8: the tutorial's part 2 ----------------------------------------------------------
+
+TUTORIAL_2 = GAMES.parent / "docs" / "tutorial-2.md"
+
+
+def shown_sessions(text):
+    """Each ```text block of a page that starts with `$ referee ...`: (command, output lines)."""
+    return [(match.group(1), match.group(2).splitlines())
+            for match in re.finditer(r"^```text\n\$ (referee .*)\n((?:(?!```).*\n)*)```$", text, re.M)]
+
+
+def test_tutorial_part_2_commands_print_what_it_shows():
+    """The commands part 2 shows run and print its lines, in order ('...' leaves lines out);
+    what it types at the prompt (after 'P1> ') is their standard input."""
+    import subprocess
+    sessions = shown_sessions(TUTORIAL_2.read_text(encoding="utf-8"))
+    assert [command.split()[1] for command, _ in sessions] == ["verify", "play"]
+    for command, shown in sessions:
+        typed = "".join(line[len("P1> "):] + "\n" for line in shown if line.startswith("P1> "))
+        done = subprocess.run([sys.executable, "-m", *command.split()], cwd=GAMES.parent, input=typed,
+                              capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "100"})
+        printed = done.stdout.splitlines()
+        if "..." not in shown:
+            assert printed == shown, command
+            continue
+        at = 0
+        for wanted in shown:
+            if wanted != "...":
+                assert wanted in printed[at:], f"{command}: not printed (in this order): {wanted!r}"
+                at = printed.index(wanted, at) + 1
+
+
+def test_tutorial_part_2_builds_the_example_game_with_cards_zones_hidden_hands_choices_and_again():
+    text = TUTORIAL_2.read_text(encoding="utf-8")
+    for words in ("component Card", "zone hand[Player]: set of Card owner", "choose c in matching", "again",
+                  "<!-- rules-file: docs/examples/fishing.rules -->"):
+        assert words in text
+    assert "tutorial-2.md" in (GAMES.parent / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    game, diagnostics, _ = load_game(str(GAMES.parent / "docs" / "examples" / "fishing.rules"), players=3)
+    assert not diagnostics
+    report = verify(game, games=10, leaks="flows")
+    assert report.failures == [] and report.finished == 10

@@ -1,5 +1,6 @@
 """The games that come with Referee (the games/ folder, shipped inside the installed package as
-referee/games): found by name (`referee play continents`), listed by `referee games`."""
+referee/games: in a checkout, a link to games/): found by name (`referee play continents`),
+listed by `referee games`."""
 from __future__ import annotations
 
 import functools
