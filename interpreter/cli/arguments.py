@@ -339,7 +339,7 @@ COMMANDS = (
                help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir"),
         option("--rules", metavar="FILE",
                help="the rules file to replay it with (default: the one the log names, looked for as "
-                    "written, then from the log's folder)"),
+                    "written, then from the log's folder, then where it was, then the built-in game)"),
         option("--player", "--seat", type=seat_number, metavar="N",
                help="print what seat N (2 or P2) sees (its view, and its legal moves if it "
                     "is to move; default: a spectator's view, public information only)"),
