@@ -4,6 +4,7 @@ texts, and what the parts of its name stand for), with a legend of the moves of 
 from __future__ import annotations
 
 import textwrap
+import weakref
 
 from referee.dsl import rulebook
 
@@ -37,11 +38,14 @@ def answer(state, request) -> str:
     return move_help(state, what)
 
 
+BOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()      # game -> its rulebook
+
+
 def rulebook_of(game) -> dict:
     """rule id -> {"texts", "places"}, as `referee rulebook` makes it (once per game)."""
-    book = getattr(game, "_rulebook", None)
+    book = BOOKS.get(game)
     if book is None:
-        book = game._rulebook = rulebook.build(game.program, game.sources)
+        book = BOOKS[game] = rulebook.build(game.program, game.sources)
     return book
 
 

@@ -444,8 +444,5 @@ def difference(a, b) -> str:
             if x != y:
                 return f"{x!r} / {y!r}"
         return f"{len(a)} / {len(b)} items"
-    if isinstance(a, str) and isinstance(b, str):
-        start = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        return f"...{a[max(0, start - 40):start + 40]}... / ...{b[max(0, start - 40):start + 40]}..."
     return f"{a!r} / {b!r}"
 
