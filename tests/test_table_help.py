@@ -84,6 +84,14 @@ def test_rules_at_hand_help_move_by_name_number_or_action(capsys, monkeypatch):
     assert "no move or action is named 'nothing' now (the actions: bid, liar;" in out
 
 
+def test_rules_at_hand_help_at_a_choice_names_the_move_it_is_a_step_of(capsys, monkeypatch):
+    fishing = GAMES.parent / "docs" / "examples" / "fishing.rules"
+    _, out, _ = run(capsys, "play", fishing, "--seed", 2, "--bot", "2=first",
+                    stdin="1\n1\n1\nhelp\nhelp 2\nquit\n", monkeypatch=monkeypatch)
+    assert "The moves of now:\n  a choice (after 'fish with blue 1'): which card do you catch?\n" in out
+    assert "'red 6': an answer to the choice (after 'fish with blue 1') 'which card do you catch?'" in out
+
+
 def test_rules_at_hand_a_move_named_like_the_words_is_the_move():
     assert asked("rules", ["rules", "pass"]) is None
     assert asked("help 3", ["1", "2"]) == ("help", "3")

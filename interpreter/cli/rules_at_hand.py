@@ -150,10 +150,18 @@ def moves_legend(state) -> list:
             shown.append(move.action)
             lines += action_lines(state.game, move.action, move.name, indent="  ")
     if state.pending is not None and state.pending.prompt:
-        lines.append(f"  a choice: {state.pending.prompt}")
+        lines.append(f"  a choice{choice_context(state)}: {state.pending.prompt}")
     if any(move.kind == "skip" for move in moves):
         lines.append("  skip: pass up the moves above, as the rules allow")
     return ["The moves of now:", *lines] if lines else []
+
+
+def choice_context(state) -> str:
+    """" (after 'fish with blue 1')": the move the chooser just made, whose step the choice is
+    (nothing when the last move is another player's, or there is none)."""
+    if not state.history or state.public_history[-1][0] != state.pending.chooser:
+        return ""
+    return f" (after '{state.history[-1]}')"
 
 
 def move_help(state, text) -> str:
@@ -171,7 +179,7 @@ def move_help(state, text) -> str:
         return "\n".join(action_lines(game, move.action, move.name))
     if move is not None:
         what = state.pending.prompt if move.kind == "choice" and state.pending is not None else None
-        return f"'{move.name}': " + (f"an answer to the choice '{what}'" if what else
+        return f"'{move.name}': " + (f"an answer to the choice{choice_context(state)} '{what}'" if what else
                                      "passes up the other moves of now" if move.kind == "skip" else move.kind)
     index = game.action_index.get(text.strip())
     if index is None:
