@@ -137,9 +137,10 @@ def test_replay_step_goes_forwards_and_back(capsys, monkeypatch, tmp_path):
                      "the start", "move 7 of 7: P1: a3", "move 5 of 7: P1: b2"]
     assert "at the end of the log (b: back, q: quit)" in out
     assert "legal moves:\n  1. a1" in out           # P1 to move at the start: its moves
-    # from the end by default; end of input stops it
-    code, out, _ = run(capsys, "replay", log, "--step", stdin="b\n", monkeypatch=monkeypatch)
-    assert code == 0 and re.findall(r"^── (.+?) ─", out, re.M) == ["move 7 of 7: P1: a3", "move 6 of 7: P2: c2"]
+    # from the start by default, e: the end; end of input stops it
+    code, out, _ = run(capsys, "replay", log, "--step", stdin="n\ne\nb\n", monkeypatch=monkeypatch)
+    assert code == 0 and re.findall(r"^── (.+?) ─", out, re.M) == [
+        "the start", "move 1 of 7: P1: a1", "move 7 of 7: P1: a3", "move 6 of 7: P2: c2"]
 
 
 def test_replay_step_shows_each_move_as_the_seat_saw_it(capsys, monkeypatch, tmp_path):

@@ -347,7 +347,7 @@ COMMANDS = (
                help="show the position after move N (0: the start; default: where the log ends)"),
         option("--step", action="store_true",
                help="step through the game, a position at a time: Enter or n the next move, b back one, "
-                    "a number the position after that move, q quit (from --at N, else from the end)"),
+                    "a number the position after that move, q quit (from the start, or from --at N)"),
         json_output("print the final state (or the one of --at) as JSON"),
         option("--ignore-hash", action="store_true",
                help="replay even if the rules file changed since the log was written"),
@@ -486,7 +486,7 @@ COMMAND_HELP = {
                "(--seat P2) what seat N sees. --step goes through the game a move at a time, "
                "forwards and back.",
                ["referee replay game.json", "referee replay game.json --player 2",
-                "referee replay game.json --at 12 --seat P2", "referee replay game.json --step --at 0",
+                "referee replay game.json --at 12 --seat P2", "referee replay game.json --step",
                 "referee replay logs/game-7.json --rules my-game.rules"],
                "0 ok, 2 bad command line, 65 bad log (changed rules file, a move not legal, another "
                "result), 66 missing log or rules file, 70 runtime rules error"),

@@ -45,7 +45,7 @@ def cmd_replay(args) -> int:
     if args.at is not None:
         state = positions.at(args.at)
     if args.step:
-        return Stepper(args, log, positions, seat).run(len(log["moves"]) if args.at is None else args.at)
+        return Stepper(args, log, positions, seat).run(args.at or 0)
     if args.json:
         print_json(position_json(state, seat, len(log["moves"]) if args.at is None else args.at))
         return OK
