@@ -20,7 +20,7 @@ def games_folder() -> Optional[Path]:
     package = Path(referee.__file__).resolve().parent
     for folder in (package / "games", package.parent / "games"):
         if folder.is_dir() and any(folder.glob(f"*{SUFFIX}")):
-            return folder
+            return folder.resolve()         # (a checkout's link: the games/ folder itself)
     return None
 
 
