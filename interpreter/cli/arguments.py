@@ -12,7 +12,7 @@ import textwrap
 
 import attrs
 
-from .common import shortened, version
+from .common import rules_file, shortened, version
 from .errors import UsageError
 
 
@@ -75,6 +75,15 @@ def at_most(most, what=""):
         return whole_number(text, 1, most() if callable(most) else most, what)
     value.__name__ = "whole number"          # argparse names the type in its errors
     return value
+
+
+def seat_number(text):
+    """A seat as a number or as a view names it: 2, P2, p2."""
+    return positive_int(text[1:] if text[:1] in ("P", "p") and text[1:].strip().isdigit() else text)
+
+
+def move_count(text):
+    return whole_number(text, 0)
 
 
 def seed_int(text):
@@ -165,6 +174,8 @@ def json_output(what):
     return option("--json", action="store_true", help=what)
 
 
+FILE_HELP = "the rules file, or the name of a built-in game (referee games lists them)"
+
 QUIET_PROGRESS = option("--quiet", action="store_true", help="no progress line on standard error")
 
 
@@ -172,10 +183,10 @@ def game(players_help="number of players (default: the game's minimum)", file_op
     """FILE, --players, --option and --param: which game."""
     def add(parser):
         if file_optional:
-            parser.add_argument("file", metavar="FILE", nargs="?",
-                                help="the rules file (with --resume: default, the one the log names)")
+            parser.add_argument("file", metavar="FILE", nargs="?", type=rules_file,
+                                help=f"{FILE_HELP} (with --resume: default, the one the log names)")
         else:
-            parser.add_argument("file", metavar="FILE", help="the rules file")
+            parser.add_argument("file", metavar="FILE", type=rules_file, help=FILE_HELP)
         parser.add_argument("--players", type=positive_int, metavar="N", help=players_help)
         parser.add_argument("--option", action="append", metavar="NAME", default=[],
                             help="turn on a declared option (repeat for several)")
@@ -254,9 +265,12 @@ class Command:
 
 COMMANDS = (
     Command("check", "check rules files and print their diagnostics", "commands.check.cmd_check", (
-        option("files", nargs="+", metavar="FILE",
-               help="a rules file, or a folder: every .rules file in it and in its subfolders"),
+        option("files", nargs="+", metavar="FILE", type=rules_file,
+               help="a rules file (or a built-in game's name), or a folder: every .rules file in it and "
+                    "in its subfolders"),
         json_output("print the diagnostics as JSON"), params(), plain())),
+    Command("games", "list the games that come with Referee, whose names stand for their files",
+            "commands.games.cmd_games", (json_output("print the games as JSON"), plain())),
     Command("play", "play a game in the terminal, against bots or not", "commands.play.cmd_play", (
         game(file_optional=True),
         option("--resume", metavar="LOG",
@@ -319,16 +333,22 @@ COMMANDS = (
               most=MOST_TOURNAMENT_GAMES),
         QUIET_PROGRESS, json_output("print the figures and every game's result as JSON"),
         max_moves("stop a game after M moves and count it a draw"), workers("play the games"), plain())),
-    Command("replay", "replay a game log, checking every move", "commands.play.cmd_replay", (
+    Command("replay", "replay a game log, checking every move; show where it ends, or step through it",
+            "commands.replay.cmd_replay", (
         option("log", metavar="LOG",
                help="a game log (JSON) written by play --log, simulate --log-dir or verify --log-dir"),
         option("--rules", metavar="FILE",
                help="the rules file to replay it with (default: the one the log names, looked for as "
-                    "written, then from the log's folder)"),
-        option("--player", type=positive_int, metavar="N",
-               help="print what seat N sees where the log ends (its view, and its legal moves if it "
+                    "written, then from the log's folder, then where it was, then the built-in game)"),
+        option("--player", "--seat", type=seat_number, metavar="N",
+               help="print what seat N (2 or P2) sees (its view, and its legal moves if it "
                     "is to move; default: a spectator's view, public information only)"),
-        json_output("print the final state as JSON"),
+        option("--at", type=move_count, metavar="N",
+               help="show the position after move N (0: the start; default: where the log ends)"),
+        option("--step", action="store_true",
+               help="step through the game, a position at a time: Enter or n the next move, b back one, "
+                    "a number the position after that move, q quit (from the start, or from --at N)"),
+        json_output("print the final state (or the one of --at) as JSON"),
         option("--ignore-hash", action="store_true",
                help="replay even if the rules file changed since the log was written"),
         plain())),
@@ -343,7 +363,7 @@ COMMANDS = (
         jobs("run playouts"), plain())),
     Command("rulebook", "the rules of a file by rule id, traced to the lines that encode them",
             "commands.compile.cmd_rulebook", (
-        option("file", metavar="FILE", help="the rules file"),
+        option("file", metavar="FILE", type=rules_file, help=FILE_HELP),
         option("--spec", metavar="RULES_TEXT",
                help="a numbered rules text (lines starting with ids like X-12): list its rule ids "
                     "that the file does not tag, and exit 1 if there are any"),
@@ -377,7 +397,8 @@ COMMANDS = (
         option("--stdio", action="store_true",
                help="talk over standard input and output (the only way; editors that pass it may)"),)),
     Command("serve", "serve games in the browser, a page per seat", "commands.serve.cmd_serve", (
-        option("files", nargs="*", metavar="FILE", help="a rules file: a table of it (or --tables N of them)"),
+        option("files", nargs="*", metavar="FILE", type=rules_file,
+               help="a rules file (or a built-in game's name): a table of it (or --tables N of them)"),
         option("--players", type=int, metavar="N", help="number of players at each table (default: the game's minimum)"),
         option("--option", action="append", metavar="NAME", help="turn on a declared option of the games; repeatable"),
         option("--param", action="append", type=param_setting, metavar="NAME=VALUE",
@@ -413,12 +434,17 @@ COMMAND_HELP = {
               "the source line and a caret. A folder stands for every .rules file in it and in its subfolders.",
               ["referee check my-game.rules", "referee check games/", "referee check --json games/"],
               "0 every file is clean, 1 a file has errors (or a folder has no .rules file), 2 bad command line"),
+    "games": ("List the games that come with Referee (installed with the package): each one's name, "
+              "player counts and what it is, in a line. A name stands for the game's file wherever a "
+              "command takes FILE; a path, when there is a file there, wins over a name.",
+              ["referee games", "referee games --json"],
+              "0 ok, 2 bad command line"),
     "play": ("Play a game in the terminal. Without --bot, seat 1 is human and the others are random bots; "
              "with --bot, a seat that no --bot names is human (--bot 2=human names one). "
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
              "the commands, 'undo' takes back your last move). --resume LOG goes on with the unfinished "
              "game of a log written by --log.",
-             ["referee play my-game.rules",
+             ["referee play my-game.rules", "referee play continents",
               "referee play my-game.rules --players 3 --bot all=random --seed 7 --brief",
               "printf 'b2\\n1\\n' | referee play my-game.rules --seed 1 --bot 2=first",
               "referee play my-game.rules --bot all=first --log game.json",
@@ -455,9 +481,12 @@ COMMAND_HELP = {
                    "0 ok, 2 bad command line, 65 bad rules file, 66 missing file, 69 --cluster without Dask or "
                    "its scheduler unreachable or without workers, 70 a game hit a runtime error (the report "
                    "counts it) or a worker process died"),
-    "replay": ("Replay a game log from its start, checking every move, and print where it ends: a "
-               "spectator's view, or with --player N what seat N sees.",
+    "replay": ("Replay a game log from its start, checking every move, and print where it ends (or, "
+               "with --at N, the position after move N): a spectator's view, or with --player N "
+               "(--seat P2) what seat N sees. --step goes through the game a move at a time, "
+               "forwards and back.",
                ["referee replay game.json", "referee replay game.json --player 2",
+                "referee replay game.json --at 12 --seat P2", "referee replay game.json --step",
                 "referee replay logs/game-7.json --rules my-game.rules"],
                "0 ok, 2 bad command line, 65 bad log (changed rules file, a move not legal, another "
                "result), 66 missing log or rules file, 70 runtime rules error"),

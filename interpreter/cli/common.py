@@ -1,5 +1,6 @@
-"""What the commands share: their output, loading a game as a command does (its errors as exit
-codes), the one-line description of a game and of its result, the version."""
+"""What the commands share: their output, a FILE argument (a path, or a built-in game's name),
+loading a game as a command does (its errors as exit codes), the one-line description of a
+game and of its result, the version."""
 from __future__ import annotations
 
 import contextlib
@@ -15,6 +16,7 @@ from referee.dsl.diagnostics import RulesError
 from ..engine import load_game
 from ..engine.render import scores_text, winners_text
 from ..runtime.errors import RulesRuntimeError
+from ..tools.builtin_games import builtin_games, builtin_path, looks_like_a_name
 from .errors import BAD_INPUT, CANNOT_WRITE, MISSING_FILE, RUNTIME, CliError, UsageError
 
 
@@ -70,11 +72,30 @@ def loaded(path, *args, **kwargs):
         return load_game(path, *args, **kwargs)
 
 
+def rules_file(text: str) -> str:
+    """A FILE of the command line: the path as given when there is something there (a path
+    always wins), else the file of the built-in game named so (`referee play continents`),
+    else the text as given (load says that it is neither)."""
+    if os.path.exists(text):
+        return text
+    found = builtin_path(text)
+    return str(found) if found is not None else text
+
+
+def no_such_file(path) -> CliError:
+    """The missing FILE (66); for a bare word, that no built-in game is named so either."""
+    if not looks_like_a_name(str(path)):
+        return CliError(f"referee: {path}: no such file", MISSING_FILE)
+    names = ", ".join(builtin_games()) or "none here"
+    return CliError(f"referee: {shortened(str(path))}: no such file, nor a built-in game "
+                    f"(the built-in games: {names}; `referee games` lists them)", MISSING_FILE)
+
+
 def load(path, options=None, players=None, coverage=False, params=(), passes_off=()):
     """The compiled game (with coverage: counting its rule tags; params: the (name, text) pairs
     of --param), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
     if not os.path.exists(path):
-        raise CliError(f"referee: {path}: no such file", MISSING_FILE)
+        raise no_such_file(path)
     if os.path.isdir(path):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
     game, diagnostics, sources = loaded(path, tuple(options or ()), players, coverage, dict(params or ()),

@@ -18,6 +18,7 @@ from ..engine.render import width as terminal_width
 from ..play.simulate import runtime_text
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..tools.gamelog import write_log
+from . import rules_at_hand
 from .common import describe, new_state, out, printable, result_lines, shortened
 from .errors import CANNOT_WRITE, OK, RUNTIME, UNFINISHED, CliError
 
@@ -27,7 +28,9 @@ Where moves are named by numbers, a bare number is a name, never a place in the 
 A few words of a name will do when only one legal move holds them all ('F@6.5' for
 'place on F@6.5'). On a hex map, (3) on an empty hex: move 3 of the list plays there.
 Commands: moves (list the legal moves), view (show the game again), undo (take back your last
-move, and the bots' moves after it), help, quit."""
+move, and the bots' moves after it), help, quit.
+The rules at hand: rules (every rule of the game), rules ID (one: 'rules C-8'), help MOVE (what
+a move does, in the rules' words, and what the parts of its name stand for)."""
 
 
 def named_by_numbers(names) -> bool:
@@ -324,6 +327,10 @@ class Session:
             if not text:
                 continue
             names = state.legal_move_names()
+            request = rules_at_hand.asked(text, names)
+            if request is not None:
+                out(rules_at_hand.answer(state, request))
+                continue
             typed = resolve_input(text, names)
             if isinstance(typed, Refusal):
                 self.refuse(typed.text)
@@ -333,6 +340,7 @@ class Session:
                     return "quit"
                 if typed.name == "help":
                     out(HUMAN_HELP)
+                    out("\n".join(rules_at_hand.moves_legend(state)))
                 elif typed.name == "moves":
                     for item in numbered_moves(names, skip_notes(state)):
                         out(item)

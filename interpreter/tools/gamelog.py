@@ -2,6 +2,8 @@
 
     {"format": "referee-log/1",
      "rules": "games/x.rules",          # the path as it was given
+     "rules_absolute": "/home/me/games/x.rules",   # where it was (not in older logs)
+     "builtin": "x",                    # a built-in game's name (only for one; not in older logs)
      "rules_sha256": "ab12...",         # of the file's bytes (base files first, for `extends`)
      "options": ["normal"], "players": 3, "seed": 7,
      "params": {"hand_size": 5},        # the typed params' values (not in older logs)
@@ -13,6 +15,7 @@
     write_log(path, game, state, rules_path)   # after (or during) a game
     log, error = read_log(path)                # error: a LogError (message and exit code)
     state, error = replay(log)                 # every move checked; never a half replay
+    Positions(state.game, log).at(12)          # the position after 12 moves (replay --at, --step)
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from referee.dsl.limits import MAX_LOG_BYTES
 from referee.dsl.program import Unreadable, load_program, read_regular_file
 
 from ..engine.load import load_game
+from .builtin_games import builtin_name, builtin_path, looks_like_a_name
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 
 FORMAT = "referee-log/1"
@@ -69,9 +73,16 @@ def game_result(state) -> dict:
 
 
 def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
+    """The log of `state`'s game. Besides the path as given, it holds the file's absolute path
+    and, for a built-in game, its name: a log replays from any folder (its hash still checks
+    that the rules are the same)."""
+    absolute = str(Path(game.path).resolve())
+    named = builtin_name(absolute)
     return {
         "format": FORMAT,
         "rules": str(rules_path),
+        "rules_absolute": absolute,
+        **({"builtin": named} if named is not None else {}),
         "rules_sha256": rules_sha256(game),
         "options": sorted(game.options),
         "params": game.typed_param_values(),
@@ -116,6 +127,11 @@ def check_log(log) -> Optional[str]:
     for name in ("options", "moves"):
         if not all(isinstance(x, str) for x in log[name]):
             return f"the log's field '{name}' must be a list of texts"
+    absolute = log.get("rules_absolute", "x.rules")
+    if not isinstance(absolute, str) or not absolute.endswith(".rules"):
+        return "the log's field 'rules_absolute' must name a .rules file"
+    if not looks_like_a_name(log.get("builtin", "x")):
+        return "the log's field 'builtin' must be a built-in game's name"
     params = log.get("params", {})
     if not isinstance(params, dict) or not all(
             isinstance(name, str) and (isinstance(v, bool) or isinstance(v, int)) for name, v in params.items()):
@@ -162,11 +178,20 @@ def read_log(path):
 
 def rules_places(log, log_path=None) -> list:
     """Where the rules file named by a log is looked for, in order: as given, then (a
-    relative path) from the log file's folder."""
+    relative path) from the log file's folder, then where it was when the log was written,
+    then the built-in game of that name. (An absolute 'rules' that is not where the log says
+    the file was has been edited: it is taken at its word, without the last two.)"""
     given = Path(log["rules"])
     places = [given]
     if log_path is not None and not given.is_absolute():
         places.append(Path(log_path).parent / given)
+    if given.is_absolute() and log["rules"] != log.get("rules_absolute"):
+        return places
+    if "rules_absolute" in log and Path(log["rules_absolute"]) not in places:
+        places.append(Path(log["rules_absolute"]))
+    builtin = builtin_path(log["builtin"]) if "builtin" in log else None
+    if builtin is not None and builtin not in places:
+        places.append(builtin)
     return places
 
 
@@ -256,3 +281,28 @@ def replay(log, ignore_hash=False, log_path=None, rules_path=None):
         return None, LogError(f"the replay does not reach the recorded result: recorded {recorded}, "
                               f"replayed {game_result(state)}")
     return state, None
+
+
+class Positions:
+    """The positions of a replayed log, by how many of its moves were played (0: the start),
+    for stepping through it both ways: every CHECKPOINT-th position is kept (a clone), the
+    others played again from the one before."""
+
+    CHECKPOINT = 32
+
+    def __init__(self, game, log):
+        self.moves = list(log["moves"])
+        self.kept = {0: game.new_initial_state(seed=log["seed"])}
+
+    def __len__(self):
+        return len(self.moves) + 1
+
+    def at(self, number):
+        """The state after the first `number` moves (a state of its own: the caller may keep it)."""
+        start = max(k for k in self.kept if k <= number)
+        state = self.kept[start].clone()
+        for played in range(start, number):
+            state.apply(self.moves[played])
+            if (played + 1) % self.CHECKPOINT == 0 and played + 1 not in self.kept:
+                self.kept[played + 1] = state.clone()
+        return state

@@ -36,6 +36,7 @@ from ..engine.located import PYTHON_ERRORS
 from ..engine.moves import move_name, public_moves, public_text
 from ..engine.refusals import explain_refusal
 from ..engine.views import index_values, key_label, make_view, shown_to, var_entry_seen
+from .view_diff import json_difference
 
 TWINS = 3            # twin states per seat and state
 VARIABLE_TWINS = 2   # of them with a variable entry set to another value, per seat and state
@@ -429,6 +430,9 @@ def after_effect(state, move):
 def compare(shown, other, seat, how) -> Optional[str]:
     for channel, value in shown.items():
         if other.get(channel) != value:
+            if channel == "view":       # one JSON text: the entry where the two views differ
+                return (f"the entries of P{seat}'s view depend on what P{seat} may not see: {how}, "
+                        f"{json_difference(value, other.get(channel))}")
             return (f"P{seat}'s {channel} depend on what P{seat} may not see: {how}, "
                     f"{difference(value, other.get(channel))}")
     return None
@@ -440,8 +444,5 @@ def difference(a, b) -> str:
             if x != y:
                 return f"{x!r} / {y!r}"
         return f"{len(a)} / {len(b)} items"
-    if isinstance(a, str) and isinstance(b, str):
-        start = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        return f"...{a[max(0, start - 40):start + 40]}... / ...{b[max(0, start - 40):start + 40]}..."
     return f"{a!r} / {b!r}"
 

@@ -173,7 +173,7 @@ def replay_names(game, seed, names, leaks=False, flows=False):
 
 def leak_seats(failure):
     """The seat a leak was found for (a list of one), or False for other failures."""
-    found = re.match(r"P(\d+)'s ", failure.message) if failure.kind == "leak" else None
+    found = re.search(r"\bP(\d+)'s ", failure.message) if failure.kind == "leak" else None
     return [int(found.group(1))] if found else False
 
 

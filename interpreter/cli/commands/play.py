@@ -1,18 +1,17 @@
-"""`referee play` (and --resume) and `referee replay`: a game played in the terminal, or a log
-replayed to where it ends."""
+"""`referee play` (and --resume): a game played in the terminal (`referee replay` is in
+replay.py)."""
 from __future__ import annotations
 
 import secrets
 
-from ...engine import PUBLIC
-from ...engine.render import at_the_table, symbol_legends, view_defaults, winners_text
+from ...engine.render import winners_text
 from ...play.bots import RandomBot
 from ...play.simulate import seat_bots
 from ...tools.gamelog import read_log, replay
-from ..common import describe, load, out, print_json, result_lines
-from ..errors import BAD_INPUT, OK, UsageError
+from ..common import load
+from ..errors import BAD_INPUT, UsageError
 from ..seats import note_ismcts_secrets, parse_bots, refuse_mcts_on_hidden_information
-from ..session import Session, numbered_moves
+from ..session import Session
 
 
 def new_seed() -> int:
@@ -77,48 +76,3 @@ def resume_play(args) -> int:
     args.log = args.log or args.resume
     bots, unnamed = table_bots(game, args, log["seed"])
     return Session(game, args, bots, log["seed"], unnamed_humans=unnamed, resumed=log["moves"]).run()
-
-
-def cmd_replay(args) -> int:
-    """Replay a log, then print one perspective of where it ended: a spectator's (the default:
-    what every seat may see, and the seed) or, with --player N, seat N's (its view, and its
-    legal moves when it is to move; never the seed). No output mixes two seats' secrets."""
-    log, error = read_log(args.log)
-    if error is None and args.player is not None and args.player > log["players"]:
-        raise UsageError(f"argument --player: the game of this log has {log['players']} players, not {args.player} "
-                         f"(choose 1..{log['players']}, or leave --player out for a spectator's view)")
-    if error is None:
-        state, error = replay(log, ignore_hash=args.ignore_hash, log_path=args.log, rules_path=args.rules)
-    if error is not None:
-        message = str(error)
-        if args.json:
-            print_json({"error": message, "exit_code": error.code})
-        else:
-            args.errors.error(message if message.startswith(("referee", "runtime")) or "\n" in message
-                else f"referee: {message}")
-        return error.code
-    seat = args.player
-    viewer = PUBLIC if seat is None else seat
-    to_move = None if state.is_terminal() else state.current_player()
-    legal = state.legal_move_names() if seat is not None and seat == to_move else []
-    if args.json:
-        print_json({
-            "player": seat,
-            "final_view": state.view(viewer),
-            "moves": len(log["moves"]),
-            "scores": list(state.scores()), "winners": list(state.winners),
-            "outcome": state.outcome(), "returns": list(state.returns()),
-            "to_move": to_move, "legal_moves": legal, "terminal": state.is_terminal(),
-        })
-        return OK
-    game = state.game
-    out(f"replayed {len(log['moves'])} moves of {args.log} · {describe(game, log['seed'] if seat is None else None)}")
-    out("")
-    args.console.view(at_the_table(state.view(viewer), symbol_legends(game, state)), view_defaults(game))
-    if legal:
-        out("legal moves:")
-        for line in numbered_moves(legal):
-            out(line)
-    out("")
-    args.console.report(result_lines(state))
-    return OK
