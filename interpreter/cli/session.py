@@ -13,7 +13,7 @@ from referee.dsl.limits import MAX_PROMPT_LINE
 
 from ..engine import PUBLIC
 from ..engine.moves import public_text
-from ..engine.render import at_the_table, scores_text, symbol_legends, view_defaults
+from ..engine.render import at_the_table, scores_text, symbol_legends, view_defaults, with_flow_state
 from ..engine.render import width as terminal_width
 from ..play.simulate import runtime_text
 from ..runtime.errors import IllegalMove, RulesRuntimeError
@@ -187,6 +187,7 @@ class Session:
         hot_seat = getattr(args, "hot_seat", None)
         self.hot_seat = len(humans) > 1 and (self.interactive if hot_seat is None else hot_seat)
         self.last_human = None      # the last human shown their view
+        self.group = None           # the moves of the first part a human typed (move_groups)
         if self.interactive:
             try:
                 import readline  # noqa: F401  (line editing and history for input())
@@ -201,13 +202,16 @@ class Session:
         if not self.args.quiet:
             self.console.line(text)
 
-    def show_view(self, seat, names=None):
+    def show_view(self, seat, names=None, everything=False):
         """The view of `seat`, with the legends of its hex maps and, while it chooses among
-        the moves `names`, their numbers on the hexes they name."""
+        the moves `names`, their numbers on the hexes they name (`everything`: with the flow
+        state, the variables the rules mark `bookkeeping`)."""
         if self.legends is None:
             self.legends = symbol_legends(self.game, self.state)
         mark = "#" if names and named_by_numbers(names) else ""
         view = self.state.view(seat)
+        if everything:
+            view = with_flow_state(view)
         if not self.args.quiet:
             # the events printed as '»' lines just above are not repeated under the map, so
             # that it stays near the prompt; those never printed (logged before the first move,
@@ -316,10 +320,9 @@ class Session:
         out("")
         self.show_view(seat, state.legal_move_names())
         out("legal moves:")
-        for line in numbered_moves(state.legal_move_names(), skip_notes(state)):
-            out(line)
+        self.list_moves(state.legal_move_names())
         while True:
-            line = self.read_line(f"P{seat}> ")
+            line = self.read_line(self.move_prompt(seat))
             if line is None:
                 out("")
                 return "eof"
@@ -331,7 +334,9 @@ class Session:
             if request is not None:
                 out(rules_at_hand.answer(state, request))
                 continue
-            typed = resolve_input(text, names)
+            typed = self.typed_move(text, names)
+            if typed is None:
+                continue
             if isinstance(typed, Refusal):
                 self.refuse(typed.text)
                 continue
@@ -342,10 +347,9 @@ class Session:
                     out(HUMAN_HELP)
                     out("\n".join(rules_at_hand.moves_legend(state)))
                 elif typed.name == "moves":
-                    for item in numbered_moves(names, skip_notes(state)):
-                        out(item)
-                elif typed.name == "view":
-                    self.show_view(seat, names)
+                    self.list_moves(names)
+                elif typed.name in ("view", "view all"):
+                    self.show_view(seat, names, everything=typed.name == "view all")
                 elif self.undo(seat):
                     return "undone"
                 continue
@@ -356,6 +360,39 @@ class Session:
                 self.refuse(f"refused: {refusal.reason}{self.unplayed_cells(text, names) if unknown else ''}")
                 continue
             return None
+
+    # ---- moves grouped by their first part (move_groups) ----
+
+    def list_moves(self, names):
+        """The legal moves, grouped by first part when many begin alike."""
+        from .move_groups import listed_moves        # (it imports this module's helpers)
+        self.group = None
+        for line in listed_moves(self.state, names, skip_notes(self.state)):
+            out(line)
+
+    def move_prompt(self, seat) -> str:
+        return f"P{seat} {self.group.head}> " if self.group is not None else f"P{seat}> "
+
+    def typed_move(self, text, names):
+        """What a typed line means (resolve_input), where a first part typed ('wood house')
+        lists its moves and the next line is read as the rest of one: None then."""
+        from .move_groups import group_lines, group_of, resolve_in_group
+        if " ".join(words(text)) in ("view all", "v all") and not any(n.lower() == "view all" for n in names):
+            return Command("view all")      # the flow state too (with_flow_state)
+        if self.group is not None:
+            typed = resolve_in_group(text, self.group, names)
+            if not isinstance(typed, Refusal) and not (isinstance(typed, Play) and typed.move not in names):
+                self.group = None       # a move, a command: the group is left (not after a slip)
+            return typed
+        typed = resolve_input(text, names)
+        if isinstance(typed, Refusal) or (isinstance(typed, Play) and typed.move not in names):
+            group = group_of(self.state, names, text)
+            if group is not None:
+                self.group = group
+                for line in group_lines(group):
+                    out(line)
+                return None
+        return typed
 
     def unplayed_cells(self, text, names) -> str:
         """For a move refused as unknown that names a board's cell which no legal move names

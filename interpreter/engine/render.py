@@ -285,10 +285,10 @@ def render_vars(values: dict, defaults=None, boards=None) -> list:
 
 
 def with_flow_state(view: dict) -> dict:
-    """A copy of `view` whose text lists the variables the rules mark `bookkeeping` too (the
-    flow state a player does not need: `replay --all`, `view all` at the prompt)."""
-    display = {name: how for name, how in (view.get("display") or {}).items() if how != "bookkeeping"}
-    return {**view, "display": display}
+    """A copy of `view` whose text lists the variables the rules mark `bookkeeping` too, under
+    a heading of their own (the flow state a player does not need: `replay --all`, `view all`
+    at the prompt)."""
+    return {**view, "flow_state_shown": True}
 
 
 # ---- boards --------------------------------------------------------------------------------
@@ -677,6 +677,12 @@ def view_sections(view: dict, defaults: dict = None) -> list:
     var_lines = render_vars(values, defaults, view.get("boards"))
     if var_lines:
         sections.append(Section("variables", ["variables:", *var_lines]))
+    if view.get("flow_state_shown"):
+        flow = {name for name, how in (view.get("display") or {}).items() if how == "bookkeeping"}
+        values = {label: value for label, value in (view.get("vars") or {}).items() if split_key(label)[0] in flow}
+        flow_lines = render_vars(values)
+        if flow_lines:
+            sections.append(Section("variables", ["flow state (marked bookkeeping in the rules):", *flow_lines]))
     if view.get("log"):
         sections.append(Section("events", ["recent events:", *(f"  {line}" for line in view["log"])]))
     return sections
