@@ -204,9 +204,11 @@ def table_cell(entry, index) -> str:
 
 
 def table_lines(name: str, cells: dict, columns=None) -> list:
-    """{(row, column): text} as a table headed by `name`: rows in their order, columns as
-    `columns` lists them (else in their natural order); '.' where no entry is. Transposed when
-    that is narrower than the width and this is not; cells cut to fit when neither fits."""
+    """{(row, column): text} as a table headed by `name`, the first index down and the second
+    across, '.' where no entry is; transposed when that fits the width and this does not
+    (cells cut to fit when neither does). `columns`, every label of the second index (a
+    zone's, whose empty entries a view leaves out), puts the second index down: a table that
+    keeps its shape as the game goes."""
     rows = list(dict.fromkeys(r for r, _ in cells))
     seen = sorted(dict.fromkeys(c for _, c in cells), key=index_order)
     cols = list(columns) + [c for c in seen if c not in columns] if columns else seen
@@ -234,11 +236,13 @@ def table_lines(name: str, cells: dict, columns=None) -> list:
 
     limit = width()
     options = [drawn(rows, cols, straight), drawn(cols, rows, turned)]
+    if columns:
+        options.reverse()
     for lines in options:
         if max(len(line) for line in lines) <= limit:
             return lines
     # neither fits: the one with fewer columns, its cells cut to share the width
-    down, across, text = (rows, cols, straight) if len(cols) <= len(rows) else (cols, rows, turned)
+    down, across, text = (rows, cols, straight) if len(cols) <= len(rows) or not columns else (cols, rows, turned)
     head, _ = layout(down, across, text)
     cap = max(4, (limit - 4 - head) // max(1, len(across)) - 2)
     return drawn(down, across, text, cap)
