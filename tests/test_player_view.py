@@ -109,6 +109,11 @@ flow { turns from 1 until roll[2, 2] == 6 { play go } }
     text = render_view(state.view(1))
     assert "  roll  1  2  3\n  P1    1  6  1\n  P2    1  1  1" in text
     assert "P1,1=" not in text
+    # one die each (liar's dice): the seats alone, no table of one column
+    game = loaded("liars-dice")
+    state = game.new_initial_state(seed=2)
+    text = render_view(state.view(1), view_defaults(game))
+    assert re.search(r"^  roll: P1=[1-6]$", text, re.M) and "P1,1" not in text
 
 
 def test_continents_moves_are_grouped_by_card():

@@ -281,8 +281,13 @@ def render_vars(values: dict, defaults=None, boards=None) -> list:
             lines.append(f"  {name}: {entries[0][1] or '-'}")      # an empty list: '-', not nothing
             continue
         if all(len(index) == 2 for index, _ in entries):        # roll[P1, 1]: a table, seats down
-            lines.extend(table_lines(name, {tuple(index): str(value) for index, value in entries}))
-            continue
+            distinct = [{index[k] for index, _ in entries} for k in (0, 1)]
+            if min(len(values) for values in distinct) > 1:
+                lines.extend(table_lines(name, {tuple(index): str(value) for index, value in entries}))
+                continue
+            # one die each, one seat: the index that varies alone ('roll: P1=5 · P2=2')
+            varying = 0 if len(distinct[1]) == 1 else 1
+            entries = [([index[varying]], value) for index, value in entries]
         parts = [f"{','.join(index)}={value}" for index, value in entries]
         lines.extend(wrap(f"  {name}: ", parts))
     return lines
