@@ -81,7 +81,10 @@ def table_columns(s) -> dict:
     second index has a small finite domain (the places 1..8 of a continent): a table of the
     zone shows its empty columns too (a view lists only the zones that hold something)."""
     game = s.game
-    out = {}
+    out = game.__dict__.get("_table_columns")
+    if out is not None:         # the same in every state: enums and ranges (once per game)
+        return {name: list(labels) for name, labels in out.items()}
+    out = game._table_columns = {}
     for name, (_, _, _, index_types) in game.zone_meta.items():
         if len(index_types) != 2:
             continue
@@ -94,8 +97,8 @@ def table_columns(s) -> dict:
             values = game.compiler.index_domains(name)[1][1]
             values = sorted(values) if values is not None else None
         if values is not None and len(values) <= TABLE_COLUMNS:
-            out[name] = [s.label(v, t) for v in values]
-    return out
+            out[name] = tuple(s.label(v, t) for v in values)
+    return {name: list(labels) for name, labels in out.items()}
 
 
 def var_entry_seen(game, key, player) -> bool:
