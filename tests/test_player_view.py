@@ -198,7 +198,7 @@ def test_solstis_boards_share_a_column_width():
     alone = [render_board(boards[f"Pos[P{p}]"])[0] for p in (1, 2)]
     assert len(alone[0]) != len(alone[1])
     text = render_view(state.view(1), view_defaults(game)).splitlines()
-    heads = [text[text.index(f"Pos[P{p}]:") + 1] for p in (1, 2)]
+    heads = [text[text.index(f"P{p}'s Pos:") + 1] for p in (1, 2)]
     assert heads[0] == heads[1] == max(alone, key=len)
 
 

@@ -667,7 +667,8 @@ def view_sections(view: dict, defaults: dict = None) -> list:
         drawing = render_board(board, view.get("vars") or {}, spots, widths.get(split_key(name)[0]))
         # the spots' lines counted from the section's first line, the board's name
         spots = [spot._replace(line=spot.line + 1) for spot in spots]
-        sections.append(Section("board", [f"{name}:", *drawing], board, spots))
+        # a seat's board in words: "P1's Pos", not 'Pos[P1]'
+        sections.append(Section("board", [f"{entry_title(*split_key(name))}:", *drawing], board, spots))
         listed = parts_lines(board, view.get("vars") or {}, name)
         if listed:
             sections.append(Section("parts", listed, board))

@@ -199,7 +199,7 @@ def boards_html(observed: dict, legends: dict) -> str:
             board["targets"] = targets        # legend_lines says what the numbers on empty hexes are
         legend = legend_lines(board) + parts_lines(board, values, name)
         notes = "".join(f"<li>{seated(line.strip())}</li>" for line in legend)
-        out.append(f'<figure class="board-figure"><figcaption>{escape(name)}</figcaption>{drawing}'
+        out.append(f'<figure class="board-figure"><figcaption>{escape(entry_title(*split_key(name)))}</figcaption>{drawing}'
                    + (f'<ul class="legend">{notes}</ul>' if notes else "") + "</figure>")
     return f'<section class="boards">{"".join(out)}</section>' if out else ""
 
