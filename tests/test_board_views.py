@@ -87,11 +87,11 @@ def test_several_marks_are_drawn_on_several_lines(write_rules):
     board = s.view(1)["boards"]["Bed[P1]"]
     lines = render_board(board)
     first = next(i for i, line in enumerate(lines) if line.strip().startswith("1"))
-    stacked = [line for line in lines[first:-1] if line.strip()]      # the last line numbers the columns
+    stacked = [line for line in lines[first:-1] if line.strip()]      # the last line labels the columns
     assert stacked[0].split()[:2] == ["1", "yes"] and len(stacked) == 3
-    assert lines[-1].split() == ["1", "2", "3"]
+    assert lines[-1].split() == ["a", "b", "c"]         # as on top: 'plant a1' names cells by letter
     text = render_view(s.view(1))
-    assert "Bed[P1]:" in text and "Bed[P2]:" in text
+    assert "P1's Bed:" in text and "P2's Bed:" in text       # in words, not 'Bed[P1]' (issue 26)
     # the zones drawn whole on the boards are not listed again
     assert "planted[" not in text and "buried[" not in text
 

@@ -185,7 +185,7 @@ def test_play_all_bots_continents_to_the_end(capsys):
     code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--bot", "all=random", "--seed", 7)
     assert code == 0
     assert re.search(r"^P[123]: build (straw|wood|stone) house on [A-Z][a-z]+( [A-Z][a-z]+)? [1-8]$", out, re.M)
-    assert "hand[P1]: " in out and "hand[P2]: 5 hidden" in out      # a seat sees only its own hand
+    assert "P1's hand: " in out and "P2's hand: 5 hidden" in out      # a seat sees only its own hand
     assert "» P" in out and " wins " in out                          # logged events are shown
     assert re.search(r"^result: P[123]( and P[123])* wins?", out, re.M)
 
@@ -530,14 +530,19 @@ def test_render_grid_zones_and_variables():
     runs = []                                     # a row: neighbours alike are counted together
     for label in mine:
         runs = runs[:-1] + [(label, runs[-1][1] + 1)] if runs and runs[-1][0] == label else runs + [(label, 1)]
-    assert f"  hand[P1]: {', '.join(f'{n}× {l}' if n > 1 else l for l, n in runs)}" in text
-    assert "  hand[P2]: 5 hidden" in text and "  draw[P3]: 12 hidden" in text
+    assert f"  P1's hand: {', '.join(f'{n}× {l}' if n > 1 else l for l, n in runs)}" in text
+    assert "  P2's hand: 5 hidden" in text and "  P3's draw: 12 hidden" in text
     assert "scores P1 0 · P2 0 · P3 0" in text
     build = next(m.name for m in state.legal_moves() if m.name.startswith("build"))
     house, continent, place = re.fullmatch(r"build (\w+ house) on ([A-Za-z ]+) (\d)", build).groups()
     state.apply(build)
     text = render_view(state.view(2))
-    assert f"  place[{continent}, …]  {place}: {house} (P1)" in text
+    # the places as a table: the place numbers down, the continents across (issue 26)
+    table = text.splitlines()
+    head = next(line for line in table if line.startswith("  place  "))
+    row = next(line for line in table if line.startswith(f"  {place}  "))
+    assert row[head.index(continent):].startswith(f"{house} (P1)")
+    assert [line.split()[0] for line in table[table.index(head) + 1:][:8]] == [str(n) for n in range(1, 9)]
 
 
 def test_render_counts_the_same_items_of_a_zone():

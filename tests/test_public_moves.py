@@ -221,7 +221,7 @@ def test_a_grid_split_into_parts_draws_their_borders():
     assert top.split() == ["2", ".", "│.", ] and bottom.split() == ["1", ".", "."]
     assert top.index("│") == bottom.index(".") + 2        # in the gap between the columns
     assert under.strip() == "──" and under.index("─") == top.rindex(".")
-    assert numbers.split() == ["1", "2"] and legend == "  lines outline the parts of part, listed below"
+    assert numbers.split() == ["a", "b"] and legend == "  lines outline the parts of part, listed below"
 
 
 def test_hex_cells_follow_the_drawing():

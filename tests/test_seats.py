@@ -65,7 +65,7 @@ def test_a_human_with_hidden_cards_is_not_shown_the_seed_mid_game(capsys, monkey
                        stdin="1\n1\nquit\n", monkeypatch=monkeypatch)
     assert code == 3
     stopped = out.index("game abandoned after")
-    assert out.count("P1> ") == 3 and "hand[P2]: 5 hidden" in out
+    assert out.count("P1> ") == 3 and "P2's hand: 5 hidden" in out
     assert seed_texts(out, SEED) == [seed_line(out, SEED)] and seed_line(out, SEED) > stopped
 
 
@@ -106,7 +106,7 @@ def test_the_final_view_is_the_humans_or_a_spectators(capsys, monkeypatch):
     assert code == 0
     final = out[out.rindex("P2> "):].split("\n\n")[1]
     assert " · game over: " in final.splitlines()[0] and final.splitlines()[0].endswith("view of P2")
-    assert re.search(r"^  hand\[P1\]: (\d+ hidden|empty)$", final, re.M)
+    assert re.search(r"^  P1's hand: (\d+ hidden|empty)$", final, re.M)
     # every seat a bot: the spectator's view, nobody's hand
     code, out, _ = run(capsys, "play", CONTINENTS, "--players", 3, "--seed", 5, "--bot", "all=random")
     final = out.split("\n\n")[-2]

@@ -349,6 +349,8 @@ COMMANDS = (
                help="step through the game, a position at a time: Enter or n the next move, b back one, "
                     "a number the position after that move, q quit (from the start, or from --at N)"),
         json_output("print the final state (or the one of --at) as JSON"),
+        option("--all", action="store_true",
+               help="list the flow state too: the variables the rules mark 'bookkeeping' (--json always has them)"),
         option("--ignore-hash", action="store_true",
                help="replay even if the rules file changed since the log was written"),
         plain())),

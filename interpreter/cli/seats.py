@@ -56,8 +56,10 @@ def note_ismcts_secrets(args, game, kinds):
     secrets_kept = undrawn_secrets(game)
     if secrets_kept and any(kind.startswith("ismcts") for kind in kinds.values()):
         names = ", ".join(f"'{name}'" for name in secrets_kept)
-        args.errors.error(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values "
-            f"(only a variable of a finite type is drawn: give an int a range, int in LOW..HIGH)")
+        args.errors.error(f"note: ismcts does not draw the hidden variables again ({names}): it knows their values, "
+            f"which its seat may not see, so it may play with more than a player knows (only a variable of a "
+            f"finite type is drawn: give an int a range, int in LOW..HIGH; flow state read from what every seat "
+            f"sees is no secret: declare it public bookkeeping)")
 
 
 def tournament_bots(specs) -> list:

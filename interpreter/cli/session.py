@@ -13,7 +13,7 @@ from referee.dsl.limits import MAX_PROMPT_LINE
 
 from ..engine import PUBLIC
 from ..engine.moves import public_text
-from ..engine.render import at_the_table, scores_text, symbol_legends, view_defaults
+from ..engine.render import at_the_table, scores_text, symbol_legends, view_defaults, with_flow_state
 from ..engine.render import width as terminal_width
 from ..play.simulate import runtime_text
 from ..runtime.errors import IllegalMove, RulesRuntimeError
@@ -187,6 +187,7 @@ class Session:
         hot_seat = getattr(args, "hot_seat", None)
         self.hot_seat = len(humans) > 1 and (self.interactive if hot_seat is None else hot_seat)
         self.last_human = None      # the last human shown their view
+        self.group = None           # the moves of the first part a human typed (move_groups)
         if self.interactive:
             try:
                 import readline  # noqa: F401  (line editing and history for input())
@@ -201,13 +202,16 @@ class Session:
         if not self.args.quiet:
             self.console.line(text)
 
-    def show_view(self, seat, names=None):
+    def show_view(self, seat, names=None, everything=False):
         """The view of `seat`, with the legends of its hex maps and, while it chooses among
-        the moves `names`, their numbers on the hexes they name."""
+        the moves `names`, their numbers on the hexes they name (`everything`: with the flow
+        state, the variables the rules mark `bookkeeping`)."""
         if self.legends is None:
             self.legends = symbol_legends(self.game, self.state)
         mark = "#" if names and named_by_numbers(names) else ""
         view = self.state.view(seat)
+        if everything:
+            view = with_flow_state(view)
         if not self.args.quiet:
             # the events printed as '»' lines just above are not repeated under the map, so
             # that it stays near the prompt; those never printed (logged before the first move,
@@ -316,10 +320,9 @@ class Session:
         out("")
         self.show_view(seat, state.legal_move_names())
         out("legal moves:")
-        for line in numbered_moves(state.legal_move_names(), skip_notes(state)):
-            out(line)
+        self.list_moves(state.legal_move_names())
         while True:
-            line = self.read_line(f"P{seat}> ")
+            line = self.read_line(self.move_prompt(seat))
             if line is None:
                 out("")
                 return "eof"
@@ -331,7 +334,9 @@ class Session:
             if request is not None:
                 out(rules_at_hand.answer(state, request))
                 continue
-            typed = resolve_input(text, names)
+            typed = self.typed_move(text, names)
+            if typed is None:
+                continue
             if isinstance(typed, Refusal):
                 self.refuse(typed.text)
                 continue
@@ -342,10 +347,9 @@ class Session:
                     out(HUMAN_HELP)
                     out("\n".join(rules_at_hand.moves_legend(state)))
                 elif typed.name == "moves":
-                    for item in numbered_moves(names, skip_notes(state)):
-                        out(item)
-                elif typed.name == "view":
-                    self.show_view(seat, names)
+                    self.list_moves(names)
+                elif typed.name in ("view", "view all"):
+                    self.show_view(seat, names, everything=typed.name == "view all")
                 elif self.undo(seat):
                     return "undone"
                 continue
@@ -356,6 +360,37 @@ class Session:
                 self.refuse(f"refused: {refusal.reason}{self.unplayed_cells(text, names) if unknown else ''}")
                 continue
             return None
+
+    # ---- moves grouped by their first part (move_groups) ----
+
+    def list_moves(self, names):
+        """The legal moves, grouped by first part when many begin alike."""
+        self.group = None
+        for line in listed_moves(self.state, names, skip_notes(self.state)):
+            out(line)
+
+    def move_prompt(self, seat) -> str:
+        return f"P{seat} {self.group.head}> " if self.group is not None else f"P{seat}> "
+
+    def typed_move(self, text, names):
+        """What a typed line means (resolve_input), where a first part typed ('wood house')
+        lists its moves and the next line is read as the rest of one: None then."""
+        if " ".join(words(text)) in ("view all", "v all") and not any(n.lower() == "view all" for n in names):
+            return Command("view all")      # the flow state too (with_flow_state)
+        if self.group is not None:
+            typed = resolve_in_group(text, self.group, names)
+            if not isinstance(typed, Refusal) and not (isinstance(typed, Play) and typed.move not in names):
+                self.group = None       # a move, a command: the group is left (not after a slip)
+            return typed
+        typed = resolve_input(text, names)
+        if isinstance(typed, Refusal) or (isinstance(typed, Play) and typed.move not in names):
+            group = group_of(self.state, names, text)
+            if group is not None:
+                self.group = group
+                for line in group_lines(group):
+                    out(line)
+                return None
+        return typed
 
     def unplayed_cells(self, text, names) -> str:
         """For a move refused as unknown that names a board's cell which no legal move names
@@ -509,3 +544,137 @@ class Session:
             return CANNOT_WRITE
         self.show(f"log written to {self.args.log}")
         return OK
+
+
+# ---- moves grouped by their first part -------------------------------------------------------
+# A long list of legal moves ('build wood house on Oceania 6', 55 of them) is shown as one line
+# per first part (the action's words and its first argument: 'build wood house'); a player types
+# a first part, then the rest.
+
+GROUPED_FROM = 13       # moves listed one per line up to 12 (numbered_moves' columns start there)
+
+
+@attrs.frozen
+class Group:
+    """Legal moves that begin alike: `head` ('build wood house'), then each move's full name
+    and what follows the head in it ('on Oceania 6')."""
+    head: str
+    names: tuple
+    rests: tuple
+
+
+def move_head(game, move, state):
+    """The first part of a legal move's name: its template's words up to its first argument
+    and that argument's label ('build {card} on {c} {i}' -> 'build wood house'), when more
+    words follow it; None for a move of another kind, or one named by its argument alone."""
+    if move.kind != "action":
+        return None
+    parts, tail = game.templates[move.action]
+    first = next((k for k, (_, position) in enumerate(parts) if position is not None), None)
+    if first is None or not isinstance(parts[first][1], int):
+        return None
+    position = parts[first][1]
+    head = "".join(literal for literal, _ in parts[:first + 1])
+    head += game.binder_labelers[move.action][position](state, move.args[position])
+    name = move.name
+    if not head.strip() or not name.startswith(head) or not name[len(head):].startswith(" "):
+        return None
+    return head
+
+
+def move_groups(state, names) -> list:
+    """The legal moves `names` (in the state's order) as Groups, in the order of their first
+    moves; a move without a first part is a group of its own (its name its head)."""
+    game = state.game
+    heads = {}
+    for move in state.legal_moves():
+        head = move_head(game, move, state)
+        heads.setdefault(head if head is not None else move.name, []).append(move.name)
+    groups = []
+    for head, members in heads.items():
+        if len(members) == 1 and members[0] == head:
+            groups.append(Group(head, (head,), ("",)))
+        else:
+            groups.append(Group(head, tuple(members), tuple(name[len(head):].strip() for name in members)))
+    known = set(names)
+    return [group for group in groups if set(group.names) <= known]
+
+
+def rests_text(rests) -> list:
+    """What follows a first part, neighbours that differ only in their last word together:
+    'on Oceania 1', 'on Oceania 6' -> 'on Oceania 1, 6'."""
+    runs = []
+    for rest in rests:
+        stem, _, last = rest.rpartition(" ")
+        if runs and stem and runs[-1][0] == stem:
+            runs[-1][1].append(last)
+        else:
+            runs.append([stem, [last]] if stem else ["", [rest]])
+    return [f"{stem} {', '.join(lasts)}" if stem else lasts[0] for stem, lasts in runs]
+
+
+def listed_moves(state, names, notes=None) -> list:
+    """The legal moves as a human reads them: numbered (numbered_moves) or, when they are many
+    and some begin alike, one line per first part with what may follow it; a move alone in
+    its group keeps its number, and the last line says how to type the others."""
+    if len(names) < GROUPED_FROM:
+        return numbered_moves(names, notes)
+    groups = move_groups(state, names)
+    if len(groups) == len(names) or len(groups) != len({g.head for g in groups}):
+        return numbered_moves(names, notes)
+    notes = notes or {}
+    mark = "#" if named_by_numbers(names) else ""
+    digits = len(str(len(names)))
+    heads = [g.head for g in groups if len(g.names) > 1]
+    head_width = max(len(head) for head in heads)
+    lines = []
+    for group in groups:
+        if len(group.names) == 1:
+            name = group.names[0]
+            lines.append(f"  {mark}{names.index(name) + 1:>{digits}}. {name}" + (f"  ({notes[name]})" if name in notes else ""))
+            continue
+        head = f"  {group.head.ljust(head_width)}  {len(group.names):>{digits}} moves: "
+        runs = rests_text(group.rests)
+        one_line = head + " · ".join(runs)
+        if len(one_line) <= terminal_width():
+            lines.append(one_line)
+        else:       # a line for each run, under the first
+            lines.extend(head + run if k == 0 else " " * len(head) + run for k, run in enumerate(runs))
+    lines.append(f"  (type a first part, '{heads[0]}', to list its moves and choose one; or a whole move)")
+    return lines
+
+
+def group_of(state, names, text):
+    """The group a typed text picks: its first part as written, or words that only the moves
+    of one group of several moves hold ('wood house'); None otherwise."""
+    wanted = " ".join(words(text))
+    if not wanted:
+        return None
+    groups = [g for g in move_groups(state, names) if len(g.names) > 1]
+    for group in groups:
+        if " ".join(words(group.head)) == wanted:
+            return group
+    holding = set(holding_words(names, text))
+    if len(holding) < 2:
+        return None
+    found = [g for g in groups if holding <= set(g.names)]
+    return found[0] if len(found) == 1 else None
+
+
+def group_lines(group) -> list:
+    """A group's moves, numbered in the group, for a player to choose the rest of."""
+    return [f"{group.head}: type the rest of the move, or its number here (another move, or 'moves', leaves it)",
+            *numbered_moves(list(group.rests))]
+
+
+def resolve_in_group(text, group, names):
+    """What a line typed after a first part means: the rest of one of the group's moves (its
+    words, or its number in the group), else whatever it means among all the legal moves."""
+    rests = list(group.rests)
+    typed = resolve_input(text, rests)
+    if isinstance(typed, Play) and typed.move in rests:
+        return Play(group.names[rests.index(typed.move)])
+    whole = resolve_input(text, names)
+    if isinstance(typed, Refusal) and not (isinstance(whole, Play) and whole.move in names):
+        return typed
+    return whole

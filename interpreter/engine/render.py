@@ -153,7 +153,21 @@ def counted_text(n, text) -> str:
     return f"{n}× {text}" if n > 1 else text
 
 
-def render_zones(zones: dict) -> list:
+SEAT = re.compile(r"P\d+")
+
+
+def entry_title(name: str, index) -> str:
+    """A zone's or variable's entry in the game's words, not index syntax: 'hand', ['P2'] ->
+    "P2's hand"; 'display', ['1'] -> 'display 1'; 'deck', [] -> 'deck'."""
+    if len(index) == 1 and SEAT.fullmatch(index[0]):
+        return f"{index[0]}'s {name}"
+    return " ".join([name, *index])
+
+
+def render_zones(zones: dict, columns: dict = None) -> list:
+    """The zones, each entry as "P2's hand: ...", and a zone indexed twice (a place of a
+    continent) as a table: its first index down, its second across (or the other way round
+    when that fits the width better). `columns`: {zone: every label of its second index}."""
     groups = {}
     for label, entry in zones.items():
         name, index = split_key(label)
@@ -164,17 +178,74 @@ def render_zones(zones: dict) -> list:
         if all(len(index) <= 1 for _, index, _ in entries):
             for label, index, entry in entries:
                 parts, sep = zone_parts(entry, index)
-                lines.extend(wrap(f"  {label}: ", parts, sep=sep))
+                lines.extend(wrap(f"  {entry_title(name, index)}: ", parts, sep=sep))
             continue
-        # several indices: one line per prefix, the last index inside it ("place[north, _]: 1 ... · 3 ...")
+        if all(len(index) == 2 for _, index, _ in entries):
+            cells = {tuple(index): table_cell(entry, index) for _, index, entry in entries}
+            lines.extend(table_lines(name, cells, (columns or {}).get(name)))
+            continue
+        # more indices: one line per prefix, the last index inside it ("place north 2  1: ... · 3: ...")
         rows = {}
         for label, index, entry in entries:
-            prefix = ", ".join(index[:-1])
+            prefix = " ".join(index[:-1])
             rows.setdefault(prefix, []).append((index[-1] if index else "", entry, index))
         for prefix, parts in rows.items():
             shown = [f"{last}: {zone_contents(entry, index)}" for last, entry, index in parts]
-            lines.extend(wrap(f"  {name}[{prefix}, …]  ", shown))
+            lines.extend(wrap(f"  {name} {prefix}  ", shown))
     return lines
+
+
+def table_cell(entry, index) -> str:
+    """A zone's contents in a table's cell: a stack as 'top/under', '.' when empty."""
+    if entry.get("count", 0) == 0:
+        return "."
+    parts, sep = zone_parts(entry, index)
+    return ("/" if sep == " over " else ", ").join(parts)
+
+
+def table_lines(name: str, cells: dict, columns=None) -> list:
+    """{(row, column): text} as a table headed by `name`, the first index down and the second
+    across, '.' where no entry is; transposed when that fits the width and this does not
+    (cells cut to fit when neither does). `columns`, every label of the second index (a
+    zone's, whose empty entries a view leaves out), puts the second index down: a table that
+    keeps its shape as the game goes."""
+    rows = list(dict.fromkeys(r for r, _ in cells))
+    seen = sorted(dict.fromkeys(c for _, c in cells), key=index_order)
+    cols = list(columns) + [c for c in seen if c not in columns] if columns else seen
+
+    def layout(down, across, text):
+        head = max([len(name)] + [len(r) for r in down])
+        widths = [max([len(c)] + [len(text(r, c)) for r in down]) for c in across]
+        return head, widths
+
+    def drawn(down, across, text, cap=None):
+        head, widths = layout(down, across, text)
+        if cap is not None:
+            widths = [min(w, cap) for w in widths]
+        cut = (lambda t, w: t if len(t) <= w else t[:w - 1] + "…")
+        out = ["  " + name.ljust(head) + "  " + "  ".join(c.ljust(w) for c, w in zip(across, widths))]
+        out += ["  " + r.ljust(head) + "  " + "  ".join(cut(text(r, c), w).ljust(w) for c, w in zip(across, widths))
+                for r in down]
+        return [line.rstrip() for line in out]
+
+    def straight(r, c):
+        return cells.get((r, c), ".")
+
+    def turned(r, c):
+        return cells.get((c, r), ".")
+
+    limit = width()
+    options = [drawn(rows, cols, straight), drawn(cols, rows, turned)]
+    if columns:
+        options.reverse()
+    for lines in options:
+        if max(len(line) for line in lines) <= limit:
+            return lines
+    # neither fits: the one with fewer columns, its cells cut to share the width
+    down, across, text = (rows, cols, straight) if len(cols) <= len(rows) or not columns else (cols, rows, turned)
+    head, _ = layout(down, across, text)
+    cap = max(4, (limit - 4 - head) // max(1, len(across)) - 2)
+    return drawn(down, across, text, cap)
 
 
 # ---- variables -----------------------------------------------------------------------------
@@ -209,9 +280,24 @@ def render_vars(values: dict, defaults=None, boards=None) -> list:
         if len(entries) == 1 and not entries[0][0]:
             lines.append(f"  {name}: {entries[0][1] or '-'}")      # an empty list: '-', not nothing
             continue
+        if all(len(index) == 2 for index, _ in entries):        # roll[P1, 1]: a table, seats down
+            distinct = [{index[k] for index, _ in entries} for k in (0, 1)]
+            if min(len(values) for values in distinct) > 1:
+                lines.extend(table_lines(name, {tuple(index): str(value) for index, value in entries}))
+                continue
+            # one die each, one seat: the index that varies alone ('roll: P1=5 · P2=2')
+            varying = 0 if len(distinct[1]) == 1 else 1
+            entries = [([index[varying]], value) for index, value in entries]
         parts = [f"{','.join(index)}={value}" for index, value in entries]
         lines.extend(wrap(f"  {name}: ", parts))
     return lines
+
+
+def with_flow_state(view: dict) -> dict:
+    """A copy of `view` whose text lists the variables the rules mark `bookkeeping` too, under
+    a heading of their own (the flow state a player does not need: `replay --all`, `view all`
+    at the prompt)."""
+    return {**view, "flow_state_shown": True}
 
 
 # ---- boards --------------------------------------------------------------------------------
@@ -437,11 +523,32 @@ def render_hex_board(board: dict, values: dict, spots: list = None) -> list:
     return [("  " + line).rstrip() for line in lines] + legend_lines(board) + whole
 
 
-def render_board(board: dict, values: dict = None, spots: list = None) -> list:
-    """A grid: the highest row at the top, row 1 at the bottom, columns lettered a, b, c... on
-    top and numbered 1, 2, 3... at the bottom. A hex map: see render_hex_board. `values` (the
-    view's variables) places the borders of the parts a variable splits the board into.
-    `spots`, a list, receives a Spot for each cell's marks as drawn (for colouring them)."""
+def column_labels(board: dict, cols: int) -> list:
+    """A grid's column labels, one labelling, the one players type: the letters of its cell
+    labels ('c' of 'c3'), or the numbers 1, 2, 3... where no move names a cell (the board's
+    "columns" is "numbers": a move names a column by its number)."""
+    if board.get("columns") == "numbers":
+        return [str(c) for c in range(1, cols + 1)]
+    return [COLUMN_LETTERS[c - 1] if c <= len(COLUMN_LETTERS) else str(c) for c in range(1, cols + 1)]
+
+
+def grid_cell_width(board: dict) -> int:
+    """The width of a grid's cells as drawn alone: its widest mark (each mark on its own line),
+    its widest column label, at least GRID_MIN_WIDTH (a player's mark, P1, added to an empty
+    grid moves nothing)."""
+    cells = board.get("cells") or []
+    cols = board.get("cols") or max([c["col"] for c in cells] + [1])
+    marks = [len(cell_text({"marks": [m]})) for c in cells for m in c.get("marks") or []]
+    return max(marks + [len(label) for label in column_labels(board, cols)] + [GRID_MIN_WIDTH])
+
+
+def render_board(board: dict, values: dict = None, spots: list = None, cell_width: int = None) -> list:
+    """A grid: the highest row at the top, row 1 at the bottom, the columns labelled above and
+    below as players type them (column_labels), the rows numbered at the left. A hex map: see
+    render_hex_board. `values` (the view's variables) places the borders of the parts a
+    variable splits the board into. `spots`, a list, receives a Spot for each cell's marks as
+    drawn (for colouring them). `cell_width`: the width of the cells, at least (the boards of
+    one set, one per seat, drawn alike)."""
     cells = board.get("cells", [])
     if not cells:
         return ["  (no cells)"]
@@ -454,10 +561,9 @@ def render_board(board: dict, values: dict = None, spots: list = None) -> list:
     # a grid cell with several marks shows one per line ("red 3" over "bee")
     stacked = {(c["row"], c["col"]): [cell_text({"marks": [m]}) for m in c.get("marks") or []] or [cell_text(c)]
                for c in cells}
-    # at least GRID_MIN_WIDTH, so that a player's mark (P1) added to an empty grid moves nothing
-    w = max([len(t) for marks in stacked.values() for t in marks] + [len(str(cols)), GRID_MIN_WIDTH])
+    w = max(grid_cell_width(board), cell_width or 0)
     label_w = len(str(rows))
-    letters = [COLUMN_LETTERS[c - 1] if c <= len(COLUMN_LETTERS) else str(c) for c in range(1, cols + 1)]
+    letters = column_labels(board, cols)
 
     def joined(texts, row):
         """The cells of a row side by side, '│' between two parts."""
@@ -486,8 +592,19 @@ def render_board(board: dict, values: dict = None, spots: list = None) -> list:
             under = [("─" if border_between(parts, (row, col), (row - 1, col)) else " ") * w
                      for col in range(1, cols + 1)]
             lines.append(("  " + " " * label_w + "  " + " ".join(under)).rstrip())
-    lines.append("  " + " " * label_w + "  " + " ".join(str(c).center(w) for c in range(1, cols + 1)).rstrip())
+    lines.append(lines[0])
     return lines + legend_lines(board)
+
+
+def board_set_widths(boards: dict) -> dict:
+    """{board name: the cell width of its grids}: the widest of the set ('Pos[P1]', 'Pos[P2]'),
+    so that the boards of one set, one per seat, have their columns one above the other."""
+    widths = {}
+    for name, board in boards.items():
+        if board.get("kind") != "hex" and board.get("cells"):
+            base = split_key(name)[0]
+            widths[base] = max(widths.get(base, 0), grid_cell_width(board))
+    return widths
 
 
 # ---- the whole view ------------------------------------------------------------------------
@@ -544,12 +661,14 @@ def view_sections(view: dict, defaults: dict = None) -> list:
         sections.append(Section("choice", [f"{player(choice.get('chooser'))} must choose: {choice.get('prompt', '')}"]))
     if view.get("sealed"):
         sections.append(Section("sealed", ["sealed moves from: " + ", ".join(player(p) for p in view["sealed"])]))
+    widths = board_set_widths(view.get("boards") or {})
     for name, board in (view.get("boards") or {}).items():
         spots = []
-        drawing = render_board(board, view.get("vars") or {}, spots)
+        drawing = render_board(board, view.get("vars") or {}, spots, widths.get(split_key(name)[0]))
         # the spots' lines counted from the section's first line, the board's name
         spots = [spot._replace(line=spot.line + 1) for spot in spots]
-        sections.append(Section("board", [f"{name}:", *drawing], board, spots))
+        # a seat's board in words: "P1's Pos", not 'Pos[P1]'
+        sections.append(Section("board", [f"{entry_title(*split_key(name))}:", *drawing], board, spots))
         listed = parts_lines(board, view.get("vars") or {}, name)
         if listed:
             sections.append(Section("parts", listed, board))
@@ -559,7 +678,7 @@ def view_sections(view: dict, defaults: dict = None) -> list:
     zones = {label: entry for label, entry in (view.get("zones") or {}).items()
              if not (split_key(label)[0] in drawn and entry.get("count", 0) <= 1)}
     parts = {v for board in (view.get("boards") or {}).values() for v in board.get("parts", ())}
-    zone_lines = render_zones(zones)
+    zone_lines = render_zones(zones, view.get("table_columns"))
     if zone_lines:
         sections.append(Section("zones", ["zones:", *zone_lines]))
     # nor those the rules mark `bookkeeping` (flow state) or `status` (on the status line)
@@ -568,6 +687,12 @@ def view_sections(view: dict, defaults: dict = None) -> list:
     var_lines = render_vars(values, defaults, view.get("boards"))
     if var_lines:
         sections.append(Section("variables", ["variables:", *var_lines]))
+    if view.get("flow_state_shown"):
+        flow = {name for name, how in (view.get("display") or {}).items() if how == "bookkeeping"}
+        values = {label: value for label, value in (view.get("vars") or {}).items() if split_key(label)[0] in flow}
+        flow_lines = render_vars(values)
+        if flow_lines:
+            sections.append(Section("variables", ["flow state (marked bookkeeping in the rules):", *flow_lines]))
     if view.get("log"):
         sections.append(Section("events", ["recent events:", *(f"  {line}" for line in view["log"])]))
     return sections

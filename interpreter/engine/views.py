@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import itertools
+import re
 
+import attrs
+
+from referee.dsl import ast
 from referee.dsl.types import strip_optional
 
 from .moves import public_moves
@@ -50,6 +54,9 @@ def make_view(s, player: int) -> dict:
         "log": s.log[-10:],
         "moves": public_moves(s, player),
     }
+    columns = table_columns(s)
+    if columns:
+        view["table_columns"] = columns
     if s.pending is not None:
         view["choice"] = {"chooser": s.pending.chooser, "prompt": s.pending.prompt}
     waiting = [(ins.key) for ins in game.flow if ins.op == "simultaneous" and ins.key in s.env]
@@ -64,6 +71,34 @@ def make_view(s, player: int) -> dict:
     if display:
         view["display"] = display
     return view
+
+
+TABLE_COLUMNS = 26         # a zone indexed twice is drawn as a table across at most this many columns
+
+
+def table_columns(s) -> dict:
+    """{zone: the labels of its second index, every one}, for each zone indexed twice whose
+    second index has a small finite domain (the places 1..8 of a continent): a table of the
+    zone shows its empty columns too (a view lists only the zones that hold something)."""
+    game = s.game
+    out = game.__dict__.get("_table_columns")
+    if out is not None:         # the same in every state: enums and ranges (once per game)
+        return {name: list(labels) for name, labels in out.items()}
+    out = game._table_columns = {}
+    for name, (_, _, _, index_types) in game.zone_meta.items():
+        if len(index_types) != 2:
+            continue
+        t = index_types[1]
+        if t in game.enum_members:
+            values = list(game.enum_members[t])
+        elif t in game.types.components or t in game.geometries:
+            continue
+        else:
+            values = game.compiler.index_domains(name)[1][1]
+            values = sorted(values) if values is not None else None
+        if values is not None and len(values) <= TABLE_COLUMNS:
+            out[name] = tuple(s.label(v, t) for v in values)
+    return {name: list(labels) for name, labels in out.items()}
 
 
 def var_entry_seen(game, key, player) -> bool:
@@ -147,6 +182,7 @@ def board_views(s, player):
     game = s.game
     out = {}
     indexed = layer_types(game)
+    typed = named_boards(game)
     for name, geometry in game.geometries.items():
         per_seat = ["Player", name] in indexed
         plain = [name] in indexed
@@ -162,6 +198,10 @@ def board_views(s, player):
             }
             if prefix:
                 out[shown]["player"] = prefix[0]
+            if geometry.kind != "hex" and name not in typed:
+                # no move, choice or value names a cell: the columns by number, as moves that
+                # name a column do ('drop 4'), not by the letters of cell labels nobody types
+                out[shown]["columns"] = "numbers"
             # the zones and partitions drawn here (a text view need not list them again)
             out[shown]["zones"] = [z for z, meta in game.zone_meta.items() if meta[3] == index_types]
             out[shown]["parts"] = [v for v, meta in game.var_meta.items()
@@ -191,8 +231,10 @@ def cell_marks(s, player, geometry, index_types, prefix):
         # a drawing shows their borders (from the view's vars), not a mark per cell
         if types == index_types and allowed(visibility, owner) and strip_optional(t) != geometry.name:
             for cell in geometry.cells:
-                value = s.vars.get((var, *prefix, cell))
-                if value is not None and value != game.var_defaults[var]:
+                value = s.vars.get((var, *prefix, cell), game.var_defaults[var])
+                # a value is drawn, at its starting value too (pits of 4 are not empty); none
+                # and false leave the cell empty
+                if value is not None and value is not False:
                     marks.setdefault(cell, []).append(game.labeler(t, player)(s, value))
     for zone, (kind, visibility, owner, types) in game.zone_meta.items():
         if types == index_types and allowed(visibility, owner):
@@ -201,3 +243,41 @@ def cell_marks(s, player, geometry, index_types, prefix):
                 if items:
                     marks.setdefault(cell, []).append(item_view(s.entities[items[-1]], items[-1], player)["label"])
     return marks
+
+
+def named_boards(game) -> frozenset:
+    """The boards whose cells a player reads or types by their labels ('c3'): those an action's
+    argument, a choice or a variable's value is a cell of (once per game)."""
+    found = game.__dict__.get("_named_boards")
+    if found is None:
+        written = [b[3] for a in game.actions for b in a.binders] + [meta[3] for meta in game.var_meta.values()]
+        types = game.compiler.checked.types
+        written += [type_name(types.get(id(node.binder.domain))) for node in syntax_nodes(game.program)
+                    if isinstance(node, ast.Choose)]
+        found = game._named_boards = frozenset(
+            name for name in game.geometries if any(name in mentioned(t) for t in written))
+    return found
+
+
+def mentioned(text) -> set:
+    """The names a type's text holds ('list[Square]?' -> {'list', 'Square'})."""
+    return set(re.findall(r"\w+", text or ""))
+
+
+def type_name(t) -> str:
+    """A checker's type as text, its element's too ('ListOf(Named(Pos))' -> names Pos)."""
+    return repr(t) if t is not None else ""
+
+
+def syntax_nodes(program):
+    """Every syntax node of a program: its declarations, setup and flow, depth first."""
+    stack = [program.declarations, program.setup, program.flow]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif attrs.has(type(node)):
+            yield node
+            stack.extend(getattr(node, field.name) for field in attrs.fields(type(node)))

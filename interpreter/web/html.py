@@ -14,7 +14,7 @@ import re
 from html import escape
 
 from ..engine import PUBLIC
-from ..engine.render import (COLUMN_LETTERS, border_between, hex_symbol, legend_lines, named_cells, parts_lines,
+from ..engine.render import (border_between, column_labels, entry_title, hex_symbol, legend_lines, named_cells, parts_lines,
                       part_names, render_status, split_key, view_sections, zone_parts)
 
 GRID_CELL = 44           # pixels: a grid cell at least (wider for long marks)
@@ -94,9 +94,9 @@ def cell_group(cell, shape: str, x, y, targets, mark: str, lines_at) -> str:
 
 
 def grid_svg(board: dict, values: dict, targets: dict, mark: str) -> str:
-    """A grid as the terminal draws it: the highest row on top, columns lettered on top and
-    numbered under it, rows numbered at the left; lines between the parts a variable splits
-    it into."""
+    """A grid as the terminal draws it: the highest row on top, the columns labelled on top and
+    under it as players type them (column_labels), rows numbered at the left; lines between
+    the parts a variable splits it into."""
     cells = board["cells"]
     rows = board.get("rows") or max(c["row"] for c in cells)
     cols = board.get("cols") or max(c["col"] for c in cells)
@@ -106,11 +106,10 @@ def grid_svg(board: dict, values: dict, targets: dict, mark: str) -> str:
     width, height = left + cols * size + 8, top + rows * size + 26
     parts = part_names(board, values)
     out = [f'<svg class="board grid" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img">']
-    for col in range(1, cols + 1):
-        letter = COLUMN_LETTERS[col - 1] if col <= len(COLUMN_LETTERS) else str(col)
+    for col, label in enumerate(column_labels(board, cols), start=1):
         x = left + (col - 0.5) * size
-        out.append(svg_text(x, top - 8, letter, "coordinate"))
-        out.append(svg_text(x, top + rows * size + 18, str(col), "coordinate"))
+        out.append(svg_text(x, top - 8, label, "coordinate"))
+        out.append(svg_text(x, top + rows * size + 18, label, "coordinate"))
     for row in range(1, rows + 1):
         out.append(svg_text(left - 8, top + (rows - row + 0.5) * size + 5, str(row), "coordinate", anchor="end"))
     for cell in cells:
@@ -200,7 +199,7 @@ def boards_html(observed: dict, legends: dict) -> str:
             board["targets"] = targets        # legend_lines says what the numbers on empty hexes are
         legend = legend_lines(board) + parts_lines(board, values, name)
         notes = "".join(f"<li>{seated(line.strip())}</li>" for line in legend)
-        out.append(f'<figure class="board-figure"><figcaption>{escape(name)}</figcaption>{drawing}'
+        out.append(f'<figure class="board-figure"><figcaption>{escape(entry_title(*split_key(name)))}</figcaption>{drawing}'
                    + (f'<ul class="legend">{notes}</ul>' if notes else "") + "</figure>")
     return f'<section class="boards">{"".join(out)}</section>' if out else ""
 
@@ -218,7 +217,7 @@ def zone_html(label: str, entry: dict, yours: bool) -> str:
     joiner = '<span class="over">over</span>' if separator.strip() == "over" else ""
     kind = escape(entry.get("kind", ""))
     return (f'<div class="zone{" yours" if yours else ""}" data-zone="{escape(label)}">'
-            f'<span class="zone-name">{seated(label)}</span> <span class="kind">{kind}</span> '
+            f'<span class="zone-name">{seated(entry_title(*split_key(label)))}</span> <span class="kind">{kind}</span> '
             f'<span class="cards">{joiner.join(cards)}</span></div>')
 
 

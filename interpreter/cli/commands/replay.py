@@ -8,7 +8,7 @@ from referee.dsl.limits import MAX_PROMPT_LINE
 
 from ...engine import PUBLIC
 from ...engine.moves import public_moves
-from ...engine.render import at_the_table, symbol_legends, view_defaults
+from ...engine.render import at_the_table, symbol_legends, view_defaults, with_flow_state
 from ...tools.gamelog import Positions, read_log, replay
 from ..common import describe, out, print_json, result_lines, shortened
 from ..errors import OK, UsageError
@@ -80,8 +80,10 @@ def show_position(args, state, seat):
     game = state.game
     to_move = None if state.is_terminal() else state.current_player()
     legal = state.legal_move_names() if seat is not None and seat == to_move else []
-    args.console.view(at_the_table(state.view(PUBLIC if seat is None else seat), symbol_legends(game, state)),
-                      view_defaults(game))
+    view = state.view(PUBLIC if seat is None else seat)
+    if getattr(args, "all", False):         # --all: the flow state listed too
+        view = with_flow_state(view)
+    args.console.view(at_the_table(view, symbol_legends(game, state)), view_defaults(game))
     if legal:
         out("legal moves:")
         for line in numbered_moves(legal):
