@@ -31,6 +31,8 @@ def tables_read(body: tuple) -> set:
                 read |= node.reads
             elif isinstance(node, (ir.ReadVar, ir.WriteVar)):
                 read.add("_V")
+            elif isinstance(node, ir.ArgumentText) and node.of == "label":
+                read.add("_E")
     return read
 
 

@@ -8,7 +8,7 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_LOG_LINE, MAX_NUMBER
 from referee.dsl.parser import parse_expression
 from referee.dsl.templates import parse_template
-from referee.dsl.types import element_of, may_be_none, strip_optional
+from referee.dsl.types import Named, Type, element_of, may_be_none, strip_optional
 
 from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.errors import RulesRuntimeError
@@ -44,6 +44,15 @@ def exhausted_budget(budget: int) -> ir.Compare:
 class StatementLowering:
     """The statement compiler: a mixin of the Compiler (compiler.py), whose tables it reads.
     Each `visit_<Statement>` appends the statements a rules statement becomes to `out`."""
+
+    # ---- types ----
+    def is_component(self, t: Type) -> bool:
+        """Whether t (a Type value) is a component type."""
+        return isinstance(t, Named) and t.name in self.types.components
+
+    def is_entity(self, t: Type) -> bool:
+        """Whether t names things labelled as entities: a component type or a board (its cells)."""
+        return isinstance(t, Named) and (t.name in self.types.components or t.name in self.types.boards)
 
     # ---- expressions, until codegen lowers them ----
     def x(self, node, scope, ctx) -> str:
