@@ -4,6 +4,7 @@ them, and the generated namers of a game as the engine used to write them."""
 import re
 
 import pytest
+from referee.dsl.types import ListOf, OptionalOf, element_of, element_type, strip_optional, type_of
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.lower_functions import prologue
 from referee.interpreter.compile.lower_naming import gaps_closed, identifier, or_empty
@@ -72,3 +73,23 @@ def test_a_games_namers_are_ir_functions_without_host_source(path, monkeypatch):
     s = game.new_initial_state(0)
     moves = s.legal_moves()
     assert moves and [namer(s, *m.args) for m in moves for namer in [again[m.action]]] == [m.name for m in moves]
+
+
+@pytest.mark.parametrize("text", ["int", "Card", "Card?", "list[int]", "list[Card?]", "list[list[int]]", "zone[Card]",
+                                  "list[Card]?", "list[any]", "any", "none", "real"])
+def test_the_type_values_the_compiler_takes_apart_answer_as_their_texts_did(text):
+    t = type_of(text)
+    assert element_type(t).text == element_of(text)
+    assert t.without_none().text == strip_optional(text)
+    # (a list that may be none starts as a list: its text's test was the base type's)
+    assert isinstance(t.without_none(), ListOf) == text.startswith("list[")
+    assert isinstance(t, OptionalOf) == text.endswith("?")
+
+
+def test_a_nodes_type_value_is_its_type_text_as_a_value():
+    game, _, _ = load_game(str(ROOT / "games" / "titicaca.rules"))
+    compiler = game.compiler
+    nodes = [node for node in compiler.checked.expressions.values() if id(node) in compiler.checked.types]
+    scope = compiler.types.globals
+    assert nodes and all(compiler.type_value(n, scope).text == compiler.type_of(n, scope) for n in nodes)
+    assert all(type_of(compiler.type_of(n, scope)) == compiler.type_value(n, scope) for n in nodes)
