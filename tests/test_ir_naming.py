@@ -1,6 +1,7 @@
 """The functions that name moves built as IR (compile/lower_naming.py): a move's name joined
 from its pieces, its arguments' texts, the gaps of empty values closed as the engine closes
-them, and the generated namers of a game as the engine used to write them."""
+them, and the generated namers of a game as the engine used to write them; the Type values the
+compiler takes apart answer as the type texts did."""
 import re
 
 import pytest
