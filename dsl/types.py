@@ -181,6 +181,14 @@ class OptionalOf(Type):
 
 
 UNKNOWN = Unknown()
+INT, BOOL, PLAYER = Named("int"), Named("bool"), Named("Player")
+
+
+def element_type(t: Type) -> Type:
+    """The type of the items of a list or a zone (or of a list that may be none); unknown for
+    any other type (element_of's value)."""
+    t = t.without_none()
+    return t.element if isinstance(t, (ListOf, ZoneOf)) else UNKNOWN
 
 
 @functools.lru_cache(maxsize=None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import attrs
 
 from referee.dsl import ast
+from referee.dsl.types import ListOf, ZoneOf
 
 from ..runtime.maintained import PartCounts
 from .codegen import Context, names_in
@@ -217,7 +218,7 @@ class Caching:
             for binder in inner_levels:
                 var, domain, where, inner_scope, ctx = cg.comprehension(binder, inner_scope, ctx)
                 inner_clauses.append(f"for {var} in {domain}" + (f" if {where}" if where is not None else ""))
-            if self.type_of(value, inner_scope).startswith("list["):
+            if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
                 return False
             keys = "{" + cg.source(value, inner_scope, ctx) + " " + " ".join(inner_clauses) + \
                 "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in inner_rest) + "}"
@@ -226,7 +227,7 @@ class Caching:
             loops = " ".join(clauses) + f" for {key} in {keys}"
             source = f"grouped([({key}, {item}) {loops}])" if node.kind == "filter" else f"counted([{key} {loops}])"
         else:
-            if self.type_of(value, inner_scope).startswith("list["):
+            if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
                 return False        # not hashable
             conditions = "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in rest)
             element = cg.source(value, inner_scope, ctx)
@@ -317,7 +318,7 @@ class Caching:
                 var = self.types.vars.get(side.obj.id)
                 if var is None or len(var.index) != 1 or self.static_domain(var.index[0]) != values:
                     continue
-                if self.types.type_name(var.type).startswith("list["):
+                if isinstance(self.declared_type(var.type).without_none(), ListOf):
                     continue
                 others = conjuncts[:k] + conjuncts[k + 1:]
                 if isinstance(value, ast.Name) and value.id == name:
@@ -353,10 +354,10 @@ class Caching:
                     costly.add(name)
         reads_current = {name for name, fn in functions.items() if "current" in names_in(fn.body)}
         scalar = {name for name, fn in functions.items()
-                  if not any(self.types.type_name(p.type).startswith("list[") for p in fn.parameters)}
+                  if not any(isinstance(self.declared_type(p.type).without_none(), ListOf) for p in fn.parameters)}
         # a zone given as an argument is read under another name: such functions are not cached
         takes_zone = {name for name, fn in functions.items()
-                      if any(self.types.type_name(p.type).startswith("zone[") for p in fn.parameters)}
+                      if any(isinstance(self.declared_type(p.type).without_none(), ZoneOf) for p in fn.parameters)}
         # a function with an `after` reads whatever its procedure reads: never cached
         hypothetical = {name for name, fn in functions.items() if any(isinstance(n, ast.After) for n in ast.walk(fn.body))}
         self.memoized = (callers(functions, costly) - callers(functions, {"pick", "can_play"} | hypothetical)

@@ -15,6 +15,7 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.limits import MAX_STEP_ROUNDS, MAX_STEP_WORK
+from referee.dsl.types import Type, type_of
 from referee.dsl.visitor import STATEMENTS, Visitor
 
 from ..runtime import counting_invariant
@@ -23,6 +24,7 @@ from .codegen import Context, SourceGenerator, names_in  # noqa: F401  (names_in
 from .work import WorkModel
 from .caching import Caching, callers
 from .lower_functions import FunctionLowering
+from .lower_naming import MoveNaming
 from .flow_instructions import FlowInstructions
 from .lower_statements import PUBLIC, StatementLowering  # noqa: F401  (PUBLIC: the engine imports it from here)
 from .lower_actions import ActionCompiler
@@ -53,8 +55,8 @@ class CompiledRules:
     declared_returns: object   # returns(s, p), or None
 
 
-class Compiler(StatementLowering, FunctionLowering, Caching, FlowInstructions, ActionCompiler, ListingCompiler,
-               FusedListingCompiler, Visitor):
+class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowInstructions, ActionCompiler,
+               ListingCompiler, FusedListingCompiler, Visitor):
     kinds = STATEMENTS
 
     def __init__(self, checked, game, sources, adopted=None):
@@ -103,6 +105,11 @@ class Compiler(StatementLowering, FunctionLowering, Caching, FlowInstructions, A
         """The type the checker found for an expression; one the compiler made is typed here."""
         found = self.checked.types.get(id(node))
         return found.text if found is not None else self.types.expr(node, scope)
+
+    def type_value(self, node, scope) -> Type:
+        """type_of as a Type value (dsl/types.py), to be taken apart by its structure."""
+        found = self.checked.types.get(id(node))
+        return found if found is not None else type_of(self.types.expr(node, scope))
 
     def reason_source(self, text, scope, ctx, span) -> str:
         """The source that makes the text a refused move is told: its {expressions} shown by

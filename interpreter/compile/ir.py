@@ -467,6 +467,22 @@ class Remark(Statement):
     span: Span | None = None
 
 
+@attrs.frozen
+class JoinedText(Expression):
+    """A text made of texts, in order (a move's name from its label's pieces)."""
+    pieces: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class ArgumentText(Expression):
+    """A move's argument as its name shows it: a seat's "P<n>" (`of` "seat"), a component's or a
+    cell's label (`of` "label", read from the state's entities); "none" for none."""
+    value: Expression
+    of: str
+    span: Span | None = None
+
+
 # ---- listings (the legal moves' enumerators: lower_listing.py, lower_fused.py) ----------
 
 @attrs.frozen
@@ -598,7 +614,7 @@ class ShortIf(Statement):
 LISTING_EXPRESSIONS = (EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
                        Cached, Spliced, HostTest)
 LISTING_STATEMENTS = (Append, AddToSet, ChargeWork, ShortIf)
-RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList)
+RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList, JoinedText, ArgumentText)
 RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Invalidate, AppendLog, SetItem, Remark)
 
 

@@ -4,7 +4,7 @@ executed into the generated module's namespace."""
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import BOOL, ListOf
 
 from ..runtime import without_choice
 from ..runtime.errors import RulesRuntimeError
@@ -31,6 +31,8 @@ def tables_read(body: tuple) -> set:
                 read |= node.reads
             elif isinstance(node, (ir.ReadVar, ir.WriteVar)):
                 read.add("_V")
+            elif isinstance(node, ir.ArgumentText) and node.of == "label":
+                read.add("_E")
     return read
 
 
@@ -156,15 +158,15 @@ class FunctionLowering:
         return self.expression_function(node, scope)
 
     def binder_functions(self, binder, scope):
-        """(domain fn, where fn or None, inner scope, element type), in the env form."""
+        """(domain fn, where fn or None, inner scope, element type's text), in the env form."""
         values = self.sequence(binder.domain, scope, Context("env"))
-        element = strip_optional(element_of(self.type_of(binder.domain, scope)))
-        if element.startswith("list["):
+        element = self.items_type(binder.domain, scope)
+        if isinstance(element, ListOf):
             values = ir.Call("hashable_values", (values,))
         domain = self.define(ir.Function(self.fresh("_d"), ("s", "e"), (ir.Return(values, binder.span),), binder.span))
-        inner = scope.child(**{binder.name: element})
+        inner = scope.child(**{binder.name: element.text})
         where_fn = self.expr(binder.condition, inner) if binder.condition is not None else None
-        return domain, where_fn, inner, element
+        return domain, where_fn, inner, element.text
 
     def header_function(self, kind, field):
         """score(s, p) or returns(s, p) of the game's header."""
@@ -240,7 +242,7 @@ class FunctionLowering:
         if name in self.memoized:
             self.equality_index(name, fn, scope)
         maintained = computed = None
-        boolean = self.types.type_name(fn.result_type) == "bool"
+        boolean = self.declared_type(fn.result_type) == BOOL
         counter = self.counter(fn, ("called", "true") if boolean else None)
         found = self.codegen.maintained_filter(fn.body, scope, Context("local"), [p.name for p in fn.parameters]) \
             if name in self.memoized and self.memo_reads[name] == [0] and self.memo_zone_parts[name] else None

@@ -8,7 +8,7 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_LOG_LINE, MAX_NUMBER
 from referee.dsl.parser import parse_expression
 from referee.dsl.templates import parse_template
-from referee.dsl.types import element_of, may_be_none, strip_optional
+from referee.dsl.types import INT, PLAYER, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, type_of
 
 from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.errors import RulesRuntimeError
@@ -44,6 +44,30 @@ def exhausted_budget(budget: int) -> ir.Compare:
 class StatementLowering:
     """The statement compiler: a mixin of the Compiler (compiler.py), whose tables it reads.
     Each `visit_<Statement>` appends the statements a rules statement becomes to `out`."""
+
+    # ---- types ----
+    def is_component(self, t: Type) -> bool:
+        """Whether t (a Type value) is a component type."""
+        return isinstance(t, Named) and t.name in self.types.components
+
+    def is_entity(self, t: Type) -> bool:
+        """Whether t names things labelled as entities: a component type or a board (its cells)."""
+        return isinstance(t, Named) and (t.name in self.types.components or t.name in self.types.boards)
+
+    def declared_type(self, node) -> Type:
+        """The Type value of a type as the rules write it (a parameter's, a variable's)."""
+        return type_of(self.types.type_name(node))
+
+    def var_type(self, name) -> Type:
+        return self.declared_type(self.types.vars[name].type)
+
+    def private_fields_of(self, t: Type):
+        """The owner-only attributes of a component type (none for any other type)."""
+        return self.game.private_fields.get(t.name, ()) if isinstance(t, Named) else ()
+
+    def items_type(self, node, scope) -> Type:
+        """The type of the items of a list or a zone, never none."""
+        return element_type(self.type_value(node, scope)).without_none()
 
     # ---- expressions, until codegen lowers them ----
     def x(self, node, scope, ctx) -> str:
@@ -149,17 +173,16 @@ class StatementLowering:
             not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
         value = self.chance_value(node.value, scope, ctx, out, public) or self.value(node.value, scope, ctx)
         if isinstance(node.target, ast.AttributeTarget):
-            declared = self.types.fields_of(strip_optional(scope.lookup(target.name)))[target.attribute]
+            declared = type_of(self.types.fields_of(scope.lookup(target.name))[target.attribute])
             value = self.attribute_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out)
             return self.set_attribute(node, value, scope, ctx, out)
         if self.assigns_local(node.target, scope):
-            if scope.lookup(node.target.name) == "int":
+            if type_of(scope.lookup(node.target.name)) == INT:
                 value = self.bounded(value, node.span, out)
             out.append(self.set_local(node.target.name, ctx, value))
             return
         key = self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out)
-        declared = self.types.type_name(self.types.vars[target.name].type)
-        value = self.never_none_stored(node.value, value, declared, target.name, scope, out)
+        value = self.never_none_stored(node.value, value, self.var_type(target.name), target.name, scope, out)
         if not (isinstance(node.value, ast.Name) and node.value.id == "current"):
             value = self.player_checked(node.target.name, value, node.span, out)
         if self.is_number(node.target.name):
@@ -175,17 +198,17 @@ class StatementLowering:
 
     def never_none_stored(self, node, value, declared, what, scope, out) -> ir.Expression:
         """A value that may be none (its type ends in '?') about to be stored where the declared
-        type has no '?': a located error at the write if it is none, not a none stored that
-        fails later, far from its cause (the checker cannot know which values are there)."""
-        if may_be_none(declared) or not self.type_of(node, scope).endswith("?"):
+        type (a Type value) has no '?': a located error at the write if it is none, not a none
+        stored that fails later, far from its cause (the checker cannot know which values are there)."""
+        if declared.may_be_none() or not isinstance(self.type_value(node, scope), OptionalOf):
             return value
         temp = self.temporary("_value", value, out)
         out.append(guard(ir.Compare("is", temp, NONE), call(
-            "stored_none", ir.Constant(what), ir.Constant(declared), self.spanned(node.span))))
+            "stored_none", ir.Constant(what), ir.Constant(declared.text), self.spanned(node.span))))
         return temp
 
     def attribute_stored(self, node, value, declared, what, scope, out) -> ir.Expression:
-        """A value about to be stored in a component's attribute of type `declared`: not none
+        """A value about to be stored in a component's attribute of type `declared` (a Type value): not none
         without a '?', a seat for a Player (its owner too)."""
         value = self.never_none_stored(node, value, declared, what, scope, out)
         return self.player_checked(what, value, node.span, out, declared)
@@ -217,7 +240,7 @@ class StatementLowering:
         return key, value
 
     def is_number(self, name) -> bool:
-        return strip_optional(self.types.type_name(self.types.vars[name].type)) == "int"
+        return self.var_type(name).without_none() == INT
 
     def bounded(self, value, span, out) -> ir.Expression:
         """A number about to be stored, checked against MAX_NUMBER: numbers that grow without
@@ -270,7 +293,7 @@ class StatementLowering:
             if allowed is None and (self.codegen.never_none(index, scope, ctx) or self.listed(index, scope)):
                 parts.append(source)          # a binder over a zone or a type: never outside
                 continue
-            if element == "Player" and isinstance(index, ast.Name) and index.id == "current" \
+            if element == PLAYER and isinstance(index, ast.Name) and index.id == "current" \
                     and not self.codegen.is_local("current", scope, ctx):
                 parts.append(source)          # the player to move: always a seat (seat() gives turns)
                 continue
@@ -292,39 +315,40 @@ class StatementLowering:
         return scope is not None and id(scope) in self.listed_scopes
 
     def index_domains(self, name) -> list:
-        """(element type, the values allowed or None, how to say it) of each index of a var or a zone."""
+        """(element type, a Type value; the values allowed or None; how to say it) of each index of
+        a var or a zone."""
         known = self.index_domain_cache.get(name)
         if known is None:
             known = []
             for domain in (self.types.vars.get(name) or self.types.zones[name]).index:
-                element = strip_optional(element_of(self.type_of(domain, self.types.globals)))
-                if element == "Player":
+                element = self.items_type(domain, self.types.globals)
+                if element == PLAYER:
                     allowed = frozenset(range(1, self.game.num_players + 1))
                     known.append((element, allowed, f"players 1..{self.game.num_players}"))
-                elif element == "int":
+                elif element == INT:
                     allowed = frozenset(self.constant(domain))
                     shown = f"{min(allowed)}..{max(allowed)}" if allowed and len(allowed) == max(allowed) - min(allowed) + 1 \
                         else ", ".join(map(str, sorted(allowed)))
                     known.append((element, allowed, shown))
                 else:
-                    known.append((element, None, f"a {element}"))
+                    known.append((element, None, f"a {element.text}"))
             self.index_domain_cache[name] = known
         return known
 
     def player_values(self, name):
         """The values a Player variable may hold (none too if it is optional), or None for a
         variable of another type."""
-        return self.seats_of_type(self.types.type_name(self.types.vars[name].type))
+        return self.seats_of_type(self.var_type(name))
 
-    def seats_of_type(self, t):
+    def seats_of_type(self, t: Type):
         """The values a place of type t may hold if it is a Player (or Player?), else None."""
-        if strip_optional(t) != "Player":
+        if t.without_none() != PLAYER:
             return None
         seats = set(range(1, self.game.num_players + 1))
-        return frozenset(seats | {None} if t.endswith("?") else seats)
+        return frozenset(seats | {None} if isinstance(t, OptionalOf) else seats)
 
     def visit_Augment(self, node, scope, ctx, out):
-        value = hosted(self.x(node.value, scope, ctx) if not self.type_of(node.value, scope).endswith("?") else
+        value = hosted(self.x(node.value, scope, ctx) if not isinstance(self.type_value(node.value, scope), OptionalOf) else
                        self.codegen.number(node.value, scope, ctx, self.codegen.bind(node.span, "span")))
         sign = "+" if node.op == "+=" else "-"
         if isinstance(node.target, ast.AttributeTarget):
@@ -340,7 +364,7 @@ class StatementLowering:
         key, default = self.fresh("_key"), self.literal(self.game.var_defaults[node.target.name])
         out.append(ir.Assign(key, self.checked_key(node.target.name, node.target.indexes, node.span, scope, ctx, out)))
         now = ir.ReadVar(ir.Local(key), default)
-        if self.types.type_name(self.types.vars[node.target.name].type).endswith("?"):
+        if isinstance(self.var_type(node.target.name), OptionalOf):
             now = ir.Call("present", (now, self.spanned(node.span)))      # none += 1: a located error
         total = self.bounded(ir.Arithmetic(sign, now, value), node.span, out)
         total = self.player_checked(node.target.name, self.in_range(node.target.name, total, node.span, out),
@@ -371,8 +395,7 @@ class StatementLowering:
 
     def loop_variable(self, binder, scope, ctx):
         domain = self.sequence(binder.domain, scope, ctx)
-        element = strip_optional(element_of(self.type_of(binder.domain, scope)))
-        inner = scope.child(**{binder.name: element})
+        inner = scope.child(**{binder.name: self.items_type(binder.domain, scope).text})
         return domain, inner
 
     def charge(self, units, span, out, indent):
@@ -471,8 +494,8 @@ class StatementLowering:
 
     def visit_Shuffle(self, node, scope, ctx, out):
         if self.explicit_chance and ctx.steps:
-            element = strip_optional(element_of(self.type_of(node.zone, scope)))
-            labeler = ir.Global(self.codegen.bind(self.game.labeler(element)))
+            element = self.items_type(node.zone, scope)
+            labeler = ir.Global(self.codegen.bind(self.game.labeler(element.text)))
             prompt = ir.Constant(f"shuffle {self.source_text(node.zone)}")
             out.append(ir.YieldFrom(ir.Call("chance_shuffle", (STATE, self.value(node.zone, scope, ctx), labeler, prompt))))
             return
@@ -486,11 +509,10 @@ class StatementLowering:
                 and len(node.arguments) == 1):
             return None
         items = node.arguments[0]
-        element = strip_optional(element_of(self.type_of(items, scope)))
-        labeler = ir.Global(self.codegen.bind(self.game.labeler(element)))
+        labeler = ir.Global(self.codegen.bind(self.game.labeler(self.items_type(items, scope).text)))
         temp = self.fresh("_drawn")
         hidden = not public_target
-        if self.type_of(items, scope).startswith("zone["):
+        if isinstance(self.type_value(items, scope).without_none(), ZoneOf):
             zone = items.obj if isinstance(items, ast.Subscript) else items
             name = zone.id if isinstance(zone, ast.Name) else None
             hidden = hidden or name not in self.game.zone_meta or self.game.zone_meta[name][1] != "public"
@@ -500,18 +522,18 @@ class StatementLowering:
         return ir.Local(temp)
 
     def visit_Reveal(self, node, scope, ctx, out):
-        t = self.type_of(node.what, scope)
-        what = self.codegen.collection(node.what, scope, ctx) if strip_optional(t) not in self.types.components \
+        what = self.codegen.collection(node.what, scope, ctx) \
+            if not self.is_component(self.type_value(node.what, scope).without_none()) \
             else f"({self.x(node.what, scope, ctx)},)"
         players = self.x(node.players, scope, ctx)
-        if strip_optional(self.type_of(node.players, scope)) == "Player":
+        if self.type_value(node.players, scope).without_none() == PLAYER:
             players = f"({players},)"
         out.append(call("reveal_to", STATE, hosted(what), hosted(players)))
 
     def visit_Create(self, node, scope, ctx, out):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
-        stored = [self.attribute_stored(i.value, self.value(i.value, scope, ctx), fields[i.name],
+        stored = [self.attribute_stored(i.value, self.value(i.value, scope, ctx), type_of(fields[i.name]),
                                         f"{node.type_name}.{i.name}", scope, out) for i in node.inits]
         inits = joined([f"{i.name!r}: {expression(value)}" for i, value in zip(node.inits, stored)], ", ")
         attributes = hosted(f"{{{inits}}}")
@@ -527,7 +549,7 @@ class StatementLowering:
     def visit_Choose(self, node, scope, ctx, out):
         cg = self.codegen
         var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
-        element = strip_optional(element_of(self.type_of(node.binder.domain, scope)))
+        element = self.items_type(node.binder.domain, scope)
         options, names, index = (ir.Local(self.fresh(hint)) for hint in ("_options", "_names", "_choice"))
         # (a new list: the options stay as they are while the zone they come from changes)
         if where is None:
@@ -536,20 +558,20 @@ class StatementLowering:
             before, (where,) = attributes_read_once([where], cg.temp)
             out += [ir.Host((line,), reads=host_reads(line)) for line in before]
             out.append(ir.Assign(options.name, hosted(f"[{var} for {var} in {domain} if {where}]")))
-        components = element in self.types.components
-        if components or element in self.types.boards:       # (named by their labels)
+        components = self.is_component(element)
+        if self.is_entity(element):       # (named by their labels)
             distinct = ir.Call("distinct_labelled", (STATE, options, ir.Constant(components),
                                                      ir.Global(cg.bind(node.span))))
         else:
-            labeler = ir.Global(cg.bind(self.game.labeler(element)))
+            labeler = ir.Global(cg.bind(self.game.labeler(element.text)))
             distinct = ir.Call("distinct_options", (STATE, options, labeler, ir.Constant(components),
                                                     ir.Global(cg.bind(node.span))))
         who = ir.Call("seat", (STATE, self.value(node.chooser, scope, ctx), ir.Constant("a choice"),
                                self.spanned(node.chooser.span))) if node.chooser is not None else ir.ReadState("current")
         prompt = node.prompt or f"choose {node.binder.name}"
         public = NONE
-        if element in self.game.private_fields:
-            public = hosted(f"[{cg.bind(self.game.labeler(element, PUBLIC))}(s, v) for v in {options.name}]")
+        if self.private_fields_of(element):
+            public = hosted(f"[{cg.bind(self.game.labeler(element.text, PUBLIC))}(s, v) for v in {options.name}]")
         need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
         # with steps, the engine sends the chosen option back: the step goes on from here
         asked = ir.Yield(need, index.name) if ctx.steps else ir.Raise(need)
@@ -557,7 +579,7 @@ class StatementLowering:
         replayed = ir.If(ir.Compare("<", cursor, ir.Call("len", (ir.ReadState("choices"),))),
                          (ir.Assign(index.name, ir.Item(ir.ReadState("choices"), cursor)),
                           ir.WriteState("cursor", ir.Arithmetic("+", cursor, ir.Constant(1)))), (asked,))
-        chosen_scope = scope.child(**{node.binder.name: element})
+        chosen_scope = scope.child(**{node.binder.name: element.text})
         body = (ir.Unpack((options.name, names.name), distinct),
                 guard(ir.Compare("==", ir.Call("len", (options,)), ir.Constant(1)), ir.Assign(index.name, ir.Constant(0)),
                       orelse=(replayed,)),
@@ -616,28 +638,28 @@ class StatementLowering:
     def public_label(self, node, value, scope) -> str:
         """The source of a value's text as everybody sees it: inline for the common types; '?'
         for an expression that reads an owner-only attribute."""
-        private = self.game.private_fields
         for item in ast.walk(node):
-            if isinstance(item, ast.Attribute) and item.name in private.get(strip_optional(self.type_of(item.obj, scope)), ()):
+            if isinstance(item, ast.Attribute) and \
+                    item.name in self.private_fields_of(self.type_value(item.obj, scope).without_none()):
                 return "'?'"
-        t = strip_optional(self.type_of(node, scope))
-        if t in ("Player", "list[Player]"):
+        t = self.type_value(node, scope).without_none()
+        if t in (PLAYER, ListOf(PLAYER)):
             if self.seat_texts is None:
                 self.seat_texts = self.codegen.bind(SeatTexts().__getitem__, "seat_text")
-            return f"{self.seat_texts}({value})" if t == "Player" else f"', '.join(map({self.seat_texts}, {value}))"
-        if (t in self.types.components or t in self.types.boards) and t not in private:
+            return f"{self.seat_texts}({value})" if t == PLAYER else f"', '.join(map({self.seat_texts}, {value}))"
+        if self.is_entity(t) and not self.private_fields_of(t):
             return f'(_E[_v]["__label__"] if (_v := {value}) is not None else "none")'
-        if t in self.types.enums:       # (a member's text is its name)
+        if isinstance(t, Named) and t.name in self.types.enums:       # (a member's text is its name)
             return f'(_v if (_v := {value}) is not None else "none")'
-        labeler = self.codegen.bind(self.game.labeler(t, PUBLIC), "label")
-        if t == "int":
+        labeler = self.codegen.bind(self.game.labeler(t.text, PUBLIC), "label")
+        if t == INT:
             return f"(str(_v) if (_v := {value}).__class__ is int else {labeler}(s, _v))"
         return f"{labeler}(s, {value})"
 
     def visit_CallStatement(self, node, scope, ctx, out):
         parameters = self.types.procedures[node.name].parameters
         # a parameter is written by the call: none where its type has no '?' is an error here
-        args = [self.never_none_stored(a, self.value(a, scope, ctx), self.types.type_name(p.type),
+        args = [self.never_none_stored(a, self.value(a, scope, ctx), self.declared_type(p.type),
                                        f"'{p.name}' of {node.name}", scope, out)
                 for a, p in zip(node.arguments, parameters)]
         run = ir.Call(f"proc_{node.name}", (STATE, *args))

@@ -273,6 +273,23 @@ def key(node: ir.Key) -> tuple[str, int]:
     return f"({node.family!r}, {''.join(expression(i) + ', ' for i in node.indexes)[:-1]})", ATOM
 
 
+def joined_text(node: ir.JoinedText) -> tuple[str, int]:
+    """Each piece in brackets unless it is one term; many pieces (over 16) joined by a call:
+    a long sum is too deep for Python's compiler."""
+    pieces = [expression(piece, ATOM) for piece in node.pieces]
+    if not pieces:
+        return repr(""), ATOM
+    if len(pieces) > 16:
+        return f"''.join(({', '.join(pieces)},))", ATOM
+    return " + ".join(pieces), SUM if len(pieces) > 1 else ATOM
+
+
+def argument_text(node: ir.ArgumentText) -> tuple[str, int]:
+    value = expression(node.value, ATOM)
+    text = f'"P" + str({value})' if node.of == "seat" else f'_E[{value}]["__label__"]'
+    return f'{text} if {value} is not None else "none"', LOWEST
+
+
 RULE_EXPRESSIONS: dict[type, Callable] = {
     ir.Key: key,
     ir.ReadVar: lambda n: (f"_V.get({expression(n.key)}, {expression(n.default)})", ATOM),
@@ -282,6 +299,8 @@ RULE_EXPRESSIONS: dict[type, Callable] = {
     ir.CacheKey: lambda n: (expression(n.values[0]) if len(n.values) == 1
                             else f"({''.join(expression(v, OR) + ', ' for v in n.values)})", ATOM),
     ir.NewList: lambda n: (f"[{arguments(n.items)}]", ATOM),
+    ir.JoinedText: joined_text,
+    ir.ArgumentText: argument_text,
 }
 RULE_STATEMENTS: dict[type, Callable] = {
     ir.Rule: rule,

@@ -2,7 +2,6 @@
 builds once (declarations, boards, labelers, move namers), and the new states it starts."""
 from __future__ import annotations
 
-import re
 from typing import Iterable, Optional
 
 import attrs
@@ -20,10 +19,9 @@ from ..runtime.boards import build_geometry, grid_cells, hex_cells
 from ..compile.compiler import PUBLIC, Compiler, names_in
 from ..runtime import entity_labeler, list_labeler, plain_labeler, player_labeler, seen_labeler
 from ..runtime.writes import entity_column_value
-from ..compile.codegen import Context
 from .coverage import Coverage
 from ..runtime.errors import DeclarationError, Finished, RulesRuntimeError
-from .labels import EMPTY_VALUE, LABEL_OF, closed_gaps_lines, plain_label
+from .labels import LABEL_OF, plain_label
 from .located import PYTHON_ERRORS, located
 from .params import ParamValueError, player_range, typed_params
 from .state import State
@@ -314,55 +312,13 @@ class Game:
         return plain_labeler()
 
     def namer(self, action, parts, tail):
-        """A generated f(s, *args) -> the move's full name, from the action's template."""
-        cg = self.compiler.codegen
-        pieces = []
-        may_be_empty = False      # a value that may read as nothing: closed_gaps takes its gap out
-        for literal, position in parts:
-            if literal:
-                pieces.append(repr(literal))
-            if position is not None and not isinstance(position, int):
-                pieces.append(f"({self.label_expression(action, position)} or {EMPTY_VALUE!r})")
-                may_be_empty = True
-                continue
-            if position is not None:
-                value, t = f"a{position}", strip_optional(action.binders[position][3])
-                if t == "Player":
-                    pieces.append(f'("P" + str({value}) if {value} is not None else "none")')
-                elif t in self.types.components or t in self.types.boards:
-                    pieces.append(f'(_E[{value}]["__label__"] if {value} is not None else "none")')
-                elif t.startswith("list["):
-                    pieces.append(f"({cg.bind(self.labeler(t))}(s, {value}) or {EMPTY_VALUE!r})")
-                    may_be_empty = True
-                else:
-                    pieces.append(f"({cg.bind(plain_label)}({value}) or {EMPTY_VALUE!r})")
-                    may_be_empty = True
-        if tail:
-            pieces.append(repr(tail))
-        arguments = "".join(f", a{k}" for k in range(len(action.binders)))
-        name = re.sub(r"\W", "_", action.name)
-        # (many pieces are joined: a long sum is too deep for Python's compiler)
-        text = f"''.join(({', '.join(pieces)},))" if len(pieces) > 16 else ' + '.join(pieces) or repr('')
-        lines = closed_gaps_lines(text) if may_be_empty else [f"    return {text}"]
-        return self.compiler.define(f"def name_{name}(s{arguments})", lines)
-
-    def label_expression(self, action, node) -> str:
-        """The source that makes the text of a label's {expression} in a namer (its arguments
-        a0, a1...), its function kept for the masked public text (move_name)."""
-        compiler = self.compiler
-        cg = compiler.codegen
-        scope = self.types.globals.child(**{b[0]: b[3] for b in action.binders})
-        ctx = Context("local", {b[0]: f"a{k}" for k, b in enumerate(action.binders)})
-        value = cg.source(node, scope, ctx)
-        text = f"{cg.bind(self.labeler(compiler.type_of(node, scope)))}(s, {value})"
-        k = len([key for key in self.label_expressions if key[0] == action.index])
-        arguments = "".join(f", a{j}" for j in range(len(action.binders)))
-        name = re.sub(r"\W", "_", action.name)
-        self.label_expressions[(action.index, k)] = (
-            compiler.define(f"def label_{name}_{k}(s{arguments})", [f"    return {text}"]),
-            {n.id for n in ast.walk(node) if isinstance(n, ast.Name)})
-        self.label_expression_order.setdefault(action.index, []).append(node)
-        return text
+        """A generated f(s, *args) -> the move's full name, from the action's template (its
+        {expressions}' functions kept for the masked public text: moves.expression_text)."""
+        namer, labels = self.compiler.move_namer(action, parts, tail)
+        for k, (node, label, names) in enumerate(labels):
+            self.label_expressions[(action.index, k)] = (label, names)
+            self.label_expression_order.setdefault(action.index, []).append(node)
+        return namer
 
     def parse_template(self, template, names, action=None):
         """([(literal text, what follows it)], tail): what follows is an argument's position, an

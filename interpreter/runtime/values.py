@@ -9,6 +9,9 @@ from .errors import RulesRuntimeError
 LOOP_CAP = 100_000
 UNSET = object()        # a value hoisted out of the loops that list legal moves, not yet computed
 EMPTY = ()              # the content of a zone that holds nothing
+EMPTY_VALUE = "\x00"     # stands for a {value} of a label that came out empty, until its gap is closed
+# each EMPTY_VALUE goes with one of the spaces around it: 'take {[]} now' reads 'take now'
+GAP_CLOSINGS = ((" \x00 ", " "), ("\x00 ", ""), (" \x00", ""), ("\x00", ""))
 
 
 def none_error(span):
