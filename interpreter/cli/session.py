@@ -27,8 +27,11 @@ Type a move by its number or its name (case and spaces do not matter); '#3' is a
 Where moves are named by numbers, a bare number is a name, never a place in the list.
 A few words of a name will do when only one legal move holds them all ('F@6.5' for
 'place on F@6.5'). On a hex map, (3) on an empty hex: move 3 of the list plays there.
+Where many moves begin alike, the list shows one line per first part: type that first part
+('wood house') to see its moves numbered, then the rest ('Europe 3') or its number.
 Commands: moves (list the legal moves), view (show the game again), undo (take back your last
-move, and the bots' moves after it), help, quit.
+move, and the bots' moves after it), view all (the view with the flow state the rules mark
+bookkeeping), help, quit.
 The rules at hand: rules (every rule of the game), rules ID (one: 'rules C-8'), help MOVE (what
 a move does, in the rules' words, and what the parts of its name stand for)."""
 
