@@ -64,19 +64,25 @@ class KeyRows:
         or with the rows of its keys."""
         if not self.templates:
             return self.var, domain
+        names, found, make = self.tables()
+        _, _, key, arguments = self.made
+        return ", ".join([self.var] + names), f"({found}.get({key}) or {make}({arguments}))"
+
+    def tables(self):
+        """(the row variables, the name of the table of rows made, the name of the function
+        that makes them): the rows already made found without a call; the others made (and
+        kept) by one, from the invariant indexes' values."""
         names = [row for row, _ in self.templates.values()]
         templates = tuple(template for _, template in self.templates.values())
         table = {}
         single = len(self.invariants) == 1
         rows = rows_maker(table, self.values, templates, single)
-        # the rows already made found without a call; the others made (and kept) by one
         found = self.generator.bind(table, "rows")
         make = self.generator.bind(rows, "make_rows")
         arguments = ", ".join(self.invariants)
         key = arguments if single else f"({arguments}{',' if arguments else ''})"
-        target = ", ".join([self.var] + names)
         self.made = (rows, table, key, arguments)
-        return target, f"({found}.get({key}) or {make}({arguments}))"
+        return names, found, make
 
     def rows_of_keys(self):
         """After `iteration`: the source of {zone key: the row that reads it} for the invariant
