@@ -515,7 +515,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         if not indexes:
             return ir.Constant(name)
         values = [self.lower(i, scope, ctx) for i in indexes]
-        row = ctx.rows.key(name, [rendered(v) for v in values]) if ctx.rows is not None else None
+        row = ctx.rows.key_of(name, values) if ctx.rows is not None else None
         return ir.Local(row) if row else ir.Key(name, tuple(values))
 
     def visit_Subscript(self, node, scope, ctx):

@@ -123,6 +123,18 @@ def number_value(node: ir.Expression) -> int | None:
     return None
 
 
+def literal_of(node: ir.Expression) -> tuple[int | str] | None:
+    """(value,) of a whole number or a text literal (in parentheses or not), else None."""
+    node = ungrouped(node)
+    if isinstance(node, ir.Negative):
+        number = ungrouped(node.operand)
+        if isinstance(number, ir.Constant) and type(number.value) is int:
+            return (-number.value,)
+    if isinstance(node, ir.Constant) and type(node.value) in (int, str):
+        return (node.value,)    # type: ignore[return-value]
+    return None
+
+
 def name_of(node: ir.Expression) -> str | None:
     """The name an expression is, in parentheses or not: a local, a module name, True, False
     or None; else None."""

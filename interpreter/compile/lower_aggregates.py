@@ -14,6 +14,7 @@ from .expression_facts import (COLUMN, attributes_read_once, binds_locals, filte
                                is_temporary, name_of, names_written, numbered, reusing, temporaries_of_their_own,
                                top_of_tested, truth)
 from .key_rows import KeyRows
+from .render_python import Writer
 from .render_python import expression as rendered
 
 UNROLL = 12             # aggregates over a constant range this small are unrolled
@@ -23,6 +24,18 @@ NONE, TRUE, ZERO = ir.Constant(None), ir.Constant(True), ir.Constant(0)
 def grouped_or_zero(value: ir.Expression) -> ir.Expression:
     """`(value or 0)`: a value that may be none counted as zero."""
     return ir.Grouped(ir.BoolOp("or", (value, ZERO)))
+
+
+def found(answer: bool) -> tuple[ir.Statement, ...]:
+    """A loop that stops at its answer."""
+    return (ir.Assign("value", ir.Constant(answer)), ir.Break())
+
+
+def lines(*statements: ir.Statement) -> list[str]:
+    """A function body's lines."""
+    writer = Writer()
+    writer.block(statements, 1)
+    return writer.lines
 
 
 def module_binding(name: str) -> bool:
@@ -312,31 +325,30 @@ class AggregateLowering:
             # any(x in D where A or B), A the same for every item: tested once (invariant_first)
             rest, invariant = split
             var, domain, where, _, _ = self.lowered_comprehension(rest.binder, scope, ctx)
-            items = self.temp()
-            return ["    value = False", f"    {items} = {rendered(domain)}",
-                    f"    if {items} and {rendered(truth(self.lower(invariant, scope, ctx)))}:", "        value = True",
-                    "    else:", f"        for {var} in {rendered(self.charged(rest, ir.Local(items)))}:",
-                    f"            if {rendered(where)}:", "                value = True", "                break"]
+            items = ir.Local(self.temp())
+            test = ir.BoolOp("and", (items, truth(self.lower(invariant, scope, ctx))))
+            each = ir.ForEach(var, self.charged(rest, items), (ir.If(where, found(True)),))
+            return lines(ir.Assign("value", ir.Constant(False)), ir.Assign(items.name, domain),
+                         ir.If(test, (ir.Assign("value", TRUE),), (each,)))
         var, domain, where, inner_scope, inner = self.lowered_comprehension(node.binder, scope, ctx, rows=True)
         body = self.lower(node.value, inner_scope, inner) if node.value is not None else None
         if body is not None and where is not None and binds_locals(where):
             body = reusing(body, filter_values(where))
         targets, rows = self.row_iteration(inner.rows, domain) if inner.rows is not None else ((var,), domain)
-        found = node.kind == "any"        # the answer of the item that stops the loop
+        answer = node.kind == "any"        # the answer of the item that stops the loop
         reads, (where, body) = attributes_read_once([where, body], self.temp)
-        before = [f"    {temp} = {rendered(read)}" for temp, read in reads]
-        if found:       # any: an item that passes the filter and whose value is true
-            tests = [f"({rendered(t)})" for t in (where, body) if t is not None]
+        before = tuple(ir.Assign(temp, read) for temp, read in reads)
+        if answer:       # any: an item that passes the filter and whose value is true
+            tests = [ir.Grouped(t) for t in (where, body) if t is not None]
         elif body is not None:      # all: an item that passes the filter, its value false
-            tests = [f"({rendered(t)})" for t in (where,) if t is not None] + [f"not ({rendered(body)})"]
+            tests = [ir.Grouped(t) for t in (where,) if t is not None] + [ir.Not(ir.Grouped(body))]
         elif where is not None:     # all: an item that fails
-            tests = [f"not ({rendered(where)})"]
+            tests = [ir.Not(ir.Grouped(where))]
         else:
-            return ["    value = True"]          # all of a domain without a filter or a value
-        stop = [f"        if {' and '.join(tests)}:", f"            value = {found}", "            break"] if tests \
-            else ["        value = True", "        break"]
-        head = f"    for {', '.join(targets)} in {rendered(self.charged(node, rows))}:"
-        return [f"    value = {not found}", *before, head, *stop]
+            return lines(ir.Assign("value", TRUE))          # all of a domain without a filter or a value
+        stop = (ir.If(ir.BoolOp("and", tuple(tests)), found(answer)),) if tests else found(True)
+        return lines(ir.Assign("value", ir.Constant(not answer)), *before,
+                     ir.ForEach(", ".join(targets), self.charged(node, rows), stop))
 
     # what a maintained filter's condition may name besides its rows and values: pure helpers
     PURE_NAMES = frozenset({"len", "any", "all", "next", "iter", "sum", "min", "max", "bool", "abs", "list",
