@@ -4,6 +4,7 @@ filters and loop bodies that reuse what a filter already computed."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import attrs
 
@@ -55,21 +56,20 @@ def walk_written(node: ir.Node) -> Iterator[ir.Node]:
         yield from walk_written(child)
 
 
-def rewritten(node: ir.Node, change: Callable[[ir.Node], ir.Node | None]) -> ir.Node:
-    """The node with `change` applied where it gives a node (None: look inside), children first
-    replaced in the order they are written."""
+def rewritten(node: ir.Expression, change: Callable[[ir.Expression], ir.Expression | None]) -> ir.Expression:
+    """The expression with `change` applied where it gives a node (None: look inside),
+    children replaced in the order they are written."""
     new = change(node)
     if new is not None:
         return new
     if isinstance(node, ir.Comprehension):      # (in written order, the measure left as it is)
-        updates = {"element": rewritten(node.element, change), "iterable": rewritten(node.iterable, change)}
-        if node.condition is not None:
-            updates["condition"] = rewritten(node.condition, change)
-        return attrs.evolve(node, **updates)
+        element, iterable = rewritten(node.element, change), rewritten(node.iterable, change)
+        condition = None if node.condition is None else rewritten(node.condition, change)
+        return attrs.evolve(node, element=element, iterable=iterable, condition=condition)
     if isinstance(node, ir.Conditional):
         then = rewritten(node.then, change)
         return attrs.evolve(node, then=then, test=rewritten(node.test, change), orelse=rewritten(node.orelse, change))
-    return ir.rebuilt(node, lambda child: rewritten(child, change))
+    return cast(ir.Expression, ir.rebuilt(node, lambda child: rewritten(cast(ir.Expression, child), change)))
 
 
 def binders(node: ir.Node) -> set[str]:
@@ -186,13 +186,13 @@ def simple_zone_key(key: ir.Expression) -> bool:
 def truth(node: ir.Expression) -> ir.Expression:
     """A condition for where only its truth counts (an if, a filter): a zone's `not not` goes,
     the zone's content is as true."""
-    def change(n: ir.Node) -> ir.Node | None:
+    def change(n: ir.Expression) -> ir.Expression | None:
         if isinstance(n, ir.Grouped) and isinstance(n.value, ir.Not) and isinstance(n.value.operand, ir.Not):
             zone = n.value.operand.operand
             if isinstance(zone, ir.ReadZone) and not zone.empty and simple_zone_key(zone.key):
                 return zone
         return None
-    return rewritten(node, change)      # type: ignore[return-value]
+    return rewritten(node, change)
 
 
 # ---- values a filter computed already ----
@@ -205,7 +205,7 @@ def canonical(node: ir.Expression) -> ir.Expression:
     def renamed(name: str) -> str:
         return names.setdefault(name, f"_t{len(names)}") if is_temporary(name) else name
 
-    def change(n: ir.Node) -> ir.Node | None:
+    def change(n: ir.Expression) -> ir.Expression | None:
         if isinstance(n, ir.Grouped):
             return rewritten(n.value, change)
         if isinstance(n, ir.Local):
@@ -221,7 +221,7 @@ def canonical(node: ir.Expression) -> ir.Expression:
     def plain(n: ir.Node) -> ir.Node:
         layout = {f.name: f.default for f in attrs.fields(type(n)) if f.name in ("spread", "layout", "measure")}
         return ir.rebuilt(attrs.evolve(n, **layout) if layout else n, plain)
-    return plain(rewritten(node, change))       # type: ignore[return-value]
+    return cast(ir.Expression, plain(rewritten(node, change)))
 
 
 def filter_values(where: ir.Expression) -> dict[ir.Expression, str]:
@@ -293,16 +293,16 @@ def attributes_read_once(nodes: list[ir.Expression | None], temp: Callable[[], s
     before the loop: the columns never change, and no loop rebinds a rules local. Such a read
     cannot fail for a value the rules give (a component or none)."""
     reads: list[tuple[str, ir.Expression]] = []
-    names: dict[ir.Node, str] = {}
+    names: dict[ir.Expression, str] = {}
 
-    def change(n: ir.Node) -> ir.Node | None:
+    def change(n: ir.Expression) -> ir.Expression | None:
         if not guarded_column_read(n):
             return None
         if n not in names:
             names[n] = temp()
-            reads.append((names[n], n))     # type: ignore[arg-type]
+            reads.append((names[n], n))
         return ir.Local(names[n])
-    return reads, [None if node is None else rewritten(node, change) for node in nodes]  # type: ignore[misc]
+    return reads, [None if node is None else rewritten(node, change) for node in nodes]
 
 
 def temporaries_of_their_own(nodes: tuple[ir.Expression, ...], elsewhere: tuple[ir.Expression | None, ...]) -> bool:

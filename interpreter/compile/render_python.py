@@ -64,7 +64,7 @@ def arguments(args: tuple[ir.Expression, ...], spread: bool = False) -> str:
     return joined([expression(a) for a in args], ", ")
 
 
-def joined(parts, separator: str) -> str:
+def joined(parts: list[str] | tuple[str, ...], separator: str) -> str:
     """Items joined by an operator or a comma: one a line when they are long together (inside
     brackets; the statement's lines each get its span)."""
     one_line = separator.join(parts)
@@ -73,7 +73,7 @@ def joined(parts, separator: str) -> str:
     return (separator.rstrip() + CONTINUED).join(parts)
 
 
-def separated(parts, separator: str, spread: bool) -> str:
+def separated(parts: list[str] | tuple[str, ...], separator: str, spread: bool) -> str:
     return joined(parts, separator) if spread else separator.join(parts)
 
 
