@@ -485,7 +485,8 @@ class SourceGenerator(AggregateLowering, Visitor):
         return ir.Grouped(value)
 
     def visit_Negate(self, node, scope, ctx):
-        return ir.Grouped(ir.Negative(self.number_node(node.operand, scope, ctx, ir.Global(self.bind(node.span, "span")))))
+        span = ir.Global(self.bind(node.span, "span"))
+        return ir.Grouped(ir.Negative(self.number_node(node.operand, scope, ctx, span)))
 
     def visit_Attribute(self, node, scope, ctx):
         obj = self.lower(node.obj, scope, ctx)
@@ -502,7 +503,8 @@ class SourceGenerator(AggregateLowering, Visitor):
             read = (lambda x: ir.ReadAttribute(x, node.name))
         if self.never_none(node.obj, scope, ctx):
             return read(obj)
-        return self.unless_none(obj, ctx, read, NONE, ir.Call("attribute", (ir.Entities(), obj, ir.Constant(node.name))))
+        helper = ir.Call("attribute", (ir.Entities(), obj, ir.Constant(node.name)))
+        return self.unless_none(obj, ctx, read, NONE, helper)
 
     def never_none(self, node, scope, ctx) -> bool:
         """A comprehension or loop variable over a zone or a type: never 'none'."""
@@ -554,7 +556,8 @@ class SourceGenerator(AggregateLowering, Visitor):
         c.define(f"def {name}(s{''.join(f', L_{n}' for n in free)})", [f"    return {value}"], c.where(node), node.span)
         args = ir.Arguments(tuple(self.lower(a, scope, ctx) for a in node.arguments))
         passed = ir.Arguments(tuple(ctx.name(n) for n in free))
-        return ir.Call("after_procedure", (ir.TheState(), ir.Global(f"proc_{node.procedure}"), args, ir.Global(name), passed))
+        procedure = ir.Global(f"proc_{node.procedure}")
+        return ir.Call("after_procedure", (ir.TheState(), procedure, args, ir.Global(name), passed))
 
     def visit_Call(self, node, scope, ctx):
         c = self.compiler
@@ -576,7 +579,8 @@ class SourceGenerator(AggregateLowering, Visitor):
             if c.inline_depth < 8 and name not in c.memoized and name not in c.not_inlined and \
                     not c.work.charges_at_entry(name) and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
-            call = ir.Call(f"fn_{name}", (ir.TheState(), *(self.lower(a, scope, ctx) for a in node.arguments)), spread=True)
+            args = (ir.TheState(), *(self.lower(a, scope, ctx) for a in node.arguments))
+            call = ir.Call(f"fn_{name}", args, spread=True)
             if name not in c.random_functions:
                 return self.hoisted_lazy(call, ctx)
             return call
@@ -602,7 +606,8 @@ class SourceGenerator(AggregateLowering, Visitor):
                 return ir.Grouped(ir.Conditional(is_not_none(cell), ir.Call("list", (ir.Item(table, cell),)),
                                                  ir.NewList(())))
             a, b = args
-            return ir.Grouped(ir.BoolOp("and", (is_not_none(a), is_not_none(b), ir.Compare("in", b, ir.Item(table, a)))))
+            touching = ir.Compare("in", b, ir.Item(table, a))
+            return ir.Grouped(ir.BoolOp("and", (is_not_none(a), is_not_none(b), touching)))
         if name == "toward" and all(name_of(a) is not None for a in args):
             # the step table of every board, precomputed: cell -> {direction: next cell}
             table = ir.Global(self.bind(self.geometry_functions["all_steps"](), "steps"))

@@ -112,7 +112,8 @@ class AggregateLowering:
         charged, units = self.compiler.work.iteration(node)
         if not charged:
             return domain
-        return ir.Call("charged", (ir.Global("STEP"), domain, ir.Constant(units), ir.Global(self.bind(node.span, "span"))))
+        span = ir.Global(self.bind(node.span, "span"))
+        return ir.Call("charged", (ir.Global("STEP"), domain, ir.Constant(units), span))
 
     # ---- small constant ranges: one expression per value ----
     def small_range(self, binder, ctx):
@@ -240,7 +241,8 @@ class AggregateLowering:
             temp = self.temp()
             items, bound = ir.Local(temp), ir.Named(temp, domain)
         each = ir.Comprehension(TRUE, (var,), self.charged(rest, items), where, True, spread=False)
-        return ir.Grouped(ir.Conditional(ir.Grouped(ir.BoolOp("and", (bound, invariant))), TRUE, ir.Call("any", (each,))))
+        first = ir.Grouped(ir.BoolOp("and", (bound, invariant)))
+        return ir.Grouped(ir.Conditional(first, TRUE, ir.Call("any", (each,))))
 
     def invariant_split(self, node, scope):
         """(the aggregate with B alone as its filter, A) of `any(x in D where A or B)` whose
@@ -364,7 +366,8 @@ class AggregateLowering:
             return False
         for name, node in names_written(where):
             if name == "_Z":
-                if not (isinstance(node, ir.ReadZone) and isinstance(node.key, ir.Local) and node.key.name in row_names):
+                key = node.key if isinstance(node, ir.ReadZone) else None
+                if not (isinstance(key, ir.Local) and key.name in row_names):
                     return False
             elif not (name == var or name in row_names or name in parameters or name in self.PURE_NAMES
                       or is_temporary(name) or numbered(name, COLUMN) or is_comprehension_variable(name)
@@ -440,7 +443,8 @@ class AggregateLowering:
         # a key the filter computed already (`by f(p)` after `where f(p) > 0`): its value, read
         # in the same item's round (not in the lambda below: that runs after the loop)
         kept = filter_values(where) if where is not None and binds_locals(where) else {}
-        reused = [grouped_or_zero(reusing(self.lower(k, inner_scope, inner), kept)) for k in node.keys] if kept else keys
+        reused = [grouped_or_zero(reusing(self.lower(k, inner_scope, inner), kept)) for k in node.keys] if kept \
+            else keys
         if (node.kind != "sorted" and later and temporaries_of_their_own(tuple(later), (reused[0], where))
                 and not any(isinstance(n, ast.Call) and n.name in self.compiler.random_functions
                             for n in ast.walk(node.keys[1:]))):
