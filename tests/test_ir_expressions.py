@@ -27,12 +27,12 @@ from referee.interpreter.compile.render_python import CONTINUED, EXPRESSIONS, ex
 
 X, Y, T1 = ir.Local("L_x"), ir.Local("L_y"), ir.Local("_t1")
 NONE = ir.Constant(None)
-KEY = ir.Key((ir.Constant("hand"), X))
+KEY = ir.Key("hand", (X,))
 LONG = ir.Call("fn_a_function_with_a_rather_long_name", (ir.TheState(), ir.Local("L_some_local_with_a_long_name")))
 
 
 def test_every_expression_of_the_rules_is_an_expression_and_rendered():
-    assert ir.RULE_EXPRESSIONS and all(c in ir.EXPRESSIONS and c in EXPRESSIONS for c in ir.RULE_EXPRESSIONS)
+    assert ir.LOWERED_EXPRESSIONS and all(c in ir.EXPRESSIONS and c in EXPRESSIONS for c in ir.LOWERED_EXPRESSIONS)
 
 
 @pytest.mark.parametrize("node, text", [
@@ -43,9 +43,10 @@ def test_every_expression_of_the_rules_is_an_expression_and_rendered():
     (ir.BoolOp("and", (ir.Compare("is not", X, NONE), ir.Between(ir.Constant(1), X, ir.Constant(8)))),
      "L_x is not None and 1 <= L_x <= 8"),
     (KEY, "('hand', L_x,)"),
-    (ir.Key((X, Y), ", "), "(L_x, L_y, )"),
-    (ir.Key(()), "()"),
-    (ir.ListDisplay((X, Y)), "[L_x, L_y]"),
+    (ir.Arguments((X, Y), ", "), "(L_x, L_y, )"),
+    (ir.Arguments(()), "()"),
+    (ir.Arguments((X, Y)), "(L_x, L_y,)"),
+    (ir.NewList((X, Y), spread=True), "[L_x, L_y]"),
     (ir.Comprehension(ir.Local("a1_p"), ("a1_p",), ir.Global("_k2"), ir.Local("a1_p")), "[a1_p for a1_p in _k2 if a1_p]"),
     (ir.Call("any", (ir.Comprehension(ir.Constant(True), ("a1_p", "a2_key"), ir.Global("_k2"), None, True),)),
      "any(True for a1_p, a2_key in _k2)"),
@@ -59,7 +60,7 @@ def test_every_expression_of_the_rules_is_an_expression_and_rendered():
      "sorted(L_x, key=_positions1.__getitem__)"),
     (ir.ReadZone(KEY), "_Z.get(('hand', L_x,))"),
     (ir.ReadZone(ir.Constant("bag"), empty=True), "_Z.get('bag', EMPTY)"),
-    (ir.ReadVariable(ir.Constant("score"), ir.Constant(0)), "_V.get('score', 0)"),
+    (ir.ReadVar(ir.Constant("score"), ir.Constant(0)), "_V.get('score', 0)"),
     (ir.ReadAttribute(X, "colour"), "_E[L_x].get('colour')"),
     (ir.ReadColumn("_A0", X), "_A0[L_x]"),
     (ir.ComponentsOf("Card"), "s.by_type.get('Card', EMPTY)"),
@@ -96,7 +97,7 @@ def test_free_locals_are_read_and_not_bound_inside():
     assert free_locals(ir.Apply(ir.Grouped(ir.Lambda(("_t1",), T1)), (Y,))) == {"L_y"}
     assert free_locals(ir.Comprehension(ir.Local("a1_p"), ("a1_p",), ir.ReadZone(KEY, True))) == {"L_x"}
     # a value kept on first use reads its local first
-    assert free_locals(ir.FirstUse("_h2", ir.ReadVariable(ir.Constant("v"), ir.Constant(0)))) == {"_h2"}
+    assert free_locals(ir.FirstUse("_h2", ir.ReadVar(ir.Constant("v"), ir.Constant(0)))) == {"_h2"}
 
 
 def test_numbers_names_and_literals_are_read_from_the_ir():
@@ -149,7 +150,7 @@ def test_the_top_of_a_tested_zone_is_read_once():
     zone, top = ir.ReadZone(KEY), ir.Item(ir.Local("_t5"), ir.Constant(-1))
     body = ir.Grouped(ir.Conditional(ir.Named("_t5", ir.ReadZone(KEY, True)), top, NONE))
     assert top_of_tested(zone, body) == (ir.Named("_t5", zone), top)
-    other = ir.ReadZone(ir.Key((ir.Constant("hand"), Y)))
+    other = ir.ReadZone(ir.Key("hand", (Y,)))
     assert top_of_tested(other, body) == (other, body)
 
 
@@ -176,12 +177,12 @@ def test_hoisting_keys_on_the_node_and_the_locals_it_reads():
     generator = SourceGenerator(SimpleNamespace(game=SimpleNamespace(board_functions={})))
     ctx = Context()
     ctx.hoist, ctx.levels = {}, {"L_x": 0}
-    read = ir.ReadZone(ir.Key((ir.Constant("hand"), X)), True)
+    read = ir.ReadZone(ir.Key("hand", (X,)), True)
     first = generator.hoisted(read, ctx)
-    assert isinstance(first, ir.Local) and generator.hoisted(ir.ReadZone(ir.Key((ir.Constant("hand"), X)), True), ctx) == first
+    assert isinstance(first, ir.Local) and generator.hoisted(ir.ReadZone(ir.Key("hand", (X,)), True), ctx) == first
     assert ctx.hoist == {read: first.name} and ctx.levels[first.name] == 0
-    for changing in (ir.ReadZone(ir.Key((ir.Constant("hand"), ir.Local("a3_p"))), True),    # a comprehension's
-                     ir.ReadZone(ir.Key((ir.Constant("hand"), Y)), True),                   # a let's: no level
+    for changing in (ir.ReadZone(ir.Key("hand", (ir.Local("a3_p"),)), True),    # a comprehension's
+                     ir.ReadZone(ir.Key("hand", (Y,)), True),                   # a let's: no level
                      ir.ReadZone(ir.Named("_t1", X), True)):                                # one it binds
         assert generator.hoisted(changing, ctx) is changing
     lazy = generator.hoisted_lazy(ir.Call("fn_f", (ir.TheState(), X)), ctx)
