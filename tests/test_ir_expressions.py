@@ -18,6 +18,7 @@ from referee.interpreter.compile.expression_facts import (
     none_test,
     number_value,
     reusing,
+    state_tables,
     temporaries_of_their_own,
     top_of_tested,
     truth,
@@ -196,3 +197,12 @@ def test_zone_keys_naming_a_comprehensions_variable_are_read_by_rows():
         ("pile", (("var", None), ("invariant", 0), ("literal", 2)))
     assert rows.key("pile", ["a1_c", "L_x", "(2)"]) == row        # (the same key given as source)
     assert rows.key_of("pile", [X]) is None and rows.key_of("pile", [ir.Local("a1_c"), ir.Call("f", ())]) is None
+
+
+def test_the_state_tables_an_expression_reads_are_those_its_text_names():
+    from referee.interpreter.compile.source_text import host_reads
+    guarded = ir.Grouped(ir.Conditional(ir.Compare("is not", X, NONE), ir.ReadColumn("_A3", X), NONE))
+    for node in (ir.ReadZone(KEY, True), ir.ReadVar(ir.Key("score"), ir.Constant(0)), ir.ReadAttribute(X, "colour"),
+                 ir.Call("attribute", (ir.Entities(), X, ir.Constant("colour"))), guarded,
+                 ir.ReadColumn("_col4", X), ir.BoolOp("and", (ir.ReadZone(KEY), guarded)), ir.ComponentsOf("Card")):
+        assert state_tables(node) == host_reads(expression(node)), expression(node)

@@ -317,6 +317,25 @@ def temporaries_of_their_own(nodes: tuple[ir.Expression, ...], elsewhere: tuple[
     return {name for name in mentioned if is_temporary(name)} <= bound and not bound & others
 
 
+def state_tables(node: ir.Node) -> frozenset[str]:
+    """The state's tables an expression reads through the locals a function binds them to at
+    its top (`_Z` zones, `_V` variables, `_E` entities, `_A<k>` a component column): the IR
+    twin of source_text.host_reads."""
+    tables: set[str] = set()
+    for n in ir.walk(node):
+        if isinstance(n, ir.ReadZone):
+            tables.add("_Z")
+        elif isinstance(n, ir.ReadVar):
+            tables.add("_V")
+        elif isinstance(n, (ir.ReadAttribute, ir.Entities)):
+            tables.add("_E")
+        elif isinstance(n, ir.ReadColumn) and numbered(n.column, COLUMN):
+            tables.add(n.column)
+        elif isinstance(n, ir.Host):
+            tables |= {name for name in n.reads if name in ("_Z", "_V", "_E") or numbered(name, COLUMN)}
+    return frozenset(tables)
+
+
 # ---- the Python names an expression's text mentions ----
 
 STATE_NAMES: dict[type, str] = {ir.TheState: "s", ir.ReadState: "s", ir.StateCall: "s", ir.ComponentsOf: "s",
