@@ -1,11 +1,11 @@
 """The compiler's intermediate representation: typed, frozen nodes for what a generated
 function is made of (statements, expressions, state reads and writes as named operations).
 
-Lowering builds it (lower_flow.py), passes rewrite it (passes/), one renderer writes it out
-(render_python.py). State is reached through operations (ReadState, WriteEnv, ...), never
-through Python syntax, so that another renderer can target typed arrays. `Host` is the one
-node not lowered yet: source that codegen.py or the statement compiler wrote; no pass looks
-inside it.
+Lowering builds it (lower_flow.py, codegen.py, ...), passes rewrite it (passes/), one renderer
+writes it out (render_python.py). State is reached through operations (ReadState, WriteEnv,
+ReadZone, ...), never through Python syntax, so that another renderer can target typed arrays.
+`Host` is the one node not lowered yet: source that the statement compiler wrote (codegen's
+text of an expression, until it takes its IR); no pass looks inside it.
 """
 from __future__ import annotations
 
@@ -173,6 +173,9 @@ class Conditional(Expression):
 
 
 # ---- expressions of the rules (codegen.py) -------------------------------------------------
+# What codegen.py lowers the rules' expressions to besides the nodes above and the statements'
+# (Key, ReadVar, Between, Method, NewList) and listings' (Arguments) sections below; `_Z`, `_V`,
+# `_E` and `_A<k>` are the state's tables a function binds once at its top.
 
 @attrs.frozen
 class Grouped(Expression):
