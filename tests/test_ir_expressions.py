@@ -206,3 +206,27 @@ def test_the_state_tables_an_expression_reads_are_those_its_text_names():
                  ir.Call("attribute", (ir.Entities(), X, ir.Constant("colour"))), guarded,
                  ir.ReadColumn("_col4", X), ir.BoolOp("and", (ir.ReadZone(KEY), guarded)), ir.ComponentsOf("Card")):
         assert state_tables(node) == host_reads(expression(node)), expression(node)
+
+
+@pytest.mark.parametrize("name", ["continents", "titicaca", "solstis", "checkers", "hearts", "backgammon"])
+def test_every_expression_of_a_game_lowers_to_ir_and_renders_as_its_source(name, monkeypatch):
+    """No expression of a game is left as host text, and the locals each reads (free_locals) are
+    names its source writes."""
+    import re
+
+    from referee.interpreter.engine import load_game
+    from tests.golden import ROOT
+    lowered = []
+    lower = SourceGenerator.lower
+
+    def recorded(self, node, scope, ctx):
+        value = lower(self, node, scope, ctx)
+        lowered.append(value)
+        return value
+    monkeypatch.setattr(SourceGenerator, "lower", recorded)
+    game, diagnostics, _ = load_game(str(ROOT / "games" / f"{name}.rules"))
+    assert game is not None, diagnostics
+    assert lowered and not [expression(v) for v in lowered if any(isinstance(n, ir.Host) for n in ir.walk(v))]
+    for value in lowered:
+        written = set(re.findall(r"[A-Za-z_]\w*", expression(value)))
+        assert free_locals(value) - {"e"} <= written, expression(value)
