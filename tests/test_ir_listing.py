@@ -73,7 +73,8 @@ def test_a_cached_call_is_written_where_it_is_first_asked_for():
 
 def test_hosts_are_cut_at_the_calls_made_on_first_use_and_nowhere_else():
     class Context:
-        hoist = {"fn_f(s)": "_h1", "_Z.get(k, EMPTY)": "_h2"}
+        # (codegen's values read once, as IR: fn_f(s) and _Z.get(k, EMPTY))
+        hoist = {ir.Call("fn_f", (ir.TheState(),)): "_h1", ir.ReadZone(ir.Local("k"), empty=True): "_h2"}
         lazy = {"_h1"}
     use = "(_h1 if _h1 is not UNSET else (_h1 := fn_f(s)))"
     function = ir.Function("legal_x", ("s",), (ir.If(host(f"a({use}) and b({use}, _h2)"), (ir.Break(),)),

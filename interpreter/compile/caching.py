@@ -10,6 +10,7 @@ from referee.dsl import ast
 from referee.dsl.types import ListOf, ZoneOf
 
 from ..runtime.maintained import PartCounts
+from . import ir
 from .codegen import Context, names_in
 
 # how many cells an aggregate may visit before a function is worth caching (see memoized)
@@ -243,11 +244,11 @@ class Caching:
                  "count": f"table.get(L_{b}, 0)"}[node.kind]
         # the aggregate as written, for a value of b asked alone
         index = self.index_function(name, others, b, source, lambda: cg.source(node, scope, Context("local")), found)
-        read = f"{index}(s{''.join(f', L_{p.name}' for p in others)}, L_{b})"
+        read = ir.Call(index, (ir.TheState(), *(ir.Local(f"L_{p.name}") for p in others), ir.Local(f"L_{b}")))
         fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
-        guard = " and ".join(f"({cg.source(g, fn_scope, Context('local'))})" for g in guards)
-        empty = {"any": "False", "filter": "[]", "count": "0"}[node.kind]
-        cg.substitutions[id(node)] = f"({read} if {guard} else {empty})" if guards else read
+        guard = ir.BoolOp("and", tuple(ir.Grouped(cg.lower(g, fn_scope, Context("local"))) for g in guards))
+        empty = {"any": ir.Constant(False), "filter": ir.NewList(()), "count": ir.Constant(0)}[node.kind]
+        cg.substitutions[id(node)] = ir.Grouped(ir.Conditional(guard, read, empty)) if guards else read
         return True
 
     def var_indexes(self):

@@ -1,11 +1,11 @@
 """The compiler's intermediate representation: typed, frozen nodes for what a generated
 function is made of (statements, expressions, state reads and writes as named operations).
 
-Lowering builds it (lower_flow.py), passes rewrite it (passes/), one renderer writes it out
-(render_python.py). State is reached through operations (ReadState, WriteEnv, ...), never
-through Python syntax, so that another renderer can target typed arrays. `Host` is the one
-node not lowered yet: source that codegen.py or the statement compiler wrote; no pass looks
-inside it.
+Lowering builds it (lower_flow.py, codegen.py, ...), passes rewrite it (passes/), one renderer
+writes it out (render_python.py). State is reached through operations (ReadState, WriteEnv,
+ReadZone, ...), never through Python syntax, so that another renderer can target typed arrays.
+`Host` is the one node not lowered yet: source that the statement compiler wrote (codegen's
+text of an expression, until it takes its IR); no pass looks inside it.
 """
 from __future__ import annotations
 
@@ -114,6 +114,7 @@ class Call(Expression):
     """A call of a runtime function (or a builtin) by its name."""
     function: str
     args: tuple[Expression, ...] = ()
+    spread: bool = False        # the arguments one a line when long together (the state's stays first)
     span: Span | None = None
 
 
@@ -138,6 +139,7 @@ class Arithmetic(Expression):
     op: str
     left: Expression
     right: Expression
+    spread: bool = False        # the operands one a line when long together (a chain of one op too)
     span: Span | None = None
 
 
@@ -147,6 +149,7 @@ class Compare(Expression):
     op: str
     left: Expression
     right: Expression
+    spread: bool = False        # the operands one a line when long together
     span: Span | None = None
 
 
@@ -155,6 +158,7 @@ class BoolOp(Expression):
     """`and` or `or` of two or more operands, evaluated in order until one decides."""
     op: str
     operands: tuple[Expression, ...]
+    spread: bool = False        # the operands one a line when long together
     span: Span | None = None
 
 
@@ -164,7 +168,149 @@ class Conditional(Expression):
     test: Expression
     then: Expression
     orelse: Expression
+    layout: str = ""            # long: "spread" breaks before `if` and `else`, "chain" before `else`
     span: Span | None = None
+
+
+# ---- expressions of the rules (codegen.py) -------------------------------------------------
+# What codegen.py lowers the rules' expressions to besides the nodes above and the statements'
+# (Key, ReadVar, Between, Method, NewList) and listings' (Arguments) sections below; `_Z`, `_V`,
+# `_E` and `_A<k>` are the state's tables a function binds once at its top.
+
+@attrs.frozen
+class Grouped(Expression):
+    """An expression in parentheses of its own (the generated text keeps the ones the rules'
+    expressions have always been written with; a pass or another renderer may drop them)."""
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Named(Expression):
+    """`value`, kept in the local `target` too (for a later part of the expression)."""
+    target: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class FirstUse(Expression):
+    """The local `target` once it holds a value (it starts UNSET), else `value`, kept in it: a
+    read computed at most once per loop round, and only where the rules ask for it."""
+    target: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Negative(Expression):
+    """Unary minus."""
+    operand: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class RowKey(Expression):
+    """The values that a comprehension's rows of zone keys are made for, as the key of their
+    table: `(a, b,)`."""
+    items: tuple[Expression, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class Comprehension(Expression):
+    """`element` for each item of `iterable` (bound to `targets`, a row's values when several)
+    that passes `condition`: a new list, or (`generator`) the values one by one for the call
+    it is the argument of. `spread`: a long one breaks before `for` and `if`, measured on
+    `measure` (the element unless given)."""
+    element: Expression
+    targets: tuple[str, ...]
+    iterable: Expression
+    condition: Expression | None = None
+    generator: bool = False
+    spread: bool = True
+    measure: Expression | None = None
+    span: Span | None = None
+
+
+@attrs.frozen
+class Ranked(Expression):
+    """The items `target` of `domain` passing `condition` ranked by `keys` (kind: sorted, the
+    largest, the smallest...); with `ties`, the keys after the first, computed for tied items
+    only."""
+    kind: str
+    keys: tuple[Expression, ...]
+    target: str
+    domain: Expression
+    condition: Expression | None = None
+    ties: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class Lambda(Expression):
+    """A function of `params` whose value is `body`."""
+    params: tuple[str, ...]
+    body: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class Apply(Expression):
+    """A call of a computed function (a lambda)."""
+    function: Expression
+    args: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class Keyword(Expression):
+    """An argument given by name."""
+    name: str
+    value: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class ReadZone(Expression):
+    """The content of the zone of key `key` (missing: None, or the empty zone when `empty`)."""
+    key: Expression
+    empty: bool = False
+    span: Span | None = None
+
+
+@attrs.frozen
+class ReadAttribute(Expression):
+    """An attribute of an entity of the state, by name (none when it has no such attribute)."""
+    entity: Expression
+    name: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class ReadColumn(Expression):
+    """An attribute that never changes, from its column `column` (a module name): the
+    component's or the board cell's entry."""
+    column: str
+    entity: Expression
+    span: Span | None = None
+
+
+@attrs.frozen
+class ComponentsOf(Expression):
+    """The components of a type, in the order made."""
+    type_name: str
+    span: Span | None = None
+
+
+@attrs.frozen
+class Entities(Expression):
+    """The entities of the state (for a helper that reads an attribute)."""
+    span: Span | None = None
+
+
+LOWERED_EXPRESSIONS = (Grouped, Named, FirstUse, Negative, RowKey, Comprehension, Ranked, Lambda, Apply,
+                       Keyword, ReadZone, ReadAttribute, ReadColumn, ComponentsOf, Entities)
 
 
 # ---- statements ---------------------------------------------------------------------------
@@ -457,6 +603,7 @@ class SetItem(Statement):
 class NewList(Expression):
     """A new list of values."""
     items: tuple[Expression, ...] = ()
+    spread: bool = False        # the items one a line when long together
     span: Span | None = None
 
 
@@ -619,7 +766,8 @@ RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Inval
 
 
 EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,
-               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host) + RULE_EXPRESSIONS + LISTING_EXPRESSIONS
+               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host) + RULE_EXPRESSIONS + LISTING_EXPRESSIONS \
+    + LOWERED_EXPRESSIONS
 STATEMENTS = (Assign, Unpack, WriteState, WriteEnv, DeleteEnv, CountCoverage, ExpressionStatement, If, While,
               ForRange, ForEach, Return, Yield, Break, Continue, Try, Host) + RULE_STATEMENTS + LISTING_STATEMENTS
 NODES = tuple(dict.fromkeys(EXPRESSIONS + STATEMENTS + (Function,)))

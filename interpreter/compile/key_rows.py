@@ -1,12 +1,15 @@
 """Where a comprehension over a fixed domain goes over rows of zone keys made once
 (runtime/zone_rows.py): codegen.SourceGenerator asks a KeyRows for every zone key written inside
-the comprehension (`key`), then for the loop's head (`iteration`)."""
+the comprehension (`key_of`; `key` for a key as source), then for the loop's head (`iteration`)."""
 from __future__ import annotations
 
 import ast as python_ast
 import re
 
 from ..runtime.zone_rows import row_of_key_maker, rows_maker
+from . import ir
+from .expression_facts import RULES_LOCAL, is_comprehension_variable, literal_of
+from .render_python import expression as rendered
 
 # the indexes a key may hold besides the comprehension's variable: a rules local (a parameter,
 # a let), an enclosing comprehension's variable, or a literal; each stays the same for the
@@ -43,15 +46,39 @@ class KeyRows:
             if source == self.var:
                 template.append(("var", None))
             elif INVARIANT.fullmatch(source):
-                if source not in self.invariants:
-                    self.invariants.append(source)
-                template.append(("invariant", self.invariants.index(source)))
+                template.append(("invariant", self.invariant(source)))
             else:
                 value = literal_value(source)
                 if value is None:
                     return None
                 template.append(("literal", value[0]))
-        source = "(" + ", ".join([repr(name)] + sources) + ",)"
+        return self.row("(" + ", ".join([repr(name)] + sources) + ",)", name, template)
+
+    def key_of(self, name, values):
+        """`key` of the indexes as IR (codegen.py): a local is the variable or an invariant, a
+        literal stays; anything else changes inside the loop."""
+        if ir.Local(self.var) not in values:
+            return None
+        template = []
+        for value in values:
+            literal = literal_of(value)
+            if value == ir.Local(self.var):
+                template.append(("var", None))
+            elif isinstance(value, ir.Local) and (value.name.startswith(RULES_LOCAL) or is_comprehension_variable(value.name)):
+                template.append(("invariant", self.invariant(value.name)))
+            elif literal is not None:
+                template.append(("literal", literal[0]))
+            else:
+                return None
+        return self.row(rendered(ir.Key(name, tuple(values))), name, template)
+
+    def invariant(self, name) -> int:
+        """The place of an invariant index among the rows' arguments."""
+        if name not in self.invariants:
+            self.invariants.append(name)
+        return self.invariants.index(name)
+
+    def row(self, source, name, template):
         known = self.templates.get(source)
         if known is None:
             self.generator.count += 1
@@ -64,19 +91,25 @@ class KeyRows:
         or with the rows of its keys."""
         if not self.templates:
             return self.var, domain
+        names, found, make = self.tables()
+        _, _, key, arguments = self.made
+        return ", ".join([self.var] + names), f"({found}.get({key}) or {make}({arguments}))"
+
+    def tables(self):
+        """(the row variables, the name of the table of rows made, the name of the function
+        that makes them): the rows already made found without a call; the others made (and
+        kept) by one, from the invariant indexes' values."""
         names = [row for row, _ in self.templates.values()]
         templates = tuple(template for _, template in self.templates.values())
         table = {}
         single = len(self.invariants) == 1
         rows = rows_maker(table, self.values, templates, single)
-        # the rows already made found without a call; the others made (and kept) by one
         found = self.generator.bind(table, "rows")
         make = self.generator.bind(rows, "make_rows")
         arguments = ", ".join(self.invariants)
         key = arguments if single else f"({arguments}{',' if arguments else ''})"
-        target = ", ".join([self.var] + names)
         self.made = (rows, table, key, arguments)
-        return target, f"({found}.get({key}) or {make}({arguments}))"
+        return names, found, make
 
     def rows_of_keys(self):
         """After `iteration`: the source of {zone key: the row that reads it} for the invariant

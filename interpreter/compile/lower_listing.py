@@ -17,7 +17,7 @@ from .codegen import Context, names_in
 from .key_rows import KeyRows
 from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
-from .render_python import render_function
+from .render_python import expression, render_function
 from .listing_text import (called_function, cached_use, constant_range, either_or, folded, is_bound_constant, is_read_once,
                            is_temporary_or_constant, locals_read, one_call, with_rows, zone_keys)
 from .source_text import truth
@@ -60,7 +60,8 @@ def product(factors: list[ir.Expression]) -> ir.Expression:
 def with_cached_reads(function: ir.Function, ctx) -> ir.Function:
     """The function with its hosts cut where they make a call on first use (codegen's
     hoisted_lazy): each such use an ir.Cached, that a pass can see."""
-    cached = {cached_use(temp, source): (temp, source) for source, temp in ctx.hoist.items() if temp in ctx.lazy}
+    sources = {temp: expression(value) for value, temp in ctx.hoist.items() if temp in ctx.lazy}
+    cached = {cached_use(temp, source): (temp, source) for temp, source in sources.items()}
 
     def cut(node: ir.Node) -> ir.Node:
         if not isinstance(node, ir.Host) or len(node.lines) != 1:
@@ -242,10 +243,10 @@ class ListingCompiler:
         if not isinstance(values, tuple) or not values or len(values) > 1000:
             return None
         rows, keys = KeyRows(self.codegen, f"L_{name}", values), {}
-        for source, temp in (ctx.hoist if hoist is None else hoist).items():
+        for value, temp in (ctx.hoist if hoist is None else hoist).items():
             if ctx.levels[temp] != k or temp in ctx.lazy:
                 continue
-            for key, zone, indexes in zone_keys(source):
+            for key, zone, indexes in zone_keys(expression(value)):
                 row = rows.key(zone, indexes)
                 if row is not None:
                     keys[key] = row
@@ -304,8 +305,9 @@ class ListingCompiler:
         """The values read once at this loop level (hoist: those of one action, else all);
         keys: zone key source -> the loop's row variable that holds it (listing_rows)."""
         hoist = ctx.hoist if hoist is None else hoist
-        for source, temp in hoist.items():
+        for value, temp in hoist.items():     # (codegen's hoisted values: IR, as source here)
             if ctx.levels[temp] == level:
+                source = expression(value)
                 if keys and temp not in ctx.lazy:
                     source = with_rows(source, keys)
                 out.add(indent, ir.Assign(temp, ir.Global("UNSET") if temp in ctx.lazy else read_once(source, ctx.hoist)))

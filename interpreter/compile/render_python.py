@@ -20,6 +20,9 @@ INDENT = "    "
 LOWEST, OR, AND, NOT, COMPARISON, SUM, PRODUCT, ATOM = range(8)
 ARITHMETIC = {"+": SUM, "-": SUM, "*": PRODUCT, "//": PRODUCT, "%": PRODUCT}
 
+SPREAD = 100            # a joined expression longer than this is written one item a line
+CONTINUED = "\n" + " " * 12
+
 
 @attrs.define
 class Rendered:
@@ -51,8 +54,33 @@ def expression(node: ir.Expression, needs: int = LOWEST) -> str:
     return f"({text})" if binds < needs else text
 
 
-def arguments(args: tuple[ir.Expression, ...]) -> str:
-    return ", ".join(expression(a) for a in args)
+def arguments(args: tuple[ir.Expression, ...], spread: bool = False) -> str:
+    """A call's arguments; `spread`: one a line when long together, the state's staying first."""
+    if not spread:
+        return ", ".join(expression(a) for a in args)
+    if args and isinstance(args[0], ir.TheState):
+        rest = [expression(a) for a in args[1:]]
+        return "s" + (", " + joined(rest, ", ") if rest else "")
+    return joined([expression(a) for a in args], ", ")
+
+
+def joined(parts: list[str] | tuple[str, ...], separator: str) -> str:
+    """Items joined by an operator or a comma: one a line when they are long together (inside
+    brackets; the statement's lines each get its span)."""
+    one_line = separator.join(parts)
+    if len(one_line) <= SPREAD:
+        return one_line
+    return (separator.rstrip() + CONTINUED).join(parts)
+
+
+def separated(parts: list[str] | tuple[str, ...], separator: str, spread: bool) -> str:
+    return joined(parts, separator) if spread else separator.join(parts)
+
+
+def gap(before: str, after: str) -> str:
+    """What separates two parts of an expression in brackets: a space, or a new line when they
+    are long together."""
+    return CONTINUED if len(before) + len(after) > SPREAD else " "
 
 
 def host_expression(node: ir.Host) -> tuple[str, int]:
@@ -62,17 +90,35 @@ def host_expression(node: ir.Host) -> tuple[str, int]:
 
 
 def compare(node: ir.Compare) -> tuple[str, int]:
-    return f"{expression(node.left, COMPARISON + 1)} {node.op} {expression(node.right, COMPARISON + 1)}", COMPARISON
+    parts = (expression(node.left, COMPARISON + 1), expression(node.right, COMPARISON + 1))
+    return separated(parts, f" {node.op} ", node.spread), COMPARISON
 
 
 def arithmetic(node: ir.Arithmetic) -> tuple[str, int]:
     binds = ARITHMETIC[node.op]
-    return f"{expression(node.left, binds)} {node.op} {expression(node.right, binds + 1)}", binds
+    if not node.spread:
+        return f"{expression(node.left, binds)} {node.op} {expression(node.right, binds + 1)}", binds
+    chain, first = [node.right], node.left      # a + b + c spread: joined as one
+    while isinstance(first, ir.Arithmetic) and first.spread and first.op == node.op:
+        chain.append(first.right)
+        first = first.left
+    parts = [expression(first, binds)] + [expression(x, binds + 1) for x in reversed(chain)]
+    return joined(parts, f" {node.op} "), binds
 
 
 def bool_op(node: ir.BoolOp) -> tuple[str, int]:
     binds = OR if node.op == "or" else AND
-    return f" {node.op} ".join(expression(o, binds + 1) for o in node.operands), binds
+    parts = [expression(o, binds + 1) for o in node.operands]
+    return separated(parts, f" {node.op} ", node.spread), binds
+
+
+def conditional(node: ir.Conditional) -> tuple[str, int]:
+    then, test, orelse = expression(node.then, OR), expression(node.test, OR), expression(node.orelse)
+    if node.layout == "spread" and len(then) + len(test) + len(orelse) > SPREAD:
+        return f"{then}{CONTINUED}if {test}{CONTINUED}else {orelse}", LOWEST
+    if node.layout == "chain":
+        return f"{then} if {test}{gap(test, orelse)}else {orelse}", LOWEST
+    return f"{then} if {test} else {orelse}", LOWEST
 
 
 def tuple_(node: ir.Tuple) -> tuple[str, int]:
@@ -98,15 +144,14 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.Field: lambda n: (f"{expression(n.value, ATOM)}.{n.name}", ATOM),
     ir.Item: lambda n: (f"{expression(n.sequence, ATOM)}[{expression(n.index)}]", ATOM),
     ir.Tuple: tuple_,
-    ir.Call: lambda n: (f"{n.function}({arguments(n.args)})", ATOM),
+    ir.Call: lambda n: (f"{n.function}({arguments(n.args, n.spread)})", ATOM),
     ir.StateCall: lambda n: (f"s.{n.operation}({arguments(n.args)})", ATOM),
     ir.Not: lambda n: ((f"{n.operand.key!r} not in e", COMPARISON) if isinstance(n.operand, ir.HasEnv)
                        else (f"not {expression(n.operand, NOT)}", NOT)),
     ir.Arithmetic: arithmetic,
     ir.Compare: compare,
     ir.BoolOp: bool_op,
-    ir.Conditional: lambda n: (" ".join((expression(n.then, OR), "if", expression(n.test, OR), "else",
-                                         expression(n.orelse))), LOWEST),
+    ir.Conditional: conditional,
     ir.Host: host_expression,
     # listings
     ir.EmptyList: lambda n: ("[]", ATOM),
@@ -123,6 +168,64 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.ByAction: lambda n: ("{" + ", ".join(f"{expression(k)}: {expression(v)}" for k, v in zip(n.keys, n.values))
                             + "}", ATOM),
 }
+
+
+# ---- expressions of the rules (codegen.py) ----
+
+def row_key(node: ir.RowKey) -> tuple[str, int]:
+    if not node.items:
+        return "()", ATOM
+    return f"({', '.join(expression(i) for i in node.items)},)", ATOM
+
+
+def comprehension(node: ir.Comprehension) -> tuple[str, int]:
+    element, iterable = expression(node.element), expression(node.iterable)
+    measured = element if node.measure is None else expression(node.measure)
+    space = gap if node.spread else (lambda before, after: " ")
+    text = f"{element}{space(measured, iterable)}for {', '.join(node.targets)} in {iterable}"
+    if node.condition is not None:
+        condition = expression(node.condition)
+        text += f"{space(iterable, condition)}if {condition}"
+    return (text, LOWEST) if node.generator else (f"[{text}]", ATOM)
+
+
+def ranked(node: ir.Ranked) -> tuple[str, int]:
+    domain, var = expression(node.domain), node.target
+    condition = ""
+    if node.condition is not None:
+        where = expression(node.condition)
+        condition = f"{gap(domain, where)}if {where}"
+    if node.ties:       # the first key for every item, the others (a lambda) for tied ones only
+        first_key = expression(node.keys[0])
+        first = f"[({first_key}, {var}){gap(first_key, domain)}for {var} in {domain}{condition}]"
+        tie = f"lambda {var}: ({joined([expression(k) for k in node.ties], ', ')}, )"
+        return f"ranked_ties({node.kind!r}, {first},{gap(first, tie)}{tie})", ATOM
+    keys = "".join(f"{expression(k)}, " for k in node.keys)
+    return f"ranked({node.kind!r}, [(({keys}), {var}){gap(keys, domain)}for {var} in {domain}{condition}])", ATOM
+
+
+def first_use(node: ir.FirstUse) -> tuple[str, int]:
+    t = node.target
+    return f"({t} if {t} is not UNSET else ({t} := {expression(node.value)}))", ATOM
+
+
+EXPRESSIONS.update({
+    ir.Grouped: lambda n: (f"({expression(n.value)})", ATOM),
+    ir.Named: lambda n: (f"({n.target} := {expression(n.value)})", ATOM),
+    ir.FirstUse: first_use,
+    ir.Negative: lambda n: (f"-{expression(n.operand, ATOM)}", PRODUCT),
+    ir.RowKey: row_key,
+    ir.Comprehension: comprehension,
+    ir.Ranked: ranked,
+    ir.Lambda: lambda n: (f"lambda {', '.join(n.params)}: {expression(n.body)}", LOWEST),
+    ir.Apply: lambda n: (f"{expression(n.function, ATOM)}({arguments(n.args)})", ATOM),
+    ir.Keyword: lambda n: (f"{n.name}={expression(n.value)}", LOWEST),
+    ir.ReadZone: lambda n: (f"_Z.get({expression(n.key)}{', EMPTY' if n.empty else ''})", ATOM),
+    ir.ReadAttribute: lambda n: (f"_E[{expression(n.entity)}].get({n.name!r})", ATOM),
+    ir.ReadColumn: lambda n: (f"{n.column}[{expression(n.entity)}]", ATOM),
+    ir.ComponentsOf: lambda n: (f"s.by_type.get({n.type_name!r}, EMPTY)", ATOM),
+    ir.Entities: lambda n: ("_E", ATOM),
+})
 
 
 def augmented(target: ir.Expression, value: ir.Expression) -> str | None:
@@ -298,7 +401,7 @@ RULE_EXPRESSIONS: dict[type, Callable] = {
     ir.Method: lambda n: (f"{expression(n.value, ATOM)}.{n.name}({arguments(n.args)})", ATOM),
     ir.CacheKey: lambda n: (expression(n.values[0]) if len(n.values) == 1
                             else f"({''.join(expression(v, OR) + ', ' for v in n.values)})", ATOM),
-    ir.NewList: lambda n: (f"[{arguments(n.items)}]", ATOM),
+    ir.NewList: lambda n: (f"[{arguments(n.items, n.spread)}]", ATOM),
     ir.JoinedText: joined_text,
     ir.ArgumentText: argument_text,
 }

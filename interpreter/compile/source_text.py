@@ -1,33 +1,18 @@
-"""What the compiler still reads back from the Python text it writes: regular expressions and
-`ast` round trips over generated source (a zone's truth, temporaries, hoisted reads, numbers
-and names). They go as lowering reaches expressions and statements (compile/ir.py); no new
-code should add to them."""
+"""What the statement compiler (compiler.py, lower_statements.py) still reads back from the
+Python text it writes: regular expressions and `ast` round trips over generated source (a
+zone's truth, attributes read once, the tables a source reads, temporaries). codegen.py takes
+these decisions on the IR (expression_facts.py); these go as the others use its IR; no new code
+should add to them."""
 from __future__ import annotations
 
 import ast as python_ast
 import re
 
+# the layout of long expressions: the renderer's (the statement compiler still joins text with them)
+from .render_python import CONTINUED, SPREAD, gap, joined  # noqa: F401
+
 # `(not not _Z.get(key))`: a zone's truth as a bool; where only its truth counts, the zone itself
 NOT_NOT_ZONE = re.compile(r"\(not not (_Z\.get\((?:\([^()]*\)|a\d+_key)\))\)")
-
-
-SPREAD = 100            # a joined expression longer than this is written one item a line
-CONTINUED = "\n" + " " * 12
-
-
-def joined(parts, separator: str) -> str:
-    """Items joined by an operator or a comma: one a line when they are long together (the
-    caller writes them inside brackets; Compiler.define gives each line its statement's span)."""
-    one_line = separator.join(parts)
-    if len(one_line) <= SPREAD:
-        return one_line
-    return (separator.rstrip() + CONTINUED).join(parts)
-
-
-def gap(before: str, after: str) -> str:
-    """What separates two parts of an expression in brackets: a space, or a new line when they
-    are long together."""
-    return CONTINUED if len(before) + len(after) > SPREAD else " "
 
 
 def truth(source: str) -> str:
@@ -63,21 +48,6 @@ def filter_values(where: str) -> dict:
     return found
 
 
-TESTED_ZONE = re.compile(r"_Z\.get\((.+)\)")
-TOP_OF_ZONE = re.compile(r"\((_t\d+)\[-1\] if \(\1 := _Z\.get\((.+), EMPTY\)\) else None\)")
-
-
-def top_of_tested(where: str, body: str) -> tuple:
-    """(where, body) of an aggregate that keeps the items whose zone is not empty and takes its
-    top (`map(k in 1..n where size(pile[k]) > 0: top(pile[k]))`): the zone read once, by the
-    filter, and its top taken without a test (the filter passed: it is not empty)."""
-    tested, top = TESTED_ZONE.fullmatch(where), TOP_OF_ZONE.fullmatch(body)
-    if tested is None or top is None or tested.group(1) != top.group(2) or not one_expression(tested.group(1)):
-        return where, body
-    t = top.group(1)
-    return f"({t} := _Z.get({tested.group(1)}))", f"{t}[-1]"
-
-
 PARAMETER_ATTRIBUTE = re.compile(r"\((_A\d+)\[(L_\w+)\] if \2 is not None else None\)|\b_A\d+\[L_\w+\]")
 
 
@@ -95,15 +65,6 @@ def attributes_read_once(sources: list, temp) -> tuple:
             lines.append(f"{names[read]} = {read}")
         return names[read]
     return lines, [None if source is None else PARAMETER_ATTRIBUTE.sub(once, source) for source in sources]
-
-
-def one_expression(source: str) -> bool:
-    """Whether a source is one Python expression (not `a) and f(b`)."""
-    try:
-        python_ast.parse(source, mode="eval")
-    except (SyntaxError, RecursionError, MemoryError, ValueError):
-        return False
-    return True
 
 
 def reusing(source: str, values: dict) -> str:
@@ -136,15 +97,6 @@ def canonical(node) -> str:
     writings of one expression (an inlined function, twice) compare equal."""
     names = {}
     return TEMPORARY.sub(lambda m: names.setdefault(m.group(0), f"_t{len(names)}"), python_ast.unparse(node))
-
-
-def is_number(source: str) -> bool:
-    """Whether generated source is an integer literal (a param's value is one once compiled)."""
-    return re.fullmatch(r"\(?-?\d+\)?", source) is not None and source.count("(") == source.count(")")
-
-
-def is_identifier(source: str) -> bool:
-    return source.isidentifier() or bool(re.fullmatch(r"\(?[A-Za-z_]\w*\)?", source))
 
 
 TABLE_READ = re.compile(r"\b(_[ZVE]|_A\d+)\b")

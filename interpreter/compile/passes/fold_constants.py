@@ -6,6 +6,8 @@ import operator
 from collections.abc import Callable
 from typing import Any, cast
 
+import attrs
+
 from .. import ir
 
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
@@ -41,7 +43,7 @@ def value(node: ir.Node) -> ir.Node:
     if isinstance(node, ir.Conditional) and isinstance(node.test, ir.Constant):
         return node.then if node.test.value else node.orelse
     if isinstance(node, ir.Conditional):
-        return ir.Conditional(test(node.test), node.then, node.orelse, node.span)
+        return attrs.evolve(node, test=test(node.test))
     return node
 
 
@@ -82,7 +84,7 @@ def bool_op(node: ir.BoolOp, tested: bool) -> ir.Expression:
         kept.append(operand)
     if not kept:
         return ir.Constant(not deciding, node.span)
-    return kept[0] if len(kept) == 1 else ir.BoolOp(node.op, tuple(kept), node.span)
+    return kept[0] if len(kept) == 1 else attrs.evolve(node, operands=tuple(kept))
 
 
 def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:

@@ -1,0 +1,364 @@
+"""What codegen.py decides about an expression it lowered, read from its IR (ir.py), never from
+its text: the locals it reads, whether it is a number, a name, a literal; and the rewrites of
+filters and loop bodies that reuse what a filter already computed."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import cast
+
+import attrs
+
+from . import ir
+
+# the Python names generated code gives its locals, by kind
+TEMPORARY, HOISTED, RULES_LOCAL, COLUMN = "_t", "_h", "L_", "_A"
+
+
+def numbered(name: str, prefix: str) -> bool:
+    """Whether a name is `prefix` and a number (`_t3`, `_h12`, `_A0`)."""
+    return name.startswith(prefix) and name[len(prefix):].isdigit()
+
+
+def is_temporary(name: str) -> bool:
+    return numbered(name, TEMPORARY)
+
+
+def is_comprehension_variable(name: str) -> bool:
+    """`a<k>_<name>`: a comprehension's variable (or a row of its keys)."""
+    head, sep, rest = name.partition("_")
+    return bool(sep and rest and head[:1] == "a" and head[1:].isdigit() and (rest[0].isalnum() or rest[0] == "_"))
+
+
+def ungrouped(node: ir.Expression) -> ir.Expression:
+    while isinstance(node, ir.Grouped):
+        node = node.value
+    return node
+
+
+def written(node: ir.Node) -> Iterator[ir.Node]:
+    """The nodes directly inside a node in the order its text writes them (a comprehension's
+    `measure` is no part of it)."""
+    if isinstance(node, ir.Conditional):
+        yield from (node.then, node.test, node.orelse)
+    elif isinstance(node, ir.Comprehension):
+        yield from (node.element, node.iterable) + ((node.condition,) if node.condition is not None else ())
+    elif isinstance(node, ir.Ranked):
+        condition = (node.condition,) if node.condition is not None else ()
+        yield from (node.keys[:1] + (node.domain,) + condition + node.ties if node.ties
+                    else node.keys + (node.domain,) + condition)
+    else:
+        yield from ir.children(node)
+
+
+def walk_written(node: ir.Node) -> Iterator[ir.Node]:
+    yield node
+    for child in written(node):
+        yield from walk_written(child)
+
+
+def rewritten(node: ir.Expression, change: Callable[[ir.Expression], ir.Expression | None]) -> ir.Expression:
+    """The expression with `change` applied where it gives a node (None: look inside),
+    children replaced in the order they are written."""
+    new = change(node)
+    if new is not None:
+        return new
+    if isinstance(node, ir.Comprehension):      # (in written order, the measure left as it is)
+        element, iterable = rewritten(node.element, change), rewritten(node.iterable, change)
+        condition = None if node.condition is None else rewritten(node.condition, change)
+        return attrs.evolve(node, element=element, iterable=iterable, condition=condition)
+    if isinstance(node, ir.Conditional):
+        then = rewritten(node.then, change)
+        return attrs.evolve(node, then=then, test=rewritten(node.test, change), orelse=rewritten(node.orelse, change))
+    return cast(ir.Expression, ir.rebuilt(node, lambda child: rewritten(cast(ir.Expression, child), change)))
+
+
+def binders(node: ir.Node) -> set[str]:
+    """The locals an expression binds itself (':=', a lambda's parameters, a loop's targets)."""
+    bound: set[str] = set()
+    for n in ir.walk(node):
+        if isinstance(n, (ir.Named, ir.FirstUse)):
+            bound.add(n.target)
+        elif isinstance(n, ir.Lambda):
+            bound.update(n.params)
+        elif isinstance(n, ir.Comprehension):
+            bound.update(n.targets)
+        elif isinstance(n, ir.Ranked):
+            bound.add(n.target)
+    return bound
+
+
+def mentioned_locals(node: ir.Node) -> set[str]:
+    """Every local an expression names, read or bound; `e` for the flow's environment."""
+    names = binders(node)
+    for n in ir.walk(node):
+        if isinstance(n, ir.Local):
+            names.add(n.name)
+        elif isinstance(n, (ir.ReadEnv, ir.HasEnv)):
+            names.add("e")
+    return names
+
+
+def free_locals(node: ir.Node) -> frozenset[str]:
+    """The locals an expression reads that it does not bind itself (a value kept on first use
+    is read first: its local is free); `e` when it reads the flow's environment."""
+    own = binders(node) - {n.target for n in ir.walk(node) if isinstance(n, ir.FirstUse)}
+    return frozenset(mentioned_locals(node) - own)
+
+
+def binds_locals(node: ir.Node) -> bool:
+    """Whether an expression keeps a value in a local (':=', a value kept on first use)."""
+    return any(isinstance(n, (ir.Named, ir.FirstUse)) for n in ir.walk(node))
+
+
+def number_value(node: ir.Expression) -> int | None:
+    """The whole number a number literal stands for (once compiled a param's value is one),
+    in parentheses or not, negated or not; else None."""
+    if isinstance(node, ir.Grouped):
+        node = node.value
+    if isinstance(node, ir.Negative) and isinstance(node.operand, ir.Constant):
+        value = node.operand.value
+        return -value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    if isinstance(node, ir.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def literal_of(node: ir.Expression) -> tuple[int | str] | None:
+    """(value,) of a whole number or a text literal (in parentheses or not), else None."""
+    node = ungrouped(node)
+    if isinstance(node, ir.Negative):
+        number = ungrouped(node.operand)
+        if isinstance(number, ir.Constant) and type(number.value) is int:
+            return (-number.value,)
+    if isinstance(node, ir.Constant) and type(node.value) in (int, str):
+        return (node.value,)    # type: ignore[return-value]
+    return None
+
+
+def name_of(node: ir.Expression) -> str | None:
+    """The name an expression is, in parentheses or not: a local, a module name, True, False
+    or None; else None."""
+    if isinstance(node, ir.Grouped):
+        node = node.value
+    if isinstance(node, (ir.Local, ir.Global)):
+        return node.name
+    if isinstance(node, ir.Constant) and (node.value is None or isinstance(node.value, bool)):
+        return repr(node.value)
+    return None
+
+
+def is_bare_name(node: ir.Expression) -> bool:
+    """Whether an expression is a name as it stands (no parentheses)."""
+    return not isinstance(node, ir.Grouped) and name_of(node) is not None
+
+
+def is_text_literal(node: ir.Expression) -> bool:
+    """A text written without an escape."""
+    return isinstance(node, ir.Constant) and isinstance(node.value, str) and "\\" not in repr(node.value)
+
+
+def is_constant(node: ir.Expression, value: object) -> bool:
+    return isinstance(node, ir.Constant) and type(node.value) is type(value) and node.value == value
+
+
+def none_test(node: ir.Expression, op: str) -> str | None:
+    """The local that `(x is None)` (op "is") or `(x is not None)` tests, else None."""
+    if not isinstance(node, ir.Grouped):
+        return None
+    test = node.value
+    if isinstance(test, ir.Compare) and test.op == op and is_constant(test.right, None) and \
+            isinstance(test.left, (ir.Local, ir.Global)):
+        return test.left.name
+    return None
+
+
+# ---- a zone's truth ----
+
+def simple_zone_key(key: ir.Expression) -> bool:
+    """A zone key written without parentheses inside: literals and names, or a row's key."""
+    if isinstance(key, ir.Local):
+        return is_comprehension_variable(key.name) and key.name.endswith("_key")
+    return isinstance(key, ir.Key) and bool(key.indexes) and all(
+        isinstance(i, (ir.Local, ir.Global)) or (isinstance(i, ir.Constant) and not set(repr(i.value)) & set("()"))
+        for i in key.indexes)
+
+
+def truth(node: ir.Expression) -> ir.Expression:
+    """A condition for where only its truth counts (an if, a filter): a zone's `not not` goes,
+    the zone's content is as true."""
+    def change(n: ir.Expression) -> ir.Expression | None:
+        if isinstance(n, ir.Grouped) and isinstance(n.value, ir.Not) and isinstance(n.value.operand, ir.Not):
+            zone = n.value.operand.operand
+            if isinstance(zone, ir.ReadZone) and not zone.empty and simple_zone_key(zone.key):
+                return zone
+        return None
+    return rewritten(node, change)
+
+
+# ---- values a filter computed already ----
+
+def canonical(node: ir.Expression) -> ir.Expression:
+    """An expression without its parentheses and layout, its own temporaries renamed in order
+    of appearance: two writings of one expression (an inlined function, twice) are equal."""
+    names: dict[str, str] = {}
+
+    def renamed(name: str) -> str:
+        return names.setdefault(name, f"_t{len(names)}") if is_temporary(name) else name
+
+    def change(n: ir.Expression) -> ir.Expression | None:
+        if isinstance(n, ir.Grouped):
+            return rewritten(n.value, change)
+        if isinstance(n, ir.Local):
+            return ir.Local(renamed(n.name))
+        if isinstance(n, ir.Named):
+            target = renamed(n.target)
+            return ir.Named(target, rewritten(n.value, change))
+        if isinstance(n, ir.Lambda):
+            params = tuple(renamed(p) for p in n.params)
+            return ir.Lambda(params, rewritten(n.body, change))
+        return None
+
+    def plain(n: ir.Node) -> ir.Node:
+        layout = {f.name: f.default for f in attrs.fields(type(n)) if f.name in ("spread", "layout", "measure")}
+        return ir.rebuilt(attrs.evolve(n, **layout) if layout else n, plain)
+    return cast(ir.Expression, plain(rewritten(node, change)))
+
+
+def filter_values(where: ir.Expression) -> dict[ir.Expression, str]:
+    """The values a filter keeps in temporaries (`(_t1 := X)`) that are surely kept whenever the
+    filter is true: X's canonical form -> the temporary. An item that passes the filter can
+    read them instead of computing X again."""
+    found: dict[ir.Expression, str] = {}
+
+    def visit(node: ir.Expression) -> None:
+        node = ungrouped(node)
+        if isinstance(node, ir.BoolOp):
+            # an `and` that is true evaluated all its operands; an `or`, surely its first
+            for value in (node.operands if node.op == "and" else node.operands[:1]):
+                visit(value)
+        elif isinstance(node, ir.Compare):
+            visit(node.left)
+            visit(node.right)
+        elif isinstance(node, ir.Between):
+            for value in (node.low, node.value, node.high):
+                visit(value)
+        elif isinstance(node, (ir.Not, ir.Negative)):
+            visit(node.operand)
+        elif isinstance(node, ir.Named):
+            found.setdefault(canonical(node.value), node.target)
+            visit(node.value)
+    visit(where)
+    return found
+
+
+def reusing(node: ir.Expression, values: dict[ir.Expression, str]) -> ir.Expression:
+    """`node`, or the temporary that already holds its value (filter_values)."""
+    if not values:
+        return node
+    temp = values.get(canonical(node))
+    return node if temp is None else ir.Local(temp)
+
+
+def top_of_tested(where: ir.Expression, body: ir.Expression) -> tuple[ir.Expression, ir.Expression]:
+    """(where, body) of an aggregate that keeps the items whose zone is not empty and takes its
+    top (`map(k in 1..n where size(pile[k]) > 0: top(pile[k]))`): the zone read once, by the
+    filter, and its top taken without a test (the filter passed: it is not empty)."""
+    top = body.value if isinstance(body, ir.Grouped) else None
+    if not (isinstance(where, ir.ReadZone) and not where.empty and isinstance(top, ir.Conditional)
+            and isinstance(top.test, ir.Named) and top.test.value == ir.ReadZone(where.key, True)
+            and top.then == ir.Item(ir.Local(top.test.target), ir.Constant(-1)) and is_constant(top.orelse, None)):
+        return where, body
+    return ir.Named(top.test.target, where), top.then
+
+
+def guarded_column_read(node: ir.Node) -> bool:
+    """`_A[x]` of a rules local x, or `(_A[x] if x is not None else None)`: an attribute of a
+    named value from a component's column."""
+    if isinstance(node, ir.Grouped) and isinstance(node.value, ir.Conditional):
+        test, then, orelse = node.value.test, node.value.then, node.value.orelse
+        return (column_read(then) and is_constant(orelse, None) and isinstance(test, ir.Compare) and test.op == "is not"
+                and is_constant(test.right, None) and test.left == then.entity)  # type: ignore[attr-defined]
+    return column_read(node)
+
+
+def column_read(node: ir.Node) -> bool:
+    return isinstance(node, ir.ReadColumn) and numbered(node.column, COLUMN) and \
+        isinstance(node.entity, ir.Local) and node.entity.name.startswith(RULES_LOCAL)
+
+
+def attributes_read_once(nodes: list[ir.Expression | None], temp: Callable[[], str]
+                         ) -> tuple[list[tuple[str, ir.Expression]], list[ir.Expression | None]]:
+    """([(temporary, read)], nodes) where each attribute of a named value (`x.colour` of a
+    parameter x, its none test with it) that a loop's expressions read per item is read once
+    before the loop: the columns never change, and no loop rebinds a rules local. Such a read
+    cannot fail for a value the rules give (a component or none)."""
+    reads: list[tuple[str, ir.Expression]] = []
+    names: dict[ir.Expression, str] = {}
+
+    def change(n: ir.Expression) -> ir.Expression | None:
+        if not guarded_column_read(n):
+            return None
+        if n not in names:
+            names[n] = temp()
+            reads.append((names[n], n))
+        return ir.Local(names[n])
+    return reads, [None if node is None else rewritten(node, change) for node in nodes]
+
+
+def temporaries_of_their_own(nodes: tuple[ir.Expression, ...], elsewhere: tuple[ir.Expression | None, ...]) -> bool:
+    """Whether expressions may move into a lambda: every temporary they read they bind
+    themselves, none that they bind is read elsewhere, and they read no value hoisted for a
+    loop level (kept on first use, which a lambda would make its own)."""
+    mentioned = set().union(*(mentioned_locals(n) for n in nodes))
+    if any(numbered(name, HOISTED) for name in mentioned):
+        return False
+    bound = {n.target for node in nodes for n in ir.walk(node) if isinstance(n, ir.Named) and is_temporary(n.target)}
+    others = set().union(*(mentioned_locals(n) for n in elsewhere if n is not None))
+    return {name for name in mentioned if is_temporary(name)} <= bound and not bound & others
+
+
+def state_tables(node: ir.Node) -> frozenset[str]:
+    """The state's tables an expression reads through the locals a function binds them to at
+    its top (`_Z` zones, `_V` variables, `_E` entities, `_A<k>` a component column): the IR
+    twin of source_text.host_reads."""
+    tables: set[str] = set()
+    for n in ir.walk(node):
+        if isinstance(n, ir.ReadZone):
+            tables.add("_Z")
+        elif isinstance(n, ir.ReadVar):
+            tables.add("_V")
+        elif isinstance(n, (ir.ReadAttribute, ir.Entities)):
+            tables.add("_E")
+        elif isinstance(n, ir.ReadColumn) and numbered(n.column, COLUMN):
+            tables.add(n.column)
+        elif isinstance(n, ir.Host):
+            tables |= {name for name in n.reads if name in ("_Z", "_V", "_E") or numbered(name, COLUMN)}
+    return frozenset(tables)
+
+
+# ---- the Python names an expression's text mentions ----
+
+STATE_NAMES: dict[type, str] = {ir.TheState: "s", ir.ReadState: "s", ir.StateCall: "s", ir.ComponentsOf: "s",
+                                ir.ReadEnv: "e", ir.HasEnv: "e", ir.ReadZone: "_Z", ir.ReadVar: "_V",
+                                ir.ReadAttribute: "_E", ir.Entities: "_E", ir.FirstUse: "UNSET"}
+
+
+def names_written(node: ir.Node) -> Iterator[tuple[str, ir.Node]]:
+    """(name, the node that writes it) for every Python name the expression's text reads or
+    binds (a lambda's parameters and a keyword's name are no such name)."""
+    for n in ir.walk(node):
+        if isinstance(n, (ir.Local, ir.Global)):
+            yield n.name, n
+        elif isinstance(n, ir.Call):
+            yield n.function, n
+        elif isinstance(n, ir.ReadColumn):
+            yield n.column, n
+        elif isinstance(n, (ir.Named, ir.FirstUse)):
+            yield n.target, n
+        elif isinstance(n, ir.Comprehension):
+            yield from ((t, n) for t in n.targets)
+        elif isinstance(n, ir.Ranked):
+            yield n.target, n
+            yield ("ranked_ties" if n.ties else "ranked"), n
+        if type(n) in STATE_NAMES:
+            yield STATE_NAMES[type(n)], n

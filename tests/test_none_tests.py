@@ -1,0 +1,46 @@
+"""Conditions with the none tests of some names decided, on the IR (compile/none_tests.py): the
+same decisions as listing_text.folded takes on the condition's text."""
+import ast as python_ast
+
+import pytest
+from referee.interpreter.compile import ir
+from referee.interpreter.compile.listing_text import folded as folded_text
+from referee.interpreter.compile.none_tests import folded
+from referee.interpreter.compile.render_python import expression
+
+H, X = ir.Local("_h1"), ir.Local("L_x")
+NONE = ir.Constant(None)
+IS_NONE, NOT_NONE = ir.Compare("is", H, NONE), ir.Compare("is not", H, NONE)
+CALL = ir.Call("fn_f", (ir.TheState(), X))
+
+
+@pytest.mark.parametrize("condition, known, result", [
+    (ir.Grouped(IS_NONE), {"_h1": True}, True),
+    (ir.Grouped(NOT_NONE), {"_h1": True}, False),
+    (ir.Not(ir.Grouped(IS_NONE)), {"_h1": False}, True),
+    (ir.BoolOp("or", (ir.Grouped(IS_NONE), CALL)), {"_h1": True}, True),
+    (ir.BoolOp("or", (ir.Grouped(IS_NONE), CALL)), {"_h1": False}, CALL),
+    (ir.BoolOp("and", (ir.Grouped(NOT_NONE), CALL, X)), {"_h1": False}, ir.BoolOp("and", (CALL, X))),
+    (ir.BoolOp("and", (ir.Grouped(NOT_NONE), CALL)), {"_h1": True}, False),
+    (ir.Grouped(ir.Conditional(IS_NONE, CALL, X)), {"_h1": False}, ir.Grouped(X)),
+    (ir.BoolOp("and", (H, CALL)), {("truthy", "_h1"): False}, False),
+    (ir.Not(H), {("truthy", "_h1"): True}, False),
+    (ir.BoolOp("or", (ir.Grouped(IS_NONE), CALL)), {"_h9": True}, ir.BoolOp("or", (ir.Grouped(IS_NONE), CALL))),
+    (ir.BoolOp("and", (ir.Grouped(NOT_NONE), ir.Grouped(ir.Compare("is not", X, NONE)))), {"_h1": False, "L_x": False},
+     True),
+])
+def test_none_tests_of_known_names_are_decided_and_folded(condition, known, result):
+    assert folded(condition, known) == result
+    # the text's own folding decides the same
+    by_text = folded_text(expression(condition), known)
+    if isinstance(result, bool):
+        assert by_text is result
+    else:
+        def tree(source):
+            return python_ast.dump(python_ast.parse(source, mode="eval"))
+        assert tree(expression(result)) == tree(by_text)
+
+
+def test_nothing_known_leaves_the_condition_as_it_is():
+    condition = ir.BoolOp("or", (ir.Grouped(IS_NONE), CALL))
+    assert folded(condition, {}) is condition
