@@ -1,0 +1,99 @@
+"""The state as arrays (interpreter/native/layout.py): along random playouts of every game in
+games/ and games/variants/ at every player count, a state taken to arrays and back shows every
+seat the same view and lists the same legal moves, plays the next move the same, and gives the
+same arrays again; what has no fixed size is listed with its rules line."""
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.interpreter.engine import PUBLIC, load_game
+from referee.interpreter.native.layout import Layout, LayoutError, from_arrays, to_arrays
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(ROOT.glob("games/*.rules")) + sorted(ROOT.glob("games/variants/*.rules"))
+MOVES = 120             # moves of each playout looked at
+
+
+def configurations():
+    for path in GAMES:
+        game, diagnostics, _ = load_game(str(path))
+        assert game is not None, diagnostics
+        low, high = game.player_range
+        for players in range(low, high + 1):
+            yield pytest.param(path, players, id=f"{path.stem}-{players}p")
+
+
+def same_arrays(a, b):
+    assert a.fixed.keys() == b.fixed.keys()
+    for name in a.fixed:
+        assert np.array_equal(a.fixed[name], b.fixed[name]), name
+    assert a.boxed == b.boxed
+
+
+def assert_round_trip(layout, s):
+    arrays = to_arrays(layout, s)
+    back = from_arrays(layout, arrays)
+    for seat in [PUBLIC, *layout.game.seats]:
+        assert back.view(seat) == s.view(seat), seat
+    if not s.terminal:
+        assert back.legal_move_names() == s.legal_move_names()
+    same_arrays(to_arrays(layout, back), arrays)
+    return back
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, players", configurations())
+def test_states_go_to_arrays_and_back_along_random_playouts(path, players):
+    game, _, _ = load_game(str(path), players=players)
+    layout = Layout.of(game)
+    rng = random.Random(players)
+    looked_at = stopped = 0
+    for seed in range(2):
+        s = game.new_initial_state(seed)
+        for _ in range(MOVES):
+            if s.pending is not None:       # a step stopped at a choice: its continuation is Python's
+                with pytest.raises(LayoutError):
+                    to_arrays(layout, s)
+                stopped += 1
+            else:
+                back = assert_round_trip(layout, s)
+                looked_at += 1
+            if s.terminal:
+                break
+            moves = s.legal_moves()
+            name = moves[rng.randrange(len(moves))].name
+            if s.pending is None:           # the state made again plays the move the same
+                back.apply(name)
+                s_next = s.clone()
+                s_next.apply(name)
+                assert back.view(PUBLIC) == s_next.view(PUBLIC)
+            s.apply(name)
+    assert looked_at > stopped
+
+
+def test_a_small_game_round_trips_and_its_layout_is_all_arrays():
+    game, _, _ = load_game(str(ROOT / "games/tic-tac-toe.rules"))
+    layout = Layout.of(game)
+    assert layout.unfit == []
+    assert layout.shapes()["var.mark"] == ((9,), np.int64)
+    s = game.new_initial_state(3)
+    for name in ("b2", "a1", "c3"):
+        s.apply(name)
+        assert_round_trip(layout, s)
+
+
+def test_what_has_no_fixed_size_is_listed_with_its_rules_line():
+    game, _, _ = load_game(str(ROOT / "games/titicaca.rules"), players=3)
+    notes = [u.note() for u in Layout.of(game).unfit]
+    assert any(note.endswith("titicaca.rules:74: var order: a list[Player]: no fixed size") for note in notes), notes
+
+
+def test_a_value_beyond_its_coding_is_refused():
+    game, _, _ = load_game(str(ROOT / "games/backgammon.rules"))
+    layout = Layout.of(game)
+    s = game.new_initial_state(0)
+    s.vars["stake"] = 2**70
+    with pytest.raises(LayoutError, match="does not fit the int64"):
+        to_arrays(layout, s)
