@@ -18,12 +18,13 @@ import numpy as np
 from referee.dsl import ast
 from referee.dsl.types import strip_optional
 
+from ..compile.render_native import FLOW_FIELDS, Places
 from ..engine.views import index_values
+from ..runtime import LOOP_CAP
 from ..runtime.writes import set_attribute
 
 NONE = -1                                # none, for values stored as a seat, a member or a component
 INT_NONE = int(np.iinfo(np.int64).min)   # none, for an optional int
-FLOW_FIELDS = ("pc", "current", "turn", "extra", "terminal")    # the array "flow", in this order
 TRAILS = "trails"                        # boxed: the move names, what the others saw, the log
 
 
@@ -269,6 +270,11 @@ class Layout:
             return len(game.compiler.constant(binder.domain))
         except Exception:       # a domain that depends on the state: no size known before
             return None
+
+    def places(self, calls: frozenset[str] = frozenset()) -> Places:
+        """Where the native renderer finds the environment's scalar entries (with the calls it
+        may make, and the runtime's constants)."""
+        return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP})
 
     # ---- the arrays ---------------------------------------------------------------------------
     def shapes(self) -> dict:

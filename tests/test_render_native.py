@@ -1,0 +1,208 @@
+"""The native renderer (interpreter/compile/render_native.py): the same IR rendered by
+render_python and by render_native, run on the same state (an object for the one, arrays for
+the other), gives the same result and leaves the same state, over small generated IR programs;
+what it cannot render it names, with its rules line."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.interpreter.compile import ir
+from referee.interpreter.compile.lower_flow import lower_run_flow
+from referee.interpreter.compile.passes import run_passes
+from referee.interpreter.compile.render_native import (FLOW_FIELDS, NotNative, Places, render_native, source,
+                                                       unsupported)
+from referee.interpreter.compile.render_python import render_function
+
+numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = ("a", "b")                    # the environment's scalar entries of the fixtures
+LIMIT = 7                            # a constant of the module, written in place natively
+PLACES = Places({key: k for k, key in enumerate(KEYS)}, constants={"LIMIT": LIMIT})
+LOCALS = ("x", "y", "z")
+COUNTERS = 3
+
+
+class PythonState:
+    """What render_python's code reads and writes of a state: its fields and its environment."""
+
+    def __init__(self, fields, env):
+        for name, value in zip(FLOW_FIELDS, fields):
+            setattr(self, name, bool(value) if name in ("extra", "terminal") else value)
+        self.env = dict(env)
+
+
+def run_python(function, fields, env):
+    namespace = {"COV": [0] * COUNTERS, "LIMIT": LIMIT}
+    exec(source(render_function(function)), namespace)
+    s = PythonState(fields, env)
+    result = namespace[function.name](s)
+    return result, [int(getattr(s, name)) for name in FLOW_FIELDS], s.env, namespace["COV"]
+
+
+def run_native(function, fields, env):
+    namespace: dict = {}
+    exec(source(render_native(function, PLACES)), namespace)
+    compiled = numba.njit(namespace[function.name])
+    flow = np.array(fields, dtype=np.int64)
+    values = np.array([env.get(key, 0) for key in KEYS], dtype=np.int64)
+    has = np.array([key in env for key in KEYS], dtype=np.bool_)
+    cov = np.zeros(COUNTERS, dtype=np.int64)
+    result = compiled(flow, values, has, cov)
+    after = {key: int(values[k]) for k, key in enumerate(KEYS) if has[k]}
+    return result, flow.tolist(), after, cov.tolist()
+
+
+def function_of(body):
+    start = (ir.Assign("e", ir.ReadState("env")),) + tuple(ir.Assign(name, ir.Constant(k)) for k, name in
+                                                          enumerate(LOCALS))
+    result = ir.Return(ir.Tuple(tuple(ir.Local(name) for name in LOCALS)))
+    return ir.Function("generated", ("s",), start + tuple(body) + (result,))
+
+
+def assert_same(function, fields, env):
+    python = run_python(function, fields, env)
+    native = run_native(function, fields, env)
+    assert tuple(int(v) for v in native[0]) == python[0]
+    assert native[1:] == python[1:]
+
+
+# ---- small IR programs ---------------------------------------------------------------------
+
+small = st.integers(-20, 20)
+nonzero = st.integers(-6, 6).filter(bool)
+
+
+def bounded(value):
+    """Values written stay small (Python's ints never overflow, int64s do)."""
+    return ir.Arithmetic("%", value, ir.Constant(1009))
+
+
+def leaves():
+    env_read = st.sampled_from(KEYS).map(lambda k: ir.Conditional(ir.HasEnv(k), ir.ReadEnv(k), ir.Constant(0)))
+    return st.one_of(small.map(ir.Constant), st.sampled_from(LOCALS).map(ir.Local),
+                     st.sampled_from(("pc", "current", "turn")).map(ir.ReadState), env_read,
+                     st.just(ir.Global("LIMIT")))
+
+
+def numbers(bools):
+    def extend(inner):
+        return st.one_of(
+            st.builds(ir.Arithmetic, st.sampled_from(("+", "-")), inner, inner),
+            st.builds(ir.Arithmetic, st.just("*"), leaves(), leaves()),
+            st.builds(ir.Arithmetic, st.sampled_from(("//", "%")), inner, nonzero.map(ir.Constant)),
+            st.builds(ir.Conditional, bools, inner, inner),
+            st.builds(lambda f, a, b: ir.Call(f, (a, b)), st.sampled_from(("min", "max")), inner, inner),
+            inner.map(lambda a: ir.Call("abs", (a,))),
+            st.builds(lambda items, k: ir.Item(ir.Tuple(tuple(map(ir.Constant, items))), ir.Constant(k % len(items))),
+                      st.lists(small, min_size=1, max_size=4), st.integers(0, 10)))
+    return st.recursive(leaves(), extend, max_leaves=6)
+
+
+def truths():
+    comparisons = st.builds(ir.Compare, st.sampled_from(("==", "!=", "<", "<=", ">", ">=")), leaves(), leaves())
+    membership = st.builds(lambda op, x, items: ir.Compare(op, x, ir.Tuple(tuple(map(ir.Constant, items)))),
+                           st.sampled_from(("in", "not in")), leaves(), st.lists(small, min_size=1, max_size=4))
+    base = st.one_of(st.booleans().map(ir.Constant), comparisons, membership,
+                     st.sampled_from(KEYS).map(ir.HasEnv), st.sampled_from(("extra", "terminal")).map(ir.ReadState))
+
+    def extend(inner):
+        return st.one_of(inner.map(ir.Not),
+                         st.builds(lambda op, items: ir.BoolOp(op, tuple(items)), st.sampled_from(("and", "or")),
+                                   st.lists(inner, min_size=2, max_size=3)))
+    return st.recursive(base, extend, max_leaves=4)
+
+
+BOOLS = truths()
+NUMBERS = numbers(BOOLS)
+
+
+@st.composite
+def statements(draw, depth=0, loops=0):
+    simple = [
+        st.builds(ir.Assign, st.sampled_from(LOCALS), NUMBERS.map(bounded)),
+        st.builds(ir.WriteState, st.sampled_from(("pc", "current", "turn")), NUMBERS.map(bounded)),
+        st.builds(ir.WriteState, st.sampled_from(("extra", "terminal")), BOOLS),
+        st.builds(ir.WriteEnv, st.sampled_from(KEYS), NUMBERS.map(bounded)),
+        st.builds(ir.DeleteEnv, st.sampled_from(KEYS)).map(
+            lambda d: ir.If(ir.HasEnv(d.key), (d,))),
+        st.builds(lambda t, a, b: ir.Unpack(t, ir.Tuple((bounded(a), bounded(b)))),
+                  st.permutations(LOCALS).map(lambda p: tuple(p[:2])), NUMBERS, NUMBERS),
+        st.integers(0, COUNTERS - 1).map(ir.CountCoverage),
+        st.builds(lambda n: ir.ExpressionStatement(ir.Call("abs", (n,))), NUMBERS),
+        st.just(ir.Return(ir.Tuple(tuple(ir.Local(name) for name in LOCALS)))),
+    ]
+    if loops:
+        simple += [st.builds(lambda t, j: ir.If(t, (j,)), BOOLS, st.sampled_from((ir.Break(), ir.Continue())))]
+    if depth >= 2:
+        return draw(st.one_of(simple))
+    block = st.lists(statements(depth + 1, loops), max_size=3).map(tuple)
+    looped = st.lists(statements(depth + 1, loops + 1), max_size=3).map(tuple)
+    counter = f"w{depth}"
+    nested = [
+        st.builds(ir.If, BOOLS, block, block),
+        st.builds(lambda stop, body: ir.ForRange(f"i{depth}", ir.Constant(0), ir.Constant(stop), body),
+                  st.integers(0, 4), looped),
+        st.builds(lambda items, body: ir.ForEach(f"v{depth}", ir.Tuple(tuple(map(ir.Constant, items))), body),
+                  st.lists(small, min_size=1, max_size=3), looped),
+        st.builds(lambda stop, body: ir.If(ir.Constant(True), (
+            ir.Assign(counter, ir.Constant(0)),
+            ir.While(ir.Compare("<", ir.Local(counter), ir.Constant(stop)),
+                     (ir.Assign(counter, ir.Arithmetic("+", ir.Local(counter), ir.Constant(1))),) + body))),
+                  st.integers(0, 3), looped),
+    ]
+    return draw(st.one_of(simple + nested))
+
+
+FIELDS = st.tuples(small, small, small, st.integers(0, 1), st.integers(0, 1)).map(list)
+ENVS = st.dictionaries(st.sampled_from(KEYS), small)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.lists(statements(), min_size=1, max_size=5), FIELDS, ENVS)
+def test_python_and_native_renderings_of_the_same_ir_agree(body, fields, env):
+    assert_same(function_of(body), fields, env)
+
+
+def test_a_flow_block_renders_natively_and_runs_as_python_does():
+    # turns_check's shape: the next seat unless the condition holds, the turn counted
+    body = (ir.If(ir.Compare(">=", ir.ReadState("turn"), ir.Global("LIMIT")),
+                  (ir.DeleteEnv("a"), ir.WriteState("terminal", ir.Constant(True))),
+                  (ir.WriteState("current", ir.ReadEnv("a")),
+                   ir.WriteState("extra", ir.Constant(False)),
+                   ir.WriteState("turn", ir.Arithmetic("+", ir.ReadState("turn"), ir.Constant(1))),
+                   ir.WriteEnv("a", ir.Arithmetic("+", ir.Arithmetic("%", ir.ReadEnv("a"), ir.Constant(3)),
+                                                  ir.Constant(1))),
+                   ir.CountCoverage(2))),)
+    for turn in (0, 6, 7, 9):
+        assert_same(function_of(body), [4, 1, turn, 1, 0], {"a": 2, "b": 5})
+    text = source(render_native(function_of(body), PLACES))
+    assert "flow[2] += 1" in text and "env_has[0] = False" in text and "cov[2] += 1" in text
+
+
+def test_what_it_cannot_render_it_names_with_the_rules_line():
+    from referee.interpreter.engine import load_game
+    from referee.interpreter.native.layout import Layout
+    game, _, _ = load_game(str(ROOT / "games/tic-tac-toe.rules"))
+    function = run_passes(lower_run_flow(game.flow, game.num_players, lambda ins: "ins"), frozenset())
+    places = Layout.of(game).places()
+    with pytest.raises(NotNative):
+        render_native(function, places)
+    notes = unsupported(function, places)
+    assert notes and all("tic-tac-toe.rules:" in note for note in notes)
+    assert any("StateCall: the state's Python operation listed" in note for note in notes)
+    flow_line = next(n for n in notes if "Call: the runtime's seat has no native version" in n)
+    assert flow_line.split(": ")[0].rsplit(":", 1)[-1].isdigit()
+
+
+def test_values_with_no_native_form_are_refused():
+    for body, why in (((ir.Assign("x", ir.Constant("text")),), "a text has no native value"),
+                      ((ir.Yield(ir.Constant(1), "x"),), "a decision"),
+                      ((ir.WriteEnv("missing", ir.Constant(1)),), "'missing' is not a scalar of the layout"),
+                      ((ir.Break(),), "break outside a loop")):
+        with pytest.raises(NotNative, match=why):
+            render_native(function_of(body), PLACES)
