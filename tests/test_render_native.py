@@ -206,3 +206,77 @@ def test_values_with_no_native_form_are_refused():
                       ((ir.Break(),), "break outside a loop")):
         with pytest.raises(NotNative, match=why):
             render_native(function_of(body), PLACES)
+
+
+# ---- the flow's own IR, on the arrays of real states ---------------------------------------
+
+FLOW_LOCALS = ("e", "pc", "jumps")      # run_flow's locals, bound before its blocks
+
+def native_parts(statements, places):
+    """The statements of a block that render natively, and those of the blocks inside the ones
+    that do not, in order (returns and jumps left out)."""
+    out = []
+    for statement in statements:
+        if any(isinstance(node, ir.ENDS_BLOCK) or isinstance(node, ir.Local) and node.name not in FLOW_LOCALS
+               for node in ir.walk(statement)):
+            continue        # (a return or a jump of run_flow's, a local of a part left out: not a part alone)
+        if not unsupported(ir.Function("f", ("s",), (statement,)), places):
+            out.append(statement)
+        elif isinstance(statement, ir.If):
+            out += native_parts(statement.body, places) + native_parts(statement.orelse, places)
+    return out
+
+
+def instruction_blocks(function):
+    """The statements of each `if pc == k:` block of run_flow, by k."""
+    for node in ir.walk(function):
+        if (isinstance(node, ir.If) and isinstance(node.test, ir.Compare) and node.test.op == "=="
+                and node.test.left == ir.Local("pc")):
+            yield node.test.right.value, node.body
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, players", [("tic-tac-toe", 2), ("continents", 3), ("titicaca", 3),
+                                            ("backgammon", 2), ("love-letter", 3)])
+def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rules, players):
+    import random
+    from referee.interpreter.engine import load_game
+    from referee.interpreter.native.layout import Layout, to_arrays
+    game, _, _ = load_game(str(ROOT / "games" / f"{rules}.rules"), players=players)
+    layout = Layout.of(game)
+    places = layout.places()
+    flow = run_passes(lower_run_flow(game.flow, game.num_players, lambda ins: "ins"), frozenset())
+    start = (ir.Assign("e", ir.ReadState("env")), ir.Assign("pc", ir.ReadState("pc")), ir.Assign("jumps", ir.Constant(0)))
+    functions = []
+    for k, block in instruction_blocks(flow):
+        parts = native_parts(block, places)
+        if parts:
+            body = start + tuple(parts) + (ir.Return(ir.Tuple((ir.Local("pc"), ir.Local("jumps")))),)
+            function = ir.Function(f"block_{k}", ("s",), body)
+            python = {}
+            exec(source(render_function(function)), python)
+            native = {}
+            exec(source(render_native(function, places)), native)
+            functions.append((python[function.name], numba.njit(native[function.name])))
+    assert functions
+    s, rng, runs = game.new_initial_state(1), random.Random(1), 0
+    while not s.terminal and runs < 40:
+        if s.pending is None:
+            arrays = to_arrays(layout, s).fixed
+            for python_function, native_function in functions:
+                copy = s.clone()
+                try:
+                    expected = python_function(copy)
+                except KeyError:    # an entry this block reads is not set in this state: the flow
+                    continue        # never reads one there (natively: an undefined value)
+                flow_array, env, has = arrays["flow"].copy(), arrays["env"].copy(), arrays["env.has"].copy()
+                got = native_function(flow_array, env, has, np.zeros(1, dtype=np.int64))
+                after = to_arrays(layout, copy).fixed
+                assert tuple(got) == expected
+                assert flow_array.tolist() == after["flow"].tolist()
+                assert has.tolist() == after["env.has"].tolist()
+                assert (env * has).tolist() == (after["env"] * after["env.has"]).tolist()
+                runs += 1
+        moves = s.legal_moves()
+        s.apply(moves[rng.randrange(len(moves))])
+    assert runs
