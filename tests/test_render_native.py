@@ -51,7 +51,7 @@ def run_native(function, fields, env):
     values = np.array([env.get(key, 0) for key in KEYS], dtype=np.int64)
     has = np.array([key in env for key in KEYS], dtype=np.bool_)
     cov = np.zeros(COUNTERS, dtype=np.int64)
-    result = compiled(flow, values, has, cov)
+    result = compiled(flow, values, has, np.zeros((0, 3), dtype=np.int64), np.zeros((0, 0), dtype=np.int64), cov)
     after = {key: int(values[k]) for k, key in enumerate(KEYS) if has[k]}
     return result, flow.tolist(), after, cov.tolist()
 
@@ -269,14 +269,50 @@ def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rul
                     expected = python_function(copy)
                 except KeyError:    # an entry this block reads is not set in this state: the flow
                     continue        # never reads one there (natively: an undefined value)
-                flow_array, env, has = arrays["flow"].copy(), arrays["env"].copy(), arrays["env.has"].copy()
-                got = native_function(flow_array, env, has, np.zeros(1, dtype=np.int64))
+                mine = {name: arrays[name].copy() for name in ("flow", "env", "env.has", "loops", "loop.values")}
+                got = native_function(mine["flow"], mine["env"], mine["env.has"], mine["loops"], mine["loop.values"],
+                                      np.zeros(1, dtype=np.int64))
                 after = to_arrays(layout, copy).fixed
                 assert tuple(got) == expected
-                assert flow_array.tolist() == after["flow"].tolist()
-                assert has.tolist() == after["env.has"].tolist()
-                assert (env * has).tolist() == (after["env"] * after["env.has"]).tolist()
+                assert mine["flow"].tolist() == after["flow"].tolist()
+                assert mine["env.has"].tolist() == after["env.has"].tolist()
+                assert (mine["env"] * mine["env.has"]).tolist() == (after["env"] * after["env.has"]).tolist()
+                present = mine["loops"][:, :1]
+                assert (mine["loops"] * present).tolist() == (after["loops"] * after["loops"][:, :1]).tolist()
                 runs += 1
         moves = s.legal_moves()
         s.apply(moves[rng.randrange(len(moves))])
     assert runs
+
+
+def test_a_loops_entry_lives_in_the_loop_arrays_as_in_the_environment():
+    # for_init and for_next's shape (lower_flow.py): (values, 0), then unpacked, advanced, deleted
+    values, i, x, y = ir.Local("values"), ir.Local("i"), ir.Local("x"), ir.Local("y")
+    step = (ir.Unpack(("values", "i"), ir.ReadEnv("L")),
+            ir.If(ir.Compare(">=", i, ir.Call("len", (values,))), (ir.DeleteEnv("L"), ir.Break()),
+                  (ir.Assign("x", ir.Arithmetic("+", ir.Arithmetic("*", x, ir.Constant(10)), ir.Item(values, i))),
+                   ir.WriteEnv("L", ir.Tuple((values, ir.Arithmetic("+", i, ir.Constant(1))))))))
+    places = Places({}, frozenset({"domain"}), loops={"L": 0})
+    for rounds in (2, 9):          # stopped half-way (the entry kept), and run to its end (deleted)
+        body = (ir.Assign("e", ir.ReadState("env")), ir.Assign("x", ir.Constant(0)), ir.Assign("y", ir.Constant(0)),
+                ir.WriteEnv("L", ir.Tuple((ir.Call("domain"), ir.Constant(0)))),
+                ir.While(ir.Compare("<", y, ir.Constant(rounds)),
+                         (ir.Assign("y", ir.Arithmetic("+", y, ir.Constant(1))),) + step),
+                ir.Return(ir.Tuple((x, y))))
+        function = ir.Function("looped", ("s",), body)
+        python = {"domain": lambda: (3, 1, 4, 1, 5)}
+        exec(source(render_function(function)), python)
+        s = PythonState([0] * 5, {})
+        expected = python[function.name](s)
+        native = {"domain": numba.njit(lambda: np.array([3, 1, 4, 1, 5], dtype=np.int64))}
+        exec(source(render_native(function, places)), native)
+        loops, loop_values = np.zeros((1, 3), dtype=np.int64), np.zeros((1, 5), dtype=np.int64)
+        got = numba.njit(native[function.name])(np.zeros(5, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                                                np.zeros(0, dtype=np.bool_), loops, loop_values,
+                                                np.zeros(1, dtype=np.int64))
+        assert tuple(got) == expected
+        if "L" in s.env:
+            kept, position = s.env["L"]
+            assert loops[0].tolist() == [1, len(kept), position] and loop_values[0].tolist() == list(kept)
+        else:
+            assert loops[0, 0] == 0 and expected == (31415, 6)

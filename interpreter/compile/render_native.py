@@ -19,7 +19,7 @@ from .render_python import (AND, ARITHMETIC, ATOM, COMPARISON, INDENT, LOWEST, N
 # the state's fields in the array "flow", in this order (native/layout.py stores them so)
 FLOW_FIELDS = ("pc", "current", "turn", "extra", "terminal")
 BOOL_FIELDS = frozenset({"extra", "terminal"})       # stored 0/1, read as truth values
-STATE_ARRAYS = ("flow", "env", "env_has", "cov")     # a native function's first parameters
+STATE_ARRAYS = ("flow", "env", "env_has", "loops", "loop_values", "cov")     # a native function's first parameters
 INT64 = (-2**63, 2**63 - 1)
 # the builtins a native function may call as they are (Numba has them, with Python's meaning)
 NATIVE_BUILTINS = frozenset({"len", "abs", "min", "max"})
@@ -44,11 +44,13 @@ class NotNative(Exception):
 class Places:
     """Where the state's parts are in the arrays: the environment's scalar entries by key (their
     index in `env`), the names a call or a global may name besides NATIVE_BUILTINS (compiled
-    ones the kernel binds: the random stream, other native functions), and the module's
-    constants written in place (LOOP_CAP)."""
+    ones the kernel binds: the random stream, other native functions), the module's constants
+    written in place (LOOP_CAP), and the entries of the flow's loops (their row in `loops`,
+    (present, length, next position), and in `loop_values`)."""
     env: Mapping[str, int] = attrs.field(factory=dict)
     calls: frozenset[str] = frozenset()
     constants: Mapping[str, int] = attrs.field(factory=dict)
+    loops: Mapping[str, int] = attrs.field(factory=dict)
 
 
 class NativeRenderer:
@@ -58,6 +60,7 @@ class NativeRenderer:
         self.spans: list[Span | None] = []
         self.commented: tuple[str, int] | None = None
         self.loops = 0
+        self.unpacked: dict[str, str] = {}     # a local -> the loop entry whose values it holds
 
     # ---- expressions ----------------------------------------------------------------------
     def expression(self, node: ir.Expression, needs: int = LOWEST) -> str:
@@ -85,6 +88,17 @@ class NativeRenderer:
             return "env", ATOM           # (e = s.env: the environment is its arrays)
         k = self.flow_index(node, node.field)
         return (f"flow[{k}] != 0", COMPARISON) if node.field in BOOL_FIELDS else (f"flow[{k}]", ATOM)
+
+    def has_env(self, node: ir.HasEnv) -> tuple[str, int]:
+        row = self.places.loops.get(node.key)
+        if row is not None:
+            return f"loops[{row}, 0] != 0", COMPARISON
+        return f"env_has[{self.env_slot(node, node.key)}]", ATOM
+
+    def read_env(self, node: ir.ReadEnv) -> tuple[str, int]:
+        if node.key in self.places.loops:
+            raise NotNative(node, f"the loop entry {node.key!r} is read by unpacking it")
+        return f"env[{self.env_slot(node, node.key)}]", ATOM
 
     def env_slot(self, node: ir.Node, key: str) -> int:
         slot = self.places.env.get(key)
@@ -119,8 +133,6 @@ class NativeRenderer:
         return f" {node.op} ".join(self.expression(o, binds + 1) for o in node.operands), binds
 
     def not_(self, node: ir.Not) -> tuple[str, int]:
-        if isinstance(node.operand, ir.HasEnv):
-            return f"not env_has[{self.env_slot(node.operand, node.operand.key)}]", NOT
         return f"not {self.expression(node.operand, NOT)}", NOT
 
     def tuple_(self, node: ir.Tuple) -> tuple[str, int]:
@@ -167,6 +179,7 @@ class NativeRenderer:
 
     def assign(self, target: str, node: ir.Statement, target_node: ir.Expression, value: ir.Expression,
                indent: int) -> None:
+        self.unpacked.pop(target, None)
         shorter = augmented(target_node, value)
         if shorter is not None:      # (its right side rendered natively, not by render_python)
             assert isinstance(value, ir.Arithmetic)
@@ -180,7 +193,41 @@ class NativeRenderer:
         k = self.flow_index(node, node.field)
         self.assign(f"flow[{k}]", node, ir.ReadState(node.field), node.value, indent)
 
+    def unpack(self, node: ir.Unpack, indent: int) -> None:
+        value = node.value
+        for target in node.targets:
+            self.unpacked.pop(target, None)
+        if isinstance(value, ir.ReadEnv) and value.key in self.places.loops and len(node.targets) == 2:
+            row = self.places.loops[value.key]
+            self.add(indent, f"{', '.join(node.targets)} = loop_values[{row}, :loops[{row}, 1]], loops[{row}, 2]",
+                     node.span)
+            self.unpacked[node.targets[0]] = value.key
+            return
+        self.add(indent, f"{', '.join(node.targets)} = {self.expression(value)}", node.span)
+
+    def write_loop(self, node: ir.WriteEnv, row: int, indent: int) -> None:
+        """A loop's entry gets (its values, the next position): the position alone when the
+        values are those unpacked from it."""
+        if not (isinstance(node.value, ir.Tuple) and len(node.value.items) == 2):
+            raise NotNative(node, f"the loop entry {node.key!r} gets other than (values, position)")
+        values, position = node.value.items
+        if not (isinstance(values, ir.Local) and self.unpacked.get(values.name) == node.key):
+            held = f"_values_{row}"
+            self.add(indent, f"{held} = {self.expression(values)}", node.span)
+            self.add(indent, f"loop_values[{row}, :len({held})] = {held}", node.span)
+            self.add(indent, f"loops[{row}, 0], loops[{row}, 1] = 1, len({held})", node.span)
+        self.add(indent, f"loops[{row}, 2] = {self.expression(position)}", node.span)
+
+    def delete_env(self, node: ir.DeleteEnv, indent: int) -> None:
+        row = self.places.loops.get(node.key)
+        gone = f"loops[{row}, 0] = 0" if row is not None else f"env_has[{self.env_slot(node, node.key)}] = False"
+        self.add(indent, gone, node.span)
+
     def write_env(self, node: ir.WriteEnv, indent: int) -> None:
+        row = self.places.loops.get(node.key)
+        if row is not None:
+            self.write_loop(node, row, indent)
+            return
         slot = self.env_slot(node, node.key)
         self.add(indent, f"env[{slot}] = {self.expression(node.value)}", node.span)
         self.add(indent, f"env_has[{slot}] = True", node.span)
@@ -209,8 +256,8 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.Local: lambda r, n: (n.name, ATOM),                         # type: ignore[attr-defined]
     ir.Global: NativeRenderer.global_,                             # type: ignore[dict-item]
     ir.ReadState: NativeRenderer.read_state,                       # type: ignore[dict-item]
-    ir.ReadEnv: lambda r, n: (f"env[{r.env_slot(n, n.key)}]", ATOM),         # type: ignore[attr-defined]
-    ir.HasEnv: lambda r, n: (f"env_has[{r.env_slot(n, n.key)}]", ATOM),      # type: ignore[attr-defined]
+    ir.ReadEnv: NativeRenderer.read_env,                           # type: ignore[dict-item]
+    ir.HasEnv: NativeRenderer.has_env,                             # type: ignore[dict-item]
     ir.Item: lambda r, n: (f"{r.expression(n.sequence, ATOM)}[{r.expression(n.index)}]", ATOM),  # type: ignore
     ir.Tuple: NativeRenderer.tuple_,                               # type: ignore[dict-item]
     ir.Call: NativeRenderer.call,                                  # type: ignore[dict-item]
@@ -225,10 +272,10 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
 
 STATEMENTS: dict[type, Callable[..., None]] = {
     ir.Assign: lambda r, n, i: r.assign(n.target, n, ir.Local(n.target), n.value, i),
-    ir.Unpack: lambda r, n, i: r.add(i, f"{', '.join(n.targets)} = {r.expression(n.value)}", n.span),
+    ir.Unpack: NativeRenderer.unpack,
     ir.WriteState: NativeRenderer.write_state,
     ir.WriteEnv: NativeRenderer.write_env,
-    ir.DeleteEnv: lambda r, n, i: r.add(i, f"env_has[{r.env_slot(n, n.key)}] = False", n.span),
+    ir.DeleteEnv: NativeRenderer.delete_env,
     ir.CountCoverage: lambda r, n, i: r.add(i, f"cov[{n.counter}] += 1", n.span),
     ir.ExpressionStatement: lambda r, n, i: r.add(i, r.expression(n.value), n.span),
     ir.If: NativeRenderer.if_,

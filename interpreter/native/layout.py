@@ -148,6 +148,7 @@ class Layout:
     columns: dict = attrs.Factory(dict)             # (type, attribute) -> Coding
     env: dict = attrs.Factory(dict)                 # key -> EnvSlot
     scalars: list = attrs.Factory(list)             # the env keys stored in the array "env", in order
+    loops: list = attrs.Factory(list)               # the env keys of loops' progress, rows of "loops"
     unfit: list = attrs.Factory(list)               # Unfit, in the order of the rules
     static_text: list = attrs.Factory(list)         # (type, attribute) of texts no statement changes
 
@@ -253,6 +254,8 @@ class Layout:
             self.env[slot.key] = slot
             if slot.kind == "value":
                 self.scalars.append(slot.key)
+            elif slot.kind == "loop":
+                self.loops.append(slot.key)
 
     def domain_size(self, coding: Coding | None, binder) -> int | None:
         if coding is None or binder is None:
@@ -274,16 +277,20 @@ class Layout:
     def places(self, calls: frozenset[str] = frozenset()) -> Places:
         """Where the native renderer finds the environment's scalar entries (with the calls it
         may make, and the runtime's constants)."""
-        return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP})
+        return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP},
+                      {key: k for k, key in enumerate(self.loops)})
 
     # ---- the arrays ---------------------------------------------------------------------------
     def shapes(self) -> dict:
         """Each array's name -> (shape, dtype)."""
         n, players = self.components, self.game.num_players
+        widest = max((self.env[key].capacity for key in self.loops), default=0)
         out: dict = {"flow": ((len(FLOW_FIELDS),), np.int64), "rng": ((1,), np.uint64),
                      "winners": ((players,), np.int64), "winners.len": ((1,), np.int64),
                      "shown": ((n, players + 1), np.bool_),
-                     "env": ((len(self.scalars),), np.int64), "env.has": ((len(self.scalars),), np.bool_)}
+                     "env": ((len(self.scalars),), np.int64), "env.has": ((len(self.scalars),), np.bool_),
+                     # per loop of the flow: (present, length, next position), and its values
+                     "loops": ((len(self.loops), 3), np.int64), "loop.values": ((len(self.loops), widest), np.int64)}
         for name, (where, _, _) in self.vars.items():
             out[f"var.{name}"] = (where.shape, np.int64)
         for name, (where, capacity) in self.zones.items():
@@ -293,10 +300,7 @@ class Layout:
         for type_name, attribute in self.columns:
             out[f"column.{type_name}.{attribute}"] = ((n,), np.int64)
         for key, slot in self.env.items():
-            if slot.kind == "loop":
-                out[f"env.{key}.values"] = ((slot.capacity,), np.int64)
-                out[f"env.{key}.progress"] = ((3,), np.int64)     # present, length, next position
-            elif slot.kind == "simultaneous":
+            if slot.kind == "simultaneous":
                 out[f"env.{key}.remaining"] = ((slot.capacity + 2,), np.int64)   # present, length, seats
                 out[f"env.{key}.sealed"] = ((slot.capacity, 2 + slot.arguments), np.int64)
                 out[f"env.{key}.sealed.len"] = ((1,), np.int64)
@@ -383,8 +387,9 @@ def env_to_arrays(layout: Layout, env: dict, a: dict, boxed: dict) -> None:
             values, position = value
             if len(values) > slot.capacity:
                 raise LayoutError(f"a loop over {len(values)} values, more than its domain's {slot.capacity}")
-            a[f"env.{key}.values"][:len(values)] = [slot.coding.encode(v) for v in values]
-            a[f"env.{key}.progress"][:] = (1, len(values), position)
+            row = layout.loops.index(key)
+            a["loop.values"][row, :len(values)] = [slot.coding.encode(v) for v in values]
+            a["loops"][row] = (1, len(values), position)
         else:
             remaining, sealed = value
             a[f"env.{key}.remaining"][:2 + len(remaining)] = (1, len(remaining), *remaining)
@@ -459,9 +464,10 @@ def env_from_arrays(layout: Layout, a: dict, boxed: dict) -> dict:
             if a["env.has"][k]:
                 env[key] = slot.coding.decode(a["env"][k])
         elif slot.kind == "loop":
-            present, length, position = (int(v) for v in a[f"env.{key}.progress"])
+            row = layout.loops.index(key)
+            present, length, position = (int(v) for v in a["loops"][row])
             if present:
-                values = tuple(slot.coding.decode(v) for v in a[f"env.{key}.values"][:length])
+                values = tuple(slot.coding.decode(v) for v in a["loop.values"][row, :length])
                 env[key] = (values, position)
         else:
             remaining = a[f"env.{key}.remaining"]
