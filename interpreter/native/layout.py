@@ -36,7 +36,7 @@ class LayoutError(Exception):
 @attrs.frozen
 class Unfit:
     """A value with no fixed-size layout: its name in the boxed values, why, and where the rules
-    declare it."""
+    declare it (or a step that may stop at a choice, which no array holds)."""
     name: str
     why: str
     span: Any
@@ -160,6 +160,7 @@ class Layout:
         layout.read_zones()
         layout.read_columns()
         layout.read_env()
+        layout.read_steps()
         return layout
 
     def unfit_value(self, name: str, why: str, span) -> None:
@@ -243,6 +244,19 @@ class Layout:
                                          node.span)
                     else:
                         self.add_env(EnvSlot(node.name, "value", coding), node.span)
+
+    def read_steps(self) -> None:
+        """The steps that may stop at a choice (`choose`): stopped, the rest of the step is a
+        Python generator's; to_arrays refuses a state stopped in one."""
+        game, why = self.game, "may stop at a choice: the rest of the step is a Python generator"
+        for action in game.actions:
+            if action.may_choose:
+                self.unfit_value(f"action {action.name}", why, action.span)
+        for ins in game.flow:
+            if ins.op == "effect" and ins.may_choose:
+                self.unfit_value("flow step", why, ins.span)
+        if game.triggers_may_choose:
+            self.unfit_value("triggers", why, game.trigger_span)
 
     def add_env(self, slot: EnvSlot, span=None) -> None:
         known = self.env.get(slot.key)
