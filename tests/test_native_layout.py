@@ -100,3 +100,49 @@ def test_a_value_beyond_its_coding_is_refused():
     s.vars["stake"] = 2**70
     with pytest.raises(LayoutError, match="does not fit the int64"):
         to_arrays(layout, s)
+
+
+CHANGED_TEXT = """game "Named" {
+  players 2
+}
+
+component Token { name: text, points: int } label "{name} {points}"
+zone pool: set of Token public
+zone kept[Player]: set of Token public
+
+setup {
+  create 1 Token { name: "plain", points: 1 } in pool
+  create 1 Token { name: "plain", points: 2 } in pool
+}
+
+action take(x in pool) "take {x}" {
+  x.name = "taken"
+  x.points = x.points + 10
+  move x to kept[current]
+}
+
+flow {
+  turns from 1 {
+    play take
+    if size(pool) == 0 {
+      finish
+    }
+  }
+}
+"""
+
+
+def test_a_text_attribute_that_changes_travels_boxed_and_comes_back(tmp_path):
+    path = tmp_path / "named.rules"
+    path.write_text(CHANGED_TEXT, encoding="utf-8")
+    game, diagnostics, _ = load_game(str(path))
+    assert game is not None, diagnostics
+    layout = Layout.of(game)
+    assert [u.note() for u in layout.unfit] == [f"{path}:5: attribute Token.name: a text that statements change"]
+    s = game.new_initial_state(0)
+    s.apply("take plain 1")
+    arrays = to_arrays(layout, s)
+    assert arrays.boxed["attribute Token.name"] == {0: "taken", 1: "plain"}
+    assert arrays.fixed["column.Token.points"].tolist() == [11, 2]
+    back = assert_round_trip(layout, s)
+    assert back.legal_move_names() == ["take plain 2"]

@@ -151,6 +151,7 @@ class Layout:
     loops: list = attrs.Factory(list)               # the env keys of loops' progress, rows of "loops"
     unfit: list = attrs.Factory(list)               # Unfit, in the order of the rules
     static_text: list = attrs.Factory(list)         # (type, attribute) of texts no statement changes
+    boxed_attributes: dict = attrs.Factory(dict)    # the unfit's name -> the attribute it boxes
 
     @classmethod
     def of(cls, game) -> "Layout":
@@ -199,12 +200,17 @@ class Layout:
                 if coding is not None:
                     self.columns[(type_name, attribute)] = coding
                 elif attribute in changed:
-                    self.unfit_value(f"attribute {type_name}.{attribute}", f"a {t} that statements change", span)
+                    self.box_attribute(f"attribute {type_name}.{attribute}", attribute, f"a {t} that statements change",
+                                       span)
                 else:
                     self.static_text.append((type_name, attribute))
         fields = {f.name for c in game.types.components.values() for f in c.fields} | {"owner"}
         for attribute in sorted(changed - fields):
-            self.unfit_value(f"attribute {attribute}", "changed on board cells: no column", None)
+            self.box_attribute(f"attribute {attribute}", attribute, "changed on board cells: no column", None)
+
+    def box_attribute(self, name: str, attribute: str, why: str, span) -> None:
+        self.unfit_value(name, why, span)
+        self.boxed_attributes[name] = attribute
 
     def read_env(self) -> None:
         game, checked = self.game, game_checked(self.game)
@@ -260,10 +266,12 @@ class Layout:
 
     def add_env(self, slot: EnvSlot, span=None) -> None:
         known = self.env.get(slot.key)
-        if known is not None and known.coding.kind != slot.coding.kind:
+        if known is not None and (known.coding.kind, known.coding.members) != (slot.coding.kind, slot.coding.members):
             del self.env[slot.key]
             self.scalars.remove(slot.key)
-            self.unfit_value(f"env {slot.key}", "a flow local bound with values of two kinds", span)
+            self.unfit_value(f"env {slot.key}", "a flow local bound with values of two types", span)
+        elif known is not None and slot.coding.type.endswith("?"):
+            self.env[slot.key] = slot       # (the same coding, none allowed)
         elif known is None and not any(u.name == f"env {slot.key}" for u in self.unfit):
             self.env[slot.key] = slot
             if slot.kind == "value":
@@ -380,10 +388,8 @@ def to_arrays(layout: Layout, s) -> Arrays:
         column = a[f"column.{type_name}.{attribute}"]
         for x in s.by_type.get(type_name, ()):
             column[x] = coding.encode(s.entities[x].get(attribute))
-    for unfit in layout.unfit:
-        if unfit.name.startswith("attribute "):
-            attribute = unfit.name.rsplit(".", 1)[-1].split(" ")[-1]
-            boxed[unfit.name] = {x: e.get(attribute) for x, e in enumerate(s.entities) if attribute in e}
+    for name, attribute in layout.boxed_attributes.items():
+        boxed[name] = {x: e.get(attribute) for x, e in enumerate(s.entities) if attribute in e}
     env_to_arrays(layout, s.env, a, boxed)
     boxed[TRAILS] = (list(s.history), list(s.public_history), list(s.log))
     return Arrays(a, boxed)
@@ -434,10 +440,9 @@ def from_arrays(layout: Layout, arrays: Arrays):
             value = coding.decode(column[x])
             if s.entities[x].get(attribute) != value:
                 set_attribute(s, x, attribute, value, None)
-    for unfit in layout.unfit:
-        if unfit.name.startswith("attribute ") and unfit.name in boxed:
-            attribute = unfit.name.rsplit(".", 1)[-1].split(" ")[-1]
-            for x, value in boxed[unfit.name].items():
+    for name, attribute in layout.boxed_attributes.items():
+        if name in boxed:
+            for x, value in boxed[name].items():
                 if s.entities[x].get(attribute) != value:
                     set_attribute(s, x, attribute, value, None)
     s.vars = {}
