@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.lower_flow import lower_run_flow
 from referee.interpreter.compile.passes import run_passes
-from referee.interpreter.compile.render_native import (FLOW_FIELDS, NotNative, Places, render_native, source,
-                                                       unsupported)
+from referee.interpreter.compile.render_native import (FLOW_FIELDS, INT64, NotNative, Places, VarPlace,
+                                                       render_native, source, unsupported, variables_used)
 from referee.interpreter.compile.render_python import render_function
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
@@ -21,7 +21,13 @@ numba = pytest.importorskip("numba", reason="the native extra (numba) is not ins
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = ("a", "b")                    # the environment's scalar entries of the fixtures
 LIMIT = 7                            # a constant of the module, written in place natively
-PLACES = Places({key: k for k, key in enumerate(KEYS)}, constants={"LIMIT": LIMIT})
+COLOURS = ("red", "green", "blue")
+# the variables of the fixtures: v[Player, 1..3]: int = 0, w: int = 5, c: Colour? = none
+VARS = {"v": VarPlace((1, 1), (None, None), INT64[0]), "w": VarPlace(none=INT64[0]),
+        "c": VarPlace(none=-1, members=COLOURS)}
+DEFAULTS = {"v": 0, "w": 5, "c": None}
+V_KEYS = [("v", p, i) for p in (1, 2) for i in (1, 2, 3)]
+PLACES = Places({key: k for k, key in enumerate(KEYS)}, constants={"LIMIT": LIMIT}, vars=VARS)
 LOCALS = ("x", "y", "z")
 COUNTERS = 3
 
@@ -29,21 +35,29 @@ COUNTERS = 3
 class PythonState:
     """What render_python's code reads and writes of a state: its fields and its environment."""
 
-    def __init__(self, fields, env):
+    def __init__(self, fields, env, variables=None):
         for name, value in zip(FLOW_FIELDS, fields):
             setattr(self, name, bool(value) if name in ("extra", "terminal") else value)
         self.env = dict(env)
+        self.vars = dict(variables or {})
 
 
-def run_python(function, fields, env):
-    namespace = {"COV": [0] * COUNTERS, "LIMIT": LIMIT}
+def variable_table(variables):
+    """Every entry of the fixtures' variables, as codes."""
+    get = lambda key: variables.get(key, DEFAULTS[key if isinstance(key, str) else key[0]])
+    colour = get("c")
+    return [get(key) for key in V_KEYS] + [get("w"), -1 if colour is None else COLOURS.index(colour)]
+
+
+def run_python(function, fields, env, variables=None):
+    namespace = {"COV": [0] * COUNTERS, "LIMIT": LIMIT, "MEMO_STAMPS": [0] * 4}
     exec(source(render_function(function)), namespace)
-    s = PythonState(fields, env)
+    s = PythonState(fields, env, variables)
     result = namespace[function.name](s)
-    return result, [int(getattr(s, name)) for name in FLOW_FIELDS], s.env, namespace["COV"]
+    return result, [int(getattr(s, name)) for name in FLOW_FIELDS], s.env, namespace["COV"], variable_table(s.vars)
 
 
-def run_native(function, fields, env):
+def run_native(function, fields, env, variables=None):
     namespace: dict = {}
     exec(source(render_native(function, PLACES)), namespace)
     compiled = numba.njit(namespace[function.name])
@@ -51,21 +65,26 @@ def run_native(function, fields, env):
     values = np.array([env.get(key, 0) for key in KEYS], dtype=np.int64)
     has = np.array([key in env for key in KEYS], dtype=np.bool_)
     cov = np.zeros(COUNTERS, dtype=np.int64)
-    result = compiled(flow, values, has, np.zeros((0, 3), dtype=np.int64), np.zeros((0, 0), dtype=np.int64), cov)
+    table = variable_table(variables or {})
+    arrays = {"v": np.array(table[:6], dtype=np.int64).reshape(2, 3), "w": np.array(table[6], dtype=np.int64),
+              "c": np.array(table[7], dtype=np.int64)}
+    result = compiled(flow, values, has, np.zeros((0, 3), dtype=np.int64), np.zeros((0, 0), dtype=np.int64), cov,
+                      *(arrays[name] for name in variables_used(function)))
     after = {key: int(values[k]) for k, key in enumerate(KEYS) if has[k]}
-    return result, flow.tolist(), after, cov.tolist()
+    table = arrays["v"].reshape(-1).tolist() + [int(arrays["w"]), int(arrays["c"])]
+    return result, flow.tolist(), after, cov.tolist(), table
 
 
 def function_of(body):
-    start = (ir.Assign("e", ir.ReadState("env")),) + tuple(ir.Assign(name, ir.Constant(k)) for k, name in
+    start = (ir.Assign("e", ir.ReadState("env")), ir.Assign("_V", ir.ReadState("vars"))) + tuple(ir.Assign(name, ir.Constant(k)) for k, name in
                                                           enumerate(LOCALS))
     result = ir.Return(ir.Tuple(tuple(ir.Local(name) for name in LOCALS)))
     return ir.Function("generated", ("s",), start + tuple(body) + (result,))
 
 
-def assert_same(function, fields, env):
-    python = run_python(function, fields, env)
-    native = run_native(function, fields, env)
+def assert_same(function, fields, env, variables=None):
+    python = run_python(function, fields, env, variables)
+    native = run_native(function, fields, env, variables)
     assert tuple(int(v) for v in native[0]) == python[0]
     assert native[1:] == python[1:]
 
@@ -81,11 +100,19 @@ def bounded(value):
     return ir.Arithmetic("%", value, ir.Constant(1009))
 
 
+def v_key():
+    """An entry of v: its seat a constant or computed from a local (x % 2 + 1), its column a constant."""
+    seat = st.one_of(st.integers(1, 2).map(ir.Constant), st.sampled_from(LOCALS).map(
+        lambda name: ir.Arithmetic("+", ir.Arithmetic("%", ir.Local(name), ir.Constant(2)), ir.Constant(1))))
+    return st.builds(lambda p, i: ir.Key("v", (p, ir.Constant(i))), seat, st.integers(1, 3))
+
+
 def leaves():
     env_read = st.sampled_from(KEYS).map(lambda k: ir.Conditional(ir.HasEnv(k), ir.ReadEnv(k), ir.Constant(0)))
     return st.one_of(small.map(ir.Constant), st.sampled_from(LOCALS).map(ir.Local),
                      st.sampled_from(("pc", "current", "turn")).map(ir.ReadState), env_read,
-                     st.just(ir.Global("LIMIT")))
+                     st.just(ir.Global("LIMIT")), v_key().map(lambda k: ir.ReadVar(k, ir.Constant(0))),
+                     st.just(ir.ReadVar(ir.Key("w"), ir.Constant(5))))
 
 
 def numbers(bools):
@@ -106,7 +133,12 @@ def truths():
     comparisons = st.builds(ir.Compare, st.sampled_from(("==", "!=", "<", "<=", ">", ">=")), leaves(), leaves())
     membership = st.builds(lambda op, x, items: ir.Compare(op, x, ir.Tuple(tuple(map(ir.Constant, items)))),
                            st.sampled_from(("in", "not in")), leaves(), st.lists(small, min_size=1, max_size=4))
-    base = st.one_of(st.booleans().map(ir.Constant), comparisons, membership,
+    colour = st.builds(lambda op, value: ir.Compare(op, ir.ReadVar(ir.Key("c"), ir.Constant(None)), ir.Constant(value)),
+                       st.sampled_from(("==", "!=")), st.sampled_from((None,) + COLOURS)) | st.builds(
+        lambda op: ir.Compare(op, ir.ReadVar(ir.Key("c"), ir.Constant(None)), ir.Constant(None)),
+        st.sampled_from(("is", "is not")))
+    ranged = st.builds(lambda a, b, c: ir.Between(a, b, c), leaves(), leaves(), leaves())
+    base = st.one_of(st.booleans().map(ir.Constant), comparisons, membership, colour, ranged,
                      st.sampled_from(KEYS).map(ir.HasEnv), st.sampled_from(("extra", "terminal")).map(ir.ReadState))
 
     def extend(inner):
@@ -132,11 +164,18 @@ def statements(draw, depth=0, loops=0):
         st.builds(lambda t, a, b: ir.Unpack(t, ir.Tuple((bounded(a), bounded(b)))),
                   st.permutations(LOCALS).map(lambda p: tuple(p[:2])), NUMBERS, NUMBERS),
         st.integers(0, COUNTERS - 1).map(ir.CountCoverage),
+        st.builds(ir.WriteVar, v_key(), NUMBERS.map(bounded)),
+        st.builds(ir.WriteVar, st.just(ir.Key("w")), NUMBERS.map(bounded)),
+        st.builds(ir.WriteVar, st.just(ir.Key("c")), st.sampled_from((None,) + COLOURS).map(ir.Constant)),
+        st.builds(lambda k: ir.Invalidate(k), st.integers(0, 3)),
         st.builds(lambda n: ir.ExpressionStatement(ir.Call("abs", (n,))), NUMBERS),
         st.just(ir.Return(ir.Tuple(tuple(ir.Local(name) for name in LOCALS)))),
     ]
+    # what a Guard may do on its test's line (render_python writes it there)
+    one_line = [simple[0], simple[1], simple[6], simple[7], simple[8], simple[10]]
     if loops:
         simple += [st.builds(lambda t, j: ir.If(t, (j,)), BOOLS, st.sampled_from((ir.Break(), ir.Continue())))]
+        one_line += [st.sampled_from((ir.Break(), ir.Continue()))]
     if depth >= 2:
         return draw(st.one_of(simple))
     block = st.lists(statements(depth + 1, loops), max_size=3).map(tuple)
@@ -144,6 +183,10 @@ def statements(draw, depth=0, loops=0):
     counter = f"w{depth}"
     nested = [
         st.builds(ir.If, BOOLS, block, block),
+        st.builds(ir.Guard, BOOLS, st.lists(st.one_of(one_line), min_size=1, max_size=2).map(tuple), block),
+        block.map(ir.Rule),
+        st.builds(lambda count, body, done: ir.Rounds(f"r{depth}", ir.Constant(count), body, done),
+                  st.integers(0, 3), looped, block),
         st.builds(lambda stop, body: ir.ForRange(f"i{depth}", ir.Constant(0), ir.Constant(stop), body),
                   st.integers(0, 4), looped),
         st.builds(lambda items, body: ir.ForEach(f"v{depth}", ir.Tuple(tuple(map(ir.Constant, items))), body),
@@ -159,13 +202,16 @@ def statements(draw, depth=0, loops=0):
 
 FIELDS = st.tuples(small, small, small, st.integers(0, 1), st.integers(0, 1)).map(list)
 ENVS = st.dictionaries(st.sampled_from(KEYS), small)
+VARIABLES = st.dictionaries(st.sampled_from(V_KEYS + ["w"]), small).flatmap(
+    lambda entries: st.sampled_from((None,) + COLOURS).map(
+        lambda colour: entries if colour is None else {**entries, "c": colour}))
 
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
-@given(st.lists(statements(), min_size=1, max_size=5), FIELDS, ENVS)
-def test_python_and_native_renderings_of_the_same_ir_agree(body, fields, env):
-    assert_same(function_of(body), fields, env)
+@given(st.lists(statements(), min_size=1, max_size=5), FIELDS, ENVS, VARIABLES)
+def test_python_and_native_renderings_of_the_same_ir_agree(body, fields, env, variables):
+    assert_same(function_of(body), fields, env, variables)
 
 
 def test_a_flow_block_renders_natively_and_runs_as_python_does():

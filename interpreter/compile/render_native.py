@@ -41,6 +41,27 @@ class NotNative(Exception):
 
 
 @attrs.frozen
+class VarPlace:
+    """A variable family's array, `var_NAME`: an index value minus its axis's offset is its
+    position (an axis of an enum's members: their positions), `none` the code of none in it,
+    `members` an enum's members, coded by position, when the variable holds them."""
+    offsets: tuple[int, ...] = ()
+    axis_members: tuple[tuple[str, ...] | None, ...] = ()
+    none: int = -1
+    members: tuple[str, ...] = ()
+
+    def encode(self, node: ir.Node, value: object) -> int:
+        """The code of a constant stored in the variable."""
+        if value is None:
+            return self.none
+        if isinstance(value, str):
+            if value not in self.members:
+                raise NotNative(node, f"the text {value!r} is not a member the variable holds")
+            return self.members.index(value)
+        return int(value)       # type: ignore[call-overload]
+
+
+@attrs.frozen
 class Places:
     """Where the state's parts are in the arrays: the environment's scalar entries by key (their
     index in `env`), the names a call or a global may name besides NATIVE_BUILTINS (compiled
@@ -51,6 +72,7 @@ class Places:
     calls: frozenset[str] = frozenset()
     constants: Mapping[str, int] = attrs.field(factory=dict)
     loops: Mapping[str, int] = attrs.field(factory=dict)
+    vars: Mapping[str, VarPlace] = attrs.field(factory=dict)
 
 
 class NativeRenderer:
@@ -118,7 +140,42 @@ class NativeRenderer:
             raise NotNative(node, f"the module's {node.name} is not bound natively")
         return node.name, ATOM
 
+    def var_place(self, node: ir.Node, key: ir.Expression) -> tuple[str, VarPlace]:
+        """The array element of a variable's entry (`key` a Key), and its family's place."""
+        if not isinstance(key, ir.Key):
+            raise NotNative(node, "a variable's entry named by a key made elsewhere")
+        place = self.places.vars.get(key.family)
+        if place is None:
+            raise NotNative(node, f"the variable {key.family} has no array (its layout says why)")
+        positions = []
+        for index, offset, members in zip(key.indexes, place.offsets, place.axis_members):
+            if isinstance(index, ir.Constant) and members is not None and index.value in members:
+                positions.append(str(members.index(index.value)))
+            else:
+                text = self.expression(index, ARITHMETIC["-"] + 1 if offset else LOWEST)
+                positions.append(f"{text} - {offset}" if offset else text)
+        return f"var_{key.family}[{', '.join(positions) if positions else '()'}]", place
+
+    def read_var(self, node: ir.ReadVar) -> tuple[str, int]:
+        return self.var_place(node, node.key)[0], ATOM        # (the array holds the default)
+
+    def coded(self, node: ir.Compare) -> tuple[str, int] | None:
+        """A comparison of a variable's entry with none or a member: their codes compared."""
+        pairs = ((node.left, node.right), (node.right, node.left))
+        for read, other in pairs:
+            if (isinstance(read, ir.ReadVar) and isinstance(other, ir.Constant)
+                    and (other.value is None or isinstance(other.value, str))):
+                element, place = self.var_place(node, read.key)
+                op = {"is": "==", "is not": "!="}.get(node.op, node.op)
+                if op not in ("==", "!="):
+                    raise NotNative(node, f"'{node.op}' of a variable and {other.value!r}")
+                return f"{element} {op} {place.encode(node, other.value)}", COMPARISON
+        return None
+
     def compare(self, node: ir.Compare) -> tuple[str, int]:
+        coded = self.coded(node)
+        if coded is not None:
+            return coded
         if node.op not in COMPARISONS:
             raise NotNative(node, f"'{node.op}' compares with none")
         return (f"{self.expression(node.left, COMPARISON + 1)} {node.op} "
@@ -180,11 +237,33 @@ class NativeRenderer:
     def assign(self, target: str, node: ir.Statement, target_node: ir.Expression, value: ir.Expression,
                indent: int) -> None:
         self.unpacked.pop(target, None)
+        if value == ir.ReadState("vars"):       # (_V = s.vars: the variables are arrays, parameters)
+            self.add(indent, f"pass  # ({target}: the variables are the var_ arrays)", node.span)
+            return
         shorter = augmented(target_node, value)
         if shorter is not None:      # (its right side rendered natively, not by render_python)
             assert isinstance(value, ir.Arithmetic)
             shorter = f"{value.op}= {self.expression(value.right)}"
         self.add(indent, f"{target} {shorter}" if shorter else f"{target} = {self.expression(value)}", node.span)
+
+    def write_var(self, node: ir.WriteVar, indent: int) -> None:
+        element, place = self.var_place(node, node.key)
+        value = node.value
+        if isinstance(value, ir.Constant) and (value.value is None or isinstance(value.value, str)):
+            self.add(indent, f"{element} = {place.encode(node, value.value)}", node.span)
+        else:
+            self.add(indent, f"{element} = {self.expression(value)}", node.span)
+
+    def rounds(self, node: ir.Rounds, indent: int) -> None:
+        self.loop(indent, f"for {node.name} in range({self.expression(node.count)}):", node, node.body)
+        if node.exhausted:
+            self.header(indent, "else:", node, node.exhausted)
+
+    def guard(self, node: ir.Guard, indent: int) -> None:
+        self.if_(ir.If(node.test, node.then, node.orelse, node.span), indent)
+
+    def rule(self, node: ir.Rule, indent: int) -> None:
+        self.block(node.body, indent)
 
     def write_state(self, node: ir.WriteState, indent: int) -> None:
         if node.field == "_legal" and node.value == ir.Constant(None):
@@ -238,17 +317,30 @@ class NativeRenderer:
         self.add(indent, word, node.span)
 
     def refuse(self, node: ir.Statement, indent: int) -> None:
-        why = {ir.Yield: "a decision: the kernel's loop makes it, not a generator",
-               ir.Try: "exceptions of the runtime are not caught natively",
-               ir.Host: "not lowered to the IR yet (Python source)"}[type(node)]
-        raise NotNative(node, why)
+        raise NotNative(node, REFUSED.get(type(node), "not rendered natively"))
+
+
+# why a node is refused, by its class
+REFUSED: dict[type, str] = {
+    ir.Yield: "a decision: the kernel's loop makes it, not a generator",
+    ir.YieldFrom: "a step inside a step: its decisions are a generator's",
+    ir.Try: "exceptions of the runtime are not caught natively",
+    ir.Raise: "a located error raised: not natively yet",
+    ir.Host: "not lowered to the IR yet (Python source)",
+    ir.TheState: "the state as a Python object",
+    ir.Field: "a field of a Python value",
+    ir.Key: "a key of a variable or zone as a value",
+    ir.Budget: "the step's budget is not kept natively yet", ir.Spend: "the step's budget is not kept natively yet",
+    ir.AppendLog: "the log is text", ir.Method: "a method of a Python value",
+    ir.CacheKey: "cached values: none natively", ir.SetItem: "a table of cached values",
+    ir.NewList: "a list of no fixed size",
+}
 
 
 def refuse_expression(renderer: NativeRenderer, node: ir.Expression) -> tuple[str, int]:
-    why = {ir.TheState: "the state as a Python object", ir.Field: "a field of a Python value",
-           ir.StateCall: f"the state's Python operation {getattr(node, 'operation', '')}",
-           ir.Host: "not lowered to the IR yet (Python source)"}[type(node)]
-    raise NotNative(node, why)
+    if isinstance(node, ir.StateCall):
+        raise NotNative(node, f"the state's Python operation {node.operation}")
+    raise NotNative(node, REFUSED.get(type(node), "not rendered natively"))
 
 
 EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int]]] = {
@@ -266,8 +358,12 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.Compare: NativeRenderer.compare,                            # type: ignore[dict-item]
     ir.BoolOp: NativeRenderer.bool_op,                             # type: ignore[dict-item]
     ir.Conditional: NativeRenderer.conditional,                    # type: ignore[dict-item]
+    ir.ReadVar: NativeRenderer.read_var,                           # type: ignore[dict-item]
+    ir.Between: lambda r, n: (" <= ".join(r.expression(x, COMPARISON + 1) for x in (n.low, n.value, n.high)),  # type: ignore
+                              COMPARISON),
     ir.TheState: refuse_expression, ir.Field: refuse_expression, ir.StateCall: refuse_expression,
-    ir.Host: refuse_expression,
+    ir.Host: refuse_expression, ir.Key: refuse_expression, ir.Budget: refuse_expression,
+    ir.Method: refuse_expression, ir.CacheKey: refuse_expression, ir.NewList: refuse_expression,
 }
 
 STATEMENTS: dict[type, Callable[..., None]] = {
@@ -286,18 +382,32 @@ STATEMENTS: dict[type, Callable[..., None]] = {
     ir.Return: lambda r, n, i: r.add(i, "return" if n.value is None else f"return {r.expression(n.value)}", n.span),
     ir.Break: lambda r, n, i: r.jump(n, i, "break"),
     ir.Continue: lambda r, n, i: r.jump(n, i, "continue"),
+    ir.Rule: NativeRenderer.rule,
+    ir.Guard: NativeRenderer.guard,
+    ir.Rounds: NativeRenderer.rounds,
+    ir.WriteVar: NativeRenderer.write_var,
+    ir.Remark: lambda r, n, i: r.add(i, f"# {n.text}", n.span),
+    ir.Invalidate: lambda r, n, i: r.add(i, f"pass  # (stamp {n.stamp}: no cached values natively)", n.span),
     ir.Yield: NativeRenderer.refuse, ir.Try: NativeRenderer.refuse, ir.Host: NativeRenderer.refuse,
+    ir.YieldFrom: NativeRenderer.refuse, ir.Raise: NativeRenderer.refuse, ir.Spend: NativeRenderer.refuse,
+    ir.AppendLog: NativeRenderer.refuse, ir.SetItem: NativeRenderer.refuse,
 }
 
 
+def variables_used(function: ir.Function) -> tuple[str, ...]:
+    """The variable families a function reads or writes: its `var_NAME` parameters, in this order."""
+    return tuple(sorted({node.key.family for node in ir.walk(function)
+                         if isinstance(node, (ir.ReadVar, ir.WriteVar)) and isinstance(node.key, ir.Key)}))
+
+
 def render_native(function: ir.Function, places: Places) -> Rendered:
-    """The Numba source of a function: `def name(flow, env, env_has, cov, params...)`, its
-    state parameter `s` replaced by the state's arrays. NotNative if a node has no native form."""
-    params = [p for p in function.params if p != "s"]
+    """The Numba source of a function: `def name(flow, env, env_has, loops, loop_values, cov,
+    var_NAME..., params...)`, its state parameter `s` replaced by the state's arrays (the
+    variables' of variables_used). NotNative if a node has no native form."""
+    params = tuple(f"var_{name}" for name in variables_used(function)) + tuple(p for p in function.params if p != "s")
     renderer = NativeRenderer(places)
     renderer.block(function.body, 1)
-    return Rendered(f"def {function.name}({', '.join(STATE_ARRAYS + tuple(params))})", renderer.lines,
-                    renderer.spans)
+    return Rendered(f"def {function.name}({', '.join(STATE_ARRAYS + params)})", renderer.lines, renderer.spans)
 
 
 def unsupported(function: ir.Function, places: Places) -> list[str]:

@@ -18,7 +18,7 @@ import numpy as np
 from referee.dsl import ast
 from referee.dsl.types import strip_optional
 
-from ..compile.render_native import FLOW_FIELDS, Places
+from ..compile.render_native import FLOW_FIELDS, Places, VarPlace
 from ..engine.views import index_values
 from ..runtime import LOOP_CAP
 from ..runtime.writes import set_attribute
@@ -297,10 +297,28 @@ class Layout:
             return None
 
     def places(self, calls: frozenset[str] = frozenset()) -> Places:
-        """Where the native renderer finds the environment's scalar entries (with the calls it
-        may make, and the runtime's constants)."""
+        """Where the native renderer finds the environment's entries and the variables (with
+        the calls it may make, and the runtime's constants)."""
         return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP},
-                      {key: k for k, key in enumerate(self.loops)})
+                      {key: k for k, key in enumerate(self.loops)},
+                      {name: place for name, place in ((name, self.var_place(name)) for name in self.vars) if place})
+
+    def var_place(self, name: str) -> VarPlace | None:
+        """Where a variable's entries are, when each index is a run of whole numbers (seats, a
+        range, cells or components of consecutive ids) or an enum's members, else None."""
+        where, coding, _ = self.vars[name]
+        offsets, members = [], []
+        for axis in where.axes:
+            if all(v.__class__ is int for v in axis) and list(axis) == list(range(axis[0], axis[0] + len(axis))):
+                offsets.append(axis[0])
+                members.append(None)
+            elif any(list(axis) == values for values in self.game.enum_members.values()):
+                offsets.append(0)
+                members.append(tuple(axis))
+            else:
+                return None
+        none = INT_NONE if coding.kind == "int" else NONE
+        return VarPlace(tuple(offsets), tuple(members), none, coding.members)
 
     # ---- the arrays ---------------------------------------------------------------------------
     def shapes(self) -> dict:
