@@ -256,21 +256,36 @@ def test_values_with_no_native_form_are_refused():
 
 # ---- the flow's own IR, on the arrays of real states ---------------------------------------
 
-FLOW_LOCALS = ("e", "pc", "jumps")      # run_flow's locals, bound before its blocks
+FLOW_LOCALS = ("e", "pc", "jumps", "_V")      # run_flow's locals, bound before its blocks
 
-def native_parts(statements, places):
-    """The statements of a block that render natively, and those of the blocks inside the ones
-    that do not, in order (returns and jumps left out)."""
-    out = []
+def native_parts(statements, places, known=frozenset()):
+    """The statements of a block that render natively, else those of the blocks inside the ones
+    that do not, in order (returns and jumps left out; a statement that reads a local only if a
+    part before it binds it)."""
+    out, known = [], set(known)
     for statement in statements:
-        if any(isinstance(node, ir.ENDS_BLOCK) or isinstance(node, ir.Local) and node.name not in FLOW_LOCALS
-               for node in ir.walk(statement)):
-            continue        # (a return or a jump of run_flow's, a local of a part left out: not a part alone)
-        if not unsupported(ir.Function("f", ("s",), (statement,)), places):
+        if standalone(statement, known) and not unsupported(ir.Function("f", ("s",), tuple(out) + (statement,)), places):
             out.append(statement)
-        elif isinstance(statement, ir.If):
-            out += native_parts(statement.body, places) + native_parts(statement.orelse, places)
+            known |= {node.target for node in ir.walk(statement) if isinstance(node, ir.Assign)}
+            known |= {name for node in ir.walk(statement) if isinstance(node, ir.Unpack) for name in node.targets}
+        elif isinstance(statement, (ir.If, ir.Guard)):
+            out += native_parts(getattr(statement, "body", ()) + getattr(statement, "then", ()), places, known)
+            out += native_parts(statement.orelse, places, known)
+        elif isinstance(statement, (ir.Try, ir.Rule)):
+            inner = native_parts(statement.body, places, known)
+            out += inner
+            known |= {node.target for part in inner for node in ir.walk(part) if isinstance(node, ir.Assign)}
     return out
+
+
+def standalone(statement, known):
+    """Whether a statement makes a part: no return or jump of run_flow's, no local read that is
+    not run_flow's own, bound by a part before it or by itself."""
+    nodes = list(ir.walk(statement))
+    bound = known | {node.target for node in nodes if isinstance(node, ir.Assign)}
+    bound |= {name for node in nodes if isinstance(node, ir.Unpack) for name in node.targets}
+    return not any(isinstance(node, ir.ENDS_BLOCK) or isinstance(node, ir.Local) and node.name not in FLOW_LOCALS
+                   and node.name not in bound for node in nodes)
 
 
 def instruction_blocks(function):
@@ -283,7 +298,7 @@ def instruction_blocks(function):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules, players", [("tic-tac-toe", 2), ("continents", 3), ("titicaca", 3),
-                                            ("backgammon", 2), ("love-letter", 3)])
+                                            ("backgammon", 2), ("love-letter", 3), ("leduc-poker", 2)])
 def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rules, players):
     import random
     from referee.interpreter.engine import load_game
@@ -292,37 +307,40 @@ def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rul
     layout = Layout.of(game)
     places = layout.places()
     flow = run_passes(lower_run_flow(game.flow, game.num_players, lambda ins: "ins"), frozenset())
-    start = (ir.Assign("e", ir.ReadState("env")), ir.Assign("pc", ir.ReadState("pc")), ir.Assign("jumps", ir.Constant(0)))
+    start = (ir.Assign("e", ir.ReadState("env")), ir.Assign("_V", ir.ReadState("vars")),
+             ir.Assign("pc", ir.ReadState("pc")), ir.Assign("jumps", ir.Constant(0)))
     functions = []
     for k, block in instruction_blocks(flow):
         parts = native_parts(block, places)
         if parts:
             body = start + tuple(parts) + (ir.Return(ir.Tuple((ir.Local("pc"), ir.Local("jumps")))),)
             function = ir.Function(f"block_{k}", ("s",), body)
-            python = {}
+            python = dict(game.compiler.codegen.namespace)        # (the module's constants, stamps)
             exec(source(render_function(function)), python)
             native = {}
             exec(source(render_native(function, places)), native)
-            functions.append((python[function.name], numba.njit(native[function.name])))
+            functions.append((python[function.name], numba.njit(native[function.name]), variables_used(function)))
     assert functions
     s, rng, runs = game.new_initial_state(1), random.Random(1), 0
     while not s.terminal and runs < 40:
         if s.pending is None:
             arrays = to_arrays(layout, s).fixed
-            for python_function, native_function in functions:
+            for python_function, native_function, variables in functions:
                 copy = s.clone()
                 try:
                     expected = python_function(copy)
                 except KeyError:    # an entry this block reads is not set in this state: the flow
                     continue        # never reads one there (natively: an undefined value)
-                mine = {name: arrays[name].copy() for name in ("flow", "env", "env.has", "loops", "loop.values")}
+                mine = {name: array.copy() for name, array in arrays.items()}
                 got = native_function(mine["flow"], mine["env"], mine["env.has"], mine["loops"], mine["loop.values"],
-                                      np.zeros(1, dtype=np.int64))
+                                      np.zeros(1, dtype=np.int64), *(mine[f"var.{name}"] for name in variables))
                 after = to_arrays(layout, copy).fixed
                 assert tuple(got) == expected
                 assert mine["flow"].tolist() == after["flow"].tolist()
                 assert mine["env.has"].tolist() == after["env.has"].tolist()
                 assert (mine["env"] * mine["env.has"]).tolist() == (after["env"] * after["env.has"]).tolist()
+                for name in variables:
+                    assert mine[f"var.{name}"].tolist() == after[f"var.{name}"].tolist(), name
                 present = mine["loops"][:, :1]
                 assert (mine["loops"] * present).tolist() == (after["loops"] * after["loops"][:, :1]).tolist()
                 runs += 1
@@ -362,3 +380,9 @@ def test_a_loops_entry_lives_in_the_loop_arrays_as_in_the_environment():
             assert loops[0].tolist() == [1, len(kept), position] and loop_values[0].tolist() == list(kept)
         else:
             assert loops[0, 0] == 0 and expected == (31415, 6)
+
+
+def test_an_environment_passed_in_is_not_the_flows():
+    function = ir.Function("binder", ("s", "e"), (ir.Return(ir.ReadEnv("a")),))
+    with pytest.raises(NotNative, match="an environment passed in as a parameter"):
+        render_native(function, PLACES)

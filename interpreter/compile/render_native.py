@@ -76,13 +76,15 @@ class Places:
 
 
 class NativeRenderer:
-    def __init__(self, places: Places) -> None:
+    def __init__(self, places: Places, flow_env: bool = True) -> None:
         self.places = places
+        self.flow_env = flow_env        # whether `e` is the flow's environment (not a parameter)
         self.lines: list[str] = []
         self.spans: list[Span | None] = []
         self.commented: tuple[str, int] | None = None
         self.loops = 0
         self.unpacked: dict[str, str] = {}     # a local -> the loop entry whose values it holds
+        self.keys: dict[str, ir.Key] = {}      # a local -> the key of a variable's entry it names
 
     # ---- expressions ----------------------------------------------------------------------
     def expression(self, node: ir.Expression, needs: int = LOWEST) -> str:
@@ -111,18 +113,25 @@ class NativeRenderer:
         k = self.flow_index(node, node.field)
         return (f"flow[{k}] != 0", COMPARISON) if node.field in BOOL_FIELDS else (f"flow[{k}]", ATOM)
 
+    def flow_environment(self, node: ir.Node) -> None:
+        if not self.flow_env:
+            raise NotNative(node, "an environment passed in as a parameter, not the flow's: no arrays")
+
     def has_env(self, node: ir.HasEnv) -> tuple[str, int]:
+        self.flow_environment(node)
         row = self.places.loops.get(node.key)
         if row is not None:
             return f"loops[{row}, 0] != 0", COMPARISON
         return f"env_has[{self.env_slot(node, node.key)}]", ATOM
 
     def read_env(self, node: ir.ReadEnv) -> tuple[str, int]:
+        self.flow_environment(node)
         if node.key in self.places.loops:
             raise NotNative(node, f"the loop entry {node.key!r} is read by unpacking it")
         return f"env[{self.env_slot(node, node.key)}]", ATOM
 
     def env_slot(self, node: ir.Node, key: str) -> int:
+        self.flow_environment(node)
         slot = self.places.env.get(key)
         if slot is None:
             raise NotNative(node, f"the flow's entry {key!r} is not a scalar of the layout")
@@ -141,7 +150,10 @@ class NativeRenderer:
         return node.name, ATOM
 
     def var_place(self, node: ir.Node, key: ir.Expression) -> tuple[str, VarPlace]:
-        """The array element of a variable's entry (`key` a Key), and its family's place."""
+        """The array element of a variable's entry (`key` a Key, or a local bound to one), and
+        its family's place."""
+        if isinstance(key, ir.Local) and key.name in self.keys:
+            key = self.keys[key.name]
         if not isinstance(key, ir.Key):
             raise NotNative(node, "a variable's entry named by a key made elsewhere")
         place = self.places.vars.get(key.family)
@@ -237,8 +249,14 @@ class NativeRenderer:
     def assign(self, target: str, node: ir.Statement, target_node: ir.Expression, value: ir.Expression,
                indent: int) -> None:
         self.unpacked.pop(target, None)
+        self.keys.pop(target, None)
         if value == ir.ReadState("vars"):       # (_V = s.vars: the variables are arrays, parameters)
             self.add(indent, f"pass  # ({target}: the variables are the var_ arrays)", node.span)
+            return
+        if isinstance(value, ir.Key):           # (a key named once, read and written: an element)
+            self.var_place(node, value)
+            self.keys[target] = value
+            self.add(indent, f"pass  # ({target}: {value.family}'s entry)", node.span)
             return
         shorter = augmented(target_node, value)
         if shorter is not None:      # (its right side rendered natively, not by render_python)
@@ -277,6 +295,7 @@ class NativeRenderer:
         for target in node.targets:
             self.unpacked.pop(target, None)
         if isinstance(value, ir.ReadEnv) and value.key in self.places.loops and len(node.targets) == 2:
+            self.flow_environment(value)
             row = self.places.loops[value.key]
             self.add(indent, f"{', '.join(node.targets)} = loop_values[{row}, :loops[{row}, 1]], loops[{row}, 2]",
                      node.span)
@@ -298,11 +317,13 @@ class NativeRenderer:
         self.add(indent, f"loops[{row}, 2] = {self.expression(position)}", node.span)
 
     def delete_env(self, node: ir.DeleteEnv, indent: int) -> None:
+        self.flow_environment(node)
         row = self.places.loops.get(node.key)
         gone = f"loops[{row}, 0] = 0" if row is not None else f"env_has[{self.env_slot(node, node.key)}] = False"
         self.add(indent, gone, node.span)
 
     def write_env(self, node: ir.WriteEnv, indent: int) -> None:
+        self.flow_environment(node)
         row = self.places.loops.get(node.key)
         if row is not None:
             self.write_loop(node, row, indent)
@@ -396,16 +417,22 @@ STATEMENTS: dict[type, Callable[..., None]] = {
 
 def variables_used(function: ir.Function) -> tuple[str, ...]:
     """The variable families a function reads or writes: its `var_NAME` parameters, in this order."""
-    return tuple(sorted({node.key.family for node in ir.walk(function)
-                         if isinstance(node, (ir.ReadVar, ir.WriteVar)) and isinstance(node.key, ir.Key)}))
+    used = set()
+    for node in ir.walk(function):
+        if isinstance(node, (ir.ReadVar, ir.WriteVar)) and isinstance(node.key, ir.Key):
+            used.add(node.key.family)
+        elif isinstance(node, ir.Assign) and isinstance(node.value, ir.Key):     # (a key bound to a local)
+            used.add(node.value.family)
+    return tuple(sorted(used))
 
 
 def render_native(function: ir.Function, places: Places) -> Rendered:
     """The Numba source of a function: `def name(flow, env, env_has, loops, loop_values, cov,
     var_NAME..., params...)`, its state parameter `s` replaced by the state's arrays (the
-    variables' of variables_used). NotNative if a node has no native form."""
+    variables' of variables_used). Its environment nodes are the flow's arrays, unless it takes
+    an environment `e` of its own (a binder's values). NotNative if a node has no native form."""
     params = tuple(f"var_{name}" for name in variables_used(function)) + tuple(p for p in function.params if p != "s")
-    renderer = NativeRenderer(places)
+    renderer = NativeRenderer(places, "e" not in function.params)
     renderer.block(function.body, 1)
     return Rendered(f"def {function.name}({', '.join(STATE_ARRAYS + params)})", renderer.lines, renderer.spans)
 
@@ -413,11 +440,17 @@ def render_native(function: ir.Function, places: Places) -> Rendered:
 def unsupported(function: ir.Function, places: Places) -> list[str]:
     """The notes of every node of a function that keeps it from rendering natively, outermost
     first (an unsupported node's insides are not looked at), in the order of the function."""
+    try:
+        render_native(function, places)
+        return []
+    except NotNative:
+        pass
     notes: list[str] = []
+    # one renderer for the walk, so that what a statement binds (a key, a loop's values) is known after it
+    renderer = NativeRenderer(places, "e" not in function.params)
 
     def visit(node: ir.Node, loops: int, around: Span | None) -> None:
         around = node.span or around
-        renderer = NativeRenderer(places)
         renderer.loops = loops
         try:
             if isinstance(node, ir.Statement):
