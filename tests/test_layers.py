@@ -14,6 +14,7 @@ LAYERS = (
     ("referee.interpreter.runtime",),
     ("referee.interpreter.compile",),
     ("referee.interpreter.engine",),
+    ("referee.interpreter.native",),
     ("referee.interpreter.tools",),
     ("referee.interpreter.play",),
     ("referee.interpreter.adapters",),
