@@ -21,8 +21,7 @@ def make_view(s, player: int) -> dict:
         name = key if isinstance(key, str) else key[0]
         kind, visibility, owner, index_types = game.zone_meta[name]
         shown = key_label(s, key, index_types)
-        visible = visibility == "public" or (
-            visibility == "owner" and owner is not None and key[owner + 1] == player)
+        visible = entry_seen(visibility, owner, key, player)
         entry = {"count": len(items), "kind": kind}
         if visible:
             entry["items"] = [item_view(s.entities[x], x, player, shown_to(s, x, player)) for x in items]
@@ -105,9 +104,21 @@ def var_entry_seen(game, key, player) -> bool:
     """Whether a seat sees an entry of a variable (its name, or (name, *indexes)): a public
     variable's, an owner-only one's entries of its own seat, a hidden one's by nobody."""
     visibility, owner, _, _ = game.var_meta[key if key.__class__ is str else key[0]]
+    return visibility == "top" or entry_seen(visibility, owner, key, player)
+
+
+def entry_seen(visibility, owner, key, player) -> bool:
+    """Whether a seat sees an entry (key: its name, or (name, *indexes)) of a zone or a
+    variable by its visibility: a public one's, an `owner` one's of its own seat, an `others`
+    one's of every seat but its own (its owner sees it face down), a hidden one's by nobody
+    (`top` zones: the caller shows their top)."""
+    if visibility == "public":
+        return True
     if visibility == "owner":
         return owner is not None and key[owner + 1] == player
-    return visibility != "hidden"
+    if visibility == "others":
+        return owner is not None and key[owner + 1] != player
+    return False
 
 
 VIEW_ENTRIES = 2_000       # entries of one indexed variable listed in a view, at most
@@ -222,8 +233,8 @@ def cell_marks(s, player, geometry, index_types, prefix):
     marks = {}
 
     def allowed(visibility, owner):
-        if visibility == "owner":
-            return owner is not None and owner < len(prefix) and prefix[owner] == player
+        if visibility in ("owner", "others"):
+            return owner is not None and owner < len(prefix) and (prefix[owner] == player) == (visibility == "owner")
         return visibility in ("public", "top")
 
     for var, (visibility, owner, types, t) in game.var_meta.items():

@@ -1,0 +1,115 @@
+"""The zone visibility `others`: every seat but the zone's owner sees its components; the owner
+sees them face down, and learns nothing of them through any channel (view, moves' names, log,
+answers, the web page); the search bots draw the owner's own cards again."""
+from __future__ import annotations
+
+import json
+import random
+
+from referee.interpreter.engine import load_game
+from referee.interpreter.engine.render import render_view, view_defaults
+from referee.interpreter.play.determinize import determinization
+from referee.interpreter.tools.leaks import hidden_places
+from referee.interpreter.tools.verify import verify
+
+HATS = """
+game "Hats" { players 2..3 }
+component Card { rank: int } label "card {rank}"
+zone deck: pile of Card hidden
+zone hat[Player]: row of Card others
+zone guessed: row of Card public
+var right[Player]: int = 0
+var rounds: int = 0
+setup {
+  for r in 1..9 { create 1 Card { rank: r } in deck }
+  shuffle deck
+  for p in players { deal 1 from deck to hat[p] }
+}
+ACTION
+flow { turns from 1 until rounds >= 4 { play guess } }
+"""
+
+FAIR = """action guess(n in 1..9) "guess {n}" {
+  let c = top(hat[current])
+  if c.rank == n { right[current] += 1 }
+  move c to guessed
+  deal 1 from deck to hat[current]
+  rounds += 1
+}"""
+
+
+def load(write_rules, action=FAIR, players=None):
+    game, diagnostics, _ = load_game(str(write_rules(HATS.replace("ACTION", action))), players=players)
+    assert not diagnostics, diagnostics
+    return game
+
+
+def hat_label(state, seat):
+    return state.entities[state.zones[("hat", seat)][-1]]["__label__"]
+
+
+def test_everybody_but_the_owner_sees_the_cards_of_an_others_zone(write_rules):
+    game = load(write_rules, players=3)
+    state = game.new_initial_state(seed=3)
+    for seat in game.seats:
+        zones = state.view(seat)["zones"]
+        for owner in game.seats:
+            entry = zones[f"hat[P{owner}]"]
+            assert entry["count"] == 1
+            if owner == seat:
+                assert "items" not in entry           # face down to its owner
+            else:
+                assert [item["label"] for item in entry["items"]] == [hat_label(state, owner)]
+        text = render_view(state.view(seat), view_defaults(game))
+        assert f"P{seat}'s hat: 1 hidden" in text
+        assert hat_label(state, seat) not in text
+
+
+def test_the_owner_learns_nothing_of_its_own_cards_and_a_planted_leak_is_found(write_rules):
+    assert verify(load(write_rules), games=15).failures == []
+    # the move names the card its owner cannot see
+    leaky = """action guess(n in 1..9 where n == top(hat[current]).rank) "guess {n}" {
+  move top(hat[current]) to guessed
+  deal 1 from deck to hat[current]
+  rounds += 1
+}"""
+    report = verify(load(write_rules, leaky), games=15)
+    assert report.failures and {f.kind for f in report.failures} == {"leak"}
+    # a log line that names the owner's card to everybody
+    logged = FAIR.replace("rounds += 1", 'log "{current} wore {top(hat[current])}"\n  rounds += 1')
+    logged = logged.replace("let c = top(hat[current])", 'log "{current} wears {top(hat[current])}"\n  let c = top(hat[current])')
+    assert verify(load(write_rules, logged), games=15, leaks="flows").failures
+
+
+def test_the_leak_finder_and_the_search_bots_treat_the_owner_as_unable_to_see(write_rules):
+    game = load(write_rules, players=3)
+    state = game.new_initial_state(seed=5)
+    for seat in game.seats:
+        places = {(key, how) for key, _, _, how in hidden_places(state, seat)}
+        assert (("hat", seat), ("hidden",)) in places
+        assert not any(key == ("hat", other) for other in game.seats if other != seat for key, _ in places)
+    drawn = set()
+    for k in range(40):
+        sample = determinization(state, 1, random.Random(k))
+        for other in (2, 3):            # what seat 1 sees stays
+            assert sample.zones[("hat", other)] == state.zones[("hat", other)]
+        drawn.add(sample.zones[("hat", 1)][-1])
+    assert len(drawn) > 1               # its own card is drawn again among those it cannot see
+    assert not drawn & {state.zones[("hat", p)][-1] for p in (2, 3)}
+
+
+def test_the_web_page_shows_the_owner_its_cards_face_down_and_the_others_their_labels(write_rules, tmp_path):
+    from referee.interpreter.web.app import table_info
+    from referee.interpreter.web.html import page
+    from referee.interpreter.web.table import Table
+    path = write_rules(HATS.replace("ACTION", FAIR))
+    game = load(write_rules)
+    t = Table("hats-1", game, str(path), 4, {})
+    info = table_info(game)
+    assert info["facing"] == {"hat"} and "hat" not in info["private"]
+    mine, theirs = hat_label(t.state, 1), hat_label(t.state, 2)
+    html = page(t.observation(1), info, "/static")
+    assert "the others see them, not you" in html
+    assert theirs in html and (mine == theirs or mine not in html)
+    assert mine not in json.dumps(t.observation(1), default=str)
+    assert mine in page(t.observation(2), info, "/static")
