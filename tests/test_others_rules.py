@@ -113,3 +113,110 @@ def test_the_web_page_shows_the_owner_its_cards_face_down_and_the_others_their_l
     assert theirs in html and (mine == theirs or mine not in html)
     assert mine not in json.dumps(t.observation(1), default=str)
     assert mine in page(t.observation(2), info, "/static")
+
+
+HINTS = """
+game "Hints" { players 2 }
+enum Colour { red, blue }
+component Card { colour: Colour, rank: int } label "{colour} {rank}"
+zone deck: pile of Card hidden
+zone hand[Player]: row of Card others
+zone played: row of Card public
+var turns_left: int = 8
+EXTRA
+setup {
+  for c in Colour { for r in 1..5 { create 1 Card { colour: c, rank: r } in deck } }
+  shuffle deck
+  for p in players { deal 3 from deck to hand[p] }
+}
+action hint(c in Colour) "hint {c}" {
+  for x in hand[next(current)] {
+    if x.colour == c {
+      reveal x.colour to next(current)
+      TOLD
+    }
+  }
+  turns_left -= 1
+}
+action play_newest "play your newest card" {
+  move top(hand[current]) to played
+  deal 1 from deck to hand[current]
+  turns_left -= 1
+}
+flow { turns from 1 until turns_left <= 0 { play hint, play_newest } }
+"""
+
+
+def hints(write_rules, extra="", told=""):
+    game, diagnostics, _ = load_game(str(write_rules(HINTS.replace("EXTRA", extra).replace("TOLD", told))))
+    assert not diagnostics, diagnostics
+    return game
+
+
+def dealt_a_red_card(game):
+    """A start in which P2 holds a red card and a blue one."""
+    for seed in range(50):
+        state = game.new_initial_state(seed=seed)
+        if {state.entities[x]["colour"] for x in state.zones[("hand", 2)]} == {"red", "blue"}:
+            return state
+    raise AssertionError("no such deal")
+
+
+def play(state, name):
+    (move,) = [m for m in state.legal_moves() if m.name == name]
+    state.apply(move)
+
+
+def test_a_told_attribute_is_shown_to_those_told_on_their_face_down_cards_until_it_moves(write_rules):
+    game = hints(write_rules)
+    state = dealt_a_red_card(game)
+    hand = state.zones[("hand", 2)]
+    red = [k for k, x in enumerate(hand, start=1) if state.entities[x]["colour"] == "red"]
+    play(state, "hint red")
+    entry = state.view(2)["zones"]["hand[P2]"]
+    assert "items" not in entry
+    assert entry["known"] == [{"position": k, "type": "Card", "known": {"colour": "red"}} for k in red]
+    text = render_view(state.view(2), view_defaults(game))
+    assert "known to you: " + ", ".join(f"Card colour red (#{k})" for k in red) in text
+    assert "known" not in state.view(1)["zones"]["hand[P2]"]       # P1 sees the cards whole
+    x = hand[red[0] - 1]
+    state.move(x, ("hand", 2))                   # it moved (to the top of the same hand): forgotten, as a `reveal`
+    assert state.shown_to.get(x) is None
+    assert len(state.view(2)["zones"]["hand[P2]"].get("known", [])) == len(red) - 1
+
+
+def test_what_was_told_counts_as_seen_and_nothing_more(write_rules):
+    mine = "var noted[Player]: Colour? owner = none\nvar rank_noted[Player]: int owner = 0"
+    assert verify(hints(write_rules, mine, "noted[next(current)] = x.colour"), games=15, leaks="flows").failures == []
+    leaky = verify(hints(write_rules, mine, "rank_noted[next(current)] = x.rank"), games=15, leaks="flows")
+    assert leaky.failures and {f.kind for f in leaky.failures} == {"leak"}
+
+
+def test_the_search_bots_keep_what_the_owner_was_told(write_rules):
+    game = hints(write_rules)
+    state = dealt_a_red_card(game)
+    play(state, "hint red")
+    colours = [state.entities[x]["colour"] for x in state.zones[("hand", 2)]]
+    ranks = set()
+    for k in range(30):
+        sample = determinization(state, 2, random.Random(k))
+        hand = sample.zones[("hand", 2)]
+        for x, colour in zip(hand, colours):
+            if colour == "red":
+                assert sample.entities[x]["colour"] == "red"
+        ranks.add(tuple(sample.entities[x]["rank"] for x in hand))
+        assert sample.zones[("hand", 1)] == state.zones[("hand", 1)]
+    assert len(ranks) > 1
+
+
+def test_a_told_attribute_reaches_the_web_page_of_those_told_only(write_rules):
+    from referee.interpreter.web.app import table_info
+    from referee.interpreter.web.html import page
+    from referee.interpreter.web.table import Table
+    game = hints(write_rules)
+    seed = dealt_a_red_card(game).seed
+    t = Table("hints-1", game, str(write_rules(HINTS.replace("EXTRA", "").replace("TOLD", ""))), seed, {})
+    t.play(1, "hint red")
+    info = table_info(game)
+    assert "known to you: Card colour red" in page(t.observation(2), info, "/static")
+    assert "known to you" not in page(t.observation(1), info, "/static")

@@ -35,6 +35,11 @@ def make_view(s, player: int) -> dict:
                         and not (visibility == "top" and k == len(items))]
             if revealed:
                 entry["shown"] = revealed
+            known = [{"position": k, "type": s.entities[x]["__type__"], "known": known_labels(s, x, player)}
+                     for k, x in enumerate(items, start=1) if told(s, x, player) and not shown_to(s, x, player)
+                     and not (visibility == "top" and k == len(items))]
+            if known:
+                entry["known"] = known
         zones[shown] = entry
     values = {}
     for key in var_keys(s):
@@ -162,6 +167,23 @@ def shown_to(s, x, player) -> bool:
     """Whether a `reveal` showed component x to the player (and it has not moved since)."""
     seats = s.shown_to.get(x)
     return seats is not None and player in seats
+
+
+def told(s, x, player) -> tuple:
+    """((attribute, value), ...): what `reveal x.attribute to ...` told the player of component
+    x (until it moves), by attribute."""
+    facts = s.shown_to.get(x)
+    if not facts:
+        return ()
+    return tuple(sorted((fact[1], fact[2]) for fact in facts if fact.__class__ is tuple and fact[0] == player))
+
+
+def known_labels(s, x, player) -> dict:
+    """{attribute: its value's label}, of what the player was told of component x."""
+    game = s.game
+    fields = {f.name: f for f in game.types.components[s.entities[x]["__type__"]].fields}
+    return {name: game.labeler(game.types.type_name(fields[name].type) if name in fields else "Player?", player)(s, value)
+            for name, value in told(s, x, player)}
 
 
 def item_view(entity, eid, player=None, shown=False):

@@ -36,7 +36,7 @@ from ..runtime.errors import Finished, IllegalMove, NeedChoice, RulesRuntimeErro
 from ..engine.located import PYTHON_ERRORS
 from ..engine.moves import move_name, public_moves, public_text
 from ..engine.refusals import explain_refusal
-from ..engine.views import entry_seen, index_values, key_label, make_view, shown_to, var_entry_seen
+from ..engine.views import entry_seen, index_values, key_label, make_view, shown_to, told, var_entry_seen
 from .view_diff import json_difference
 
 TWINS = 3            # twin states per seat and state
@@ -73,8 +73,8 @@ def hidden_places(state, seat) -> list:
             if visible or (visibility == "top" and position == len(items) - 1):
                 if "__public_label__" in entity and entity.get("owner") != seat:
                     out.append((key, position, x, ("masked", entity["__public_label__"])))
-            else:
-                out.append((key, position, x, ("hidden",)))
+            else:           # with what the seat was told of it (`reveal x.colour to ...`)
+                out.append((key, position, x, ("hidden", *told(state, x, seat))))
     return out
 
 
