@@ -220,3 +220,28 @@ def test_a_told_attribute_reaches_the_web_page_of_those_told_only(write_rules):
     info = table_info(game)
     assert "known to you: Card colour red" in page(t.observation(2), info, "/static")
     assert "known to you" not in page(t.observation(1), info, "/static")
+
+
+def test_an_others_variable_is_seen_by_every_seat_but_its_own_and_drawn_again_for_it(write_rules):
+    rules = HATS.replace("ACTION", FAIR).replace("var rounds: int = 0",
+                                                 "var rounds: int = 0\nvar mark[Player]: int in 1..9 others = 5")
+    game, diagnostics, _ = load_game(str(write_rules(rules)), players=3)
+    assert not diagnostics, diagnostics
+    state = game.new_initial_state(seed=1)
+    for seat in game.seats:
+        shown = state.view(seat)["vars"]
+        assert f"mark[P{seat}]" not in shown
+        assert all(shown[f"mark[P{other}]"] == "5" for other in game.seats if other != seat)
+    drawn = {determinization(state, 2, random.Random(k)).vars.get(("mark", 2), 5) for k in range(30)}
+    assert len(drawn) > 1
+    assert {determinization(state, 2, random.Random(k)).vars.get(("mark", 1), 5) for k in range(10)} == {5}
+
+
+def test_the_search_bots_play_a_game_with_others_zones_and_told_attributes(write_rules):
+    from referee.interpreter.play.bots import ISMCTSBot
+    game = hints(write_rules)
+    state = game.new_initial_state(seed=2)
+    bot = ISMCTSBot(seed=1, iterations=30)
+    while not state.is_terminal():
+        state.apply(bot.choose(state))
+    assert state.is_terminal()
