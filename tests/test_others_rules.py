@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from referee.interpreter.engine import load_game
 from referee.interpreter.engine.render import render_view, view_defaults
 from referee.interpreter.play.determinize import determinization
@@ -245,3 +247,29 @@ def test_the_search_bots_play_a_game_with_others_zones_and_told_attributes(write
     while not state.is_terminal():
         state.apply(bot.choose(state))
     assert state.is_terminal()
+
+
+def test_no_seat_gets_through_the_web_table_what_it_may_not_see(write_rules, monkeypatch):
+    """The web leak check of test_web_leaks (every seat and a spectator against the leak
+    finder's twins, over HTTP: page, state.json, events, answers) on a game of `others` hands
+    and told attributes."""
+    from . import test_web_leaks as web_leaks
+    from referee.interpreter.web.table import Table
+    path = write_rules(HINTS.replace("EXTRA", "").replace("TOLD", ""))
+    game = hints(write_rules)
+    original = web_leaks.table
+
+    def table(name, seed=1, players=None, **options):
+        if name != "hints":
+            return original(name, seed=seed, players=players, **options)
+        return Table("hints-1", game, str(path), seed, {})
+    monkeypatch.setattr(web_leaks, "table", table)
+    counts = web_leaks.check_game("hints", 2, 8, dealt_a_red_card(game).seed)
+    assert counts["steps"] == 8 and counts["exchanges"] > 0
+
+    def leaky(self, seat):          # a page that also says what the seat wears: caught
+        observed = Table.observation(self, seat)
+        observed["worn"] = [self.state.entities[x]["__label__"] for x in self.state.zones.get(("hand", seat), ())]
+        return observed
+    with pytest.raises(AssertionError, match="exchanged"):
+        web_leaks.check_game("hints", 2, 2, 1, leaky_observation=leaky)
