@@ -615,6 +615,9 @@ class Checker(Visitor):
 
     def visit_Reveal(self, node, scope, where):
         what = self.expr(node.what, scope)
+        if isinstance(node.what, ast.Attribute) and what != ANY and \
+                strip_optional(self.expr(node.what.obj, scope)) in self.components:
+            what = ANY          # `reveal c.colour to p`: one attribute of a component is told
         collection = what.startswith("list[") or what.startswith("zone[")
         if what != ANY and strip_optional(element_of(what) if collection else what) not in self.components:
             self.error("E305", f"only components can be revealed (one, a list or a zone), but this is {describe(what)}",

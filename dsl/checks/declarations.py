@@ -142,15 +142,21 @@ def check_var_ranges(c: Checker):
 
 
 def check_owner_has_a_seat(c: Checker):
-    """`owner` shows a zone's or a variable's entry to the seat of its Player index: without
-    one, nobody would ever see it (a hidden one says so)."""
+    """`owner` shows a zone's or a variable's entry to the seat of its Player index, `others`
+    to every seat but that one: without one, nobody (everybody) would ever see it."""
     for kind, group in (("zone", c.zones.values()), ("variable", c.vars.values())):
         for declared in group:
-            if declared.visibility != "owner":
+            if declared.visibility not in ("owner", "others"):
                 continue
-            if not any(strip_optional(element_of(c.expr(d, c.globals))) == "Player" for d in declared.index):
+            if any(strip_optional(element_of(c.expr(d, c.globals))) == "Player" for d in declared.index):
+                continue
+            if declared.visibility == "owner":
                 c.error("E417", f"{kind} '{declared.name}' is 'owner', but has no Player index: nobody would see it",
                         declared.span, f"index it by the players ({declared.name}[Player, ...]), or mark it 'hidden'")
+            else:
+                c.error("E418", f"{kind} '{declared.name}' is 'others', but has no Player index: no seat owns it, "
+                                "so everybody would see it", declared.span,
+                        f"index it by the players ({declared.name}[Player, ...]), or mark it 'public'")
 
 
 def check_var_display(c: Checker):

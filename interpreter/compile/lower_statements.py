@@ -522,13 +522,17 @@ class StatementLowering:
         return ir.Local(temp)
 
     def visit_Reveal(self, node, scope, ctx, out):
-        what = self.codegen.collection(node.what, scope, ctx) \
-            if not self.is_component(self.type_value(node.what, scope).without_none()) \
-            else f"({self.x(node.what, scope, ctx)},)"
+        told = isinstance(node.what, ast.Attribute) and \
+            self.is_component(self.type_value(node.what.obj, scope).without_none())
+        # `reveal c.colour to P` tells the players that attribute of the component
+        what = f"({self.x(node.what.obj if told else node.what, scope, ctx)},)" \
+            if told or self.is_component(self.type_value(node.what, scope).without_none()) \
+            else self.codegen.collection(node.what, scope, ctx)
         players = self.x(node.players, scope, ctx)
         if self.type_value(node.players, scope).without_none() == PLAYER:
             players = f"({players},)"
-        out.append(call("reveal_to", STATE, hosted(what), hosted(players)))
+        told_attribute = (ir.Constant(node.what.name),) if told else ()
+        out.append(call("reveal_to", STATE, hosted(what), hosted(players), *told_attribute))
 
     def visit_Create(self, node, scope, ctx, out):
         values = self.fresh("_values")

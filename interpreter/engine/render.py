@@ -116,11 +116,15 @@ def zone_parts(entry, index):
         return ["empty"], ", "
     items = entry.get("items")
     if items is None:
-        shown = entry.get("shown")
+        shown, known = entry.get("shown"), entry.get("known")
+        text = f"{count} hidden"
         if shown:       # a `reveal` showed some of them to this player
-            return [f"{count} hidden, shown to you: " +
-                    ", ".join(f"{item_text(item, None)} (#{item['position']})" for item in shown)], ", "
-        return [f"{count} hidden"], ", "
+            text += ", shown to you: " + ", ".join(f"{item_text(item, None)} (#{item['position']})" for item in shown)
+        if known:       # `reveal x.colour to ...` told this player some of their attributes
+            text += ", known to you: " + ", ".join(
+                f"{item['type']} {' '.join(f'{k} {v}' for k, v in item['known'].items())} (#{item['position']})"
+                for item in known)
+        return [text], ", "
     # cards in 'hand[P1]' need not each say '(P1)'
     owners = {item.get("owner") for item in items}
     hide_owner = None

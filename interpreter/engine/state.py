@@ -88,8 +88,8 @@ class State:
         # clone: whoever clones may draw its random source anew, as search bots do): its seed
         # and history make it again, so its steps take no copy from before them (Unbuilt)
         self.rebuildable = False
-        # component -> the players a `reveal` showed it to, until it moves (never changed in
-        # place: a clone shares it)
+        # component -> the players a `reveal` showed it to, and (seat, attribute, value) facts
+        # `reveal x.attribute` told, until it moves (never changed in place: a clone shares it)
         self.shown_to = {}
         # whether this state may change its entities and columns in place (x.a = ...): they
         # are shared with clones, and with the other games of the game, until one changes

@@ -21,8 +21,7 @@ def make_view(s, player: int) -> dict:
         name = key if isinstance(key, str) else key[0]
         kind, visibility, owner, index_types = game.zone_meta[name]
         shown = key_label(s, key, index_types)
-        visible = visibility == "public" or (
-            visibility == "owner" and owner is not None and key[owner + 1] == player)
+        visible = entry_seen(visibility, owner, key, player)
         entry = {"count": len(items), "kind": kind}
         if visible:
             entry["items"] = [item_view(s.entities[x], x, player, shown_to(s, x, player)) for x in items]
@@ -36,6 +35,11 @@ def make_view(s, player: int) -> dict:
                         and not (visibility == "top" and k == len(items))]
             if revealed:
                 entry["shown"] = revealed
+            known = [{"position": k, "type": s.entities[x]["__type__"], "known": known_labels(s, x, player)}
+                     for k, x in enumerate(items, start=1) if told(s, x, player) and not shown_to(s, x, player)
+                     and not (visibility == "top" and k == len(items))]
+            if known:
+                entry["known"] = known
         zones[shown] = entry
     values = {}
     for key in var_keys(s):
@@ -105,9 +109,21 @@ def var_entry_seen(game, key, player) -> bool:
     """Whether a seat sees an entry of a variable (its name, or (name, *indexes)): a public
     variable's, an owner-only one's entries of its own seat, a hidden one's by nobody."""
     visibility, owner, _, _ = game.var_meta[key if key.__class__ is str else key[0]]
+    return visibility == "top" or entry_seen(visibility, owner, key, player)
+
+
+def entry_seen(visibility, owner, key, player) -> bool:
+    """Whether a seat sees an entry (key: its name, or (name, *indexes)) of a zone or a
+    variable by its visibility: a public one's, an `owner` one's of its own seat, an `others`
+    one's of every seat but its own (its owner sees it face down), a hidden one's by nobody
+    (`top` zones: the caller shows their top)."""
+    if visibility == "public":
+        return True
     if visibility == "owner":
         return owner is not None and key[owner + 1] == player
-    return visibility != "hidden"
+    if visibility == "others":
+        return owner is not None and key[owner + 1] != player
+    return False
 
 
 VIEW_ENTRIES = 2_000       # entries of one indexed variable listed in a view, at most
@@ -151,6 +167,23 @@ def shown_to(s, x, player) -> bool:
     """Whether a `reveal` showed component x to the player (and it has not moved since)."""
     seats = s.shown_to.get(x)
     return seats is not None and player in seats
+
+
+def told(s, x, player) -> tuple:
+    """((attribute, value), ...): what `reveal x.attribute to ...` told the player of component
+    x (until it moves), by attribute."""
+    facts = s.shown_to.get(x)
+    if not facts:
+        return ()
+    return tuple(sorted((fact[1], fact[2]) for fact in facts if fact.__class__ is tuple and fact[0] == player))
+
+
+def known_labels(s, x, player) -> dict:
+    """{attribute: its value's label}, of what the player was told of component x."""
+    game = s.game
+    fields = {f.name: f for f in game.types.components[s.entities[x]["__type__"]].fields}
+    return {name: game.labeler(game.types.type_name(fields[name].type) if name in fields else "Player?", player)(s, value)
+            for name, value in told(s, x, player)}
 
 
 def item_view(entity, eid, player=None, shown=False):
@@ -222,8 +255,8 @@ def cell_marks(s, player, geometry, index_types, prefix):
     marks = {}
 
     def allowed(visibility, owner):
-        if visibility == "owner":
-            return owner is not None and owner < len(prefix) and prefix[owner] == player
+        if visibility in ("owner", "others"):
+            return owner is not None and owner < len(prefix) and (prefix[owner] == player) == (visibility == "owner")
         return visibility in ("public", "top")
 
     for var, (visibility, owner, types, t) in game.var_meta.items():

@@ -4,12 +4,13 @@ A search bot for a game of hidden information (bots.ISMCTSBot) may not read what
 cannot see. It searches instead over states sampled from what the seat knows, the engine's
 declared visibility being the only source of what is hidden (leaks.hidden_places): the
 components the seat cannot see are dealt again at random among their places (each zone keeps
-its count; a component keeps its type and owner, and one seen masked keeps its public label),
+its count; a component keeps its type and owner, one seen masked keeps its public label, and
+one whose attribute the seat was told goes only where a component told the same was),
 other seats' sealed simultaneous moves not revealed yet are drawn again among the moves they
 could have made, and the random source is new (shuffles and dice to come).
 
 The entries of variables that the seat may not see (hidden ones: every entry; owner-only
-ones: the other seats' entries; the views' rule, engine.var_entry_seen) are drawn again too,
+ones: the other seats' entries; `others` ones: its own; the views' rule, engine.var_entry_seen) are drawn again too,
 each uniformly and independently among the values its type allows, when those are finite: an
 int with a declared range (`int in 1..6`), a bool, an enum, a Player, and none too for an
 optional one. Entries of other types (an int without a range, a list, a component, a text)

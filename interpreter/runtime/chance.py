@@ -1,5 +1,6 @@
 """Random draws at run time: shuffles and picks from the state's seeded source, or as chance
-nodes (explicit chance); components shown to players; `after`, on a copy."""
+nodes (explicit chance); components shown to players, or one attribute of them told; `after`,
+on a copy."""
 from __future__ import annotations
 
 from . import random_source
@@ -16,8 +17,11 @@ def shuffle(s, key):
             s.shown_to = {x: seats for x, seats in s.shown_to.items() if x not in items}
 
 
-def reveal_to(s, items, players):
-    """The players see these components whole until each moves (State.move forgets it)."""
+def reveal_to(s, items, players, attribute=None):
+    """The players see these components whole until each moves (State.move forgets it), or
+    only the attribute named (`reveal c.colour to P`: tell_to)."""
+    if attribute is not None:
+        return tell_to(s, items, attribute, players)
     seats = frozenset(p for p in players if p is not None)
     if not seats:
         return
@@ -25,6 +29,23 @@ def reveal_to(s, items, players):
     for x in items:
         if x is not None:
             shown[x] = shown.get(x, frozenset()) | seats
+    s.shown_to = shown
+
+
+def tell_to(s, items, attribute, players):
+    """The players know one attribute of these components (its value now), until each moves
+    or is shuffled: kept with what `reveal` showed them, as (seat, attribute, value) facts
+    beside the seats that saw it whole (State.move and shuffles forget both)."""
+    seats = {p for p in players if p is not None}
+    if not seats:
+        return
+    shown = dict(s.shown_to)      # shared with clones: a new dict
+    for x in items:
+        if x is not None:
+            value = s.entities[x].get(attribute)
+            kept = {fact for fact in shown.get(x, ()) if fact.__class__ is int
+                    or fact[0] not in seats or fact[1] != attribute}      # told again: the value now
+            shown[x] = frozenset(kept | {(p, attribute, value) for p in seats})
     s.shown_to = shown
 
 

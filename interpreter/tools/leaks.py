@@ -5,7 +5,8 @@ see: two components it cannot see exchanged (in hidden zones, in other seats' ow
 the top of a `top` zone), two components it sees only masked exchanged (the same public label:
 their owner-only attributes differ), another seat's sealed simultaneous move not revealed yet
 replaced by another it could have made, another random source, or an entry of a variable it may
-not see (engine.var_entry_seen: a hidden one's, another seat's of an owner-only one) set to
+not see (engine.var_entry_seen: a hidden one's, another seat's of an owner-only one, its own of
+an `others` one) set to
 another value of its type, where that type has finitely many (drawn_values: a ranged int, a
 bool, an enum, a Player, none for an optional one). Everything the seat is shown must then be
 the same in the twin: its view (the JSON, from which its text is drawn), the moves it has seen,
@@ -35,7 +36,7 @@ from ..runtime.errors import Finished, IllegalMove, NeedChoice, RulesRuntimeErro
 from ..engine.located import PYTHON_ERRORS
 from ..engine.moves import move_name, public_moves, public_text
 from ..engine.refusals import explain_refusal
-from ..engine.views import index_values, key_label, make_view, shown_to, var_entry_seen
+from ..engine.views import entry_seen, index_values, key_label, make_view, shown_to, told, var_entry_seen
 from .view_diff import json_difference
 
 TWINS = 3            # twin states per seat and state
@@ -64,8 +65,7 @@ def hidden_places(state, seat) -> list:
             continue
         name = key if key.__class__ is str else key[0]
         _, visibility, owner, _ = game.zone_meta[name]
-        visible = visibility == "public" or (
-            visibility == "owner" and owner is not None and key[owner + 1] == seat)
+        visible = entry_seen(visibility, owner, key, seat)
         for position, x in enumerate(items):
             entity = state.entities[x]
             if shown_to(state, x, seat):
@@ -73,8 +73,8 @@ def hidden_places(state, seat) -> list:
             if visible or (visibility == "top" and position == len(items) - 1):
                 if "__public_label__" in entity and entity.get("owner") != seat:
                     out.append((key, position, x, ("masked", entity["__public_label__"])))
-            else:
-                out.append((key, position, x, ("hidden",)))
+            else:           # with what the seat was told of it (`reveal x.colour to ...`)
+                out.append((key, position, x, ("hidden", *told(state, x, seat))))
     return out
 
 

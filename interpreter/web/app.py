@@ -94,6 +94,7 @@ def table_info(game) -> dict:
     """What every seat of a game may know from its rules file alone, for drawing its pages."""
     from ..engine.render import symbol_legends, view_defaults
     return {"private": {name for name, meta in game.zone_meta.items() if meta[1] == "owner"},
+            "facing": {name for name, meta in game.zone_meta.items() if meta[1] == "others"},
             "legends": symbol_legends(game, game.new_initial_state(seed=0)),
             "defaults": view_defaults(game),
             "rules": rule_texts(game)}

@@ -221,21 +221,23 @@ def zone_html(label: str, entry: dict, yours: bool) -> str:
             f'<span class="cards">{joiner.join(cards)}</span></div>')
 
 
-def zones_html(observed: dict, private: set) -> str:
+def zones_html(observed: dict, private: set, facing: frozenset = frozenset()) -> str:
     """The zones the view lists (not those a board drawing shows whole), the seat's own
-    private zones first, under 'yours'."""
+    private zones first, under 'yours', then its own `others` zones (which it sees face down)."""
     seat = f"P{observed.get('seat')}"
     drawn = {z for board in (observed.get("boards") or {}).values() for z in board.get("zones", ())}
-    yours, others = [], []
+    yours, held, others = [], [], []
     for label, entry in (observed.get("zones") or {}).items():
         name, index = split_key(label)
         if name in drawn and entry.get("count", 0) <= 1:
             continue
-        mine = name in private and seat in index
-        (yours if mine else others).append(zone_html(label, entry, mine))
+        mine = (name in private or name in facing) and seat in index
+        (others if not mine else yours if name in private else held).append(zone_html(label, entry, mine))
     out = []
     if yours:
         out.append(f'<section class="zones yours"><h2>Yours (only you see them)</h2>{"".join(yours)}</section>')
+    if held:
+        out.append(f'<section class="zones yours"><h2>Yours (the others see them, not you)</h2>{"".join(held)}</section>')
     if others:
         out.append(f'<section class="zones"><h2>Zones</h2>{"".join(others)}</section>')
     return "".join(out)
@@ -307,13 +309,13 @@ def status_html(observed: dict) -> str:
 def fragment(observed: dict, info: dict) -> str:
     """The part of a seat's page that changes with the game (sent again on every change).
     `info`: what the rules file declares for every seat alike ('private': the names of zones
-    each seat sees its own of, 'legends' of hex maps' symbols, 'defaults' of variables)."""
+    each seat sees its own of, 'facing': of those it sees all but its own of, 'legends' of hex maps' symbols, 'defaults' of variables)."""
     return (f'<div id="table" data-version="{observed.get("version", 0)}" '
             f'data-to-move="{observed.get("to_move") or ""}" data-finished="{str(bool(observed.get("finished"))).lower()}" '
             f'data-can-undo="{str(bool(observed.get("can_undo"))).lower()}">'
             + status_html(observed)
             + '<div class="columns"><div class="main">' + boards_html(observed, info.get("legends") or {})
-            + move_buttons(observed) + zones_html(observed, info.get("private") or set())
+            + move_buttons(observed) + zones_html(observed, info.get("private") or set(), info.get("facing") or frozenset())
             + '</div><div class="side">' + variables_html(observed, info.get("defaults") or {})
             + log_html(observed) + "</div></div></div>")
 
