@@ -339,7 +339,7 @@ class Resolver(Visitor):
 
     def visit_Game(self, node, scope):
         for field in node.fields:
-            if isinstance(field, (ast.ScoreField, ast.ReturnsField)):
+            if isinstance(field, (ast.ScoreField, ast.ReturnsField, ast.TeamsField)):
                 inner = self.declare_local(field, field.player_name, scope.child(), field.span, "player", "Player")
                 self.visit(field.expr, inner)
 

@@ -96,6 +96,7 @@ class Game:
             rules.invariants, rules.setup_may_choose, rules.setup, rules.setup_parts)
         self.flow, self.run_flow, self.score, self.declared_returns = (
             rules.flow, rules.run_flow, rules.score, rules.declared_returns)
+        self.teams = rules.teams        # f(s, p) of `teams p: EXPR`, when the header has it
         if self.coverage is not None:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
