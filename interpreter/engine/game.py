@@ -97,6 +97,8 @@ class Game:
         self.flow, self.run_flow, self.score, self.declared_returns = (
             rules.flow, rules.run_flow, rules.score, rules.declared_returns)
         self.teams = rules.teams        # f(s, p) of `teams p: EXPR`, when the header has it
+        # whether the rules may `finish lost` (every player loses: returns down to -1)
+        self.may_lose = any(isinstance(n, ast.FinishLost) for n in ast.walk(program.parts()))
         if self.coverage is not None:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler

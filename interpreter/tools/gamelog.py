@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Optional
 
@@ -68,7 +69,9 @@ def rules_sha256(game) -> str:
 
 
 def game_result(state) -> dict:
-    return {"winners": list(state.winners), "scores": list(state.scores()),
+    # (a score that is a fraction, 15/2, is a JSON number as the returns are: 7.5)
+    scores = [float(v) if v.__class__ is Fraction else v for v in state.scores()]
+    return {"winners": list(state.winners), "scores": scores,
             "terminal": bool(state.is_terminal()), "outcome": state.outcome(), "returns": list(state.returns())}
 
 
