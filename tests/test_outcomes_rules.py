@@ -108,6 +108,26 @@ def test_fractional_scores_are_numbers_in_json_and_in_game_logs(capsys, write_ru
     assert "scores: P1 8 · P2 15/2" in out
 
 
+def test_a_real_param_is_set_as_a_decimal_number_or_a_fraction_and_logged_exactly(capsys, write_rules, tmp_path):
+    text = KOMI.replace("param komi = 7.5", "param komi: real = 7.5")
+    path = write_rules(text, "komi.rules")
+    for given, value in (("6.5", Fraction(13, 2)), ("13/3", Fraction(13, 3)), ("6", 6)):
+        game = load(write_rules, text, "komi.rules", params={"komi": given})
+        assert game.params["komi"] == value
+    game, diagnostics, _ = load_game(str(path), params={"komi": "six"})
+    assert game is None and diagnostics[0].code == "E604" and "13/2" in diagnostics[0].message
+    game = load(write_rules, text, "komi.rules", params={"komi": "13/3"})
+    state = played(game, "stop", "place 9", "place 9")
+    log_path = tmp_path / "komi.json"
+    write_log(log_path, game, state, str(path))
+    log, _ = read_log(log_path)
+    assert log["params"] == {"komi": "13/3"} and log["result"]["scores"] == [9, float(9 + Fraction(13, 3))]
+    replayed, problem = replay(log, log_path=str(log_path))
+    assert problem is None and replayed.game.params["komi"] == Fraction(13, 3)
+    code, out, _ = run(capsys, "simulate", path, "--games", "2", "--param", "komi=13/2", "--json")
+    assert code == 0 and json.loads(out)["params"] == {"komi": 6.5}
+
+
 # ---- teams -------------------------------------------------------------------------------
 
 TEAMS = """game "Relay" {
