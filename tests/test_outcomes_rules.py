@@ -280,6 +280,14 @@ def test_simulate_and_play_say_a_game_lost_by_all(capsys, write_rules):
         pytest.fail("no random game of 20 was lost")
 
 
+def test_analyze_counts_the_games_lost_by_all_apart_from_draws(capsys, write_rules):
+    path = write_rules(COOPERATIVE)
+    code, out, _ = run(capsys, "analyze", path, "--games", "30", "--json")
+    figures = json.loads(out)["figures"]
+    assert code == 0 and figures["lost"]["count"] > 0
+    assert figures["lost"]["count"] + figures["draws"]["count"] + figures["shared_wins"]["count"] == 30
+
+
 HOUSE = """game "Beat the dealer" {
   players 1
 }

@@ -73,10 +73,13 @@ def rules_sha256(game) -> str:
     return files_sha256(game.program.files or [game.path])
 
 
+def json_scores(state) -> list:
+    """The scores as JSON numbers: a score that is a fraction (15/2) as a float (7.5), as the returns are."""
+    return [float(v) if v.__class__ is Fraction else v for v in state.scores()]
+
+
 def game_result(state) -> dict:
-    # (a score that is a fraction, 15/2, is a JSON number as the returns are: 7.5)
-    scores = [float(v) if v.__class__ is Fraction else v for v in state.scores()]
-    return {"winners": list(state.winners), "scores": scores,
+    return {"winners": list(state.winners), "scores": json_scores(state),
             "terminal": bool(state.is_terminal()), "outcome": state.outcome(), "returns": list(state.returns())}
 
 
