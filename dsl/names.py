@@ -35,7 +35,8 @@ from .visitor import Visitor
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 # the parser's token types as the index sees them (any other kept token is a word of the language)
-TOKEN_KINDS = {"NAME": "name", "STRING": "text", "LONG_STRING": "long", "INT": "number", "RULE_TAG": "tag"}
+TOKEN_KINDS = {"NAME": "name", "STRING": "text", "LONG_STRING": "long", "INT": "number", "DECIMAL": "number",
+               "RULE_TAG": "tag"}
 BUILTIN_TYPES = ("int", "real", "bool", "text")
 PLACEHOLDER_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")      # a name in it (not an attribute)
 

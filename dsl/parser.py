@@ -230,7 +230,7 @@ def attrs_fields(cls):
 
 
 EXPECTED_NAMES = {
-    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
+    "NAME": "a name", "INT": "a number", "DECIMAL": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "EQUAL": "'='",
     "COMMA": "','", "DOT": "'.'", "RULE_TAG": "a rule tag like @C-8",
 }
