@@ -323,3 +323,20 @@ def test_openspiel_sees_a_game_that_may_be_lost_down_to_minus_one(write_rules):
     assert game.min_utility() == -1.0 and game.max_utility() == 1.0
     plain = openspiel_game.load_openspiel_game(write_rules(TEAMS, "teams.rules"), players=4)
     assert plain.min_utility() == 0.0
+
+
+def test_pettingzoo_rewards_a_game_lost_by_all_with_minus_one_each(write_rules):
+    pytest.importorskip("pettingzoo")
+    from referee.interpreter.adapters.pettingzoo_env import load_pettingzoo_env
+
+    from .test_pettingzoo import random_game
+
+    env = load_pettingzoo_env(write_rules(COOPERATIVE, "defuse.rules"))
+    outcomes = set()
+    for seed in range(12):
+        played, rewards = random_game(env, seed)
+        if "slip" in played:
+            assert rewards == {"player_0": -1.0, "player_1": -1.0}, rewards
+            outcomes.add("lost")
+    assert outcomes == {"lost"}
+
