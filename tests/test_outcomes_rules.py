@@ -150,9 +150,12 @@ action pair "pair" {
 action alone "alone" {
   finish winners [current]
 }
+action odd "odd" {
+  finish winners [3, 1]
+}
 flow {
   turns from 1 until points[side(current)] >= 6 {
-    play add, win, pair, alone
+    play add, win, pair, alone, odd
   }
 }
 """
@@ -174,6 +177,15 @@ def test_winners_of_two_teams_share_and_one_winner_wins(write_rules):
     assert state.winners == [1, 2] and state.outcome() == "shared"
     state = played(game, "alone")
     assert state.winners == [1] and state.outcome() == "win"
+
+
+def test_winners_listed_who_are_one_team_are_a_team_outcome_and_returns_may_pay_by_team(write_rules):
+    game = load(write_rules, TEAMS)
+    state = played(game, "odd")
+    assert state.winners == [1, 3] and state.outcome() == "team"
+    paid = load(write_rules, TEAMS.replace("  teams p: side(p)\n", "  returns p: points[side(p)]\n  teams p: side(p)\n"))
+    state = played(paid, "add 2", "add 3", "win")       # red 2, blue 3: P3 of red wins
+    assert state.outcome() == "team" and state.returns() == [2.0, 3.0, 2.0, 3.0]
 
 
 def test_a_team_tied_for_the_best_score_is_a_team_outcome(write_rules):
