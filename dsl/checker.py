@@ -686,7 +686,10 @@ class Checker(Visitor):
 
     def visit_FinishTeam(self, node, scope, where):
         t = self.expr(node.team, scope)
-        if self.team_type is None:
+        game = self.program.game
+        if game is not None and any(isinstance(f, ast.TeamsField) for f in game.fields) and self.team_type is None:
+            pass        # teams of a type that is no team's: said at the header (E303)
+        elif self.team_type is None:
             self.error("E418", "'finish winners team' in a game without teams", node.span,
                        "declare each player's team last in the game's header, e.g. 'teams p: side[p]'")
         elif not compatible(t, self.team_type):
