@@ -95,6 +95,13 @@ class ReturnsField:
 
 
 @node
+class TeamsField:
+    span: Span
+    player_name: str
+    expr: Any
+
+
+@node
 class Option:
     span: Span
     name: str
@@ -480,6 +487,17 @@ class Again:
 class Finish:
     span: Span
     winners: Any
+
+
+@node
+class FinishTeam:
+    span: Span
+    team: Any
+
+
+@node
+class FinishLost:
+    span: Span
 
 
 @node

@@ -50,6 +50,7 @@ class Checker(Visitor):
         self.local_types = {}
         self.templates = {}
         self.placeholder_nodes = {}   # (span of the text, inside {...}) -> its expression
+        self.team_type = None         # the type of the header's `teams p: EXPR`, when it has one
         self.globals = self._global_scope()
 
     # ---- reporting ----
@@ -685,6 +686,20 @@ class Checker(Visitor):
             if not compatible(t, "list[Player]"):
                 self.error("E303", f"the winners must be a list of players, not {describe(t)}", node.winners.span,
                            "write e.g. 'finish winners [p]'")
+
+    def visit_FinishTeam(self, node, scope, where):
+        t = self.expr(node.team, scope)
+        game = self.program.game
+        if game is not None and any(isinstance(f, ast.TeamsField) for f in game.fields) and self.team_type is None:
+            pass        # teams of a type that is no team's: said at the header (E303)
+        elif self.team_type is None:
+            self.error("E419", "'finish winners team' in a game without teams", node.span,
+                       "declare each player's team last in the game's header, e.g. 'teams p: side[p]'")
+        elif not compatible(t, self.team_type):
+            self.error("E303", f"the teams are {describe(self.team_type)}, not {describe(t)}", node.team.span)
+
+    def visit_FinishLost(self, node, scope, where):
+        pass
 
     def visit_Log(self, node, scope, where):
         self.text_placeholders(node.message, scope, node.span, "a log line")

@@ -35,7 +35,8 @@ from .visitor import Visitor
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 # the parser's token types as the index sees them (any other kept token is a word of the language)
-TOKEN_KINDS = {"NAME": "name", "STRING": "text", "LONG_STRING": "long", "INT": "number", "RULE_TAG": "tag"}
+TOKEN_KINDS = {"NAME": "name", "STRING": "text", "LONG_STRING": "long", "INT": "number", "DECIMAL": "number",
+               "RULE_TAG": "tag"}
 BUILTIN_TYPES = ("int", "real", "bool", "text")
 PLACEHOLDER_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")      # a name in it (not an attribute)
 
@@ -339,7 +340,7 @@ class Resolver(Visitor):
 
     def visit_Game(self, node, scope):
         for field in node.fields:
-            if isinstance(field, (ast.ScoreField, ast.ReturnsField)):
+            if isinstance(field, (ast.ScoreField, ast.ReturnsField, ast.TeamsField)):
                 inner = self.declare_local(field, field.player_name, scope.child(), field.span, "player", "Player")
                 self.visit(field.expr, inner)
 

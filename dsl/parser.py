@@ -155,11 +155,11 @@ def drawing_value(token: Token) -> str:
 
 
 def token_value(token: Token):
-    if token.type == "INT":
-        if len(token) > MAX_INT_DIGITS:
-            raise BadToken(token, f"this number has {len(token)} digits, more than the {MAX_INT_DIGITS} "
-                           "a rules file may write", "see the limits in docs/language.md")
-        return int(token)
+    if token.type in ("INT", "DECIMAL"):
+        if len(token.replace(".", "")) > MAX_INT_DIGITS:
+            raise BadToken(token, f"this number has {len(token.replace('.', ''))} digits, more than the "
+                           f"{MAX_INT_DIGITS} a rules file may write", "see the limits in docs/language.md")
+        return int(token) if token.type == "INT" else str(token)
     if token.type == "STRING":
         return string_value(token)
     if token.type == "LONG_STRING":
@@ -190,6 +190,8 @@ class ToAst(Transformer):
             return ast.Module(span, tuple(children), tuple(sorted(self.tokens, key=token_offset)))
         if rule == "boolean":
             return ast.Boolean(span, children[0] == "true")
+        if rule == "binary" and len(children) == 1:      # a decimal number
+            return decimal_quotient(span, children[0])
         cls = getattr(ast, class_name(rule))
         return cls(span, *self._normalise(cls, children))
 
@@ -211,6 +213,13 @@ class ToAst(Transformer):
         return out
 
 
+def decimal_quotient(span: ast.Span, text: str) -> ast.Binary:
+    """A decimal number as the exact fraction it is, so that the stages after the parser know
+    fractions only: 7.5 is the Binary 75 / 10, a `real`."""
+    whole, decimals = text.split(".")
+    return ast.Binary(span, ast.Integer(span, int(whole + decimals)), "/", ast.Integer(span, 10 ** len(decimals)))
+
+
 def token_offset(token: Token) -> int:
     return token.start_pos or 0
 
@@ -221,7 +230,7 @@ def attrs_fields(cls):
 
 
 EXPECTED_NAMES = {
-    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
+    "NAME": "a name", "INT": "a number", "DECIMAL": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "EQUAL": "'='",
     "COMMA": "','", "DOT": "'.'", "RULE_TAG": "a rule tag like @C-8",
 }
@@ -382,7 +391,7 @@ def parse(source: str, file: str = "<string>") -> tuple[Optional[ast.Module], li
             raise
         line, column = position_in(bad.token, bad.offset)
         span = ast.Span(file, line, column, line, column + bad.width)
-        return None, [Diagnostic("E101" if bad.token.type != "INT" else "E104", bad.message, span, hint=bad.hint)]
+        return None, [Diagnostic("E101" if bad.token.type not in ("INT", "DECIMAL") else "E104", bad.message, span, hint=bad.hint)]
 
 
 def parse_expression(text: str, span: ast.Span):

@@ -143,12 +143,12 @@ def test_a_fraction_where_only_a_whole_number_means_something_is_refused(body, l
     assert message in found[0][2], found
 
 
-def test_a_score_is_a_whole_number_and_says_where_fractions_go(write_rules):
-    _, diagnostics, _ = load_game(str(write_rules('game "G" {\n  players 2\n  score p: p / 2\n}\n'
-                                                  'action pass "pass" { }\nflow { turns from 1 { play pass } }\n')))
-    (d,) = diagnostics
-    assert (d.code, d.span.line, d.span.column) == ("E215", 3, 12)
-    assert "a score is a whole number" in d.message and "returns" in d.hint
+def test_a_score_may_be_a_fraction(write_rules):
+    # (issue 25: a score was a whole number, E215; tests/test_outcomes_rules.py ranks by such scores)
+    game, diagnostics, _ = load_game(str(write_rules('game "G" {\n  players 2\n  score p: p / 2\n}\n'
+                                                     'action pass "pass" { }\nflow { turns from 1 { play pass } }\n')))
+    assert diagnostics == []
+    assert game.new_initial_state(1).scores() == [Fraction(1, 2), 1]
 
 
 def test_check_shows_the_fraction_diagnostic_with_its_hint(capsys, write_rules):

@@ -104,7 +104,7 @@ def test_every_node_class_comes_from_a_grammar_rule():
 EVERYTHING = r'''
 extends "base.rules"
 @C-1 "a tagged game"
-game "Everything" { players 2..4 score p: wins[p] returns p: wins[p] - 1 }
+game "Everything" { players 2..4 score p: wins[p] returns p: wins[p] - 1 teams p: p % 2 }
 option fast "a fast game" { rounds = 3 }
 param rounds = 10
 param heap: int in 1..20 = 7
@@ -124,6 +124,7 @@ action take(c in hand[current] where c.value != none, d in deck) "take {c}" {
   let x = -c.value
   wins[current] += x // 2 % 3 - 1
   if x == 1 { again } elif x in [1, 2] { log "one" } else { finish winners [current] }
+  if x == 2.5 { finish winners team 1 } else { finish lost }
   for y in 1..3 { move c to hand[y] }
   while x not in [] { x = x + 1 }
   repeat { shuffle deck } until x >= 0

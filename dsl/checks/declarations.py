@@ -95,8 +95,8 @@ def check_params_and_options(c: Checker):
             continue
         # a typed param: its value may be given when the game is loaded (--param n=8)
         t = c.type_name(param.type)
-        if t not in ("int", "bool", ANY):
-            c.error("E212", f"a typed param is an int or a bool, not {describe(t)}", param.type.span,
+        if t not in ("int", "bool", REAL, ANY):
+            c.error("E212", f"a typed param is an int, a real or a bool, not {describe(t)}", param.type.span,
                     "write 'param NAME: int in LOW..HIGH = VALUE', or leave the type out")
         elif param.low is not None and t != "int":
             c.error("E212", f"only an int param has a range, not {describe(t)}", param.low.span)
@@ -198,18 +198,25 @@ def check_boards(c: Checker):
                     types.setdefault(init.name, t)
 
 
+TEAM_TYPES = ("int", "bool", "text", "Player")
+
+
 def check_game_fields(c: Checker):
     if c.program.game is None:
         return
     for field in c.program.game.fields:
         if isinstance(field, ast.ScoreField):
             t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) == REAL:
-                c.error("E215", "a score is a whole number, not a fraction", field.expr.span,
-                        "scores rank the players and are shown; a payoff that is a fraction goes in 'returns p: ...'")
-            elif strip_optional(t) not in NUMBERS:
+            if strip_optional(t) not in NUMBERS:
                 c.error("E302", f"a score is a number, but this is {describe(t)}", field.expr.span)
         if isinstance(field, ast.ReturnsField):
             t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
             if strip_optional(t) not in NUMBERS:
                 c.error("E302", f"a player's return is a number, but this is {describe(t)}", field.expr.span)
+        if isinstance(field, ast.TeamsField):
+            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
+            if strip_optional(t) in TEAM_TYPES or strip_optional(t) in c.enums:
+                c.team_type = strip_optional(t)
+            else:
+                c.error("E303", f"a player's team is an enum member, a number, a player, true/false or a text, "
+                                f"not {describe(t)}", field.expr.span, "e.g. 'teams p: side[p]', with side an enum")

@@ -127,7 +127,7 @@ class RulesGame(pyspiel.Game):
         if arguments["utility_range"] is not None:
             low, high = arguments["utility_range"]
         elif engine_game.declared_returns is None:
-            low, high = 0.0, 1.0
+            low, high = (-1.0 if engine_game.may_lose else 0.0), 1.0     # (-1 each: `finish lost`)
         else:
             low, high = -float(MAX_NUMBER), float(MAX_NUMBER)
         info = pyspiel.GameInfo(

@@ -3,6 +3,8 @@ loading a game as a command does (its errors as exit codes), the one-line descri
 game and of its result, the version."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import contextlib
 import gc
 import json
@@ -25,7 +27,12 @@ def out(text=""):
 
 
 def print_json(value):
-    out(json.dumps(value, indent=2, default=str))
+    out(json.dumps(value, indent=2, default=json_default))
+
+
+def json_default(value):
+    """A value JSON has no type for: a fraction (a score of 15/2) as the number it is, else its text."""
+    return float(value) if isinstance(value, Fraction) else str(value)
 
 
 def print_summary(args, value, lines):
@@ -143,7 +150,7 @@ def param_text(value) -> str:
 def result_lines(state) -> list:
     lines = []
     if state.is_terminal():
-        lines.append("result: " + winners_text(state.winners))
+        lines.append("result: " + winners_text(state.winners, state.outcome()))
     else:
         lines.append("result: the game is unfinished")
     lines.append("scores: " + scores_text(state.scores()))

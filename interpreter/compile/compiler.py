@@ -53,6 +53,7 @@ class CompiledRules:
     run_flow: object           # run_flow(s)
     score: object              # score(s, p), or None
     declared_returns: object   # returns(s, p), or None
+    teams: object = None       # team(s, p) of the header's `teams p: EXPR`, or None
 
 
 class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowInstructions, ActionCompiler,
@@ -203,13 +204,14 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         # the header's per-player numbers: score p (ranks the players), returns p (their payoffs)
         header = {}
         for field in self.program.game.fields:
-            kind = {ast.ScoreField: "score", ast.ReturnsField: "returns"}.get(type(field))
+            kind = {ast.ScoreField: "score", ast.ReturnsField: "returns", ast.TeamsField: "teams"}.get(type(field))
             if kind is not None:
                 header[kind] = self.header_function(kind, field)
         return CompiledRules(
             self.actions, self.action_index, self.triggers_may_choose, fire_one_trigger,
             triggers[0].span if triggers else None, self.functions, self.procedures, invariants, setup_may_choose,
-            setup_function, setup_parts, flow, run_flow, header.get("score"), header.get("returns"))
+            setup_function, setup_parts, flow, run_flow, header.get("score"), header.get("returns"),
+            header.get("teams"))
 
     def module_source(self) -> str:
         """The generated module as text: a module that imports and runs on its own (module.py)."""

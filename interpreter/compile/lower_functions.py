@@ -169,7 +169,7 @@ class FunctionLowering:
         return domain, where_fn, inner, element.text
 
     def header_function(self, kind, field):
-        """score(s, p) or returns(s, p) of the game's header."""
+        """score(s, p), returns(s, p) or teams(s, p) of the game's header."""
         scope = self.types.globals.child(**{field.player_name: "Player"})
         value = self.value(field.expr, scope, Context("local"))
         return self.define(ir.Function(kind, ("s", f"L_{field.player_name}"), (ir.Return(value, field.span),), field.span))
@@ -391,7 +391,7 @@ class FunctionLowering:
         """Whether statements are the same in every game: no shuffle, no pick, no choice, no
         finish, no call that may do one of these."""
         for n in ast.walk(tuple(statements)):
-            if isinstance(n, (ast.Shuffle, ast.Choose, ast.Finish)):
+            if isinstance(n, (ast.Shuffle, ast.Choose, ast.Finish, ast.FinishTeam, ast.FinishLost)):
                 return False
             if isinstance(n, ast.Call) and n.name in drawing:
                 return False

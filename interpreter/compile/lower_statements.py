@@ -602,6 +602,15 @@ class StatementLowering:
         winners = self.value(node.winners, scope, ctx) if node.winners is not None else ir.Tuple(())
         out.append(call("finish", STATE, winners))
 
+    def visit_FinishTeam(self, node, scope, ctx, out):
+        # the winners are the members of a team: finish finds them by the header's teams
+        out.append(ir.WriteState("terminal", ir.Constant(True)))
+        out.append(call("finish", STATE, self.value(node.team, scope, ctx), ir.Constant("team")))
+
+    def visit_FinishLost(self, node, scope, ctx, out):
+        out.append(ir.WriteState("terminal", ir.Constant(True)))
+        out.append(call("finish", STATE, ir.Tuple(()), ir.Constant("lost")))
+
     def visit_Log(self, node, scope, ctx, out):
         # the log is public: each {expression} shown by its label as everybody sees it
         out.append(guard(ir.ReadState("shared"), ir.ExpressionStatement(ir.StateCall("own_trails"))))

@@ -2,6 +2,7 @@
 builds once (declarations, boards, labelers, move namers), and the new states it starts."""
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Iterable, Optional
 
 import attrs
@@ -96,6 +97,9 @@ class Game:
             rules.invariants, rules.setup_may_choose, rules.setup, rules.setup_parts)
         self.flow, self.run_flow, self.score, self.declared_returns = (
             rules.flow, rules.run_flow, rules.score, rules.declared_returns)
+        self.teams = rules.teams        # f(s, p) of `teams p: EXPR`, when the header has it
+        # whether the rules may `finish lost` (every player loses: returns down to -1)
+        self.may_lose = any(isinstance(n, ast.FinishLost) for n in ast.walk(program.parts()))
         if self.coverage is not None:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
@@ -264,8 +268,9 @@ class Game:
             if value.__class__ is not bool:
                 raise ParamValueError(f"param '{param.name}' is true or false, not {plain_label(value)}", param.span, given)
             return
-        if value.__class__ is not int:
-            raise ParamValueError(f"param '{param.name}' is a whole number, not {plain_label(value)}", param.span, given)
+        if value.__class__ is not int and not (param.type.name == "real" and value.__class__ is Fraction):
+            raise ParamValueError(f"param '{param.name}' is {'a number' if param.type.name == 'real' else 'a whole number'}, "
+                                  f"not {plain_label(value)}", param.span, given)
         if param.low is not None:
             low, high = compiler.constant(param.low), compiler.constant(param.high)
             if not (isinstance(low, int) and isinstance(high, int)):

@@ -1,5 +1,6 @@
 """What a loader may set: the player range and the typed params, their values checked."""
 import re
+from fractions import Fraction
 
 from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
@@ -31,10 +32,12 @@ def typed_params(program) -> dict:
 
 
 PARAM_INT = re.compile(r"[-+]?[0-9]{1,18}")
+# a real param's value: a whole or decimal number (6.5) or a fraction (13/2), 18 digits at most
+PARAM_REAL = re.compile(r"[-+]?(?=[0-9./]{1,20}$)[0-9]+(\.[0-9]+|/[0-9]*[1-9][0-9]*)?")
 
 
 def param_values(program, params, here):
-    """The values given for typed params ({name: int, bool, or its text: '8', 'true'}) as
+    """The values given for typed params ({name: int, bool, or its text: '8', 'true', '6.5'}) as
     (values, None), or (None, a diagnostic E603/E604) for a name that is no typed param or a
     value that is not of its type. Ranges are checked once the game's params are known."""
     declared = typed_params(program)
@@ -55,9 +58,14 @@ def param_values(program, params, here):
                 value = text.lower() == "true"
             elif kind == "int" and PARAM_INT.fullmatch(text):
                 value = int(text)
-        if kind == "bool" and value.__class__ is not bool or kind == "int" and value.__class__ is not int:
+            elif kind == "real" and PARAM_REAL.fullmatch(text):
+                value = Fraction(text)
+                value = int(value) if value.denominator == 1 else value
+        if kind == "bool" and value.__class__ is not bool or kind == "int" and value.__class__ is not int or \
+                kind == "real" and value.__class__ not in (int, Fraction):
             shown = value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else plain_label(value)
-            want = "true or false" if kind == "bool" else "a whole number (of at most 18 digits)"
+            want = {"bool": "true or false", "int": "a whole number (of at most 18 digits)",
+                    "real": "a number such as 6, 6.5 or 13/2"}[kind]
             return None, Diagnostic("E604", f"param '{name}' is {want}, not {str(shown)[:40]!r}", param.span)
         values[name] = value
     return values, None

@@ -49,13 +49,16 @@ def scores_text(scores) -> str:
     return " · ".join(f"{player(p)} {number(v)}" for p, v in enumerate(scores, start=1))
 
 
-def winners_text(winners) -> str:
+def winners_text(winners, outcome=None) -> str:
+    """How a game ended, in words: its winners, and its outcome when it says more (State.outcome)."""
+    if outcome == "lost":
+        return "every player loses"
     if not winners:
         return "no winner (draw)"
     names = [player(p) for p in winners]
     if len(names) == 1:
         return f"{names[0]} wins"
-    return f"{', '.join(names[:-1])} and {names[-1]} win (shared)"
+    return f"{', '.join(names[:-1])} and {names[-1]} win ({'team' if outcome == 'team' else 'shared'})"
 
 
 def split_key(label: str):
@@ -617,7 +620,7 @@ def whose_turn(view: dict):
     """The part of the status line that says whose turn it is, or that the game is over (None
     when it says neither)."""
     if view.get("terminal"):
-        return "game over: " + winners_text(view.get("winners", []))
+        return "game over: " + winners_text(view.get("winners", []), view.get("outcome"))
     if view.get("choice"):
         return f"{player(view['choice'].get('chooser'))} to choose"
     if view.get("current") is not None:

@@ -11,6 +11,7 @@ from referee.dsl.limits import MAX_STEP_WORK
 from ..runtime import CHANCE
 from ..runtime.writes import entity_column_value
 from ..runtime.errors import IllegalMove, RulesRuntimeError
+from ..runtime.steps import AllLost
 from ..runtime.zone_rows import canonical_key
 from .labels import plain_label
 from .located import PYTHON_ERRORS, located
@@ -468,9 +469,12 @@ class State:
 
     def returns(self) -> list:
         """Each seat's payoff: at the end of a game with `returns p: EXPR` in its header, that
-        number; else 1 for a winner and 0 for the others (0 for all before the end)."""
+        number; else 1 for a winner and 0 for the others, -1 for all in a game every player lost
+        (0 for all before the end)."""
         declared = self.game.declared_returns
         if declared is None or not self.terminal:
+            if self.winners.__class__ is AllLost:
+                return [-1.0] * self.game.num_players
             return self.win_returns()
         self.game.memo_reset(self)
         values = []
@@ -489,12 +493,28 @@ class State:
         return [1.0 if p in self.winners else 0.0 for p in range(1, self.game.num_players + 1)]
 
     def outcome(self):
-        """How the game ended: "win" (one winner), "shared" (several winners: `finish winners
-        [...]` with several, or a tie for the best score), "draw" (no winner: `finish`, or the
-        end of the flow with no score); None before the end."""
+        """How the game ended: "win" (one winner), "team" (the winners are the members of one
+        team of the header's `teams`, several), "shared" (several winners otherwise: `finish
+        winners [...]` with several, or a tie for the best score), "draw" (no winner: `finish`,
+        or the end of the flow with no score), "lost" (`finish lost`: every player lost);
+        None before the end."""
         if not self.terminal:
             return None
+        if self.winners.__class__ is AllLost:
+            return "lost"
+        if len(self.winners) > 1 and self.game.teams is not None and self.one_team(self.winners):
+            return "team"
         return "draw" if not self.winners else "win" if len(self.winners) == 1 else "shared"
+
+    def one_team(self, players) -> bool:
+        """Whether these players are all the members of one team (the header's `teams`)."""
+        self.game.memo_reset(self)
+        try:
+            teams = [self.game.teams(self, p) for p in range(1, self.game.num_players + 1)]
+        except PYTHON_ERRORS as error:
+            raise located(self, error, "computing the teams") from error
+        team = teams[players[0] - 1]
+        return team is not None and {p for p, t in enumerate(teams, start=1) if t == team} == set(players)
 
     def scores(self) -> list:
         if self.game.score is None:

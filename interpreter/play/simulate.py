@@ -8,7 +8,7 @@ from pathlib import Path
 from referee.dsl.diagnostics import Diagnostic
 
 from ..runtime.errors import IllegalMove, RulesRuntimeError
-from ..tools.gamelog import write_log
+from ..tools.gamelog import json_scores, write_log
 from ..tools.verify import failure_kind
 from .bots import RandomBot, make_bot
 
@@ -80,7 +80,7 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=Non
               "coverage": game.coverage.take() if game.coverage is not None else None}
     if error is None and state.is_terminal():
         try:
-            record.update(finished=True, winners=list(state.winners), scores=list(state.scores()),
+            record.update(finished=True, winners=list(state.winners), scores=json_scores(state),
                           outcome=state.outcome(), returns=list(state.returns()))
         except RulesRuntimeError as failed:       # a score or a return that cannot be computed
             record.update(finished=False, error=runtime_text(failed, game), error_kind=failure_kind(failed),

@@ -3,7 +3,7 @@ steps run where no choice may wait, coverage counters around listings and invari
 from __future__ import annotations
 
 from .errors import Finished, SameNamedMoves, UnlocatedRulesError
-from .values import same_value
+from .values import plain_label, same_value
 
 
 def distinct_options(s, options, labeler, components, span):
@@ -53,13 +53,25 @@ def can_play(s, legal, player):
         s.current = saved
 
 
-def finish(s, winners):
+class AllLost(list):
+    """The winners of a game that every player lost (`finish lost`): none, as in a draw, but
+    State.outcome() says "lost"."""
+
+
+def finish(s, winners, how=None):
+    """End the game: these winners; how="team": the members of the team `winners`; how="lost":
+    nobody wins, every player loses."""
     seats = s.game.num_players
+    if how == "team":
+        team, teams = winners, s.game.teams
+        winners = [p for p in range(1, seats + 1) if teams(s, p) == team]
+        if not winners:
+            raise UnlocatedRulesError(f"no player is in the team {plain_label(team)}")
     strangers = [w for w in winners if w.__class__ is not int or not 1 <= w <= seats]
     if strangers:
         shown = "none" if strangers[0] is None else repr(strangers[0])
         raise UnlocatedRulesError(f"the winners must be players of this game (1..{seats}), not {shown}")
-    s.winners = sorted(set(winners))
+    s.winners = sorted(set(winners)) if how != "lost" else AllLost()
     raise Finished()
 
 

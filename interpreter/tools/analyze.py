@@ -198,6 +198,7 @@ class Tally:
         self.wins = [0] * players               # a shared win counts for each winner
         self.sole_wins = [0] * players
         self.draws = 0
+        self.lost = 0                           # games lost by every player (`finish lost`): not draws
         self.shared = 0
         self.lengths = []                       # of the finished games
         self.scores = [[] for _ in range(players)]
@@ -225,7 +226,9 @@ class Tally:
         self.finished += 1
         self.lengths.append(record["length"])
         winners = record["winners"]
-        if not winners:
+        if record["outcome"] == "lost":
+            self.lost += 1
+        elif not winners:
             self.draws += 1
         elif len(winners) > 1:
             self.shared += 1
@@ -288,6 +291,7 @@ class Tally:
             "seat_balance": self.seat_balance(),
             "draws": self.rate(self.draws),
             "shared_wins": self.rate(self.shared),
+            **({"lost": self.rate(self.lost)} if self.lost else {}),
             "length": {**(distribution(self.lengths) or {}), "histogram": histogram(self.lengths)}
             if self.lengths else None,
             "branching": self.branching_figures(),
@@ -361,9 +365,10 @@ def text_lines(figures: dict) -> list:
              f"(dead ends {f['errors']['dead_ends']})", ""]
     rows = [[f"P{p}", s["wins"], s["sole_wins"], percent(s["rate"]), interval_text(s["interval"])]
             for p, s in f["seats"].items()]
-    for name in ("draws", "shared_wins"):
-        rows.append([name.replace("_", " "), f[name]["count"], "", percent(f[name]["rate"]),
-                     interval_text(f[name]["interval"])])
+    for name in ("draws", "shared_wins", "lost"):
+        if name in f:
+            rows.append([name.replace("_", " "), f[name]["count"], "", percent(f[name]["rate"]),
+                         interval_text(f[name]["interval"])])
     lines.append(Table(["seat", "wins", "alone", "win rate", "95% interval"], rows))
     balance = f["seat_balance"]
     lines += ["", f"first seat: {balance['first_seat_wins']} of the {balance['decisive_games']} games won by one "

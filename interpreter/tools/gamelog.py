@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Optional
 
@@ -62,13 +64,22 @@ def files_sha256(paths) -> str:
     return digest.hexdigest()
 
 
+# a real param's value that is no whole number, as a log keeps it exactly: 13/2
+FRACTION_TEXT = re.compile(r"-?[0-9]{1,18}(\.[0-9]{1,18}|/[0-9]{1,18})")
+
+
 def rules_sha256(game) -> str:
     """Hash of the rules: every file of the program (base files first) concatenated."""
     return files_sha256(game.program.files or [game.path])
 
 
+def json_scores(state) -> list:
+    """The scores as JSON numbers: a score that is a fraction (15/2) as a float (7.5), as the returns are."""
+    return [float(v) if v.__class__ is Fraction else v for v in state.scores()]
+
+
 def game_result(state) -> dict:
-    return {"winners": list(state.winners), "scores": list(state.scores()),
+    return {"winners": list(state.winners), "scores": json_scores(state),
             "terminal": bool(state.is_terminal()), "outcome": state.outcome(), "returns": list(state.returns())}
 
 
@@ -85,7 +96,8 @@ def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
         **({"builtin": named} if named is not None else {}),
         "rules_sha256": rules_sha256(game),
         "options": sorted(game.options),
-        "params": game.typed_param_values(),
+        # (a real param as its text, 13/2, which --param and a replay read back exactly)
+        "params": {name: str(v) if v.__class__ is Fraction else v for name, v in game.typed_param_values().items()},
         "players": game.num_players,
         "seed": state.seed if seed is None else seed,
         "moves": list(state.history if moves is None else moves),
@@ -134,7 +146,8 @@ def check_log(log) -> Optional[str]:
         return "the log's field 'builtin' must be a built-in game's name"
     params = log.get("params", {})
     if not isinstance(params, dict) or not all(
-            isinstance(name, str) and (isinstance(v, bool) or isinstance(v, int)) for name, v in params.items()):
+            isinstance(name, str) and (isinstance(v, (bool, int)) or isinstance(v, str) and FRACTION_TEXT.fullmatch(v))
+            for name, v in params.items()):
         return "the log's field 'params' must map names to whole numbers or true/false"
     result = log.get("result")
     if result is not None:

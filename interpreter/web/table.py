@@ -195,7 +195,7 @@ class Table:
     def result(self) -> dict:
         result = game_result(self.state)
         del result["terminal"]
-        result["text"] = winners_text(self.state.winners)
+        result["text"] = winners_text(self.state.winners, self.state.outcome())
         return result
 
     def spectator_view(self) -> dict:

@@ -68,7 +68,7 @@ def resume_play(args) -> int:
         args.errors.error(f"referee: cannot resume {args.resume}: {message}")
         return error.code
     if state.is_terminal():
-        args.errors.error(f"referee: cannot resume {args.resume}: its game is over ({winners_text(state.winners)}); "
+        args.errors.error(f"referee: cannot resume {args.resume}: its game is over ({winners_text(state.winners, state.outcome())}); "
             f"referee replay {args.resume} shows it")
         return BAD_INPUT
     game = state.game

@@ -22,7 +22,7 @@ def cmd_simulate(args) -> int:
     score_sums = [0.0] * players
     return_sums = [0.0] * players
     lengths = []
-    draws = shared = finished = unfinished = errors = 0
+    draws = shared = team_wins = lost = finished = unfinished = errors = 0
     first_error = None
     counted = None
     progress = Progress(n, "simulating", enabled=wanted(args))
@@ -39,8 +39,12 @@ def cmd_simulate(args) -> int:
             elif record["finished"]:
                 finished += 1
                 lengths.append(record["length"])
-                if not record["winners"]:
+                if record["outcome"] == "lost":
+                    lost += 1
+                elif not record["winners"]:
                     draws += 1
+                elif record["outcome"] == "team":
+                    team_wins += 1
                 elif len(record["winners"]) > 1:
                     shared += 1
                 for p, value in enumerate(record["returns"]):
@@ -66,6 +70,9 @@ def cmd_simulate(args) -> int:
         "max_moves": args.max_moves,
         "wins": {str(p): wins[p - 1] for p in range(1, players + 1)}, "draws": draws,
         "shared_wins": shared,
+        # (a game with teams: the wins of a whole team; a game that may end lost: those lost by all)
+        **({"team_wins": team_wins} if game.teams is not None else {}),
+        **({"lost": lost} if game.may_lose else {}),
         "length": ({"mean": round(sum(lengths) / len(lengths), 2), "min": min(lengths), "max": max(lengths)}
                    if lengths else None),
         "mean_scores": ({str(p): round(score_sums[p - 1] / finished, 3) for p in range(1, players + 1)}
@@ -110,7 +117,9 @@ def summary_lines(s, game) -> list:
     def share(count):
         return f"{count} ({100 * count / finished:.0f}%)" if finished else str(count)
     lines.append("wins: " + " · ".join(f"P{p} {share(c)}" for p, c in s["wins"].items())
-                 + f" · draws {share(s['draws'])} · shared wins {share(s['shared_wins'])}")
+                 + f" · draws {share(s['draws'])} · shared wins {share(s['shared_wins'])}"
+                 + (f" · team wins {share(s['team_wins'])}" if "team_wins" in s else "")
+                 + (f" · lost by all {share(s['lost'])}" if "lost" in s else ""))
     if s["length"]:
         length = s["length"]
         lines.append(f"length in moves: mean {length['mean']:.1f} · min {length['min']} · max {length['max']}")
