@@ -180,6 +180,52 @@ def test_the_start_position_comes_from_the_param(position_game):
     assert marks(state) == "xxx/oo./..." and state.winners == [1]
 
 
+RUNS = """game "Runs" {
+  players 2
+}
+param start: text = "2x1/4/o3/1x1o"
+board Square: grid 4 by 4
+var mark[Square]: Player? = none
+setup {
+  let rows = split_text(start, "/")
+  for r in 1..4 {
+    let row = rows[5 - r]
+    let c = 1
+    for k in 1..size(row) {
+      let symbol = char_at(row, k)
+      let run = to_int(symbol)
+      if run != none {
+        c += run
+      } else {
+        mark[Square(r, c)] = symbol == "x" ? 1 : 2
+        c += 1
+      }
+    }
+  }
+}
+action place(c in Square where mark[c] == none) "{c}" {
+  mark[c] = current
+}
+flow {
+  turns from 1 {
+    play place
+    if all(c in Square: mark[c] != none) {
+      finish
+    }
+  }
+}
+"""
+
+
+def test_a_notation_with_runs_of_empty_cells_as_numbers(write_rules):
+    path = str(write_rules(RUNS, "runs.rules"))
+    state = load(path).new_initial_state(0)
+    # b1 x, d1 o, a2 o, row 3 empty, c4 x
+    assert state.legal_move_names() == ["a1", "c1", "b2", "c2", "d2", "a3", "b3", "c3", "d3", "a4", "b4", "d4"]
+    state = load(path, params={"start": "4/4/4/3x"}).new_initial_state(0)
+    assert len(state.legal_move_names()) == 15 and "d1" not in state.legal_move_names()
+
+
 def test_a_bad_notation_is_a_runtime_error_at_the_call(position_game):
     game = load(position_game, params={"start": "x.o/.x."})         # two rows: the third is none
     with pytest.raises(RulesRuntimeError, match="char_at of none: it takes a text") as caught:
