@@ -153,6 +153,14 @@ def test_a_text_param_takes_its_default_or_the_text_given(position_game):
     assert load(position_game, params={"start": " . "}).params["start"] == " . "     # (as it is)
 
 
+def test_params_computed_from_a_text_param(write_rules):
+    text = POSITION.replace('param start: text = "x.o/.x./..o"\n', 'param start: text = "x.o/.x./..o"\n'
+                            'param rows_given = size(split_text(start, "/"))\nparam corner = char_at(start, 1)\n'
+                            'param joined_rows = join(split_text(start, "/"), "")\n')
+    game = load(str(write_rules(text, "computed.rules")), params={"start": "o../.../.../..."})
+    assert (game.params["rows_given"], game.params["corner"], game.params["joined_rows"]) == (4, "o", "o" + "." * 11)
+
+
 def test_a_text_param_value_is_checked(position_game, write_rules):
     def refused(**kw):
         game, diagnostics, _ = load_game(position_game, **kw)

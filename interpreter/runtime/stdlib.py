@@ -60,7 +60,10 @@ def text_given(name, text):
 
 def text_work(s, size):
     """A text function's work, by the characters it goes through: charged to the step's work
-    budget (a long text split in a loop is work that multiplies)."""
+    budget (a long text split in a loop is work that multiplies). A param's value is computed
+    once, as the game loads, outside any step (no state)."""
+    if s is None:
+        return
     budget = s.game.step_budget
     budget[1] -= size
     if budget[1] < 0:
