@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import types
+from fractions import Fraction
 
 import pytest
 
@@ -15,7 +16,7 @@ from referee.interpreter import runtime
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime import stdlib
 from referee.interpreter.runtime.errors import RulesRuntimeError, UnlocatedRulesError
-from referee.interpreter.tools.gamelog import read_log, replay
+from referee.interpreter.tools.gamelog import given_params, logged_params, read_log, replay
 
 from .conftest import ROOT
 from .test_cli import run
@@ -266,3 +267,10 @@ def test_logs_record_a_text_param_and_replay_gives_it_back(capsys, position_game
     log_path.write_text(json.dumps(log))
     code, _, err = run(capsys, "replay", log_path)
     assert code == 65 and "'params' must map names to whole numbers or true/false" in err
+
+
+def test_a_log_tells_a_text_param_from_a_real_or_a_number():
+    values = {"komi": Fraction(13, 2), "start": "6", "n": 3, "misere": True}
+    logged = logged_params(values)
+    assert logged == {"komi": "13/2", "start": {"text": "6"}, "n": 3, "misere": True}
+    assert given_params(json.loads(json.dumps(logged))) == {"komi": "13/2", "start": "6", "n": 3, "misere": True}
