@@ -27,7 +27,7 @@ BUILTIN_ENUMS = {
 
 # name -> (parameter types, result type); 'T' stands for the element type of the first argument.
 STDLIB_SIGNATURES = {
-    "size": (("list",), "int"),                   # number of items in a zone or list
+    "size": (("list",), "int"),                   # number of items in a zone or list (characters of a text)
     "top": (("zone",), "T?"),                   # the last item of a zone (the top of a pile/stack)
     "bottom": (("zone",), "T?"),                # the first item of a zone
     "next": (("Player",), "Player"),            # the next seat clockwise
@@ -36,6 +36,12 @@ STDLIB_SIGNATURES = {
     "pick": (("list",), "T?"),                  # an item at random (the game's seeded source)
     "label": (("any",), "text"),                # the text a player sees for a value
     "abs": (("int",), "int"),
+    # texts (a position in a notation, read in setup); positions count from 1, as in lists
+    "char_at": (("text", "int"), "text?"),      # the character at a position, or none outside
+    "split_text": (("text", "text"), "list[text]"),  # the parts between the separators
+    "join": (("list[text]", "text"), "text"),   # the texts, the separator between two
+    "to_int": (("text",), "int?"),              # the whole number a text writes, or none
+    "text_of": (("int",), "text"),              # a whole number written as a text
     # geometry and graphs on boards
     "neighbors": (("cell",), "list[T]"),        # cells adjacent to a cell
     "adjacent": (("cell", "cell"), "bool"),

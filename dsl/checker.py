@@ -358,8 +358,12 @@ class Checker(Visitor):
             for given, expected, arg in zip(args, params, node.arguments):
                 if expected in ("int", "Player") and not self.whole(given, arg.span, f"what {node.name} takes here"):
                     continue
-                if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY):
+                if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY
+                                                         or node.name == "size" and strip_optional(given) == "text"):
                     self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
+                elif expected in ("text", "list[text]") and (given == "none" or not compatible(given, expected)
+                                                              or given.startswith("zone[")):
+                    self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
                 elif expected in ("int", "Player") and (given == "none" or not compatible(given, expected)):
                     self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
                 elif expected == "Direction" and not compatible(given, expected):

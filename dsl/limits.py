@@ -22,4 +22,5 @@ MAX_STEP_ROUNDS = 1_000_000     # loop rounds (while, repeat, for) in one step: 
 MAX_STEP_WORK = 100_000_000    # units of work in one step: items aggregates go through, calls that may multiply
 MAX_LEGAL_MOVES = 100_000       # legal moves of one action at one decision
 MAX_NUMBER = 10 ** 18           # size of a number stored in a variable (either sign)
+MAX_TEXT = 100_000              # characters of a text param's value, and of a text 'join' makes
 MAX_PROMPT_LINE = 10_000        # characters of a line read at the 'referee play' prompt (the rest is skipped)

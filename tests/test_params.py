@@ -108,7 +108,7 @@ def test_the_rules_own_values_are_checked_too(write_rules):
 
 
 @pytest.mark.parametrize("declaration, code", [
-    ('param name: text = "x"', "E212"),
+    ('param name: text in 1..2 = "x"', "E212"),      # (a text param has no range)
     ("param flag: bool in 1..2 = true", "E212"),
     ("param counts: list of int = [1]", "E212"),
     ("param n: int = true", "E303"),

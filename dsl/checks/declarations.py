@@ -95,8 +95,8 @@ def check_params_and_options(c: Checker):
             continue
         # a typed param: its value may be given when the game is loaded (--param n=8)
         t = c.type_name(param.type)
-        if t not in ("int", "bool", REAL, ANY):
-            c.error("E212", f"a typed param is an int, a real or a bool, not {describe(t)}", param.type.span,
+        if t not in ("int", "bool", REAL, "text", ANY):
+            c.error("E212", f"a typed param is an int, a real, a bool or a text, not {describe(t)}", param.type.span,
                     "write 'param NAME: int in LOW..HIGH = VALUE', or leave the type out")
         elif param.low is not None and t != "int":
             c.error("E212", f"only an int param has a range, not {describe(t)}", param.low.span)

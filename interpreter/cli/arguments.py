@@ -196,7 +196,8 @@ def game(players_help="number of players (default: the game's minimum)", file_op
 
 def params():
     return option("--param", action="append", type=param_setting, metavar="NAME=VALUE", default=[],
-                  help="give a typed param a value, e.g. --param heap=8 (repeat for several)")
+                  help="give a typed param a value, e.g. --param heap=8 or --param start=x.o/.x./..o "
+                       "(an int, true or false, or a text; repeat for several)")
 
 
 def games(default, games_help, seed_help, most=MOST_GAMES):
@@ -404,7 +405,7 @@ COMMANDS = (
         option("--players", type=int, metavar="N", help="number of players at each table (default: the game's minimum)"),
         option("--option", action="append", metavar="NAME", help="turn on a declared option of the games; repeatable"),
         option("--param", action="append", type=param_setting, metavar="NAME=VALUE",
-               help="give a typed param of the games a value; repeatable"),
+               help="give a typed param of the games a value (an int, true or false, or a text); repeatable"),
         option("--seed", type=seed_int, metavar="S",
                help="the first table's seed (table i: S+i; default: 64 random bits each); never shown on a page"),
         option("--bot", action="append", metavar="SEAT=KIND",

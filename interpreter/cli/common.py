@@ -143,7 +143,7 @@ def describe(game, seed=None) -> str:
 
 
 def param_text(value) -> str:
-    """A param's value as --param takes it: 8, true, false."""
+    """A param's value as --param takes it: 8, true, false, a text as it is."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 

@@ -12,7 +12,7 @@ from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checks import check
 from referee.dsl.templates import parse_template
 from referee.dsl.types import element_of, strip_optional
-from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK
+from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, MAX_TEXT
 
 from ..runtime import random_source
 from ..runtime import stdlib
@@ -267,6 +267,13 @@ class Game:
         if param.type.name == "bool":
             if value.__class__ is not bool:
                 raise ParamValueError(f"param '{param.name}' is true or false, not {plain_label(value)}", param.span, given)
+            return
+        if param.type.name == "text":
+            if value.__class__ is not str:
+                raise ParamValueError(f"param '{param.name}' is a text, not {plain_label(value)}", param.span, given)
+            if len(value) > MAX_TEXT:
+                raise ParamValueError(f"param '{param.name}' is a text of at most {MAX_TEXT:,} characters, "
+                                      f"not {len(value):,}", param.span, given)
             return
         if value.__class__ is not int and not (param.type.name == "real" and value.__class__ is Fraction):
             raise ParamValueError(f"param '{param.name}' is {'a number' if param.type.name == 'real' else 'a whole number'}, "

@@ -37,7 +37,7 @@ PARAM_REAL = re.compile(r"[-+]?(?=[0-9./]{1,20}$)[0-9]+(\.[0-9]+|/[0-9]*[1-9][0-
 
 
 def param_values(program, params, here):
-    """The values given for typed params ({name: int, bool, or its text: '8', 'true', '6.5'}) as
+    """The values given for typed params ({name: int, bool, text, or as written: '8', 'true', '6.5'}) as
     (values, None), or (None, a diagnostic E603/E604) for a name that is no typed param or a
     value that is not of its type. Ranges are checked once the game's params are known."""
     declared = typed_params(program)
@@ -62,10 +62,10 @@ def param_values(program, params, here):
                 value = Fraction(text)
                 value = int(value) if value.denominator == 1 else value
         if kind == "bool" and value.__class__ is not bool or kind == "int" and value.__class__ is not int or \
-                kind == "real" and value.__class__ not in (int, Fraction):
+                kind == "real" and value.__class__ not in (int, Fraction) or kind == "text" and value.__class__ is not str:
             shown = value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else plain_label(value)
             want = {"bool": "true or false", "int": "a whole number (of at most 18 digits)",
-                    "real": "a number such as 6, 6.5 or 13/2"}[kind]
+                    "real": "a number such as 6, 6.5 or 13/2", "text": "a text"}[kind]
             return None, Diagnostic("E604", f"param '{name}' is {want}, not {str(shown)[:40]!r}", param.span)
         values[name] = value
     return values, None

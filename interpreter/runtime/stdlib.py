@@ -4,6 +4,8 @@ Each function takes the state first; zones arrive as lists (bottom first, top la
 """
 from __future__ import annotations
 
+from referee.dsl.limits import MAX_INT_DIGITS, MAX_STEP_WORK, MAX_TEXT
+
 from . import random_source
 from .errors import UnlocatedRulesError
 
@@ -47,6 +49,73 @@ def absolute(s, value):
     if value is None:
         raise UnlocatedRulesError("abs of none: it takes a number")
     return abs(value)
+
+
+# ---- texts: a start position or a setting written in a notation, read in setup ----
+def text_given(name, text):
+    if text.__class__ is not str:
+        raise UnlocatedRulesError(f"{name} of {'none' if text is None else repr(text)}: it takes a text")
+    return text
+
+
+def text_work(s, size):
+    """A text function's work, by the characters it goes through: charged to the step's work
+    budget (a long text split in a loop is work that multiplies). A param's value is computed
+    once, as the game loads, outside any step (no state)."""
+    if s is None:
+        return
+    budget = s.game.step_budget
+    budget[1] -= size
+    if budget[1] < 0:
+        raise UnlocatedRulesError(f"this step did more than {MAX_STEP_WORK:,} units of work "
+                                  "(see the limits in docs/language.md)")
+
+
+def char_at(s, text, index):
+    """The character at a position counted from 1 (as a list's items are), or none outside."""
+    text_given("char_at", text)
+    if index is None:
+        raise UnlocatedRulesError("char_at of none: the position is a number")
+    return text[index - 1] if 1 <= index <= len(text) else None
+
+
+def split_text(s, text, separator):
+    """The parts of the text between the separators (a text without one is one part)."""
+    text_given("split_text", text)
+    text_given("split_text", separator)
+    if not separator:
+        raise UnlocatedRulesError("split_text by an empty text: the separator is at least one character")
+    text_work(s, len(text))
+    return text.split(separator)
+
+
+def join(s, texts, separator):
+    """The texts one after the other, the separator between two: at most MAX_TEXT characters."""
+    text_given("join", separator)
+    for text in texts:
+        text_given("join", text)
+    size = sum(map(len, texts)) + len(separator) * max(len(texts) - 1, 0)
+    if size > MAX_TEXT:
+        raise UnlocatedRulesError(f"join would make a text of {size:,} characters, beyond the limit of {MAX_TEXT:,} "
+                                  "(see the limits in docs/language.md)")
+    text_work(s, size)
+    return separator.join(texts)
+
+
+def to_int(s, text):
+    """The whole number a text writes ('12', '-3', ' 7 '), or none when it writes none."""
+    text = text_given("to_int", text).strip()
+    digits = text[1:] if text[:1] in ("-", "+") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_INT_DIGITS:
+        return None
+    return int(text)
+
+
+def text_of(s, number):
+    """A whole number written as a text."""
+    if number.__class__ is not int:
+        raise UnlocatedRulesError(f"text_of of {'none' if number is None else repr(number)}: it takes a whole number")
+    return str(number)
 
 
 class Boards:
@@ -412,5 +481,6 @@ neighbors, adjacent, has_line, groups, largest_group, reachable, squares = (on_b
 FUNCTIONS = {
     "size": size, "top": top, "bottom": bottom, "next": next_seat, "previous": previous_seat,
     "reversed": reversed_list, "pick": pick, "abs": absolute,
+    "char_at": char_at, "split_text": split_text, "join": join, "to_int": to_int, "text_of": text_of,
     **{name: on_board(name) for name in GEOMETRY},
 }

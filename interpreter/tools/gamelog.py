@@ -96,8 +96,7 @@ def make_log(game, state, rules_path, moves=None, seed=None) -> dict:
         **({"builtin": named} if named is not None else {}),
         "rules_sha256": rules_sha256(game),
         "options": sorted(game.options),
-        # (a real param as its text, 13/2, which --param and a replay read back exactly)
-        "params": {name: str(v) if v.__class__ is Fraction else v for name, v in game.typed_param_values().items()},
+        "params": logged_params(game.typed_param_values()),
         "players": game.num_players,
         "seed": state.seed if seed is None else seed,
         "moves": list(state.history if moves is None else moves),
@@ -119,6 +118,26 @@ def write_log(path, game, state, rules_path, moves=None, seed=None) -> dict:
 
 FIELDS = {"format": str, "rules": str, "rules_sha256": str, "options": list, "players": int,
           "seed": int, "moves": list}
+
+
+def logged_params(values) -> dict:
+    """Typed params' values as a log records them: a real as its text (13/2, which --param and
+    a replay read back exactly), a text as {"text": ...} (so that a number written as a text,
+    "6", stays a mistake of the log, not a value of a text param)."""
+    return {name: str(v) if v.__class__ is Fraction else {"text": v} if isinstance(v, str) else v
+            for name, v in values.items()}
+
+
+def logged_text(value) -> Optional[str]:
+    """The text of a logged {"text": ...}, or None."""
+    if isinstance(value, dict) and list(value) == ["text"] and isinstance(value["text"], str):
+        return value["text"]
+    return None
+
+
+def given_params(logged) -> dict:
+    """A log's params as load_game takes them (logged_params undone)."""
+    return {name: v if logged_text(v) is None else logged_text(v) for name, v in logged.items()}
 
 
 def check_log(log) -> Optional[str]:
@@ -146,9 +165,10 @@ def check_log(log) -> Optional[str]:
         return "the log's field 'builtin' must be a built-in game's name"
     params = log.get("params", {})
     if not isinstance(params, dict) or not all(
-            isinstance(name, str) and (isinstance(v, (bool, int)) or isinstance(v, str) and FRACTION_TEXT.fullmatch(v))
+            isinstance(name, str) and (isinstance(v, (bool, int)) or isinstance(v, str) and FRACTION_TEXT.fullmatch(v)
+                                       or logged_text(v) is not None)
             for name, v in params.items()):
-        return "the log's field 'params' must map names to whole numbers or true/false"
+        return "the log's field 'params' must map names to whole numbers or true/false (a text: {\"text\": ...})"
     result = log.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -264,7 +284,7 @@ def replay(log, ignore_hash=False, log_path=None, rules_path=None):
             return None, LogError(f"the rules file has changed since the log was written ({rules}); "
                                   "use --ignore-hash to replay it anyway")
     game, diagnostics, sources = load_game(str(rules), tuple(log["options"]), log["players"],
-                                           params=log.get("params", {}))
+                                           params=given_params(log.get("params", {})))
     if game is None:
         return None, LogError(log_mistake(diagnostics, log_path) or RulesError(diagnostics, sources).render())
     try:

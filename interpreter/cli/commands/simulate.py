@@ -3,6 +3,7 @@ playouts timed."""
 from __future__ import annotations
 
 import json
+import shlex
 import time
 
 from ...play import simulate
@@ -100,7 +101,7 @@ def replay_command(args, game, seed) -> str:
     for option in sorted(game.options):
         parts += ["--option", option]
     for name, value in game.given_params.items():
-        parts += ["--param", f"{name}={param_text(value)}"]
+        parts += ["--param", shlex.quote(f"{name}={param_text(value)}")]     # (a text may hold spaces)
     return " ".join(parts)
 
 
