@@ -275,3 +275,24 @@ def test_zone_reads_run_natively_on_a_real_states_arrays_as_python_runs_them(rul
         moves = s.legal_moves()
         s.apply(moves[rng.randrange(len(moves))])
     assert checked
+
+
+def test_the_modules_bound_numbers_are_written_in_place():
+    # a seat list, a set of numbers (sorted), a number: iterated, tested, counted as Python does
+    bound = {"_k1": [1, 2, 3], "_k2": frozenset({7, 3, 5}), "_k3": 4}
+    places = Places(constants={name: tuple(sorted(v)) if isinstance(v, frozenset) else tuple(v) if isinstance(v, list)
+                               else v for name, v in bound.items()})
+    total = ir.Local("t")
+    body = (ir.Assign("t", ir.Constant(0)),
+            ir.ForEach("p", ir.Global("_k1"), (ir.If(ir.Compare("in", ir.Arithmetic("+", ir.Local("p"), ir.Global("_k3")),
+                                                                  ir.Global("_k2")),
+                                                     (ir.Assign("t", ir.Arithmetic("+", total, ir.Local("p"))),)),)),
+            ir.Return(ir.Tuple((total, ir.Call("len", (ir.Global("_k1"),))))))
+    function = ir.Function("f", ("s",), body)
+    python = dict(bound)
+    exec(source(render_function(function)), python)
+    native: dict = {}
+    exec(source(render_native(function, places)), native)
+    state = [np.zeros(5, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.bool_),
+             np.zeros((0, 3), dtype=np.int64), np.zeros((0, 0), dtype=np.int64), np.zeros(1, dtype=np.int64)]
+    assert tuple(numba.njit(native["f"])(*state)) == python["f"](None) == (4, 3)

@@ -52,11 +52,11 @@ class Places:
     """Where the state's parts are in the arrays: the environment's scalar entries by key (their
     index in `env`), the names a call or a global may name besides NATIVE_BUILTINS (compiled
     ones the kernel binds: the random stream, other native functions), the module's constants
-    written in place (LOOP_CAP), and the entries of the flow's loops (their row in `loops`,
+    written in place (LOOP_CAP, the whole numbers and tuples of them the compiler bound), and the entries of the flow's loops (their row in `loops`,
     (present, length, next position), and in `loop_values`)."""
     env: Mapping[str, int] = attrs.field(factory=dict)
     calls: frozenset[str] = frozenset()
-    constants: Mapping[str, int] = attrs.field(factory=dict)
+    constants: Mapping[str, int | tuple[int, ...]] = attrs.field(factory=dict)
     loops: Mapping[str, int] = attrs.field(factory=dict)
     vars: Mapping[str, VarPlace] = attrs.field(factory=dict)
     # zone families: `zone_NAME[cell..., :zone_NAME_len[cell...]]` (each index placed as a variable's)

@@ -299,7 +299,7 @@ class Layout:
     def places(self, calls: frozenset[str] = frozenset()) -> Places:
         """Where the native renderer finds the environment's entries and the variables (with
         the calls it may make, and the runtime's constants)."""
-        return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP},
+        return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP, **self.constants()},
                       {key: k for k, key in enumerate(self.loops)},
                       {name: place for name, place in ((name, self.var_place(name)) for name in self.vars) if place},
                       {name: place for name, place in ((name, self.axes_place(self.zones[name][0])) for name in self.zones)
@@ -308,6 +308,19 @@ class Layout:
                        if self.attribute_codings(name)},
                       {t: (ids[0], len(ids)) for t, ids in self.reference.by_type.items()
                        if ids and list(ids) == list(range(ids[0], ids[0] + len(ids)))})
+
+    def constants(self) -> dict:
+        """The values the compiler bound in the module that are whole numbers, or sequences or
+        sets of them (seats, a range's values): written in place natively (a set sorted)."""
+        out: dict = {}
+        for name, value in self.game.compiler.codegen.namespace.items():
+            if value.__class__ in (tuple, list, frozenset, set):
+                items = list(value)
+                if items and all(v.__class__ is int and INT_NONE < v <= np.iinfo(np.int64).max for v in items):
+                    out[name] = tuple(sorted(items) if value.__class__ in (frozenset, set) else items)
+            elif value.__class__ is int and name.startswith("_"):
+                out[name] = value
+        return out
 
     def attribute_codings(self, name: str) -> list:
         """The codings of attribute `name` in the columns of the types that have it, if they
