@@ -29,16 +29,18 @@ LOCALS = ("x", "y", "z")
 
 
 class PythonState:
-    """What render_python's code reads of a state here: zones, columns, by_type."""
+    """What render_python's code reads of a state here: zones, columns, entities, by_type."""
 
     def __init__(self, zones, ranks):
         self.zones = {key: list(items) for key, items in zones.items()}
         self.columns = [list(ranks)]
+        self.entities = [{"rank": rank} for rank in ranks]
         self.by_type = {"Card": list(range(CARDS))}
 
 
 def prologue():
-    return (ir.Assign("_Z", ir.ReadState("zones")), ir.Assign("_A0", ir.Item(ir.ReadState("columns"), ir.Constant(0))))
+    return (ir.Assign("_Z", ir.ReadState("zones")), ir.Assign("_E", ir.ReadState("entities")),
+            ir.Assign("_A0", ir.Item(ir.ReadState("columns"), ir.Constant(0))))
 
 
 def function_of(body):
@@ -64,7 +66,7 @@ def zone_arrays(zones):
 
 
 def run_native(function, zones, ranks):
-    namespace: dict = {}
+    namespace: dict = {"np": np}
     rendered = render_native(function, PLACES)
     exec(source(rendered), namespace)
     arrays = {**zone_arrays(zones), "attr_rank": np.array(ranks, dtype=np.int64)}
@@ -88,7 +90,15 @@ def seat_of(local):
 
 ZONE_READS = st.one_of(st.sampled_from(ZONES).map(lambda k: ir.ReadZone(zone_key(k), True)),
                        st.sampled_from(LOCALS).map(lambda name: ir.ReadZone(seat_of(name), True)))
+def filtered_lists(iterables):
+    """[c for c in ITERABLE if rank(c) ...]: a new list of the items that pass."""
+    test = st.builds(ir.Compare, st.sampled_from(("==", "<", ">=")), st.just(ir.ReadAttribute(ir.Local("c"), "rank")),
+                     st.integers(-3, 9).map(ir.Constant))
+    return st.builds(lambda z, where: ir.Comprehension(ir.Local("c"), ("c",), z, where), iterables, test)
+
+
 ITERABLES = st.one_of(ZONE_READS, st.just(ir.ComponentsOf("Card")))
+ITERABLES = ITERABLES | filtered_lists(ITERABLES)
 RANK = ir.ReadColumn("_A0", ir.Local("c"))      # (read inside a comprehension over c only)
 
 
@@ -189,7 +199,10 @@ def test_each_zone_read_renders_natively_and_agrees():
              ir.Conditional(ir.Call("any", (ir.Comprehension(ir.Compare("==", RANK, ir.Constant(9)), ("c",), hand,
                                                              None, True),)), ir.Constant(1), ir.Constant(0)),
              ir.Conditional(ir.Call("all", (ir.Comprehension(ir.Compare(">", RANK, ir.Constant(0)), ("c",), z, None,
-                                                             True),)), ir.Constant(1), ir.Constant(0))]
+                                                             True),)), ir.Constant(1), ir.Constant(0)),
+             ir.Call("sum", (ir.Comprehension(ir.ReadAttribute(ir.Local("c"), "rank"), ("c",), ir.Comprehension(
+                 ir.Local("d"), ("d",), ir.ComponentsOf("Card"), ir.Compare("not in", ir.Local("d"), hand)), None, True),)),
+             ir.Call("len", (ir.Comprehension(ir.Local("c"), ("c",), z, ir.Compare(">=", RANK, ir.Local("y"))),))]
     for zones in ({"pile": [0, 3, 5], ("hand", 1): [2], ("hand", 2): [1, 4]}, {"pile": [], ("hand", 1): [4, 2]}, {}):
         for x in (1, 2):
             for case in cases:
@@ -258,7 +271,7 @@ def test_zone_reads_run_natively_on_a_real_states_arrays_as_python_runs_them(rul
         python = {"EMPTY": EMPTY}
         exec(source(render_function(function)), python)
         rendered = render_native(function, places)
-        native = {}
+        native = {"np": np}
         exec(source(rendered), native)
         params = rendered.header[rendered.header.index("(") + 1:-1].split(", ")
         compiled.append((python[function.name], numba.njit(native[function.name]), params))

@@ -379,6 +379,8 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.ComponentsOf: zones.components_of,                          # type: ignore[dict-item]
     ir.ReadColumn: zones.read_column,                              # type: ignore[dict-item]
     ir.Grouped: zones.grouped,                                     # type: ignore[dict-item]
+    ir.ReadAttribute: zones.read_attribute,                        # type: ignore[dict-item]
+    ir.Comprehension: zones.filtered,                              # type: ignore[dict-item]
     ir.Between: lambda r, n: (" <= ".join(r.expression(x, COMPARISON + 1) for x in (n.low, n.value, n.high)),  # type: ignore
                               COMPARISON),
     ir.TheState: refuse_expression, ir.Field: refuse_expression, ir.StateCall: refuse_expression,
@@ -420,7 +422,7 @@ TABLES: dict[ir.Node, str] = {ir.ReadState("vars"): "the variables are the var_ 
                               ir.ReadState("entities"): "the attributes are the attr_ arrays"}
 
 
-def looped(node: ir.Expression) -> bool:
+def looped(node: ir.Node) -> bool:
     """Whether an expression needs lines before its statement natively (an aggregate's loop)."""
     return any(isinstance(inner, ir.Comprehension) for inner in ir.walk(node))
 

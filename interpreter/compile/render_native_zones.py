@@ -2,7 +2,8 @@
 family's array (`zone_NAME[cell..., :zone_NAME_len[cell...]]`), its size, top and members, a
 component's attribute from its `attr_NAME` column, the components of a type as a range of ids,
 and the aggregates codegen emits (count, sum, any, all: a function of a comprehension) as a
-loop written before the statement that holds them (their value in a temporary)."""
+loop written before the statement that holds them (their value in a temporary), a filtered
+list as an array so filled (the module of native functions binds numpy as `np`)."""
 from __future__ import annotations
 
 from . import ir
@@ -58,6 +59,56 @@ def read_column(renderer: Renderer, node: ir.ReadColumn) -> tuple[str, int]:
     return renderer.column(node)[0], ATOM
 
 
+def read_attribute(renderer: Renderer, node: ir.ReadAttribute) -> tuple[str, int]:
+    """An attribute by name: from its attr_ array, when a column of the layout holds it."""
+    column = next((k for k, (name, _) in renderer.places.columns.items() if name == node.name), None)
+    if column is None:
+        raise NotNative(node, f"the attribute {node.name} has no array (of cells, or boxed)")
+    return renderer.column(ir.ReadColumn(column, node.entity, node.span))[0], ATOM
+
+
+def filtered(renderer: Renderer, node: ir.Comprehension) -> tuple[str, int]:
+    """A new list of the items that pass: an array filled by a loop before the statement (of
+    at most as many items as the iterable), then cut to its length."""
+    if node.generator:
+        raise NotNative(node, "values one by one for a call with no native version")
+    name, count = f"_l{renderer.temps}", f"_n{renderer.temps}"
+    iterable, target, depth, body = loop(renderer, node, True)
+    renderer.pending.extend([(0, f"{name}_all = np.empty(len({iterable}), np.int64)"), (0, f"{count} = 0"),
+                             (0, f"for {target} in {iterable}:"), *body[:-1],
+                             (depth, f"{name}_all[{count}] = {body[-1][1]}"), (depth, f"{count} += 1"),
+                             (0, f"{name} = {name}_all[:{count}]")])
+    return name, ATOM
+
+
+def loop(renderer: Renderer, node: ir.Comprehension, with_element: bool
+         ) -> tuple[str, str, int, list[tuple[int, str]]]:
+    """A comprehension's loop: (its iterable, its target, the depth of its body, the lines of
+    its body: its test and what it needs, what the element needs, then (depth, the element)).
+    Python's comprehension has its own scope: natively its target is a temporary of its own."""
+    if len(node.targets) != 1:
+        raise NotNative(node, "a comprehension over rows of several values")
+    iterable = renderer.expression(node.iterable, ATOM)
+    target = f"_t{renderer.temps}"
+    renderer.temps += 1
+    node = renamed(node, node.targets[0], target)      # type: ignore[assignment]
+    outer, renderer.pending = renderer.pending, []
+    try:
+        condition = renderer.expression(node.condition) if node.condition is not None else None
+        before_condition, renderer.pending = renderer.pending, []
+        element = renderer.expression(node.element) if with_element else ""
+        before_element = renderer.pending
+    finally:
+        renderer.pending = outer
+    depth, body = 1, []
+    if condition is not None:
+        body += [(depth + inner, text) for inner, text in before_condition]
+        body.append((depth, f"if {condition}:"))
+        depth += 1
+    body += [(depth + inner, text) for inner, text in before_element]
+    return iterable, target, depth, body + [(depth, element)]
+
+
 def call(renderer: Renderer, node: ir.Call) -> tuple[str, int]:
     """A call; of an aggregate of a comprehension, its loop (before the statement)."""
     if len(node.args) == 1 and isinstance(node.args[0], ir.Comprehension) and node.function in AGGREGATES:
@@ -73,32 +124,13 @@ def aggregate(renderer: Renderer, function: str, node: ir.Comprehension) -> str:
     """The loop of count/sum/any/all over a comprehension, as lines pending for its statement;
     its value a temporary. (Natively it is computed before the statement, even where an `and`
     or an `if` of the statement would not have needed it: it only reads the state.)"""
-    if len(node.targets) != 1:
-        raise NotNative(node, "a comprehension over rows of several values")
     if not node.generator and function != "len":
         raise NotNative(node, f"{function} of a list")
-    iterable = renderer.expression(node.iterable, ATOM)
-    name, target = f"_a{renderer.temps}", f"_t{renderer.temps}"
-    renderer.temps += 1
-    # (Python's comprehension has its own scope: natively its target is a local of its own)
-    node = renamed(node, node.targets[0], target)      # type: ignore[assignment]
-    outer, renderer.pending = renderer.pending, []
-    try:
-        condition = renderer.expression(node.condition) if node.condition is not None else None
-        before_condition, renderer.pending = renderer.pending, []
-        element = renderer.expression(node.element) if function != "len" else ""
-        before_element = renderer.pending
-    finally:
-        renderer.pending = outer
+    name = f"_a{renderer.temps}"
+    iterable, target, depth, body = loop(renderer, node, function != "len")
     start, update = AGGREGATES[function]
-    lines = [(0, f"{name} = {start}"), (0, f"for {target} in {iterable}:")]
-    depth = 1
-    if condition is not None:
-        lines += [(depth + inner, text) for inner, text in before_condition]
-        lines.append((depth, f"if {condition}:"))
-        depth += 1
-    lines += [(depth + inner, text) for inner, text in before_element]
-    for k, text in enumerate(update.format(name=name, element=element).split("\n")):
+    lines = [(0, f"{name} = {start}"), (0, f"for {target} in {iterable}:"), *body[:-1]]
+    for k, text in enumerate(update.format(name=name, element=body[-1][1]).split("\n")):
         lines.append((depth + (k > 0), text))
     renderer.pending.extend(lines)
     return name
@@ -134,8 +166,11 @@ def zones_used(function: ir.Function) -> tuple[str, ...]:
 
 
 def columns_used(function: ir.Function, places: Places) -> tuple[str, ...]:
-    return tuple(sorted({places.columns[node.column][0] for node in ir.walk(function)
-                         if isinstance(node, ir.ReadColumn) and node.column in places.columns}))
+    names = {name for name, _ in places.columns.values()}
+    used = {places.columns[node.column][0] for node in ir.walk(function)
+            if isinstance(node, ir.ReadColumn) and node.column in places.columns}
+    return tuple(sorted(used | {node.name for node in ir.walk(function)
+                                if isinstance(node, ir.ReadAttribute) and node.name in names}))
 
 
 def state_parameters(function: ir.Function, places: Places) -> tuple[str, ...]:
