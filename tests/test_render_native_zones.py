@@ -97,7 +97,9 @@ def filtered_lists(iterables):
     return st.builds(lambda z, where: ir.Comprehension(ir.Local("c"), ("c",), z, where), iterables, test)
 
 
-ITERABLES = st.one_of(ZONE_READS, st.just(ir.ComponentsOf("Card")))
+ITERABLES = st.one_of(ZONE_READS, st.just(ir.ComponentsOf("Card")), ZONE_READS.map(lambda z: ir.Call("list", (z,))),
+                      st.builds(lambda a, b: ir.Call("range", (ir.Constant(a), ir.Constant(b))), st.integers(0, 3),
+                                st.integers(0, CARDS)))
 ITERABLES = ITERABLES | filtered_lists(ITERABLES)
 RANK = ir.ReadColumn("_A0", ir.Local("c"))      # (read inside a comprehension over c only)
 
@@ -202,7 +204,10 @@ def test_each_zone_read_renders_natively_and_agrees():
                                                              True),)), ir.Constant(1), ir.Constant(0)),
              ir.Call("sum", (ir.Comprehension(ir.ReadAttribute(ir.Local("c"), "rank"), ("c",), ir.Comprehension(
                  ir.Local("d"), ("d",), ir.ComponentsOf("Card"), ir.Compare("not in", ir.Local("d"), hand)), None, True),)),
-             ir.Call("len", (ir.Comprehension(ir.Local("c"), ("c",), z, ir.Compare(">=", RANK, ir.Local("y"))),))]
+             ir.Call("len", (ir.Comprehension(ir.Local("c"), ("c",), z, ir.Compare(">=", RANK, ir.Local("y"))),)),
+             ir.Call("sum", (ir.Comprehension(RANK, ("c",), ir.Call("list", (hand,)), None, True),)),
+             ir.Conditional(ir.Compare("in", ir.Local("y"), ir.Call("range", (ir.Constant(1), ir.Local("x")))),
+                            ir.Constant(1), ir.Constant(0))]
     for zones in ({"pile": [0, 3, 5], ("hand", 1): [2], ("hand", 2): [1, 4]}, {"pile": [], ("hand", 1): [4, 2]}, {}):
         for x in (1, 2):
             for case in cases:

@@ -25,7 +25,7 @@ BOOL_FIELDS = frozenset({"extra", "terminal"})       # stored 0/1, read as truth
 STATE_ARRAYS = ("flow", "env", "env_has", "loops", "loop_values", "cov")     # a native function's first parameters
 INT64 = (-2**63, 2**63 - 1)
 # the builtins a native function may call as they are (Numba has them, with Python's meaning)
-NATIVE_BUILTINS = frozenset({"len", "abs", "min", "max"})
+NATIVE_BUILTINS = frozenset({"len", "abs", "min", "max", "range"})
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"})
 
 

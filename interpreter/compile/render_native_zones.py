@@ -113,6 +113,8 @@ def call(renderer: Renderer, node: ir.Call) -> tuple[str, int]:
     """A call; of an aggregate of a comprehension, its loop (before the statement)."""
     if len(node.args) == 1 and isinstance(node.args[0], ir.Comprehension) and node.function in AGGREGATES:
         return aggregate(renderer, node.function, node.args[0]), ATOM
+    if node.function == "list" and len(node.args) == 1 and isinstance(node.args[0], (ir.ReadZone, ir.Comprehension)):
+        return f"{renderer.expression(node.args[0], ATOM)}.copy()", ATOM     # (a zone's items kept as they are now)
     return renderer.call(node)
 
 
