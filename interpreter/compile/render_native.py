@@ -7,72 +7,26 @@ line: `unsupported(function)` lists them all, the note a fallback gives.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-import attrs
 from referee.dsl.ast import Span
 
 from . import ir
+from . import render_native_zones as zones
+from .render_native_places import NotNative, Places, VarPlace
 from .render_python import (AND, ARITHMETIC, ATOM, COMPARISON, INDENT, LOWEST, NOT, OR, Rendered, augmented,
                             where)
 
 # the state's fields in the array "flow", in this order (native/layout.py stores them so)
 FLOW_FIELDS = ("pc", "current", "turn", "extra", "terminal")
+__all__ = ["FLOW_FIELDS", "INT64", "NotNative", "Places", "VarPlace", "render_native", "source", "unsupported",
+           "variables_used"]
 BOOL_FIELDS = frozenset({"extra", "terminal"})       # stored 0/1, read as truth values
 STATE_ARRAYS = ("flow", "env", "env_has", "loops", "loop_values", "cov")     # a native function's first parameters
 INT64 = (-2**63, 2**63 - 1)
 # the builtins a native function may call as they are (Numba has them, with Python's meaning)
-NATIVE_BUILTINS = frozenset({"len", "abs", "min", "max"})
+NATIVE_BUILTINS = frozenset({"len", "abs", "min", "max", "range"})
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"})
-
-
-class NotNative(Exception):
-    """A node the native renderer cannot render (yet): what it is, and where the rules say it."""
-
-    def __init__(self, node: ir.Node, why: str) -> None:
-        super().__init__(why)
-        self.node, self.why = node, why
-
-    def note(self, around: Span | None = None) -> str:
-        """What it is and why, at its rules line (or that of the statement `around` it)."""
-        span = self.node.span or around
-        place = f"{span.file}:{span.line}: " if span is not None and span.line else ""
-        return f"{place}{type(self.node).__name__}: {self.why}"
-
-
-@attrs.frozen
-class VarPlace:
-    """A variable family's array, `var_NAME`: an index value minus its axis's offset is its
-    position (an axis of an enum's members: their positions), `none` the code of none in it,
-    `members` an enum's members, coded by position, when the variable holds them."""
-    offsets: tuple[int, ...] = ()
-    axis_members: tuple[tuple[str, ...] | None, ...] = ()
-    none: int = -1
-    members: tuple[str, ...] = ()
-
-    def encode(self, node: ir.Node, value: object) -> int:
-        """The code of a constant stored in the variable."""
-        if value is None:
-            return self.none
-        if isinstance(value, str):
-            if value not in self.members:
-                raise NotNative(node, f"the text {value!r} is not a member the variable holds")
-            return self.members.index(value)
-        return int(value)       # type: ignore[call-overload]
-
-
-@attrs.frozen
-class Places:
-    """Where the state's parts are in the arrays: the environment's scalar entries by key (their
-    index in `env`), the names a call or a global may name besides NATIVE_BUILTINS (compiled
-    ones the kernel binds: the random stream, other native functions), the module's constants
-    written in place (LOOP_CAP), and the entries of the flow's loops (their row in `loops`,
-    (present, length, next position), and in `loop_values`)."""
-    env: Mapping[str, int] = attrs.field(factory=dict)
-    calls: frozenset[str] = frozenset()
-    constants: Mapping[str, int] = attrs.field(factory=dict)
-    loops: Mapping[str, int] = attrs.field(factory=dict)
-    vars: Mapping[str, VarPlace] = attrs.field(factory=dict)
 
 
 class NativeRenderer:
@@ -85,6 +39,10 @@ class NativeRenderer:
         self.loops = 0
         self.unpacked: dict[str, str] = {}     # a local -> the loop entry whose values it holds
         self.keys: dict[str, ir.Key] = {}      # a local -> the key of a variable's entry it names
+        # lines an expression needs run before the statement that holds it (an aggregate's loop),
+        # each (indent relative to that statement, text)
+        self.pending: list[tuple[int, str]] = []
+        self.temps = 0
 
     # ---- expressions ----------------------------------------------------------------------
     def expression(self, node: ir.Expression, needs: int = LOWEST) -> str:
@@ -159,6 +117,11 @@ class NativeRenderer:
         place = self.places.vars.get(key.family)
         if place is None:
             raise NotNative(node, f"the variable {key.family} has no array (its layout says why)")
+        positions = self.positions(key, place)
+        return f"var_{key.family}[{', '.join(positions) if positions else '()'}]", place
+
+    def positions(self, key: ir.Key, place: VarPlace) -> list[str]:
+        """Each index of a key as its position in the family's array."""
         positions = []
         for index, offset, members in zip(key.indexes, place.offsets, place.axis_members):
             if isinstance(index, ir.Constant) and members is not None and index.value in members:
@@ -166,7 +129,7 @@ class NativeRenderer:
             else:
                 text = self.expression(index, ARITHMETIC["-"] + 1 if offset else LOWEST)
                 positions.append(f"{text} - {offset}" if offset else text)
-        return f"var_{key.family}[{', '.join(positions) if positions else '()'}]", place
+        return positions
 
     def read_var(self, node: ir.ReadVar) -> tuple[str, int]:
         return self.var_place(node, node.key)[0], ATOM        # (the array holds the default)
@@ -175,9 +138,14 @@ class NativeRenderer:
         """A comparison of a variable's entry with none or a member: their codes compared."""
         pairs = ((node.left, node.right), (node.right, node.left))
         for read, other in pairs:
-            if (isinstance(read, ir.ReadVar) and isinstance(other, ir.Constant)
+            if (isinstance(read, (ir.ReadVar, ir.ReadColumn, ir.TopOfZone)) and isinstance(other, ir.Constant)
                     and (other.value is None or isinstance(other.value, str))):
-                element, place = self.var_place(node, read.key)
+                if isinstance(read, ir.ReadVar):
+                    element, place = self.var_place(node, read.key)
+                elif isinstance(read, ir.ReadColumn):
+                    element, place = self.column(read)
+                else:           # (a component's id, none: -1)
+                    element, place = self.expression(read, COMPARISON + 1), VarPlace()
                 op = {"is": "==", "is not": "!="}.get(node.op, node.op)
                 if op not in ("==", "!="):
                     raise NotNative(node, f"'{node.op}' of a variable and {other.value!r}")
@@ -214,6 +182,10 @@ class NativeRenderer:
 
     # ---- statements -----------------------------------------------------------------------
     def add(self, indent: int, text: str, span: Span | None) -> None:
+        pending, self.pending = self.pending, []
+        for inner, line in pending:         # (what the expressions in `text` need computed first)
+            self.lines.append(INDENT * (indent + inner) + line)
+            self.spans.append(span)
         self.lines.append(INDENT * indent + text)
         self.spans.append(span)
 
@@ -241,7 +213,7 @@ class NativeRenderer:
 
     def if_(self, node: ir.If, indent: int, keyword: str = "if") -> None:
         self.header(indent, f"{keyword} {self.expression(node.test)}:", node, node.body)
-        if len(node.orelse) == 1 and isinstance(node.orelse[0], ir.If):
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ir.If) and not looped(node.orelse[0].test):
             self.if_(node.orelse[0], indent, "elif")
         elif node.orelse:
             self.header(indent, "else:", node, node.orelse)
@@ -250,8 +222,11 @@ class NativeRenderer:
                indent: int) -> None:
         self.unpacked.pop(target, None)
         self.keys.pop(target, None)
-        if value == ir.ReadState("vars"):       # (_V = s.vars: the variables are arrays, parameters)
-            self.add(indent, f"pass  # ({target}: the variables are the var_ arrays)", node.span)
+        table = TABLES.get(value)
+        if isinstance(value, ir.Item) and value.sequence == ir.ReadState("columns"):
+            table = "a component column: an attr_ array"
+        if table is not None:       # (_V = s.vars...: the state's tables are arrays, parameters)
+            self.add(indent, f"pass  # ({target}: {table})", node.span)
             return
         if isinstance(value, ir.Key):           # (a key named once, read and written: an element)
             self.var_place(node, value)
@@ -271,6 +246,18 @@ class NativeRenderer:
             self.add(indent, f"{element} = {place.encode(node, value.value)}", node.span)
         else:
             self.add(indent, f"{element} = {self.expression(value)}", node.span)
+
+    def while_(self, node: ir.While, indent: int) -> None:
+        if not looped(node.test):
+            self.loop(indent, f"while {self.expression(node.test)}:", node, node.body)
+            return
+        # a test that needs lines first: computed again before each round
+        self.loops += 1
+        self.add(indent, "while True:", node.span)
+        self.add(indent + 1, f"if not ({self.expression(node.test)}):", node.span)
+        self.add(indent + 2, "break", node.span)
+        self.block(node.body, indent + 1)
+        self.loops -= 1
 
     def rounds(self, node: ir.Rounds, indent: int) -> None:
         self.loop(indent, f"for {node.name} in range({self.expression(node.count)}):", node, node.body)
@@ -337,6 +324,13 @@ class NativeRenderer:
             raise NotNative(node, f"{word} outside a loop")
         self.add(indent, word, node.span)
 
+    # ---- the zones and the components' attributes (render_native_zones.py) ---------------------
+    def column(self, node: ir.ReadColumn) -> tuple[str, VarPlace]:
+        found = self.places.columns.get(node.column)
+        if found is None:
+            raise NotNative(node, f"the column {node.column} has no array (an attribute of cells, or boxed)")
+        return f"attr_{found[0]}[{self.expression(node.entity)}]", found[1]
+
     def refuse(self, node: ir.Statement, indent: int) -> None:
         raise NotNative(node, REFUSED.get(type(node), "not rendered natively"))
 
@@ -373,13 +367,20 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.HasEnv: NativeRenderer.has_env,                             # type: ignore[dict-item]
     ir.Item: lambda r, n: (f"{r.expression(n.sequence, ATOM)}[{r.expression(n.index)}]", ATOM),  # type: ignore
     ir.Tuple: NativeRenderer.tuple_,                               # type: ignore[dict-item]
-    ir.Call: NativeRenderer.call,                                  # type: ignore[dict-item]
+    ir.Call: zones.call,                                           # type: ignore[dict-item]
     ir.Not: NativeRenderer.not_,                                   # type: ignore[dict-item]
     ir.Arithmetic: NativeRenderer.arithmetic,                      # type: ignore[dict-item]
     ir.Compare: NativeRenderer.compare,                            # type: ignore[dict-item]
     ir.BoolOp: NativeRenderer.bool_op,                             # type: ignore[dict-item]
     ir.Conditional: NativeRenderer.conditional,                    # type: ignore[dict-item]
     ir.ReadVar: NativeRenderer.read_var,                           # type: ignore[dict-item]
+    ir.ReadZone: zones.read_zone,                                  # type: ignore[dict-item]
+    ir.TopOfZone: zones.top_of_zone,                               # type: ignore[dict-item]
+    ir.ComponentsOf: zones.components_of,                          # type: ignore[dict-item]
+    ir.ReadColumn: zones.read_column,                              # type: ignore[dict-item]
+    ir.Grouped: zones.grouped,                                     # type: ignore[dict-item]
+    ir.ReadAttribute: zones.read_attribute,                        # type: ignore[dict-item]
+    ir.Comprehension: zones.filtered,                              # type: ignore[dict-item]
     ir.Between: lambda r, n: (" <= ".join(r.expression(x, COMPARISON + 1) for x in (n.low, n.value, n.high)),  # type: ignore
                               COMPARISON),
     ir.TheState: refuse_expression, ir.Field: refuse_expression, ir.StateCall: refuse_expression,
@@ -396,7 +397,7 @@ STATEMENTS: dict[type, Callable[..., None]] = {
     ir.CountCoverage: lambda r, n, i: r.add(i, f"cov[{n.counter}] += 1", n.span),
     ir.ExpressionStatement: lambda r, n, i: r.add(i, r.expression(n.value), n.span),
     ir.If: NativeRenderer.if_,
-    ir.While: lambda r, n, i: r.loop(i, f"while {r.expression(n.test)}:", n, n.body),
+    ir.While: NativeRenderer.while_,
     ir.ForRange: lambda r, n, i: r.loop(
         i, f"for {n.name} in range({r.expression(n.start)}, {r.expression(n.stop)}):", n, n.body),
     ir.ForEach: lambda r, n, i: r.loop(i, f"for {n.name} in {r.expression(n.sequence)}:", n, n.body),
@@ -415,6 +416,17 @@ STATEMENTS: dict[type, Callable[..., None]] = {
 }
 
 
+# the state's tables a function binds at its top (lower_functions.prologue): their arrays are parameters
+TABLES: dict[ir.Node, str] = {ir.ReadState("vars"): "the variables are the var_ arrays",
+                              ir.ReadState("zones"): "the zones are the zone_ arrays",
+                              ir.ReadState("entities"): "the attributes are the attr_ arrays"}
+
+
+def looped(node: ir.Node) -> bool:
+    """Whether an expression needs lines before its statement natively (an aggregate's loop)."""
+    return any(isinstance(inner, ir.Comprehension) for inner in ir.walk(node))
+
+
 def variables_used(function: ir.Function) -> tuple[str, ...]:
     """The variable families a function reads or writes: its `var_NAME` parameters, in this order."""
     used = set()
@@ -431,7 +443,8 @@ def render_native(function: ir.Function, places: Places) -> Rendered:
     var_NAME..., params...)`, its state parameter `s` replaced by the state's arrays (the
     variables' of variables_used). Its environment nodes are the flow's arrays, unless it takes
     an environment `e` of its own (a binder's values). NotNative if a node has no native form."""
-    params = tuple(f"var_{name}" for name in variables_used(function)) + tuple(p for p in function.params if p != "s")
+    params = tuple(f"var_{name}" for name in variables_used(function)) + zones.state_parameters(function, places) + \
+        tuple(p for p in function.params if p != "s")
     renderer = NativeRenderer(places, "e" not in function.params)
     renderer.block(function.body, 1)
     return Rendered(f"def {function.name}({', '.join(STATE_ARRAYS + params)})", renderer.lines, renderer.spans)
@@ -451,7 +464,7 @@ def unsupported(function: ir.Function, places: Places) -> list[str]:
 
     def visit(node: ir.Node, loops: int, around: Span | None) -> None:
         around = node.span or around
-        renderer.loops = loops
+        renderer.loops, renderer.pending = loops, []
         try:
             if isinstance(node, ir.Statement):
                 STATEMENTS.get(type(node), NativeRenderer.refuse)(renderer, node, 0)

@@ -299,14 +299,89 @@ class Layout:
     def places(self, calls: frozenset[str] = frozenset()) -> Places:
         """Where the native renderer finds the environment's entries and the variables (with
         the calls it may make, and the runtime's constants)."""
-        return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP},
+        return Places({key: k for k, key in enumerate(self.scalars)}, calls, {"LOOP_CAP": LOOP_CAP, **self.constants()},
                       {key: k for k, key in enumerate(self.loops)},
-                      {name: place for name, place in ((name, self.var_place(name)) for name in self.vars) if place})
+                      {name: place for name, place in ((name, self.var_place(name)) for name in self.vars) if place},
+                      {name: place for name, place in ((name, self.axes_place(self.zones[name][0])) for name in self.zones)
+                       if place},
+                      {f"_A{k}": (name, self.attribute_place(name)) for name, k in self.game.column_index.items()
+                       if self.attribute_codings(name)},
+                      {t: (ids[0], len(ids)) for t, ids in self.reference.by_type.items()
+                       if ids and list(ids) == list(range(ids[0], ids[0] + len(ids)))})
+
+    def constants(self) -> dict:
+        """The values the compiler bound in the module that are whole numbers, or sequences or
+        sets of them (seats, a range's values): written in place natively (a set sorted)."""
+        out: dict = {}
+        for name, value in self.game.compiler.codegen.namespace.items():
+            if value.__class__ in (tuple, list, frozenset, set):
+                items = list(value)
+                if items and all(v.__class__ is int and INT_NONE < v <= np.iinfo(np.int64).max for v in items):
+                    out[name] = tuple(sorted(items) if value.__class__ in (frozenset, set) else items)
+            elif value.__class__ is int and name.startswith("_"):
+                out[name] = value
+        return out
+
+    def attribute_codings(self, name: str) -> list:
+        """The codings of attribute `name` in the columns of the types that have it, if they
+        agree (one array, attr_NAME, holds it for every component), else []."""
+        codings = [coding for (_, attribute), coding in self.columns.items() if attribute == name]
+        if not codings or len({(c.kind, c.members) for c in codings}) > 1:
+            return []
+        return codings
+
+    def attribute_place(self, name: str) -> VarPlace:
+        coding = self.attribute_codings(name)[0]
+        return VarPlace(none=INT_NONE if coding.kind == "int" else NONE, members=coding.members)
+
+    def attribute_arrays(self, fixed: dict) -> dict:
+        """attr_NAME for each attribute of one coding: its columns merged over every component
+        (none's code for those without it)."""
+        out = {}
+        for name in dict.fromkeys(attribute for _, attribute in self.columns):
+            if not self.attribute_codings(name):
+                continue
+            merged = np.full(self.components, self.attribute_place(name).none, dtype=np.int64)
+            for (type_name, attribute) in self.columns:
+                if attribute == name:
+                    ids = self.reference.by_type.get(type_name, ())
+                    merged[list(ids)] = fixed[f"column.{type_name}.{attribute}"][list(ids)]
+            out[f"attr_{name}"] = merged
+        return out
+
+    def arguments(self, fixed: dict, parameters, cov=None) -> list:
+        """The arrays of `fixed` (to_arrays) for a native function's state parameters, by name
+        (render_native's header): the flow's, var_NAME, zone_NAME(_len), attr_NAME."""
+        attributes = self.attribute_arrays(fixed) if any(p.startswith("attr_") for p in parameters) else {}
+        named = {"flow": "flow", "env": "env", "env_has": "env.has", "loops": "loops", "loop_values": "loop.values"}
+        out = []
+        for p in parameters:
+            if p == "cov":
+                out.append(np.zeros(1, dtype=np.int64) if cov is None else cov)
+            elif p in named:
+                out.append(fixed[named[p]])
+            elif p.startswith("attr_"):
+                out.append(attributes[p])
+            elif p.startswith("zone_") and p.endswith("_len") and p[len("zone_"):-len("_len")] in self.zones:
+                out.append(fixed[f"zone.{p[len('zone_'):-len('_len')]}.len"])
+            elif p.startswith(("zone_", "var_")):
+                out.append(fixed[p.replace("_", ".", 1)])
+            else:
+                raise KeyError(p)
+        return out
 
     def var_place(self, name: str) -> VarPlace | None:
         """Where a variable's entries are, when each index is a run of whole numbers (seats, a
         range, cells or components of consecutive ids) or an enum's members, else None."""
         where, coding, _ = self.vars[name]
+        place = self.axes_place(where)
+        if place is None:
+            return None
+        none = INT_NONE if coding.kind == "int" else NONE
+        return VarPlace(place.offsets, place.axis_members, none, coding.members)
+
+    def axes_place(self, where: Family) -> VarPlace | None:
+        """How a family's keys are placed in its array (see var_place), or None."""
         offsets, members = [], []
         for axis in where.axes:
             if all(v.__class__ is int for v in axis) and list(axis) == list(range(axis[0], axis[0] + len(axis))):
@@ -317,8 +392,7 @@ class Layout:
                 members.append(tuple(axis))
             else:
                 return None
-        none = INT_NONE if coding.kind == "int" else NONE
-        return VarPlace(tuple(offsets), tuple(members), none, coding.members)
+        return VarPlace(tuple(offsets), tuple(members))
 
     # ---- the arrays ---------------------------------------------------------------------------
     def shapes(self) -> dict:

@@ -1,0 +1,107 @@
+"""How much of the games' generated code renders natively: every function each game of games/
+compiles to (at every player count), rendered by render_native over the game's layout; a
+count of those that render whole, and of the node kinds that refuse the others.
+`python -m referee.interpreter.native.coverage [--top N] [--game NAME]`."""
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import re
+from pathlib import Path
+
+from ..compile import ir, lower_functions, lower_listing
+from ..compile.render_native import unsupported
+from ..engine import load_game
+from ..engine.params import player_range
+from .layout import Layout
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+REFUSED_KIND = re.compile(r"(?:^|: )([A-Z][A-Za-z]+): ")
+
+
+@contextlib.contextmanager
+def recorded(functions: list):
+    """While loading games: each IR function the compiler renders, as render_python gets it
+    (a listing once, as its IR, not again as the text define executes)."""
+    define, define_listing = lower_functions.FunctionLowering.define, lower_listing.ListingCompiler.define_listing
+    listing = []
+
+    def recording_define(self, function, body=None, comment=None, span=None, by_rule=True):
+        if listing:
+            listing.pop()
+        elif isinstance(function, ir.Function):
+            functions.append(ir.Function(function.name, function.params,
+                                         lower_functions.prologue(function.body) + function.body, function.span))
+        else:
+            name, params = function[len("def "):-1].split("(", 1)
+            functions.append(ir.Function(name, tuple(params.split(", ")), (ir.Host(("...",)),)))
+        return define(self, function, body, comment, span, by_rule)
+
+    def recording_listing(self, name, out, ctx, comment):
+        from ..compile.passes import run_passes
+        from ..compile.passes import LISTING_PASSES
+        function = lower_listing.with_cached_reads(ir.Function(name, ("s",), out.statements()), ctx)
+        functions.append(run_passes(function, self.game.passes_off, LISTING_PASSES))
+        listing.append(name)
+        return define_listing(self, name, out, ctx, comment)
+
+    lower_functions.FunctionLowering.define = recording_define
+    lower_listing.ListingCompiler.define_listing = recording_listing
+    try:
+        yield
+    finally:
+        lower_functions.FunctionLowering.define = define
+        lower_listing.ListingCompiler.define_listing = define_listing
+
+
+def rules_files(only: str | None = None) -> list[Path]:
+    files = sorted(GAMES.glob("*.rules")) + sorted((GAMES / "variants").glob("*.rules"))
+    return [f for f in files if only is None or only in f.stem]
+
+
+def measure(only: str | None = None):
+    """(functions, rendered whole, Counter of refused node kinds, notes by game)."""
+    total = whole = 0
+    kinds: collections.Counter = collections.Counter()
+    notes: dict = {}
+    for path in rules_files(only):
+        probe, _, _ = load_game(str(path))
+        low, high = player_range(probe.program)
+        for players in range(low, high + 1):
+            functions: list = []
+            with recorded(functions):
+                game, diagnostics, _ = load_game(str(path), players=players)
+            if game is None:
+                raise RuntimeError(f"{path}: {diagnostics}")
+            places = Layout.of(game).places()
+            for function in functions:
+                total += 1
+                refused = unsupported(function, places)
+                if not refused:
+                    whole += 1
+                for note in refused:
+                    kind = REFUSED_KIND.search(note)
+                    kinds[kind.group(1) if kind else note] += 1
+                notes.setdefault(f"{path.stem} {players}p", []).extend(f"{function.name}: {n}" for n in refused)
+    return total, whole, kinds, notes
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--game", help="only the rules files whose name holds this")
+    parser.add_argument("--notes", action="store_true", help="every refusal, by game")
+    args = parser.parse_args(argv)
+    total, whole, kinds, notes = measure(args.game)
+    print(f"{whole} of {total} functions render natively whole")
+    for kind, count in kinds.most_common(args.top):
+        print(f"{count:6}  {kind}")
+    if args.notes:
+        for game, lines in notes.items():
+            print(f"== {game}")
+            print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
