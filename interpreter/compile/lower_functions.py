@@ -12,9 +12,10 @@ from . import ir
 from .caching import callers
 from .codegen import Context
 from .lower_flow import located
-from .lower_statements import NONE, STATE, call, guard, hosted
+from .lower_statements import NONE, STATE, call, guard, hosted, negated
 from .module import digest, functions_text
 from .render_python import render_function, where
+from .expression_facts import state_tables
 from .source_text import host_reads
 
 # the state's tables a function reads through locals of these names, bound once at its top
@@ -29,10 +30,11 @@ def tables_read(body: tuple) -> set:
         for node in ir.walk(top):
             if isinstance(node, ir.Host):
                 read |= node.reads
-            elif isinstance(node, (ir.ReadVar, ir.WriteVar)):
+            elif isinstance(node, ir.WriteVar):
                 read.add("_V")
             elif isinstance(node, ir.ArgumentText) and node.of == "label":
                 read.add("_E")
+        read |= state_tables(top)
     return read
 
 
@@ -337,7 +339,7 @@ class FunctionLowering:
                 domain, scope = self.loop_variable(trigger.binder, scope, ctx)
                 # (no copy: the loop ends with the first body it runs, which may change the domain)
                 loop = (f"L_{trigger.binder.name}", domain)
-                tests = [guard(ir.Not(self.condition(trigger.binder.condition, scope, ctx)), ir.Continue())] \
+                tests = [guard(negated(self.condition(trigger.binder.condition, scope, ctx)), ir.Continue())] \
                     if trigger.binder.condition is not None else []
             counter = self.counter(trigger)
             fire = self.count(counter, 1)

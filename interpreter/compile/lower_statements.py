@@ -1,7 +1,7 @@
 """The rules' statements lowered to the IR (ir.py): a visitor over the statement nodes that
 builds a generated function's statements (locals, the state's variables, zones and attributes
 written through named operations with their checks, loops with their budgets, choices).
-Expressions still come from codegen.py as source, wrapped in ir.Host (see `value`)."""
+Expressions are codegen.py's IR (see `value`)."""
 from __future__ import annotations
 
 from referee.dsl import ast
@@ -13,9 +13,10 @@ from referee.dsl.types import INT, PLAYER, ListOf, Named, OptionalOf, Type, Zone
 from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.errors import RulesRuntimeError
 from . import ir
+from .expression_facts import RULES_LOCAL, truth
 from .lower_flow import located
 from .render_python import Writer, expression
-from .source_text import attributes_read_once, host_reads, joined, truth
+from .source_text import attributes_read_once, host_reads, joined
 from .work import ROUND_FREE_WORK
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -31,6 +32,17 @@ def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
 def hosted(source: str) -> ir.Host:
     """Codegen's source of an expression as IR, with the state's tables it reads."""
     return ir.Host((source,), reads=host_reads(source))
+
+
+def is_temporary_local(value: ir.Expression) -> bool:
+    """Whether a value is a local this lowering bound (a checked value), not a rules local:
+    a rules local is copied before a write that tells a table by value (as it always was)."""
+    return isinstance(value, ir.Local) and not value.name.startswith(RULES_LOCAL)
+
+
+def negated(test: ir.Expression) -> ir.Not:
+    """`not (test)`: in the parentheses the test's host text always had (a pass may drop them)."""
+    return ir.Not(ir.Grouped(test))
 
 
 def guard(test: ir.Expression, *then: ir.Statement, orelse: tuple = ()) -> ir.Guard:
@@ -69,27 +81,26 @@ class StatementLowering:
         """The type of the items of a list or a zone, never none."""
         return element_type(self.type_value(node, scope)).without_none()
 
-    # ---- expressions, until codegen lowers them ----
+    # ---- expressions: codegen's IR ----
     def x(self, node, scope, ctx) -> str:
         return self.codegen.source(node, scope, ctx)
 
     def value(self, node, scope, ctx) -> ir.Expression:
-        """An expression as IR: a constant, else codegen's source (the one place to swap for
-        lowered expressions)."""
-        source = self.codegen.source(node, scope, ctx)
+        """An expression as IR: a constant, else codegen's IR."""
+        value = self.codegen.lower(node, scope, ctx)
         constant = self.codegen.constant_of(node, ctx)
         if constant is not None and type(constant[0]) in PLAIN and not (
                 isinstance(node, ast.Name) and self.codegen.is_local(node.id, scope, ctx)):
             return ir.Constant(constant[0])
-        return hosted(source)
+        return value
 
     def condition(self, node, scope, ctx) -> ir.Expression:
         """A condition as IR, where only its truth counts (an if, a filter)."""
-        return hosted(truth(self.codegen.source(node, scope, ctx)))
+        return truth(self.codegen.lower(node, scope, ctx))
 
     def sequence(self, node, scope, ctx) -> ir.Expression:
         """An expression whose items are asked for as IR: a zone's content when it is a zone."""
-        return hosted(self.codegen.collection(node, scope, ctx))
+        return self.codegen.collection_node(node, scope, ctx)
 
     def literal(self, value) -> ir.Expression:
         """A value the game knows as IR: its literal, or the name it is bound to."""
@@ -232,7 +243,7 @@ class StatementLowering:
             return key, value
         if not isinstance(key, ir.Local):
             key = self.temporary("_key", key, out)
-        if not isinstance(value, ir.Local):
+        if not is_temporary_local(value):
             value = self.temporary("_value", value, out)
         default = self.literal(self.game.var_defaults[name])
         out.append(guard(ir.Compare("in", ir.Constant(name), ir.ReadState("var_index")), call(
@@ -270,7 +281,7 @@ class StatementLowering:
             if not low <= value.value <= high:
                 raise RulesRuntimeError(f"{name} is given {value.value}, outside its range {low}..{high}", span)
             return value
-        if not isinstance(value, ir.Local):
+        if not is_temporary_local(value):
             value = self.temporary("_number", value, out)
         out.append(self.outside(value, low, high, call("outside_range", ir.Constant(name), value, ir.Constant(low),
                                                         ir.Constant(high), self.spanned(span))))
@@ -426,7 +437,7 @@ class StatementLowering:
             out += self.spend(1, ir.Arithmetic("*", rounds, ir.Constant(units)), node.span)
         body = []
         if node.binder.condition is not None:
-            body.append(guard(ir.Not(self.condition(node.binder.condition, inner, ctx)), ir.Continue()))
+            body.append(guard(negated(self.condition(node.binder.condition, inner, ctx)), ir.Continue()))
         body += self.count(self.counter(node), 1)
         body += self.statements(node.body, inner, ctx)
         out.append(ir.ForEach(ctx.local(node.binder.name), items, tuple(body)))
@@ -447,7 +458,7 @@ class StatementLowering:
 
     def visit_While(self, node, scope, ctx, out):
         loop = self.fresh("_loop")
-        body = [guard(ir.Not(self.condition(node.condition, scope, ctx)), ir.Break())]
+        body = [guard(negated(self.condition(node.condition, scope, ctx)), ir.Break())]
         body += self.loop_round(node)
         body += self.count(self.counter(node), 1)
         body += self.statements(node.body, scope, ctx)
