@@ -112,7 +112,7 @@ class KeyRows:
         return names, found, make
 
     def rows_of_keys(self):
-        """After `iteration`: the source of {zone key: the row that reads it} for the invariant
+        """After `iteration`: {zone key: the row that reads it} (IR) for the invariant
         indexes' values (what a change of that key may change: maintained.py), made once per
         value like the rows."""
         rows, table, key, arguments = self.made
@@ -120,4 +120,6 @@ class KeyRows:
         make = row_of_key_maker(by_key, table, rows, len(self.invariants) == 1)
         known = self.generator.bind(by_key, "row_of_key")
         maker = self.generator.bind(make, "make_row_of_key")
-        return f"({known}.get({key}) or {maker}({arguments}))"
+        invariants = tuple(ir.Local(name) for name in self.invariants)
+        key = invariants[0] if len(invariants) == 1 else ir.RowKey(invariants)
+        return ir.Grouped(ir.BoolOp("or", (ir.Method(ir.Global(known), "get", (key,)), ir.Call(maker, invariants))))

@@ -14,7 +14,7 @@ from .codegen import Context
 from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, hosted, negated
 from .module import digest, functions_text
-from .render_python import render_function, where
+from .render_python import expression, render_function, where
 from .expression_facts import state_tables
 from .source_text import host_reads
 
@@ -220,16 +220,16 @@ class FunctionLowering:
         m = maintained
         changed, tested = ir.Local("changed"), ir.Local("tested")
         parts = ir.Global("MEMO_PARTS")
-        retest = host_lines([f"for {m.target} in changed: tested.append({m.tested})     # (a loop: no frame for a few rows)"],
-                            span=span)
+        retest = host_lines([f"for {m.target} in changed: tested.append({expression(m.tested)})"
+                             "     # (a loop: no frame for a few rows)"], span=span)
         kept = ir.Tuple((STAMP, VALUE, memo_item("MEMO_STAMPS", 0),
                          ir.Arithmetic("+", ir.Field(parts, "dropped"), ir.Call("len", (ir.Field(parts, "log"),)))))
         return head + [
             ir.Assign("changed", ir.Call("changed_rows", (ENTRY, memo_item("MEMO_STAMPS", 0), parts,
-                                                          hosted(m.rows_of_key), ir.Constant(m.limit)))),
+                                                          m.rows_of_key, ir.Constant(m.limit)))),
             ir.If(ir.Compare("is", changed, NONE), tuple(computed),
                   (ir.Assign("tested", ir.NewList()), retest,
-                   ir.Assign("value", ir.Call("refiltered", (ir.Item(ENTRY, ir.Constant(1)), tested, hosted(m.order)))))),
+                   ir.Assign("value", ir.Call("refiltered", (ir.Item(ENTRY, ir.Constant(1)), tested, m.order))))),
             stale_cache_dropped(cache), ir.SetItem(cache, key, kept), ir.Return(VALUE)]
 
     def entry_charge(self, name, span) -> list:
@@ -251,21 +251,21 @@ class FunctionLowering:
         if found is None and counter is None:
             computed = self.codegen.stopping_loop(fn.body, scope, Context("local"))
         if found is not None:
-            source, maintained = found
+            value, maintained = found
             if maintained is not None:
                 self.maintained[name] = self.memo_zone_parts[name]
         elif computed is None:
-            source = self.codegen.source(fn.body, scope, Context("local"))
+            value = self.codegen.lower(fn.body, scope, Context("local"))
         span = fn.body.span
-        value = [host_lines(computed, span=span)] if computed is not None else [ir.Assign("value", hosted(source))]
-        body = value + [ir.Return(VALUE)] if computed is not None else [ir.Return(hosted(source))]
+        computing = list(computed) if computed is not None else [ir.Assign("value", value)]
+        body = computing + [ir.Return(VALUE)] if computed is not None else [ir.Return(value)]
         if counter is not None:        # (coverage: such a function is never cached)
-            body = [ir.CountCoverage(counter), ir.Assign("value", hosted(source)),
+            body = [ir.CountCoverage(counter), ir.Assign("value", value),
                     *([guard(VALUE, ir.CountCoverage(counter + 1))] if boolean else []), ir.Return(VALUE)]
         charge = self.entry_charge(name, fn.body.span)
         # a body that only reads its indexes keeps no values of its own: the indexes keep them
         if name in self.memoized and (charge or not self.answered_by_indexes(fn.body)):
-            body = self.cached_body(name, fn.parameters, self.memo_cache_names[name], value, charge, maintained, span)
+            body = self.cached_body(name, fn.parameters, self.memo_cache_names[name], computing, charge, maintained, span)
         else:
             body = charge + body
         body = [located(s, span) for s in body]
