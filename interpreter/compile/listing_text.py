@@ -1,6 +1,6 @@
 """What the listing compiler (lower_listing.py, lower_fused.py) still reads back from the
 Python text codegen.py writes for expressions: a condition's none tests decided (an ast round
-trip), a zone key's source, one call as a whole. They go when expressions are lowered to the
+trip), one call as a whole. They go when expressions are lowered to the
 IR (ir-expr); no new code should add to them."""
 from __future__ import annotations
 
@@ -8,10 +8,6 @@ import ast as python_ast
 import re
 
 from . import ir
-
-# a zone key as the generated code builds it: ('name', index, ...,), its indexes plain names or literals
-ZONE_KEY_SOURCE = re.compile(r"\('(\w+)', ((?:[\w']+, )*[\w']+),\)")
-
 
 def one_call(source: str, name: str) -> bool:
     """Whether a source is one call of `name` as a whole (`numbers(1, f(x) + 1)`), not a
@@ -226,13 +222,3 @@ def either_or(source: str, this_level: set):
         return None
     rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
     return python_ast.unparse(invariant), python_ast.unparse(rest)
-
-
-def zone_keys(source: str) -> list:
-    """The zone keys a source builds: (the key's source, the zone's name, its indexes' sources)."""
-    return [(match[0], match[1], match[2].split(", ")) for match in ZONE_KEY_SOURCE.finditer(source)]
-
-
-def with_rows(source: str, keys: dict) -> str:
-    """A source with the zone keys in `keys` (key source -> row variable) read from the rows."""
-    return ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)

@@ -14,12 +14,13 @@ from referee.dsl.types import element_of, strip_optional
 from . import ir
 from .blocks import Block
 from .codegen import Context, names_in
+from .expression_facts import rewritten, walk_written
 from .key_rows import KeyRows
 from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
 from .render_python import expression, render_function
 from .listing_text import (called_function, cached_use, constant_range, either_or, folded, is_bound_constant, is_read_once,
-                           is_temporary_or_constant, locals_read, one_call, with_rows, zone_keys)
+                           is_temporary_or_constant, locals_read, one_call)
 from .source_text import truth
 from .work import ROUND_FREE_WORK
 
@@ -64,6 +65,8 @@ def with_cached_reads(function: ir.Function, ctx) -> ir.Function:
     cached = {cached_use(temp, source): (temp, source) for temp, source in sources.items()}
 
     def cut(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.FirstUse) and node.target in sources:
+            return ir.Cached(node.target, node.value)
         if not isinstance(node, ir.Host) or len(node.lines) != 1:
             return ir.rebuilt(node, cut)
         source = rest = node.lines[0]
@@ -246,10 +249,11 @@ class ListingCompiler:
         for value, temp in (ctx.hoist if hoist is None else hoist).items():
             if ctx.levels[temp] != k or temp in ctx.lazy:
                 continue
-            for key, zone, indexes in zone_keys(expression(value)):
-                row = rows.key(zone, indexes)
-                if row is not None:
-                    keys[key] = row
+            for key in walk_written(value):
+                if isinstance(key, ir.Key) and plain_indexes(key):
+                    row = rows.key_of(key.family, key.indexes)
+                    if row is not None:
+                        keys[key] = row
         if not keys:
             return None
         target, iterable = rows.iteration(domain)
@@ -303,14 +307,13 @@ class ListingCompiler:
     @staticmethod
     def emit_hoisted(out, ctx, level, indent, hoist=None, keys=None):
         """The values read once at this loop level (hoist: those of one action, else all);
-        keys: zone key source -> the loop's row variable that holds it (listing_rows)."""
+        keys: zone key -> the loop's row variable that holds it (listing_rows)."""
         hoist = ctx.hoist if hoist is None else hoist
-        for value, temp in hoist.items():     # (codegen's hoisted values: IR, as source here)
+        for value, temp in hoist.items():     # (codegen's hoisted values)
             if ctx.levels[temp] == level:
-                source = expression(value)
                 if keys and temp not in ctx.lazy:
-                    source = with_rows(source, keys)
-                out.add(indent, ir.Assign(temp, ir.Global("UNSET") if temp in ctx.lazy else read_once(source, ctx.hoist)))
+                    value = rewritten(value, lambda n: ir.Local(keys[n]) if isinstance(n, ir.Key) and n in keys else None)
+                out.add(indent, ir.Assign(temp, ir.Global("UNSET") if temp in ctx.lazy else read_once(value, ctx.hoist)))
 
     def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
         """The loop of binder k with its filter and (steps) the guard steps placed at its
@@ -439,10 +442,23 @@ class ListingCompiler:
 
 
 
-def read_once(source: str, hoist: dict) -> ir.Expression:
+def read_once(value: ir.Expression, hoist: dict) -> ir.Expression:
     """A value read once per loop level: the top of a zone read once before (`(_h1[-1] if _h1
-    else None)`) as such, others as codegen wrote them."""
+    else None)`) as such, others as codegen lowered them."""
     for temp in hoist.values():
-        if source == f"({temp}[-1] if {temp} else None)":
-            return ir.TopOfZone(ir.Local(temp))
-    return host(source)
+        zone = ir.Local(temp)
+        if value == ir.Grouped(ir.Conditional(zone, ir.Item(zone, ir.Constant(-1)), ir.Constant(None))):
+            return ir.TopOfZone(zone)
+    return value
+
+
+def plain_indexes(key: ir.Key) -> bool:
+    """Whether a zone key's indexes are all names or plain literals (whole numbers, words):
+    the keys whose rows a listing's loop may make once."""
+    def plain(index):
+        if isinstance(index, (ir.Local, ir.Global)):
+            return True
+        value = index.value if isinstance(index, ir.Constant) else None
+        return (type(value) is int and value >= 0) or (type(value) is str and value != "" and all(
+            c.isalnum() or c == "_" for c in value))
+    return bool(key.indexes) and all(plain(index) for index in key.indexes)
