@@ -14,6 +14,7 @@ from .codegen import Context
 from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, hosted, negated
 from .module import digest, functions_text
+from .passes import run_passes
 from .render_python import expression, render_function, where
 from .expression_facts import state_tables
 from .source_text import host_reads
@@ -86,6 +87,8 @@ class FunctionLowering:
             comment = comment or ""
         comment = where(function.span) if comment is None else comment
         try:
+            if by_rule:     # (the flow's passes ran already; they run before the tables are bound)
+                function = run_passes(function, self.game.passes_off)
             whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
             rendered = render_function(whole, by_rule)
         except RecursionError as error:
