@@ -58,8 +58,10 @@ class KeyRows:
         if not self.templates:
             return self.var, domain
         names, found, make = self.tables()
-        _, _, key, arguments = self.made
-        return ", ".join([self.var] + names), f"({found}.get({key}) or {make}({arguments}))"
+        invariants = tuple(ir.Local(name) for name in self.invariants)
+        key = invariants[0] if len(invariants) == 1 else ir.RowKey(invariants)
+        return ", ".join([self.var] + names), ir.Grouped(ir.BoolOp("or", (ir.Method(ir.Global(found), "get", (key,)),
+                                                                           ir.Call(make, invariants))))
 
     def tables(self):
         """(the row variables, the name of the table of rows made, the name of the function
@@ -72,16 +74,14 @@ class KeyRows:
         rows = rows_maker(table, self.values, templates, single)
         found = self.generator.bind(table, "rows")
         make = self.generator.bind(rows, "make_rows")
-        arguments = ", ".join(self.invariants)
-        key = arguments if single else f"({arguments}{',' if arguments else ''})"
-        self.made = (rows, table, key, arguments)
+        self.made = (rows, table)
         return names, found, make
 
     def rows_of_keys(self):
         """After `iteration`: {zone key: the row that reads it} (IR) for the invariant
         indexes' values (what a change of that key may change: maintained.py), made once per
         value like the rows."""
-        rows, table, key, arguments = self.made
+        rows, table = self.made
         by_key = {}
         make = row_of_key_maker(by_key, table, rows, len(self.invariants) == 1)
         known = self.generator.bind(by_key, "row_of_key")

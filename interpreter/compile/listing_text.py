@@ -1,6 +1,6 @@
 """What the listing compiler (lower_listing.py, lower_fused.py) still reads back from the
 Python text codegen.py writes for expressions: a condition's none tests decided (an ast round
-trip), one call as a whole. They go when expressions are lowered to the
+trip). They go when expressions are lowered to the
 IR (ir-expr); no new code should add to them."""
 from __future__ import annotations
 
@@ -8,19 +8,6 @@ import ast as python_ast
 import re
 
 from . import ir
-
-def one_call(source: str, name: str) -> bool:
-    """Whether a source is one call of `name` as a whole (`numbers(1, f(x) + 1)`), not a
-    call followed by more (`numbers(1, 2) + x`)."""
-    if not source.startswith(name + "(") or not source.endswith(")"):
-        return False
-    depth = 0
-    for k, char in enumerate(source[len(name):], len(name)):
-        depth += (char == "(") - (char == ")")
-        if depth == 0:
-            return k == len(source) - 1
-    return False
-
 
 def folded(source: str, known: dict):
     """A condition's source with `X is None` / `X is not None` decided for the names in
@@ -158,29 +145,8 @@ def cached_use(temp: str, source: str) -> str:
     return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
 
 
-RANGE_SOURCE = re.compile(r"range\((-?\d+), (-?\d+)\)")
-TEMPORARY_OR_CONSTANT = re.compile(r"_[hk]\d+")
-BOUND_CONSTANT = re.compile(r"_k\d+")
 TOP_SOURCE = re.compile(r"\((_h\d+)\[-1\] if \1 else None\)")
 ZONE_READ = re.compile(r"_Z\.get\(.*, EMPTY\)")
-CACHED_SOURCE = re.compile(r"\((_h\d+) if \1 is not UNSET else \(\1 := (.*)\)\)")
-RULES_CALL = re.compile(r"fn_(\w+)\(")
-
-
-def constant_range(domain: str):
-    """The values of a domain written `range(a, b)` with whole numbers, else None."""
-    bounds = RANGE_SOURCE.fullmatch(domain)
-    return tuple(range(int(bounds[1]), int(bounds[2]))) if bounds else None
-
-
-def is_temporary_or_constant(domain: str) -> bool:
-    """Whether a domain is a value read once or a constant the compiler bound (its length can
-    be read again, it needs no copy)."""
-    return TEMPORARY_OR_CONSTANT.fullmatch(domain) is not None
-
-
-def is_bound_constant(domain: str) -> bool:
-    return BOUND_CONSTANT.fullmatch(domain) is not None
 
 
 def zone_under_top(sources: dict, temp: str):
@@ -196,15 +162,6 @@ def none_tests(temp: str, sources) -> int:
     """How many times the sources test whether `temp` is none."""
     test = re.compile(rf"\b{temp} is (?:not )?None\b")
     return sum(len(test.findall(source)) for source in sources)
-
-
-def called_function(source: str):
-    """The rules function a source is one call of (made at once or on first use), or None."""
-    cached = CACHED_SOURCE.fullmatch(source)
-    if cached:
-        source = cached[2]
-    call = RULES_CALL.match(source)
-    return call[1] if call and one_call(source, f"fn_{call[1]}") else None
 
 
 def either_or(source: str, this_level: set):

@@ -13,7 +13,8 @@ from referee.dsl import ast
 from . import ir
 from .render_python import expression
 from .blocks import Block
-from .listing_text import folded, folded_test, is_read_once, is_temporary_or_constant, none_tests, zone_under_top
+from .expression_facts import is_temporary_or_constant
+from .listing_text import folded, folded_test, is_read_once, none_tests, zone_under_top
 from .lower_listing import arguments, host, length, unless, unless_as_long
 from .work import ROUND_FREE_WORK
 
@@ -62,7 +63,7 @@ class FusedListingCompiler:
                 out.add(1, ir.Assign(f"labels{j}_{k}", ir.Call("set")))
         if any(loop[4] for loop in loops):
             out.add(1, ir.Assign("seen", ir.Call("set")))
-        out.open(1, ir.ForEach(f"L_{name}", host(domain), ()))
+        out.open(1, ir.ForEach(f"L_{name}", domain, ()))
         for once in (False, True):
             members = [j for j, loop in enumerate(loops) if loop[4] == once]
             if once and members:
@@ -155,7 +156,7 @@ class FusedListingCompiler:
         for j in range(len(group)):
             if plain[j]:
                 # no two identical components among the shared values: the same loops as its own
-                alike = [ir.Compare("==", length(f"seens{k}"), ir.Call("len", (host(parts[0].loops[k][1]),)))
+                alike = [ir.Compare("==", length(f"seens{k}"), ir.Call("len", (parts[0].loops[k][1],)))
                          for k in plain[j]]
                 out.add(1, ir.Assign(f"alike{j}", alike[0] if len(alike) == 1 else ir.BoolOp("and", tuple(alike))),
                         unless(ir.Local(f"alike{j}"), ir.Assign(f"on{j}", ir.Constant(False))))

@@ -14,13 +14,13 @@ from referee.dsl.types import element_of, strip_optional
 from . import ir
 from .blocks import Block
 from .codegen import Context, names_in
-from .expression_facts import rewritten, walk_written
+from .expression_facts import (called_function, constant_range, is_bound_constant, is_temporary_or_constant, one_call,
+                               rewritten, walk_written)
 from .key_rows import KeyRows
 from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
 from .render_python import expression, render_function
-from .listing_text import (called_function, cached_use, constant_range, either_or, folded, is_bound_constant, is_read_once,
-                           is_temporary_or_constant, locals_read, one_call)
+from .listing_text import cached_use, either_or, folded, is_read_once, locals_read
 from .source_text import truth
 from .work import ROUND_FREE_WORK
 
@@ -193,10 +193,11 @@ class ListingCompiler:
             independent = not (used & earlier)
             here = fixed_ctx if independent else ctx
             indexed = self.indexed_reads.get(id(binder)) if k == 0 else None
-            domain = cg.indexed_keys(indexed, scope, here) if indexed is not None else cg.collection(binder.domain, scope, here)
+            domain = cg.indexed_keys_node(indexed, scope, here) if indexed is not None \
+                else cg.collection_node(binder.domain, scope, here)
             element = strip_optional(element_of(domain_type))
             if element.startswith("list["):
-                domain = f"hashable_values({domain})"     # a move's arguments are keys: lists as tuples
+                domain = ir.Call("hashable_values", (domain,))     # a move's arguments are keys: lists as tuples
             scope = scope.child(**{binder.name: element})
             if cg.never_none_domain(binder.domain, domain_type, scope):
                 fixed_ctx.safe.add(f"L_{binder.name}")
@@ -242,7 +243,7 @@ class ListingCompiler:
         name, domain, where, _, same = part.loops[k][:5]
         if where is not None or same:
             return None         # (the loop goes over its filtered list, not the whole domain)
-        values = constant_range(domain) or (self.codegen.namespace.get(domain) if is_bound_constant(domain) else None)
+        values = constant_range(domain) or (self.codegen.namespace.get(domain.name) if is_bound_constant(domain) else None)
         if not isinstance(values, tuple) or not values or len(values) > 1000:
             return None
         rows, keys = KeyRows(self.codegen, f"L_{name}", values), {}
@@ -259,10 +260,10 @@ class ListingCompiler:
         target, iterable = rows.iteration(domain)
         return target, iterable, keys
 
-    def returns_list(self, source) -> bool:
-        """Whether a source is one call of a rules function declared to return a list (its
+    def returns_list(self, domain) -> bool:
+        """Whether a domain is one call of a rules function declared to return a list (its
         value is a list of its own or a cached one, never changed in place)."""
-        function = self.types.functions.get(called_function(source) or "")
+        function = self.types.functions.get(called_function(domain) or "")
         return function is not None and isinstance(function.result_type, ast.ListType)
 
     def unswitched(self, part, ctx, k, hoist):
@@ -330,7 +331,7 @@ class ListingCompiler:
             rows = self.listing_rows(part, ctx, k, hoist)
 
             def one_loop(at, test):
-                out.open(at, ir.ForEach(rows[0], host(rows[1]), ()) if rows else
+                out.open(at, ir.ForEach(rows[0], rows[1], ()) if rows else
                          ir.ForEach(f"L_{name}", ir.Local(fixed), ()))
                 self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
                 if test is not None:
@@ -346,7 +347,7 @@ class ListingCompiler:
                 one_loop(indent + 1, rest)
             return None
         units = self.listing_charge(part.action)
-        iterated = ir.Local(fixed) if independent else host(domain)
+        iterated = ir.Local(fixed) if independent else domain
         if not independent and units is not None:
             # a domain computed per outer value: its length times the fixed ones inside it
             # (its own filter and steps per value, and what the fixed ones inside it may try)
@@ -359,7 +360,7 @@ class ListingCompiler:
                     [*(length(f"{prefix}{m}") for m in deeper), ir.Constant(inside)]))
             iterated = ir.ChargedDomain(iterated, per_value, self.codegen.bind(part.action.span, "span"))
         rows = self.listing_rows(part, ctx, k, hoist) if independent else None
-        out.open(indent, ir.ForEach(rows[0], host(rows[1]), ()) if rows else ir.ForEach(f"L_{name}", iterated, ()))
+        out.open(indent, ir.ForEach(rows[0], rows[1], ()) if rows else ir.ForEach(f"L_{name}", iterated, ()))
         indent += 1
         self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
         if where is not None and not independent:
@@ -387,9 +388,10 @@ class ListingCompiler:
                 # (only iterated: a zone's list or a constant tuple needs no copy)
                 constant = constant_range(domain)
                 if constant is not None:
-                    domain = self.codegen.bind(constant, "k")
-                copied = host(domain) if (is_temporary_or_constant(domain) or one_call(domain, "numbers")
-                                          or self.returns_list(domain)) else ir.Call("list", (host(domain),))
+                    domain = ir.Global(self.codegen.bind(constant, "k"))
+                copied = domain if (is_temporary_or_constant(domain) or one_call(domain, "numbers")
+                                    or self.returns_list(domain)) \
+                    else ir.Call("list", (domain,))
                 out.add(1, ir.Assign(fixed, copied))
                 if not unique:
                     out.add(1, self.repeated(values, inexact))
@@ -401,7 +403,7 @@ class ListingCompiler:
             # filter costs more than a loop round may (the list itself was paid for where it was
             # made, or is a zone, which the components limit bounds)
             units = 1 + self.work.cost(part.action.binders[k].condition)
-            iterated = host(domain)
+            iterated = domain
             if self.listing_charge(part.action) is not None and units > ROUND_FREE_WORK:
                 iterated = ir.ChargedDomain(iterated, ir.Constant(units), self.codegen.bind(part.action.span, "span"))
             seen, kept = f"seen{prefix}{k}", f"labels{prefix}{k}"
