@@ -365,6 +365,24 @@ def is_temporary_or_constant(domain: ir.Expression) -> bool:
     return is_bound_constant(domain) or (isinstance(domain, ir.Local) and numbered(domain.name, HOISTED))
 
 
+def top_of(node: ir.Expression) -> str | None:
+    """The local whose last item an expression is, none when it is empty (`(_h1[-1] if _h1
+    else None)`), else None."""
+    node = node.value if isinstance(node, ir.Grouped) else node
+    if isinstance(node, ir.Conditional) and isinstance(node.test, ir.Local) and is_constant(node.orelse, None) \
+            and node.then == ir.Item(node.test, ir.Constant(-1)):
+        return node.test.name
+    return None
+
+
+def zone_under_top(values: dict[str, ir.Expression], temp: str) -> str | None:
+    """The value read once that `temp` is the top card of, when it is a zone's list (values:
+    temporary -> its value); else None."""
+    top = top_of(values[temp]) if temp in values else None
+    zone = values.get(top) if top is not None else None
+    return top if isinstance(zone, ir.ReadZone) and zone.empty else None
+
+
 def one_call(node: ir.Expression, name: str) -> bool:
     """Whether an expression is one call of `name` as a whole, not a call with more after it."""
     return isinstance(node, ir.Call) and node.function == name

@@ -145,19 +145,6 @@ def cached_use(temp: str, source: str) -> str:
     return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
 
 
-TOP_SOURCE = re.compile(r"\((_h\d+)\[-1\] if \1 else None\)")
-ZONE_READ = re.compile(r"_Z\.get\(.*, EMPTY\)")
-
-
-def zone_under_top(sources: dict, temp: str):
-    """The value read once that `temp` is the top card of (`(_h1[-1] if _h1 else None)`), when
-    it is a zone's list (sources: temporary -> its source); else None."""
-    top = TOP_SOURCE.fullmatch(sources.get(temp, ""))
-    if top is None or not ZONE_READ.fullmatch(sources.get(top[1], "")):
-        return None
-    return top[1]
-
-
 def none_tests(temp: str, sources) -> int:
     """How many times the sources test whether `temp` is none."""
     test = re.compile(rf"\b{temp} is (?:not )?None\b")

@@ -11,10 +11,9 @@ import attrs
 from referee.dsl import ast
 
 from . import ir
-from .render_python import expression
 from .blocks import Block
-from .expression_facts import is_temporary_or_constant
-from .listing_text import folded, folded_test, is_read_once, none_tests, zone_under_top
+from .expression_facts import is_temporary_or_constant, zone_under_top
+from .listing_text import folded, folded_test, is_read_once, none_tests
 from .lower_listing import arguments, host, length, unless, unless_as_long
 from .work import ROUND_FREE_WORK
 
@@ -206,7 +205,7 @@ class FusedListingCompiler:
         """The name of the zone read that `temp` is the top card of (`(_h1[-1] if _h1 else
         None)`, _h1 a zone's list: its cards are never none, so temp is none exactly when the
         zone is empty), or None."""
-        return zone_under_top({t: expression(value) for value, t in ctx.hoist.items()}, temp)
+        return zone_under_top({t: value for value, t in ctx.hoist.items()}, temp)
 
     def nested_steps(self, part, shared) -> bool:
         """Whether a fused action's guard steps at the last shared level are written as nested

@@ -15,7 +15,7 @@ from . import ir
 from .blocks import Block
 from .codegen import Context, names_in
 from .expression_facts import (called_function, constant_range, is_bound_constant, is_temporary_or_constant, one_call,
-                               rewritten, walk_written)
+                               rewritten, top_of, walk_written)
 from .key_rows import KeyRows
 from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
@@ -447,11 +447,8 @@ class ListingCompiler:
 def read_once(value: ir.Expression, hoist: dict) -> ir.Expression:
     """A value read once per loop level: the top of a zone read once before (`(_h1[-1] if _h1
     else None)`) as such, others as codegen lowered them."""
-    for temp in hoist.values():
-        zone = ir.Local(temp)
-        if value == ir.Grouped(ir.Conditional(zone, ir.Item(zone, ir.Constant(-1)), ir.Constant(None))):
-            return ir.TopOfZone(zone)
-    return value
+    top = top_of(value)
+    return ir.TopOfZone(ir.Local(top)) if isinstance(value, ir.Grouped) and top in hoist.values() else value
 
 
 def plain_indexes(key: ir.Key) -> bool:
