@@ -383,6 +383,11 @@ def zone_under_top(values: dict[str, ir.Expression], temp: str) -> str | None:
     return top if isinstance(zone, ir.ReadZone) and zone.empty else None
 
 
+def is_read_once(node: ir.Expression) -> bool:
+    """Whether an expression is just a value read once per loop level (a hoisted temporary)."""
+    return isinstance(node, ir.Local) and numbered(node.name, HOISTED)
+
+
 def one_call(node: ir.Expression, name: str) -> bool:
     """Whether an expression is one call of `name` as a whole, not a call with more after it."""
     return isinstance(node, ir.Call) and node.function == name

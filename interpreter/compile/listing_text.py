@@ -1,13 +1,14 @@
-"""What the listing compiler (lower_listing.py, lower_fused.py) still reads back from the
-Python text codegen.py writes for expressions: a condition's none tests decided (an ast round
-trip). They go when expressions are lowered to the
-IR (ir-expr); no new code should add to them."""
+"""A condition's none tests decided on its Python text (an ast round trip): what the listings
+did before they took codegen's IR. No compiler code calls it any more (none_tests.py decides
+on the IR); tests check the IR twin against it, and it goes with them. Also how host code
+is cut at its cached calls (lower_listing.with_cached_reads: no listing holds host code now)."""
 from __future__ import annotations
 
 import ast as python_ast
 import re
 
 from . import ir
+
 
 def folded(source: str, known: dict):
     """A condition's source with `X is None` / `X is not None` decided for the names in
@@ -126,17 +127,6 @@ class NoneFolder(python_ast.NodeTransformer):
 
 # the locals a listing's source may read: binders and lets, values read once, rows of zone keys
 LISTING_LOCAL = re.compile(r"\b(?:L_\w+|_h\d+|a\d+_key)\b")
-READ_ONCE = re.compile(r"_h\d+")
-
-
-def locals_read(source: str) -> frozenset:
-    """The listing's locals that an expression's source reads (a Host's `reads`)."""
-    return frozenset(LISTING_LOCAL.findall(source))
-
-
-def is_read_once(source: str) -> bool:
-    """Whether a source is just a value read once per loop level (a hoisted temporary)."""
-    return READ_ONCE.fullmatch(source) is not None
 
 
 def cached_use(temp: str, source: str) -> str:
@@ -145,24 +135,6 @@ def cached_use(temp: str, source: str) -> str:
     return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
 
 
-def none_tests(temp: str, sources) -> int:
-    """How many times the sources test whether `temp` is none."""
-    test = re.compile(rf"\b{temp} is (?:not )?None\b")
-    return sum(len(test.findall(source)) for source in sources)
-
-
-def either_or(source: str, this_level: set):
-    """(A, B) of a condition's source `A or B` whose A reads none of the names `this_level`
-    and keeps no value (:=), else None."""
-    try:
-        tree = python_ast.parse(source, mode="eval").body
-    except (SyntaxError, RecursionError, MemoryError):
-        return None
-    if not (isinstance(tree, python_ast.BoolOp) and isinstance(tree.op, python_ast.Or)):
-        return None
-    invariant = tree.values[0]
-    names = {n.id for n in python_ast.walk(invariant) if isinstance(n, python_ast.Name)}
-    if names & this_level or any(isinstance(n, python_ast.NamedExpr) for n in python_ast.walk(invariant)):
-        return None
-    rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
-    return python_ast.unparse(invariant), python_ast.unparse(rest)
+def locals_read(source: str) -> frozenset:
+    """The listing's locals that an expression's source reads (a Host's `reads`)."""
+    return frozenset(LISTING_LOCAL.findall(source))

@@ -12,9 +12,9 @@ from referee.dsl import ast
 
 from . import ir
 from .blocks import Block
-from .expression_facts import is_temporary_or_constant, zone_under_top
-from .listing_text import folded, folded_test, is_read_once, none_tests
-from .lower_listing import arguments, host, length, unless, unless_as_long
+from .expression_facts import is_read_once, is_temporary_or_constant, zone_under_top
+from .none_tests import folded, folded_test, none_tests
+from .lower_listing import arguments, length, unless, unless_as_long
 from .work import ROUND_FREE_WORK
 
 
@@ -68,7 +68,7 @@ class FusedListingCompiler:
             if once and members:
                 out.add(2, *self.once_each(name, "seen"))
             for j in members:
-                out.open(2, ir.If(host(loops[j][2]), ()))
+                out.open(2, ir.If(loops[j][2], ()))
                 if once:
                     out.add(3, ir.AddToSet(f"labels{j}_{k}", ir.Item(ir.Global(self.game.component_column("__label__")), value)))
                 out.add(3, ir.Append(f"fixed{j}_{k}", value))
@@ -263,7 +263,7 @@ class FusedListingCompiler:
             kind, name, source = part.sources[id(node)]
             if kind == "let":
                 if not is_read_once(source):      # (else: the steps after it use that name)
-                    out.add(indent, ir.Assign(f"L_{name}", host(source)))
+                    out.add(indent, ir.Assign(f"L_{name}", source))
             else:
                 test = folded_test(source, known)
                 if test is False:

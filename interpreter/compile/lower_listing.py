@@ -14,14 +14,15 @@ from referee.dsl.types import element_of, strip_optional
 from . import ir
 from .blocks import Block
 from .codegen import Context, names_in
-from .expression_facts import (called_function, constant_range, is_bound_constant, is_temporary_or_constant, one_call,
-                               rewritten, top_of, walk_written)
+from .expression_facts import (called_function, constant_range, is_bound_constant, is_read_once,
+                               is_temporary_or_constant, one_call, rewritten, top_of, truth,
+                               walk_written)
 from .key_rows import KeyRows
 from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
 from .render_python import expression, render_function
-from .listing_text import cached_use, either_or, folded, is_read_once, locals_read
-from .source_text import truth
+from .listing_text import cached_use, locals_read
+from .none_tests import either_or, folded_plain
 from .work import ROUND_FREE_WORK
 
 OUT, EXACT = ir.Local("out"), ir.Local("exact")
@@ -29,7 +30,7 @@ FALSE = ir.Constant(False)
 
 
 def host(source: str) -> ir.Host:
-    """An expression's source as codegen.py wrote it (until expressions are lowered)."""
+    """Source as host code (what the listings were written with before they took codegen's IR)."""
     return ir.Host((source,), reads=locals_read(source))
 
 
@@ -59,8 +60,9 @@ def product(factors: list[ir.Expression]) -> ir.Expression:
 
 
 def with_cached_reads(function: ir.Function, ctx) -> ir.Function:
-    """The function with its hosts cut where they make a call on first use (codegen's
-    hoisted_lazy): each such use an ir.Cached, that a pass can see."""
+    """The function with each call made on first use (codegen's hoisted_lazy, an ir.FirstUse)
+    an ir.Cached, that a pass can see; host code (none is left in the listings: tests still
+    give some) cut where its text makes such a call."""
     sources = {temp: expression(value) for value, temp in ctx.hoist.items() if temp in ctx.lazy}
     cached = {cached_use(temp, source): (temp, source) for temp, source in sources.items()}
 
@@ -202,9 +204,10 @@ class ListingCompiler:
             if cg.never_none_domain(binder.domain, domain_type, scope):
                 fixed_ctx.safe.add(f"L_{binder.name}")
                 ctx.safe.add(f"L_{binder.name}")
-            where = truth(self.x(binder.condition, scope, here)) if binder.condition is not None else None
+            where = truth(cg.lower(binder.condition, scope, here)) if binder.condition is not None else None
             if indexed is not None:       # the table gave the values that pass the test on the variable
-                where = " and ".join(f"({self.x(o, scope, here)})" for o in indexed[2] + indexed[3]) or None
+                tests = tuple(ir.Grouped(cg.lower(o, scope, here)) for o in indexed[2] + indexed[3])
+                where = (tests[0] if len(tests) == 1 else ir.BoolOp("and", tests)) if tests else None
             ctx.levels[f"L_{binder.name}"] = k
             component = element in self.types.components or element in self.types.boards
             # board cells are all different: only components can be identical
@@ -219,13 +222,13 @@ class ListingCompiler:
         for statement in action.body:
             node = ast.untag(statement)[0]
             if isinstance(node, ast.Let):
-                source = self.x(node.value, guard_scope, ctx)
+                source = self.codegen.lower(node.value, guard_scope, ctx)
                 sources[id(node)] = ("let", node.name, source)
                 guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
                 if is_read_once(source):
                     ctx.bound[node.name] = source     # a let of a value read once: the same name
             elif isinstance(node, ast.Require):
-                sources[id(node)] = ("require", None, self.x(node.condition, guard_scope, ctx))
+                sources[id(node)] = ("require", None, self.codegen.lower(node.condition, guard_scope, ctx))
             else:
                 break
         static_unique = not any(not independent and (not unique or (component and names_all))
@@ -288,7 +291,7 @@ class ListingCompiler:
             kind, name, source = part.sources[id(node)]
             counter = self.counter(node)
             if known and counter is None and kind == "require":
-                decided = folded(source, known)
+                decided = folded_plain(source, known)
                 if decided is True:
                     continue            # (always holds in this case: none_split)
                 if decided is not False:
@@ -298,11 +301,11 @@ class ListingCompiler:
             if kind == "let":
                 if counter is None and is_read_once(source):
                     continue        # a value read once: the steps after it use that name
-                out.add(indent, ir.Assign(f"L_{name}", host(source)))
+                out.add(indent, ir.Assign(f"L_{name}", source))
             elif counter is None:
-                out.add(indent, unless(host(source), *fail))
+                out.add(indent, unless(ir.Grouped(source), *fail))
             else:
-                out.open(indent, ir.If(ir.Not(host(source)), ()))
+                out.open(indent, ir.If(ir.Not(ir.Grouped(source)), ()))
                 out.add(indent + 1, ir.CountCoverage(counter + 1), *fail)
 
     @staticmethod
@@ -326,7 +329,7 @@ class ListingCompiler:
         split = self.unswitched(part, ctx, k, hoist) if body is not None and steps and independent else None
         if split is not None:
             invariant, rest = split
-            decided = folded(invariant, known)
+            decided = folded_plain(invariant, known)
 
             rows = self.listing_rows(part, ctx, k, hoist)
 
@@ -336,12 +339,12 @@ class ListingCompiler:
                 self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
                 if test is not None:
                     out.span = part.stage_nodes[k][0].span
-                    out.add(at + 1, unless(host(test), ir.Continue()))
+                    out.add(at + 1, unless(ir.Grouped(test), ir.Continue()))
                 out.add(at + 1, *body)
             if decided is True or decided is False:
                 one_loop(indent, None if decided else rest)      # the case is known here (none_split)
             else:
-                out.open(indent, ir.If(host(invariant), ()))
+                out.open(indent, ir.If(invariant, ()))
                 one_loop(indent + 1, None)
                 out.otherwise(indent)
                 one_loop(indent + 1, rest)
@@ -364,7 +367,7 @@ class ListingCompiler:
         indent += 1
         self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
         if where is not None and not independent:
-            out.add(indent, unless(host(where), ir.Continue()))
+            out.add(indent, unless(ir.Grouped(where), ir.Continue()))
         if steps:
             self.emit_steps(out, part, part.stage_nodes[k], indent, (ir.Continue(),), known)
         return indent
@@ -415,7 +418,7 @@ class ListingCompiler:
             if same:
                 out.add(2, *self.once_each(name, seen))
             if where is not None:
-                out.add(2, unless(host(where), ir.Continue()))
+                out.add(2, unless(ir.Grouped(where), ir.Continue()))
             if same:
                 out.add(2, ir.AddToSet(kept, ir.Item(ir.Global(self.game.component_column("__label__")), value)))
             out.add(2, ir.Append(fixed, value))
