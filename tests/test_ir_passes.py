@@ -146,6 +146,16 @@ def test_the_rules_functions_go_through_the_passes():
     assert len(optimised.splitlines()) < len(plain.splitlines())
 
 
+def test_a_step_stays_a_generator_where_the_passes_took_out_its_choices():
+    # goofspiel's setup shuffles (a chance node, explicit chance) only without `ascending`
+    from referee.interpreter.engine import load_game
+    from tests.golden import ROOT
+    path = str(ROOT / "games/goofspiel.rules")
+    game = load_game(path, options=["ascending"], chance="explicit")[0]
+    assert game.new_initial_state(0).legal_move_names() == \
+        load_game(path, options=["ascending"], chance="explicit", passes_off=PASS_NAMES)[0].new_initial_state(0).legal_move_names()
+
+
 # ---- the table ------------------------------------------------------------------------------
 
 def test_the_table_names_each_pass_and_runs_them_in_order():

@@ -39,6 +39,10 @@ def tables_read(body: tuple) -> set:
     return read
 
 
+def is_generator(function: ir.Function) -> bool:
+    return any(isinstance(node, (ir.Yield, ir.YieldFrom)) for node in ir.walk(function))
+
+
 def prologue(body: tuple) -> tuple:
     """`_Z = s.zones`, ... `_A3 = s.columns[3]`: the tables the body reads, bound first."""
     read = tables_read(body)
@@ -88,7 +92,9 @@ class FunctionLowering:
         comment = where(function.span) if comment is None else comment
         try:
             if by_rule:     # (the flow's passes ran already; they run before the tables are bound)
-                function = run_passes(function, self.game.passes_off)
+                optimised = run_passes(function, self.game.passes_off)
+                # a step stays a generator even where the passes took out its every choice
+                function = optimised if is_generator(optimised) or not is_generator(function) else function
             whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
             rendered = render_function(whole, by_rule)
         except RecursionError as error:
