@@ -788,9 +788,12 @@ flow {
 
 
 def test_a_domain_only_iterated_is_not_copied():
-    from referee.interpreter.compile.listing_text import one_call
-    assert one_call("numbers(1, f(x) + 1, _span2)", "numbers")
-    assert not one_call("numbers(1, 2) + f(x)", "numbers") and not one_call("numbers2(1)", "numbers")
+    from referee.interpreter.compile import ir
+    from referee.interpreter.compile.expression_facts import one_call
+    one, two, f_x = ir.Constant(1), ir.Constant(2), ir.Call("f", (ir.Local("x"),))
+    assert one_call(ir.Call("numbers", (one, ir.Arithmetic("+", f_x, one), ir.Global("_span2"))), "numbers")
+    assert not one_call(ir.Arithmetic("+", ir.Call("numbers", (one, two)), f_x), "numbers") and \
+        not one_call(ir.Call("numbers2", (one,)), "numbers")
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
     listing = game.compiler.module_source().split("def legal_strike(s):")[1].split("\ndef ")[0]
     assert "list(range(" not in listing and re.search(r"fixed1 = _k\d+\n", listing)   # 1..places: a constant tuple

@@ -116,6 +116,46 @@ def test_remove_dead_code_leaves_host_code_alone():
     assert cleaned(host, call("a")) == (host, call("a"))
 
 
+def test_the_passes_go_inside_the_rules_statements():
+    rule = ir.Rule((ir.If(FALSE, (call("a"),)), ir.Guard(ir.Not(ir.Grouped(ir.Not(X))), (ir.Break(),)),
+                    ir.Rounds("_loop1", ir.Arithmetic("+", ir.Constant(2), ir.Constant(1)),
+                              (call("b"), ir.Continue()), (ir.Guard(TRUE, (call("c"),)),))))
+    assert folded(rule) == (ir.Rule((ir.Guard(ir.Grouped(X), (ir.Break(),)),
+                                     ir.Rounds("_loop1", ir.Constant(3), (call("b"), ir.Continue()), (call("c"),)))),)
+    assert cleaned(rule)[0].body[2].body == (call("b"),)        # (the continue that ends a loop's body)
+    assert cleaned(ir.Rule((ir.Assign("t", X),)), call("a")) == (call("a"),)    # a rule emptied goes
+    assert cleaned(ir.Rule((ir.Return(),)), call("a")) == (ir.Rule((ir.Return(),)),)
+    coverage = ir.Rule((ir.CountCoverage(3),))
+    assert cleaned(coverage) == (coverage,)
+
+
+def test_folding_keeps_the_parentheses_of_what_may_go_over_lines():
+    assert folded(ir.If(ir.Grouped(ir.BoolOp("and", (TRUE, X))), (call("a"),))) == \
+        (ir.If(ir.Grouped(X), (call("a"),)),)
+    assert folded(ir.Return(ir.Grouped(ir.Arithmetic("+", ir.Constant(2), ir.Constant(1))))) == (ir.Return(ir.Constant(3)),)
+    assert folded(ir.Return(ir.Grouped(X))) == (ir.Return(ir.Grouped(X)),)
+
+
+def test_the_rules_functions_go_through_the_passes():
+    from referee.interpreter.engine import load_game
+    from tests.golden import ROOT
+    path = str(ROOT / "games/goofspiel.rules")
+    optimised = load_game(path)[0].compiler.module_source()
+    plain = load_game(path, passes_off=PASS_NAMES)[0].compiler.module_source()
+    assert "if False:" in plain and "if False:" not in optimised and "not not" not in optimised
+    assert len(optimised.splitlines()) < len(plain.splitlines())
+
+
+def test_a_step_stays_a_generator_where_the_passes_took_out_its_choices():
+    # goofspiel's setup shuffles (a chance node, explicit chance) only without `ascending`
+    from referee.interpreter.engine import load_game
+    from tests.golden import ROOT
+    path = str(ROOT / "games/goofspiel.rules")
+    game = load_game(path, options=["ascending"], chance="explicit")[0]
+    assert game.new_initial_state(0).legal_move_names() == \
+        load_game(path, options=["ascending"], chance="explicit", passes_off=PASS_NAMES)[0].new_initial_state(0).legal_move_names()
+
+
 # ---- the table ------------------------------------------------------------------------------
 
 def test_the_table_names_each_pass_and_runs_them_in_order():

@@ -19,6 +19,7 @@ from referee.dsl.types import Type, type_of
 from referee.dsl.visitor import STATEMENTS, Visitor
 
 from ..runtime import counting_invariant
+from . import ir, render_python
 from .module import module_text
 from .codegen import Context, SourceGenerator, names_in  # noqa: F401  (names_in: the engine imports it from here)
 from .work import WorkModel
@@ -117,8 +118,9 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         their labels as the mover sees them (owner-only attributes of others' components masked)."""
         def seen_by_mover(node, value, scope):
             seen_by = {p: self.game.labeler(self.type_of(node, scope), p) for p in self.game.seats}
-            return f"{self.codegen.bind(seen_by, 'seen_by')}[s.current](s, {value})"
-        return self.text_source(text, scope, ctx, span, seen_by_mover)
+            seen = ir.Item(ir.Global(self.codegen.bind(seen_by, 'seen_by')), ir.ReadState("current"))
+            return ir.Apply(seen, (ir.TheState(), value))
+        return render_python.expression(self.text_node(text, scope, ctx, span, seen_by_mover))
 
     def in_words(self, condition) -> str:
         """A filter said as what it asks: `mark[c] == none` -> "mark[c] must be none", each

@@ -336,6 +336,72 @@ def state_tables(node: ir.Node) -> frozenset[str]:
     return frozenset(tables)
 
 
+# ---- a listing's domains ----
+
+def whole_number(node: ir.Expression) -> int | None:
+    """A whole number written as such (`3`, `-3`; not in parentheses), else None."""
+    if isinstance(node, ir.Negative):
+        value = whole_number(node.operand)
+        return None if value is None or isinstance(node.operand, ir.Negative) else -value
+    return node.value if isinstance(node, ir.Constant) and type(node.value) is int else None
+
+
+def constant_range(domain: ir.Expression) -> tuple[int, ...] | None:
+    """The values of a domain `range(a, b)` with whole numbers, else None."""
+    if not (isinstance(domain, ir.Call) and domain.function == "range" and len(domain.args) == 2):
+        return None
+    low, high = (whole_number(arg) for arg in domain.args)
+    return tuple(range(low, high)) if low is not None and high is not None else None
+
+
+def is_bound_constant(domain: ir.Expression) -> bool:
+    """Whether a domain is a value the compiler bound in the module (`_k3`)."""
+    return isinstance(domain, ir.Global) and numbered(domain.name, "_k")
+
+
+def is_temporary_or_constant(domain: ir.Expression) -> bool:
+    """Whether a domain is a value read once or a constant the compiler bound (its length can
+    be read again, it needs no copy)."""
+    return is_bound_constant(domain) or (isinstance(domain, ir.Local) and numbered(domain.name, HOISTED))
+
+
+def top_of(node: ir.Expression) -> str | None:
+    """The local whose last item an expression is, none when it is empty (`(_h1[-1] if _h1
+    else None)`), else None."""
+    node = node.value if isinstance(node, ir.Grouped) else node
+    if isinstance(node, ir.Conditional) and isinstance(node.test, ir.Local) and is_constant(node.orelse, None) \
+            and node.then == ir.Item(node.test, ir.Constant(-1)):
+        return node.test.name
+    return None
+
+
+def zone_under_top(values: dict[str, ir.Expression], temp: str) -> str | None:
+    """The value read once that `temp` is the top card of, when it is a zone's list (values:
+    temporary -> its value); else None."""
+    top = top_of(values[temp]) if temp in values else None
+    zone = values.get(top) if top is not None else None
+    return top if isinstance(zone, ir.ReadZone) and zone.empty else None
+
+
+def is_read_once(node: ir.Expression) -> bool:
+    """Whether an expression is just a value read once per loop level (a hoisted temporary)."""
+    return isinstance(node, ir.Local) and numbered(node.name, HOISTED)
+
+
+def one_call(node: ir.Expression, name: str) -> bool:
+    """Whether an expression is one call of `name` as a whole, not a call with more after it."""
+    return isinstance(node, ir.Call) and node.function == name
+
+
+def called_function(node: ir.Expression) -> str | None:
+    """The rules function an expression is one call of (made at once or on first use), or None."""
+    if isinstance(node, ir.FirstUse):
+        node = node.value
+    if isinstance(node, ir.Call) and node.function.startswith("fn_"):
+        return node.function[len("fn_"):]
+    return None
+
+
 # ---- the Python names an expression's text mentions ----
 
 STATE_NAMES: dict[type, str] = {ir.TheState: "s", ir.ReadState: "s", ir.StateCall: "s", ir.ComponentsOf: "s",

@@ -182,6 +182,7 @@ class Grouped(Expression):
     """An expression in parentheses of its own (the generated text keeps the ones the rules'
     expressions have always been written with; a pass or another renderer may drop them)."""
     value: Expression
+    over_lines: bool = False    # only when the value is written over lines (a long sum)
     span: Span | None = None
 
 
@@ -608,6 +609,15 @@ class NewList(Expression):
 
 
 @attrs.frozen
+class NewDict(Expression):
+    """A new dict of keys and their values."""
+    keys: tuple[Expression, ...]
+    values: tuple[Expression, ...]
+    spread: bool = True         # the entries one a line when long together
+    span: Span | None = None
+
+
+@attrs.frozen
 class Remark(Statement):
     """A comment in the generated code that says why the code around it is so."""
     text: str
@@ -624,9 +634,12 @@ class JoinedText(Expression):
 @attrs.frozen
 class ArgumentText(Expression):
     """A move's argument as its name shows it: a seat's "P<n>" (`of` "seat"), a component's or a
-    cell's label (`of` "label", read from the state's entities); "none" for none."""
+    cell's label (`of` "label", read from the state's entities), an enum member's name (`of`
+    "name": the value itself); "none" for none. `bound`: the value kept in that local first
+    (an expression read once)."""
     value: Expression
     of: str
+    bound: str = ""
     span: Span | None = None
 
 
@@ -761,7 +774,7 @@ class ShortIf(Statement):
 LISTING_EXPRESSIONS = (EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
                        Cached, Spliced, HostTest)
 LISTING_STATEMENTS = (Append, AddToSet, ChargeWork, ShortIf)
-RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList, JoinedText, ArgumentText)
+RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList, NewDict, JoinedText, ArgumentText)
 RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Invalidate, AppendLog, SetItem, Remark)
 
 

@@ -1,30 +1,12 @@
 """Where a comprehension over a fixed domain goes over rows of zone keys made once
 (runtime/zone_rows.py): codegen.SourceGenerator asks a KeyRows for every zone key written inside
-the comprehension (`key_of`; `key` for a key as source), then for the loop's head (`iteration`)."""
+the comprehension (`key_of`), then for the loop's head (`iteration`)."""
 from __future__ import annotations
-
-import ast as python_ast
-import re
 
 from ..runtime.zone_rows import row_of_key_maker, rows_maker
 from . import ir
 from .expression_facts import RULES_LOCAL, is_comprehension_variable, literal_of
 from .render_python import expression as rendered
-
-# the indexes a key may hold besides the comprehension's variable: a rules local (a parameter,
-# a let), an enclosing comprehension's variable, or a literal; each stays the same for the
-# whole loop (an enclosing loop's variable changes only between two runs of this one)
-INVARIANT = re.compile(r"L_\w+|a\d+_\w+")
-
-
-def literal_value(source):
-    """(value,) of an int or text literal's source, else None."""
-    try:
-        value = python_ast.literal_eval(source)
-    except (ValueError, SyntaxError):
-        return None
-    return (value,) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
-
 
 class KeyRows:
     """The zone keys of one comprehension over a fixed domain, and the rows that hold them."""
@@ -36,27 +18,11 @@ class KeyRows:
         self.templates = {}             # key source -> (its row variable, template)
         self.invariants = []            # the Python names of the invariant indexes, in order
 
-    def key(self, name, sources):
-        """The row variable that stands for zone key (name, *sources), or None when the key
-        does not name the comprehension's variable or names something that changes inside it."""
-        if self.var not in sources:
-            return None
-        template = []
-        for source in sources:
-            if source == self.var:
-                template.append(("var", None))
-            elif INVARIANT.fullmatch(source):
-                template.append(("invariant", self.invariant(source)))
-            else:
-                value = literal_value(source)
-                if value is None:
-                    return None
-                template.append(("literal", value[0]))
-        return self.row("(" + ", ".join([repr(name)] + sources) + ",)", name, template)
-
     def key_of(self, name, values):
-        """`key` of the indexes as IR (codegen.py): a local is the variable or an invariant, a
-        literal stays; anything else changes inside the loop."""
+        """The row variable that stands for zone key (name, *values), or None when the key does
+        not name the comprehension's variable or names something that changes inside it: a
+        local is the variable or an invariant (a rules local, an enclosing comprehension's
+        variable: the same for the whole loop), a literal stays."""
         if ir.Local(self.var) not in values:
             return None
         template = []
@@ -92,8 +58,10 @@ class KeyRows:
         if not self.templates:
             return self.var, domain
         names, found, make = self.tables()
-        _, _, key, arguments = self.made
-        return ", ".join([self.var] + names), f"({found}.get({key}) or {make}({arguments}))"
+        invariants = tuple(ir.Local(name) for name in self.invariants)
+        key = invariants[0] if len(invariants) == 1 else ir.RowKey(invariants)
+        return ", ".join([self.var] + names), ir.Grouped(ir.BoolOp("or", (ir.Method(ir.Global(found), "get", (key,)),
+                                                                           ir.Call(make, invariants))))
 
     def tables(self):
         """(the row variables, the name of the table of rows made, the name of the function
@@ -106,18 +74,18 @@ class KeyRows:
         rows = rows_maker(table, self.values, templates, single)
         found = self.generator.bind(table, "rows")
         make = self.generator.bind(rows, "make_rows")
-        arguments = ", ".join(self.invariants)
-        key = arguments if single else f"({arguments}{',' if arguments else ''})"
-        self.made = (rows, table, key, arguments)
+        self.made = (rows, table)
         return names, found, make
 
     def rows_of_keys(self):
-        """After `iteration`: the source of {zone key: the row that reads it} for the invariant
+        """After `iteration`: {zone key: the row that reads it} (IR) for the invariant
         indexes' values (what a change of that key may change: maintained.py), made once per
         value like the rows."""
-        rows, table, key, arguments = self.made
+        rows, table = self.made
         by_key = {}
         make = row_of_key_maker(by_key, table, rows, len(self.invariants) == 1)
         known = self.generator.bind(by_key, "row_of_key")
         maker = self.generator.bind(make, "make_row_of_key")
-        return f"({known}.get({key}) or {maker}({arguments}))"
+        invariants = tuple(ir.Local(name) for name in self.invariants)
+        key = invariants[0] if len(invariants) == 1 else ir.RowKey(invariants)
+        return ir.Grouped(ir.BoolOp("or", (ir.Method(ir.Global(known), "get", (key,)), ir.Call(maker, invariants))))

@@ -1,29 +1,13 @@
-"""What the listing compiler (lower_listing.py, lower_fused.py) still reads back from the
-Python text codegen.py writes for expressions: a condition's none tests decided (an ast round
-trip), a zone key's source, one call as a whole. They go when expressions are lowered to the
-IR (ir-expr); no new code should add to them."""
+"""A condition's none tests decided on its Python text (an ast round trip): what the listings
+did before they took codegen's IR. No compiler code calls it any more (none_tests.py decides
+on the IR); tests check the IR twin against it, and it goes with them. Also how host code
+is cut at its cached calls (lower_listing.with_cached_reads: no listing holds host code now)."""
 from __future__ import annotations
 
 import ast as python_ast
 import re
 
 from . import ir
-
-# a zone key as the generated code builds it: ('name', index, ...,), its indexes plain names or literals
-ZONE_KEY_SOURCE = re.compile(r"\('(\w+)', ((?:[\w']+, )*[\w']+),\)")
-
-
-def one_call(source: str, name: str) -> bool:
-    """Whether a source is one call of `name` as a whole (`numbers(1, f(x) + 1)`), not a
-    call followed by more (`numbers(1, 2) + x`)."""
-    if not source.startswith(name + "(") or not source.endswith(")"):
-        return False
-    depth = 0
-    for k, char in enumerate(source[len(name):], len(name)):
-        depth += (char == "(") - (char == ")")
-        if depth == 0:
-            return k == len(source) - 1
-    return False
 
 
 def folded(source: str, known: dict):
@@ -143,17 +127,6 @@ class NoneFolder(python_ast.NodeTransformer):
 
 # the locals a listing's source may read: binders and lets, values read once, rows of zone keys
 LISTING_LOCAL = re.compile(r"\b(?:L_\w+|_h\d+|a\d+_key)\b")
-READ_ONCE = re.compile(r"_h\d+")
-
-
-def locals_read(source: str) -> frozenset:
-    """The listing's locals that an expression's source reads (a Host's `reads`)."""
-    return frozenset(LISTING_LOCAL.findall(source))
-
-
-def is_read_once(source: str) -> bool:
-    """Whether a source is just a value read once per loop level (a hoisted temporary)."""
-    return READ_ONCE.fullmatch(source) is not None
 
 
 def cached_use(temp: str, source: str) -> str:
@@ -162,77 +135,6 @@ def cached_use(temp: str, source: str) -> str:
     return f"({temp} if {temp} is not UNSET else ({temp} := {source}))"
 
 
-RANGE_SOURCE = re.compile(r"range\((-?\d+), (-?\d+)\)")
-TEMPORARY_OR_CONSTANT = re.compile(r"_[hk]\d+")
-BOUND_CONSTANT = re.compile(r"_k\d+")
-TOP_SOURCE = re.compile(r"\((_h\d+)\[-1\] if \1 else None\)")
-ZONE_READ = re.compile(r"_Z\.get\(.*, EMPTY\)")
-CACHED_SOURCE = re.compile(r"\((_h\d+) if \1 is not UNSET else \(\1 := (.*)\)\)")
-RULES_CALL = re.compile(r"fn_(\w+)\(")
-
-
-def constant_range(domain: str):
-    """The values of a domain written `range(a, b)` with whole numbers, else None."""
-    bounds = RANGE_SOURCE.fullmatch(domain)
-    return tuple(range(int(bounds[1]), int(bounds[2]))) if bounds else None
-
-
-def is_temporary_or_constant(domain: str) -> bool:
-    """Whether a domain is a value read once or a constant the compiler bound (its length can
-    be read again, it needs no copy)."""
-    return TEMPORARY_OR_CONSTANT.fullmatch(domain) is not None
-
-
-def is_bound_constant(domain: str) -> bool:
-    return BOUND_CONSTANT.fullmatch(domain) is not None
-
-
-def zone_under_top(sources: dict, temp: str):
-    """The value read once that `temp` is the top card of (`(_h1[-1] if _h1 else None)`), when
-    it is a zone's list (sources: temporary -> its source); else None."""
-    top = TOP_SOURCE.fullmatch(sources.get(temp, ""))
-    if top is None or not ZONE_READ.fullmatch(sources.get(top[1], "")):
-        return None
-    return top[1]
-
-
-def none_tests(temp: str, sources) -> int:
-    """How many times the sources test whether `temp` is none."""
-    test = re.compile(rf"\b{temp} is (?:not )?None\b")
-    return sum(len(test.findall(source)) for source in sources)
-
-
-def called_function(source: str):
-    """The rules function a source is one call of (made at once or on first use), or None."""
-    cached = CACHED_SOURCE.fullmatch(source)
-    if cached:
-        source = cached[2]
-    call = RULES_CALL.match(source)
-    return call[1] if call and one_call(source, f"fn_{call[1]}") else None
-
-
-def either_or(source: str, this_level: set):
-    """(A, B) of a condition's source `A or B` whose A reads none of the names `this_level`
-    and keeps no value (:=), else None."""
-    try:
-        tree = python_ast.parse(source, mode="eval").body
-    except (SyntaxError, RecursionError, MemoryError):
-        return None
-    if not (isinstance(tree, python_ast.BoolOp) and isinstance(tree.op, python_ast.Or)):
-        return None
-    invariant = tree.values[0]
-    names = {n.id for n in python_ast.walk(invariant) if isinstance(n, python_ast.Name)}
-    if names & this_level or any(isinstance(n, python_ast.NamedExpr) for n in python_ast.walk(invariant)):
-        return None
-    rest = tree.values[1] if len(tree.values) == 2 else python_ast.BoolOp(python_ast.Or(), tree.values[1:])
-    return python_ast.unparse(invariant), python_ast.unparse(rest)
-
-
-def zone_keys(source: str) -> list:
-    """The zone keys a source builds: (the key's source, the zone's name, its indexes' sources)."""
-    return [(match[0], match[1], match[2].split(", ")) for match in ZONE_KEY_SOURCE.finditer(source)]
-
-
-def with_rows(source: str, keys: dict) -> str:
-    """A source with the zone keys in `keys` (key source -> row variable) read from the rows."""
-    return ZONE_KEY_SOURCE.sub(lambda m: keys.get(m[0], m[0]), source)
+def locals_read(source: str) -> frozenset:
+    """The listing's locals that an expression's source reads (a Host's `reads`)."""
+    return frozenset(LISTING_LOCAL.findall(source))

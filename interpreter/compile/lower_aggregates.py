@@ -14,7 +14,6 @@ from .expression_facts import (COLUMN, attributes_read_once, binds_locals, filte
                                is_temporary, name_of, names_written, numbered, reusing, temporaries_of_their_own,
                                top_of_tested, truth)
 from .key_rows import KeyRows
-from .render_python import Writer
 from .render_python import expression as rendered
 
 UNROLL = 12             # aggregates over a constant range this small are unrolled
@@ -31,13 +30,6 @@ def found(answer: bool) -> tuple[ir.Statement, ...]:
     return (ir.Assign("value", ir.Constant(answer)), ir.Break())
 
 
-def lines(*statements: ir.Statement) -> list[str]:
-    """A function body's lines."""
-    writer = Writer()
-    writer.block(statements, 1)
-    return writer.lines
-
-
 def module_binding(name: str) -> bool:
     """`_<lowercase>_<k>`: a name the compiler bound in the generated module (`_col3`)."""
     head = name.rstrip("0123456789")
@@ -49,9 +41,9 @@ def module_binding(name: str) -> bool:
 class MaintainedFilter:
     """What a cached filter kept up to date from the zones that changed needs (maintained.py)."""
     target: str           # the loop's target over the rows (the value, its keys)
-    tested: str           # source of (value, passes) of a row
-    rows_of_key: str      # source of {zone key: the row that reads it}
-    order: str            # {value: its place in the domain}
+    tested: ir.Expression         # (value, passes) of a row
+    rows_of_key: ir.Expression    # {zone key: the row that reads it}
+    order: ir.Expression          # {value: its place in the domain}, or None when ascending
     limit: int            # more changes than this since the last value: computed whole
 
 
@@ -288,7 +280,7 @@ class AggregateLowering:
 
     # ---- a function's whole body ----
     def maintained_filter(self, node, scope, ctx, parameters):
-        """A cached function's body that is a filter over a fixed domain: (its source, and when
+        """A cached function's body that is a filter over a fixed domain: (its IR, and when
         its condition reads the state only through zone keys naming the filter's variable, a
         MaintainedFilter; else None). None when the body is not such a filter."""
         c = self.compiler
@@ -301,19 +293,19 @@ class AggregateLowering:
             return None
         var, domain, where, _, inner = self.lowered_comprehension(node.binder, scope, ctx, rows=True)
         if not inner.rows.templates:
-            return rendered(ir.Comprehension(ir.Local(var), (var,), domain, where, spread=False)), None
+            return ir.Comprehension(ir.Local(var), (var,), domain, where, spread=False), None
         targets, rows = self.row_iteration(inner.rows, domain)
-        scan = rendered(ir.Comprehension(ir.Local(var), targets, rows, where, spread=False))
+        scan = ir.Comprehension(ir.Local(var), targets, rows, where, spread=False)
         row_names = {row for row, _ in inner.rows.templates.values()}
         if not self.reads_only_rows(where, var, row_names, {f"L_{p}" for p in parameters}):
             return scan, None
         ascending = all(isinstance(x, int) for x in values) and list(values) == sorted(values)
-        order = "None" if ascending else self.bind({x: k for k, x in enumerate(values)}, "order")
-        return scan, MaintainedFilter(", ".join(targets), f"({var}, {rendered(where)})", inner.rows.rows_of_keys(),
+        order = NONE if ascending else ir.Global(self.bind({x: k for k, x in enumerate(values)}, "order"))
+        return scan, MaintainedFilter(", ".join(targets), ir.Tuple((ir.Local(var), where)), inner.rows.rows_of_keys(),
                                       order, len(values))
 
     def stopping_loop(self, node, scope, ctx):
-        """A function's body that is `any` or `all` over a domain: lines that set `value` by a
+        """A function's body that is `any` or `all` over a domain: statements that set `value` by a
         loop that stops at the answer, as the aggregate would (no generator made and resumed
         per item); None when the body is no such aggregate, or one written otherwise
         (unrolled, an index)."""
@@ -330,8 +322,8 @@ class AggregateLowering:
             items = ir.Local(self.temp())
             test = ir.BoolOp("and", (items, truth(self.lower(invariant, scope, ctx))))
             each = ir.ForEach(var, self.charged(rest, items), (ir.If(where, found(True)),))
-            return lines(ir.Assign("value", ir.Constant(False)), ir.Assign(items.name, domain),
-                         ir.If(test, (ir.Assign("value", TRUE),), (each,)))
+            return (ir.Assign("value", ir.Constant(False)), ir.Assign(items.name, domain),
+                    ir.If(test, (ir.Assign("value", TRUE),), (each,)))
         var, domain, where, inner_scope, inner = self.lowered_comprehension(node.binder, scope, ctx, rows=True)
         body = self.lower(node.value, inner_scope, inner) if node.value is not None else None
         if body is not None and where is not None and binds_locals(where):
@@ -347,10 +339,10 @@ class AggregateLowering:
         elif where is not None:     # all: an item that fails
             tests = [ir.Not(ir.Grouped(where))]
         else:
-            return lines(ir.Assign("value", TRUE))          # all of a domain without a filter or a value
+            return (ir.Assign("value", TRUE),)          # all of a domain without a filter or a value
         stop = (ir.If(ir.BoolOp("and", tuple(tests)), found(answer)),) if tests else found(True)
-        return lines(ir.Assign("value", ir.Constant(not answer)), *before,
-                     ir.ForEach(", ".join(targets), self.charged(node, rows), stop))
+        return (ir.Assign("value", ir.Constant(not answer)), *before,
+                ir.ForEach(", ".join(targets), self.charged(node, rows), stop))
 
     # what a maintained filter's condition may name besides its rows and values: pure helpers
     PURE_NAMES = frozenset({"len", "any", "all", "next", "iter", "sum", "min", "max", "bool", "abs", "list",

@@ -12,9 +12,11 @@ from . import ir
 from .caching import callers
 from .codegen import Context
 from .lower_flow import located
-from .lower_statements import NONE, STATE, call, guard, hosted
+from .lower_statements import NONE, STATE, call, guard, hosted, negated
 from .module import digest, functions_text
-from .render_python import render_function, where
+from .passes import run_passes
+from .render_python import expression, render_function, where
+from .expression_facts import state_tables
 from .source_text import host_reads
 
 # the state's tables a function reads through locals of these names, bound once at its top
@@ -29,11 +31,16 @@ def tables_read(body: tuple) -> set:
         for node in ir.walk(top):
             if isinstance(node, ir.Host):
                 read |= node.reads
-            elif isinstance(node, (ir.ReadVar, ir.WriteVar)):
+            elif isinstance(node, ir.WriteVar):
                 read.add("_V")
             elif isinstance(node, ir.ArgumentText) and node.of == "label":
                 read.add("_E")
+        read |= state_tables(top)
     return read
+
+
+def is_generator(function: ir.Function) -> bool:
+    return any(isinstance(node, (ir.Yield, ir.YieldFrom)) for node in ir.walk(function))
 
 
 def prologue(body: tuple) -> tuple:
@@ -84,6 +91,10 @@ class FunctionLowering:
             comment = comment or ""
         comment = where(function.span) if comment is None else comment
         try:
+            if by_rule:     # (the flow's passes ran already; they run before the tables are bound)
+                optimised = run_passes(function, self.game.passes_off)
+                # a step stays a generator even where the passes took out its every choice
+                function = optimised if is_generator(optimised) or not is_generator(function) else function
             whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
             rendered = render_function(whole, by_rule)
         except RecursionError as error:
@@ -218,16 +229,16 @@ class FunctionLowering:
         m = maintained
         changed, tested = ir.Local("changed"), ir.Local("tested")
         parts = ir.Global("MEMO_PARTS")
-        retest = host_lines([f"for {m.target} in changed: tested.append({m.tested})     # (a loop: no frame for a few rows)"],
-                            span=span)
+        retest = host_lines([f"for {m.target} in changed: tested.append({expression(m.tested)})"
+                             "     # (a loop: no frame for a few rows)"], span=span)
         kept = ir.Tuple((STAMP, VALUE, memo_item("MEMO_STAMPS", 0),
                          ir.Arithmetic("+", ir.Field(parts, "dropped"), ir.Call("len", (ir.Field(parts, "log"),)))))
         return head + [
             ir.Assign("changed", ir.Call("changed_rows", (ENTRY, memo_item("MEMO_STAMPS", 0), parts,
-                                                          hosted(m.rows_of_key), ir.Constant(m.limit)))),
+                                                          m.rows_of_key, ir.Constant(m.limit)))),
             ir.If(ir.Compare("is", changed, NONE), tuple(computed),
                   (ir.Assign("tested", ir.NewList()), retest,
-                   ir.Assign("value", ir.Call("refiltered", (ir.Item(ENTRY, ir.Constant(1)), tested, hosted(m.order)))))),
+                   ir.Assign("value", ir.Call("refiltered", (ir.Item(ENTRY, ir.Constant(1)), tested, m.order))))),
             stale_cache_dropped(cache), ir.SetItem(cache, key, kept), ir.Return(VALUE)]
 
     def entry_charge(self, name, span) -> list:
@@ -249,21 +260,21 @@ class FunctionLowering:
         if found is None and counter is None:
             computed = self.codegen.stopping_loop(fn.body, scope, Context("local"))
         if found is not None:
-            source, maintained = found
+            value, maintained = found
             if maintained is not None:
                 self.maintained[name] = self.memo_zone_parts[name]
         elif computed is None:
-            source = self.codegen.source(fn.body, scope, Context("local"))
+            value = self.codegen.lower(fn.body, scope, Context("local"))
         span = fn.body.span
-        value = [host_lines(computed, span=span)] if computed is not None else [ir.Assign("value", hosted(source))]
-        body = value + [ir.Return(VALUE)] if computed is not None else [ir.Return(hosted(source))]
+        computing = list(computed) if computed is not None else [ir.Assign("value", value)]
+        body = computing + [ir.Return(VALUE)] if computed is not None else [ir.Return(value)]
         if counter is not None:        # (coverage: such a function is never cached)
-            body = [ir.CountCoverage(counter), ir.Assign("value", hosted(source)),
+            body = [ir.CountCoverage(counter), ir.Assign("value", value),
                     *([guard(VALUE, ir.CountCoverage(counter + 1))] if boolean else []), ir.Return(VALUE)]
         charge = self.entry_charge(name, fn.body.span)
         # a body that only reads its indexes keeps no values of its own: the indexes keep them
         if name in self.memoized and (charge or not self.answered_by_indexes(fn.body)):
-            body = self.cached_body(name, fn.parameters, self.memo_cache_names[name], value, charge, maintained, span)
+            body = self.cached_body(name, fn.parameters, self.memo_cache_names[name], computing, charge, maintained, span)
         else:
             body = charge + body
         body = [located(s, span) for s in body]
@@ -337,7 +348,7 @@ class FunctionLowering:
                 domain, scope = self.loop_variable(trigger.binder, scope, ctx)
                 # (no copy: the loop ends with the first body it runs, which may change the domain)
                 loop = (f"L_{trigger.binder.name}", domain)
-                tests = [guard(ir.Not(self.condition(trigger.binder.condition, scope, ctx)), ir.Continue())] \
+                tests = [guard(negated(self.condition(trigger.binder.condition, scope, ctx)), ir.Continue())] \
                     if trigger.binder.condition is not None else []
             counter = self.counter(trigger)
             fire = self.count(counter, 1)

@@ -11,10 +11,10 @@ import attrs
 from referee.dsl import ast
 
 from . import ir
-from .render_python import expression
 from .blocks import Block
-from .listing_text import folded, folded_test, is_read_once, is_temporary_or_constant, none_tests, zone_under_top
-from .lower_listing import arguments, host, length, unless, unless_as_long
+from .expression_facts import is_read_once, is_temporary_or_constant, zone_under_top
+from .none_tests import folded, folded_test, none_tests
+from .lower_listing import arguments, length, unless, unless_as_long
 from .work import ROUND_FREE_WORK
 
 
@@ -62,13 +62,13 @@ class FusedListingCompiler:
                 out.add(1, ir.Assign(f"labels{j}_{k}", ir.Call("set")))
         if any(loop[4] for loop in loops):
             out.add(1, ir.Assign("seen", ir.Call("set")))
-        out.open(1, ir.ForEach(f"L_{name}", host(domain), ()))
+        out.open(1, ir.ForEach(f"L_{name}", domain, ()))
         for once in (False, True):
             members = [j for j, loop in enumerate(loops) if loop[4] == once]
             if once and members:
                 out.add(2, *self.once_each(name, "seen"))
             for j in members:
-                out.open(2, ir.If(host(loops[j][2]), ()))
+                out.open(2, ir.If(loops[j][2], ()))
                 if once:
                     out.add(3, ir.AddToSet(f"labels{j}_{k}", ir.Item(ir.Global(self.game.component_column("__label__")), value)))
                 out.add(3, ir.Append(f"fixed{j}_{k}", value))
@@ -155,7 +155,7 @@ class FusedListingCompiler:
         for j in range(len(group)):
             if plain[j]:
                 # no two identical components among the shared values: the same loops as its own
-                alike = [ir.Compare("==", length(f"seens{k}"), ir.Call("len", (host(parts[0].loops[k][1]),)))
+                alike = [ir.Compare("==", length(f"seens{k}"), ir.Call("len", (parts[0].loops[k][1],)))
                          for k in plain[j]]
                 out.add(1, ir.Assign(f"alike{j}", alike[0] if len(alike) == 1 else ir.BoolOp("and", tuple(alike))),
                         unless(ir.Local(f"alike{j}"), ir.Assign(f"on{j}", ir.Constant(False))))
@@ -205,7 +205,7 @@ class FusedListingCompiler:
         """The name of the zone read that `temp` is the top card of (`(_h1[-1] if _h1 else
         None)`, _h1 a zone's list: its cards are never none, so temp is none exactly when the
         zone is empty), or None."""
-        return zone_under_top({t: expression(value) for value, t in ctx.hoist.items()}, temp)
+        return zone_under_top({t: value for value, t in ctx.hoist.items()}, temp)
 
     def nested_steps(self, part, shared) -> bool:
         """Whether a fused action's guard steps at the last shared level are written as nested
@@ -263,7 +263,7 @@ class FusedListingCompiler:
             kind, name, source = part.sources[id(node)]
             if kind == "let":
                 if not is_read_once(source):      # (else: the steps after it use that name)
-                    out.add(indent, ir.Assign(f"L_{name}", host(source)))
+                    out.add(indent, ir.Assign(f"L_{name}", source))
             else:
                 test = folded_test(source, known)
                 if test is False:

@@ -14,13 +14,15 @@ from referee.dsl.types import element_of, strip_optional
 from . import ir
 from .blocks import Block
 from .codegen import Context, names_in
+from .expression_facts import (called_function, constant_range, is_bound_constant, is_read_once,
+                               is_temporary_or_constant, one_call, rewritten, top_of, truth,
+                               walk_written)
 from .key_rows import KeyRows
 from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
 from .render_python import expression, render_function
-from .listing_text import (called_function, cached_use, constant_range, either_or, folded, is_bound_constant, is_read_once,
-                           is_temporary_or_constant, locals_read, one_call, with_rows, zone_keys)
-from .source_text import truth
+from .listing_text import cached_use, locals_read
+from .none_tests import either_or, folded_plain
 from .work import ROUND_FREE_WORK
 
 OUT, EXACT = ir.Local("out"), ir.Local("exact")
@@ -28,7 +30,7 @@ FALSE = ir.Constant(False)
 
 
 def host(source: str) -> ir.Host:
-    """An expression's source as codegen.py wrote it (until expressions are lowered)."""
+    """Source as host code (what the listings were written with before they took codegen's IR)."""
     return ir.Host((source,), reads=locals_read(source))
 
 
@@ -58,12 +60,15 @@ def product(factors: list[ir.Expression]) -> ir.Expression:
 
 
 def with_cached_reads(function: ir.Function, ctx) -> ir.Function:
-    """The function with its hosts cut where they make a call on first use (codegen's
-    hoisted_lazy): each such use an ir.Cached, that a pass can see."""
+    """The function with each call made on first use (codegen's hoisted_lazy, an ir.FirstUse)
+    an ir.Cached, that a pass can see; host code (none is left in the listings: tests still
+    give some) cut where its text makes such a call."""
     sources = {temp: expression(value) for value, temp in ctx.hoist.items() if temp in ctx.lazy}
     cached = {cached_use(temp, source): (temp, source) for temp, source in sources.items()}
 
     def cut(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.FirstUse) and node.target in sources:
+            return ir.Cached(node.target, node.value)
         if not isinstance(node, ir.Host) or len(node.lines) != 1:
             return ir.rebuilt(node, cut)
         source = rest = node.lines[0]
@@ -190,17 +195,19 @@ class ListingCompiler:
             independent = not (used & earlier)
             here = fixed_ctx if independent else ctx
             indexed = self.indexed_reads.get(id(binder)) if k == 0 else None
-            domain = cg.indexed_keys(indexed, scope, here) if indexed is not None else cg.collection(binder.domain, scope, here)
+            domain = cg.indexed_keys_node(indexed, scope, here) if indexed is not None \
+                else cg.collection_node(binder.domain, scope, here)
             element = strip_optional(element_of(domain_type))
             if element.startswith("list["):
-                domain = f"hashable_values({domain})"     # a move's arguments are keys: lists as tuples
+                domain = ir.Call("hashable_values", (domain,))     # a move's arguments are keys: lists as tuples
             scope = scope.child(**{binder.name: element})
             if cg.never_none_domain(binder.domain, domain_type, scope):
                 fixed_ctx.safe.add(f"L_{binder.name}")
                 ctx.safe.add(f"L_{binder.name}")
-            where = truth(self.x(binder.condition, scope, here)) if binder.condition is not None else None
+            where = truth(cg.lower(binder.condition, scope, here)) if binder.condition is not None else None
             if indexed is not None:       # the table gave the values that pass the test on the variable
-                where = " and ".join(f"({self.x(o, scope, here)})" for o in indexed[2] + indexed[3]) or None
+                tests = tuple(ir.Grouped(cg.lower(o, scope, here)) for o in indexed[2] + indexed[3])
+                where = (tests[0] if len(tests) == 1 else ir.BoolOp("and", tests)) if tests else None
             ctx.levels[f"L_{binder.name}"] = k
             component = element in self.types.components or element in self.types.boards
             # board cells are all different: only components can be identical
@@ -215,13 +222,13 @@ class ListingCompiler:
         for statement in action.body:
             node = ast.untag(statement)[0]
             if isinstance(node, ast.Let):
-                source = self.x(node.value, guard_scope, ctx)
+                source = self.codegen.lower(node.value, guard_scope, ctx)
                 sources[id(node)] = ("let", node.name, source)
                 guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
                 if is_read_once(source):
                     ctx.bound[node.name] = source     # a let of a value read once: the same name
             elif isinstance(node, ast.Require):
-                sources[id(node)] = ("require", None, self.x(node.condition, guard_scope, ctx))
+                sources[id(node)] = ("require", None, self.codegen.lower(node.condition, guard_scope, ctx))
             else:
                 break
         static_unique = not any(not independent and (not unique or (component and names_all))
@@ -239,26 +246,27 @@ class ListingCompiler:
         name, domain, where, _, same = part.loops[k][:5]
         if where is not None or same:
             return None         # (the loop goes over its filtered list, not the whole domain)
-        values = constant_range(domain) or (self.codegen.namespace.get(domain) if is_bound_constant(domain) else None)
+        values = constant_range(domain) or (self.codegen.namespace.get(domain.name) if is_bound_constant(domain) else None)
         if not isinstance(values, tuple) or not values or len(values) > 1000:
             return None
         rows, keys = KeyRows(self.codegen, f"L_{name}", values), {}
         for value, temp in (ctx.hoist if hoist is None else hoist).items():
             if ctx.levels[temp] != k or temp in ctx.lazy:
                 continue
-            for key, zone, indexes in zone_keys(expression(value)):
-                row = rows.key(zone, indexes)
-                if row is not None:
-                    keys[key] = row
+            for key in walk_written(value):
+                if isinstance(key, ir.Key) and plain_indexes(key):
+                    row = rows.key_of(key.family, key.indexes)
+                    if row is not None:
+                        keys[key] = row
         if not keys:
             return None
         target, iterable = rows.iteration(domain)
         return target, iterable, keys
 
-    def returns_list(self, source) -> bool:
-        """Whether a source is one call of a rules function declared to return a list (its
+    def returns_list(self, domain) -> bool:
+        """Whether a domain is one call of a rules function declared to return a list (its
         value is a list of its own or a cached one, never changed in place)."""
-        function = self.types.functions.get(called_function(source) or "")
+        function = self.types.functions.get(called_function(domain) or "")
         return function is not None and isinstance(function.result_type, ast.ListType)
 
     def unswitched(self, part, ctx, k, hoist):
@@ -283,7 +291,7 @@ class ListingCompiler:
             kind, name, source = part.sources[id(node)]
             counter = self.counter(node)
             if known and counter is None and kind == "require":
-                decided = folded(source, known)
+                decided = folded_plain(source, known)
                 if decided is True:
                     continue            # (always holds in this case: none_split)
                 if decided is not False:
@@ -293,24 +301,23 @@ class ListingCompiler:
             if kind == "let":
                 if counter is None and is_read_once(source):
                     continue        # a value read once: the steps after it use that name
-                out.add(indent, ir.Assign(f"L_{name}", host(source)))
+                out.add(indent, ir.Assign(f"L_{name}", source))
             elif counter is None:
-                out.add(indent, unless(host(source), *fail))
+                out.add(indent, unless(ir.Grouped(source), *fail))
             else:
-                out.open(indent, ir.If(ir.Not(host(source)), ()))
+                out.open(indent, ir.If(ir.Not(ir.Grouped(source)), ()))
                 out.add(indent + 1, ir.CountCoverage(counter + 1), *fail)
 
     @staticmethod
     def emit_hoisted(out, ctx, level, indent, hoist=None, keys=None):
         """The values read once at this loop level (hoist: those of one action, else all);
-        keys: zone key source -> the loop's row variable that holds it (listing_rows)."""
+        keys: zone key -> the loop's row variable that holds it (listing_rows)."""
         hoist = ctx.hoist if hoist is None else hoist
-        for value, temp in hoist.items():     # (codegen's hoisted values: IR, as source here)
+        for value, temp in hoist.items():     # (codegen's hoisted values)
             if ctx.levels[temp] == level:
-                source = expression(value)
                 if keys and temp not in ctx.lazy:
-                    source = with_rows(source, keys)
-                out.add(indent, ir.Assign(temp, ir.Global("UNSET") if temp in ctx.lazy else read_once(source, ctx.hoist)))
+                    value = rewritten(value, lambda n: ir.Local(keys[n]) if isinstance(n, ir.Key) and n in keys else None)
+                out.add(indent, ir.Assign(temp, ir.Global("UNSET") if temp in ctx.lazy else read_once(value, ctx.hoist)))
 
     def emit_loop(self, out, part, ctx, k, indent, fixed, hoist=None, steps=True, body=None, known=None):
         """The loop of binder k with its filter and (steps) the guard steps placed at its
@@ -322,28 +329,28 @@ class ListingCompiler:
         split = self.unswitched(part, ctx, k, hoist) if body is not None and steps and independent else None
         if split is not None:
             invariant, rest = split
-            decided = folded(invariant, known)
+            decided = folded_plain(invariant, known)
 
             rows = self.listing_rows(part, ctx, k, hoist)
 
             def one_loop(at, test):
-                out.open(at, ir.ForEach(rows[0], host(rows[1]), ()) if rows else
+                out.open(at, ir.ForEach(rows[0], rows[1], ()) if rows else
                          ir.ForEach(f"L_{name}", ir.Local(fixed), ()))
                 self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
                 if test is not None:
                     out.span = part.stage_nodes[k][0].span
-                    out.add(at + 1, unless(host(test), ir.Continue()))
+                    out.add(at + 1, unless(ir.Grouped(test), ir.Continue()))
                 out.add(at + 1, *body)
             if decided is True or decided is False:
                 one_loop(indent, None if decided else rest)      # the case is known here (none_split)
             else:
-                out.open(indent, ir.If(host(invariant), ()))
+                out.open(indent, ir.If(invariant, ()))
                 one_loop(indent + 1, None)
                 out.otherwise(indent)
                 one_loop(indent + 1, rest)
             return None
         units = self.listing_charge(part.action)
-        iterated = ir.Local(fixed) if independent else host(domain)
+        iterated = ir.Local(fixed) if independent else domain
         if not independent and units is not None:
             # a domain computed per outer value: its length times the fixed ones inside it
             # (its own filter and steps per value, and what the fixed ones inside it may try)
@@ -356,11 +363,11 @@ class ListingCompiler:
                     [*(length(f"{prefix}{m}") for m in deeper), ir.Constant(inside)]))
             iterated = ir.ChargedDomain(iterated, per_value, self.codegen.bind(part.action.span, "span"))
         rows = self.listing_rows(part, ctx, k, hoist) if independent else None
-        out.open(indent, ir.ForEach(rows[0], host(rows[1]), ()) if rows else ir.ForEach(f"L_{name}", iterated, ()))
+        out.open(indent, ir.ForEach(rows[0], rows[1], ()) if rows else ir.ForEach(f"L_{name}", iterated, ()))
         indent += 1
         self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
         if where is not None and not independent:
-            out.add(indent, unless(host(where), ir.Continue()))
+            out.add(indent, unless(ir.Grouped(where), ir.Continue()))
         if steps:
             self.emit_steps(out, part, part.stage_nodes[k], indent, (ir.Continue(),), known)
         return indent
@@ -384,9 +391,10 @@ class ListingCompiler:
                 # (only iterated: a zone's list or a constant tuple needs no copy)
                 constant = constant_range(domain)
                 if constant is not None:
-                    domain = self.codegen.bind(constant, "k")
-                copied = host(domain) if (is_temporary_or_constant(domain) or one_call(domain, "numbers")
-                                          or self.returns_list(domain)) else ir.Call("list", (host(domain),))
+                    domain = ir.Global(self.codegen.bind(constant, "k"))
+                copied = domain if (is_temporary_or_constant(domain) or one_call(domain, "numbers")
+                                    or self.returns_list(domain)) \
+                    else ir.Call("list", (domain,))
                 out.add(1, ir.Assign(fixed, copied))
                 if not unique:
                     out.add(1, self.repeated(values, inexact))
@@ -398,7 +406,7 @@ class ListingCompiler:
             # filter costs more than a loop round may (the list itself was paid for where it was
             # made, or is a zone, which the components limit bounds)
             units = 1 + self.work.cost(part.action.binders[k].condition)
-            iterated = host(domain)
+            iterated = domain
             if self.listing_charge(part.action) is not None and units > ROUND_FREE_WORK:
                 iterated = ir.ChargedDomain(iterated, ir.Constant(units), self.codegen.bind(part.action.span, "span"))
             seen, kept = f"seen{prefix}{k}", f"labels{prefix}{k}"
@@ -410,7 +418,7 @@ class ListingCompiler:
             if same:
                 out.add(2, *self.once_each(name, seen))
             if where is not None:
-                out.add(2, unless(host(where), ir.Continue()))
+                out.add(2, unless(ir.Grouped(where), ir.Continue()))
             if same:
                 out.add(2, ir.AddToSet(kept, ir.Item(ir.Global(self.game.component_column("__label__")), value)))
             out.add(2, ir.Append(fixed, value))
@@ -439,10 +447,20 @@ class ListingCompiler:
 
 
 
-def read_once(source: str, hoist: dict) -> ir.Expression:
+def read_once(value: ir.Expression, hoist: dict) -> ir.Expression:
     """A value read once per loop level: the top of a zone read once before (`(_h1[-1] if _h1
-    else None)`) as such, others as codegen wrote them."""
-    for temp in hoist.values():
-        if source == f"({temp}[-1] if {temp} else None)":
-            return ir.TopOfZone(ir.Local(temp))
-    return host(source)
+    else None)`) as such, others as codegen lowered them."""
+    top = top_of(value)
+    return ir.TopOfZone(ir.Local(top)) if isinstance(value, ir.Grouped) and top in hoist.values() else value
+
+
+def plain_indexes(key: ir.Key) -> bool:
+    """Whether a zone key's indexes are all names or plain literals (whole numbers, words):
+    the keys whose rows a listing's loop may make once."""
+    def plain(index):
+        if isinstance(index, (ir.Local, ir.Global)):
+            return True
+        value = index.value if isinstance(index, ir.Constant) else None
+        return (type(value) is int and value >= 0) or (type(value) is str and value != "" and all(
+            c.isalnum() or c == "_" for c in value))
+    return bool(key.indexes) and all(plain(index) for index in key.indexes)

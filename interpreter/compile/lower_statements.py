@@ -1,7 +1,7 @@
 """The rules' statements lowered to the IR (ir.py): a visitor over the statement nodes that
 builds a generated function's statements (locals, the state's variables, zones and attributes
 written through named operations with their checks, loops with their budgets, choices).
-Expressions still come from codegen.py as source, wrapped in ir.Host (see `value`)."""
+Expressions are codegen.py's IR (see `value`)."""
 from __future__ import annotations
 
 from referee.dsl import ast
@@ -13,9 +13,10 @@ from referee.dsl.types import INT, PLAYER, ListOf, Named, OptionalOf, Type, Zone
 from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.errors import RulesRuntimeError
 from . import ir
+from .expression_facts import RULES_LOCAL, attributes_read_once, truth
 from .lower_flow import located
-from .render_python import Writer, expression
-from .source_text import attributes_read_once, host_reads, joined, truth
+from .render_python import Writer
+from .source_text import host_reads
 from .work import ROUND_FREE_WORK
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -31,6 +32,17 @@ def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
 def hosted(source: str) -> ir.Host:
     """Codegen's source of an expression as IR, with the state's tables it reads."""
     return ir.Host((source,), reads=host_reads(source))
+
+
+def is_temporary_local(value: ir.Expression) -> bool:
+    """Whether a value is a local this lowering bound (a checked value), not a rules local:
+    a rules local is copied before a write that tells a table by value (as it always was)."""
+    return isinstance(value, ir.Local) and not value.name.startswith(RULES_LOCAL)
+
+
+def negated(test: ir.Expression) -> ir.Not:
+    """`not (test)`: in the parentheses the test's host text always had (a pass may drop them)."""
+    return ir.Not(ir.Grouped(test))
 
 
 def guard(test: ir.Expression, *then: ir.Statement, orelse: tuple = ()) -> ir.Guard:
@@ -69,27 +81,26 @@ class StatementLowering:
         """The type of the items of a list or a zone, never none."""
         return element_type(self.type_value(node, scope)).without_none()
 
-    # ---- expressions, until codegen lowers them ----
+    # ---- expressions: codegen's IR ----
     def x(self, node, scope, ctx) -> str:
         return self.codegen.source(node, scope, ctx)
 
     def value(self, node, scope, ctx) -> ir.Expression:
-        """An expression as IR: a constant, else codegen's source (the one place to swap for
-        lowered expressions)."""
-        source = self.codegen.source(node, scope, ctx)
+        """An expression as IR: a constant, else codegen's IR."""
+        value = self.codegen.lower(node, scope, ctx)
         constant = self.codegen.constant_of(node, ctx)
         if constant is not None and type(constant[0]) in PLAIN and not (
                 isinstance(node, ast.Name) and self.codegen.is_local(node.id, scope, ctx)):
             return ir.Constant(constant[0])
-        return hosted(source)
+        return value
 
     def condition(self, node, scope, ctx) -> ir.Expression:
         """A condition as IR, where only its truth counts (an if, a filter)."""
-        return hosted(truth(self.codegen.source(node, scope, ctx)))
+        return truth(self.codegen.lower(node, scope, ctx))
 
     def sequence(self, node, scope, ctx) -> ir.Expression:
         """An expression whose items are asked for as IR: a zone's content when it is a zone."""
-        return hosted(self.codegen.collection(node, scope, ctx))
+        return self.codegen.collection_node(node, scope, ctx)
 
     def literal(self, value) -> ir.Expression:
         """A value the game knows as IR: its literal, or the name it is bound to."""
@@ -232,7 +243,7 @@ class StatementLowering:
             return key, value
         if not isinstance(key, ir.Local):
             key = self.temporary("_key", key, out)
-        if not isinstance(value, ir.Local):
+        if not is_temporary_local(value):
             value = self.temporary("_value", value, out)
         default = self.literal(self.game.var_defaults[name])
         out.append(guard(ir.Compare("in", ir.Constant(name), ir.ReadState("var_index")), call(
@@ -270,7 +281,7 @@ class StatementLowering:
             if not low <= value.value <= high:
                 raise RulesRuntimeError(f"{name} is given {value.value}, outside its range {low}..{high}", span)
             return value
-        if not isinstance(value, ir.Local):
+        if not is_temporary_local(value):
             value = self.temporary("_number", value, out)
         out.append(self.outside(value, low, high, call("outside_range", ir.Constant(name), value, ir.Constant(low),
                                                         ir.Constant(high), self.spanned(span))))
@@ -348,8 +359,10 @@ class StatementLowering:
         return frozenset(seats | {None} if isinstance(t, OptionalOf) else seats)
 
     def visit_Augment(self, node, scope, ctx, out):
-        value = hosted(self.x(node.value, scope, ctx) if not isinstance(self.type_value(node.value, scope), OptionalOf) else
-                       self.codegen.number(node.value, scope, ctx, self.codegen.bind(node.span, "span")))
+        # (in the parentheses its host text had)
+        value = ir.Grouped(self.codegen.lower(node.value, scope, ctx)
+                           if not isinstance(self.type_value(node.value, scope), OptionalOf) else
+                           self.codegen.number_node(node.value, scope, ctx, self.spanned(node.span)))
         sign = "+" if node.op == "+=" else "-"
         if isinstance(node.target, ast.AttributeTarget):
             now = ir.Call("attribute", (ir.ReadState("entities"), self.local(node.target.name, ctx),
@@ -426,7 +439,7 @@ class StatementLowering:
             out += self.spend(1, ir.Arithmetic("*", rounds, ir.Constant(units)), node.span)
         body = []
         if node.binder.condition is not None:
-            body.append(guard(ir.Not(self.condition(node.binder.condition, inner, ctx)), ir.Continue()))
+            body.append(guard(negated(self.condition(node.binder.condition, inner, ctx)), ir.Continue()))
         body += self.count(self.counter(node), 1)
         body += self.statements(node.body, inner, ctx)
         out.append(ir.ForEach(ctx.local(node.binder.name), items, tuple(body)))
@@ -447,7 +460,7 @@ class StatementLowering:
 
     def visit_While(self, node, scope, ctx, out):
         loop = self.fresh("_loop")
-        body = [guard(ir.Not(self.condition(node.condition, scope, ctx)), ir.Break())]
+        body = [guard(negated(self.condition(node.condition, scope, ctx)), ir.Break())]
         body += self.loop_round(node)
         body += self.count(self.counter(node), 1)
         body += self.statements(node.body, scope, ctx)
@@ -525,24 +538,21 @@ class StatementLowering:
         told = isinstance(node.what, ast.Attribute) and \
             self.is_component(self.type_value(node.what.obj, scope).without_none())
         # `reveal c.colour to P` tells the players that attribute of the component
-        what = f"({self.x(node.what.obj if told else node.what, scope, ctx)},)" \
+        what = ir.Tuple((self.codegen.lower(node.what.obj if told else node.what, scope, ctx),)) \
             if told or self.is_component(self.type_value(node.what, scope).without_none()) \
-            else self.codegen.collection(node.what, scope, ctx)
-        players = self.x(node.players, scope, ctx)
+            else self.codegen.collection_node(node.what, scope, ctx)
+        players = self.codegen.lower(node.players, scope, ctx)
         if self.type_value(node.players, scope).without_none() == PLAYER:
-            players = f"({players},)"
+            players = ir.Tuple((players,))
         told_attribute = (ir.Constant(node.what.name),) if told else ()
-        out.append(call("reveal_to", STATE, hosted(what), hosted(players), *told_attribute))
+        out.append(call("reveal_to", STATE, what, players, *told_attribute))
 
     def visit_Create(self, node, scope, ctx, out):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
         stored = [self.attribute_stored(i.value, self.value(i.value, scope, ctx), type_of(fields[i.name]),
                                         f"{node.type_name}.{i.name}", scope, out) for i in node.inits]
-        inits = joined([f"{i.name!r}: {expression(value)}" for i, value in zip(node.inits, stored)], ", ")
-        attributes = hosted(f"{{{inits}}}")
-        read = {value.name for value in stored if isinstance(value, ir.Local)}
-        out.append(ir.Assign(values, ir.Host(attributes.lines, reads=attributes.reads | read)))
+        out.append(ir.Assign(values, ir.NewDict(tuple(ir.Constant(i.name) for i in node.inits), tuple(stored))))
         out.append(ir.ExpressionStatement(ir.Method(ir.Local(values), "setdefault", (ir.Constant("owner"), NONE))))
         template = self.literal(self.game.label_templates.get(node.type_name))
         count = ir.Call("room_for", (STATE, self.value(node.count, scope, ctx), self.spanned(node.span)))
@@ -552,16 +562,16 @@ class StatementLowering:
 
     def visit_Choose(self, node, scope, ctx, out):
         cg = self.codegen
-        var, domain, where, inner_scope, inner = cg.comprehension(node.binder, scope, ctx)
+        var, domain, where, inner_scope, inner = cg.lowered_comprehension(node.binder, scope, ctx)
         element = self.items_type(node.binder.domain, scope)
         options, names, index = (ir.Local(self.fresh(hint)) for hint in ("_options", "_names", "_choice"))
         # (a new list: the options stay as they are while the zone they come from changes)
         if where is None:
-            out.append(ir.Assign(options.name, ir.Call("list", (hosted(domain),))))
+            out.append(ir.Assign(options.name, ir.Call("list", (domain,))))
         else:
             before, (where,) = attributes_read_once([where], cg.temp)
-            out += [ir.Host((line,), reads=host_reads(line)) for line in before]
-            out.append(ir.Assign(options.name, hosted(f"[{var} for {var} in {domain} if {where}]")))
+            out += [ir.Assign(temp, read) for temp, read in before]
+            out.append(ir.Assign(options.name, ir.Comprehension(ir.Local(var), (var,), domain, where, spread=False)))
         components = self.is_component(element)
         if self.is_entity(element):       # (named by their labels)
             distinct = ir.Call("distinct_labelled", (STATE, options, ir.Constant(components),
@@ -575,7 +585,8 @@ class StatementLowering:
         prompt = node.prompt or f"choose {node.binder.name}"
         public = NONE
         if self.private_fields_of(element):
-            public = hosted(f"[{cg.bind(self.game.labeler(element.text, PUBLIC))}(s, v) for v in {options.name}]")
+            labeler = ir.Global(cg.bind(self.game.labeler(element.text, PUBLIC)))
+            public = ir.Comprehension(ir.Call(labeler.name, (STATE, ir.Local("v"))), ("v",), options, spread=False)
         need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
         # with steps, the engine sends the chosen option back: the step goes on from here
         asked = ir.Yield(need, index.name) if ctx.steps else ir.Raise(need)
@@ -614,7 +625,7 @@ class StatementLowering:
     def visit_Log(self, node, scope, ctx, out):
         # the log is public: each {expression} shown by its label as everybody sees it
         out.append(guard(ir.ReadState("shared"), ir.ExpressionStatement(ir.StateCall("own_trails"))))
-        line = self.text_source(node.message, scope, ctx, node.span, self.public_label)
+        line = self.text_node(node.message, scope, ctx, node.span, self.public_label)
         span = self.spanned(node.span)
         parts = parse_template(node.message).parts
         if len(parts) <= 1 and all(isinstance(part, str) for part in parts):
@@ -625,49 +636,56 @@ class StatementLowering:
                 return
         # logged() written out: its call was a sixth of a short line's cost
         logged = ir.Local("_line")
-        out += [ir.Assign("_line", hosted(line)), ir.Spend(1, ir.Call("len", (logged,))),
+        out += [ir.Assign("_line", line), ir.Spend(1, ir.Call("len", (logged,))),
                 ir.AppendLog(ir.Conditional(
                     ir.BoolOp("and", (ir.Compare(">=", ir.Budget(1), ir.Constant(0)),
                                       ir.Compare("<=", ir.Call("len", (logged,)), ir.Global("MAX_LOG_LINE")))),
                     logged, ir.Call("past_log_limits", (ir.Global("STEP"), logged, span))))]
 
-    def text_source(self, text, scope, ctx, span, label) -> str:
-        """The source of a text whose {expressions} are shown by their labels: label(node,
-        value source) -> the source of one value's text."""
-        pieces = []
+    def text_node(self, text, scope, ctx, span, label) -> ir.Expression:
+        """A text whose {expressions} are shown by their labels, as IR: label(node, value) ->
+        one value's text."""
+        pieces: list[ir.Expression] = []
         for part in parse_template(text).parts:
             if isinstance(part, str):
-                pieces.append(repr(part))
+                pieces.append(ir.Constant(part))
                 continue
             node = self.checked.placeholder_nodes.get((span, part.inside)) or parse_expression(part.inside, span)
-            pieces.append(label(node, self.codegen.source(node, scope, ctx), scope))
+            pieces.append(label(node, self.codegen.lower(node, scope, ctx), scope))
         if not pieces:
-            pieces.append(repr(text))
+            pieces.append(ir.Constant(text))
         if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
-            return f"''.join(({joined(pieces, ', ')},))"
-        text = joined(pieces, " + ")
-        return f"({text})" if "\n" in text else text
+            return ir.Method(ir.Constant(""), "join", (ir.NewList(tuple(pieces), spread=True),))
+        total = pieces[0]
+        for piece in pieces[1:]:
+            total = ir.Arithmetic("+", total, piece, spread=True)
+        return ir.Grouped(total, over_lines=True)
 
-    def public_label(self, node, value, scope) -> str:
-        """The source of a value's text as everybody sees it: inline for the common types; '?'
-        for an expression that reads an owner-only attribute."""
+    def public_label(self, node, value, scope) -> ir.Expression:
+        """A value's text as everybody sees it: inline for the common types; '?' for an
+        expression that reads an owner-only attribute."""
         for item in ast.walk(node):
             if isinstance(item, ast.Attribute) and \
                     item.name in self.private_fields_of(self.type_value(item.obj, scope).without_none()):
-                return "'?'"
+                return ir.Constant("?")
         t = self.type_value(node, scope).without_none()
         if t in (PLAYER, ListOf(PLAYER)):
             if self.seat_texts is None:
                 self.seat_texts = self.codegen.bind(SeatTexts().__getitem__, "seat_text")
-            return f"{self.seat_texts}({value})" if t == PLAYER else f"', '.join(map({self.seat_texts}, {value}))"
+            if t == PLAYER:
+                return ir.Call(self.seat_texts, (value,))
+            return ir.Method(ir.Constant(", "), "join", (ir.Call("map", (ir.Global(self.seat_texts), value)),))
         if self.is_entity(t) and not self.private_fields_of(t):
-            return f'(_E[_v]["__label__"] if (_v := {value}) is not None else "none")'
+            return ir.Grouped(ir.ArgumentText(value, "label", bound="_v"))
         if isinstance(t, Named) and t.name in self.types.enums:       # (a member's text is its name)
-            return f'(_v if (_v := {value}) is not None else "none")'
+            return ir.Grouped(ir.ArgumentText(value, "name", bound="_v"))
         labeler = self.codegen.bind(self.game.labeler(t.text, PUBLIC), "label")
         if t == INT:
-            return f"(str(_v) if (_v := {value}).__class__ is int else {labeler}(s, _v))"
-        return f"{labeler}(s, {value})"
+            number = ir.Local("_v")
+            return ir.Grouped(ir.Conditional(
+                ir.Compare("is", ir.Field(ir.Named("_v", value), "__class__"), ir.Global("int")),
+                ir.Call("str", (number,)), ir.Call(labeler, (STATE, number))))
+        return ir.Call(labeler, (STATE, value))
 
     def visit_CallStatement(self, node, scope, ctx, out):
         parameters = self.types.procedures[node.name].parameters

@@ -8,7 +8,7 @@ from typing import cast
 
 import attrs
 
-from . import ir
+from . import ir, render_python
 from .expression_facts import ungrouped
 
 # a key of `known`: a name (whether it is none), or ("truthy", name) (its truth as a condition)
@@ -26,6 +26,92 @@ def folded(condition: ir.Expression, known: Known) -> ir.Expression | bool:
     if isinstance(decided, ir.Constant) and isinstance(decided.value, bool):
         return decided.value
     return result
+
+
+def plain(node: ir.Expression) -> ir.Expression:
+    """An expression written as Python would print it: on one line, in no parentheses but those
+    the renderer needs (how a listing has always written a condition whose tests it decided)."""
+    if isinstance(node, ir.Grouped) and not node.over_lines:
+        return plain(node.value)
+    node = cast(ir.Expression, ir.rebuilt(node, lambda child: plain(cast(ir.Expression, child))))
+    if getattr(node, "spread", False) and not isinstance(node, ir.Comprehension):
+        return attrs.evolve(node, spread=False)  # type: ignore[call-arg]
+    if isinstance(node, ir.Conditional) and node.layout:
+        return attrs.evolve(node, layout="")
+    return node
+
+
+def folded_plain(condition: ir.Expression, known: Known | None) -> ir.Expression | bool:
+    """folded(), the condition written plain where the known values decided something in it."""
+    if not known or not mentions_known(condition, known):
+        return condition
+    result = folded(condition, known)
+    return result if isinstance(result, bool) else plain(result)
+
+
+def mentions_known(condition: ir.Expression, known: Known) -> bool:
+    """Whether a condition names a value whose none-ness (or truth) `known` gives."""
+    names = {name if isinstance(name, str) else name[1] for name in known}
+    return any(isinstance(n, (ir.Local, ir.Global)) and n.name in names for n in ir.walk(condition))
+
+
+def folded_test(condition: ir.Expression, known: Known | None) -> ir.Expression | bool:
+    """folded() for a listing's nested ifs: True, False, or the test, an ir.HostTest where it
+    is (or begins with) a comparison of a name or an item of one with a constant (for
+    drop_implied_tests)."""
+    result = folded_plain(condition, known)
+    if isinstance(result, bool) or result is condition:
+        return result
+    top = result
+    negated = isinstance(top, ir.Not)
+    whole = not (isinstance(top, ir.BoolOp) and top.op == "and")
+    compared = ungrouped(top.operand) if isinstance(top, ir.Not) else top if whole else \
+        ungrouped(top.operands[0])     # type: ignore[attr-defined]
+    equality = equals_constant(compared)
+    if equality is None or (negated and not whole):
+        return result
+    return ir.HostTest(result, equality[0], equality[1], negated, whole)
+
+
+def equals_constant(node: ir.Expression) -> tuple[str, int | str] | None:
+    """(subject's source, constant) of `subject == constant`, the subject a name or an item of
+    one, the constant a whole number or a word; else None."""
+    if not (isinstance(node, ir.Compare) and node.op == "=="):
+        return None
+    subject, constant = ungrouped(node.left), ungrouped(node.right)
+    if not (isinstance(constant, ir.Constant) and type(constant.value) in (int, str)
+            and (type(constant.value) is int or all(c.isalnum() or c == "_" for c in str(constant.value)))):
+        return None
+    plain = subject
+    while True:         # (an item of a name by a name or a whole number: `_A0[x]`, `t[x][0]`)
+        index = plain.entity if isinstance(plain, ir.ReadColumn) else plain.index if isinstance(plain, ir.Item) else None
+        if not (isinstance(index, (ir.Local, ir.Global)) or (isinstance(index, ir.Constant) and type(index.value) is int)):
+            break
+        plain = ir.Global(plain.column) if isinstance(plain, ir.ReadColumn) else plain.sequence   # type: ignore[attr-defined]
+    if not isinstance(plain, (ir.Local, ir.Global)):
+        return None
+    return render_python.expression(subject), constant.value     # type: ignore[return-value]
+
+
+def none_tests(temp: str, conditions: list[ir.Expression]) -> int:
+    """How many times the conditions test whether the local `temp` is none."""
+    return sum(1 for condition in conditions for n in ir.walk(condition)
+               if isinstance(n, ir.Compare) and n.op in ("is", "is not") and ungrouped(n.left) == ir.Local(temp)
+               and ungrouped(n.right) == ir.Constant(None))
+
+
+def either_or(condition: ir.Expression, this_level: set[str]) -> tuple[ir.Expression, ir.Expression] | None:
+    """(A, B) of a condition `A or B` whose A reads none of the names `this_level` and keeps no
+    value (:=), else None."""
+    top = ungrouped(condition)
+    if not (isinstance(top, ir.BoolOp) and top.op == "or"):
+        return None
+    invariant = top.operands[0]
+    names = {n.name for n in ir.walk(invariant) if isinstance(n, (ir.Local, ir.Global))}
+    if names & this_level or any(isinstance(n, (ir.Named, ir.FirstUse)) for n in ir.walk(invariant)):
+        return None
+    rest = top.operands[1] if len(top.operands) == 2 else attrs.evolve(top, operands=top.operands[1:])
+    return plain(invariant), plain(rest)
 
 
 def decided(node: ir.Expression) -> bool | None:

@@ -204,13 +204,20 @@ def ranked(node: ir.Ranked) -> tuple[str, int]:
     return f"ranked({node.kind!r}, [(({keys}), {var}){gap(keys, domain)}for {var} in {domain}{condition}])", ATOM
 
 
+def grouped(node: ir.Grouped) -> tuple[str, int]:
+    text, binds = EXPRESSIONS[type(node.value)](node.value)
+    if node.over_lines and "\n" not in text:
+        return text, binds
+    return f"({text})", ATOM
+
+
 def first_use(node: ir.FirstUse) -> tuple[str, int]:
     t = node.target
     return f"({t} if {t} is not UNSET else ({t} := {expression(node.value)}))", ATOM
 
 
 EXPRESSIONS.update({
-    ir.Grouped: lambda n: (f"({expression(n.value)})", ATOM),
+    ir.Grouped: grouped,
     ir.Named: lambda n: (f"({n.target} := {expression(n.value)})", ATOM),
     ir.FirstUse: first_use,
     ir.Negative: lambda n: (f"-{expression(n.operand, ATOM)}", PRODUCT),
@@ -388,9 +395,12 @@ def joined_text(node: ir.JoinedText) -> tuple[str, int]:
 
 
 def argument_text(node: ir.ArgumentText) -> tuple[str, int]:
-    value = expression(node.value, ATOM)
-    text = f'"P" + str({value})' if node.of == "seat" else f'_E[{value}]["__label__"]'
-    return f'{text} if {value} is not None else "none"', LOWEST
+    if node.bound:
+        value, tested = node.bound, f"({node.bound} := {expression(node.value)})"
+    else:
+        value = tested = expression(node.value, ATOM)
+    text = {"seat": f'"P" + str({value})', "label": f'_E[{value}]["__label__"]', "name": value}[node.of]
+    return f'{text} if {tested} is not None else "none"', LOWEST
 
 
 RULE_EXPRESSIONS: dict[type, Callable] = {
@@ -402,6 +412,8 @@ RULE_EXPRESSIONS: dict[type, Callable] = {
     ir.CacheKey: lambda n: (expression(n.values[0]) if len(n.values) == 1
                             else f"({''.join(expression(v, OR) + ', ' for v in n.values)})", ATOM),
     ir.NewList: lambda n: (f"[{arguments(n.items, n.spread)}]", ATOM),
+    ir.NewDict: lambda n: ("{" + separated([f"{expression(k)}: {expression(v)}" for k, v in zip(n.keys, n.values)], ", ",
+                                           n.spread) + "}", ATOM),
     ir.JoinedText: joined_text,
     ir.ArgumentText: argument_text,
 }

@@ -1,5 +1,6 @@
 """Constant folding: operators over constants computed, `not not x` tested as `x`, tests that
-are constant decided (`if False:` and `if True:` leave their one branch in place)."""
+are constant decided (`if False:` and `if True:` leave their one branch in place), inside the
+rules' statements (Rule, Guard, Rounds) too."""
 from __future__ import annotations
 
 import operator
@@ -27,7 +28,11 @@ def is_number(node: ir.Expression) -> bool:
 
 def value(node: ir.Node) -> ir.Node:
     """An expression (in a place that uses its value) folded."""
-    node = ir.rebuilt(node, value)
+    folded = ir.rebuilt(node, value)
+    if isinstance(node, ir.Grouped) and isinstance(folded, ir.Grouped) and not node.over_lines \
+            and type(folded.value) is not type(node.value) and isinstance(folded.value, (ir.Constant, ir.Grouped)):
+        return folded.value     # what folding left in parentheses was a constant or was in its own: (3), (x)
+    node = folded
     if isinstance(node, ir.Not) and isinstance(node.operand, ir.Constant):
         return ir.Constant(not node.operand.value, node.span)
     if isinstance(node, ir.Arithmetic) and is_number(node.left) and is_number(node.right):
@@ -58,10 +63,15 @@ def test(node: ir.Expression) -> ir.Expression:
     """An expression whose truth alone counts (a test) folded: `not not x` is `x` there, and an
     `and` drops its true constants, an `or` its false ones."""
     node = cast(ir.Expression, value(node))
+    if isinstance(node, ir.Grouped) and not node.over_lines:     # (the parentheses stay: it may go over lines)
+        inner = test(node.value)
+        return inner if isinstance(inner, ir.Constant) else attrs.evolve(node, value=inner)
     if isinstance(node, ir.Not):
         operand = test(node.operand)
         if isinstance(operand, ir.Not):
             return operand.operand
+        if isinstance(operand, ir.Grouped) and isinstance(operand.value, ir.Not):     # not (not x): (x)
+            return attrs.evolve(operand, value=operand.value.operand)
         return cast(ir.Expression, value(ir.Not(operand, node.span)))
     if isinstance(node, ir.BoolOp):
         return bool_op(node, tested=True)
@@ -104,6 +114,15 @@ def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
         return ir.ForEach(node.name, value_of(node.sequence), block(node.body), node.span)
     if isinstance(node, ir.Try):
         return ir.Try(block(node.body), node.exception, block(node.handler), node.span)
+    if isinstance(node, ir.Rule):
+        return ir.Rule(block(node.body), node.span)
+    if isinstance(node, ir.Guard):
+        condition = test(node.test)
+        if isinstance(condition, ir.Constant):
+            return block(node.then if condition.value else node.orelse)
+        return ir.Guard(condition, block(node.then), block(node.orelse), node.span)
+    if isinstance(node, ir.Rounds):
+        return ir.Rounds(node.name, value_of(node.count), block(node.body), block(node.exhausted), node.span)
     if isinstance(node, ir.Host):
         return node
     return ir.rebuilt(node, value)      # type: ignore[return-value]

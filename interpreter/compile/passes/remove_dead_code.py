@@ -33,6 +33,8 @@ def leaves(statements: tuple[ir.Statement, ...]) -> bool:
     last = statements[-1]
     if isinstance(last, ir.ENDS_BLOCK):
         return True
+    if isinstance(last, ir.Rule):
+        return leaves(last.body)
     return isinstance(last, ir.If) and bool(last.orelse) and leaves(last.body) and leaves(last.orelse)
 
 
@@ -67,6 +69,13 @@ def statement(node: ir.Statement) -> tuple[ir.Statement, ...]:
         return (ir.Try(body, node.exception, block(node.handler), node.span),) if body else ()
     if isinstance(node, ir.ExpressionStatement) and pure(node.value):
         return ()
+    if isinstance(node, ir.Rule):       # (one that became nothing goes with its comment)
+        body = block(node.body)
+        return (ir.Rule(body, node.span),) if body else ()
+    if isinstance(node, ir.Guard):      # (its action stays whole: it is written on the test's line)
+        return (attrs.evolve(node, orelse=block(node.orelse)),)
+    if isinstance(node, ir.Rounds):
+        return (attrs.evolve(node, body=loop_body(node.body), exhausted=block(node.exhausted)),)
     return (node,)
 
 
@@ -97,5 +106,11 @@ def without_unread(statements: tuple[ir.Statement, ...], read: frozenset[str]) -
         if isinstance(node, ir.Try):
             return ir.Try(without_unread(node.body, read), node.exception, without_unread(node.handler, read),
                           node.span)
+        if isinstance(node, ir.Rule):
+            return ir.Rule(without_unread(node.body, read), node.span)
+        if isinstance(node, ir.Guard):
+            return attrs.evolve(node, orelse=without_unread(node.orelse, read))
+        if isinstance(node, ir.Rounds):
+            return attrs.evolve(node, body=without_unread(node.body, read), exhausted=without_unread(node.exhausted, read))
         return node
     return ir.block_of(statements, change)
