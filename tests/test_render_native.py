@@ -208,7 +208,7 @@ VARIABLES = st.dictionaries(st.sampled_from(V_KEYS + ["w"]), small).flatmap(
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)      # (a Numba compile per example)
 @given(st.lists(statements(), min_size=1, max_size=5), FIELDS, ENVS, VARIABLES)
 def test_python_and_native_renderings_of_the_same_ir_agree(body, fields, env, variables):
     assert_same(function_of(body), fields, env, variables)

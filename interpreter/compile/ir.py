@@ -791,21 +791,46 @@ ENDS_BLOCK = (Return, Break, Continue, Raise)
 
 # ---- walking and rebuilding ---------------------------------------------------------------
 
+FIELD_NAMES: dict[type, tuple[str, ...]] = {}     # a node class -> its fields' names (asked often: kept)
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    names = FIELD_NAMES.get(cls)
+    if names is None:
+        names = FIELD_NAMES[cls] = tuple(field.name for field in attrs.fields(cls))
+    return names
+
+
 def children(node: Node) -> Iterator[Node]:
     """The nodes directly inside a node, in field order."""
-    for field in attrs.fields(type(node)):
-        value = getattr(node, field.name)
+    for name in field_names(node.__class__):
+        value = getattr(node, name)
         if isinstance(value, Node):
             yield value
-        elif isinstance(value, tuple):
-            yield from (item for item in value if isinstance(item, Node))
+        elif value.__class__ is tuple:
+            for item in value:
+                if isinstance(item, Node):
+                    yield item
 
 
 def walk(node: Node) -> Iterator[Node]:
-    """A node and every node inside it, parents first."""
-    yield node
-    for child in children(node):
-        yield from walk(child)
+    """A node and every node inside it, parents first, in field order (a stack, not recursive
+    generators: the compiler walks every function several times)."""
+    stack = [node]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        current = pop()
+        yield current
+        inside = []
+        for name in field_names(current.__class__):
+            value = getattr(current, name)
+            if isinstance(value, Node):
+                inside.append(value)
+            elif value.__class__ is tuple:
+                inside.extend(item for item in value if isinstance(item, Node))
+        if inside:
+            inside.reverse()
+            push(inside)
 
 
 def rebuilt(node: Node, change: Callable[[Node], Node]) -> Node:
@@ -813,16 +838,16 @@ def rebuilt(node: Node, change: Callable[[Node], Node]) -> Node:
     nothing changed). A pass's `change` handles the classes it rewrites and calls rebuilt for
     the others: the one convention for going through the IR."""
     updates: dict[str, object] = {}
-    for field in attrs.fields(type(node)):
-        value = getattr(node, field.name)
+    for name in field_names(node.__class__):
+        value = getattr(node, name)
         if isinstance(value, Node):
             changed = change(value)
             if changed is not value:
-                updates[field.name] = changed
-        elif isinstance(value, tuple) and any(isinstance(item, Node) for item in value):
+                updates[name] = changed
+        elif value.__class__ is tuple and any(isinstance(item, Node) for item in value):
             items = tuple(change(item) if isinstance(item, Node) else item for item in value)
             if any(a is not b for a, b in zip(items, value)):
-                updates[field.name] = items
+                updates[name] = items
     return attrs.evolve(node, **updates) if updates else node
 
 
