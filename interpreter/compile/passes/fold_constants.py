@@ -18,8 +18,19 @@ ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 
 
+# what value() and test() made of each node during one function's folding, by the node's identity
+# (an inlined function's IR is shared by its calls: a tree of 2^k paths over k nodes is folded once
+# per node, not once per path); each entry keeps its node alive, so that an identity stays its own
+FOLDED: dict[int, tuple[ir.Node, ir.Node]] = {}
+TESTED: dict[int, tuple[ir.Node, ir.Expression]] = {}
+
+
 def fold_constants(function: ir.Function) -> ir.Function:
-    return ir.Function(function.name, function.params, block(function.body), function.span)
+    try:
+        return ir.Function(function.name, function.params, block(function.body), function.span)
+    finally:
+        FOLDED.clear()
+        TESTED.clear()
 
 
 def is_number(node: ir.Expression) -> bool:
@@ -28,6 +39,16 @@ def is_number(node: ir.Expression) -> bool:
 
 def value(node: ir.Node) -> ir.Node:
     """An expression (in a place that uses its value) folded."""
+    known = FOLDED.get(id(node))
+    if known is not None and known[0] is node:
+        return known[1]
+    result = folded_value(node)
+    FOLDED[id(node)] = (node, result)
+    FOLDED[id(result)] = (result, result)       # (folding what is folded changes nothing)
+    return result
+
+
+def folded_value(node: ir.Node) -> ir.Node:
     folded = ir.rebuilt(node, value)
     if isinstance(node, ir.Grouped) and isinstance(folded, ir.Grouped) and not node.over_lines \
             and type(folded.value) is not type(node.value) and isinstance(folded.value, (ir.Constant, ir.Grouped)):
@@ -62,6 +83,15 @@ def comparable(left: ir.Value, right: ir.Value, op: str) -> bool:
 def test(node: ir.Expression) -> ir.Expression:
     """An expression whose truth alone counts (a test) folded: `not not x` is `x` there, and an
     `and` drops its true constants, an `or` its false ones."""
+    known = TESTED.get(id(node))
+    if known is not None and known[0] is node:
+        return known[1]
+    result = folded_test(node)
+    TESTED[id(node)] = (node, result)
+    return result
+
+
+def folded_test(node: ir.Expression) -> ir.Expression:
     node = cast(ir.Expression, value(node))
     if isinstance(node, ir.Grouped) and not node.over_lines:     # (the parentheses stay: it may go over lines)
         inner = test(node.value)
