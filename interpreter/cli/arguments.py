@@ -447,7 +447,7 @@ COMMAND_HELP = {
              "Moves are read line by line from standard input (a number or a move's name; 'help' lists "
              "the commands, 'undo' takes back your last move). --resume LOG goes on with the unfinished "
              "game of a log written by --log.",
-             ["referee play my-game.rules", "referee play continents",
+             ["referee play my-game.rules",
               "referee play my-game.rules --players 3 --bot all=random --seed 7 --brief",
               "printf 'b2\\n1\\n' | referee play my-game.rules --seed 1 --bot 2=first",
               "referee play my-game.rules --bot all=first --log game.json",

@@ -81,7 +81,7 @@ def loaded(path, *args, **kwargs):
 
 def rules_file(text: str) -> str:
     """A FILE of the command line: the path as given when there is something there (a path
-    always wins), else the file of the built-in game named so (`referee play continents`),
+    always wins), else the file of the built-in game named so (`referee play NAME`),
     else the text as given (load says that it is neither)."""
     if os.path.exists(text):
         return text

@@ -173,7 +173,7 @@ def entry_title(name: str, index) -> str:
 
 def render_zones(zones: dict, columns: dict = None) -> list:
     """The zones, each entry as "P2's hand: ...", and a zone indexed twice (a place of a
-    continent) as a table: its first index down, its second across (or the other way round
+    region) as a table: its first index down, its second across (or the other way round
     when that fits the width better). `columns`: {zone: every label of its second index}."""
     groups = {}
     for label, entry in zones.items():

@@ -82,7 +82,7 @@ TABLE_COLUMNS = 26         # a zone indexed twice is drawn as a table across at 
 
 def table_columns(s) -> dict:
     """{zone: the labels of its second index, every one}, for each zone indexed twice whose
-    second index has a small finite domain (the places 1..8 of a continent): a table of the
+    second index has a small finite domain (the places 1..8 of a region): a table of the
     zone shows its empty columns too (a view lists only the zones that hold something)."""
     game = s.game
     out = game.__dict__.get("_table_columns")

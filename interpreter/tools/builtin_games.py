@@ -1,5 +1,5 @@
 """The games that come with Referee (the games/ folder, shipped inside the installed package as
-referee/games: in a checkout, a link to games/): found by name (`referee play continents`),
+referee/games: in a checkout, a link to games/): found by name (`referee play NAME`),
 listed by `referee games`."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`referee games`: the games that come with Referee, by the name that stands for their file
-in any command (`referee play continents`): players, title and what the game is, in a line."""
+in any command (`referee play NAME`): players, title and what the game is, in a line."""
 from __future__ import annotations
 
 from referee.dsl.program import load_program
@@ -29,6 +29,6 @@ def cmd_games(args) -> int:
     rows = [(e["name"], players_text(*e["players"]), e["summary"] or e["title"]) for e in entries]
     lines = [Table(("game", "players", "what it is"), rows, align=("left", "right", "left")), "",
              f"{len(entries)} games in {folder}: give a name where a command takes FILE, "
-             "e.g. referee play continents (a path, when there is a file there, wins over a name)"]
+             "e.g. referee play NAME (a path, when there is a file there, wins over a name)"]
     print_summary(args, {"folder": str(folder) if folder else None, "games": entries}, lines)
     return OK
