@@ -3,13 +3,13 @@ enumerator of legal moves (lower_listing.py); what listing an action's moves cos
 guard's lets and requires go while listing (guard_placement, guards_as_filters)."""
 from __future__ import annotations
 
-import re
 
 import attrs
 
 from referee.dsl import ast
 
 from ..runtime import RuleText, counting_legal, without_choice
+from .lower_naming import identifier
 from .codegen import Context, names_in
 from .lines import Lines, unless
 from .source_text import truth
@@ -88,7 +88,7 @@ class ActionCompiler:
                 unless(run, self.x(node.condition, run_scope, local),
                        f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
         guard.add(1, "return None")
-        name = re.sub(r"\W", "_", action.name)
+        name = identifier(action.name)
         guard_fn = self.define(f"def guard_{name}(s, e)", guard, self.where(action))
         may_choose = self.may_choose(rest)   # (a pick in the guard is drawn where legal moves are listed)
         local.steps = may_choose           # an action that may choose is a generator: its steps

@@ -4,13 +4,13 @@ action's guard steps and own loops, with the none-ness of a value read once deci
 where several test it."""
 from __future__ import annotations
 
-import re
 
 import attrs
 
 from referee.dsl import ast
 
 from . import ir
+from .lower_naming import identifier
 from .blocks import Block
 from .expression_facts import is_read_once, is_temporary_or_constant, zone_under_top
 from .none_tests import folded, folded_test, none_tests
@@ -197,7 +197,7 @@ class FusedListingCompiler:
         for j, part in enumerate(parts):
             out.add(2, self.too_many_moves(f"out{j}", part.action))
         out.add(1, done)
-        name = "_".join(re.sub(r"\W", "_", declared[i].name) for i in group)
+        name = "_".join(identifier(declared[i].name) for i in group)
         return self.define_listing(f"legal_together_{name}", out, ctx, self.where(first))
 
     @staticmethod

@@ -12,6 +12,7 @@ from referee.dsl.limits import MAX_LEGAL_MOVES
 from referee.dsl.types import element_of, strip_optional
 
 from . import ir
+from .lower_naming import identifier
 from .blocks import Block
 from .codegen import Context, names_in
 from .expression_facts import (called_function, constant_range, is_bound_constant, is_read_once,
@@ -149,7 +150,7 @@ class ListingCompiler:
                 # outermost loop (not deeper: a check per inner round costs on every listing)
                 out.add(2, self.too_many_moves("out", action))
         out.add(1, ir.Return(ir.Results((OUT, EXACT if part.static_unique else FALSE))))
-        name = re.sub(r"\W", "_", action.name)
+        name = identifier(action.name)
         return self.define_listing(f"legal_{name}", out, ctx, self.where(action))
 
     def too_many_moves(self, listed, action) -> ir.ShortIf:
