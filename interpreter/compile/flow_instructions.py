@@ -22,7 +22,7 @@ class FlowInstructions:
         from .lower_flow import lower_run_flow
         from .passes import run_passes
         function = lower_run_flow(flow, self.game.num_players, lambda ins: self.codegen.bind(ins, "ins"))
-        return self.define(run_passes(function, self.game.passes_off), by_rule=False)
+        return self.define(run_passes(function, self.game.passes_off), by_rule=False, passes=False)
 
     def flow_block(self, statements, scope, out):
         scope = scope.child()

@@ -486,6 +486,15 @@ class Guard(Statement):
 
 
 @attrs.frozen
+class Unless(Statement):
+    """A refusal: `then`, one simple statement (a reason returned, a located error raised),
+    unless `test` holds; `if not (test): then`, on two lines when long (an action's guard)."""
+    test: Expression
+    then: tuple[Statement, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
 class Rounds(Statement):
     """`body` at most `count` times, `name` counting the rounds from 0 (a Break leaves early);
     `exhausted` runs when every round ran."""
@@ -775,7 +784,8 @@ LISTING_EXPRESSIONS = (EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomai
                        Cached, Spliced, HostTest)
 LISTING_STATEMENTS = (Append, AddToSet, ChargeWork, ShortIf)
 RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList, NewDict, JoinedText, ArgumentText)
-RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Invalidate, AppendLog, SetItem, Remark)
+RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Invalidate, AppendLog, SetItem, Remark,
+                   Unless)
 
 
 EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,

@@ -35,6 +35,8 @@ def tables_read(body: tuple) -> set:
                 read.add("_V")
             elif isinstance(node, ir.ArgumentText) and node.of == "label":
                 read.add("_E")
+            elif isinstance(node, ir.LabelSet):
+                read.add(node.column)
         read |= state_tables(top)
     return read
 
@@ -80,23 +82,19 @@ STAMP, ENTRY, VALUE = ir.Local("stamp"), ir.Local("entry"), ir.Local("value")
 class FunctionLowering:
     """Functions of the generated module as IR: a mixin of the Compiler (compiler.py)."""
 
-    def define(self, function, body=None, comment=None, span=None, by_rule=True):
-        """exec one generated function: an ir.Function (or, until all are IR, a header and its
-        body's source lines, a Lines or lines all from `span`), its tables bound at its top.
-        `comment` goes above it (default: its rules line)."""
-        if not isinstance(function, ir.Function):
-            name, params = function[len("def "):-1].split("(", 1)
-            lines, spans = (body.lines, body.spans) if hasattr(body, "spans") else (body, [span] * len(body))
-            function = ir.Function(name, tuple(params.split(", ")), (host_lines(lines, spans),) if lines else ())
-            comment = comment or ""
+    def define(self, function, comment=None, by_rule=True, passes=True, comments=True):
+        """exec one generated function, an ir.Function, its tables bound at its top. `comment`
+        goes above it (default: its rules line). `by_rule`: a function of the rules' statements
+        (else the flow's: a comment wherever the rules line changes); `passes` False where they
+        ran already (the flow's, a listing's own); `comments` False: no `# file:line` inside."""
         comment = where(function.span) if comment is None else comment
         try:
-            if by_rule:     # (the flow's passes ran already; they run before the tables are bound)
+            if passes:      # (before the tables are bound)
                 optimised = run_passes(function, self.game.passes_off)
                 # a step stays a generator even where the passes took out its every choice
                 function = optimised if is_generator(optimised) or not is_generator(function) else function
             whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
-            rendered = render_function(whole, by_rule)
+            rendered = render_function(whole, by_rule, comments)
         except RecursionError as error:
             raise too_deep(error, function.span) from None
         name = function.name

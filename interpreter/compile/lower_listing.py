@@ -19,9 +19,8 @@ from .expression_facts import (called_function, constant_range, is_bound_constan
                                is_temporary_or_constant, one_call, rewritten, top_of, truth,
                                walk_written)
 from .key_rows import KeyRows
-from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
-from .render_python import expression, render_function
+from .render_python import expression
 from .listing_text import cached_use, locals_read
 from .none_tests import either_or, folded_plain
 from .work import ROUND_FREE_WORK
@@ -111,12 +110,11 @@ class ListingCompiler:
     """The part of the Compiler that lists an action's legal moves (a mixin of compiler.Compiler)."""
 
     def define_listing(self, name, out, ctx, comment):
-        """exec a listing function (its body: a Block) made IR, passed and rendered."""
+        """exec a listing function (its body: a Block) made IR, its own passes run (LISTING_PASSES,
+        not the rules functions': define runs none); no `# file:line` comment inside it."""
         function = with_cached_reads(ir.Function(name, ("s",), out.statements()), ctx)
-        rendered = render_function(run_passes(function, self.game.passes_off, LISTING_PASSES), comments=False)
-        lines = Lines()
-        lines.lines, lines.spans = rendered.lines, rendered.spans
-        return self.define(rendered.header, lines, comment)
+        passed = run_passes(function, self.game.passes_off, LISTING_PASSES)
+        return self.define(passed, comment, by_rule=False, passes=False, comments=False)
 
     def enumeration(self, action, template):
         """One generated function that lists the action's legal argument tuples: a loop per
@@ -421,7 +419,7 @@ class ListingCompiler:
             if where is not None:
                 out.add(2, unless(ir.Grouped(where), ir.Continue()))
             if same:
-                out.add(2, ir.AddToSet(kept, ir.Item(ir.Global(self.game.component_column("__label__")), value)))
+                out.add(2, ir.AddToSet(kept, ir.ReadColumn(self.game.component_column("__label__"), value)))
             out.add(2, ir.Append(fixed, value))
             if same:
                 out.add(1, unless_as_long(ir.Local(kept), values, inexact))
@@ -442,7 +440,7 @@ class ListingCompiler:
 
     def once_each(self, name, seen) -> tuple:
         """A component whose twin (the same attributes) was tried already is not tried again."""
-        return (ir.Assign("signature", ir.Item(ir.Global(self.game.component_column("__same__")), ir.Local(f"L_{name}"))),
+        return (ir.Assign("signature", ir.ReadColumn(self.game.component_column("__same__"), ir.Local(f"L_{name}"))),
                 ir.ShortIf(ir.Compare("in", ir.Local("signature"), ir.Local(seen)), (ir.Continue(),)),
                 ir.AddToSet(seen, ir.Local("signature")))
 

@@ -15,7 +15,6 @@ from ..runtime.errors import RulesRuntimeError
 from . import ir
 from .expression_facts import RULES_LOCAL, attributes_read_once, truth
 from .lower_flow import located
-from .render_python import Writer
 from .source_text import host_reads
 from .work import ROUND_FREE_WORK
 
@@ -82,9 +81,6 @@ class StatementLowering:
         return element_type(self.type_value(node, scope)).without_none()
 
     # ---- expressions: codegen's IR ----
-    def x(self, node, scope, ctx) -> str:
-        return self.codegen.source(node, scope, ctx)
-
     def value(self, node, scope, ctx) -> ir.Expression:
         """An expression as IR: a constant, else codegen's IR."""
         value = self.codegen.lower(node, scope, ctx)
@@ -136,33 +132,12 @@ class StatementLowering:
             out.append(ir.Rule(tuple(located(s, node.span) for s in body), node.span))
         return tuple(out)
 
-    def block(self, statements, scope, ctx, out, indent):
-        """A block written into Lines (the listing's functions, until they are built as IR)."""
-        self.write_into(out, self.statements(statements, scope, ctx), indent)
-
-    @staticmethod
-    def write_into(out, statements, indent):
-        """IR statements written into Lines at `indent`, each line with its statement's span
-        (else the Lines' own)."""
-        writer = Writer(by_rule=True)
-        writer.block(tuple(located(s, out.span) for s in statements), indent + out.offset)
-        out.lines += writer.lines
-        out.spans += writer.spans
-
     def count(self, k, slot=0) -> list:
         """With coverage, one more for counter k + slot."""
         return [] if k is None else [ir.CountCoverage(k + slot)]
 
-    def bump(self, k, out, indent, slot=0):
-        if k is not None:
-            out.add(indent, f"COV[{k + slot}] += 1")
-
     # ---- writes and their checks ----
-    def visit_Let(self, node, scope, ctx, out, indent=None):
-        if indent is not None:      # into Lines (an action's guard, until it is built as IR)
-            statements = []
-            self.visit_Let(node, scope, ctx, statements)
-            return self.write_into(out, statements, indent)
+    def visit_Let(self, node, scope, ctx, out):
         value = self.chance_value(node.value, scope, ctx, out) or self.value(node.value, scope, ctx)
         scope.names[node.name] = self.type_of(node.value, scope)
         out.append(self.set_local(node.name, ctx, value))
@@ -410,12 +385,6 @@ class StatementLowering:
         domain = self.sequence(binder.domain, scope, ctx)
         inner = scope.child(**{binder.name: self.items_type(binder.domain, scope).text})
         return domain, inner
-
-    def charge(self, units, span, out, indent):
-        """Take `units` (a source) from the step's work budget: a located error past it
-        (written into Lines: the listing's functions)."""
-        out.add(indent, f"STEP[1] -= {units}")
-        out.add(indent, f"if STEP[1] < 0: work_runs_on({self.codegen.bind(span, 'span')})")
 
     def spend(self, budget, units, span) -> list:
         """Take `units` from the step's budget (0: loop rounds, 1: work): a located error past it."""

@@ -267,6 +267,9 @@ class NativeRenderer:
     def guard(self, node: ir.Guard, indent: int) -> None:
         self.if_(ir.If(node.test, node.then, node.orelse, node.span), indent)
 
+    def unless(self, node: ir.Unless, indent: int) -> None:
+        self.if_(ir.If(ir.Not(ir.Grouped(node.test)), node.then, (), node.span), indent)
+
     def rule(self, node: ir.Rule, indent: int) -> None:
         self.block(node.body, indent)
 
@@ -406,6 +409,7 @@ STATEMENTS: dict[type, Callable[..., None]] = {
     ir.Continue: lambda r, n, i: r.jump(n, i, "continue"),
     ir.Rule: NativeRenderer.rule,
     ir.Guard: NativeRenderer.guard,
+    ir.Unless: NativeRenderer.unless,
     ir.Rounds: NativeRenderer.rounds,
     ir.WriteVar: NativeRenderer.write_var,
     ir.Remark: lambda r, n, i: r.add(i, f"# {n.text}", n.span),

@@ -361,6 +361,15 @@ def guard(writer: Writer, node: ir.Guard, indent: int, keyword: str = "if") -> N
         writer.header(indent, "else:", node, node.orelse)
 
 
+def unless(writer: Writer, node: ir.Unless, indent: int) -> None:
+    test, actions = expression(node.test), "; ".join(inline(statement) for statement in node.then)
+    if len(test) + len(actions) > SPREAD:
+        writer.add(indent, f"if not ({test}):", node.span)
+        writer.add(indent + 1, actions, node.span)
+    else:
+        writer.add(indent, f"if not ({test}): {actions}", node.span)
+
+
 def rule(writer: Writer, node: ir.Rule, indent: int) -> None:
     writer.comment(indent, node.span, always=True)
     writer.block(node.body, indent)
@@ -420,6 +429,7 @@ RULE_EXPRESSIONS: dict[type, Callable] = {
 RULE_STATEMENTS: dict[type, Callable] = {
     ir.Rule: rule,
     ir.Guard: guard,
+    ir.Unless: unless,
     ir.Rounds: rounds,
     ir.Raise: lambda w, n, i: w.add(i, f"raise {expression(n.value)}", n.span),
     ir.YieldFrom: yield_from,
