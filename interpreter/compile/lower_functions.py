@@ -12,12 +12,11 @@ from . import ir
 from .caching import callers
 from .codegen import Context
 from .lower_flow import located
-from .lower_statements import NONE, STATE, call, guard, hosted, negated
+from .lower_statements import NONE, STATE, call, guard, negated
 from .module import digest, functions_text
 from .passes import run_passes
-from .render_python import expression, render_function, where
+from .render_python import render_function, where
 from .expression_facts import state_tables
-from .source_text import host_reads
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
@@ -52,13 +51,6 @@ def prologue(body: tuple) -> tuple:
     columns = sorted(int(name[len(COLUMN):]) for name in read if name.startswith(COLUMN) and name[len(COLUMN):].isdigit())
     bound += [ir.Assign(f"{COLUMN}{k}", ir.Item(ir.ReadState("columns"), ir.Constant(k))) for k in columns]
     return tuple(bound)
-
-
-def host_lines(lines, spans=None, span=None) -> ir.Host:
-    """Statements that are still source (codegen's loops, the listing's functions), written for
-    a function's body (one indent deep): as IR, each line with its span."""
-    text = [line[4:] if line.startswith("    ") else line for line in lines]
-    return ir.Host(tuple(text), tuple(spans) if spans is not None else (), host_reads("\n".join(lines)), span)
 
 
 def memo_item(table: str, k: int) -> ir.Item:
@@ -227,8 +219,7 @@ class FunctionLowering:
         m = maintained
         changed, tested = ir.Local("changed"), ir.Local("tested")
         parts = ir.Global("MEMO_PARTS")
-        retest = host_lines([f"for {m.target} in changed: tested.append({expression(m.tested)})"
-                             "     # (a loop: no frame for a few rows)"], span=span)
+        retest = ir.ShortLoop(m.target, changed, (ir.Append("tested", m.tested),), "a loop: no frame for a few rows", span)
         kept = ir.Tuple((STAMP, VALUE, memo_item("MEMO_STAMPS", 0),
                          ir.Arithmetic("+", ir.Field(parts, "dropped"), ir.Call("len", (ir.Field(parts, "log"),)))))
         return head + [
@@ -306,10 +297,10 @@ class FunctionLowering:
                       (ir.Assign("table", ir.Item(ENTRY, ir.Constant(1))),),
                       (ir.If(second, (ir.Remark("a second value asked in the same state: worth the table, now and from "
                                                 "then on"),
-                                      ir.SetItem(asked, key, ir.Constant(True)), ir.Assign("table", hosted(source)),
+                                      ir.SetItem(asked, key, ir.Constant(True)), ir.Assign("table", source),
                                       stale_cache_dropped(cache), ir.SetItem(cache, key, ir.Tuple((STAMP, table)))),
-                             (ir.SetItem(asked, key, STAMP), ir.Return(hosted(plain)))),)),
-                ir.Return(hosted(found)))
+                             (ir.SetItem(asked, key, STAMP), ir.Return(plain))),)),
+                ir.Return(found))
         self.define(ir.Function(index, self.params_of(others) + (f"L_{b}",), body),
                     comment=f"# {name}: its aggregate over the values of '{b}', a table once two are asked")
         return index

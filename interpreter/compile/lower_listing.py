@@ -3,12 +3,11 @@
 step right after the binders it needs, the domains that need no earlier binder computed once."""
 from __future__ import annotations
 
-import re
-
 import attrs
 
 from referee.dsl import ast
 from referee.dsl.limits import MAX_LEGAL_MOVES
+from referee.dsl.templates import parse_template
 from referee.dsl.types import element_of, strip_optional
 
 from . import ir
@@ -181,7 +180,7 @@ class ListingCompiler:
         original, action = action, self.guards_as_filters(action, unfolded)
         late = frozenset(k for k, (a, b) in enumerate(zip(original.binders, action.binders)) if a is not b)
         cg = self.codegen
-        named = set(re.findall(r"\{(\w+)\}", template))
+        named = {p.inside for p in parse_template(template).placeholders if p.named}
         names_all = named >= {b.name for b in action.binders}
         early_nodes, stage_nodes = self.guard_placement(action)
         lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
