@@ -41,10 +41,8 @@ def is_not_none(value: ir.Expression) -> ir.Compare:
 
 
 def as_node(value) -> ir.Expression:
-    """A local's spelling given as source by the statement compiler (a name), as IR."""
-    if isinstance(value, ir.Expression):
-        return value
-    return ir.Local(value) if value.isidentifier() else ir.Host((value,))
+    """A bound name as IR: the IR it is bound to, or a local given by its name."""
+    return value if isinstance(value, ir.Expression) else ir.Local(value)
 
 
 def python_name(name: str) -> str:

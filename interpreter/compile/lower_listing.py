@@ -19,18 +19,11 @@ from .expression_facts import (called_function, constant_range, is_bound_constan
                                walk_written)
 from .key_rows import KeyRows
 from .passes import LISTING_PASSES, run_passes
-from .render_python import expression
-from .listing_text import cached_use, locals_read
 from .none_tests import either_or, folded_plain
 from .work import ROUND_FREE_WORK
 
 OUT, EXACT = ir.Local("out"), ir.Local("exact")
 FALSE = ir.Constant(False)
-
-
-def host(source: str) -> ir.Host:
-    """Source as host code (what the listings were written with before they took codegen's IR)."""
-    return ir.Host((source,), reads=locals_read(source))
 
 
 def unless(test: ir.Expression, *then: ir.Statement) -> ir.ShortIf:
@@ -60,35 +53,14 @@ def product(factors: list[ir.Expression]) -> ir.Expression:
 
 def with_cached_reads(function: ir.Function, ctx) -> ir.Function:
     """The function with each call made on first use (codegen's hoisted_lazy, an ir.FirstUse)
-    an ir.Cached, that a pass can see; host code (none is left in the listings: tests still
-    give some) cut where its text makes such a call."""
-    sources = {temp: expression(value) for value, temp in ctx.hoist.items() if temp in ctx.lazy}
-    cached = {cached_use(temp, source): (temp, source) for temp, source in sources.items()}
+    an ir.Cached, that a pass can see."""
+    lazy = {temp for temp in ctx.hoist.values() if temp in ctx.lazy}
 
     def cut(node: ir.Node) -> ir.Node:
-        if isinstance(node, ir.FirstUse) and node.target in sources:
+        if isinstance(node, ir.FirstUse) and node.target in lazy:
             return ir.Cached(node.target, node.value)
-        if not isinstance(node, ir.Host) or len(node.lines) != 1:
-            return ir.rebuilt(node, cut)
-        source = rest = node.lines[0]
-        uses = [use for use in cached if use in source]
-        if not uses:
-            return node
-        texts: list[str] = []
-        holes: list[ir.Expression] = []
-        while True:
-            found = [(rest.find(use), use) for use in uses if use in rest]
-            if not found:
-                break
-            at, use = min(found)
-            texts.append(rest[:at])
-            temp, call = cached[use]
-            holes.append(ir.Cached(temp, host(call)))
-            rest = rest[at + len(use):]
-        texts.append(rest)
-        return ir.Spliced(tuple(texts), tuple(holes), frozenset().union(*map(locals_read, texts)),
-                          " for " in source, node.span)
-    return cut(function) if cached else function     # type: ignore[return-value]
+        return ir.rebuilt(node, cut)
+    return cut(function) if lazy else function     # type: ignore[return-value]
 
 
 @attrs.define

@@ -15,7 +15,6 @@ from ..runtime.errors import RulesRuntimeError
 from . import ir
 from .expression_facts import RULES_LOCAL, attributes_read_once, truth
 from .lower_flow import located
-from .source_text import host_reads
 from .work import ROUND_FREE_WORK
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -26,11 +25,6 @@ PLAIN = (type(None), bool, int, str)     # values whose literal is their repr
 
 def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
     return ir.ExpressionStatement(ir.Call(function, args))
-
-
-def hosted(source: str) -> ir.Host:
-    """Codegen's source of an expression as IR, with the state's tables it reads."""
-    return ir.Host((source,), reads=host_reads(source))
 
 
 def is_temporary_local(value: ir.Expression) -> bool:
