@@ -312,3 +312,6 @@ def test_the_reports_of_the_seed_games_are_there():
         page = (folder / f"{game}.html").read_text()
         assert "500 games (seeds 0..499)" in page and page.count("data:image/png;base64,") == 5
         assert len(page) < 100_000
+    team = (folder / "the-resistance.html").read_text()         # a team game's page: a row per team
+    assert "[the-resistance.html](the-resistance.html)" in readme
+    assert "500 games (seeds 0..499)" in team and "team resistance" in team and "team spy" in team
