@@ -10,8 +10,9 @@ import re
 from typing import Optional
 
 from . import ast
-from .builtins import BUILTIN_VALUES, STDLIB_SIGNATURES
+from .builtins import BUILTIN_VALUES, FEWEST_ARGUMENTS, STDLIB_SIGNATURES
 from .diagnostics import Diagnostic, did_you_mean
+from .orders import ordered_enum
 from .parser import parse_expression
 from .program import Program
 from .symbols import Scope, Symbols
@@ -185,10 +186,11 @@ class Checker(Visitor):
 
     def visit_Compare(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        if node.op in ("<", ">", "<=", ">="):
+        if node.op in ("<", ">", "<=", ">=") and ordered_enum(a, b, self.enums) is None:
             for t, side in ((a, node.left), (b, node.right)):
                 if strip_optional(t) not in NUMBERS:
-                    self.error("E303", f"'{node.op}' compares numbers, but this is {describe(t)}", side.span)
+                    self.error("E303", f"'{node.op}' compares numbers or members of one enum, but this is "
+                                       f"{describe(t)}", side.span)
         elif not (compatible(a, b) or compatible(b, a)):
             self.error("E303", f"comparing {describe(a)} with {describe(b)} is always false", node.span,
                        "both sides must be of the same kind")
@@ -351,8 +353,13 @@ class Checker(Visitor):
             return node.name + "?"
         if node.name in STDLIB_SIGNATURES:
             params, result = STDLIB_SIGNATURES[node.name]
-            self.arity(node, len(params))
+            if not FEWEST_ARGUMENTS.get(node.name, len(params)) <= len(node.arguments) <= len(params):
+                self.arity(node, len(params))
             first = args[0] if args else ANY
+            if node.name == "index":
+                return self.member_index(first, node)
+            if node.name == "flatten":
+                first = self.inner_list(first, node)
             if node.name == "abs" and args and strip_optional(args[0]) == REAL:
                 return REAL          # abs keeps a fraction a fraction
             for given, expected, arg in zip(args, params, node.arguments):
@@ -384,6 +391,21 @@ class Checker(Visitor):
         candidates = set(self.functions) | set(STDLIB_SIGNATURES) | set(self.boards)
         self.error("E204", f"unknown function '{node.name}'", node.span, did_you_mean(node.name, candidates))
         return ANY
+
+    def member_index(self, given: str, node) -> str:
+        """index(m): m a member of an enum (or none: then the index is none)."""
+        if given != ANY and strip_optional(given) not in self.enums:
+            self.error("E303", f"index takes a member of an enum, not {describe(given)}", node.arguments[0].span,
+                       "a position in a list is found by a loop: first(k in 1..size(L) where L[k] == x)")
+        return "int?" if may_be_none(given) else "int"
+
+    def inner_list(self, given: str, node) -> str:
+        """flatten(L): L a list of lists; the type of the inner lists (what T stands for)."""
+        inner = element_of(given) if given.startswith("list[") else ANY
+        if not (inner.startswith("list[") or inner == ANY):
+            self.error("E306", f"flatten takes a list of lists, not {describe(given)}", node.arguments[0].span)
+            return ANY
+        return inner
 
     def can_play(self, node, scope) -> str:
         """can_play(ACTION) or can_play(ACTION, PLAYER): whether the action has a legal move now

@@ -10,6 +10,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checks import check
+from referee.dsl.orders import member_positions
 from referee.dsl.templates import parse_template
 from referee.dsl.types import element_of, strip_optional
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, MAX_TEXT
@@ -52,6 +53,7 @@ class Game:
         self.seats = list(range(1, self.num_players + 1))
         self.enum_members = {name: list(members) for name, members in BUILTIN_ENUMS.items()}
         self.enum_members.update({e.name: list(e.members) for e in program.of_kind(ast.Enum)})
+        self.member_positions = member_positions(self.enum_members)      # (index(m), and < on members)
         self.memo_owner = [None]       # the state whose values the cached functions hold
         self.boards = stdlib.Boards()      # (filled by the declarations: geometries, and by cell)
         self.board_functions = self.boards.functions
