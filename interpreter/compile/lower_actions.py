@@ -210,7 +210,7 @@ class ActionCompiler:
         """Whether running these statements may stop at a choice (so the engine keeps a copy);
         with explicit chance, at a chance node too (a shuffle, a pick given to a let or an
         assignment)."""
-        return any(isinstance(n, ast.Choose)
+        return any(isinstance(n, (ast.Choose, ast.PlayBy, ast.Respond))
                    or (isinstance(n, ast.CallStatement) and n.name in self.may_choose_procs)
                    or (self.explicit_chance and (isinstance(n, ast.Shuffle) or (
                        isinstance(n, (ast.Let, ast.Assign)) and is_pick(n.value))))

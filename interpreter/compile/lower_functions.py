@@ -391,7 +391,7 @@ class FunctionLowering:
         """Whether statements are the same in every game: no shuffle, no pick, no choice, no
         finish, no call that may do one of these."""
         for n in ast.walk(tuple(statements)):
-            if isinstance(n, (ast.Shuffle, ast.Choose, ast.Finish, ast.FinishTeam, ast.FinishLost)):
+            if isinstance(n, (ast.Shuffle, ast.Choose, ast.PlayBy, ast.Respond, ast.Finish, ast.FinishTeam, ast.FinishLost)):
                 return False
             if isinstance(n, ast.Call) and n.name in drawing:
                 return False

@@ -523,18 +523,24 @@ class StatementLowering:
         create = ir.StateCall("create", (ir.Constant(node.type_name), ir.Call("dict", (ir.Local(values),)), template, zone))
         out.append(ir.Rounds(self.fresh("_n"), count, (ir.ExpressionStatement(create),)))
 
-    def visit_Choose(self, node, scope, ctx, out):
-        cg = self.codegen
-        var, domain, where, inner_scope, inner = cg.lowered_comprehension(node.binder, scope, ctx)
-        element = self.items_type(node.binder.domain, scope)
-        options, names, index = (ir.Local(self.fresh(hint)) for hint in ("_options", "_names", "_choice"))
-        # (a new list: the options stay as they are while the zone they come from changes)
+    def options_list(self, binder, scope, ctx, out, hint) -> ir.Local:
+        """A local holding the values of a binder that pass its filter (a new list: the options
+        stay as they are while the zone they come from changes)."""
+        var, domain, where, _, _ = self.codegen.lowered_comprehension(binder, scope, ctx)
+        options = ir.Local(self.fresh(hint))
         if where is None:
             out.append(ir.Assign(options.name, ir.Call("list", (domain,))))
         else:
-            before, (where,) = attributes_read_once([where], cg.temp)
+            before, (where,) = attributes_read_once([where], self.codegen.temp)
             out += [ir.Assign(temp, read) for temp, read in before]
             out.append(ir.Assign(options.name, ir.Comprehension(ir.Local(var), (var,), domain, where, spread=False)))
+        return options
+
+    def visit_Choose(self, node, scope, ctx, out):
+        cg = self.codegen
+        element = self.items_type(node.binder.domain, scope)
+        options = self.options_list(node.binder, scope, ctx, out, "_options")
+        names, index = (ir.Local(self.fresh(hint)) for hint in ("_names", "_choice"))
         components = self.is_component(element)
         if self.is_entity(element):       # (named by their labels)
             distinct = ir.Call("distinct_labelled", (STATE, options, ir.Constant(components),
@@ -563,6 +569,32 @@ class StatementLowering:
                       orelse=(replayed,)),
                 self.set_local(node.binder.name, ctx, ir.Item(options, index)))
         out.append(ir.If(options, body + self.statements(node.body, chosen_scope, ctx)))
+
+    def action_numbers(self, names) -> ir.Constant:
+        """The indexes of the actions named (in the order of the file)."""
+        order = list(self.types.actions)
+        return ir.Constant(tuple(order.index(name) for name in names))
+
+    def visit_PlayBy(self, node, scope, ctx, out):
+        # a decision of the step (engine/decisions.py): the step stops until the player has played
+        prompt = f"play {' or '.join(node.actions)}"
+        run = ir.Call("decision_steps", (STATE, self.action_numbers(node.actions), self.value(node.player, scope, ctx),
+                                         ir.Constant(node.optional), self.spanned(node.span), ir.Constant(prompt)))
+        out.append(ir.YieldFrom(run) if ctx.steps else call("without_choice", run))
+
+    def visit_Respond(self, node, scope, ctx, out):
+        play = ast.untag(node.body[0])[0]
+        players = self.options_list(node.binder, scope, ctx, out, "_players")
+        prompt = f"respond with {' or '.join(play.actions)}, or skip"
+        run = ir.Call("respond_steps", (STATE, players, self.action_numbers(play.actions), self.spanned(node.span),
+                                        ir.Constant(prompt)))
+        if not ctx.steps:
+            out.append(call("without_choice", run))
+            return
+        responded = self.fresh("_responded")
+        out.append(ir.YieldFrom(run, responded))
+        if node.orelse:
+            out.append(ir.If(ir.Not(ir.Local(responded)), self.statements(node.orelse, scope, ctx)))
 
     # ---- the game ----
     def visit_Require(self, node, scope, ctx, out):
