@@ -683,7 +683,21 @@ class Checker(Visitor):
             t = self.expr(node.chooser, scope)
             if not compatible(t, "Player"):
                 self.error("E303", f"who chooses must be a player, not {describe(t)}", node.chooser.span)
+        if node.public is not None:
+            self.public_choice_text(node, scope)
         self.block(node.body, self.binder(node.binder, scope), where)
+
+    def public_choice_text(self, node, scope):
+        """`choose x in D public "TEXT"`: what the others see, {expressions} of what is known
+        before the choice; never the option chosen, which is what the text keeps from them."""
+        for placeholder in parse_template(node.public).placeholders:
+            inner = parse_expression(placeholder.inside, node.span)
+            if inner is not None and any(isinstance(n, ast.Name) and n.id == node.binder.name for n in ast.walk(inner)):
+                self.error("E411", f"the public text of a choice shows '{placeholder.written}', the option chosen, "
+                                   "which it is there to keep from the others", node.span,
+                           f"leave '{node.binder.name}' out of it (the chooser sees the option's name)")
+                return
+        self.text_placeholders(node.public, scope, node.span, "the public text of a choice")
 
     def visit_Require(self, node, scope, where):
         self.condition(node.condition, scope, "a requirement")

@@ -584,7 +584,10 @@ class StatementLowering:
                                self.spanned(node.chooser.span))) if node.chooser is not None else ir.ReadState("current")
         prompt = node.prompt or f"choose {node.binder.name}"
         public = NONE
-        if self.private_fields_of(element):
+        if node.public is not None:     # every option shown to the others as one text
+            text = self.text_node(node.public, scope, ctx, node.span, self.public_label)
+            public = ir.Comprehension(text, ("_v",), options, spread=False)
+        elif self.private_fields_of(element):
             labeler = ir.Global(cg.bind(self.game.labeler(element.text, PUBLIC)))
             public = ir.Comprehension(ir.Call(labeler.name, (STATE, ir.Local("v"))), ("v",), options, spread=False)
         need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
@@ -596,8 +599,8 @@ class StatementLowering:
                           ir.WriteState("cursor", ir.Arithmetic("+", cursor, ir.Constant(1)))), (asked,))
         chosen_scope = scope.child(**{node.binder.name: element.text})
         body = (ir.Unpack((options.name, names.name), distinct),
-                guard(ir.Compare("==", ir.Call("len", (options,)), ir.Constant(1)), ir.Assign(index.name, ir.Constant(0)),
-                      orelse=(replayed,)),
+                # (no names: one option, the choice not asked)
+                guard(ir.Compare("is", names, NONE), ir.Assign(index.name, ir.Constant(0)), orelse=(replayed,)),
                 self.set_local(node.binder.name, ctx, ir.Item(options, index)))
         out.append(ir.If(options, body + self.statements(node.body, chosen_scope, ctx)))
 
