@@ -164,6 +164,8 @@ class Checker(Visitor):
         types = {self.expr(item, scope) for item in node.items}
         if types == {"int", REAL}:
             return list_of(REAL)          # whole numbers and fractions: fractions
+        if len(types) == 2 and list_of(ANY) in types and all(t.startswith("list[") for t in types):
+            return list_of((types - {list_of(ANY)}).pop())      # ([[], [1]]: the empty list is of any)
         return list_of(types.pop() if len(types) == 1 else ANY)
 
     def visit_Conditional(self, node, scope):

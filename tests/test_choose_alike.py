@@ -91,3 +91,20 @@ def test_a_public_text_that_shows_the_option_or_no_expression_is_refused(write_r
         ("E411", 21, 3, "'{a b}' in the public text of a choice is not an expression")]
     unknown = SECRET.replace('public "{current} discards a card face down"', 'public "{nobody}"')
     assert [code for code, *_ in diagnostics_of(write_rules, unknown)] == ["E202"]
+
+
+def test_the_leak_finder_finds_nothing_when_alike_cards_are_asked_about(write_rules):
+    """(Skipped, the choice told P2 that P1 held a pair: verify --flows found it at seed 10.)"""
+    import random
+
+    from referee.interpreter.runtime import random_source
+    from referee.interpreter.tools.leaks import find_leak
+    game = load(write_rules, SECRET.replace(' public "{current} discards a card face down"', ""))
+    for seed in range(12):
+        rng, state = random.Random(seed), game.new_initial_state(seed)
+        while not state.is_terminal():
+            move = rng.choice(list(state.legal_moves())).name
+            for seat in game.seats:
+                probe = random_source.seed_state(seed * 10 + seat)
+                assert find_leak(state, seat, probe, move, flows=True) is None, f"seed {seed}, P{seat}, '{move}'"
+            state.apply(move)
