@@ -327,8 +327,8 @@ class Checker(Visitor):
             return None
         seen.add(name)
         for n in ast.walk(proc.body):
-            if isinstance(n, ast.Choose):
-                return f"'{name}' has a choose (line {n.span.line})"
+            if isinstance(n, (ast.Choose, ast.PlayBy, ast.Respond)):
+                return f"'{name}' has a {decision_word(n)} (line {n.span.line})"
             if isinstance(n, ast.CallStatement):
                 found = self.choosing_procedure(n.name, seen)
                 if found:
@@ -504,8 +504,8 @@ class Checker(Visitor):
         procedure it calls."""
         for node in ast.walk(statement):
             found = None
-            if isinstance(node, ast.Choose):
-                found = "'choose'"
+            if isinstance(node, (ast.Choose, ast.PlayBy, ast.Respond)):
+                found = f"'{decision_word(node)}'"
             elif isinstance(node, ast.CallStatement) and self.choosing_procedure(node.name):
                 found = f"'{node.name}', which reaches a choice: {self.choosing_procedure(node.name)}"
             if found:
@@ -751,6 +751,27 @@ class Checker(Visitor):
             if name not in self.actions:
                 self.error("E205", f"unknown action '{name}'", node.span, did_you_mean(name, self.actions))
 
+    def visit_PlayBy(self, node, scope, where):
+        self.visit_Play(node, scope, where)
+        t = self.expr(node.player, scope)
+        if not compatible(t, "Player"):
+            self.error("E303", f"who plays must be a player, not {describe(t)}", node.player.span,
+                       "write e.g. 'play discard by next(current)'")
+
+    def visit_Respond(self, node, scope, where):
+        inner = self.binder(node.binder, scope)
+        players = inner.names[node.binder.name]
+        if not compatible(players, "Player"):
+            self.error("E303", f"who may respond must be players, not {describe(players)}", node.binder.domain.span,
+                       "write e.g. 'respond p in players where p != current { ... }'")
+        plays = [s for s in node.body if isinstance(ast.untag(s)[0], ast.Play)]
+        if len(node.body) != 1 or len(plays) != 1 or ast.untag(plays[0])[0].optional:
+            self.error("E420", "a 'respond' block holds exactly one 'play' (without 'optional': not responding is "
+                               "always allowed)", node.span, "write e.g. 'respond p in players { play block }'")
+        else:
+            self.visit_Play(ast.untag(plays[0])[0], inner, where)
+        self.block(node.orelse, scope, where)
+
     def visit_Turns(self, node, scope, where):
         t = self.expr(node.start, scope)
         if not compatible(t, "Player"):
@@ -790,6 +811,11 @@ class Checker(Visitor):
             expected = self.type_name(parameter.type)
             self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}")
         return proc
+
+
+def decision_word(node) -> str:
+    """How a statement that asks a player is written (in messages)."""
+    return {ast.Choose: "choose", ast.PlayBy: "play ... by", ast.Respond: "respond"}[type(node)]
 
 
 def keyword(node) -> str:

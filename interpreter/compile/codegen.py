@@ -42,10 +42,8 @@ def is_not_none(value: ir.Expression) -> ir.Compare:
 
 
 def as_node(value) -> ir.Expression:
-    """A local's spelling given as source by the statement compiler (a name), as IR."""
-    if isinstance(value, ir.Expression):
-        return value
-    return ir.Local(value) if value.isidentifier() else ir.Host((value,))
+    """A bound name as IR: the IR it is bound to, or a local given by its name."""
+    return value if isinstance(value, ir.Expression) else ir.Local(value)
 
 
 def python_name(name: str) -> str:
@@ -554,10 +552,10 @@ class SourceGenerator(AggregateLowering, Visitor):
         free = sorted(n for n in names_in(node.value) if self.is_local(n, scope, ctx))
         types = {n: scope.lookup(n) for n in free}
         inner_scope = c.types.globals.child(**types)
-        value = self.source(node.value, inner_scope, Context("local"))
+        value = self.lower(node.value, inner_scope, Context("local"))
         self.count += 1
         name = f"_after{self.count}"
-        c.define(f"def {name}(s{''.join(f', L_{n}' for n in free)})", [f"    return {value}"], c.where(node), node.span)
+        c.define(ir.Function(name, ("s", *(f"L_{n}" for n in free)), (ir.Return(value, node.span),), node.span), c.where(node))
         args = ir.Arguments(tuple(self.lower(a, scope, ctx) for a in node.arguments))
         passed = ir.Arguments(tuple(ctx.name(n) for n in free))
         procedure = ir.Global(f"proc_{node.procedure}")

@@ -82,7 +82,7 @@ def binders(node: ir.Node) -> set[str]:
             bound.update(n.params)
         elif isinstance(n, ir.Comprehension):
             bound.update(n.targets)
-        elif isinstance(n, ir.Ranked):
+        elif isinstance(n, (ir.Ranked, ir.ForClause)):
             bound.add(n.target)
     return bound
 

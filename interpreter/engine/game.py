@@ -27,6 +27,7 @@ from .labels import LABEL_OF, plain_label
 from .located import PYTHON_ERRORS, located
 from .params import ParamValueError, player_range, typed_params
 from .state import State
+from .decisions import decision_steps, respond_steps
 from .steps import (advance, dead_end, drive, effect_runner, filtered_domain, finish_by_score, flow_runs_on, run_step,
                     setup_snapshot, simultaneous_step)
 
@@ -89,7 +90,7 @@ class Game:
         compiler.codegen.namespace.update(
             run_step=run_step, effect_runner=effect_runner, filtered_domain=filtered_domain,
             flow_runs_on=flow_runs_on, dead_end=dead_end, simultaneous_step=simultaneous_step,
-            finish_by_score=finish_by_score)
+            finish_by_score=finish_by_score, decision_steps=decision_steps, respond_steps=respond_steps)
         rules = compiler.compile_all()
         self.actions, self.action_index, self.functions, self.procedures = (
             rules.actions, rules.action_index, rules.functions, rules.procedures)

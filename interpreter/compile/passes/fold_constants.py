@@ -1,6 +1,6 @@
 """Constant folding: operators over constants computed, `not not x` tested as `x`, tests that
 are constant decided (`if False:` and `if True:` leave their one branch in place), inside the
-rules' statements (Rule, Guard, Rounds) too."""
+rules' statements (Rule, Guard, Unless, Rounds) too."""
 from __future__ import annotations
 
 import operator
@@ -151,6 +151,11 @@ def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
         if isinstance(condition, ir.Constant):
             return block(node.then if condition.value else node.orelse)
         return ir.Guard(condition, block(node.then), block(node.orelse), node.span)
+    if isinstance(node, ir.Unless):     # a refusal that surely happens, or never does
+        condition = test(node.test)
+        if isinstance(condition, ir.Constant):
+            return () if condition.value else block(node.then)
+        return ir.Unless(condition, block(node.then), node.span)
     if isinstance(node, ir.Rounds):
         return ir.Rounds(node.name, value_of(node.count), block(node.body), block(node.exhausted), node.span)
     if isinstance(node, ir.Host):
