@@ -118,3 +118,30 @@ def test_random_bots_play_the_example_game_move_for_move_alike():
             state.apply(bot.choose(state))
         histories.append(list(state.history))
     assert histories[0] == histories[1] and any(m == "challenge" for m in histories[0])
+
+
+def test_a_search_bot_plays_the_example_game():
+    from referee.interpreter.play.bots import ISMCTSBot
+    game, _, _ = load_game(str(INTERACTIVE / "tax-collectors.rules"), (), 3)
+    for bot in (ISMCTSBot(seed=1, iterations=20), ISMCTSBot(seed=2, iterations=20)):
+        state = game.new_initial_state(5)
+        while not state.is_terminal():
+            state.apply(bot.choose(state) if state.current_player() == 1 else RandomBot(len(state.history)).choose(state))
+        assert len(state.winners) == 1
+
+
+def test_openspiel_numbers_a_move_inside_a_step_as_the_actions_move():
+    pyspiel = pytest.importorskip("pyspiel")
+    from referee.interpreter.adapters.openspiel_game import load_openspiel_game
+    game = load_openspiel_game(INTERACTIVE / "tax-collectors.rules", players=3)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    tax = next(a for a in state.legal_actions() if state.action_to_string(a) == "tax")
+    state.apply_action(tax)
+    challenge = {state.action_to_string(a): a for a in state.legal_actions()}
+    assert sorted(challenge) == ["challenge", "skip"]
+    state.apply_action(challenge["skip"])
+    # the same move in a turn and inside a step: one id
+    assert {state.action_to_string(a): a for a in state.legal_actions()} == challenge
