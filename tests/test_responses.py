@@ -145,3 +145,22 @@ def test_openspiel_numbers_a_move_inside_a_step_as_the_actions_move():
     state.apply_action(challenge["skip"])
     # the same move in a turn and inside a step: one id
     assert {state.action_to_string(a): a for a in state.legal_actions()} == challenge
+
+
+def test_a_determinization_of_a_paused_step_draws_what_the_seat_cannot_see():
+    import random
+    from referee.interpreter.play.determinize import determinization
+    game, _, _ = load_game(str(INTERACTIVE / "tax-collectors.rules"), (), 2)
+    state = game.new_initial_state(3)
+    state.apply("income")
+    state.apply("tax")          # P2 claims a duke: P1 may challenge
+    assert state.current_player() == 1 and state.legal_move_names() == ["challenge", "skip"]
+    losers = set()
+    rng = random.Random(1)
+    for _ in range(40):
+        sample = determinization(state, 1, rng)
+        assert sample.view(1) == state.view(1) and sample.legal_move_names() == state.legal_move_names()
+        sample.apply("challenge")
+        losers.add(sample.current_player())
+    # who loses a role depends on P2's hidden hand: both happen among the drawn hands
+    assert losers == {1, 2}
