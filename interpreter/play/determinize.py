@@ -77,18 +77,22 @@ def paused(state) -> bool:
 def paused_sample(state, seat, rng):
     """A determinization of a state stopped inside a step. Its clones go on by playing the step
     again from the copy taken before it (engine.steps.Pending), which holds the real hidden
-    values: so the copy is drawn too (the same components swapped, the hidden variables drawn
-    again, a new random source), and the step is played again from it with the choices made so
-    far. A draw is kept if the seat sees the result as it sees `state` (its view and its legal
-    moves: the step may have shown what the draw changed); after PAUSED_DRAWS draws that do not
-    fit, the seat's own knowledge is all it keeps: the state as it is, the step's copy drawn."""
+    values: so the copy is drawn too (the components the seat cannot see now swapped as in the
+    sample, the hidden variables and the random source drawn), and the step is played again from
+    it with the choices made so far. A draw is kept if the seat sees the result as it sees
+    `state` (its view and its legal moves: the step may have shown what the draw changed).
+    After PAUSED_DRAWS draws that do not fit, the first that gives the seat its legal moves is
+    kept (its view may differ in what the step showed); failing that too, the state drawn as if
+    it were not stopped, whose step goes on from the real copy (the one case where the search
+    reads real hidden values)."""
     pending = state.pending
     if pending.snapshot.__class__ is Unbuilt:
         rebuild_snapshot(state, pending, applying=False)
     seen, moves = state.view(seat), state.legal_move_names()
+    fallback = None
     for _ in range(PAUSED_DRAWS):
         sample, swapped = drawn(state, seat, rng)
-        before, _ = drawn(pending.snapshot, seat, rng)
+        before = pending.snapshot.clone()
         for key, items in list(before.zones.items()):
             if any(x in swapped for x in items):
                 own = before.own(key)
@@ -98,20 +102,28 @@ def paused_sample(state, seat, rng):
         for key in hidden_var_keys(state, seat):
             if key in sample.vars:
                 before.vars[key] = sample.vars[key]
+        before.rng = sample.rng
+        before.changed()
         again = before.clone()
         again.history, again.public_history = sample.history, sample.public_history
-        if before.log_at is not None:
-            again.log = before.log[:before.log_at]
+        if pending.snapshot.log_at is not None:
+            again.log = pending.snapshot.log[:pending.snapshot.log_at]
         again.pending, again.choices, again.cursor = None, pending.choices, 0
         try:
             drive(again, pending.runner(again), before, pending.runner, pending.choices)
         except (RulesRuntimeError, IndexError):
             continue
-        if again.pending is not None and again.view(seat) == seen and again.legal_move_names() == moves:
-            sample._become(again)
-            sealed_drawn(sample, seat, rng)
-            return sample
+        if again.pending is None or again.legal_move_names() != moves:
+            continue
+        if again.view(seat) == seen:
+            sealed_drawn(again, seat, rng)
+            return again
+        fallback = fallback or again
+    if fallback is not None:
+        sealed_drawn(fallback, seat, rng)
+        return fallback
     sample, _ = drawn(state, seat, rng)
+    sealed_drawn(sample, seat, rng)
     return sample
 
 
