@@ -164,3 +164,11 @@ def test_a_determinization_of_a_paused_step_draws_what_the_seat_cannot_see():
         losers.add(sample.current_player())
     # who loses a role depends on P2's hidden hand: both happen among the drawn hands
     assert losers == {1, 2}
+
+
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+def test_pettingzoo_plays_the_example_game():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+    from referee.interpreter.adapters.pettingzoo_env import load_pettingzoo_env
+    api_test(load_pettingzoo_env(INTERACTIVE / "tax-collectors.rules", players=3), num_cycles=200)
