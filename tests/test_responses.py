@@ -86,9 +86,9 @@ def test_a_window_whose_players_have_no_move_asks_nobody(write_rules):
     assert state.is_terminal() and Scenario(state).var("stolen") == 1
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_example_game_has_no_leak_and_no_broken_rule(players):
-    game, diagnostics, _ = load_game(str(INTERACTIVE / "tax-collectors.rules"), (), players)
+@pytest.mark.parametrize("name, players", [("tax-collectors", 2), ("tax-collectors", 4), ("raid", 3), ("raid", 4)])
+def test_the_example_games_have_no_leak_and_no_broken_rule(name, players):
+    game, diagnostics, _ = load_game(str(INTERACTIVE / f"{name}.rules"), (), players)
     assert not diagnostics
     report = verify(game, games=12)
     assert report.failures == [] and report.finished == 12
@@ -172,3 +172,67 @@ def test_pettingzoo_plays_the_example_game():
     from pettingzoo.test import api_test
     from referee.interpreter.adapters.pettingzoo_env import load_pettingzoo_env
     api_test(load_pettingzoo_env(INTERACTIVE / "tax-collectors.rules", players=3), num_cycles=200)
+
+
+def raid_state(players, wanted):
+    """A new game of raid.rules for the first seed whose hands pass `wanted(labels by seat)`."""
+    game, diagnostics, _ = load_game(str(INTERACTIVE / "raid.rules"), (), players)
+    assert not diagnostics
+    for seed in range(500):
+        state = game.new_initial_state(seed)
+        hands = {p: Scenario(state).labels(("hand", p)) for p in range(1, players + 1)}
+        if wanted(hands):
+            return state, hands
+    raise AssertionError("no such deal")
+
+
+def blades(hand):
+    return sorted(card for card in hand if card.startswith("blade"))
+
+
+def test_a_window_asks_in_its_declared_priority_order():
+    state, hands = raid_state(4, lambda h: all(blades(h[p]) for p in (1, 3, 4)))
+    state.vars[("gold", 4)] = 3          # P4 is richer than P3: asked first to join
+    state.changed()
+    state.apply(f"raid P2 with {blades(hands[1])[0]}")
+    assert state.current_player() == 4 and state.legal_move_names()[-1] == "skip"
+    state.apply("skip")
+    assert state.current_player() == 3
+    joined = state.legal_move_names()[0]
+    state.apply(joined)          # P3 joins: the window closes
+    # next: P2's shield (the victim's window), or P2's turn when P2 holds none; P4 is not asked again
+    assert state.current_player() == 2
+    assert state.history[-3:] == [f"raid P2 with {blades(hands[1])[0]}", "skip", joined]
+
+
+def test_a_procedure_used_in_two_places_asks_each_player_to_discard_down():
+    state, hands = raid_state(3, lambda h: True)
+    state.apply("feast")          # P2 and P3 hold 3 cards: nobody discards
+    assert state.pending is None and state.current_player() == 2
+    state.apply("draw")           # P2 holds 5: keeps them all
+    state.apply("draw")           # P3 holds 5
+    state.apply("feast")          # P1: P2 and P3 discard down to 3, P2 first, each choosing
+    asked = []
+    while state.pending is not None:
+        asked.append(state.current_player())
+        assert all(name.startswith("discard ") for name in state.legal_move_names())
+        state.apply(state.legal_move_names()[0])
+    assert asked == [2, 2, 3, 3]
+    assert [len(Scenario(state).zone(("hand", p))) for p in (2, 3)] == [3, 3]
+
+
+def test_a_trigger_asks_every_other_player_to_pay_the_bounty():
+    state, hands = raid_state(3, lambda h: True)
+    state.vars[("gold", 1)] = 3
+    state.changed()
+    state.apply("draw")
+    assert state.pending is None
+    state.vars[("gold", 1)] = 4       # (as if a raid had paid): the trigger fires after P2's move
+    state.changed()
+    state.apply("draw")
+    asked = []
+    while state.pending is not None:
+        asked.append(state.current_player())
+        assert state.legal_move_names() == ["pay the bounty", "skip"]
+        state.apply("pay the bounty")
+    assert asked == [2, 3] and Scenario(state).var(("gold", 2)) == 0
