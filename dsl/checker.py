@@ -490,7 +490,9 @@ class Checker(Visitor):
                 self.error("E407", "'require' may only open an action's body (before any effect)", inner.span,
                            "move it up, or use 'if' for a condition that does not make the move illegal")
             if isinstance(inner, FLOW_ONLY) and where != "flow":
-                self.error("E407", f"'{keyword(inner)}' may only be used in the flow section", inner.span)
+                self.error("E407", f"'{keyword(inner)}' may only be used in the flow section", inner.span,
+                           f"elsewhere, name who plays: 'play {', '.join(inner.actions)} by current'"
+                           if isinstance(inner, ast.Play) else None)
             if isinstance(inner, ast.Create) and where != "setup":
                 self.error("E407", "components may only be created in the setup section", inner.span,
                            "components are fixed once the game starts, so that none appears or vanishes")
