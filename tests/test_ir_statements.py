@@ -124,7 +124,7 @@ def test_every_procedure_and_the_setup_lower_to_ir_statements(path):
         assert len(lowered) == len(body) and all(isinstance(rule, ir.Rule) for rule in lowered)
         for rule in lowered:
             # codegen's expressions are the only source left (and the attributes a choice's
-            # filter reads once, written by source_text.attributes_read_once)
+            # filter reads once, written by expression_facts.attributes_read_once)
             assert all(host.lines[0].startswith("_t") for host in host_statements(rule)), path
             assert all(node.span is not None for node in ir.walk(rule) if isinstance(node, ir.Statement)
                        and not isinstance(node, ir.Host)), path
