@@ -330,8 +330,6 @@ def state_tables(node: ir.Node) -> frozenset[str]:
             tables.add("_E")
         elif isinstance(n, ir.ReadColumn) and numbered(n.column, COLUMN):
             tables.add(n.column)
-        elif isinstance(n, ir.Host):
-            tables |= {name for name in n.reads if name in ("_Z", "_V", "_E") or numbered(name, COLUMN)}
     return frozenset(tables)
 
 

@@ -354,8 +354,6 @@ class AggregateLowering:
         a value's answer changes only when a key of its row does): the comprehension's
         variable, the parameters, temporaries, columns of attributes (no statement changes
         them: the function reads no variable), values bound when compiling, pure helpers."""
-        if any(isinstance(n, ir.Host) for n in ir.walk(where)):
-            return False
         for name, node in names_written(where):
             if name == "_Z":
                 key = node.key if isinstance(node, ir.ReadZone) else None
