@@ -743,9 +743,9 @@ class Cached(Expression):
 
 @attrs.frozen
 class HostTest(Expression):
-    """A test as host source that its maker knows to be `subject == constant` (negated: `not
+    """A test (`source`) that its maker knows to be `subject == constant` (negated: `not
     subject == constant`), or to begin with that comparison (not whole: `... and ...`), the
-    subject a name or an item of one; what drop_implied_tests needs until tests are lowered."""
+    subject a name or an item of one (as written): what drop_implied_tests reads."""
     source: Expression
     subject: str
     constant: Value
