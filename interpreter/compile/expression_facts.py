@@ -319,8 +319,7 @@ def temporaries_of_their_own(nodes: tuple[ir.Expression, ...], elsewhere: tuple[
 
 def state_tables(node: ir.Node) -> frozenset[str]:
     """The state's tables an expression reads through the locals a function binds them to at
-    its top (`_Z` zones, `_V` variables, `_E` entities, `_A<k>` a component column): the IR
-    twin of source_text.host_reads."""
+    its top (`_Z` zones, `_V` variables, `_E` entities, `_A<k>` a component column)."""
     tables: set[str] = set()
     for n in ir.walk(node):
         if isinstance(n, ir.ReadZone):
@@ -331,8 +330,6 @@ def state_tables(node: ir.Node) -> frozenset[str]:
             tables.add("_E")
         elif isinstance(n, ir.ReadColumn) and numbered(n.column, COLUMN):
             tables.add(n.column)
-        elif isinstance(n, ir.Host):
-            tables |= {name for name in n.reads if name in ("_Z", "_V", "_E") or numbered(name, COLUMN)}
     return frozenset(tables)
 
 

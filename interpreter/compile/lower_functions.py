@@ -28,9 +28,7 @@ def tables_read(body: tuple) -> set:
     read = set()
     for top in body:
         for node in ir.walk(top):
-            if isinstance(node, ir.Host):
-                read |= node.reads
-            elif isinstance(node, ir.WriteVar):
+            if isinstance(node, ir.WriteVar):
                 read.add("_V")
             elif isinstance(node, ir.ArgumentText) and node.of == "label":
                 read.add("_E")

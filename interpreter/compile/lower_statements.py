@@ -95,8 +95,7 @@ class StatementLowering:
 
     def literal(self, value) -> ir.Expression:
         """A value the game knows as IR: its literal, or the name it is bound to."""
-        source = self.codegen.literal(value)
-        return ir.Constant(value) if type(value) in PLAIN else ir.Global(source)
+        return self.codegen.literal_node(value)
 
     def spanned(self, span, hint="span") -> ir.Global:
         return ir.Global(self.codegen.bind(span, hint))
@@ -104,9 +103,7 @@ class StatementLowering:
     @staticmethod
     def local(name, ctx) -> ir.Expression:
         """A rules local as IR: a Python local, or an entry of the flow's environment."""
-        if name in ctx.bound or ctx.mode == "local":
-            return ir.Local(ctx.local(name))
-        return ir.ReadEnv(name)
+        return ctx.name(name)
 
     @staticmethod
     def set_local(name, ctx, value) -> ir.Statement:

@@ -83,12 +83,6 @@ def gap(before: str, after: str) -> str:
     return CONTINUED if len(before) + len(after) > SPREAD else " "
 
 
-def host_expression(node: ir.Host) -> tuple[str, int]:
-    if len(node.lines) != 1:
-        raise ValueError("a host expression is one line")
-    return node.lines[0], LOWEST
-
-
 def compare(node: ir.Compare) -> tuple[str, int]:
     parts = (expression(node.left, COMPARISON + 1), expression(node.right, COMPARISON + 1))
     return separated(parts, f" {node.op} ", node.spread), COMPARISON
@@ -126,13 +120,6 @@ def tuple_(node: ir.Tuple) -> tuple[str, int]:
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})", ATOM
 
 
-def spliced(node: ir.Spliced) -> tuple[str, int]:
-    parts = [node.texts[0]]
-    for hole, text in zip(node.holes, node.texts[1:]):
-        parts += [expression(hole), text]
-    return "".join(parts), LOWEST
-
-
 EXPRESSIONS: dict[type, Callable] = {
     ir.Constant: lambda n: (repr(n.value), ATOM),
     ir.Local: lambda n: (n.name, ATOM),
@@ -152,7 +139,6 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.Compare: compare,
     ir.BoolOp: bool_op,
     ir.Conditional: conditional,
-    ir.Host: host_expression,
     # listings
     ir.EmptyList: lambda n: ("[]", ATOM),
     ir.Arguments: lambda n: ("(" + "".join(f"{expression(item, OR)}, " for item in n.items) + ")", ATOM),
@@ -163,7 +149,6 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.TopOfZone: lambda n: (f"({expression(n.zone, ATOM)}[-1] if {expression(n.zone, OR)} else None)", ATOM),
     ir.Results: lambda n: (", ".join(expression(item, OR) for item in n.items), LOWEST),
     ir.Cached: lambda n: (f"({n.name} if {n.name} is not UNSET else ({n.name} := {expression(n.value)}))", ATOM),
-    ir.Spliced: spliced,
     ir.HostTest: lambda n: (expression(n.source), LOWEST),
     ir.ByAction: lambda n: ("{" + ", ".join(f"{expression(k)}: {expression(v)}" for k, v in zip(n.keys, n.values))
                             + "}", ATOM),
@@ -253,8 +238,7 @@ class Writer:
         self.by_rule = by_rule
 
     def add(self, indent: int, text: str, span: Span | None) -> None:
-        # (host source may hold line breaks, an expression continued in its brackets: each
-        # piece is a line of the same span, until expressions are lowered)
+        # (a long expression continues in its brackets over lines: each a line of the same span)
         for piece in (INDENT * indent + text).split("\n"):
             self.lines.append(piece)
             self.spans.append(span)
@@ -287,12 +271,6 @@ class Writer:
     def try_(self, node: ir.Try, indent: int) -> None:
         self.header(indent, "try:", node, node.body)
         self.header(indent, f"except {node.exception}:", node, node.handler)
-
-    def host(self, node: ir.Host, indent: int) -> None:
-        spans = node.line_spans or (node.span,) * len(node.lines)
-        for line, span in zip(node.lines, spans):
-            self.comment(indent, span)
-            self.add(indent, line, span)
 
     def charge_work(self, node: ir.ChargeWork, indent: int) -> None:
         self.add(indent, f"STEP[1] -= {expression(node.units)}", node.span)
@@ -329,7 +307,6 @@ STATEMENTS: dict[type, Callable] = {
     ir.Break: lambda w, n, i: w.add(i, "break", n.span),
     ir.Continue: lambda w, n, i: w.add(i, "continue", n.span),
     ir.Try: Writer.try_,
-    ir.Host: Writer.host,
     # listings
     ir.Append: lambda w, n, i: w.add(i, f"{n.collection}.append({expression(n.value)})", n.span),
     ir.AddToSet: lambda w, n, i: w.add(i, f"{n.collection}.add({expression(n.value)})", n.span),

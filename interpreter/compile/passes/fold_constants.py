@@ -158,8 +158,6 @@ def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
         return ir.Unless(condition, block(node.then), node.span)
     if isinstance(node, ir.Rounds):
         return ir.Rounds(node.name, value_of(node.count), block(node.body), block(node.exhausted), node.span)
-    if isinstance(node, ir.Host):
-        return node
     return ir.rebuilt(node, value)      # type: ignore[return-value]
 
 

@@ -80,14 +80,12 @@ def statement(node: ir.Statement) -> tuple[ir.Statement, ...]:
 
 
 def locals_read(statements: tuple[ir.Statement, ...]) -> frozenset[str]:
-    """Every local some expression (or host code) may read."""
+    """Every local some expression may read."""
     read: set[str] = set()
     for top in statements:
         for node in ir.walk(top):
             if isinstance(node, ir.Local):
                 read.add(node.name)
-            elif isinstance(node, ir.Host):
-                read.update(node.reads)
             elif isinstance(node, (ir.ReadEnv, ir.WriteEnv, ir.DeleteEnv, ir.HasEnv)):
                 read.add("e")         # the environment's operations go through the local e
     return frozenset(read)
