@@ -9,7 +9,6 @@ from . import ir
 from .codegen import Context
 from .instructions import Instruction
 from .lower_flow import FLOW_LOCALS, located
-from .lower_statements import hosted
 
 
 class FlowInstructions:
@@ -63,12 +62,11 @@ class FlowInstructions:
                 out[start + (0 if isinstance(node, ast.While) else 1)].counters += (("then", counter + 1),)
 
     def flow_expr(self, node, scope):
-        """An expression of the flow as IR, in the flow's environment: a constant, or codegen's
-        source (run inside run_flow: no function of its own)."""
+        """An expression of the flow as IR, in the flow's environment (run inside run_flow: no
+        function of its own): codegen's IR, which the passes over run_flow then read."""
         if isinstance(node, (ast.Boolean, ast.Integer)):
             return ir.Constant(node.value, node.span)
-        source = hosted(self.codegen.source(node, scope, Context("env")))
-        return ir.Host(source.lines, reads=FLOW_LOCALS | source.reads, span=node.span)
+        return self.codegen.lower(node, scope, Context("env"))
 
     def flow_statement(self, node, scope, out):
         here = len(out)
