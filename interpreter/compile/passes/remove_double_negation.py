@@ -48,7 +48,7 @@ def rewritten(node: ir.Node, tested: bool) -> ir.Node:
 def inside(node: ir.Node) -> ir.Node:
     """The node with what is inside it rewritten, each field as its place needs; a double
     negation whose value counts made a bool without it."""
-    if isinstance(node, ir.Host):
+    if isinstance(node, (ir.Host, ir.HostTest)):     # (what drop_implied_tests reads stays as made)
         return node
     operand = negated_twice(node)
     if operand is not None:
@@ -95,11 +95,12 @@ def truth(node: ir.Expression) -> ir.Expression:
         # (in brackets still when it was: it may go over lines)
         return bracketed(operand) if isinstance(node, ir.Grouped) else operand
     if isinstance(node, ir.Grouped) and not node.over_lines:
-        return bracketed(tested(node.value))
+        inner = tested(node.value)
+        return node if inner is node.value else bracketed(inner)
     if isinstance(node, ir.BoolOp):
-        return attrs.evolve(node, operands=tuple(tested(o) for o in node.operands))
+        return cast(ir.Expression, fields_rewritten(node, ("operands",)))
     if isinstance(node, ir.Conditional):        # the truth of the branch taken
-        return attrs.evolve(node, test=tested(node.test), then=tested(node.then), orelse=tested(node.orelse))
+        return cast(ir.Expression, fields_rewritten(node, ("test", "then", "orelse")))
     return cast(ir.Expression, inside(node))
 
 
