@@ -119,3 +119,23 @@ def test_rebuilt_keeps_what_does_not_change_and_walk_sees_everything():
     assert [type(n).__name__ for n in ir.walk(tree)] == ["If", "Not", "Local", "Assign", "Local", "Break", "Continue"]
     assert ir.block_of((ir.Break(), ir.Continue()), lambda s: () if isinstance(s, ir.Break) else (s, s)) == (
         ir.Continue(), ir.Continue())
+
+
+def test_a_statement_with_a_line_too_long_is_written_wide_and_only_it():
+    """A line over LONGEST: its statement (not the block around it, nor one inside it) again
+    with what is in brackets over lines, until its lines fit; the code means the same."""
+    from referee.interpreter.compile.render_python import LAYOUT, LONGEST, SPREAD
+    names = [ir.Local(f"value_number_{k}") for k in range(12)]
+    long_call = ir.Call("f", tuple(names))
+    short = ir.Assign("y", ir.Call("g", (X, Y)))
+    lines = body(ir.If(X, (ir.Return(long_call), short)), short)
+    assert all(len(line) <= LONGEST for line in lines)
+    assert lines[0] == "    if x:" and lines[-2:] == ["        y = g(x, y)", "    y = g(x, y)"]
+    wide = lines[1:-2]
+    assert len(wide) > 1 and wide[0].startswith("        return f(value_number_0,")
+    values = {n.name: k for k, n in enumerate(names)}
+    assert eval("\n".join(wide).strip()[len("return "):], {"f": lambda *a: a}, values) == tuple(range(12))
+    assert (LAYOUT.spread, LAYOUT.wide) == (SPREAD, False)      # (as it was after)
+    # what cannot go over lines (host code) stays as it is
+    host = ir.Host(("z = " + " + ".join(n.name for n in names) * 2,))
+    assert body(host) == ["    " + host.lines[0]]

@@ -4,6 +4,7 @@ from referee.interpreter.compile import ir
 from referee.interpreter.compile.passes import LISTING_PASSES, PASS_NAMES, PASSES, run_passes
 from referee.interpreter.compile.passes.fold_constants import fold_constants
 from referee.interpreter.compile.passes.remove_dead_code import remove_dead_code
+from referee.interpreter.compile.passes.remove_double_negation import remove_double_negation
 
 X, Y, Z = ir.Local("x"), ir.Local("y"), ir.Local("z")
 TRUE, FALSE, NONE = ir.Constant(True), ir.Constant(False), ir.Constant(None)
@@ -154,9 +155,10 @@ def test_a_step_stays_a_generator_where_the_passes_took_out_its_choices():
 # ---- the table ------------------------------------------------------------------------------
 
 def test_the_table_names_each_pass_and_runs_them_in_order():
-    assert PASS_NAMES == ("fold_constants", "remove_dead_code", "inline_single_lazy", "split_on_empty_zone",
-                          "drop_implied_tests")
-    assert PASSES[:2] == (fold_constants, remove_dead_code) and PASSES[2:] == LISTING_PASSES
+    assert PASS_NAMES == ("fold_constants", "remove_double_negation", "remove_dead_code", "inline_single_lazy",
+                          "split_on_empty_zone", "drop_implied_tests")
+    assert PASSES[:3] == (fold_constants, remove_double_negation, remove_dead_code)
+    assert PASSES[2:] == (remove_dead_code,) + LISTING_PASSES[1:] and LISTING_PASSES[0] is remove_double_negation
     flow = function(ir.If(FALSE, (call("a"),)), ir.If(TRUE, (ir.Return(),)), call("b"))
     assert run_passes(flow).body == (ir.Return(),)
     assert run_passes(flow, {"remove_dead_code"}).body == (ir.Return(), call("b"))
@@ -165,7 +167,7 @@ def test_the_table_names_each_pass_and_runs_them_in_order():
 
 
 def test_an_unknown_pass_is_refused_by_name():
-    with pytest.raises(ValueError, match="no pass named fold.*the passes: fold_constants, remove_dead_code"):
+    with pytest.raises(ValueError, match="no pass named fold.*the passes: fold_constants, remove_double_negation, remove_dead_code"):
         run_passes(function(), {"fold"})
 
 
