@@ -282,8 +282,7 @@ class Writer:
 
     def statement(self, node: ir.Statement, indent: int) -> None:
         """A statement's lines; written wider (Layout, each of NARROWER in turn) while a line
-        of its own (not of a block inside it) is longer than LONGEST, else as at first.
-        stays as it is."""
+        of its own (not of a block inside it) is longer than LONGEST, else as at first."""
         start, commented, outer = len(self.lines), self.commented, attrs.astuple(LAYOUT)
         self.level += 1
         try:
