@@ -24,7 +24,7 @@ from .board_tables import BoardTables
 
 INT_NONE = -(2 ** 63)
 MOVE_BASE = 1 << 20         # a move's code: action index * MOVE_BASE + its argument's code
-SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES")
+SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT")
 
 
 class NotNative(Exception):
@@ -164,7 +164,7 @@ class KernelSource:
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
-        self.defs.append("@njit(cache=True)\n" + header + "\n" + "\n".join("    " + line for line in body or ["pass"]))
+        self.defs.append("@njit\n" + header + "\n" + "\n".join("    " + line for line in body or ["pass"]))
 
     def function(self, fn) -> None:
         scope = Scope({p.name: f"L_{p.name}" for p in fn.parameters})
@@ -312,11 +312,11 @@ class KernelSource:
         until = self.expr(node.until, scope, "bool") if node.until is not None else "False"
         body = self.block(node.body, scope, flow=True)
         return [f"{seat} = {start}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
-                "while True:", f"    if {until}:", "        break", f"    cur = {seat}",
+                "while True:", f"    if {until}:", "        break", f"    cur = {seat}", f"    S[CURRENT] = {seat}",
                 *("    " + line for line in body), f"    {seat} = {seat} % PLAYERS + 1"]
 
     def setup(self) -> None:
-        lines = ["S[:] = 0"]
+        lines = ["S[:] = 0", "S[CURRENT] = 1"]
         for name, slot in self.vars.items():
             end = self.size - len(SLOTS) if name == list(self.vars)[-1] else None
             _ = end
@@ -335,7 +335,7 @@ class KernelSource:
             raise NotNative("a game with no flow")
         body = self.block(flow.body, Scope(), flow=True)
         self.define("def run_flow(S, mt, buf, max_moves):",
-                    ["cur = 1", *body, "by_score(S)"])
+                    ["cur = S[CURRENT]", *body, "by_score(S)"])
 
     def results(self) -> None:
         score = returns = None
@@ -352,7 +352,7 @@ class KernelSource:
             t = self.type_of(field.expr)
             if strip_optional(t) != "int":
                 raise NotNative(f"a {name} of type {t}", field.expr.span)
-            self.define(f"def {name}_of(S, p):", [f"return {self.expr(field.expr, scope, 'int')}"])
+            self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {self.expr(field.expr, scope, 'int')}"])
         ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
         if score is not None:
             ends += ["best = score_of(S, 1)", "for p in range(2, PLAYERS + 1):", "    best = max(best, score_of(S, p))",
@@ -516,17 +516,17 @@ def driver(source: KernelSource) -> str:
     """The batch entry: games of the given seeds played to their end, their results as arrays."""
     players = source.players
     return f'''
-@njit(cache=True)
+@njit
 def read(S, i, default):
     return S[i] if i >= 0 else default
 
 
-@njit(cache=True)
+@njit
 def cell_of(offset, position, size):
     return offset + position if 0 <= position < size else -1
 
 
-@njit(cache=True)
+@njit
 def cell_at(offset, positions, sizes):
     at = 0
     for k in range(len(sizes)):
@@ -536,7 +536,7 @@ def cell_at(offset, positions, sizes):
     return offset + at
 
 
-@njit(cache=True)
+@njit
 def winner_mask(players):
     mask = 0
     for p in players:

@@ -1,0 +1,106 @@
+"""A game's native kernel: its source rendered (rules_source.py), written into the kernel cache
+under the hash of that source (which holds the options, params and player count it was
+rendered for), imported from there and compiled by Numba, whose own cache (`cache=True`) sits
+beside it: the first run of a game pays its compile once, later runs load it.
+
+`Kernel.records(seeds, max_moves)` gives simulate_game's records of those seeds: the kernel
+plays the games; a game it flags (a runtime error, a dead end, a value outside its coding) is
+played again in Python, which gives its exact record.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .rules_source import NotNative, render
+
+CACHE_ENV = "REFEREE_NATIVE_CACHE"
+FINISHED, STOPPED, TO_PYTHON = 0, 1, 2
+
+
+def cache_folder() -> Path:
+    given = os.environ.get(CACHE_ENV)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "referee" / "native"
+
+
+class Kernel:
+    def __init__(self, game, module, source_hash: str):
+        self.game, self.module, self.hash = game, module, source_hash
+        self.compile_seconds = None
+
+    def compile(self) -> float:
+        """Compile (or load from the cache) by playing one game: the seconds it took."""
+        if self.compile_seconds is None:
+            started = time.perf_counter()
+            self.module.playouts(np.arange(1, dtype=np.int64), 1)
+            self.compile_seconds = time.perf_counter() - started
+        return self.compile_seconds
+
+    def play(self, seeds, max_moves: int):
+        """(status, length, winners mask, scores, returns) arrays of the games of these seeds."""
+        return self.module.playouts(np.asarray(seeds, dtype=np.int64), int(max_moves))
+
+    def records(self, seeds, max_moves: int) -> list:
+        from ..play.simulate import simulate_game
+        seeds = list(seeds)
+        status, length, winners, scores, returns = self.play(seeds, max_moves)
+        out = []
+        for k, seed in enumerate(seeds):
+            if status[k] == TO_PYTHON:
+                out.append(simulate_game(self.game, seed, max_moves))
+                continue
+            out.append(self.record(seed, status[k], int(length[k]), int(winners[k]), scores[k], returns[k]))
+        return out
+
+    def record(self, seed, status, length, mask, scores, returns) -> dict:
+        game, players = self.game, range(1, self.game.num_players + 1)
+        record = {"seed": seed, "error": None, "error_kind": None, "moves": None, "length": length,
+                  "finished": False, "winners": [], "scores": [], "outcome": None, "returns": [],
+                  "log": None, "log_error": None, "coverage": None}
+        if status == FINISHED:
+            winners = [p for p in players if mask >> p & 1]
+            win_returns = [1.0 if p in winners else 0.0 for p in players]
+            record.update(finished=True, winners=winners,
+                          scores=[int(v) for v in scores] if game.score is not None else win_returns,
+                          outcome="draw" if not winners else "win" if len(winners) == 1 else "shared",
+                          returns=[float(v) for v in returns] if game.declared_returns is not None else win_returns)
+        return record
+
+
+def seeds_fit(seeds) -> bool:
+    """Whether the kernel seeds these bots itself (one-word seeds, as random.Random's)."""
+    from .bot_random import SEEDABLE
+    return all(0 <= s < SEEDABLE for s in seeds)
+
+
+def load_kernel(game) -> Kernel:
+    """The game's kernel, rendered and imported (compiled on first use); NotNative if it has none."""
+    source = render(game)
+    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    folder = cache_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"kernel_{digest}.py"
+    if not path.exists():           # (rewritten, its mtime would void Numba's cache)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(source)
+        partial.replace(path)
+    name = f"referee_native_kernel_{digest}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return Kernel(game, module, digest)
+
+
+__all__ = ["Kernel", "NotNative", "load_kernel", "cache_folder", "seeds_fit"]
