@@ -3,72 +3,86 @@ by init_by_array as CPython does) and `randrange(n)` (getrandbits of n's bit len
 again while the number is n or more), so that a native playout chooses the same move among the
 same legal moves, in the same order, as `play/bots.py`'s RandomBot.
 
-The generator is a uint32 array of 625 words: the 624 of the state and the position in it.
+The generator is a uint64 array of 625: the 624 words of the state (each below 2**32) and
+the position in it.
 """
 import numpy as np
 from numba import njit
 
 N, M = 624, 397
-MATRIX_A, UPPER, LOWER = np.uint32(0x9908B0DF), np.uint32(0x80000000), np.uint32(0x7FFFFFFF)
 SEEDABLE = 1 << 32          # the seeds whose key is one word (others: seeded in Python)
+WORD = np.uint64(0xFFFFFFFF)
+MATRIX_A, UPPER, LOWER = np.uint64(0x9908B0DF), np.uint64(0x80000000), np.uint64(0x7FFFFFFF)
+U1, U7, U11, U15, U18, U30 = (np.uint64(k) for k in (1, 7, 11, 15, 18, 30))
+TEMPER_B, TEMPER_C = np.uint64(0x9D2C5680), np.uint64(0xEFC60000)
 
 
-@njit(cache=True)
-def init_genrand(mt, s):
-    mt[0] = np.uint32(s)
+def genrand_words(s: int) -> np.ndarray:
+    """init_genrand(s)'s 624 words (computed once, in Python: every seed starts from them)."""
+    words = [s]
     for i in range(1, N):
-        previous = np.uint64(mt[i - 1])
-        mt[i] = np.uint32((np.uint64(1812433253) * (previous ^ (previous >> np.uint64(30))) + np.uint64(i))
-                          & np.uint64(0xFFFFFFFF))
+        previous = words[-1]
+        words.append((1812433253 * (previous ^ (previous >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(words, dtype=np.uint64)
+
+
+INIT = genrand_words(19650218)
 
 
 @njit(cache=True)
 def seeded(seed):
     """The generator of random.Random(seed), for 0 <= seed < 2**32 (CPython's init_by_array
-    over the one-word key [seed])."""
-    mt = np.zeros(N + 1, dtype=np.uint32)
-    init_genrand(mt, 19650218)
-    mask = np.uint64(0xFFFFFFFF)
-    i, j = 1, 0
-    for _ in range(N):
-        previous = np.uint64(mt[i - 1])
-        mixed = (np.uint64(mt[i]) ^ ((previous ^ (previous >> np.uint64(30))) * np.uint64(1664525))) & mask
-        mt[i] = np.uint32((mixed + np.uint64(seed) + np.uint64(j)) & mask)
+    over the one-word key [seed]): 625 uint64 (each word below 2**32, then the position)."""
+    mt = np.empty(N + 1, dtype=np.uint64)
+    mt[:N] = INIT
+    key = np.uint64(seed)
+    i = 1
+    for j in range(N):          # (a key of one word: j of the reference is always 0)
+        previous = mt[i - 1]
+        mixed = (mt[i] ^ ((previous ^ (previous >> U30)) * np.uint64(1664525))) & WORD
+        mt[i] = (mixed + key) & WORD
         i += 1
-        j = 0                                   # (a key of one word)
         if i >= N:
             mt[0] = mt[N - 1]
             i = 1
     for _ in range(N - 1):
-        previous = np.uint64(mt[i - 1])
-        mixed = (np.uint64(mt[i]) ^ ((previous ^ (previous >> np.uint64(30))) * np.uint64(1566083941))) & mask
-        mt[i] = np.uint32((mixed - np.uint64(i)) & mask)
+        previous = mt[i - 1]
+        mixed = (mt[i] ^ ((previous ^ (previous >> U30)) * np.uint64(1566083941))) & WORD
+        mt[i] = (mixed - np.uint64(i)) & WORD
         i += 1
         if i >= N:
             mt[0] = mt[N - 1]
             i = 1
-    mt[0] = np.uint32(0x80000000)
-    mt[N] = np.uint32(N)
+    mt[0] = np.uint64(0x80000000)
+    mt[N] = np.uint64(N)
     return mt
 
 
 @njit(cache=True)
+def twist(mt):
+    for k in range(N):
+        following = k + 1 if k + 1 < N else 0
+        ahead = k + M if k + M < N else k + M - N
+        y = (mt[k] & UPPER) | (mt[following] & LOWER)
+        value = mt[ahead] ^ (y >> U1)
+        if y & U1:
+            value ^= MATRIX_A
+        mt[k] = value
+    mt[N] = np.uint64(0)
+
+
+@njit(cache=True)
 def next_word(mt):
-    """The next 32-bit output (genrand_uint32)."""
-    if mt[N] >= N:
-        for k in range(N):
-            y = (mt[k] & UPPER) | (mt[(k + 1) % N] & LOWER)
-            value = mt[(k + M) % N] ^ (y >> np.uint32(1))
-            if y & np.uint32(1):
-                value ^= MATRIX_A
-            mt[k] = value
-        mt[N] = 0
-    y = mt[mt[N]]
-    mt[N] += np.uint32(1)
-    y ^= y >> np.uint32(11)
-    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
-    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
-    y ^= y >> np.uint32(18)
+    """The next 32-bit output (genrand_uint32), as a uint64."""
+    if mt[N] >= np.uint64(N):
+        twist(mt)
+    position = np.int64(mt[N])
+    y = mt[position]
+    mt[N] = np.uint64(position + 1)
+    y ^= y >> U11
+    y ^= (y << U7) & TEMPER_B
+    y ^= (y << U15) & TEMPER_C
+    y ^= y >> U18
     return y
 
 
@@ -79,7 +93,7 @@ def below(mt, n):
     bits = 0
     while (1 << bits) <= n:
         bits += 1
-    shift = np.uint32(32 - bits)
+    shift = np.uint64(32 - bits)
     r = np.int64(next_word(mt) >> shift)
     while r >= n:
         r = np.int64(next_word(mt) >> shift)
@@ -89,7 +103,7 @@ def below(mt, n):
 def generator(rng) -> np.ndarray:
     """A Python random.Random's state as the kernel's array (any seed)."""
     version, words, gauss = rng.getstate()
-    return np.array(words, dtype=np.uint32)
+    return np.array(words, dtype=np.uint64)
 
 
 def restore(rng, mt: np.ndarray) -> None:

@@ -61,6 +61,34 @@ class Kernel:
             out.append(self.record(seed, status[k], int(length[k]), int(winners[k]), scores[k], returns[k]))
         return out
 
+    def bench(self, first_seed: int, seconds: float, max_moves: int) -> dict:
+        """bench_playouts natively: games of seeds first_seed, first_seed + 1, ... in batches
+        until `seconds` have passed (a batch grows until a call takes a tenth of a second); a
+        game the kernel flags is played again in Python, and a runtime error stops the run."""
+        from ..play.simulate import simulate_game
+        playouts = moves = 0
+        seed, batch = first_seed, 16
+        started = time.perf_counter()
+        deadline = started + seconds
+        while True:
+            called = time.perf_counter()
+            status, length, _, _, _ = self.play(range(seed, seed + batch), max_moves)
+            for k in np.flatnonzero(status == TO_PYTHON):
+                record = simulate_game(self.game, seed + int(k), max_moves)
+                if record["error"] is not None:
+                    return {"playouts": playouts, "moves": moves, "seconds": time.perf_counter() - started,
+                            "error": (seed + int(k), record["error"])}
+                status[k], length[k] = (FINISHED if record["finished"] else STOPPED), record["length"]
+            playouts += int(np.count_nonzero(status == FINISHED))
+            moves += int(length.sum())
+            seed += batch
+            now = time.perf_counter()
+            if now > deadline:
+                break
+            if now - called < 0.1:
+                batch *= 2
+        return {"playouts": playouts, "moves": moves, "seconds": time.perf_counter() - started, "error": None}
+
     def record(self, seed, status, length, mask, scores, returns) -> dict:
         game, players = self.game, range(1, self.game.num_players + 1)
         record = {"seed": seed, "error": None, "error_kind": None, "moves": None, "length": length,
