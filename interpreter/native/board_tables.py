@@ -19,15 +19,17 @@ class BoardTables:
         if not self.geometries:
             return
         if len(self.geometries) > 1:
-            raise NotNative("more than one board has no native form yet", None)
+            raise NotNative("more than one board has no native form yet",
+                            game.program.get(list(self.geometries)[1]).span)
         (self.name, self.geometry), = self.geometries.items()
         geometry = self.geometry
+        span = game.program.get(self.name).span
         if geometry.kind != "grid" or list(geometry.cells) != list(range(len(geometry.cells))):
-            raise NotNative(f"the board {self.name}: only a grid has a native form yet", None)
+            raise NotNative(f"the board {self.name}: only a grid has a native form yet", span)
         self.ids = len(geometry.cells)
         self.directions = list(game.enum_members.get("Direction", ()))
         if list(geometry.deltas) != self.directions:
-            raise NotNative(f"the board {self.name}: its directions are not the Direction enum's", None)
+            raise NotNative(f"the board {self.name}: its directions are not the Direction enum's", span)
 
     def range_of(self, name: str) -> tuple:
         return 0, self.ids

@@ -23,8 +23,10 @@ from referee.dsl.types import element_of, strip_optional
 from .board_tables import BoardTables
 
 INT_NONE = -(2 ** 63)
-MOVE_BASE = 1 << 20         # a move's code: action index * MOVE_BASE + its argument's code
-SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT")
+ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
+MOVE_BASE = 1 << 40
+MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG")
 
 
 class NotNative(Exception):
@@ -100,13 +102,16 @@ class KernelSource:
         if self.game.may_lose or self.game.explicit_chance:
             raise NotNative("chance and lost games have no native form yet", header.span if header else None)
         for action in self.actions.values():
-            if len(action[1].binders) > 1:
-                raise NotNative("an action of several arguments", action[1].span)
+            if len(action[1].binders) * ARGUMENT_BITS > 40:
+                raise NotNative("an action of more than four arguments", action[1].span)
 
     def lay_out_vars(self) -> None:
+        from ..engine.views import index_values
+        reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            axes = tuple(self.axis(i, declared.span) for i in index_types)
+            axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
+                         for k, t_k in enumerate(index_types))
             default = self.code_of(self.game.var_defaults[name], t, declared.span)
             self.vars[name] = VarSlot(self.size, axes, t, default)
             cells = 1
@@ -114,14 +119,15 @@ class KernelSource:
                 cells *= size
             self.size += cells
 
-    def axis(self, t: str, span) -> tuple:
-        if t in self.boards.geometries:
-            return (0, self.boards.ids, ())
-        if t == "Player":
-            return (1, self.players, ())
+    def axis(self, t: str, values: list, span) -> tuple:
+        """(the code of the first index, how many) of an index domain of consecutive codes."""
         if t in self.game.enum_members:
-            return (0, len(self.game.enum_members[t]), tuple(self.game.enum_members[t]))
-        raise NotNative(f"a variable indexed by {t}", span)
+            return (0, len(values), tuple(values))
+        if t != "Player" and t != "int" and t not in self.boards.geometries:
+            raise NotNative(f"a variable indexed by {t}", span)
+        if not values or values != list(range(values[0], values[0] + len(values))):
+            raise NotNative(f"a variable indexed by {t} values that do not follow each other", span)
+        return (values[0], len(values), ())
 
     def code_of(self, value, t: str, span) -> int:
         base = strip_optional(t)
@@ -158,7 +164,8 @@ class KernelSource:
         head = ["import numpy as np", "from numba import njit",
                 "from referee.interpreter.native.bot_random import below, seeded",
                 "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
-                f"STATE_SIZE = {self.size}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
+                "from referee.interpreter.native.random_stream import below as game_below, mix",
+                f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
                 *self.boards.constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
@@ -172,34 +179,41 @@ class KernelSource:
         self.define(f"def fn_{fn.name}(S, cur{scope.params()}):", [f"return {value}"])
 
     def action(self, index: int, action) -> None:
-        binder = action.binders[0] if action.binders else None
-        scope = Scope({binder.name: f"L_{binder.name}"} if binder else {})
+        binders = action.binders
+        names = [f"L_{b.name}" for b in binders]
+        scope = Scope({b.name: name for b, name in zip(binders, names)})
         body = [untag(s) for s in action.body]
         requires = []
         while body and isinstance(body[0], ast.Require):
             requires.append(body.pop(0))
         if any(isinstance(s, ast.Require) for s in body):
             raise NotNative("a require after the action's first effect", action.span)
-        tests = ([binder.condition] if binder is not None and binder.condition is not None else []) + \
-            [r.condition for r in requires]
+        tests = [b.condition for b in binders if b.condition is not None] + [r.condition for r in requires]
         legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests] + ["return True"]
-        self.define(f"def legal_{action.name}(S, cur{scope.params()}):", legal)
+        arguments = "".join(f", {name}" for name in names)
+        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
         apply = self.block(body, scope, flow=False)
-        self.define(f"def act_{action.name}(S, cur{scope.params()}):", apply or ["pass"])
-        # the moves of the action, in the order of its binder's domain, after `start` in buf
-        loop, first = (self.domain_loop(binder, scope, "v") if binder else ([], None))
-        value = "v" if binder else "0"
-        inner = [f"if legal_{action.name}(S, cur{', v' if binder else ''}):",
-                 f"    buf[n] = {index * MOVE_BASE} + {value}", "    n += 1"]
-        indent = "    " * len(loop)
-        lines = ["n = start"] + loop + [indent + line for line in inner] + ["return n"]
-        self.define(f"def moves_{action.name}(S, cur, buf, start):", lines)
-        some = [line.replace("buf[n] = ", "return True  # ").replace("n += 1", "pass") for line in inner]
+        self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
+        # the moves of the action: its binders' domains nested, first binder outermost
+        loop, inner_scope = [], Scope()
+        for depth, (binder, name) in enumerate(zip(binders, names)):
+            lines, _ = self.domain_loop(binder, inner_scope, name)
+            loop += ["    " * depth + line for line in lines]
+            inner_scope = inner_scope.child(**{binder.name: name})
+        code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
+        fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
+        indent = "    " * len(binders)
+        listed = [f"if legal_{action.name}(S, cur{arguments}):",
+                  f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n",
+                  f"    buf[n] = {code}", "    n += 1"]
+        self.define(f"def moves_{action.name}(S, cur, buf, start):",
+                    ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
-                    loop + [indent + line for line in some] + ["return False"])
-        self.define(f"def run_{action.name}(S, cur, move):",
-                    [f"act_{action.name}(S, cur{', move - ' + str(index * MOVE_BASE) if binder else ''})"])
-        _ = first
+                    loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
+                            "return False"])
+        mask = (1 << ARGUMENT_BITS) - 1
+        decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
+        self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
 
     def domain_loop(self, binder, scope, var: str) -> tuple:
         """The `for` line of a binder over its domain (several lines for a filtered one)."""
@@ -209,6 +223,8 @@ class KernelSource:
             return [f"for {var} in range({first}, {first + size}):"], domain
         if isinstance(domain, ast.Name) and domain.id in self.game.enum_members:
             return [f"for {var} in range({len(self.game.enum_members[domain.id])}):"], domain
+        if isinstance(domain, ast.Name) and domain.id == "players" and domain.id not in scope.names:
+            return [f"for {var} in range(1, PLAYERS + 1):"], domain
         if isinstance(domain, ast.Range):
             low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
             return [f"for {var} in range({low}, {high} + 1):"], domain
@@ -262,6 +278,8 @@ class KernelSource:
         if kind is ast.Finish:
             mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, 'list[Player]')})"
             return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
+        if kind is ast.Log:              # (the log is not played: it changes no move)
+            return []
         if flow and kind is ast.Play:
             return self.play(node)
         if flow and kind is ast.Turns:
@@ -318,16 +336,14 @@ class KernelSource:
     def setup(self) -> None:
         lines = ["S[:] = 0", "S[CURRENT] = 1"]
         for name, slot in self.vars.items():
-            end = self.size - len(SLOTS) if name == list(self.vars)[-1] else None
-            _ = end
             cells = 1
             for _, size, _ in slot.axes:
                 cells *= size
             lines.append(f"S[{slot.offset}:{slot.offset + cells}] = {slot.default}")
-        setup = self.program.setup
-        if setup is not None:
-            lines += self.block(setup.body, Scope(), flow=False)
         self.define("def setup(S, cur):", lines)
+        setup = self.program.setup
+        self.define("def setup_effects(S, cur):",
+                    self.block(setup.body, Scope(), flow=False) if setup is not None else [])
 
     def flow(self) -> None:
         flow = self.program.flow
@@ -384,6 +400,13 @@ class KernelSource:
             return scope.names[name]
         if name == "current":
             return "cur"
+        if name == "num_players":
+            return "PLAYERS"
+        if name in self.game.params:
+            value = self.game.params[name]
+            if value.__class__ not in (int, bool):
+                raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
+            return str(int(value))
         if name in self.vars and not self.vars[name].axes:
             return f"S[{self.vars[name].offset}]"
         for members in self.game.enum_members.values():
@@ -460,6 +483,10 @@ class KernelSource:
         if name in ("next", "previous") and len(args) == 1:
             p = self.expr(args[0], scope, "Player")
             return f"({p} % PLAYERS + 1)" if name == "next" else f"(({p} - 2) % PLAYERS + 1)"
+        if name == "pick" and len(args) == 1 and isinstance(untag(args[0]), ast.Range):
+            domain = untag(args[0])
+            low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
+            return f"pick_in(S, {low}, {high})"
         if name == "can_play":
             action = untag(args[0])
             if not isinstance(action, ast.Name) or action.id not in self.actions:
@@ -517,6 +544,17 @@ def driver(source: KernelSource) -> str:
     players = source.players
     return f'''
 @njit
+def pick_in(S, low, high):
+    """pick(low..high): the game's own random stream (splitmix64), its state in S[RNG]."""
+    if high < low:
+        S[ERROR] = 1
+        return low
+    index, state = game_below(np.uint64(S[RNG]), high - low + 1)
+    S[RNG] = np.int64(state)
+    return low + index
+
+
+@njit
 def read(S, i, default):
     return S[i] if i >= 0 else default
 
@@ -557,10 +595,12 @@ def playouts(seeds, max_moves):
     scores = np.zeros((games, {players}), dtype=np.int64)
     returns = np.zeros((games, {players}), dtype=np.int64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
-    buf = np.empty(MOVE_BASE, dtype=np.int64)
+    buf = np.empty(MOST_MOVES, dtype=np.int64)
     for g in range(games):
         mt = seeded(seeds[g])
         setup(S, 1)
+        S[RNG] = np.int64(mix(np.uint64(seeds[g])))
+        setup_effects(S, 1)
         if not S[ERROR] and not S[TERMINAL]:
             run_flow(S, mt, buf, max_moves)
         length[g] = S[MOVES]
