@@ -108,7 +108,8 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
     kernel = native_kernel(args, game, seeds, bots, details)
     if kernel is not None:
         for start in range(0, len(seeds), NATIVE_BATCH):
-            yield from kernel.records(seeds[start:start + NATIVE_BATCH], args.max_moves)
+            yield from kernel.records(seeds[start:start + NATIVE_BATCH], args.max_moves,
+                                      lambda seed: simulate.simulate_game(game, seed, args.max_moves))
             progress.update(min(start + NATIVE_BATCH, len(seeds)))
         return
     if played_here(args, jobs):

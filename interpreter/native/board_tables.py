@@ -7,12 +7,11 @@ column, its neighbour one step along each direction of the `Direction` enum (-1:
 and along each line direction of `has_line`."""
 from __future__ import annotations
 
-from referee.dsl import ast
+from .not_native import NotNative
 
 
 class BoardTables:
     def __init__(self, game):
-        from .rules_source import NotNative
         self.game = game
         self.geometries = dict(game.geometries)
         self.ids = 0
@@ -62,7 +61,6 @@ class BoardTables:
                 f"BOARD_DIRECTIONS = np.arange({len(self.directions)}, dtype=np.int64)"]
 
     def call(self, renderer, node, scope) -> str:
-        from .rules_source import NotNative
         name, args = node.name, node.arguments
 
         def arg(k, t):
@@ -82,5 +80,3 @@ class BoardTables:
             return f"has_line(BOARD_LINE, {arg(0, 'list[' + str(cell) + ']')}, {arg(1, 'int')})"
         raise NotNative(f"the function {name} has no native form yet", node.span)
 
-
-_ = ast

@@ -3,9 +3,10 @@ under the hash of that source (which holds the options, params and player count 
 rendered for), imported from there and compiled by Numba, whose own cache (`cache=True`) sits
 beside it: the first run of a game pays its compile once, later runs load it.
 
-`Kernel.records(seeds, max_moves)` gives simulate_game's records of those seeds: the kernel
-plays the games; a game it flags (a runtime error, a dead end, a value outside its coding) is
-played again in Python, which gives its exact record.
+`Kernel.records(seeds, max_moves, in_python)` gives simulate_game's records of those seeds: the
+kernel plays the games; a game it flags (a runtime error, a dead end, a value outside its
+coding) is played again in Python (`in_python(seed)`, given by the caller: play/ is a layer
+above this one), which gives its exact record.
 """
 from __future__ import annotations
 
@@ -49,23 +50,23 @@ class Kernel:
         """(status, length, winners mask, scores, returns) arrays of the games of these seeds."""
         return self.module.playouts(np.asarray(seeds, dtype=np.int64), int(max_moves))
 
-    def records(self, seeds, max_moves: int) -> list:
-        from ..play.simulate import simulate_game
+    def records(self, seeds, max_moves: int, in_python) -> list:
+        """simulate_game's records of these seeds; in_python(seed): that record, played in Python
+        (for a game the kernel flags)."""
         seeds = list(seeds)
         status, length, winners, scores, returns = self.play(seeds, max_moves)
         out = []
         for k, seed in enumerate(seeds):
             if status[k] == TO_PYTHON:
-                out.append(simulate_game(self.game, seed, max_moves))
+                out.append(in_python(seed))
                 continue
             out.append(self.record(seed, status[k], int(length[k]), int(winners[k]), scores[k], returns[k]))
         return out
 
-    def bench(self, first_seed: int, seconds: float, max_moves: int) -> dict:
+    def bench(self, first_seed: int, seconds: float, max_moves: int, in_python) -> dict:
         """bench_playouts natively: games of seeds first_seed, first_seed + 1, ... in batches
         until `seconds` have passed (a batch grows until a call takes a tenth of a second); a
         game the kernel flags is played again in Python, and a runtime error stops the run."""
-        from ..play.simulate import simulate_game
         playouts = moves = 0
         seed, batch = first_seed, 16
         started = time.perf_counter()
@@ -74,7 +75,7 @@ class Kernel:
             called = time.perf_counter()
             status, length, _, _, _ = self.play(range(seed, seed + batch), max_moves)
             for k in np.flatnonzero(status == TO_PYTHON):
-                record = simulate_game(self.game, seed + int(k), max_moves)
+                record = in_python(seed + int(k))
                 if record["error"] is not None:
                     return {"playouts": playouts, "moves": moves, "seconds": time.perf_counter() - started,
                             "error": (seed + int(k), record["error"])}

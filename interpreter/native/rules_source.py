@@ -21,24 +21,13 @@ from referee.dsl import ast
 from referee.dsl.types import element_of, strip_optional
 
 from .board_tables import BoardTables
+from .not_native import NotNative
 
 INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG")
-
-
-class NotNative(Exception):
-    """A construct the kernel renderer does not handle: what, and where the rules say it."""
-
-    def __init__(self, what: str, span=None):
-        super().__init__(what)
-        self.what, self.span = what, span
-
-    def note(self) -> str:
-        where = f"{self.span.file}:{self.span.line}: " if self.span is not None else ""
-        return f"{where}{self.what}"
 
 
 @attrs.frozen

@@ -148,7 +148,8 @@ def cmd_bench(args) -> int:
     if kernel is not None:
         compiled = kernel.compile()
         with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
-            parts = [kernel.bench(args.seed, args.seconds, args.max_moves)]
+            parts = [kernel.bench(args.seed, args.seconds, args.max_moves,
+                                  lambda seed: simulate.simulate_game(game, seed, args.max_moves))]
         jobs = 1
     elif jobs <= 1:
         with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
