@@ -34,6 +34,13 @@ def seeded(seed):
     """The generator of random.Random(seed), for 0 <= seed < 2**32 (CPython's init_by_array
     over the one-word key [seed]): 625 uint64 (each word below 2**32, then the position)."""
     mt = np.empty(N + 1, dtype=np.uint64)
+    seed_into(mt, seed)
+    return mt
+
+
+@njit(cache=True)
+def seed_into(mt, seed):
+    """seeded(seed), written into the array mt (a kernel seeds one array game after game)."""
     mt[:N] = INIT
     key = np.uint64(seed)
     i = 1
@@ -55,7 +62,6 @@ def seeded(seed):
             i = 1
     mt[0] = np.uint64(0x80000000)
     mt[N] = np.uint64(N)
-    return mt
 
 
 @njit(cache=True)

@@ -75,15 +75,30 @@ def has_line(lines, cells, length):
         return True
     if len(cells) == 0 or length > len(cells):
         return False
-    chosen = np.zeros(lines.shape[0], dtype=np.bool_)
+    if lines.shape[0] <= 64:            # (a board of 64 cells at most: the set as one word)
+        chosen = np.uint64(0)
+        for cell in cells:
+            chosen |= np.uint64(1) << np.uint64(cell)
+        for cell in cells:
+            for j in range(lines.shape[1]):
+                at, run = cell, 1
+                while run < length:
+                    at = lines[at, j]
+                    if at < 0 or not (chosen >> np.uint64(at)) & np.uint64(1):
+                        break
+                    run += 1
+                if run >= length:
+                    return True
+        return False
+    marked = np.zeros(lines.shape[0], dtype=np.bool_)
     for cell in cells:
-        chosen[cell] = True
+        marked[cell] = True
     for cell in cells:
         for j in range(lines.shape[1]):
             at, run = cell, 1
             while run < length:
                 at = lines[at, j]
-                if at < 0 or not chosen[at]:
+                if at < 0 or not marked[at]:
                     break
                 run += 1
             if run >= length:

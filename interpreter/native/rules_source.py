@@ -151,7 +151,7 @@ class KernelSource:
         self.flow()
         self.results()
         head = ["import numpy as np", "from numba import njit",
-                "from referee.interpreter.native.bot_random import below, seeded",
+                "from referee.interpreter.native.bot_random import below, seed_into",
                 "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
@@ -205,22 +205,23 @@ class KernelSource:
         self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
 
     def domain_loop(self, binder, scope, var: str) -> tuple:
-        """The `for` line of a binder over its domain (several lines for a filtered one)."""
+        """(the lines of a loop over a binder's domain, how many values it has at most)."""
         domain = untag(binder.domain)
         if isinstance(domain, ast.Name) and domain.id in self.boards.geometries:
             first, size = self.boards.range_of(domain.id)
-            return [f"for {var} in range({first}, {first + size}):"], domain
+            return [f"for {var} in range({first}, {first + size}):"], str(size)
         if isinstance(domain, ast.Name) and domain.id in self.game.enum_members:
-            return [f"for {var} in range({len(self.game.enum_members[domain.id])}):"], domain
+            size = len(self.game.enum_members[domain.id])
+            return [f"for {var} in range({size}):"], str(size)
         if isinstance(domain, ast.Name) and domain.id == "players" and domain.id not in scope.names:
-            return [f"for {var} in range(1, PLAYERS + 1):"], domain
+            return [f"for {var} in range(1, PLAYERS + 1):"], "PLAYERS"
         if isinstance(domain, ast.Range):
             low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
-            return [f"for {var} in range({low}, {high} + 1):"], domain
+            return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
         t = self.type_of(domain)
         if not strip_optional(t).startswith("list["):
             raise NotNative(f"a domain of type {t}", domain.span)
-        return [f"for {var} in {self.expr(domain, scope, t)}:"], domain
+        return [f"items_{var} = {self.expr(domain, scope, t)}", f"for {var} in items_{var}:"], f"len(items_{var})"
 
     # ---- statements ------------------------------------------------------------------------
     def block(self, statements, scope, flow: bool) -> list:
@@ -489,7 +490,7 @@ class KernelSource:
         kind, binder = node.kind, node.binder
         name = self.fresh(f"agg_{kind}_")
         var = self.fresh("x")
-        loop, _ = self.domain_loop(binder, scope, var)
+        loop, capacity = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
         element = strip_optional(element_of(self.type_of(binder.domain))) \
             if not isinstance(untag(binder.domain), (ast.Name, ast.Range)) else None
@@ -497,6 +498,8 @@ class KernelSource:
         value_type = self.type_of(node.value) if node.value is not None else (element or "int")
         value = self.expr(node.value, inner, value_type) if node.value is not None else var
         before, each, after = self.aggregate_parts(kind, value, var, node)
+        if kind in ("filter", "map"):           # (the list's room: the domain's size)
+            loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)"] + loop[-1:]
         body = before + loop + ["    " + line for line in test + each] + after
         self.define(f"def {name}(S, cur{scope.params()}):", body)
         return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
@@ -509,7 +512,7 @@ class KernelSource:
         if kind == "all":
             return [], [f"if not ({value}): return False"] if node.value is not None else [], ["return True"]
         if kind == "first":
-            return [], [f"return {var}"], ["return -1"]
+            return [], [f"return {var}"], [f"return {self.none_of(self.type_of(node))}"]
         if kind == "sum":
             return ["total = 0"], [f"total += {value}"], ["return total"]
         if kind in ("min", "max"):
@@ -517,8 +520,7 @@ class KernelSource:
             return [f"best = {INT_NONE}", "found = False"], \
                 [f"v = {value}", f"if not found or v {better} best:", "    best = v", "    found = True"], ["return best"]
         if kind in ("filter", "map"):
-            return ["out = np.empty(4096, dtype=np.int64)", "n = 0"], \
-                [f"out[n] = {value if kind == 'map' else var}", "n += 1"], ["return out[:n].copy()"]
+            return ["n = 0"], [f"out[n] = {value if kind == 'map' else var}", "n += 1"], ["return out[:n]"]
         raise NotNative(f"the aggregate {kind} has no native form yet", node.span)
 
 
@@ -584,9 +586,10 @@ def playouts(seeds, max_moves):
     scores = np.zeros((games, {players}), dtype=np.int64)
     returns = np.zeros((games, {players}), dtype=np.int64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
+    mt = np.empty(625, dtype=np.uint64)
     buf = np.empty(MOST_MOVES, dtype=np.int64)
     for g in range(games):
-        mt = seeded(seeds[g])
+        seed_into(mt, seeds[g])
         setup(S, 1)
         S[RNG] = np.int64(mix(np.uint64(seeds[g])))
         setup_effects(S, 1)
