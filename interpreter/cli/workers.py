@@ -105,11 +105,13 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
     from ..play import parallel, simulate
     seeds = range(args.seed, args.seed + args.n)
     log_dir = getattr(args, "log", None)
-    kernel = native_kernel(args, game, seeds, bots, details)
+    kernel = native_kernel(args, game, seeds, bots)
     if kernel is not None:
         for start in range(0, len(seeds), NATIVE_BATCH):
             yield from kernel.records(seeds[start:start + NATIVE_BATCH], args.max_moves,
-                                      lambda seed: simulate.simulate_game(game, seed, args.max_moves))
+                                      lambda seed: simulate.simulate_game(game, seed, args.max_moves, None,
+                                                                          args.file, bots, details),
+                                      details)
             progress.update(min(start + NATIVE_BATCH, len(seeds)))
         return
     if played_here(args, jobs):
@@ -125,7 +127,7 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
 NATIVE_BATCH = 1000         # games per call of a native kernel (progress between calls)
 
 
-def native_kernel(args, game, seeds, bots=None, details=False):
+def native_kernel(args, game, seeds, bots=None):
     """The game's native kernel when --engine asks for one and it can play these games as
     asked, else None (and a one-line note on stderr when native was asked: why not)."""
     engine = getattr(args, "engine", "python")
@@ -134,8 +136,7 @@ def native_kernel(args, game, seeds, bots=None, details=False):
     from ..native.engine_choice import native_kernel as chosen, numba_missing
     why = ("--log-dir writes each game's log" if getattr(args, "log", None) else
            "--coverage counts the rules' coverage" if getattr(args, "coverage", False) else
-           "a bot other than random plays" if bots and any(kind != "random" for kind in bots.values()) else
-           "analyze counts each move's branching and actions" if details else None)
+           "a bot other than random plays" if bots and any(kind != "random" for kind in bots.values()) else None)
     if why is None and numba_missing() is None:
         from ..native.kernel import seeds_fit
         if not seeds_fit(seeds):

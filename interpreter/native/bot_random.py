@@ -3,8 +3,11 @@ by init_by_array as CPython does) and `randrange(n)` (getrandbits of n's bit len
 again while the number is n or more), so that a native playout chooses the same move among the
 same legal moves, in the same order, as `play/bots.py`'s RandomBot.
 
-The generator is a uint64 array of 625: the 624 words of the state (each below 2**32) and
-the position in it.
+The generator is a uint64 array of 626: the 624 words of the state (each below 2**32), the
+position in it, and how many words of the current round are twisted. The twist is done a word
+at a time, as the draws reach it (word k needs the old words k and k + 1 and word k + 397, old
+below 227 and twisted beyond): the same words as CPython's whole twist, but a game of a few
+dozen draws twists a few dozen words, not 624.
 """
 import numpy as np
 from numba import njit
@@ -33,7 +36,7 @@ INIT = genrand_words(19650218)
 def seeded(seed):
     """The generator of random.Random(seed), for 0 <= seed < 2**32 (CPython's init_by_array
     over the one-word key [seed]): 625 uint64 (each word below 2**32, then the position)."""
-    mt = np.empty(N + 1, dtype=np.uint64)
+    mt = np.empty(N + 2, dtype=np.uint64)
     seed_into(mt, seed)
     return mt
 
@@ -62,27 +65,31 @@ def seed_into(mt, seed):
             i = 1
     mt[0] = np.uint64(0x80000000)
     mt[N] = np.uint64(N)
+    mt[N + 1] = np.uint64(N)
 
 
-@njit(cache=True)
-def twist(mt):
-    for k in range(N):
-        following = k + 1 if k + 1 < N else 0
-        ahead = k + M if k + M < N else k + M - N
-        y = (mt[k] & UPPER) | (mt[following] & LOWER)
-        value = mt[ahead] ^ (y >> U1)
-        if y & U1:
-            value ^= MATRIX_A
-        mt[k] = value
-    mt[N] = np.uint64(0)
+@njit(cache=True, inline="always")
+def twist_word(mt, k):
+    """Word k of the next round, in place (the step of CPython's twist for k)."""
+    following = k + 1 if k + 1 < N else 0
+    ahead = k + M if k + M < N else k + M - N
+    y = (mt[k] & UPPER) | (mt[following] & LOWER)
+    value = mt[ahead] ^ (y >> U1)
+    if y & U1:
+        value ^= MATRIX_A
+    mt[k] = value
 
 
 @njit(cache=True)
 def next_word(mt):
     """The next 32-bit output (genrand_uint32), as a uint64."""
-    if mt[N] >= np.uint64(N):
-        twist(mt)
     position = np.int64(mt[N])
+    if position >= N:                   # a new round: none of its words twisted yet
+        position = 0
+        mt[N + 1] = np.uint64(0)
+    if np.int64(mt[N + 1]) <= position:
+        twist_word(mt, position)
+        mt[N + 1] = np.uint64(position + 1)
     y = mt[position]
     mt[N] = np.uint64(position + 1)
     y ^= y >> U11
@@ -104,14 +111,3 @@ def below(mt, n):
     while r >= n:
         r = np.int64(next_word(mt) >> shift)
     return r
-
-
-def generator(rng) -> np.ndarray:
-    """A Python random.Random's state as the kernel's array (any seed)."""
-    version, words, gauss = rng.getstate()
-    return np.array(words, dtype=np.uint64)
-
-
-def restore(rng, mt: np.ndarray) -> None:
-    """Put the kernel's generator back into the Python random.Random it came from."""
-    rng.setstate((3, tuple(int(w) for w in mt), None))

@@ -23,6 +23,8 @@ from .rules_source import NotNative, render
 
 CACHE_ENV = "REFEREE_NATIVE_CACHE"
 FINISHED, STOPPED, TO_PYTHON = 0, 1, 2
+NO_TRAIL = np.zeros(1, dtype=np.int64)      # (no details asked)
+DETAILED_MOVES = 1_000_000                  # the moves of one game analyze records at most natively
 
 
 def cache_folder() -> Path:
@@ -42,18 +44,23 @@ class Kernel:
         """Compile (or load from the cache) by playing one game: the seconds it took."""
         if self.compile_seconds is None:
             started = time.perf_counter()
-            self.module.playouts(np.arange(1, dtype=np.int64), 1)
+            self.module.playouts(np.arange(1, dtype=np.int64), 1, NO_TRAIL)
             self.compile_seconds = time.perf_counter() - started
         return self.compile_seconds
 
-    def play(self, seeds, max_moves: int):
-        """(status, length, winners mask, scores, returns) arrays of the games of these seeds."""
-        return self.module.playouts(np.asarray(seeds, dtype=np.int64), int(max_moves))
+    def play(self, seeds, max_moves: int, trail=None):
+        """(status, length, winners mask, scores, returns) arrays of the games of these seeds
+        (trail: see `details`)."""
+        return self.module.playouts(np.asarray(seeds, dtype=np.int64), int(max_moves),
+                                    NO_TRAIL if trail is None else trail)
 
-    def records(self, seeds, max_moves: int, in_python) -> list:
-        """simulate_game's records of these seeds; in_python(seed): that record, played in Python
-        (for a game the kernel flags)."""
+    def records(self, seeds, max_moves: int, in_python, details: bool = False) -> list:
+        """simulate_game's records of these seeds (with details: analyze's branching and
+        actions too); in_python(seed): that record, played in Python (for a game the kernel
+        flags)."""
         seeds = list(seeds)
+        if details:
+            return [self.detailed(seed, max_moves, in_python) for seed in seeds]
         status, length, winners, scores, returns = self.play(seeds, max_moves)
         out = []
         for k, seed in enumerate(seeds):
@@ -62,6 +69,23 @@ class Kernel:
                 continue
             out.append(self.record(seed, status[k], int(length[k]), int(winners[k]), scores[k], returns[k]))
         return out
+
+    def detailed(self, seed: int, max_moves: int, in_python) -> dict:
+        """One game's record with the number of legal moves at each move ("branching") and the
+        moves played per seat and action ("actions"), as simulate_game(details=True) gives."""
+        trail = np.empty(3 * min(max_moves, DETAILED_MOVES) + 3, dtype=np.int64)
+        status, length, winners, scores, returns = self.play([seed], max_moves, trail)
+        if status[0] == TO_PYTHON:
+            return in_python(seed)
+        record = self.record(seed, status[0], int(length[0]), int(winners[0]), scores[0], returns[0])
+        moves = trail[:3 * int(length[0])].reshape(-1, 3)
+        actions: dict = {}
+        for _, action, seat in moves.tolist():
+            per_seat = actions.setdefault(seat, {})
+            name = self.module.ACTION_NAMES[action]
+            per_seat[name] = per_seat.get(name, 0) + 1
+        record.update(branching=moves[:, 0].tolist(), actions=actions)
+        return record
 
     def bench(self, first_seed: int, seconds: float, max_moves: int, in_python) -> dict:
         """bench_playouts natively: games of seeds first_seed, first_seed + 1, ... in batches

@@ -154,7 +154,8 @@ class KernelSource:
                 "from referee.interpreter.native.bot_random import below, seed_into",
                 "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix",
-                f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
+                f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
+                f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
                 *self.boards.constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
@@ -307,7 +308,10 @@ class KernelSource:
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = ["move = buf[below(mt, n)]", "kind = move // MOVE_BASE"]
+        apply = ["move = buf[below(mt, n)]", "kind = move // MOVE_BASE",
+                 "if len(T) > 1:                  # (analyze: each move's branching, action, seat)",
+                 "    at = 3 * S[MOVES]", "    if at + 3 > len(T):", "        S[ERROR] = 1", "        return",
+                 "    T[at], T[at + 1], T[at + 2] = n, kind, cur"]
         for name in node.actions:
             index = self.actions[name][0]
             apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
@@ -340,7 +344,7 @@ class KernelSource:
         if flow is None:
             raise NotNative("a game with no flow")
         body = self.block(flow.body, Scope(), flow=True)
-        self.define("def run_flow(S, mt, buf, max_moves):",
+        self.define("def run_flow(S, mt, buf, max_moves, T):",
                     ["cur = S[CURRENT]", *body, "by_score(S)"])
 
     def results(self) -> None:
@@ -576,9 +580,11 @@ def winner_mask(players):
 
 
 @njit(cache=True)
-def playouts(seeds, max_moves):
+def playouts(seeds, max_moves, T):
     """Per game: status (0 finished, 1 stopped at max_moves, 2 to play again in Python), its
-    length, its winners as a bit mask, and each seat's score and return."""
+    length, its winners as a bit mask, and each seat's score and return. T: an array of one,
+    or (analyze, one game a call) of 3 per move, where each move's number of legal moves, action
+    and seat are written."""
     games = len(seeds)
     status = np.zeros(games, dtype=np.int64)
     length = np.zeros(games, dtype=np.int64)
@@ -586,7 +592,7 @@ def playouts(seeds, max_moves):
     scores = np.zeros((games, {players}), dtype=np.int64)
     returns = np.zeros((games, {players}), dtype=np.int64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
-    mt = np.empty(625, dtype=np.uint64)
+    mt = np.empty(626, dtype=np.uint64)
     buf = np.empty(MOST_MOVES, dtype=np.int64)
     for g in range(games):
         seed_into(mt, seeds[g])
@@ -594,7 +600,7 @@ def playouts(seeds, max_moves):
         S[RNG] = np.int64(mix(np.uint64(seeds[g])))
         setup_effects(S, 1)
         if not S[ERROR] and not S[TERMINAL]:
-            run_flow(S, mt, buf, max_moves)
+            run_flow(S, mt, buf, max_moves, T)
         length[g] = S[MOVES]
         winners[g] = S[WINNERS]
         if S[ERROR] or S[WINNERS] < 0:
