@@ -24,7 +24,14 @@ def native_kernel(game, engine: str, why_not_here: str | None = None):
     if reason is None:
         from .kernel import NotNative, load_kernel
         try:
-            return load_kernel(game), None
+            kernel = load_kernel(game)
+            kernel.compile()            # (here, so that a kernel that does not build falls back)
+            return kernel, None
         except NotNative as refused:
             reason = refused.note()
+        except OSError as error:
+            reason = f"the kernel cache cannot be written ({error})"
+        except Exception as error:      # a kernel Numba refuses: a gap of the renderer, said
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            reason = f"the kernel did not compile ({type(error).__name__}: {first})"
     return None, f"referee: playing in Python, not natively: {reason}"
