@@ -77,6 +77,14 @@ def test_native_records_are_the_python_records(fixture, request):
     assert any(r["winners"] == [1] for r in python) and any(r["winners"] == [2] for r in python)
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=8), st.integers(1, 12))
+def test_any_seeds_and_move_limit_give_the_python_records(liars_dice, seeds, max_moves):
+    def in_python(seed):
+        return simulate_game(liars_dice.game, seed, max_moves)
+    assert liars_dice.records(seeds, max_moves, in_python) == [in_python(seed) for seed in seeds]
+
+
 def test_a_game_stopped_at_max_moves_is_unfinished_in_both(tic_tac_toe):
     python = [simulate_game(tic_tac_toe.game, s, 4) for s in range(5)]
     native = tic_tac_toe.records(range(5), 4, lambda seed: simulate_game(tic_tac_toe.game, seed, 4))
@@ -124,6 +132,26 @@ def test_what_the_kernel_does_not_do_is_said(capsys, tmp_path):
 def test_the_python_engine_says_nothing():
     game, _, _ = load_game("games/kuhn-poker.rules", players=2)
     assert native_kernel(game, "python") == (None, None)
+
+
+def test_without_numba_native_plays_in_python_and_says_so(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "numba", None)          # (import numba then fails)
+    game, _, _ = load_game("games/tic-tac-toe.rules", players=2)
+    kernel, note = native_kernel(game, "auto")
+    assert kernel is None and "Numba is not installed (pip install 'referee[native]')" in note
+
+
+def test_a_kernel_that_does_not_compile_falls_back_with_a_note(monkeypatch):
+    from referee.interpreter.native import kernel as kernel_module
+
+    class Refused:
+        def compile(self):
+            raise TypeError("no typing for this\nmore detail")
+    monkeypatch.setattr(kernel_module, "load_kernel", lambda game: Refused())
+    game, _, _ = load_game("games/tic-tac-toe.rules", players=2)
+    kernel, note = native_kernel(game, "native")
+    assert kernel is None and note.endswith("the kernel did not compile (TypeError: no typing for this)")
 
 
 def test_not_native_names_the_construct_and_its_line(tmp_path):

@@ -519,6 +519,8 @@ class KernelSource:
             return [], [f"return {var}"], [f"return {self.none_of(self.type_of(node))}"]
         if kind == "sum":
             return ["total = 0"], [f"total += {value}"], ["return total"]
+        if kind == "min" and node.value is None and isinstance(untag(node.binder.domain), ast.Range):
+            return [], [f"return {var}"], [f"return {INT_NONE}"]     # (ascending: the first one is the least)
         if kind in ("min", "max"):
             better = "<" if kind == "min" else ">"
             return [f"best = {INT_NONE}", "found = False"], \
