@@ -7,6 +7,8 @@ column, its neighbour one step along each direction of the `Direction` enum (-1:
 and along each line direction of `has_line`."""
 from __future__ import annotations
 
+import numpy as np
+
 from .not_native import NotNative
 
 
@@ -33,32 +35,56 @@ class BoardTables:
     def range_of(self, name: str) -> tuple:
         return 0, self.ids
 
-    def constants(self) -> list:
+    def arrays(self) -> dict:
+        """The board's tables by their names in a kernel module: name -> (values, numpy dtype, shape)."""
         if not self.geometries:
-            return []
+            return {}
         g = self.geometry
         where = {eid: rc for rc, eid in g.at.items()}
-        rows = [where[c][0] for c in g.cells]
-        cols = [where[c][1] for c in g.cells]
 
         def step(cell, delta):
             r, c = where[cell]
             return g.at.get((r + delta[0], c + delta[1]), -1)
-        steps = [[step(c, g.deltas[d]) for d in self.directions] for c in g.cells]
-        lines = [[step(c, delta) for delta in g.steps] for c in g.cells]
-        at = [[g.at.get((r, c), -1) for c in range(g.cols + 2)] for r in range(g.rows + 2)]
         units = [[-1] * 3 for _ in range(3)]
         for k, d in enumerate(self.directions):
             dr, dc = g.deltas[d]
             if abs(dr) <= 1 and abs(dc) <= 1:
                 units[dr + 1][dc + 1] = k
-        return [f"BOARD_ROW = np.array({rows}, dtype=np.int64)",
-                f"BOARD_COL = np.array({cols}, dtype=np.int64)",
-                f"BOARD_STEP = np.array({steps}, dtype=np.int64).reshape({len(g.cells)}, {len(self.directions)})",
-                f"BOARD_LINE = np.array({lines}, dtype=np.int64).reshape({len(g.cells)}, {len(g.steps)})",
-                f"BOARD_AT = np.array({at}, dtype=np.int64)",
-                f"BOARD_UNIT = np.array({units}, dtype=np.int64)",
-                f"BOARD_DIRECTIONS = np.arange({len(self.directions)}, dtype=np.int64)"]
+        bits, shifts = self.line_bits(where)
+        cells, directions = len(g.cells), len(self.directions)
+        return {"BOARD_BIT": (bits, "uint64", (cells,)), "BOARD_SHIFT": (shifts, "int64", (len(shifts),)),
+                "BOARD_ROW": ([where[c][0] for c in g.cells], "int64", (cells,)),
+                "BOARD_COL": ([where[c][1] for c in g.cells], "int64", (cells,)),
+                "BOARD_STEP": ([step(c, g.deltas[d]) for c in g.cells for d in self.directions], "int64",
+                               (cells, directions)),
+                "BOARD_LINE": ([step(c, delta) for c in g.cells for delta in g.steps], "int64", (cells, len(g.steps))),
+                "BOARD_AT": ([g.at.get((r, c), -1) for r in range(g.rows + 2) for c in range(g.cols + 2)], "int64",
+                             (g.rows + 2, g.cols + 2)),
+                "BOARD_UNIT": ([u for row in units for u in row], "int64", (3, 3)),
+                "BOARD_DIRECTIONS": (list(range(directions)), "int64", (directions,))}
+
+    def constants(self) -> list:
+        """The tables as a kernel module's global arrays (which Numba takes as constants)."""
+        return [f"{name} = np.array({values}, dtype=np.{dtype}).reshape({shape})"
+                for name, (values, dtype, shape) in self.arrays().items()]
+
+    def numpy_arrays(self) -> dict:
+        """The tables as numpy arrays, as the kernel module holds them."""
+        return {name: np.array(values, dtype=dtype).reshape(shape) for name, (values, dtype, shape) in self.arrays().items()}
+
+    def line_bits(self, where) -> tuple:
+        """Each cell's bit and each line direction's shift, laid out as stdlib's line_bits lays
+        them (rows with empty columns between them, so that a step never wraps), when the board
+        fits one 64-bit word; else no bits and the shifts [-1] (has_line then walks the lines)."""
+        g = self.geometry
+        rows = [r for r, _ in where.values()]
+        cols = [c for _, c in where.values()]
+        pad = max(abs(dc) for _, dc in g.steps)
+        width = max(cols) - min(cols) + 1 + pad
+        positions = [(where[c][0] - min(rows)) * width + (where[c][1] - min(cols)) for c in g.cells]
+        if max(positions) >= 64 or any(dr * width + dc <= 0 for dr, dc in g.steps):
+            return [0] * len(g.cells), [-1]
+        return [1 << p for p in positions], [dr * width + dc for dr, dc in g.steps]
 
     def call(self, renderer, node, scope) -> str:
         name, args = node.name, node.arguments
@@ -77,6 +103,6 @@ class BoardTables:
         if name == "between":
             return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, cell + '?')}, {arg(1, cell + '?')})"
         if name == "has_line":
-            return f"has_line(BOARD_LINE, {arg(0, 'list[' + str(cell) + ']')}, {arg(1, 'int')})"
+            return f"has_line(BOARD_LINE, BOARD_BIT, BOARD_SHIFT, {arg(0, 'list[' + str(cell) + ']')}, {arg(1, 'int')})"
         raise NotNative(f"the function {name} has no native form yet", node.span)
 

@@ -135,9 +135,19 @@ def seeds_fit(seeds) -> bool:
     return all(0 <= s < SEEDABLE for s in seeds)
 
 
+HELPERS = ("bot_random.py", "kernel_helpers.py", "random_stream.py")
+
+
+def helpers_digest() -> str:
+    """The hash of the modules a kernel calls: part of its source, so that a kernel compiled
+    against other helpers is not loaded from Numba's cache (which checks the kernel file only)."""
+    here = Path(__file__).resolve().parent
+    return hashlib.sha256(b"".join((here / name).read_bytes() for name in HELPERS)).hexdigest()[:20]
+
+
 def load_kernel(game) -> Kernel:
     """The game's kernel, rendered and imported (compiled on first use); NotNative if it has none."""
-    source = render(game)
+    source = render(game) + f"# compiled against the helpers {helpers_digest()}\n"
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     folder = cache_folder()
     folder.mkdir(parents=True, exist_ok=True)

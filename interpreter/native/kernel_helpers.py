@@ -69,26 +69,26 @@ def between(rows, cols, units, step, a, b):
 
 
 @njit(cache=True)
-def has_line(lines, cells, length):
-    """Whether `length` of the cells stand in a row along a line direction (stdlib.has_line)."""
+def has_line(lines, bits, shifts, cells, length):
+    """Whether `length` of the cells stand in a row along a line direction (stdlib.has_line):
+    by shifts of the set as one word where the board fits one (bits, shifts: board_tables),
+    else by walking each line from each cell."""
     if length <= 0:
         return True
     if len(cells) == 0 or length > len(cells):
         return False
-    if lines.shape[0] <= 64:            # (a board of 64 cells at most: the set as one word)
+    if shifts[0] >= 0:
         chosen = np.uint64(0)
         for cell in cells:
-            chosen |= np.uint64(1) << np.uint64(cell)
-        for cell in cells:
-            for j in range(lines.shape[1]):
-                at, run = cell, 1
-                while run < length:
-                    at = lines[at, j]
-                    if at < 0 or not (chosen >> np.uint64(at)) & np.uint64(1):
-                        break
-                    run += 1
-                if run >= length:
-                    return True
+            chosen |= bits[cell]
+        for shift in shifts:
+            starts = chosen
+            for k in range(1, length):
+                starts &= chosen >> np.uint64(k * shift)
+                if not starts:
+                    break
+            if starts:
+                return True
         return False
     marked = np.zeros(lines.shape[0], dtype=np.bool_)
     for cell in cells:
