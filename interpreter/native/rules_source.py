@@ -470,9 +470,7 @@ class KernelSource:
     def expr_Call(self, node, scope, want):
         name, args = node.name, node.arguments
         if name in self.functions:
-            fn = self.functions[name]
             values = [self.expr(a, scope, self.type_of(a)) for a in args]
-            _ = fn
             return f"fn_{name}(S, cur{''.join(', ' + v for v in values)})"
         if name in ("next", "previous") and len(args) == 1:
             p = self.expr(args[0], scope, "Player")
