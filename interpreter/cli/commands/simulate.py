@@ -11,7 +11,7 @@ from ...tools import coverage
 from ..common import describe, load, log_folder, param_text, print_json, print_summary
 from ..errors import CANNOT_WRITE, OK, RUNTIME, CliError
 from ..progress import Progress, Ticking, wanted
-from ..workers import jobs_of, simulated_games, worker_pool
+from ..workers import jobs_of, native_kernel, simulated_games, worker_pool
 
 
 def cmd_simulate(args) -> int:
@@ -151,7 +151,15 @@ def cmd_bench(args) -> int:
     from ...play import parallel
     game = load(args.file, args.option, args.players, args.coverage, args.param)
     jobs = jobs_of(args)
-    if jobs <= 1:
+    kernel = native_kernel(args, game, [args.seed])
+    compiled = None
+    if kernel is not None:
+        compiled = kernel.compile()
+        with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
+            parts = [kernel.bench(args.seed, args.seconds, args.max_moves,
+                                  lambda seed: simulate.simulate_game(game, seed, args.max_moves))]
+        jobs = 1
+    elif jobs <= 1:
         with Ticking(args.seconds, "benchmarking", enabled=wanted(args)):
             parts = [simulate.bench_playouts(game, args.seed, 1, args.seconds, args.max_moves)]
     else:
@@ -178,6 +186,8 @@ def cmd_bench(args) -> int:
         "moves_per_second": round(moves / elapsed, 1),
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
         "coverage": args.coverage,
+        "engine": "native" if kernel is not None else "python",
+        **({"compile_seconds": round(compiled, 3)} if compiled is not None else {}),
     }
     if args.json:
         print_json(result)
@@ -185,6 +195,8 @@ def cmd_bench(args) -> int:
         workers = (f" · {jobs} worker processes" if jobs > 1 else "") + (" · counting rule coverage" if args.coverage else "")
         mean = result["mean_moves_per_game"]
         args.console.report([f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}",
+                             *([f"native kernel compiled or loaded in {compiled:.2f} s (not counted)"]
+                               if compiled is not None else []),
                              f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)",
                              f"moves: {moves} ({result['moves_per_second']:.0f}/s)",
                              f"mean moves per game: {mean:.1f}" if mean is not None else
