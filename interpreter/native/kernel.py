@@ -117,7 +117,7 @@ class Kernel:
     def record(self, seed, status, length, mask, scores, returns) -> dict:
         game, players = self.game, range(1, self.game.num_players + 1)
         record = {"seed": seed, "error": None, "error_kind": None, "moves": None, "length": length,
-                  "finished": False, "winners": [], "scores": [], "outcome": None, "returns": [],
+                  "finished": False, "winners": [], "scores": [], "outcome": None, "team": None, "returns": [],
                   "log": None, "log_error": None, "coverage": None}
         if status == FINISHED:
             winners = [p for p in players if mask >> p & 1]
