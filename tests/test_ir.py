@@ -136,6 +136,5 @@ def test_a_statement_with_a_line_too_long_is_written_wide_and_only_it():
     values = {n.name: k for k, n in enumerate(names)}
     assert eval("\n".join(wide).strip()[len("return "):], {"f": lambda *a: a}, values) == tuple(range(12))
     assert (LAYOUT.spread, LAYOUT.wide) == (SPREAD, False)      # (as it was after)
-    # what cannot go over lines (host code) stays as it is
-    host = ir.Host(("z = " + " + ".join(n.name for n in names) * 2,))
-    assert body(host) == ["    " + host.lines[0]]
+    # what cannot go over lines (one name longer than the limit) stays as it is
+    assert body(ir.Assign("z", ir.Local("v" * (LONGEST + 1)))) == ["    z = " + "v" * (LONGEST + 1)]
