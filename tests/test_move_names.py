@@ -250,7 +250,7 @@ flow { turns from 1 until rounds >= 3 { play go } }
     state = game.new_initial_state(0)
     for _ in range(3):
         state.apply("go")
-    assert state.log == ["P1 goes after none; shade none; order ; P1, P2", "the same words every time",
+    assert state.log == ["P1 goes after none; shade none; order; P1, P2", "the same words every time",
                          "P2 goes after P1; shade red; order P1, P1; P2, P3", "the same words every time",
                          "P3 goes after P2; shade blue; order P2, P1; P3, P1", "the same words every time"]
     module = game.compiler.module_source()
