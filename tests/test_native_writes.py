@@ -6,6 +6,7 @@ three cards, a deck, hands): rendered by render_python on the State, and by rend
 Numba on its arrays (native/layout.py); the arrays after must be the State's after."""
 from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
 
@@ -261,7 +262,6 @@ def test_none_is_tested_by_the_code_its_storage_gives_it(kuhn):
                       ir.WriteVar(ir.Key("bettor"), ir.Conditional(ir.Constant(True), ir.Constant(None), ir.Local("_b"))),
                       params=("s", "L_p"))
     places = kuhn[2]
-    import attrs
     with_params = attrs.evolve(places, parameters={"tested": {"L_p": -1}})
     from referee.interpreter.native.layout import to_arrays
     game, layout, _, _ = kuhn
@@ -310,3 +310,24 @@ def test_a_charged_domain_takes_its_cost_from_the_work_budget_and_stops_past_it(
             assert err is None and tuple(got) == expected == (10, MAX_STEP_WORK - 15)
         else:
             assert str(layout.runtime_error(places, err, s)) == str(error) and "units of work" in str(error)
+
+
+def test_a_sum_of_a_list_is_its_loop_and_a_named_value_is_read_again_not_computed_before(kuhn):
+    strength = ir.ReadAttribute(ir.Local("c"), "strength")
+    total = ir.Call("sum", (ir.Comprehension(strength, ("c",), ir.ReadZone(DECK, True), None, False),))
+    # pot[L_p] only when L_p is a seat: computed before the test it would be read outside the array
+    guarded = ir.BoolOp("and", (ir.Compare("is not", ir.Local("L_p"), ir.Constant(None)),
+                                ir.Compare(">", ir.Named("_t", ir.ReadVar(ir.Key("net", (ir.Local("L_p"),)),
+                                                                          ir.Constant(-1))), ir.Constant(-5)),
+                                ir.Compare("<", ir.Local("_t"), ir.Constant(5))))
+    summed = function("summed", ir.Return(ir.Tuple((total, guarded))), params=("s", "L_p"))
+    places = attrs.evolve(kuhn[2], parameters={"summed": {"L_p": -1}})
+    from referee.interpreter.native.layout import to_arrays
+    game, layout, _, _ = kuhn
+    for seat, expected_guard in ((1, True), (None, False)):
+        s = game.new_initial_state(2)
+        fixed = to_arrays(layout, s).fixed
+        expected, _ = run_python(game, summed, s, seat)
+        got, _ = run_native(kuhn, summed, fixed, -1 if seat is None else seat, places=places)
+        assert tuple(got) == expected and expected[1] == expected_guard
+        assert expected[0] == sum(s.entities[x]["strength"] for x in s.zones["deck"])

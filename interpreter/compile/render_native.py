@@ -48,6 +48,7 @@ class NativeRenderer:
         self.temps = 0
         self.uses: set[str] = set()     # the state arrays the writes need besides the reads' (its header's)
         self.none_codes: dict[str, int] = {}     # a local -> the code of none in what it holds, when known
+        self.named_values: dict[str, str] = {}   # a local named by `:=` in this statement -> its value's text
 
     # ---- expressions ----------------------------------------------------------------------
     def expression(self, node: ir.Expression, needs: int = LOWEST) -> str:
@@ -216,19 +217,28 @@ class NativeRenderer:
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})", ATOM
 
     def named(self, node: ir.Named) -> tuple[str, int]:
-        """`(target := value)`: Numba has no `:=`, so the value is computed before the statement
-        (as an aggregate is: it only reads the state; one that may stop with an error is refused,
-        Python would not always compute it). The local keeps the value's code of none too."""
+        """`(target := value)`: Numba has no `:=`, and computing the value before the statement
+        could index an array by a value the test has not checked yet: the value is written in
+        place, and again where the statement reads the local (it only reads the state; one that
+        may stop the rules is refused). The local keeps the value's code of none too."""
         if any(isinstance(inner, ir.Call) and (inner.function in writes.ERRORS or inner.function in
                                                self.places.signatures) for inner in ir.walk(node.value)):
             raise NotNative(node, "a value named inside a test that may stop the rules")
         code = self.none_code(node.value)
-        self.pending.append((0, f"{node.target} = {self.expression(node.value)}"))
+        pending = len(self.pending)
+        text = self.expression(node.value)
+        if len(self.pending) != pending:
+            raise NotNative(node, "a value named that needs lines before its statement")
+        self.named_values[node.target] = text
         if code is not None:
             self.none_codes[node.target] = code
         else:
             self.none_codes.pop(node.target, None)
-        return node.target, ATOM
+        return f"({text})", ATOM
+
+    def local(self, node: ir.Local) -> tuple[str, int]:
+        named = self.named_values.get(node.name)
+        return (f"({named})", ATOM) if named is not None else (node.name, ATOM)
 
     def conditional(self, node: ir.Conditional) -> tuple[str, int]:
         code = self.none_code(node)
@@ -260,6 +270,7 @@ class NativeRenderer:
             if method is None:
                 raise NotNative(statement, "not rendered natively")
             method(self, statement, indent)
+            self.named_values.clear()           # (a `:=` name lives in its statement)
 
     def header(self, indent: int, text: str, node: ir.Statement, body: tuple[ir.Statement, ...]) -> None:
         self.add(indent, text, node.span)
@@ -422,7 +433,7 @@ def refuse_expression(renderer: NativeRenderer, node: ir.Expression) -> tuple[st
 
 EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int]]] = {
     ir.Constant: NativeRenderer.constant,                          # type: ignore[dict-item]
-    ir.Local: lambda r, n: (n.name, ATOM),                         # type: ignore[attr-defined]
+    ir.Local: NativeRenderer.local,                                # type: ignore[dict-item]
     ir.Global: NativeRenderer.global_,                             # type: ignore[dict-item]
     ir.ReadState: NativeRenderer.read_state,                       # type: ignore[dict-item]
     ir.ReadEnv: NativeRenderer.read_env,                           # type: ignore[dict-item]
@@ -487,7 +498,7 @@ TABLES: dict[ir.Node, str] = {ir.ReadState("vars"): "the variables are the var_ 
 
 def looped(node: ir.Node) -> bool:
     """Whether an expression needs lines before its statement natively (an aggregate's loop)."""
-    return any(isinstance(inner, (ir.Comprehension, ir.Named)) for inner in ir.walk(node))
+    return any(isinstance(inner, ir.Comprehension) for inner in ir.walk(node))
 
 
 def variables_used(function: ir.Function) -> tuple[str, ...]:
