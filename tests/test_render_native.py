@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.lower_flow import lower_run_flow
 from referee.interpreter.compile.passes import run_passes
+from referee.interpreter.compile.render_native_writes import ERRORS
 from referee.interpreter.compile.render_native import (FLOW_FIELDS, INT64, NotNative, Places, VarPlace,
                                                        render_native, source, unsupported, variables_used)
 from referee.interpreter.compile.render_python import render_function
@@ -257,6 +258,8 @@ def test_values_with_no_native_form_are_refused():
 # ---- the flow's own IR, on the arrays of real states ---------------------------------------
 
 FLOW_LOCALS = ("e", "pc", "jumps", "_V")      # run_flow's locals, bound before its blocks
+# an end or an error stops a block: not a part alone (tests/test_native_writes.py runs them)
+STOPS = frozenset({"finish", *ERRORS})
 
 def native_parts(statements, places, known=frozenset()):
     """The statements of a block that render natively, else those of the blocks inside the ones
@@ -285,7 +288,8 @@ def standalone(statement, known):
     bound = known | {node.target for node in nodes if isinstance(node, ir.Assign)}
     bound |= {name for node in nodes if isinstance(node, ir.Unpack) for name in node.targets}
     return not any(isinstance(node, ir.ENDS_BLOCK) or isinstance(node, ir.Local) and node.name not in FLOW_LOCALS
-                   and node.name not in bound for node in nodes)
+                   and node.name not in bound or isinstance(node, ir.Call) and node.function in STOPS
+                   for node in nodes)
 
 
 def instruction_blocks(function):
@@ -302,12 +306,14 @@ def instruction_blocks(function):
 def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rules, players):
     import random
     from referee.interpreter.engine import load_game
+    from referee.interpreter.native import write_helpers
     from referee.interpreter.native.layout import Layout, to_arrays
     game, _, _ = load_game(str(ROOT / "games" / f"{rules}.rules"), players=players)
     layout = Layout.of(game)
     places = layout.places()
     flow = run_passes(lower_run_flow(game.flow, game.num_players, lambda ins: "ins"), frozenset())
     start = (ir.Assign("e", ir.ReadState("env")), ir.Assign("_V", ir.ReadState("vars")),
+             ir.Assign("_Z", ir.ReadState("zones")), ir.Assign("_E", ir.ReadState("entities")),
              ir.Assign("pc", ir.ReadState("pc")), ir.Assign("jumps", ir.Constant(0)))
     functions = []
     for k, block in instruction_blocks(flow):
@@ -317,23 +323,24 @@ def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rul
             function = ir.Function(f"block_{k}", ("s",), body)
             python = dict(game.compiler.codegen.namespace)        # (the module's constants, stamps)
             exec(source(render_function(function)), python)
-            native = {}
-            exec(source(render_native(function, places)), native)
-            functions.append((python[function.name], numba.njit(native[function.name]), variables_used(function)))
+            native = dict(write_helpers.namespace())
+            rendered = render_native(function, places)
+            exec(source(rendered), native)
+            functions.append((python[function.name], numba.njit(native[function.name]), variables_used(function),
+                              rendered.header[rendered.header.index("(") + 1:-1].split(", ")))
     assert functions
     s, rng, runs = game.new_initial_state(1), random.Random(1), 0
     while not s.terminal and runs < 40:
         if s.pending is None:
             arrays = to_arrays(layout, s).fixed
-            for python_function, native_function, variables in functions:
+            for python_function, native_function, variables, parameters in functions:
                 copy = s.clone()
                 try:
                     expected = python_function(copy)
                 except KeyError:    # an entry this block reads is not set in this state: the flow
                     continue        # never reads one there (natively: an undefined value)
                 mine = {name: array.copy() for name, array in arrays.items()}
-                got = native_function(mine["flow"], mine["env"], mine["env.has"], mine["loops"], mine["loop.values"],
-                                      np.zeros(1, dtype=np.int64), *(mine[f"var.{name}"] for name in variables))
+                got = native_function(*layout.arguments(mine, parameters))
                 after = to_arrays(layout, copy).fixed
                 assert tuple(got) == expected
                 assert mine["flow"].tolist() == after["flow"].tolist()

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import attrs
+
 from referee.dsl.ast import Span
 
 from . import ir
+from . import render_native_writes as writes
 from . import render_native_zones as zones
 from .render_native_places import NotNative, Places, VarPlace
 from .render_python import (AND, ARITHMETIC, ATOM, COMPARISON, INDENT, LOWEST, NOT, OR, Rendered, augmented,
@@ -19,8 +22,8 @@ from .render_python import (AND, ARITHMETIC, ATOM, COMPARISON, INDENT, LOWEST, N
 
 # the state's fields in the array "flow", in this order (native/layout.py stores them so)
 FLOW_FIELDS = ("pc", "current", "turn", "extra", "terminal")
-__all__ = ["FLOW_FIELDS", "INT64", "NotNative", "Places", "VarPlace", "render_native", "source", "unsupported",
-           "variables_used"]
+__all__ = ["FLOW_FIELDS", "INT64", "NotNative", "Places", "VarPlace", "render_all", "render_native", "source",
+           "state_arrays", "unsupported", "variables_used"]
 BOOL_FIELDS = frozenset({"extra", "terminal"})       # stored 0/1, read as truth values
 STATE_ARRAYS = ("flow", "env", "env_has", "loops", "loop_values", "cov")     # a native function's first parameters
 INT64 = (-2**63, 2**63 - 1)
@@ -43,6 +46,9 @@ class NativeRenderer:
         # each (indent relative to that statement, text)
         self.pending: list[tuple[int, str]] = []
         self.temps = 0
+        self.uses: set[str] = set()     # the state arrays the writes need besides the reads' (its header's)
+        self.none_codes: dict[str, int] = {}     # a local -> the code of none in what it holds, when known
+        self.named_values: dict[str, str] = {}   # a local named by `:=` in this statement -> its value's text
 
     # ---- expressions ----------------------------------------------------------------------
     def expression(self, node: ir.Expression, needs: int = LOWEST) -> str:
@@ -96,6 +102,12 @@ class NativeRenderer:
         return slot
 
     def call(self, node: ir.Call) -> tuple[str, int]:
+        if node.function in writes.ERRORS:
+            return writes.error_site(self, node)
+        if node.function == "charged":
+            return writes.charged(self, node)
+        if node.function in self.places.signatures:
+            return writes.generated_call(self, node)
         if node.function not in NATIVE_BUILTINS and node.function not in self.places.calls:
             raise NotNative(node, f"the runtime's {node.function} has no native version")
         return f"{node.function}({', '.join(self.expression(a) for a in node.args)})", ATOM
@@ -134,6 +146,34 @@ class NativeRenderer:
     def read_var(self, node: ir.ReadVar) -> tuple[str, int]:
         return self.var_place(node, node.key)[0], ATOM        # (the array holds the default)
 
+    def none_code(self, node: ir.Expression) -> int | None:
+        """The code of none in what an expression gives, when its storage says it: a variable's
+        entry, a column, a zone's top (a component: -1), a local that holds one of those."""
+        if isinstance(node, (ir.Grouped, ir.Named)):
+            return self.none_code(node.value)
+        if isinstance(node, ir.Local):
+            return self.none_codes.get(node.name)
+        if isinstance(node, ir.ReadVar):
+            return self.var_place(node, node.key)[1].none
+        if isinstance(node, ir.ReadColumn):
+            return self.column(node)[1].none
+        if isinstance(node, ir.TopOfZone):
+            return -1
+        if isinstance(node, ir.Conditional):
+            codes = {self.none_code(node.then), self.none_code(node.orelse)} - {None}
+            return codes.pop() if len(codes) == 1 else None
+        return None
+
+    def typed_none(self, node: ir.Compare) -> tuple[str, int] | None:
+        """`x is none` where x's storage says how none is coded: that code compared."""
+        op = {"is": "==", "is not": "!=", "==": "==", "!=": "!="}.get(node.op)
+        for tested, other in ((node.left, node.right), (node.right, node.left)):
+            if op and other == ir.Constant(None) and not isinstance(tested, ir.Constant):
+                code = self.none_code(tested)
+                if code is not None:
+                    return f"{self.expression(tested, COMPARISON + 1)} {op} {code}", COMPARISON
+        return None
+
     def coded(self, node: ir.Compare) -> tuple[str, int] | None:
         """A comparison of a variable's entry with none or a member: their codes compared."""
         pairs = ((node.left, node.right), (node.right, node.left))
@@ -153,7 +193,7 @@ class NativeRenderer:
         return None
 
     def compare(self, node: ir.Compare) -> tuple[str, int]:
-        coded = self.coded(node)
+        coded = self.coded(node) or self.typed_none(node)
         if coded is not None:
             return coded
         if node.op not in COMPARISONS:
@@ -176,7 +216,36 @@ class NativeRenderer:
         items = [self.expression(item, OR) for item in node.items]
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})", ATOM
 
+    def named(self, node: ir.Named) -> tuple[str, int]:
+        """`(target := value)`: Numba has no `:=`, and computing the value before the statement
+        could index an array by a value the test has not checked yet: the value is written in
+        place, and again where the statement reads the local (it only reads the state; one that
+        may stop the rules is refused). The local keeps the value's code of none too."""
+        if any(isinstance(inner, ir.Call) and (inner.function in writes.ERRORS or inner.function in
+                                               self.places.signatures) for inner in ir.walk(node.value)):
+            raise NotNative(node, "a value named inside a test that may stop the rules")
+        code = self.none_code(node.value)
+        pending = len(self.pending)
+        text = self.expression(node.value)
+        if len(self.pending) != pending:
+            raise NotNative(node, "a value named that needs lines before its statement")
+        self.named_values[node.target] = text
+        if code is not None:
+            self.none_codes[node.target] = code
+        else:
+            self.none_codes.pop(node.target, None)
+        return f"({text})", ATOM
+
+    def local(self, node: ir.Local) -> tuple[str, int]:
+        named = self.named_values.get(node.name)
+        return (f"({named})", ATOM) if named is not None else (node.name, ATOM)
+
     def conditional(self, node: ir.Conditional) -> tuple[str, int]:
+        code = self.none_code(node)
+        if code is not None:       # (none in one branch: the other's code of none)
+            then, orelse = (ir.Constant(code) if branch == ir.Constant(None) else branch
+                            for branch in (node.then, node.orelse))
+            node = attrs.evolve(node, then=then, orelse=orelse)
         return " ".join((self.expression(node.then, OR), "if", self.expression(node.test, OR), "else",
                          self.expression(node.orelse))), LOWEST
 
@@ -201,6 +270,7 @@ class NativeRenderer:
             if method is None:
                 raise NotNative(statement, "not rendered natively")
             method(self, statement, indent)
+            self.named_values.clear()           # (a `:=` name lives in its statement)
 
     def header(self, indent: int, text: str, node: ir.Statement, body: tuple[ir.Statement, ...]) -> None:
         self.add(indent, text, node.span)
@@ -222,6 +292,7 @@ class NativeRenderer:
                indent: int) -> None:
         self.unpacked.pop(target, None)
         self.keys.pop(target, None)
+        self.none_codes.pop(target, None)
         table = TABLES.get(value)
         if isinstance(value, ir.Item) and value.sequence == ir.ReadState("columns"):
             table = "a component column: an attr_ array"
@@ -229,10 +300,14 @@ class NativeRenderer:
             self.add(indent, f"pass  # ({target}: {table})", node.span)
             return
         if isinstance(value, ir.Key):           # (a key named once, read and written: an element)
-            self.var_place(node, value)
+            if value.family not in self.places.zones:
+                self.var_place(node, value)
             self.keys[target] = value
             self.add(indent, f"pass  # ({target}: {value.family}'s entry)", node.span)
             return
+        code = self.none_code(value)
+        if code is not None and isinstance(target_node, ir.Local):
+            self.none_codes[target] = code
         shorter = augmented(target_node, value)
         if shorter is not None:      # (its right side rendered natively, not by render_python)
             assert isinstance(value, ir.Arithmetic)
@@ -342,12 +417,10 @@ class NativeRenderer:
 REFUSED: dict[type, str] = {
     ir.Yield: "a decision: the kernel's loop makes it, not a generator",
     ir.YieldFrom: "a step inside a step: its decisions are a generator's",
-    ir.Try: "exceptions of the runtime are not caught natively",
     ir.Raise: "a located error raised: not natively yet",
     ir.TheState: "the state as a Python object",
     ir.Field: "a field of a Python value",
     ir.Key: "a key of a variable or zone as a value",
-    ir.Budget: "the step's budget is not kept natively yet", ir.Spend: "the step's budget is not kept natively yet",
     ir.AppendLog: "the log is text", ir.Method: "a method of a Python value",
     ir.CacheKey: "cached values: none natively", ir.SetItem: "a table of cached values",
     ir.NewList: "a list of no fixed size",
@@ -363,7 +436,7 @@ def refuse_expression(renderer: NativeRenderer, node: ir.Expression) -> tuple[st
 
 EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int]]] = {
     ir.Constant: NativeRenderer.constant,                          # type: ignore[dict-item]
-    ir.Local: lambda r, n: (n.name, ATOM),                         # type: ignore[attr-defined]
+    ir.Local: NativeRenderer.local,                                # type: ignore[dict-item]
     ir.Global: NativeRenderer.global_,                             # type: ignore[dict-item]
     ir.ReadState: NativeRenderer.read_state,                       # type: ignore[dict-item]
     ir.ReadEnv: NativeRenderer.read_env,                           # type: ignore[dict-item]
@@ -376,6 +449,7 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.Compare: NativeRenderer.compare,                            # type: ignore[dict-item]
     ir.BoolOp: NativeRenderer.bool_op,                             # type: ignore[dict-item]
     ir.Conditional: NativeRenderer.conditional,                    # type: ignore[dict-item]
+    ir.Named: NativeRenderer.named,                                # type: ignore[dict-item]
     ir.ReadVar: NativeRenderer.read_var,                           # type: ignore[dict-item]
     ir.ReadZone: zones.read_zone,                                  # type: ignore[dict-item]
     ir.TopOfZone: zones.top_of_zone,                               # type: ignore[dict-item]
@@ -387,7 +461,7 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.Between: lambda r, n: (" <= ".join(r.expression(x, COMPARISON + 1) for x in (n.low, n.value, n.high)),  # type: ignore
                               COMPARISON),
     ir.TheState: refuse_expression, ir.Field: refuse_expression, ir.StateCall: refuse_expression,
-    ir.Key: refuse_expression, ir.Budget: refuse_expression,
+    ir.Key: refuse_expression, ir.Budget: writes.budget,  # type: ignore[dict-item]
     ir.Method: refuse_expression, ir.CacheKey: refuse_expression, ir.NewList: refuse_expression,
     ir.Loops: refuse_expression,
 }
@@ -399,7 +473,7 @@ STATEMENTS: dict[type, Callable[..., None]] = {
     ir.WriteEnv: NativeRenderer.write_env,
     ir.DeleteEnv: NativeRenderer.delete_env,
     ir.CountCoverage: lambda r, n, i: r.add(i, f"cov[{n.counter}] += 1", n.span),
-    ir.ExpressionStatement: lambda r, n, i: r.add(i, r.expression(n.value), n.span),
+    ir.ExpressionStatement: writes.expression_statement,
     ir.If: NativeRenderer.if_,
     ir.While: NativeRenderer.while_,
     ir.ForRange: lambda r, n, i: r.loop(
@@ -415,8 +489,8 @@ STATEMENTS: dict[type, Callable[..., None]] = {
     ir.WriteVar: NativeRenderer.write_var,
     ir.Remark: lambda r, n, i: r.add(i, f"# {n.text}", n.span),
     ir.Invalidate: lambda r, n, i: r.add(i, f"pass  # (stamp {n.stamp}: no cached values natively)", n.span),
-    ir.Yield: NativeRenderer.refuse, ir.Try: NativeRenderer.refuse,
-    ir.YieldFrom: NativeRenderer.refuse, ir.Raise: NativeRenderer.refuse, ir.Spend: NativeRenderer.refuse,
+    ir.Yield: NativeRenderer.refuse, ir.Try: writes.try_,
+    ir.YieldFrom: NativeRenderer.refuse, ir.Raise: NativeRenderer.refuse, ir.Spend: writes.spend,
     ir.AppendLog: NativeRenderer.refuse, ir.SetItem: NativeRenderer.refuse, ir.ShortLoop: NativeRenderer.refuse,
 }
 
@@ -448,11 +522,42 @@ def render_native(function: ir.Function, places: Places) -> Rendered:
     var_NAME..., params...)`, its state parameter `s` replaced by the state's arrays (the
     variables' of variables_used). Its environment nodes are the flow's arrays, unless it takes
     an environment `e` of its own (a binder's values). NotNative if a node has no native form."""
-    params = tuple(f"var_{name}" for name in variables_used(function)) + zones.state_parameters(function, places) + \
-        tuple(p for p in function.params if p != "s")
+    reads = tuple(f"var_{name}" for name in variables_used(function) if name not in places.zones) + \
+        zones.state_parameters(function, places)
     renderer = NativeRenderer(places, "e" not in function.params)
-    renderer.block(function.body, 1)
-    return Rendered(f"def {function.name}({', '.join(STATE_ARRAYS + params)})", renderer.lines, renderer.spans)
+    renderer.none_codes.update(places.parameters.get(function.name, {}))
+    renderer.block(writes.uncached(function.body), 1)
+    state = STATE_ARRAYS + reads
+    state += tuple(sorted(renderer.uses - set(state)))
+    params = state + tuple(p for p in function.params if p != "s")
+    return Rendered(f"def {function.name}({', '.join(params)})", renderer.lines, renderer.spans)
+
+
+def state_arrays(rendered: Rendered, function: ir.Function) -> tuple[str, ...]:
+    """The state arrays a function's native header names (its parameters before the rules' own)."""
+    params = rendered.header[rendered.header.index("(") + 1:-1].split(", ")
+    return tuple(params[:len(params) - len([p for p in function.params if p != "s"])])
+
+
+def render_all(functions: list[ir.Function], places: Places) -> tuple[dict[str, Rendered], Places]:
+    """Every function that renders natively, callees first (a call of a generated function
+    renders once the callee has: Places.signatures), and the places with their signatures."""
+    rendered: dict[str, Rendered] = {}
+    changed = True
+    while changed:
+        changed = False
+        for function in functions:
+            if function.name in rendered:
+                continue
+            try:
+                done = render_native(function, places)
+            except NotNative:
+                continue
+            rendered[function.name] = done
+            places = attrs.evolve(places, signatures={**places.signatures,
+                                                      function.name: state_arrays(done, function)})
+            changed = True
+    return rendered, places
 
 
 def unsupported(function: ir.Function, places: Places) -> list[str]:
@@ -466,6 +571,7 @@ def unsupported(function: ir.Function, places: Places) -> list[str]:
     notes: list[str] = []
     # one renderer for the walk, so that what a statement binds (a key, a loop's values) is known after it
     renderer = NativeRenderer(places, "e" not in function.params)
+    renderer.none_codes.update(places.parameters.get(function.name, {}))
 
     def visit(node: ir.Node, loops: int, around: Span | None) -> None:
         around = node.span or around
@@ -485,7 +591,7 @@ def unsupported(function: ir.Function, places: Places) -> list[str]:
         for child in ir.children(node):
             visit(child, inner, around)
 
-    for statement in function.body:
+    for statement in writes.uncached(function.body):
         visit(statement, 0, function.span)
     return list(dict.fromkeys(notes))
 

@@ -65,6 +65,16 @@ class Places:
     columns: Mapping[str, tuple[str, VarPlace]] = attrs.field(factory=dict)
     # a component type -> its ids (first, count): those the setup made, in a run
     components: Mapping[str, tuple[int, int]] = attrs.field(factory=dict)
+    # the zone families in the order of loc's first column (a component's family), the layout's
+    zone_order: tuple[str, ...] = ()
+    # a generated function that renders natively -> the state arrays its header names (a caller passes them)
+    signatures: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    # the runtime's error calls rendered so far, in the order of their sites (err[0] = 1 + position),
+    # each with the code of none in its varying value when known: filled while rendering, read by
+    # Layout.runtime_error
+    errors: list[tuple[ir.Call, int | None]] = attrs.field(factory=list, eq=False)
+    # a generated function -> its parameters (L_NAME) whose type codes none: that code (-1, or an int's)
+    parameters: Mapping[str, Mapping[str, int]] = attrs.field(factory=dict)
 
 
 class Renderer(Protocol):
@@ -72,11 +82,21 @@ class Renderer(Protocol):
     places: Places
     pending: list[tuple[int, str]]
     temps: int
+    uses: set[str]
+    keys: dict[str, ir.Key]
+
+    def add(self, indent: int, text: str, span: Span | None) -> None: ...
+
+    def header(self, indent: int, text: str, node: ir.Statement, body: tuple[ir.Statement, ...]) -> None: ...
+
+    def block(self, statements: tuple[ir.Statement, ...], indent: int) -> None: ...
 
     def expression(self, node: ir.Expression, needs: int = ...) -> str: ...
 
     def positions(self, key: ir.Key, place: VarPlace) -> list[str]: ...
 
     def column(self, node: ir.ReadColumn) -> tuple[str, VarPlace]: ...
+
+    def none_code(self, node: ir.Expression) -> int | None: ...
 
     def call(self, node: ir.Call) -> tuple[str, int]: ...

@@ -126,7 +126,8 @@ def aggregate(renderer: Renderer, function: str, node: ir.Comprehension) -> str:
     """The loop of count/sum/any/all over a comprehension, as lines pending for its statement;
     its value a temporary. (Natively it is computed before the statement, even where an `and`
     or an `if` of the statement would not have needed it: it only reads the state.)"""
-    if not node.generator and function != "len":
+    if not node.generator and function not in ("len", "sum"):
+        # (any/all of a list: Python computes every item, natively the loop stops at the first)
         raise NotNative(node, f"{function} of a list")
     name = f"_a{renderer.temps}"
     iterable, target, depth, body = loop(renderer, node, function != "len")

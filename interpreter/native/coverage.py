@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from ..compile import ir, lower_functions
-from ..compile.render_native import unsupported
+from ..compile.render_native import render_all, unsupported
 from ..engine import load_game
 from ..engine.params import player_range
 from .layout import Layout
@@ -44,8 +44,9 @@ def rules_files(only: str | None = None) -> list[Path]:
 
 
 def measure(only: str | None = None):
-    """(functions, rendered whole, Counter of refused node kinds, notes by game)."""
+    """(functions, rendered whole, Counter of refused node kinds, notes by game, (whole, functions) by game)."""
     total = whole = 0
+    by_game: dict = {}
     kinds: collections.Counter = collections.Counter()
     notes: dict = {}
     for path in rules_files(only):
@@ -57,17 +58,20 @@ def measure(only: str | None = None):
                 game, diagnostics, _ = load_game(str(path), players=players)
             if game is None:
                 raise RuntimeError(f"{path}: {diagnostics}")
-            places = Layout.of(game).places()
+            rendered, places = render_all(functions, Layout.of(game).places())
             for function in functions:
                 total += 1
                 refused = unsupported(function, places)
+                figures = by_game.setdefault(f"{path.stem} {players}p", [0, 0])
+                figures[1] += 1
                 if not refused:
                     whole += 1
+                    figures[0] += 1
                 for note in refused:
                     kind = REFUSED_KIND.search(note)
                     kinds[kind.group(1) if kind else note] += 1
                 notes.setdefault(f"{path.stem} {players}p", []).extend(f"{function.name}: {n}" for n in refused)
-    return total, whole, kinds, notes
+    return total, whole, kinds, notes, by_game
 
 
 def main(argv=None) -> None:
@@ -75,9 +79,13 @@ def main(argv=None) -> None:
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--game", help="only the rules files whose name holds this")
     parser.add_argument("--notes", action="store_true", help="every refusal, by game")
+    parser.add_argument("--by-game", action="store_true", help="the figures of each game and player count")
     args = parser.parse_args(argv)
-    total, whole, kinds, notes = measure(args.game)
+    total, whole, kinds, notes, by_game = measure(args.game)
     print(f"{whole} of {total} functions render natively whole")
+    if args.by_game:
+        for game, (native, functions) in by_game.items():
+            print(f"{native:6} of {functions:4}  {game}")
     for kind, count in kinds.most_common(args.top):
         print(f"{count:6}  {kind}")
     if args.notes:

@@ -18,9 +18,12 @@ import numpy as np
 from referee.dsl import ast
 from referee.dsl.types import strip_optional
 
+from ..compile import ir
 from ..compile.render_native import FLOW_FIELDS, Places, VarPlace
+from ..compile.render_native_writes import ERRORS
 from ..engine.views import index_values
-from ..runtime import LOOP_CAP
+from ..runtime import LOOP_CAP, MAX_STEP_ROUNDS, MAX_STEP_WORK
+from ..runtime.errors import RulesRuntimeError, UnlocatedRulesError
 from ..runtime.writes import set_attribute
 
 NONE = -1                                # none, for values stored as a seat, a member or a component
@@ -307,7 +310,31 @@ class Layout:
                       {f"_A{k}": (name, self.attribute_place(name)) for name, k in self.game.column_index.items()
                        if self.attribute_codings(name)},
                       {t: (ids[0], len(ids)) for t, ids in self.reference.by_type.items()
-                       if ids and list(ids) == list(range(ids[0], ids[0] + len(ids)))})
+                       if ids and list(ids) == list(range(ids[0], ids[0] + len(ids)))},
+                      tuple(self.zones), parameters=self.parameter_nones())
+
+    def parameter_nones(self) -> dict:
+        """The generated functions' parameters (L_NAME) whose type codes none: that code. The
+        rules' functions and procedures (fn_, proc_), and the actions' arguments (act_, guard_,
+        act_legal_)."""
+        game, out = self.game, {}
+        for prefix, table in (("fn_", game.types.functions), ("proc_", game.types.procedures)):
+            for name, declared in table.items():
+                out[f"{prefix}{name}"] = self.nones_of((p.name, game.types.type_name(p.type))
+                                                       for p in declared.parameters)
+        for action in game.actions:
+            nones = self.nones_of((b[0], b[3]) for b in action.binders)
+            for prefix in ("act_", "guard_", "act_legal_"):
+                out[f"{prefix}{action.name}"] = nones
+        return out
+
+    def nones_of(self, typed) -> dict:
+        out = {}
+        for name, t in typed:
+            coding = coding_of(self.game, t)
+            if coding is not None and coding.kind != "bool":
+                out[f"L_{name}"] = INT_NONE if coding.kind == "int" else NONE
+        return out
 
     def constants(self) -> dict:
         """The values the compiler bound in the module that are whole numbers, or sequences or
@@ -353,10 +380,15 @@ class Layout:
         """The arrays of `fixed` (to_arrays) for a native function's state parameters, by name
         (render_native's header): the flow's, var_NAME, zone_NAME(_len), attr_NAME."""
         attributes = self.attribute_arrays(fixed) if any(p.startswith("attr_") for p in parameters) else {}
-        named = {"flow": "flow", "env": "env", "env_has": "env.has", "loops": "loops", "loop_values": "loop.values"}
+        named = {"flow": "flow", "env": "env", "env_has": "env.has", "loops": "loops", "loop_values": "loop.values",
+                 "loc": "loc", "winners": "winners", "winners_len": "winners.len", "rng": "rng", "shown": "shown"}
         out = []
         for p in parameters:
-            if p == "cov":
+            if p == "err":
+                out.append(np.zeros(3, dtype=np.int64))
+            elif p == "step":       # (a step's budgets, as the engine sets them before each step)
+                out.append(np.array([MAX_STEP_ROUNDS, MAX_STEP_WORK], dtype=np.int64))
+            elif p == "cov":
                 out.append(np.zeros(1, dtype=np.int64) if cov is None else cov)
             elif p in named:
                 out.append(fixed[named[p]])
@@ -369,6 +401,41 @@ class Layout:
             else:
                 raise KeyError(p)
         return out
+
+    def columns_from_attributes(self, fixed: dict, attributes: dict) -> None:
+        """The attr_NAME arrays a native function wrote, back into the columns of `fixed`."""
+        for (type_name, attribute) in self.columns:
+            merged = attributes.get(f"attr_{attribute}")
+            if merged is not None:
+                ids = list(self.reference.by_type.get(type_name, ()))
+                fixed[f"column.{type_name}.{attribute}"][ids] = merged[ids]
+
+    def runtime_error(self, places: Places, err, s) -> Exception:
+        """The error Python raises where a native function stopped with err (its site, its
+        value): the runtime's error function called with the site's arguments, on state s."""
+        site, value = int(err[0]), int(err[1])
+        if site == -2:
+            return UnlocatedRulesError(f"the winners must be players of this game (1..{self.game.num_players}), "
+                                       f"not {'none' if value == NONE else value}")
+        if not 1 <= site <= len(places.errors):
+            return RulesRuntimeError(f"a native function stopped with err {site}")
+        call, none = places.errors[site - 1]
+        namespace = self.game.compiler.codegen.namespace
+        args = []
+        for k, arg in enumerate(call.args):
+            if k == ERRORS[call.function]:
+                args.append(None if value == none else value)
+            elif isinstance(arg, ir.Constant):
+                args.append(arg.value)
+            elif isinstance(arg, ir.Global):
+                args.append(namespace[arg.name])
+            else:
+                args.append(s)
+        try:
+            namespace[call.function](*args)
+        except RulesRuntimeError as error:
+            return error
+        return RulesRuntimeError(f"{call.function} did not stop as the native function did")
 
     def var_place(self, name: str) -> VarPlace | None:
         """Where a variable's entries are, when each index is a run of whole numbers (seats, a
@@ -402,6 +469,8 @@ class Layout:
         out: dict = {"flow": ((len(FLOW_FIELDS),), np.int64), "rng": ((1,), np.uint64),
                      "winners": ((players,), np.int64), "winners.len": ((1,), np.int64),
                      "shown": ((n, players + 1), np.bool_),
+                     # where each component is: its zone family (a position in self.zones, -1: none), its cell (flat)
+                     "loc": ((n, 2), np.int64),
                      "env": ((len(self.scalars),), np.int64), "env.has": ((len(self.scalars),), np.bool_),
                      # per loop of the flow: (present, length, next position), and its values
                      "loops": ((len(self.loops), 3), np.int64), "loop.values": ((len(self.loops), widest), np.int64)}
@@ -445,6 +514,13 @@ def to_arrays(layout: Layout, s) -> Arrays:
     a, boxed = layout.empty(), {}
     a["flow"][:] = [s.pc, s.current, s.turn, int(s.extra), int(s.terminal)]
     a["rng"][0] = np.uint64(s.rng)
+    a["loc"][:] = NONE
+    families = {name: k for k, name in enumerate(layout.zones)}
+    for x, key in enumerate(s.loc):
+        name = None if key is None else key if key.__class__ is str else key[0]
+        if name in layout.zones:
+            where = layout.zones[name][0]
+            a["loc"][x] = (families[name], np.ravel_multi_index(where.where(key), where.shape) if where.shape else 0)
     a["winners.len"][0] = len(s.winners)
     a["winners"][:len(s.winners)] = s.winners
     for x, seats in s.shown_to.items():
