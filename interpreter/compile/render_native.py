@@ -207,10 +207,20 @@ class NativeRenderer:
 
     def bool_op(self, node: ir.BoolOp) -> tuple[str, int]:
         binds = OR if node.op == "or" else AND
-        return f" {node.op} ".join(self.expression(o, binds + 1) for o in node.operands), binds
+        return f" {node.op} ".join(self.truth(o, binds + 1) for o in node.operands), binds
 
     def not_(self, node: ir.Not) -> tuple[str, int]:
-        return f"not {self.expression(node.operand, NOT)}", NOT
+        return f"not {self.truth(node.operand, NOT)}", NOT
+
+    def truth(self, node: ir.Expression, binds: int = LOWEST) -> str:
+        """An expression read for its truth: a zone is true when it holds something (its array
+        view has no truth in Numba, its length has)."""
+        inner = node.value if isinstance(node, ir.Grouped) else node
+        if isinstance(inner, ir.ReadZone):
+            items = self.expression(inner, ATOM)
+            text = f"len({items}) > 0"
+            return f"({text})" if binds > COMPARISON else text
+        return self.expression(node, binds)
 
     def tuple_(self, node: ir.Tuple) -> tuple[str, int]:
         items = [self.expression(item, OR) for item in node.items]
@@ -282,7 +292,7 @@ class NativeRenderer:
         self.loops -= 1
 
     def if_(self, node: ir.If, indent: int, keyword: str = "if") -> None:
-        self.header(indent, f"{keyword} {self.expression(node.test)}:", node, node.body)
+        self.header(indent, f"{keyword} {self.truth(node.test)}:", node, node.body)
         if len(node.orelse) == 1 and isinstance(node.orelse[0], ir.If) and not looped(node.orelse[0].test):
             self.if_(node.orelse[0], indent, "elif")
         elif node.orelse:
