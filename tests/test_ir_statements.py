@@ -125,3 +125,11 @@ def test_the_generated_functions_bind_only_the_tables_they_read():
         for local, field in (("_Z", "zones"), ("_V", "vars"), ("_E", "entities")):
             bound = f"    {local} = s.{field}\n" in body
             assert bound == (body.replace(f"    {local} = s.{field}\n", "").count(local) > 0), function
+
+
+def test_a_refusal_is_on_its_tests_line_when_short_else_under_it():
+    short = ir.Unless(X, (ir.Return(ir.Constant("no")),))
+    assert lines(short) == ["    if not (x): return 'no'"]
+    long_reason = ir.Arithmetic("+", ir.Constant("a" * 60), ir.Constant("b" * 60), spread=True)
+    assert lines(ir.Unless(X, (ir.Return(ir.Grouped(long_reason)),))) == [
+        "    if not (x):", "        return ('" + "a" * 60 + "' +", "            '" + "b" * 60 + "')"]

@@ -101,7 +101,7 @@ class ActionCompiler:
         local.steps = may_choose           # an action that may choose is a generator: its steps
         counter = self.counter(action)
         params = self.params_of(action.binders)
-        effect = [located(s, at) for s in self.count(counter, 1)]
+        effect = [located(s, at) for s in self.count(counter)]     # (played)
         run_fn = self.define(ir.Function(f"act_{name}", params, tuple(run + effect) + self.statements(rest, run_scope, local),
                                          action.span), self.where(action))
         run_legal = run_fn

@@ -388,12 +388,15 @@ def guard(writer: Writer, node: ir.Guard, indent: int, keyword: str = "if") -> N
 
 
 def unless(writer: Writer, node: ir.Unless, indent: int) -> None:
-    test, actions = expression(node.test), "; ".join(inline(statement) for statement in node.then)
-    if len(test) + len(actions) > SPREAD:
+    """On the test's line when short; else the action under it (a long reason over lines)."""
+    test, alone = expression(node.test), Writer(by_rule=True)
+    alone.block(node.then, 0)
+    actions = "\n".join(alone.lines)
+    if len(test) + len(actions) > SPREAD or len(alone.lines) != len(node.then):
         writer.add(indent, f"if not ({test}):", node.span)
-        writer.add(indent + 1, actions, node.span)
+        writer.block(node.then, indent + 1)
     else:
-        writer.add(indent, f"if not ({test}): {actions}", node.span)
+        writer.add(indent, f"if not ({test}): {'; '.join(alone.lines)}", node.span)
 
 
 def rule(writer: Writer, node: ir.Rule, indent: int) -> None:
