@@ -321,19 +321,7 @@ def state_tables(node: ir.Node) -> frozenset[str]:
     """The state's tables an expression reads through the locals a function binds them to at
     its top (`_Z` zones, `_V` variables, `_E` entities, `_A<k>` a component column): the IR
     twin of source_text.host_reads."""
-    tables: set[str] = set()
-    for n in ir.walk(node):
-        if isinstance(n, ir.ReadZone):
-            tables.add("_Z")
-        elif isinstance(n, ir.ReadVar):
-            tables.add("_V")
-        elif isinstance(n, (ir.ReadAttribute, ir.Entities)):
-            tables.add("_E")
-        elif isinstance(n, ir.ReadColumn) and numbered(n.column, COLUMN):
-            tables.add(n.column)
-        elif isinstance(n, ir.Host):
-            tables |= {name for name in n.reads if name in ("_Z", "_V", "_E") or numbered(name, COLUMN)}
-    return frozenset(tables)
+    return facts_of(node).tables
 
 
 # ---- a listing's domains ----
@@ -428,3 +416,100 @@ def names_written(node: ir.Node) -> Iterator[tuple[str, ir.Node]]:
             yield ("ranked_ties" if n.ties else "ranked"), n
         if type(n) in STATE_NAMES:
             yield STATE_NAMES[type(n)], n
+
+
+# ---- what is inside a node, found once (kept on the node: ir.Node.facts) ----
+
+NO_NAMES: frozenset[str] = frozenset()
+
+
+@attrs.frozen
+class Facts:
+    """What a node and every node inside it hold, for the questions asked of whole functions
+    (the passes, the prologue): `names`, the locals read (host code: as declared); `env`,
+    whether the flow's environment is used; `more_names`, the locals cut host code (Spliced)
+    reads and the Cached ones; `tables`, the state's tables read (state_tables); `bound`, those
+    and the ones written (a variable, `_V`) or read for a label (`_E`); `generator`, whether a
+    decision (Yield, YieldFrom) is made."""
+    names: frozenset[str] = NO_NAMES
+    env: bool = False
+    more_names: frozenset[str] = NO_NAMES
+    tables: frozenset[str] = NO_NAMES
+    bound: frozenset[str] = NO_NAMES
+    generator: bool = False
+
+
+NOTHING = Facts()
+
+
+def table_name(name: str) -> bool:
+    return name in ("_Z", "_V", "_E") or numbered(name, COLUMN)
+
+
+def host_facts(node: ir.Host) -> Facts:
+    tables = frozenset(name for name in node.reads if table_name(name))
+    return Facts(names=node.reads, tables=tables, bound=tables) if node.reads else NOTHING
+
+
+def table_facts(table: str) -> Facts:
+    return Facts(tables=frozenset((table,)), bound=frozenset((table,)))
+
+
+ENVIRONMENT, GENERATOR = Facts(env=True), Facts(generator=True)
+ZONES, VARIABLES, ENTITIES = table_facts("_Z"), table_facts("_V"), table_facts("_E")
+
+# what a node holds itself, its children apart, by its class (the others: nothing)
+OWN_FACTS: dict[type, Callable[..., Facts]] = {
+    ir.Local: lambda node: Facts(names=frozenset((node.name,))),
+    ir.Host: host_facts,
+    ir.ReadEnv: lambda node: ENVIRONMENT, ir.WriteEnv: lambda node: ENVIRONMENT,
+    ir.DeleteEnv: lambda node: ENVIRONMENT, ir.HasEnv: lambda node: ENVIRONMENT,
+    ir.ReadZone: lambda node: ZONES, ir.ReadVar: lambda node: VARIABLES,
+    ir.ReadAttribute: lambda node: ENTITIES, ir.Entities: lambda node: ENTITIES,
+    ir.ReadColumn: lambda node: table_facts(node.column) if numbered(node.column, COLUMN) else NOTHING,
+    ir.Spliced: lambda node: Facts(more_names=node.reads) if node.reads else NOTHING,
+    ir.Cached: lambda node: Facts(more_names=frozenset((node.name,))),
+    ir.WriteVar: lambda node: Facts(bound=frozenset(("_V",))),
+    ir.ArgumentText: lambda node: Facts(bound=frozenset(("_E",))) if node.of == "label" else NOTHING,
+    ir.Yield: lambda node: GENERATOR, ir.YieldFrom: lambda node: GENERATOR,
+}
+
+
+def joined(parts: list[Facts]) -> Facts:
+    if not parts:
+        return NOTHING
+    if len(parts) == 1:
+        return parts[0]
+    return Facts(frozenset().union(*(p.names for p in parts)), any(p.env for p in parts),
+                 frozenset().union(*(p.more_names for p in parts)), frozenset().union(*(p.tables for p in parts)),
+                 frozenset().union(*(p.bound for p in parts)), any(p.generator for p in parts))
+
+
+def facts_of(node: ir.Node) -> Facts:
+    """The Facts of a node and what is inside it, each node looked into once and its facts kept
+    on it. (Recursive, one frame a level: the passes that run before go as deep with more.)"""
+    try:
+        return node.facts
+    except AttributeError:
+        pass
+    parts = []
+    for name in ir.field_names(node.__class__):
+        value = getattr(node, name)
+        if isinstance(value, ir.Node):
+            inner = facts_of(value)
+            if inner is not NOTHING:
+                parts.append(inner)
+        elif value.__class__ is tuple:
+            for item in value:
+                if isinstance(item, ir.Node):
+                    inner = facts_of(item)
+                    if inner is not NOTHING:
+                        parts.append(inner)
+    own = OWN_FACTS.get(node.__class__)
+    if own is not None:
+        mine = own(node)
+        if mine is not NOTHING:
+            parts.append(mine)
+    facts = joined(parts)
+    object.__setattr__(node, "facts", facts)        # (not a field: see ir.Node)
+    return facts
