@@ -3,7 +3,7 @@ over every function every game compiles (before and after the passes); and a pas
 nothing gives back the very function it was given."""
 import pytest
 from referee.interpreter.compile import ir, lower_functions
-from referee.interpreter.compile.expression_facts import NOTHING, facts_of, numbered
+from referee.interpreter.compile.expression_facts import FOLDABLE, NOTHING, facts_of, numbered
 from referee.interpreter.compile.passes import FUNCTION_PASSES, LISTING_PASSES, run_passes
 from referee.interpreter.engine import load_game
 from tests.golden import ROOT
@@ -15,6 +15,7 @@ def walked(node):
     """The facts found by walking the node (the definitions the cached ones replace)."""
     names, more, tables, bound = set(), set(), set(), set()
     env = generator = False
+    folds = any(n.__class__ in FOLDABLE and FOLDABLE[n.__class__](n) for n in ir.walk(node))
     for n in ir.walk(node):
         if isinstance(n, ir.Local):
             names.add(n.name)
@@ -41,7 +42,7 @@ def walked(node):
             bound.add("_E")
         elif isinstance(n, (ir.Yield, ir.YieldFrom)):
             generator = True
-    return names, env, more, tables, tables | bound, generator
+    return names, env, more, tables, tables | bound, generator, folds
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +74,24 @@ def test_the_kept_facts_are_those_a_walk_finds_in_every_node(functions):
     for function in functions:
         for node in ir.walk(function):
             facts = facts_of(node)
-            assert (facts.names, facts.env, facts.more_names, facts.tables, facts.bound, facts.generator) == \
-                walked(node), node
+            assert (facts.names, facts.env, facts.more_names, facts.tables, facts.bound, facts.generator,
+                    facts.folds) == walked(node), node
+
+
+def test_fold_constants_changes_nothing_where_the_facts_say_it_folds_nothing(functions):
+    """(fold_constants gives such a node back at once: unguarded, folding it gives it back too)"""
+    import sys
+    from referee.interpreter.compile.passes.fold_constants import fold_constants
+    folding = sys.modules[fold_constants.__module__]
+    unchanged = 0
+    for function in functions:
+        for node in ir.walk(function):
+            if isinstance(node, ir.Expression) and not facts_of(node).folds:
+                assert folding.folded_value(node) is node and folding.folded_test(node) is node, node
+                unchanged += 1
+    folding.FOLDED.clear()
+    folding.TESTED.clear()
+    assert unchanged > 1000
 
 
 def test_the_facts_are_kept_on_the_node_and_no_part_of_its_value():

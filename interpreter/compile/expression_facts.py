@@ -430,13 +430,15 @@ class Facts:
     whether the flow's environment is used; `more_names`, the locals cut host code (Spliced)
     reads and the Cached ones; `tables`, the state's tables read (state_tables); `bound`, those
     and the ones written (a variable, `_V`) or read for a label (`_E`); `generator`, whether a
-    decision (Yield, YieldFrom) is made."""
+    decision (Yield, YieldFrom) is made; `folds`, whether fold_constants may change something
+    (where it is false, it gives the node back as it is: see FOLDABLE)."""
     names: frozenset[str] = NO_NAMES
     env: bool = False
     more_names: frozenset[str] = NO_NAMES
     tables: frozenset[str] = NO_NAMES
     bound: frozenset[str] = NO_NAMES
     generator: bool = False
+    folds: bool = False
 
 
 NOTHING = Facts()
@@ -455,7 +457,18 @@ def table_facts(table: str) -> Facts:
     return Facts(tables=frozenset((table,)), bound=frozenset((table,)))
 
 
-ENVIRONMENT, GENERATOR = Facts(env=True), Facts(generator=True)
+ENVIRONMENT, GENERATOR, FOLDS = Facts(env=True), Facts(generator=True), Facts(folds=True)
+
+# where fold_constants may change a node whose children it leaves as they are (more is harmless):
+# a constant operand or test, a double negation, parentheses around a constant, an `and` of one
+FOLDABLE: dict[type, Callable[..., bool]] = {
+    ir.Not: lambda node: isinstance(node.operand, (ir.Constant, ir.Not, ir.Grouped)),
+    ir.Arithmetic: lambda node: isinstance(node.left, ir.Constant) and isinstance(node.right, ir.Constant),
+    ir.Compare: lambda node: isinstance(node.left, ir.Constant) and isinstance(node.right, ir.Constant),
+    ir.BoolOp: lambda node: len(node.operands) < 2 or any(isinstance(operand, ir.Constant) for operand in node.operands),
+    ir.Conditional: lambda node: isinstance(node.test, ir.Constant),
+    ir.Grouped: lambda node: isinstance(node.value, ir.Constant),
+}
 ZONES, VARIABLES, ENTITIES = table_facts("_Z"), table_facts("_V"), table_facts("_E")
 
 # what a node holds itself, its children apart, by its class (the others: nothing)
@@ -473,6 +486,8 @@ OWN_FACTS: dict[type, Callable[..., Facts]] = {
     ir.ArgumentText: lambda node: Facts(bound=frozenset(("_E",))) if node.of == "label" else NOTHING,
     ir.Yield: lambda node: GENERATOR, ir.YieldFrom: lambda node: GENERATOR,
 }
+OWN_FACTS.update({cls: (lambda node, foldable=foldable: FOLDS if foldable(node) else NOTHING)
+                  for cls, foldable in FOLDABLE.items()})
 
 
 def joined(parts: list[Facts]) -> Facts:
@@ -482,7 +497,8 @@ def joined(parts: list[Facts]) -> Facts:
         return parts[0]
     return Facts(frozenset().union(*(p.names for p in parts)), any(p.env for p in parts),
                  frozenset().union(*(p.more_names for p in parts)), frozenset().union(*(p.tables for p in parts)),
-                 frozenset().union(*(p.bound for p in parts)), any(p.generator for p in parts))
+                 frozenset().union(*(p.bound for p in parts)), any(p.generator for p in parts),
+                 any(p.folds for p in parts))
 
 
 def facts_of(node: ir.Node) -> Facts:

@@ -10,6 +10,7 @@ from typing import Any, cast
 import attrs
 
 from .. import ir
+from ..expression_facts import facts_of
 
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
@@ -39,6 +40,8 @@ def is_number(node: ir.Expression) -> bool:
 
 def value(node: ir.Node) -> ir.Node:
     """An expression (in a place that uses its value) folded."""
+    if not facts_of(node).folds:
+        return node
     known = FOLDED.get(id(node))
     if known is not None and known[0] is node:
         return known[1]
@@ -83,6 +86,8 @@ def comparable(left: ir.Value, right: ir.Value, op: str) -> bool:
 def test(node: ir.Expression) -> ir.Expression:
     """An expression whose truth alone counts (a test) folded: `not not x` is `x` there, and an
     `and` drops its true constants, an `or` its false ones."""
+    if not facts_of(node).folds:
+        return node
     known = TESTED.get(id(node))
     if known is not None and known[0] is node:
         return known[1]
