@@ -473,7 +473,6 @@ ZONES, VARIABLES, ENTITIES = table_facts("_Z"), table_facts("_V"), table_facts("
 
 # what a node holds itself, its children apart, by its class (the others: nothing)
 OWN_FACTS: dict[type, Callable[..., Facts]] = {
-    ir.Local: lambda node: Facts(names=frozenset((node.name,))),
     ir.Host: host_facts,
     ir.ReadEnv: lambda node: ENVIRONMENT, ir.WriteEnv: lambda node: ENVIRONMENT,
     ir.DeleteEnv: lambda node: ENVIRONMENT, ir.HasEnv: lambda node: ENVIRONMENT,
@@ -493,12 +492,25 @@ OWN_FACTS.update({cls: (lambda node, foldable=foldable: FOLDS if foldable(node) 
 def joined(parts: list[Facts]) -> Facts:
     if not parts:
         return NOTHING
-    if len(parts) == 1:
-        return parts[0]
+    first = parts[0]
+    if len(parts) == 1 or all(part is first for part in parts):
+        return first
     return Facts(frozenset().union(*(p.names for p in parts)), any(p.env for p in parts),
                  frozenset().union(*(p.more_names for p in parts)), frozenset().union(*(p.tables for p in parts)),
                  frozenset().union(*(p.bound for p in parts)), any(p.generator for p in parts),
                  any(p.folds for p in parts))
+
+
+def local_facts(node: ir.Local) -> Facts:
+    """A local's facts, one value per name (the same object: joined sees it is one)."""
+    facts = LOCAL_FACTS.get(node.name)
+    if facts is None:
+        facts = LOCAL_FACTS[node.name] = Facts(names=frozenset((node.name,)))
+    return facts
+
+
+LOCAL_FACTS: dict[str, Facts] = {}
+OWN_FACTS[ir.Local] = local_facts
 
 
 def facts_of(node: ir.Node) -> Facts:
