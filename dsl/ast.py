@@ -514,6 +514,25 @@ class Play:
 
 
 @node
+class PlayBy:
+    """`play [optional] A, B by P`: P plays a move of those actions inside a step."""
+    span: Span
+    optional: bool
+    actions: tuple
+    player: Any
+
+
+@node
+class Respond:
+    """`respond p in ORDER { play A, B } else { ... }`: each player of ORDER in turn may play a
+    move of the actions; the first who does closes the window; `else` runs when nobody did."""
+    span: Span
+    binder: Binder
+    body: tuple
+    orelse: tuple
+
+
+@node
 class Turns:
     span: Span
     start: Any

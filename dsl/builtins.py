@@ -42,6 +42,10 @@ STDLIB_SIGNATURES = {
     "join": (("list[text]", "text"), "text"),   # the texts, the separator between two
     "to_int": (("text",), "int?"),              # the whole number a text writes, or none
     "text_of": (("int",), "text"),              # a whole number written as a text
+    # enums and lists of lists
+    "index": (("enum",), "int"),                # an enum member's position in its enum, from 1
+    "subsets": (("list", "int"), "list[list[T]]"),  # the sublists (of k items, if given), in order
+    "flatten": (("list",), "list[T]"),          # the items of a list of lists (T: of the inner lists)
     # geometry and graphs on boards
     "neighbors": (("cell",), "list[T]"),        # cells adjacent to a cell
     "adjacent": (("cell", "cell"), "bool"),
@@ -60,3 +64,5 @@ STDLIB_SIGNATURES = {
     "distance": (("cell", "cell"), "int"),      # steps from cell to cell: king moves on a grid, hex steps on a map
 }
 
+# the functions whose last arguments may be left out: name -> how many it takes at least
+FEWEST_ARGUMENTS = {"subsets": 1}

@@ -10,8 +10,9 @@ import re
 from typing import Optional
 
 from . import ast
-from .builtins import BUILTIN_VALUES, STDLIB_SIGNATURES
+from .builtins import BUILTIN_VALUES, FEWEST_ARGUMENTS, STDLIB_SIGNATURES
 from .diagnostics import Diagnostic, did_you_mean
+from .orders import ordered_enum
 from .parser import parse_expression
 from .program import Program
 from .symbols import Scope, Symbols
@@ -185,10 +186,11 @@ class Checker(Visitor):
 
     def visit_Compare(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        if node.op in ("<", ">", "<=", ">="):
+        if node.op in ("<", ">", "<=", ">=") and ordered_enum(a, b, self.enums) is None:
             for t, side in ((a, node.left), (b, node.right)):
                 if strip_optional(t) not in NUMBERS:
-                    self.error("E303", f"'{node.op}' compares numbers, but this is {describe(t)}", side.span)
+                    self.error("E303", f"'{node.op}' compares numbers or members of one enum, but this is "
+                                       f"{describe(t)}", side.span)
         elif not (compatible(a, b) or compatible(b, a)):
             self.error("E303", f"comparing {describe(a)} with {describe(b)} is always false", node.span,
                        "both sides must be of the same kind")
@@ -323,8 +325,8 @@ class Checker(Visitor):
             return None
         seen.add(name)
         for n in ast.walk(proc.body):
-            if isinstance(n, ast.Choose):
-                return f"'{name}' has a choose (line {n.span.line})"
+            if isinstance(n, (ast.Choose, ast.PlayBy, ast.Respond)):
+                return f"'{name}' has a {decision_word(n)} (line {n.span.line})"
             if isinstance(n, ast.CallStatement):
                 found = self.choosing_procedure(n.name, seen)
                 if found:
@@ -351,8 +353,13 @@ class Checker(Visitor):
             return node.name + "?"
         if node.name in STDLIB_SIGNATURES:
             params, result = STDLIB_SIGNATURES[node.name]
-            self.arity(node, len(params))
+            if not FEWEST_ARGUMENTS.get(node.name, len(params)) <= len(node.arguments) <= len(params):
+                self.arity(node, len(params))
             first = args[0] if args else ANY
+            if node.name == "index":
+                return self.member_index(first, node)
+            if node.name == "flatten":
+                first = self.inner_list(first, node)
             if node.name == "abs" and args and strip_optional(args[0]) == REAL:
                 return REAL          # abs keeps a fraction a fraction
             for given, expected, arg in zip(args, params, node.arguments):
@@ -384,6 +391,21 @@ class Checker(Visitor):
         candidates = set(self.functions) | set(STDLIB_SIGNATURES) | set(self.boards)
         self.error("E204", f"unknown function '{node.name}'", node.span, did_you_mean(node.name, candidates))
         return ANY
+
+    def member_index(self, given: str, node) -> str:
+        """index(m): m a member of an enum (or none: then the index is none)."""
+        if given != ANY and strip_optional(given) not in self.enums:
+            self.error("E303", f"index takes a member of an enum, not {describe(given)}", node.arguments[0].span,
+                       "a position in a list is found by a loop: first(k in 1..size(L) where L[k] == x)")
+        return "int?" if may_be_none(given) else "int"
+
+    def inner_list(self, given: str, node) -> str:
+        """flatten(L): L a list of lists; the type of the inner lists (what T stands for)."""
+        inner = element_of(given) if given.startswith("list[") else ANY
+        if not (inner.startswith("list[") or inner == ANY):
+            self.error("E306", f"flatten takes a list of lists, not {describe(given)}", node.arguments[0].span)
+            return ANY
+        return inner
 
     def can_play(self, node, scope) -> str:
         """can_play(ACTION) or can_play(ACTION, PLAYER): whether the action has a legal move now
@@ -480,8 +502,8 @@ class Checker(Visitor):
         procedure it calls."""
         for node in ast.walk(statement):
             found = None
-            if isinstance(node, ast.Choose):
-                found = "'choose'"
+            if isinstance(node, (ast.Choose, ast.PlayBy, ast.Respond)):
+                found = f"'{decision_word(node)}'"
             elif isinstance(node, ast.CallStatement) and self.choosing_procedure(node.name):
                 found = f"'{node.name}', which reaches a choice: {self.choosing_procedure(node.name)}"
             if found:
@@ -713,6 +735,27 @@ class Checker(Visitor):
             if name not in self.actions:
                 self.error("E205", f"unknown action '{name}'", node.span, did_you_mean(name, self.actions))
 
+    def visit_PlayBy(self, node, scope, where):
+        self.visit_Play(node, scope, where)
+        t = self.expr(node.player, scope)
+        if not compatible(t, "Player"):
+            self.error("E303", f"who plays must be a player, not {describe(t)}", node.player.span,
+                       "write e.g. 'play discard by next(current)'")
+
+    def visit_Respond(self, node, scope, where):
+        inner = self.binder(node.binder, scope)
+        players = inner.names[node.binder.name]
+        if not compatible(players, "Player"):
+            self.error("E303", f"who may respond must be players, not {describe(players)}", node.binder.domain.span,
+                       "write e.g. 'respond p in players where p != current { ... }'")
+        plays = [s for s in node.body if isinstance(ast.untag(s)[0], ast.Play)]
+        if len(node.body) != 1 or len(plays) != 1 or ast.untag(plays[0])[0].optional:
+            self.error("E420", "a 'respond' block holds exactly one 'play' (without 'optional': not responding is "
+                               "always allowed)", node.span, "write e.g. 'respond p in players { play block }'")
+        else:
+            self.visit_Play(ast.untag(plays[0])[0], inner, where)
+        self.block(node.orelse, scope, where)
+
     def visit_Turns(self, node, scope, where):
         t = self.expr(node.start, scope)
         if not compatible(t, "Player"):
@@ -752,6 +795,11 @@ class Checker(Visitor):
             expected = self.type_name(parameter.type)
             self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}")
         return proc
+
+
+def decision_word(node) -> str:
+    """How a statement that asks a player is written (in messages)."""
+    return {ast.Choose: "choose", ast.PlayBy: "play ... by", ast.Respond: "respond"}[type(node)]
 
 
 def keyword(node) -> str:

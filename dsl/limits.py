@@ -20,6 +20,7 @@ MAX_LOG_LINE = 100_000          # characters of a line the rules log (the rest i
 MAX_LOG_BYTES = 50_000_000      # a game log read by 'referee replay'
 MAX_STEP_ROUNDS = 1_000_000     # loop rounds (while, repeat, for) in one step: a move, the setup
 MAX_STEP_WORK = 100_000_000    # units of work in one step: items aggregates go through, calls that may multiply
+MAX_DECISION_DEPTH = 16         # decisions nested in one step (a move played in the effect of a move played in ...)
 MAX_LEGAL_MOVES = 100_000       # legal moves of one action at one decision
 MAX_NUMBER = 10 ** 18           # size of a number stored in a variable (either sign)
 MAX_TEXT = 100_000              # characters of a text param's value, and of a text 'join' makes

@@ -487,6 +487,14 @@ class Resolver(Visitor):
             self.use(span, self.key_of(name, scope))
             after = span or after
 
+    def visit_PlayBy(self, node, scope):
+        self.visit_Play(node, scope)
+        self.visit(node.player, scope)
+
+    def visit_Respond(self, node, scope):
+        self.block(node.body, self.binder(node.binder, scope, node.span), node.span)
+        self.block(node.orelse, scope, node.span)
+
     def visit_CallStatement(self, node, scope):
         self.use_name(node.span, node.name, scope)
         self.visit(node.arguments, scope)

@@ -204,7 +204,7 @@ class ToAst(Transformer):
         for i, field in enumerate(attrs_fields(cls)[1:]):
             if i < len(out) and out[i] is None and field in list_fields:
                 out[i] = ()
-        if cls is ast.Play:
+        if cls is ast.Play or cls is ast.PlayBy:
             out[0] = bool(out[0])
         if cls is ast.Zone:
             out[-1] = out[-1] or "hidden"

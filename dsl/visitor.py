@@ -21,7 +21,7 @@ EXPRESSIONS = (
 STATEMENTS = (
     ast.Let, ast.Assign, ast.Augment, ast.If, ast.For, ast.While, ast.Repeat, ast.Move, ast.MoveAll, ast.Deal,
     ast.Shuffle, ast.Reveal, ast.Create, ast.Choose, ast.Require, ast.Again, ast.Finish, ast.FinishTeam, ast.FinishLost,
-    ast.Log, ast.Play, ast.Turns, ast.Turn, ast.Simultaneous, ast.CallStatement,
+    ast.Log, ast.Play, ast.Turns, ast.Turn, ast.Simultaneous, ast.CallStatement, ast.PlayBy, ast.Respond,
 )
 
 

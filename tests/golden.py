@@ -35,6 +35,9 @@ PLAYTHROUGHS = {
     "games/backgammon.rules": (2, (), 53),
     "games/backgammon.rules#cube": (2, ("cube",), 59),
     "games/checkers.rules": (2, (), 53),
+    "games/the-resistance.rules#5p": (5, (), 67),
+    "games/the-resistance.rules#7p": (7, (), 71),
+    "games/the-resistance.rules#10p": (10, (), 73),
 }
 VIEW_EVERY = 10
 

@@ -119,6 +119,54 @@ def test_the_json_report_holds_every_figure(capsys):
     assert figures["endless"]["count"] == 0 and figures["errors"]["count"] == 0
 
 
+TUG_OF_WAR = """
+game "Tug of war" {
+  players 4
+  teams p: side(p)
+}
+enum Side { north_team, south_team }
+fn side(p: Player): Side = p % 2 == 1 ? north_team : south_team
+var rope: int = 0
+action pull(n in 1..2) "pull {n}" {
+  rope += side(current) == north_team ? n : -n
+}
+action share "share" {
+  require current == 4 and rope == 0
+  finish winners [1, 2]
+}
+flow {
+  turns from 1 {
+    play pull, share
+    if rope >= 3 {
+      finish winners team north_team
+    }
+    if rope <= -3 {
+      finish winners team south_team
+    }
+  }
+}
+"""
+
+
+def test_team_wins_are_counted_per_team_not_as_shared_wins(capsys, tmp_path):
+    rules = tmp_path / "tug.rules"
+    rules.write_text(TUG_OF_WAR)
+    code, report = analysis(capsys, rules, "-n", 60, "--jobs", 1)
+    figures = report["figures"]
+    teams = figures["team_wins"]
+    assert code == 0 and set(teams) == {"north_team", "south_team"}
+    shared = figures["shared_wins"]["count"]                    # P1 and P2: not one team
+    assert shared > 0 and teams["north_team"]["count"] + teams["south_team"]["count"] + shared == 60
+    assert figures["seats"]["1"]["wins"] == teams["north_team"]["count"] + shared
+    assert figures["seats"]["4"]["wins"] == teams["south_team"]["count"]
+    assert teams["north_team"]["rate"] == round(teams["north_team"]["count"] / 60, 4)
+    code, out, _ = run(capsys, "analyze", rules, "-n", 60, "--jobs", 1)
+    count = teams["south_team"]["count"]
+    assert re.search(rf"^team south_team +{count} +\d+\.\d% +\[", out, re.M)
+    code, report = analysis(capsys, TTT, "-n", 20, "--jobs", 1)  # no teams: no such figure
+    assert "team_wins" not in report["figures"]
+
+
 def test_the_terminal_summary_is_plain_tables(capsys):
     code, out, _ = run(capsys, "analyze", TTT, "-n", 100, "--jobs", 1)
     assert code == 0 and out.startswith("Tic-tac-toe · 2 players · options: none · 100 games (seeds 0..99)")
@@ -264,3 +312,6 @@ def test_the_reports_of_the_seed_games_are_there():
         page = (folder / f"{game}.html").read_text()
         assert "500 games (seeds 0..499)" in page and page.count("data:image/png;base64,") == 5
         assert len(page) < 100_000
+    team = (folder / "the-resistance.html").read_text()         # a team game's page: a row per team
+    assert "[the-resistance.html](the-resistance.html)" in readme
+    assert "500 games (seeds 0..499)" in team and "team resistance" in team and "team spy" in team

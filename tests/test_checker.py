@@ -179,7 +179,7 @@ fn leaders(): list of Player = best(p in players by strongest(p))
 
 def test_binder_element_types_follow_the_domain():
     only('''fn f(): int = count(c in deck where c.colour > 1)
-''', "E303", 1, "'>' compares numbers, but this is 'Colour'")
+''', "E303", 1, "'>' compares numbers or members of one enum, but this is 'Colour'")
     only('''fn f(): int = count(p in players where p.value > 1)
 ''', "E305", 1, "no attributes")
 

@@ -157,6 +157,8 @@ flow {
   }
   turn 1 { play take }
   simultaneous p in players { play take }
+  play optional take by 2
+  respond p in players where p != 1 { play take } else { rounds = 0 }
 }
 override param rounds = 2
 '''

@@ -53,7 +53,8 @@ def test_every_node_is_frozen_typed_and_located():
 def example_of(field):
     """A value of a field's declared type."""
     kinds = {"str": "x", "int": 1, "Expression": X, "tuple[Expression, ...]": (X,), "Value": 1,
-             "tuple[Statement, ...]": (ir.Break(),), "tuple[str, ...]": ("x",)}
+             "tuple[Statement, ...]": (ir.Break(),), "tuple[str, ...]": ("x",),
+             "tuple[ForClause, ...]": (ir.ForClause("x", X),)}
     return kinds[field.type]
 
 

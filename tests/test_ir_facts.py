@@ -40,6 +40,8 @@ def walked(node):
             bound.add("_V")
         elif isinstance(n, ir.ArgumentText) and n.of == "label":
             bound.add("_E")
+        elif isinstance(n, ir.LabelSet):
+            bound.add(n.column)
         elif isinstance(n, (ir.Yield, ir.YieldFrom)):
             generator = True
     return names, env, more, tables, tables | bound, generator, folds

@@ -8,7 +8,8 @@ import pytest
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.blocks import Block
 from referee.interpreter.compile.listing_text import folded, folded_test
-from referee.interpreter.compile.lower_listing import host, with_cached_reads
+from referee.interpreter.compile.listing_text import locals_read
+from referee.interpreter.compile.lower_listing import with_cached_reads
 from referee.interpreter.compile.passes import LISTING_PASSES, PASS_NAMES, run_passes
 from referee.interpreter.compile.passes.drop_implied_tests import drop_implied_tests
 from referee.interpreter.compile.passes.inline_single_lazy import inline_single_lazy
@@ -19,6 +20,10 @@ from referee.interpreter.engine import load_game
 from tests.golden import ROOT
 
 UNSET = ir.Global("UNSET")
+
+
+def host(source: str) -> ir.Host:
+    return ir.Host((source,), reads=locals_read(source))
 
 
 def lines(*statements, passes=()):
@@ -71,18 +76,20 @@ def test_a_cached_call_is_written_where_it_is_first_asked_for():
         "    if g((_h3 if _h3 is not UNSET else (_h3 := fn_f(s, L_a))), 1):\n        continue"
 
 
-def test_hosts_are_cut_at_the_calls_made_on_first_use_and_nowhere_else():
+def test_calls_made_on_first_use_become_cached_and_nothing_else_does():
     class Context:
         # (codegen's values read once, as IR: fn_f(s) and _Z.get(k, EMPTY))
         hoist = {ir.Call("fn_f", (ir.TheState(),)): "_h1", ir.ReadZone(ir.Local("k"), empty=True): "_h2"}
         lazy = {"_h1"}
-    use = "(_h1 if _h1 is not UNSET else (_h1 := fn_f(s)))"
-    function = ir.Function("legal_x", ("s",), (ir.If(host(f"a({use}) and b({use}, _h2)"), (ir.Break(),)),
-                                              ir.Assign("_h2", host("_Z.get(k, EMPTY)"))))
+    use = ir.FirstUse("_h1", ir.Call("fn_f", (ir.TheState(),)))
+    other = ir.FirstUse("_t3", ir.Call("g", ()))
+    function = ir.Function("legal_x", ("s",), (
+        ir.If(ir.BoolOp("and", (ir.Call("a", (use,)), ir.Call("b", (use, ir.Local("_h2"), other)))), (ir.Break(),)),
+        ir.Assign("_h2", ir.ReadZone(ir.Local("k"), empty=True))))
     cut = with_cached_reads(function, Context)
     test = cut.body[0].test
-    assert isinstance(test, ir.Spliced) and test.texts == ("a(", ") and b(", ", _h2)")
-    assert test.holes == (ir.Cached("_h1", host("fn_f(s)")),) * 2 and test.reads == {"_h2"}
+    cached = ir.Cached("_h1", ir.Call("fn_f", (ir.TheState(),)))
+    assert test.operands[0].args == (cached,) and test.operands[1].args == (cached, ir.Local("_h2"), other)
     assert cut.body[1] is function.body[1]
     assert render_function(cut, comments=False).lines == render_function(function, comments=False).lines
 

@@ -37,6 +37,7 @@ COVERED = {
     "docs/games/love-letter.md": ("LL", "test_love_letter_rules.py", "love-letter.rules"),
     "docs/games/hearts.md": ("H", "test_hearts_rules.py", "hearts.rules"),
     "docs/games/backgammon.md": ("BG", "test_backgammon_rules.py", "backgammon.rules"),
+    "docs/games/the-resistance.md": ("RS", "test_the_resistance_rules.py", "the-resistance.rules"),
 }
 
 

@@ -41,7 +41,7 @@ def test_the_expressions_and_statements_are_what_the_grammar_makes():
     made = {"expression": {"Boolean"}, "statement": set()}      # (Boolean: the rule `boolean`, not an alias)
     for rule in lark_parser().rules:
         kind = ("expression" if rule.origin.name in expression_rules
-                else "statement" if rule.origin.name == "plain_statement" else None)
+                else "statement" if rule.origin.name in ("plain_statement", "decision") else None)
         if kind and rule.alias:
             made[kind].add(class_name(rule.alias))
     assert {cls.__name__ for cls in EXPRESSIONS} == made["expression"]

@@ -55,7 +55,8 @@ def check_types_and_names(c: Checker):
             if member in seen_members and seen_members[member] != enum.name:
                 c.error("E201", f"'{member}' is a member of both {seen_members[member]} and {enum.name}", enum.span)
             seen_members[member] = enum.name
-            if member in c.program.declarations:
+            # an action's name is used only by 'play' and can_play: it may be a member's too
+            if member in c.program.declarations and not isinstance(c.program.declarations[member].node, ast.Action):
                 # a built-in enum has no place in the file: the declaration is where to look
                 built_in = enum.span.line < 1
                 at = c.program.declarations[member].node.span if built_in else enum.span

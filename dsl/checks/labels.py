@@ -71,7 +71,7 @@ def check_labels_of_a_play(c: Checker):
     """Two actions offered by one `play` with the same label and no placeholder make moves of
     one name: a player could not tell them apart, and naming one would always play the other.
     (Labels with placeholders may differ by their values: `"{c}"` for two kinds of card.)"""
-    for play in (n for n in ast.walk(c.program.parts()) if isinstance(n, ast.Play)):
+    for play in (n for n in ast.walk(c.program.parts()) if isinstance(n, (ast.Play, ast.PlayBy))):
         seen = {}
         for name in play.actions:
             action = c.actions.get(name)

@@ -8,9 +8,9 @@ numbers them, from the rules alone (docs/openspiel.md, "The action space"):
 - an action's move is its binders' values in mixed radix, each binder over the whole domain of
   its type (seats, enum members, board cells, the components of a type with identical ones
   counted once, the numbers of a range), after the ids of the actions before it;
-- a move whose binder is a list (a path of cells) is several ids, as OpenSpiel plays a
-  multi-jump: the move's other binders in one id, then each item of the list in an id of the
-  items' range, then an id that ends the list (which the adapter plays by itself where no
+- a move whose binder is a list (a path of cells, the dice a subset keeps) is several ids, as
+  OpenSpiel plays a multi-jump: the move's other binders in one id, then each item of the list
+  in an id of the items' range (for numbers, the numbers of the rules' ranges), then an id that ends the list (which the adapter plays by itself where no
   other move goes on: ListBinder, move_sequence), which both adapters play one after another
   by the same player (MoveUnderWay);
 - a choice (`choose`) is numbered by its option's label among the labels of every value of
@@ -131,6 +131,7 @@ class ActionSpace:
         optional = element.endswith("?")
         t = strip_optional(element)
         game = self.game
+        values = None
         if t == "Player":
             values = list(range(1, game.num_players + 1))
         elif t == "bool":
@@ -143,7 +144,10 @@ class ActionSpace:
             values = list(self.signatures.get(t, ()))
         elif t == "int" and element is declared:
             values = list(self.int_range(binder_ast.domain))
-        else:
+        elif t == "int":
+            # an item of a list of numbers (`dice in subsets(rolled)`): among the rules' numbers
+            values = sorted(set(self.int_values())) or None
+        if values is None:
             what = (f"{element}, which has" if element is declared
                     else f"{declared}, whose items ({element}) have")
             raise ActionSpaceError(f"the moves of '{action.name}' cannot be numbered: its binder {name} ranges "

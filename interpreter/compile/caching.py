@@ -208,42 +208,48 @@ class Caching:
         if isinstance(rest, tuple):         # filter/count of items around which v takes b
             nested, rest = rest, None
         for binder in levels:
-            var, domain, where, inner_scope, ctx = cg.comprehension(binder, inner_scope, ctx)
-            clauses.append(f"for {var} in {domain}" + (f" if {where}" if where is not None else ""))
-        item = var
+            var, domain, where, inner_scope, ctx = cg.lowered_comprehension(binder, inner_scope, ctx)
+            clauses.append(ir.ForClause(var, domain, () if where is None else (where,)))
+        item = ir.Local(var)
         if nested is not None:
             inner_levels, inner_rest, outer_rest = nested
-            clauses[-1] += "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in outer_rest)
+            last = clauses[-1]
+            clauses[-1] = attrs.evolve(last, tests=last.tests + tuple(cg.lower(c, inner_scope, ctx) for c in outer_rest))
             ctx.no_walrus += 1          # the set of values is the iterable of a comprehension
             inner_clauses = []
             for binder in inner_levels:
-                var, domain, where, inner_scope, ctx = cg.comprehension(binder, inner_scope, ctx)
-                inner_clauses.append(f"for {var} in {domain}" + (f" if {where}" if where is not None else ""))
+                inner_var, domain, where, inner_scope, ctx = cg.lowered_comprehension(binder, inner_scope, ctx)
+                inner_clauses.append(ir.ForClause(inner_var, domain, () if where is None else (where,)))
             if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
                 return False
-            keys = "{" + cg.source(value, inner_scope, ctx) + " " + " ".join(inner_clauses) + \
-                "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in inner_rest) + "}"
+            inner_tests = tuple(cg.lower(c, inner_scope, ctx) for c in inner_rest)
+            last = inner_clauses[-1]
+            inner_clauses[-1] = attrs.evolve(last, tests=last.tests + inner_tests)
+            keys = ir.Loops(cg.lower(value, inner_scope, ctx), tuple(inner_clauses), braces=True)
             ctx.no_walrus -= 1
-            key = self.fresh("key")
-            loops = " ".join(clauses) + f" for {key} in {keys}"
-            source = f"grouped([({key}, {item}) {loops}])" if node.kind == "filter" else f"counted([{key} {loops}])"
+            key = ir.Local(self.fresh("key"))
+            loops = tuple(clauses) + (ir.ForClause(key.name, keys),)
+            source = ir.Call("grouped", (ir.Loops(ir.Tuple((key, item)), loops),)) if node.kind == "filter" \
+                else ir.Call("counted", (ir.Loops(key, loops),))
         else:
             if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
                 return False        # not hashable
-            conditions = "".join(f" if {cg.source(c, inner_scope, ctx)}" for c in rest)
-            element = cg.source(value, inner_scope, ctx)
-            loops = " ".join(clauses) + conditions
+            last = clauses[-1]
+            clauses[-1] = attrs.evolve(last, tests=last.tests + tuple(cg.lower(c, inner_scope, ctx) for c in rest))
+            element = cg.lower(value, inner_scope, ctx)
             if node.kind == "any":
-                source = "{" + f"{element} {loops}" + "}"
+                source = ir.Loops(element, tuple(clauses), braces=True)
             elif node.kind == "filter":
-                source = f"grouped([({element}, {var}) {loops}])"
+                source = ir.Call("grouped", (ir.Loops(ir.Tuple((element, item)), tuple(clauses)),))
             else:
-                source = f"counted([{element} {loops}])"
+                source = ir.Call("counted", (ir.Loops(element, tuple(clauses)),))
         others = [p for p in fn.parameters if p.name != b]
-        found = {"any": f"(L_{b} in table)", "filter": f"(table.get(L_{b}) or [])",
-                 "count": f"table.get(L_{b}, 0)"}[node.kind]
+        asked, table = ir.Local(f"L_{b}"), ir.Local("table")
+        found = {"any": ir.Grouped(ir.Compare("in", asked, table)),
+                 "filter": ir.Grouped(ir.BoolOp("or", (ir.Method(table, "get", (asked,)), ir.NewList()))),
+                 "count": ir.Method(table, "get", (asked, ir.Constant(0)))}[node.kind]
         # the aggregate as written, for a value of b asked alone
-        index = self.index_function(name, others, b, source, lambda: cg.source(node, scope, Context("local")), found)
+        index = self.index_function(name, others, b, source, lambda: cg.lower(node, scope, Context("local")), found)
         read = ir.Call(index, (ir.TheState(), *(ir.Local(f"L_{p.name}") for p in others), ir.Local(f"L_{b}")))
         fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         guard = ir.BoolOp("and", tuple(ir.Grouped(cg.lower(g, fn_scope, Context("local"))) for g in guards))

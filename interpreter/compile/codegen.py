@@ -19,6 +19,7 @@ import contextlib
 from referee.dsl import ast
 from referee.dsl.checker import ANY, element_of, strip_optional
 from referee.dsl.limits import MAX_RANGE
+from referee.dsl.orders import ordered_enum
 from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
@@ -41,10 +42,8 @@ def is_not_none(value: ir.Expression) -> ir.Compare:
 
 
 def as_node(value) -> ir.Expression:
-    """A local's spelling given as source by the statement compiler (a name), as IR."""
-    if isinstance(value, ir.Expression):
-        return value
-    return ir.Local(value) if value.isidentifier() else ir.Host((value,))
+    """A bound name as IR: the IR it is bound to, or a local given by its name."""
+    return value if isinstance(value, ir.Expression) else ir.Local(value)
 
 
 def python_name(name: str) -> str:
@@ -300,6 +299,9 @@ class SourceGenerator(AggregateLowering, Visitor):
             return emptiness
         a, b = self.lower(node.left, scope, ctx), self.lower(node.right, scope, ctx)
         op = node.op
+        if op not in ("==", "!=") and ordered_enum(self.compiler.type_of(node.left, scope),
+                                                   self.compiler.type_of(node.right, scope), self.compiler.types.enums):
+            a, b = self.member_position(a), self.member_position(b)     # members by their enum's order
         if op in ("==", "!="):
             if is_constant(b, None) or is_constant(a, None):
                 other = a if is_constant(b, None) else b
@@ -550,10 +552,10 @@ class SourceGenerator(AggregateLowering, Visitor):
         free = sorted(n for n in names_in(node.value) if self.is_local(n, scope, ctx))
         types = {n: scope.lookup(n) for n in free}
         inner_scope = c.types.globals.child(**types)
-        value = self.source(node.value, inner_scope, Context("local"))
+        value = self.lower(node.value, inner_scope, Context("local"))
         self.count += 1
         name = f"_after{self.count}"
-        c.define(f"def {name}(s{''.join(f', L_{n}' for n in free)})", [f"    return {value}"], c.where(node), node.span)
+        c.define(ir.Function(name, ("s", *(f"L_{n}" for n in free)), (ir.Return(value, node.span),), node.span), c.where(node))
         args = ir.Arguments(tuple(self.lower(a, scope, ctx) for a in node.arguments))
         passed = ir.Arguments(tuple(ctx.name(n) for n in free))
         procedure = ir.Global(f"proc_{node.procedure}")
@@ -595,6 +597,8 @@ class SourceGenerator(AggregateLowering, Visitor):
         args = [self.collection_node(a, scope, ctx) for a in node.arguments]
         if name == "size":
             return ir.Call("len", (args[0],))
+        if name == "index":
+            return self.member_position(args[0])
         if name in ("neighbors", "adjacent") and all(name_of(a) is not None for a in args):
             # the neighbours of every cell, precomputed: a tuple per cell
             table = ir.Global(self.bind(c.game.neighbor_table(), "neighbors"))
@@ -628,6 +632,10 @@ class SourceGenerator(AggregateLowering, Visitor):
             seat = ir.Arithmetic("%", args[0], ir.Constant(c.game.num_players))
             return ir.Grouped(ir.Arithmetic("+", seat, ir.Constant(1)))
         return ir.Call(self.bind(stdlib.FUNCTIONS[name]), (ir.TheState(), *args), spread=True)
+
+    def member_position(self, member: ir.Expression) -> ir.Expression:
+        """The position of an enum member in its enum, from 1 (none of none)."""
+        return ir.Method(ir.Global(self.bind(self.compiler.game.member_positions, "position")), "get", (member,))
 
     def inline(self, fn_decl, arguments, scope, ctx):
         """The function's body in place, its parameters standing for the caller's argument

@@ -19,7 +19,7 @@ from referee.dsl.types import Type, type_of
 from referee.dsl.visitor import STATEMENTS, Visitor
 
 from ..runtime import counting_invariant
-from . import ir, render_python
+from . import ir
 from .module import module_text
 from .codegen import Context, SourceGenerator, names_in  # noqa: F401  (names_in: the engine imports it from here)
 from .work import WorkModel
@@ -113,14 +113,14 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         found = self.checked.types.get(id(node))
         return found if found is not None else type_of(self.types.expr(node, scope))
 
-    def reason_source(self, text, scope, ctx, span) -> str:
-        """The source that makes the text a refused move is told: its {expressions} shown by
+    def reason_node(self, text, scope, ctx, span) -> ir.Expression:
+        """The IR that makes the text a refused move is told: its {expressions} shown by
         their labels as the mover sees them (owner-only attributes of others' components masked)."""
         def seen_by_mover(node, value, scope):
             seen_by = {p: self.game.labeler(self.type_of(node, scope), p) for p in self.game.seats}
             seen = ir.Item(ir.Global(self.codegen.bind(seen_by, 'seen_by')), ir.ReadState("current"))
             return ir.Apply(seen, (ir.TheState(), value))
-        return render_python.expression(self.text_node(text, scope, ctx, span, seen_by_mover))
+        return self.text_node(text, scope, ctx, span, seen_by_mover)
 
     def in_words(self, condition) -> str:
         """A filter said as what it asks: `mark[c] == none` -> "mark[c] must be none", each

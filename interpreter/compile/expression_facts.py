@@ -82,7 +82,7 @@ def binders(node: ir.Node) -> set[str]:
             bound.update(n.params)
         elif isinstance(n, ir.Comprehension):
             bound.update(n.targets)
-        elif isinstance(n, ir.Ranked):
+        elif isinstance(n, (ir.Ranked, ir.ForClause)):
             bound.add(n.target)
     return bound
 
@@ -429,7 +429,7 @@ class Facts:
     (the passes, the prologue): `names`, the locals read (host code: as declared); `env`,
     whether the flow's environment is used; `more_names`, the locals cut host code (Spliced)
     reads and the Cached ones; `tables`, the state's tables read (state_tables); `bound`, those
-    and the ones written (a variable, `_V`) or read for a label (`_E`); `generator`, whether a
+    and the ones written (a variable, `_V`) or read for a label (`_E`, a LabelSet's column); `generator`, whether a
     decision (Yield, YieldFrom) is made; `folds`, whether fold_constants may change something
     (where it is false, it gives the node back as it is: see FOLDABLE)."""
     names: frozenset[str] = NO_NAMES
@@ -483,6 +483,7 @@ OWN_FACTS: dict[type, Callable[..., Facts]] = {
     ir.Cached: lambda node: Facts(more_names=frozenset((node.name,))),
     ir.WriteVar: lambda node: Facts(bound=frozenset(("_V",))),
     ir.ArgumentText: lambda node: Facts(bound=frozenset(("_E",))) if node.of == "label" else NOTHING,
+    ir.LabelSet: lambda node: Facts(bound=frozenset((node.column,))),
     ir.Yield: lambda node: GENERATOR, ir.YieldFrom: lambda node: GENERATOR,
 }
 OWN_FACTS.update({cls: (lambda node, foldable=foldable: FOLDS if foldable(node) else NOTHING)

@@ -8,8 +8,7 @@ from referee.dsl import ast
 from . import ir
 from .codegen import Context
 from .instructions import Instruction
-from .lower_flow import FLOW_LOCALS, located
-from .lower_statements import hosted
+from .lower_flow import located
 
 
 class FlowInstructions:
@@ -22,7 +21,7 @@ class FlowInstructions:
         from .lower_flow import lower_run_flow
         from .passes import run_passes
         function = lower_run_flow(flow, self.game.num_players, lambda ins: self.codegen.bind(ins, "ins"))
-        return self.define(run_passes(function, self.game.passes_off), by_rule=False)
+        return self.define(run_passes(function, self.game.passes_off), by_rule=False, passes=False)
 
     def flow_block(self, statements, scope, out):
         scope = scope.child()
@@ -64,11 +63,10 @@ class FlowInstructions:
 
     def flow_expr(self, node, scope):
         """An expression of the flow as IR, in the flow's environment: a constant, or codegen's
-        source (run inside run_flow: no function of its own)."""
+        IR (run inside run_flow: no function of its own)."""
         if isinstance(node, (ast.Boolean, ast.Integer)):
             return ir.Constant(node.value, node.span)
-        source = hosted(self.codegen.source(node, scope, Context("env")))
-        return ir.Host(source.lines, reads=FLOW_LOCALS | source.reads, span=node.span)
+        return self.codegen.lower(node, scope, Context("env"))
 
     def flow_statement(self, node, scope, out):
         here = len(out)
@@ -133,17 +131,9 @@ class FlowInstructions:
             ctx.steps = self.may_choose((node,))      # a generator, run by the engine as a step
             effect = []
             self.dispatch(node, scope, ctx, effect)
-            effect = tuple(located(flow_read(statement), node.span) for statement in effect)
+            effect = tuple(located(statement, node.span) for statement in effect)
             if ctx.steps:      # run by the engine as a step (effect_runner): a function of its own
                 fn = self.define(ir.Function(self.fresh("_run"), ("s", "e"), effect, node.span))
                 out.append(Instruction("effect", node.span, fn=fn, may_choose=True))
             else:               # in run_flow itself
                 out.append(Instruction("effect", node.span, statements=effect))
-
-
-def flow_read(node):
-    """A statement of the flow's effects whose host code may read the state and its
-    environment too (what run_flow binds: s, e)."""
-    if isinstance(node, ir.Host):
-        return ir.Host(node.lines, node.line_spans, node.reads | FLOW_LOCALS, node.span)
-    return ir.rebuilt(node, flow_read)

@@ -494,6 +494,45 @@ class Guard(Statement):
 
 
 @attrs.frozen
+class Unless(Statement):
+    """A refusal: `then`, one simple statement (a reason returned, a located error raised),
+    unless `test` holds; `if not (test): then`, on two lines when long (an action's guard)."""
+    test: Expression
+    then: tuple[Statement, ...]
+    span: Span | None = None
+
+
+@attrs.frozen
+class ForClause(Node):
+    """`for target in iterable`, then `if test` for each of `tests`: a clause of Loops."""
+    target: str
+    iterable: Expression
+    tests: tuple[Expression, ...] = ()
+    span: Span | None = None
+
+
+@attrs.frozen
+class Loops(Expression):
+    """A comprehension over clauses one inside the other: `[element for a in A if t for b in
+    B]`, a set in `braces` (a cached function's index: caching.py)."""
+    element: Expression
+    clauses: tuple[ForClause, ...]
+    braces: bool = False
+    span: Span | None = None
+
+
+@attrs.frozen
+class ShortLoop(Statement):
+    """`for target in iterable: body` on one line, a `remark` after it (a loop over a few
+    values: no frame of its own)."""
+    target: str
+    iterable: Expression
+    body: tuple[Statement, ...]
+    remark: str = ""
+    span: Span | None = None
+
+
+@attrs.frozen
 class Rounds(Statement):
     """`body` at most `count` times, `name` counting the rounds from 0 (a Break leaves early);
     `exhausted` runs when every round ran."""
@@ -782,8 +821,10 @@ class ShortIf(Statement):
 LISTING_EXPRESSIONS = (EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
                        Cached, Spliced, HostTest)
 LISTING_STATEMENTS = (Append, AddToSet, ChargeWork, ShortIf)
-RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList, NewDict, JoinedText, ArgumentText)
-RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Invalidate, AppendLog, SetItem, Remark)
+RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList, NewDict, JoinedText, ArgumentText,
+                    Loops)
+RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Invalidate, AppendLog, SetItem, Remark,
+                   Unless, ShortLoop)
 
 
 EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,
@@ -791,7 +832,7 @@ EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Fi
     + LOWERED_EXPRESSIONS
 STATEMENTS = (Assign, Unpack, WriteState, WriteEnv, DeleteEnv, CountCoverage, ExpressionStatement, If, While,
               ForRange, ForEach, Return, Yield, Break, Continue, Try, Host) + RULE_STATEMENTS + LISTING_STATEMENTS
-NODES = tuple(dict.fromkeys(EXPRESSIONS + STATEMENTS + (Function,)))
+NODES = tuple(dict.fromkeys(EXPRESSIONS + STATEMENTS + (Function, ForClause)))
 
 # statements after which the rest of their block never runs
 ENDS_BLOCK = (Return, Break, Continue, Raise)

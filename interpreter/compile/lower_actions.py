@@ -9,10 +9,10 @@ import attrs
 from referee.dsl import ast
 
 from ..runtime import RuleText, counting_legal, without_choice
+from . import ir
 from .lower_naming import identifier
 from .codegen import Context, names_in
-from .lines import Lines, unless
-from .source_text import truth
+from .lower_flow import located
 from .work import FREE_WORK
 
 
@@ -44,9 +44,9 @@ class ActionCompiler:
     def reason_function(self, text, scope, binder):
         """f(s, e) -> a binder's own text for a refused value, its {expressions} of the binders
         so far (e: their values)."""
-        return self.define(f"def {self.fresh('_why')}(s, e)",
-                           [f"    return {self.reason_source(text, scope, Context('env'), binder.span)}"],
-                           self.where(binder), binder.span)
+        reason = self.reason_node(text, scope, Context("env"), binder.span)
+        return self.define(ir.Function(self.fresh("_why"), ("s", "e"), (ir.Return(reason, binder.span),), binder.span),
+                           self.where(binder))
 
     def compile_action(self, index, action):
         scope = self.types.globals
@@ -66,42 +66,48 @@ class ActionCompiler:
         guard_scope = scope.child()
         run_scope = scope.child()
         legal_scope = scope.child()
-        guard, run, legal = Lines(action.span), Lines(action.span), Lines(action.span)
+        guard: list = []
+        run: list = []
+        legal: list = []
         checks = 0
         rest = list(action.body)
         env, local = Context("env"), Context("local")
         span = self.codegen.bind(action.span, "span")
+        at = action.span            # the span of the guard's last step (its lines after it)
         while rest and isinstance(ast.untag(rest[0])[0], (ast.Let, ast.Require)):
             node = ast.untag(rest.pop(0))[0]
-            guard.span = run.span = legal.span = node.span
+            at = node.span
             if isinstance(node, ast.Let):
-                self.visit_Let(node, guard_scope, env, guard, 1)
-                self.visit_Let(node, run_scope, local, run, 1)
-                self.visit_Let(node, legal_scope, Context("local"), legal, 1)
+                for out, node_scope, ctx in ((guard, guard_scope, env), (run, run_scope, local),
+                                             (legal, legal_scope, Context("local"))):
+                    steps: list = []
+                    self.visit_Let(node, node_scope, ctx, steps)
+                    out.extend(located(s, at) for s in steps)
             else:
                 checks += 1
                 reason = node.reason or f"this needs {self.source_text(node.condition)}"
                 # a require without 'else': its reason is the rule's own text, marked as such
-                given = self.reason_source(node.reason, guard_scope, env, node.span) if node.reason \
-                    else self.codegen.bind(RuleText(reason), "rule")
-                unless(guard, truth(self.x(node.condition, guard_scope, env)), f"return {given}")
-                unless(run, self.x(node.condition, run_scope, local),
-                       f"raise RulesRuntimeError({('move no longer legal: ' + reason)!r}, {span})")
-        guard.add(1, "return None")
+                given = self.reason_node(node.reason, guard_scope, env, node.span) if node.reason \
+                    else ir.Global(self.codegen.bind(RuleText(reason), "rule"))
+                guard.append(ir.Unless(self.condition(node.condition, guard_scope, env),
+                                       (ir.Return(given, at),), at))
+                refused = ir.Call("RulesRuntimeError", (ir.Constant("move no longer legal: " + reason), ir.Global(span)))
+                run.append(ir.Unless(self.codegen.lower(node.condition, run_scope, local), (ir.Raise(refused, at),), at))
+        guard.append(ir.Return(ir.Constant(None), at))
         name = identifier(action.name)
-        guard_fn = self.define(f"def guard_{name}(s, e)", guard, self.where(action))
+        guard_fn = self.define(ir.Function(f"guard_{name}", ("s", "e"), tuple(guard), action.span), self.where(action))
         may_choose = self.may_choose(rest)   # (a pick in the guard is drawn where legal moves are listed)
         local.steps = may_choose           # an action that may choose is a generator: its steps
         counter = self.counter(action)
-        self.bump(counter, run, 1)
-        self.block(rest, run_scope, local, run, 1)
-        run_fn = self.define(f"def act_{name}(s{self.parameters(action.binders)})", run, self.where(action))
+        params = self.params_of(action.binders)
+        effect = [located(s, at) for s in self.count(counter, 1)]
+        run_fn = self.define(ir.Function(f"act_{name}", params, tuple(run + effect) + self.statements(rest, run_scope, local),
+                                         action.span), self.where(action))
         run_legal = run_fn
         if checks and not may_choose:
             # a move just listed as legal passed its guard: its effect without the checks
-            self.bump(counter, legal, 1)
-            self.block(rest, legal_scope, Context("local"), legal, 1)
-            run_legal = self.define(f"def act_legal_{name}(s{self.parameters(action.binders)})", legal, self.where(action))
+            body = tuple(legal + effect) + self.statements(rest, legal_scope, Context("local"))
+            run_legal = self.define(ir.Function(f"act_legal_{name}", params, body, action.span), self.where(action))
         steps = None
         if may_choose:
             steps = run_fn
@@ -204,7 +210,7 @@ class ActionCompiler:
         """Whether running these statements may stop at a choice (so the engine keeps a copy);
         with explicit chance, at a chance node too (a shuffle, a pick given to a let or an
         assignment)."""
-        return any(isinstance(n, ast.Choose)
+        return any(isinstance(n, (ast.Choose, ast.PlayBy, ast.Respond))
                    or (isinstance(n, ast.CallStatement) and n.name in self.may_choose_procs)
                    or (self.explicit_chance and (isinstance(n, ast.Shuffle) or (
                        isinstance(n, (ast.Let, ast.Assign)) and is_pick(n.value))))

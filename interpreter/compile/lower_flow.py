@@ -15,10 +15,6 @@ from .instructions import Instruction
 
 FLOW_GROUP = 8      # the flow's instruction blocks per `if pc < k:` group
 
-# what the flow's host code (conditions, effects) may read: the state and its environment
-FLOW_LOCALS = frozenset({"s", "e"})
-
-
 PC, JUMPS, ENV = ir.Local("pc"), ir.Local("jumps"), ir.Local("e")
 STATE = ir.TheState()
 

@@ -12,12 +12,11 @@ from . import ir
 from .caching import callers
 from .codegen import Context
 from .lower_flow import located
-from .lower_statements import NONE, STATE, call, guard, hosted, negated
+from .lower_statements import NONE, STATE, call, guard, negated
 from .module import digest, functions_text
 from .passes import run_passes
-from .render_python import expression, render_function, where
+from .render_python import render_function, where
 from .expression_facts import facts_of
-from .source_text import host_reads
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
@@ -42,13 +41,6 @@ def prologue(body: tuple) -> tuple:
     return tuple(bound)
 
 
-def host_lines(lines, spans=None, span=None) -> ir.Host:
-    """Statements that are still source (codegen's loops, the listing's functions), written for
-    a function's body (one indent deep): as IR, each line with its span."""
-    text = [line[4:] if line.startswith("    ") else line for line in lines]
-    return ir.Host(tuple(text), tuple(spans) if spans is not None else (), host_reads("\n".join(lines)), span)
-
-
 def memo_item(table: str, k: int) -> ir.Item:
     return ir.Item(ir.Global(table), ir.Constant(k))
 
@@ -70,23 +62,19 @@ STAMP, ENTRY, VALUE = ir.Local("stamp"), ir.Local("entry"), ir.Local("value")
 class FunctionLowering:
     """Functions of the generated module as IR: a mixin of the Compiler (compiler.py)."""
 
-    def define(self, function, body=None, comment=None, span=None, by_rule=True):
-        """exec one generated function: an ir.Function (or, until all are IR, a header and its
-        body's source lines, a Lines or lines all from `span`), its tables bound at its top.
-        `comment` goes above it (default: its rules line)."""
-        if not isinstance(function, ir.Function):
-            name, params = function[len("def "):-1].split("(", 1)
-            lines, spans = (body.lines, body.spans) if hasattr(body, "spans") else (body, [span] * len(body))
-            function = ir.Function(name, tuple(params.split(", ")), (host_lines(lines, spans),) if lines else ())
-            comment = comment or ""
+    def define(self, function, comment=None, by_rule=True, passes=True, comments=True):
+        """exec one generated function, an ir.Function, its tables bound at its top. `comment`
+        goes above it (default: its rules line). `by_rule`: a function of the rules' statements
+        (else the flow's: a comment wherever the rules line changes); `passes` False where they
+        ran already (the flow's, a listing's own); `comments` False: no `# file:line` inside."""
         comment = where(function.span) if comment is None else comment
         try:
-            if by_rule:     # (the flow's passes ran already; they run before the tables are bound)
+            if passes:      # (before the tables are bound)
                 optimised = run_passes(function, self.game.passes_off)
                 # a step stays a generator even where the passes took out its every choice
                 function = optimised if is_generator(optimised) or not is_generator(function) else function
             whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
-            rendered = render_function(whole, by_rule)
+            rendered = render_function(whole, by_rule, comments)
         except RecursionError as error:
             raise too_deep(error, function.span) from None
         name = function.name
@@ -219,8 +207,7 @@ class FunctionLowering:
         m = maintained
         changed, tested = ir.Local("changed"), ir.Local("tested")
         parts = ir.Global("MEMO_PARTS")
-        retest = host_lines([f"for {m.target} in changed: tested.append({expression(m.tested)})"
-                             "     # (a loop: no frame for a few rows)"], span=span)
+        retest = ir.ShortLoop(m.target, changed, (ir.Append("tested", m.tested),), "a loop: no frame for a few rows", span)
         kept = ir.Tuple((STAMP, VALUE, memo_item("MEMO_STAMPS", 0),
                          ir.Arithmetic("+", ir.Field(parts, "dropped"), ir.Call("len", (ir.Field(parts, "log"),)))))
         return head + [
@@ -298,10 +285,10 @@ class FunctionLowering:
                       (ir.Assign("table", ir.Item(ENTRY, ir.Constant(1))),),
                       (ir.If(second, (ir.Remark("a second value asked in the same state: worth the table, now and from "
                                                 "then on"),
-                                      ir.SetItem(asked, key, ir.Constant(True)), ir.Assign("table", hosted(source)),
+                                      ir.SetItem(asked, key, ir.Constant(True)), ir.Assign("table", source),
                                       stale_cache_dropped(cache), ir.SetItem(cache, key, ir.Tuple((STAMP, table)))),
-                             (ir.SetItem(asked, key, STAMP), ir.Return(hosted(plain)))),)),
-                ir.Return(hosted(found)))
+                             (ir.SetItem(asked, key, STAMP), ir.Return(plain))),)),
+                ir.Return(found))
         self.define(ir.Function(index, self.params_of(others) + (f"L_{b}",), body),
                     comment=f"# {name}: its aggregate over the values of '{b}', a table once two are asked")
         return index
@@ -392,7 +379,7 @@ class FunctionLowering:
         """Whether statements are the same in every game: no shuffle, no pick, no choice, no
         finish, no call that may do one of these."""
         for n in ast.walk(tuple(statements)):
-            if isinstance(n, (ast.Shuffle, ast.Choose, ast.Finish, ast.FinishTeam, ast.FinishLost)):
+            if isinstance(n, (ast.Shuffle, ast.Choose, ast.PlayBy, ast.Respond, ast.Finish, ast.FinishTeam, ast.FinishLost)):
                 return False
             if isinstance(n, ast.Call) and n.name in drawing:
                 return False

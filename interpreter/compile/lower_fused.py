@@ -70,7 +70,7 @@ class FusedListingCompiler:
             for j in members:
                 out.open(2, ir.If(loops[j][2], ()))
                 if once:
-                    out.add(3, ir.AddToSet(f"labels{j}_{k}", ir.Item(ir.Global(self.game.component_column("__label__")), value)))
+                    out.add(3, ir.AddToSet(f"labels{j}_{k}", ir.ReadColumn(self.game.component_column("__label__"), value)))
                 out.add(3, ir.Append(f"fixed{j}_{k}", value))
         for j, loop in enumerate(loops):
             fixed = ir.Local(f"fixed{j}_{k}")

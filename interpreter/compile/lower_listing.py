@@ -3,12 +3,11 @@
 step right after the binders it needs, the domains that need no earlier binder computed once."""
 from __future__ import annotations
 
-import re
-
 import attrs
 
 from referee.dsl import ast
 from referee.dsl.limits import MAX_LEGAL_MOVES
+from referee.dsl.templates import parse_template
 from referee.dsl.types import element_of, strip_optional
 
 from . import ir
@@ -19,20 +18,12 @@ from .expression_facts import (called_function, constant_range, is_bound_constan
                                is_temporary_or_constant, one_call, rewritten, top_of, truth,
                                walk_written)
 from .key_rows import KeyRows
-from .lines import Lines
 from .passes import LISTING_PASSES, run_passes
-from .render_python import expression, render_function
-from .listing_text import cached_use, locals_read
 from .none_tests import either_or, folded_plain
 from .work import ROUND_FREE_WORK
 
 OUT, EXACT = ir.Local("out"), ir.Local("exact")
 FALSE = ir.Constant(False)
-
-
-def host(source: str) -> ir.Host:
-    """Source as host code (what the listings were written with before they took codegen's IR)."""
-    return ir.Host((source,), reads=locals_read(source))
 
 
 def unless(test: ir.Expression, *then: ir.Statement) -> ir.ShortIf:
@@ -62,35 +53,14 @@ def product(factors: list[ir.Expression]) -> ir.Expression:
 
 def with_cached_reads(function: ir.Function, ctx) -> ir.Function:
     """The function with each call made on first use (codegen's hoisted_lazy, an ir.FirstUse)
-    an ir.Cached, that a pass can see; host code (none is left in the listings: tests still
-    give some) cut where its text makes such a call."""
-    sources = {temp: expression(value) for value, temp in ctx.hoist.items() if temp in ctx.lazy}
-    cached = {cached_use(temp, source): (temp, source) for temp, source in sources.items()}
+    an ir.Cached, that a pass can see."""
+    lazy = {temp for temp in ctx.hoist.values() if temp in ctx.lazy}
 
     def cut(node: ir.Node) -> ir.Node:
-        if isinstance(node, ir.FirstUse) and node.target in sources:
+        if isinstance(node, ir.FirstUse) and node.target in lazy:
             return ir.Cached(node.target, node.value)
-        if not isinstance(node, ir.Host) or len(node.lines) != 1:
-            return ir.rebuilt(node, cut)
-        source = rest = node.lines[0]
-        uses = [use for use in cached if use in source]
-        if not uses:
-            return node
-        texts: list[str] = []
-        holes: list[ir.Expression] = []
-        while True:
-            found = [(rest.find(use), use) for use in uses if use in rest]
-            if not found:
-                break
-            at, use = min(found)
-            texts.append(rest[:at])
-            temp, call = cached[use]
-            holes.append(ir.Cached(temp, host(call)))
-            rest = rest[at + len(use):]
-        texts.append(rest)
-        return ir.Spliced(tuple(texts), tuple(holes), frozenset().union(*map(locals_read, texts)),
-                          " for " in source, node.span)
-    return cut(function) if cached else function     # type: ignore[return-value]
+        return ir.rebuilt(node, cut)
+    return cut(function) if lazy else function     # type: ignore[return-value]
 
 
 @attrs.define
@@ -111,12 +81,11 @@ class ListingCompiler:
     """The part of the Compiler that lists an action's legal moves (a mixin of compiler.Compiler)."""
 
     def define_listing(self, name, out, ctx, comment):
-        """exec a listing function (its body: a Block) made IR, passed and rendered."""
+        """exec a listing function (its body: a Block) made IR, its own passes run (LISTING_PASSES,
+        not the rules functions': define runs none); no `# file:line` comment inside it."""
         function = with_cached_reads(ir.Function(name, ("s",), out.statements()), ctx)
-        rendered = render_function(run_passes(function, self.game.passes_off, LISTING_PASSES), comments=False)
-        lines = Lines()
-        lines.lines, lines.spans = rendered.lines, rendered.spans
-        return self.define(rendered.header, lines, comment)
+        passed = run_passes(function, self.game.passes_off, LISTING_PASSES)
+        return self.define(passed, comment, by_rule=False, passes=False, comments=False)
 
     def enumeration(self, action, template):
         """One generated function that lists the action's legal argument tuples: a loop per
@@ -183,7 +152,7 @@ class ListingCompiler:
         original, action = action, self.guards_as_filters(action, unfolded)
         late = frozenset(k for k, (a, b) in enumerate(zip(original.binders, action.binders)) if a is not b)
         cg = self.codegen
-        named = set(re.findall(r"\{(\w+)\}", template))
+        named = {p.inside for p in parse_template(template).placeholders if p.named}
         names_all = named >= {b.name for b in action.binders}
         early_nodes, stage_nodes = self.guard_placement(action)
         lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
@@ -421,7 +390,7 @@ class ListingCompiler:
             if where is not None:
                 out.add(2, unless(ir.Grouped(where), ir.Continue()))
             if same:
-                out.add(2, ir.AddToSet(kept, ir.Item(ir.Global(self.game.component_column("__label__")), value)))
+                out.add(2, ir.AddToSet(kept, ir.ReadColumn(self.game.component_column("__label__"), value)))
             out.add(2, ir.Append(fixed, value))
             if same:
                 out.add(1, unless_as_long(ir.Local(kept), values, inexact))
@@ -442,7 +411,7 @@ class ListingCompiler:
 
     def once_each(self, name, seen) -> tuple:
         """A component whose twin (the same attributes) was tried already is not tried again."""
-        return (ir.Assign("signature", ir.Item(ir.Global(self.game.component_column("__same__")), ir.Local(f"L_{name}"))),
+        return (ir.Assign("signature", ir.ReadColumn(self.game.component_column("__same__"), ir.Local(f"L_{name}"))),
                 ir.ShortIf(ir.Compare("in", ir.Local("signature"), ir.Local(seen)), (ir.Continue(),)),
                 ir.AddToSet(seen, ir.Local("signature")))
 

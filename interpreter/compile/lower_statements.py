@@ -15,8 +15,6 @@ from ..runtime.errors import RulesRuntimeError
 from . import ir
 from .expression_facts import RULES_LOCAL, attributes_read_once, truth
 from .lower_flow import located
-from .render_python import Writer
-from .source_text import host_reads
 from .work import ROUND_FREE_WORK
 
 PUBLIC = 0      # a viewer who is no player: sees only what everybody may see
@@ -27,11 +25,6 @@ PLAIN = (type(None), bool, int, str)     # values whose literal is their repr
 
 def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
     return ir.ExpressionStatement(ir.Call(function, args))
-
-
-def hosted(source: str) -> ir.Host:
-    """Codegen's source of an expression as IR, with the state's tables it reads."""
-    return ir.Host((source,), reads=host_reads(source))
 
 
 def is_temporary_local(value: ir.Expression) -> bool:
@@ -82,9 +75,6 @@ class StatementLowering:
         return element_type(self.type_value(node, scope)).without_none()
 
     # ---- expressions: codegen's IR ----
-    def x(self, node, scope, ctx) -> str:
-        return self.codegen.source(node, scope, ctx)
-
     def value(self, node, scope, ctx) -> ir.Expression:
         """An expression as IR: a constant, else codegen's IR."""
         value = self.codegen.lower(node, scope, ctx)
@@ -136,33 +126,12 @@ class StatementLowering:
             out.append(ir.Rule(tuple(located(s, node.span) for s in body), node.span))
         return tuple(out)
 
-    def block(self, statements, scope, ctx, out, indent):
-        """A block written into Lines (the listing's functions, until they are built as IR)."""
-        self.write_into(out, self.statements(statements, scope, ctx), indent)
-
-    @staticmethod
-    def write_into(out, statements, indent):
-        """IR statements written into Lines at `indent`, each line with its statement's span
-        (else the Lines' own)."""
-        writer = Writer(by_rule=True)
-        writer.block(tuple(located(s, out.span) for s in statements), indent + out.offset)
-        out.lines += writer.lines
-        out.spans += writer.spans
-
     def count(self, k, slot=0) -> list:
         """With coverage, one more for counter k + slot."""
         return [] if k is None else [ir.CountCoverage(k + slot)]
 
-    def bump(self, k, out, indent, slot=0):
-        if k is not None:
-            out.add(indent, f"COV[{k + slot}] += 1")
-
     # ---- writes and their checks ----
-    def visit_Let(self, node, scope, ctx, out, indent=None):
-        if indent is not None:      # into Lines (an action's guard, until it is built as IR)
-            statements = []
-            self.visit_Let(node, scope, ctx, statements)
-            return self.write_into(out, statements, indent)
+    def visit_Let(self, node, scope, ctx, out):
         value = self.chance_value(node.value, scope, ctx, out) or self.value(node.value, scope, ctx)
         scope.names[node.name] = self.type_of(node.value, scope)
         out.append(self.set_local(node.name, ctx, value))
@@ -411,12 +380,6 @@ class StatementLowering:
         inner = scope.child(**{binder.name: self.items_type(binder.domain, scope).text})
         return domain, inner
 
-    def charge(self, units, span, out, indent):
-        """Take `units` (a source) from the step's work budget: a located error past it
-        (written into Lines: the listing's functions)."""
-        out.add(indent, f"STEP[1] -= {units}")
-        out.add(indent, f"if STEP[1] < 0: work_runs_on({self.codegen.bind(span, 'span')})")
-
     def spend(self, budget, units, span) -> list:
         """Take `units` from the step's budget (0: loop rounds, 1: work): a located error past it."""
         error = "step_runs_on" if budget == 0 else "work_runs_on"
@@ -560,18 +523,24 @@ class StatementLowering:
         create = ir.StateCall("create", (ir.Constant(node.type_name), ir.Call("dict", (ir.Local(values),)), template, zone))
         out.append(ir.Rounds(self.fresh("_n"), count, (ir.ExpressionStatement(create),)))
 
-    def visit_Choose(self, node, scope, ctx, out):
-        cg = self.codegen
-        var, domain, where, inner_scope, inner = cg.lowered_comprehension(node.binder, scope, ctx)
-        element = self.items_type(node.binder.domain, scope)
-        options, names, index = (ir.Local(self.fresh(hint)) for hint in ("_options", "_names", "_choice"))
-        # (a new list: the options stay as they are while the zone they come from changes)
+    def options_list(self, binder, scope, ctx, out, hint) -> ir.Local:
+        """A local holding the values of a binder that pass its filter (a new list: the options
+        stay as they are while the zone they come from changes)."""
+        var, domain, where, _, _ = self.codegen.lowered_comprehension(binder, scope, ctx)
+        options = ir.Local(self.fresh(hint))
         if where is None:
             out.append(ir.Assign(options.name, ir.Call("list", (domain,))))
         else:
-            before, (where,) = attributes_read_once([where], cg.temp)
+            before, (where,) = attributes_read_once([where], self.codegen.temp)
             out += [ir.Assign(temp, read) for temp, read in before]
             out.append(ir.Assign(options.name, ir.Comprehension(ir.Local(var), (var,), domain, where, spread=False)))
+        return options
+
+    def visit_Choose(self, node, scope, ctx, out):
+        cg = self.codegen
+        element = self.items_type(node.binder.domain, scope)
+        options = self.options_list(node.binder, scope, ctx, out, "_options")
+        names, index = (ir.Local(self.fresh(hint)) for hint in ("_names", "_choice"))
         components = self.is_component(element)
         if self.is_entity(element):       # (named by their labels)
             distinct = ir.Call("distinct_labelled", (STATE, options, ir.Constant(components),
@@ -600,6 +569,32 @@ class StatementLowering:
                       orelse=(replayed,)),
                 self.set_local(node.binder.name, ctx, ir.Item(options, index)))
         out.append(ir.If(options, body + self.statements(node.body, chosen_scope, ctx)))
+
+    def action_numbers(self, names) -> ir.Constant:
+        """The indexes of the actions named (in the order of the file)."""
+        order = list(self.types.actions)
+        return ir.Constant(tuple(order.index(name) for name in names))
+
+    def visit_PlayBy(self, node, scope, ctx, out):
+        # a decision of the step (engine/decisions.py): the step stops until the player has played
+        prompt = f"play {' or '.join(node.actions)}"
+        run = ir.Call("decision_steps", (STATE, self.action_numbers(node.actions), self.value(node.player, scope, ctx),
+                                         ir.Constant(node.optional), self.spanned(node.span), ir.Constant(prompt)))
+        out.append(ir.YieldFrom(run) if ctx.steps else call("without_choice", run))
+
+    def visit_Respond(self, node, scope, ctx, out):
+        play = ast.untag(node.body[0])[0]
+        players = self.options_list(node.binder, scope, ctx, out, "_players")
+        prompt = f"respond with {' or '.join(play.actions)}, or skip"
+        run = ir.Call("respond_steps", (STATE, players, self.action_numbers(play.actions), self.spanned(node.span),
+                                        ir.Constant(prompt)))
+        if not ctx.steps:
+            out.append(call("without_choice", run))
+            return
+        responded = self.fresh("_responded")
+        out.append(ir.YieldFrom(run, responded))
+        if node.orelse:
+            out.append(ir.If(ir.Not(ir.Local(responded)), self.statements(node.orelse, scope, ctx)))
 
     # ---- the game ----
     def visit_Require(self, node, scope, ctx, out):

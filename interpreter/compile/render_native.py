@@ -267,6 +267,9 @@ class NativeRenderer:
     def guard(self, node: ir.Guard, indent: int) -> None:
         self.if_(ir.If(node.test, node.then, node.orelse, node.span), indent)
 
+    def unless(self, node: ir.Unless, indent: int) -> None:
+        self.if_(ir.If(ir.Not(ir.Grouped(node.test)), node.then, (), node.span), indent)
+
     def rule(self, node: ir.Rule, indent: int) -> None:
         self.block(node.body, indent)
 
@@ -349,6 +352,7 @@ REFUSED: dict[type, str] = {
     ir.AppendLog: "the log is text", ir.Method: "a method of a Python value",
     ir.CacheKey: "cached values: none natively", ir.SetItem: "a table of cached values",
     ir.NewList: "a list of no fixed size",
+    ir.Loops: "a cached function's index: a table of Python values", ir.ShortLoop: "a cached filter: Python lists",
 }
 
 
@@ -386,6 +390,7 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.TheState: refuse_expression, ir.Field: refuse_expression, ir.StateCall: refuse_expression,
     ir.Host: refuse_expression, ir.Key: refuse_expression, ir.Budget: refuse_expression,
     ir.Method: refuse_expression, ir.CacheKey: refuse_expression, ir.NewList: refuse_expression,
+    ir.Loops: refuse_expression,
 }
 
 STATEMENTS: dict[type, Callable[..., None]] = {
@@ -406,13 +411,14 @@ STATEMENTS: dict[type, Callable[..., None]] = {
     ir.Continue: lambda r, n, i: r.jump(n, i, "continue"),
     ir.Rule: NativeRenderer.rule,
     ir.Guard: NativeRenderer.guard,
+    ir.Unless: NativeRenderer.unless,
     ir.Rounds: NativeRenderer.rounds,
     ir.WriteVar: NativeRenderer.write_var,
     ir.Remark: lambda r, n, i: r.add(i, f"# {n.text}", n.span),
     ir.Invalidate: lambda r, n, i: r.add(i, f"pass  # (stamp {n.stamp}: no cached values natively)", n.span),
     ir.Yield: NativeRenderer.refuse, ir.Try: NativeRenderer.refuse, ir.Host: NativeRenderer.refuse,
     ir.YieldFrom: NativeRenderer.refuse, ir.Raise: NativeRenderer.refuse, ir.Spend: NativeRenderer.refuse,
-    ir.AppendLog: NativeRenderer.refuse, ir.SetItem: NativeRenderer.refuse,
+    ir.AppendLog: NativeRenderer.refuse, ir.SetItem: NativeRenderer.refuse, ir.ShortLoop: NativeRenderer.refuse,
 }
 
 

@@ -361,6 +361,15 @@ def guard(writer: Writer, node: ir.Guard, indent: int, keyword: str = "if") -> N
         writer.header(indent, "else:", node, node.orelse)
 
 
+def unless(writer: Writer, node: ir.Unless, indent: int) -> None:
+    test, actions = expression(node.test), "; ".join(inline(statement) for statement in node.then)
+    if len(test) + len(actions) > SPREAD:
+        writer.add(indent, f"if not ({test}):", node.span)
+        writer.add(indent + 1, actions, node.span)
+    else:
+        writer.add(indent, f"if not ({test}): {actions}", node.span)
+
+
 def rule(writer: Writer, node: ir.Rule, indent: int) -> None:
     writer.comment(indent, node.span, always=True)
     writer.block(node.body, indent)
@@ -403,6 +412,20 @@ def argument_text(node: ir.ArgumentText) -> tuple[str, int]:
     return f'{text} if {tested} is not None else "none"', LOWEST
 
 
+def loops(node: ir.Loops) -> tuple[str, int]:
+    clauses = " ".join(f"for {c.target} in {expression(c.iterable)}" + "".join(f" if {expression(t)}" for t in c.tests)
+                       for c in node.clauses)
+    text = f"{expression(node.element)} {clauses}"
+    return ("{" + text + "}" if node.braces else f"[{text}]"), ATOM
+
+
+def short_loop(writer: Writer, node: ir.ShortLoop, indent: int) -> None:
+    inner = Writer(comments=False)
+    inner.block(node.body, 0)
+    remark = f"     # ({node.remark})" if node.remark else ""
+    writer.add(indent, f"for {node.target} in {expression(node.iterable)}: {'; '.join(inner.lines)}{remark}", node.span)
+
+
 RULE_EXPRESSIONS: dict[type, Callable] = {
     ir.Key: key,
     ir.ReadVar: lambda n: (f"_V.get({expression(n.key)}, {expression(n.default)})", ATOM),
@@ -416,10 +439,13 @@ RULE_EXPRESSIONS: dict[type, Callable] = {
                                            n.spread) + "}", ATOM),
     ir.JoinedText: joined_text,
     ir.ArgumentText: argument_text,
+    ir.Loops: loops,
 }
 RULE_STATEMENTS: dict[type, Callable] = {
     ir.Rule: rule,
     ir.Guard: guard,
+    ir.Unless: unless,
+    ir.ShortLoop: short_loop,
     ir.Rounds: rounds,
     ir.Raise: lambda w, n, i: w.add(i, f"raise {expression(n.value)}", n.span),
     ir.YieldFrom: yield_from,

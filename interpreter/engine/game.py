@@ -11,6 +11,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checks import check
+from referee.dsl.orders import member_positions
 from referee.dsl.templates import parse_template
 from referee.dsl.types import element_of, strip_optional
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, MAX_TEXT
@@ -27,6 +28,7 @@ from .labels import LABEL_OF, plain_label
 from .located import PYTHON_ERRORS, located
 from .params import ParamValueError, player_range, typed_params
 from .state import State
+from .decisions import decision_steps, respond_steps
 from .steps import (advance, dead_end, drive, effect_runner, filtered_domain, finish_by_score, flow_runs_on, run_step,
                     setup_snapshot, simultaneous_step)
 
@@ -53,6 +55,7 @@ class Game:
         self.seats = list(range(1, self.num_players + 1))
         self.enum_members = {name: list(members) for name, members in BUILTIN_ENUMS.items()}
         self.enum_members.update({e.name: list(e.members) for e in program.of_kind(ast.Enum)})
+        self.member_positions = member_positions(self.enum_members)      # (index(m), and < on members)
         self.memo_owner = [None]       # the state whose values the cached functions hold
         self.boards = stdlib.Boards()      # (filled by the declarations: geometries, and by cell)
         self.board_functions = self.boards.functions
@@ -88,7 +91,7 @@ class Game:
         compiler.codegen.namespace.update(
             run_step=run_step, effect_runner=effect_runner, filtered_domain=filtered_domain,
             flow_runs_on=flow_runs_on, dead_end=dead_end, simultaneous_step=simultaneous_step,
-            finish_by_score=finish_by_score)
+            finish_by_score=finish_by_score, decision_steps=decision_steps, respond_steps=respond_steps)
         rules = compiler.compile_all()
         self.actions, self.action_index, self.functions, self.procedures = (
             rules.actions, rules.action_index, rules.functions, rules.procedures)

@@ -175,26 +175,46 @@ def legal_segments(s) -> list:
                 candidates = merge_by_labels(s, index, candidates, keyed)
             segments.append((index, candidates, None))
         else:
-            kept, names = [], []
             if names_seen is None:
                 names_seen = {}
-            known = s.names      # (move_name's own cache, read here without a call)
-            for args in candidates:
-                move = (index, args)
-                name = known.get(move)
-                if name is None:
-                    name = move_name(s, index, args)
-                first = names_seen.get(name)
-                if first is None:
-                    names_seen[name] = move
-                    kept.append(args)
-                    names.append(name)
-                elif not same_move(s, first, move):
-                    raise same_named(s, name, first, move)
+            kept, names = named_once(s, index, candidates, names_seen)
             segments.append((index, kept, names))
     if instruction.optional and segments:
         segments.append((None, [Move("skip", -1, (), SKIP)], None))
     return segments
+
+
+def named_once(s, index, candidates, names_seen):
+    """An action's argument tuples with their names, the first of each name: moves of one name
+    that are the same move (identical cards) are one, two different ones are refused.
+    names_seen (name -> (index, arguments)) is shared by the actions offered together."""
+    kept, names = [], []
+    known = s.names      # (move_name's own cache, read here without a call)
+    for args in candidates:
+        move = (index, args)
+        name = known.get(move)
+        if name is None:
+            name = move_name(s, index, args)
+        first = names_seen.get(name)
+        if first is None:
+            names_seen[name] = move
+            kept.append(args)
+            names.append(name)
+        elif not same_move(s, first, move):
+            raise same_named(s, name, first, move)
+    return kept, names
+
+
+def named_moves(s, indexes):
+    """The legal moves of these actions for the player to move, as (index, arguments), with
+    their names (a decision inside a step: decisions.py)."""
+    moves, names, seen = [], [], {}
+    actions = s.game.actions
+    for index in indexes:
+        kept, named = named_once(s, index, actions[index].enumerate(s)[0], seen)
+        moves += [(index, args) for args in kept]
+        names += named
+    return moves, names
 
 
 def merge_by_labels(s, index, candidates, by_label):

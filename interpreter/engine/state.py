@@ -506,6 +506,14 @@ class State:
             return "team"
         return "draw" if not self.winners else "win" if len(self.winners) == 1 else "shared"
 
+    def winning_team(self):
+        """The label of the team whose members won (`teams` in the header), None unless the
+        outcome is "team"."""
+        if self.outcome() != "team":
+            return None
+        self.game.memo_reset(self)
+        return plain_label(self.game.teams(self, self.winners[0]))
+
     def one_team(self, players) -> bool:
         """Whether these players are all the members of one team (the header's `teams`)."""
         self.game.memo_reset(self)

@@ -32,6 +32,7 @@ class Pending:
     steps: object = attrs.field(default=None, eq=False)   # the stopped generator (resumed once, by its owner)
     owner: object = attrs.field(default=None, eq=False)
     current: int = attrs.field(default=None, eq=False)     # whose turn it was when the step stopped
+    moves: Optional[list] = None     # a decision's (decisions.py): the (action, arguments) of each option
 
 
 def setup_snapshot(s):
@@ -130,7 +131,7 @@ def drive(s, steps, snapshot, runner, choices, answer=None):
     if snapshot is None:
         raise RulesRuntimeError("a choice was reached where none was expected")
     s.pending = Pending(snapshot, runner, True, choices, need.names, need.chooser, need.prompt,
-                        need.public_names, need.weights, steps, s, s.current)
+                        need.public_names, need.weights, steps, s, s.current, getattr(need, "moves", None))
     s.current = need.chooser
 
 

@@ -10,7 +10,7 @@ import contextlib
 import re
 from pathlib import Path
 
-from ..compile import ir, lower_functions, lower_listing
+from ..compile import ir, lower_functions
 from ..compile.render_native import unsupported
 from ..engine import load_game
 from ..engine.params import player_range
@@ -22,37 +22,20 @@ REFUSED_KIND = re.compile(r"(?:^|: )([A-Z][A-Za-z]+): ")
 
 @contextlib.contextmanager
 def recorded(functions: list):
-    """While loading games: each IR function the compiler renders, as render_python gets it
-    (a listing once, as its IR, not again as the text define executes)."""
-    define, define_listing = lower_functions.FunctionLowering.define, lower_listing.ListingCompiler.define_listing
-    listing = []
+    """While loading games: each IR function the compiler renders, as define gets it (a
+    listing after its own passes, every other before the passes define runs)."""
+    define = lower_functions.FunctionLowering.define
 
-    def recording_define(self, function, body=None, comment=None, span=None, by_rule=True):
-        if listing:
-            listing.pop()
-        elif isinstance(function, ir.Function):
-            functions.append(ir.Function(function.name, function.params,
-                                         lower_functions.prologue(function.body) + function.body, function.span))
-        else:
-            name, params = function[len("def "):-1].split("(", 1)
-            functions.append(ir.Function(name, tuple(params.split(", ")), (ir.Host(("...",)),)))
-        return define(self, function, body, comment, span, by_rule)
-
-    def recording_listing(self, name, out, ctx, comment):
-        from ..compile.passes import run_passes
-        from ..compile.passes import LISTING_PASSES
-        function = lower_listing.with_cached_reads(ir.Function(name, ("s",), out.statements()), ctx)
-        functions.append(run_passes(function, self.game.passes_off, LISTING_PASSES))
-        listing.append(name)
-        return define_listing(self, name, out, ctx, comment)
+    def recording_define(self, function, *args, **kwargs):
+        functions.append(ir.Function(function.name, function.params,
+                                     lower_functions.prologue(function.body) + function.body, function.span))
+        return define(self, function, *args, **kwargs)
 
     lower_functions.FunctionLowering.define = recording_define
-    lower_listing.ListingCompiler.define_listing = recording_listing
     try:
         yield
     finally:
         lower_functions.FunctionLowering.define = define
-        lower_listing.ListingCompiler.define_listing = define_listing
 
 
 def rules_files(only: str | None = None) -> list[Path]:

@@ -75,13 +75,13 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=Non
     state, moves, error, error_kind = play_out(game, seed, max_moves, count_move if details else None, bots)
     record = {"seed": seed, "error": error, "error_kind": error_kind, "moves": moves if error is not None else None,
               "length": len(moves), "finished": False, "winners": [], "scores": [],
-              "outcome": None, "returns": [],
+              "outcome": None, "team": None, "returns": [],
               "log": None, "log_error": None,
               "coverage": game.coverage.take() if game.coverage is not None else None}
     if error is None and state.is_terminal():
         try:
             record.update(finished=True, winners=list(state.winners), scores=json_scores(state),
-                          outcome=state.outcome(), returns=list(state.returns()))
+                          outcome=state.outcome(), team=state.winning_team(), returns=list(state.returns()))
         except RulesRuntimeError as failed:       # a score or a return that cannot be computed
             record.update(finished=False, error=runtime_text(failed, game), error_kind=failure_kind(failed),
                           moves=moves)

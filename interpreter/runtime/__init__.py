@@ -11,8 +11,8 @@ from .errors import Finished, NeedChoice, RulesRuntimeError
 from .exact import bounded, number_too_large, quotient
 from .maintained import PartCounts, changed_rows, refiltered
 from .boards import build_geometry
-from .stdlib import (Boards, absolute, board_function, bottom, char_at, join, next_seat, pick, previous_seat,
-                     reversed_list, size, split_text, text_of, to_int, top)
+from .stdlib import (Boards, absolute, board_function, bottom, char_at, flatten, join, next_seat, pick, previous_seat,
+                     reversed_list, size, split_text, subsets, text_of, to_int, top)
 from .steps import (RuleText, SeatTexts, can_play, counting_invariant, counting_legal, distinct_labelled,
                     distinct_options, finish, label_of_entity, without_choice)
 from .values import (EMPTY, LOOP_CAP, UNSET, attribute, counted, divisor, entity_label, entity_labeler, grouped,
@@ -31,7 +31,7 @@ __all__ = [
     "entity_label", "entity_labeler", "list_labeler", "plain_labeler", "player_labeler", "seen_labeler",
     # the built-in functions of the rules (stdlib.py), and those of a game's boards
     "absolute", "bottom", "next_seat", "pick", "previous_seat", "reversed_list", "size", "top",
-    "char_at", "join", "split_text", "text_of", "to_int",
+    "char_at", "join", "split_text", "text_of", "to_int", "subsets", "flatten",
     "Boards", "board_function", "build_geometry",
     # chance
     "CHANCE", "after_procedure", "chance_draw", "chance_pick", "chance_shuffle", "reveal_to", "shuffle",

@@ -4,7 +4,10 @@ Each function takes the state first; zones arrive as lists (bottom first, top la
 """
 from __future__ import annotations
 
-from referee.dsl.limits import MAX_INT_DIGITS, MAX_STEP_WORK, MAX_TEXT
+import itertools
+from math import comb
+
+from referee.dsl.limits import MAX_INT_DIGITS, MAX_LIST, MAX_STEP_WORK, MAX_TEXT
 
 from . import random_source
 from .errors import UnlocatedRulesError
@@ -51,6 +54,43 @@ def absolute(s, value):
     return abs(value)
 
 
+# ---- lists of lists: which dice to keep, the cards of several hands ----
+def subsets(s, items, k=None):
+    """The lists of items taken from the list, each keeping the list's order: of k items when
+    k is given, else of every size from none up (in that order, then in the list's order);
+    each list once (of [6, 2, 6]: [6] once)."""
+    if items is None:
+        raise UnlocatedRulesError("subsets of none: it takes a list")
+    n = len(items)
+    if k is not None and k.__class__ is not int:
+        raise UnlocatedRulesError("subsets of a size that is none: the size is a number")
+    sizes = range(n + 1) if k is None else range(k, k + 1) if 0 <= k <= n else range(0)
+    count = sum(comb(n, j) for j in sizes)
+    if count > MAX_LIST:
+        raise UnlocatedRulesError(f"subsets of {n} items would make {count:,} lists, beyond the limit of "
+                                  f"{MAX_LIST:,} (see the limits in docs/language.md)")
+    text_work(s, count * max(n, 1))
+    chosen = (c for j in sizes for c in itertools.combinations(items, j))
+    try:        # equal items make equal lists (two 6s: [6] once), listed once, where first made
+        return [list(c) for c in dict.fromkeys(chosen)]
+    except TypeError:       # (items that are lists: kept as they come)
+        return [list(c) for j in sizes for c in itertools.combinations(items, j)]
+
+
+def member_index(s, member):
+    """An enum member's position in its enum, from 1 (none of none)."""
+    return s.game.member_positions.get(member)
+
+
+def flatten(s, lists):
+    """The items of the lists one after the other, in order."""
+    if lists is None or any(inner is None for inner in lists):
+        raise UnlocatedRulesError("flatten of none: it takes a list of lists")
+    out = [item for inner in lists for item in inner]
+    text_work(s, len(out))
+    return out
+
+
 # ---- texts: a start position or a setting written in a notation, read in setup ----
 def text_given(name, text):
     if text.__class__ is not str:
@@ -59,9 +99,9 @@ def text_given(name, text):
 
 
 def text_work(s, size):
-    """A text function's work, by the characters it goes through: charged to the step's work
-    budget (a long text split in a loop is work that multiplies). A param's value is computed
-    once, as the game loads, outside any step (no state)."""
+    """A text or list function's work, by the characters or items it goes through: charged to
+    the step's work budget (a long text split in a loop is work that multiplies). A param's
+    value is computed once, as the game loads, outside any step (no state)."""
     if s is None:
         return
     budget = s.game.step_budget
@@ -482,5 +522,7 @@ FUNCTIONS = {
     "size": size, "top": top, "bottom": bottom, "next": next_seat, "previous": previous_seat,
     "reversed": reversed_list, "pick": pick, "abs": absolute,
     "char_at": char_at, "split_text": split_text, "join": join, "to_int": to_int, "text_of": text_of,
+    "subsets": subsets, "flatten": flatten,
+    "index": member_index,
     **{name: on_board(name) for name in GEOMETRY},
 }

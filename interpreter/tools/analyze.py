@@ -199,7 +199,8 @@ class Tally:
         self.sole_wins = [0] * players
         self.draws = 0
         self.lost = 0                           # games lost by every player (`finish lost`): not draws
-        self.shared = 0
+        self.shared = 0                         # several winners, not one whole team
+        self.team_wins = Counter()              # team label -> games its members won together
         self.lengths = []                       # of the finished games
         self.scores = [[] for _ in range(players)]
         self.returns = [[] for _ in range(players)]
@@ -230,6 +231,8 @@ class Tally:
             self.lost += 1
         elif not winners:
             self.draws += 1
+        elif record["outcome"] == "team":
+            self.team_wins[record["team"]] += 1
         elif len(winners) > 1:
             self.shared += 1
         else:
@@ -292,6 +295,8 @@ class Tally:
             "draws": self.rate(self.draws),
             "shared_wins": self.rate(self.shared),
             **({"lost": self.rate(self.lost)} if self.lost else {}),
+            **({"team_wins": {team: self.rate(count) for team, count in sorted(self.team_wins.items())}}
+               if self.team_wins else {}),
             "length": {**(distribution(self.lengths) or {}), "histogram": histogram(self.lengths)}
             if self.lengths else None,
             "branching": self.branching_figures(),
@@ -369,6 +374,8 @@ def text_lines(figures: dict) -> list:
         if name in f:
             rows.append([name.replace("_", " "), f[name]["count"], "", percent(f[name]["rate"]),
                          interval_text(f[name]["interval"])])
+    for team, rate in f.get("team_wins", {}).items():
+        rows.append([f"team {team}", rate["count"], "", percent(rate["rate"]), interval_text(rate["interval"])])
     lines.append(Table(["seat", "wins", "alone", "win rate", "95% interval"], rows))
     balance = f["seat_balance"]
     lines += ["", f"first seat: {balance['first_seat_wins']} of the {balance['decisive_games']} games won by one "
@@ -467,10 +474,11 @@ def plots(plt, f: dict, label: str) -> list:
     errors = [[r - 100 * f["seats"][p]["interval"][0] for p, r in zip(seats, rates)],
               [100 * f["seats"][p]["interval"][1] - r for p, r in zip(seats, rates)]]
     axes.bar([f"P{p}" for p in seats], rates, yerr=errors, capsize=4, color="#4c72b0")
-    axes.axhline(100 * (1 - (f["draws"]["rate"] or 0) - (f["shared_wins"]["rate"] or 0)) / len(seats),
-                 color="grey", linestyle="--", linewidth=1, label="equal seats")
     axes.set_ylabel("win rate (%)")
-    axes.legend(loc="upper right", fontsize="small")
+    if "team_wins" not in f:                    # a seat's even share of the games won alone
+        axes.axhline(100 * (1 - (f["draws"]["rate"] or 0) - (f["shared_wins"]["rate"] or 0)) / len(seats),
+                     color="grey", linestyle="--", linewidth=1, label="equal seats")
+        axes.legend(loc="upper right", fontsize="small")
     shown.append((f"Win rate per seat, 95 % intervals{label}", png(plt, figure)))
     if f["length"]:
         figure, axes = plt.subplots(figsize=(6, 3))

@@ -1,6 +1,6 @@
 """Constant folding: operators over constants computed, `not not x` tested as `x`, tests that
 are constant decided (`if False:` and `if True:` leave their one branch in place), inside the
-rules' statements (Rule, Guard, Rounds) too."""
+rules' statements (Rule, Guard, Unless, Rounds) too."""
 from __future__ import annotations
 
 import operator
@@ -159,6 +159,11 @@ def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
         if isinstance(condition, ir.Constant):
             return block(node.then if condition.value else node.orelse)
         return ir.with_fields(node, test=condition, then=block(node.then), orelse=block(node.orelse))
+    if isinstance(node, ir.Unless):     # a refusal that surely happens, or never does
+        condition = test(node.test)
+        if isinstance(condition, ir.Constant):
+            return () if condition.value else block(node.then)
+        return ir.with_fields(node, test=condition, then=block(node.then))
     if isinstance(node, ir.Rounds):
         return ir.with_fields(node, count=value_of(node.count), body=block(node.body), exhausted=block(node.exhausted))
     if isinstance(node, ir.Host):
