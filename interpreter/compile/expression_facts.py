@@ -494,12 +494,20 @@ def joined(parts: list[Facts]) -> Facts:
     if not parts:
         return NOTHING
     first = parts[0]
-    if len(parts) == 1 or all(part is first for part in parts):
-        return first
-    return Facts(frozenset().union(*(p.names for p in parts)), any(p.env for p in parts),
-                 frozenset().union(*(p.more_names for p in parts)), frozenset().union(*(p.tables for p in parts)),
-                 frozenset().union(*(p.bound for p in parts)), any(p.generator for p in parts),
-                 any(p.folds for p in parts))
+    names, env, more_names, tables, bound, generator, folds = (
+        first.names, first.env, first.more_names, first.tables, first.bound, first.generator, first.folds)
+    for part in parts[1:]:
+        if part is first:
+            continue
+        names = names | part.names if part.names else names
+        more_names = more_names | part.more_names if part.more_names else more_names
+        tables = tables | part.tables if part.tables else tables
+        bound = bound | part.bound if part.bound else bound
+        env, generator, folds = env or part.env, generator or part.generator, folds or part.folds
+    if names is first.names and more_names is first.more_names and bound is first.bound and \
+            (env, generator, folds) == (first.env, first.generator, first.folds):
+        return first    # (tables grow only with bound)
+    return Facts(names, env, more_names, tables, bound, generator, folds)
 
 
 def local_facts(node: ir.Local) -> Facts:
