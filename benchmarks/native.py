@@ -1,6 +1,7 @@
 """Native anchors (issue 24): random playouts per CPU second of the hand-written Python
-references, the hand-written Numba anchors and the engine's Python path, in one interleaved
-run; the anchors' compile time reported apart.
+references, the hand-written Numba anchors, the engine's Python path and its native kernel
+(the rules file rendered to Numba: interpreter/native), in one interleaved run; the compile
+times of the anchors and kernels reported apart.
 
     python benchmarks/native.py                          5 rounds of 1 s slices
     python benchmarks/native.py --rounds 9 --seconds 2 --markdown
@@ -73,6 +74,27 @@ class Anchor:
         return played
 
 
+class Kernel:
+    """The engine's native kernel for the rules file (interpreter/native): batches of games
+    of seeds 0, 1, 2, ..., one compiled call each, the RandomBot's draws."""
+
+    def __init__(self, label, game):
+        from referee.interpreter.native.kernel import load_kernel
+        self.label, self.kernel, self.seed = label, load_kernel(game), 0
+
+    def compile(self):
+        return self.kernel.compile()
+
+    def slice(self, seconds):
+        played = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline or not played:
+            self.kernel.play(range(self.seed, self.seed + BATCH), 10_000)
+            self.seed += BATCH
+            played += BATCH
+        return played
+
+
 def contestants(rules):
     from referee.interpreter.engine import load_game
     from referee.interpreter.runtime.random_source import seed_state
@@ -82,14 +104,14 @@ def contestants(rules):
         raise SystemExit(f"native.py: cannot load {rules}: {diagnostics}")
     return [Python("Python reference", importlib.import_module(f"references.{reference}").Game()),
             Anchor("Numba anchor", importlib.import_module(f"references.{anchor}"), seed_state),
-            Python("engine (Python path)", game)]
+            Python("engine (Python path)", game), Kernel("engine (native kernel)", game)]
 
 
 def measure(rounds, seconds):
     """(figures[game][label] = playouts per CPU second, one a round; compile seconds per game)."""
     table = {rules: contestants(rules) for rules in GAMES}
-    compile_times = {rules: next(c for c in players if isinstance(c, Anchor)).compile()
-                     for rules, players in table.items()}
+    compile_times = {(rules, c.label): c.compile() for rules, players in table.items()
+                     for c in players if isinstance(c, (Anchor, Kernel))}
     for players in table.values():          # a warm-up slice each, not counted
         for contestant in players:
             contestant.slice(0.05)
@@ -127,9 +149,9 @@ def report(figures, compile_times, markdown):
         widths = [max(len(str(r[k])) for r in rows + [header]) for k in range(len(header))]
         for row in [header] + rows:
             print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)))
-    for rules, seconds in compile_times.items():
-        print(f"\n{rules}: the Numba anchor's first call, its compile (the first one also compiles the random stream): {seconds:.2f} s",
-              end="")
+    for (rules, label), seconds in compile_times.items():
+        print(f"\n{rules}: {label}'s first call, its compile (the first one also compiles the random stream): "
+              f"{seconds:.2f} s", end="")
     print()
 
 

@@ -468,6 +468,7 @@ class Choose:
     binder: Binder
     chooser: Any
     prompt: Optional[str]
+    public: Optional[str]      # what the other players see of the option chosen, when given
     body: tuple
 
 

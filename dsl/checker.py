@@ -164,6 +164,8 @@ class Checker(Visitor):
         types = {self.expr(item, scope) for item in node.items}
         if types == {"int", REAL}:
             return list_of(REAL)          # whole numbers and fractions: fractions
+        if len(types) == 2 and list_of(ANY) in types and all(t.startswith("list[") for t in types):
+            return list_of((types - {list_of(ANY)}).pop())      # ([[], [1]]: the empty list is of any)
         return list_of(types.pop() if len(types) == 1 else ANY)
 
     def visit_Conditional(self, node, scope):
@@ -488,7 +490,9 @@ class Checker(Visitor):
                 self.error("E407", "'require' may only open an action's body (before any effect)", inner.span,
                            "move it up, or use 'if' for a condition that does not make the move illegal")
             if isinstance(inner, FLOW_ONLY) and where != "flow":
-                self.error("E407", f"'{keyword(inner)}' may only be used in the flow section", inner.span)
+                self.error("E407", f"'{keyword(inner)}' may only be used in the flow section", inner.span,
+                           f"elsewhere, name who plays: 'play {', '.join(inner.actions)} by current'"
+                           if isinstance(inner, ast.Play) else None)
             if isinstance(inner, ast.Create) and where != "setup":
                 self.error("E407", "components may only be created in the setup section", inner.span,
                            "components are fixed once the game starts, so that none appears or vanishes")
@@ -683,7 +687,21 @@ class Checker(Visitor):
             t = self.expr(node.chooser, scope)
             if not compatible(t, "Player"):
                 self.error("E303", f"who chooses must be a player, not {describe(t)}", node.chooser.span)
+        if node.public is not None:
+            self.public_choice_text(node, scope)
         self.block(node.body, self.binder(node.binder, scope), where)
+
+    def public_choice_text(self, node, scope):
+        """`choose x in D public "TEXT"`: what the others see, {expressions} of what is known
+        before the choice; never the option chosen, which is what the text keeps from them."""
+        for placeholder in parse_template(node.public).placeholders:
+            inner = parse_expression(placeholder.inside, node.span)
+            if inner is not None and any(isinstance(n, ast.Name) and n.id == node.binder.name for n in ast.walk(inner)):
+                self.error("E411", f"the public text of a choice shows '{placeholder.written}', the option chosen, "
+                                   "which it is there to keep from the others", node.span,
+                           f"leave '{node.binder.name}' out of it (the chooser sees the option's name)")
+                return
+        self.text_placeholders(node.public, scope, node.span, "the public text of a choice")
 
     def visit_Require(self, node, scope, where):
         self.condition(node.condition, scope, "a requirement")

@@ -181,7 +181,7 @@ class OptionalOf(Type):
 
 
 UNKNOWN = Unknown()
-INT, BOOL, PLAYER = Named("int"), Named("bool"), Named("Player")
+INT, BOOL, PLAYER, TEXT = Named("int"), Named("bool"), Named("Player"), Named("text")
 
 
 def element_type(t: Type) -> Type:

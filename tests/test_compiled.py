@@ -256,7 +256,7 @@ def test_a_python_error_inside_a_procedure_points_at_its_line(write_rules):
 
 
 def test_an_error_after_an_expression_written_over_lines_points_at_its_own_line(write_rules):
-    """A long expression is generated over several lines (source_text.joined): the lines after it
+    """A long expression is generated over several lines (render_python.joined): the lines after it
     keep the spans of their own statements."""
     long_let = ("  let busy = count(c in Cell where mark[c] == p) > 0 and count(c in Cell where mark[c] != p) >= 0"
                 " and count(c in Cell where mark[c] == none) >= 0 and length == none\n")
@@ -596,14 +596,21 @@ def test_best_and_worst_are_every_value_whose_key_is_the_largest_or_smallest_in_
 
 
 def test_a_ranking_key_the_filter_computed_is_read_from_the_filter():
-    from referee.interpreter.compile.source_text import filter_values, reusing
-    values = filter_values("((_t1 := f(s, x)) is not None and _t1 > 0 and not (_t2 := g(x)))")
-    assert values == {"f(s, x)": "_t1", "g(x)": "_t2"}
-    assert reusing("f(s,  x)", values) == "_t1" and reusing("f(s, y)", values) == "f(s, y)"
+    from referee.interpreter.compile import ir
+    from referee.interpreter.compile.expression_facts import filter_values, reusing
+    x, f = ir.Local("x"), ir.Call("f", (ir.TheState(), ir.Local("x")))
+    g, h, a = ir.Call("g", (x,)), ir.Call("h", (x,)), ir.Local("a")
+    where = ir.Grouped(ir.BoolOp("and", (ir.Compare("is not", ir.Grouped(ir.Named("_t1", f)), ir.Constant(None)),
+                                         ir.Compare(">", ir.Local("_t1"), ir.Constant(0)),
+                                         ir.Not(ir.Grouped(ir.Named("_t2", g))))))
+    values = filter_values(where)
+    assert values == {f: "_t1", g: "_t2"}
+    assert reusing(ir.Grouped(f), values) == ir.Local("_t1")
+    assert reusing(ir.Call("f", (ir.TheState(), ir.Local("y"))), values) == ir.Call("f", (ir.TheState(), ir.Local("y")))
     # only what is surely computed when the filter is true: not the right side of an `or`
-    assert filter_values("(a or (_t3 := h(x)) > 0)") == {}
-    assert filter_values("((_t4 := h(x)) > 0 or a)") == {"h(x)": "_t4"}
-    assert filter_values("((") == {}
+    positive = ir.Compare(">", ir.Grouped(ir.Named("_t3", h)), ir.Constant(0))
+    assert filter_values(ir.BoolOp("or", (a, positive))) == {}
+    assert filter_values(ir.BoolOp("or", (positive, a))) == {h: "_t3"}
 
 
 def test_a_ranking_whose_filter_and_key_are_one_function_ranks_as_before(write_rules):
@@ -635,15 +642,19 @@ flow {
 
 
 def test_tie_break_keys_that_bind_temporaries_move_into_the_lambda_only_when_they_are_their_own():
-    from referee.interpreter.compile.source_text import temporaries_of_their_own
-    top = "(_t3[-1] if (_t3 := _Z.get(('hand', a1_p), EMPTY)) else None)"
-    assert temporaries_of_their_own(f"({top} or 0)", "(len(_Z.get(('hand', a1_p), EMPTY)) or 0)")
+    from referee.interpreter.compile import ir
+    from referee.interpreter.compile.expression_facts import temporaries_of_their_own
+    hand = ir.ReadZone(ir.Key("hand", (ir.Local("a1_p"),)), empty=True)
+    top = ir.Grouped(ir.Conditional(ir.Named("_t3", hand), ir.Item(ir.Local("_t3"), ir.Constant(-1)), ir.Constant(None)))
+    zero = ir.Constant(0)
+    assert temporaries_of_their_own((ir.BoolOp("or", (top, zero)),), (ir.BoolOp("or", (ir.Call("len", (hand,)), zero)),))
     # one the filter binds and the key reads: it would read the last item's value in a lambda
-    assert not temporaries_of_their_own("(_t1 or 0)", "(_t1 := f(s, a1_p)) > 0")
+    kept = ir.Compare(">", ir.Grouped(ir.Named("_t1", ir.Call("f", (ir.TheState(),)))), zero)
+    assert not temporaries_of_their_own((ir.BoolOp("or", (ir.Local("_t1"), zero)),), (kept,))
     # one the key binds and something else reads
-    assert not temporaries_of_their_own(f"({top} or 0)", "_t3 > 0")
+    assert not temporaries_of_their_own((ir.BoolOp("or", (top, zero)),), (ir.Compare(">", ir.Local("_t3"), zero),))
     # a value hoisted for a loop level, computed on first use: a lambda would make it its own
-    assert not temporaries_of_their_own("(_h4 if _h4 is not UNSET else (_h4 := f(s)))", "")
+    assert not temporaries_of_their_own((ir.FirstUse("_h4", ir.Call("f", (ir.TheState(),))),), (None,))
 
 
 def test_a_ranking_broken_by_an_inlined_top_card_ranks_as_before(write_rules, tmp_path, capsys):
@@ -797,16 +808,6 @@ def test_a_domain_only_iterated_is_not_copied():
     game, diagnostics, _ = load_game(str(GAMES / "continents.rules"), (), 2)
     listing = game.compiler.module_source().split("def legal_strike(s):")[1].split("\ndef ")[0]
     assert "list(range(" not in listing and re.search(r"fixed1 = _k\d+\n", listing)   # 1..places: a constant tuple
-
-
-def test_none_tests_decided_for_a_known_case_fold_the_condition():
-    from referee.interpreter.compile.listing_text import folded
-    assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": True}) is True
-    assert folded("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": False}) == "not _A0[_h1] == 'fire'"
-    assert folded("((_h1 is not None) and (_A0[_h1] == 'house'))", {"_h1": True}) is False
-    assert folded("((_A2[_h1] if _h1 is not None else None) == _A2[L_card])", {"_h1": False}) == "_A2[_h1] == _A2[L_card]"
-    assert folded("(_h2 is None) or x", {"_h1": True}) == "(_h2 is None) or x"      # another name: as it was
-    assert folded("((", {"_h1": True}) == "(("
 
 
 def test_a_fused_listing_split_on_an_empty_place_lists_what_each_lists_alone():

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime.errors import DeadEnd, IllegalMove, RulesRuntimeError
@@ -175,3 +177,33 @@ flow { play again_and_again }
         for _ in range(40):
             state.apply("again and again")
     assert raised.value.span is not None and raised.value.span.line == 4
+
+
+TAX = {}
+
+
+def tax_collectors(players):
+    if players not in TAX:
+        TAX[players] = load_game(str(INTERACTIVE / "tax-collectors.rules"), (), players)[0]
+    return TAX[players]
+
+
+@given(players=st.integers(2, 4), seed=st.integers(0, 1000), cut=st.integers(0, 40),
+       picks=st.lists(st.integers(0, 50), min_size=60, max_size=60))
+@settings(max_examples=30, deadline=None)
+def test_a_clone_taken_anywhere_plays_on_as_the_original(players, seed, cut, picks):
+    """Clones of states stopped inside a step go on by playing the step again: the same moves
+    give the same game, whether the clone was taken in a turn, at a response or a loss."""
+    state = tax_collectors(players).new_initial_state(seed)
+    copy = None
+    for k, pick in enumerate(picks):
+        if state.is_terminal():
+            break
+        if k == cut:
+            copy = state.clone()
+        names = state.legal_move_names()
+        state.apply(names[pick % len(names)])
+        if copy is not None:
+            copy.apply(names[pick % len(names)])
+            assert copy.legal_move_names() == state.legal_move_names()
+            assert (copy.zones, copy.vars, copy.current_player()) == (state.zones, state.vars, state.current_player())

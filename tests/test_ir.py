@@ -74,16 +74,10 @@ def example_of(field):
      "seat(s, 'a turn', _ins3.span)"),
     (ir.Tuple((ir.Item(X, Y),)), "(x[y],)"),
     (ir.StateCall("listed"), "s.listed()"),
-    (ir.Arithmetic("+", ir.Host(("a if b else c",)), ir.Constant(1)), "(a if b else c) + 1"),
+    (ir.Arithmetic("+", ir.Conditional(ir.Local("b"), ir.Local("a"), ir.Local("c")), ir.Constant(1)), "(a if b else c) + 1"),
 ])
 def test_expressions_are_parenthesised_by_how_tightly_they_bind(node, text):
     assert expression(node) == text
-
-
-def test_a_host_expression_stands_whole_where_any_expression_may():
-    assert body(ir.If(ir.Host(("x := f(s)",)), (ir.Return(),))) == ["    if x := f(s):", "        return"]
-    with pytest.raises(ValueError):
-        expression(ir.Host(("a", "b")))
 
 
 def test_statements_render_with_their_blocks():
@@ -107,9 +101,10 @@ def test_statements_render_with_their_blocks():
 
 
 def test_each_rules_line_gets_one_comment_and_every_line_its_span():
-    host = ir.Host(("a = 1", "if a:", "    b()"), (HERE, THERE, THERE))
+    a = ir.Local("a")
     rendered = render_function(ir.Function("f", ("s", "e"), (
-        ir.WriteState("pc", ir.Constant(3), span=HERE), ir.Assign("pc", ir.Constant(4), span=HERE), host)))
+        ir.WriteState("pc", ir.Constant(3), span=HERE), ir.Assign("pc", ir.Constant(4), span=HERE),
+        ir.Assign("a", ir.Constant(1), span=HERE), ir.If(a, (ir.ExpressionStatement(ir.Call("b"), span=THERE),), span=THERE))))
     assert rendered.header == "def f(s, e)"
     assert rendered.lines == ["    # x.rules:12", "    s.pc = 3", "    pc = 4", "    a = 1",
                               "    # x.rules:14", "    if a:", "        b()"]
@@ -124,3 +119,23 @@ def test_rebuilt_keeps_what_does_not_change_and_walk_sees_everything():
     assert [type(n).__name__ for n in ir.walk(tree)] == ["If", "Not", "Local", "Assign", "Local", "Break", "Continue"]
     assert ir.block_of((ir.Break(), ir.Continue()), lambda s: () if isinstance(s, ir.Break) else (s, s)) == (
         ir.Continue(), ir.Continue())
+
+
+def test_a_statement_with_a_line_too_long_is_written_wide_and_only_it():
+    """A line over LONGEST: its statement (not the block around it, nor one inside it) again
+    with what is in brackets over lines, until its lines fit; the code means the same."""
+    from referee.interpreter.compile.render_python import LAYOUT, LONGEST, SPREAD
+    names = [ir.Local(f"value_number_{k}") for k in range(12)]
+    long_call = ir.Call("f", tuple(names))
+    short = ir.Assign("y", ir.Call("g", (X, Y)))
+    lines = body(ir.If(X, (ir.Return(long_call), short)), short)
+    assert all(len(line) <= LONGEST for line in lines)
+    assert lines[0] == "    if x:" and lines[-2:] == ["        y = g(x, y)", "    y = g(x, y)"]
+    wide = lines[1:-2]
+    assert len(wide) > 1 and wide[0].startswith("        return f(value_number_0,")
+    values = {n.name: k for k, n in enumerate(names)}
+    assert eval("\n".join(wide).strip()[len("return "):], {"f": lambda *a: a}, values) == tuple(range(12))
+    assert (LAYOUT.spread, LAYOUT.wide) == (SPREAD, False)      # (as it was after)
+    # what cannot go over lines (host code) stays as it is
+    host = ir.Host(("z = " + " + ".join(n.name for n in names) * 2,))
+    assert body(host) == ["    " + host.lines[0]]

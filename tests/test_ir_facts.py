@@ -19,9 +19,6 @@ def walked(node):
     for n in ir.walk(node):
         if isinstance(n, ir.Local):
             names.add(n.name)
-        elif isinstance(n, ir.Host):
-            names |= n.reads
-            tables |= {r for r in n.reads if r in ("_Z", "_V", "_E") or numbered(r, "_A")}
         elif isinstance(n, (ir.ReadEnv, ir.WriteEnv, ir.DeleteEnv, ir.HasEnv)):
             env = True
         elif isinstance(n, ir.ReadZone):
@@ -32,8 +29,6 @@ def walked(node):
             tables.add("_E")
         elif isinstance(n, ir.ReadColumn) and numbered(n.column, "_A"):
             tables.add(n.column)
-        elif isinstance(n, ir.Spliced):
-            more |= n.reads
         elif isinstance(n, ir.Cached):
             more.add(n.name)
         elif isinstance(n, ir.WriteVar):

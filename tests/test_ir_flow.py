@@ -51,13 +51,20 @@ def test_the_flow_is_commented_with_its_rules_lines():
     assert max(len(line) for line in source.splitlines()) <= 200
 
 
-def test_every_instruction_keeps_its_number():
+def test_every_instruction_keeps_its_number_and_its_condition_reaches_the_passes():
     game = load_game(TIC_TAC_TOE)[0]
     lowered = lower_run_flow(game.flow, game.num_players, lambda ins: "_ins")
     optimised = run_passes(lowered)
     tests_of_pc = [n.right.value for n in ir.walk(optimised)
                    if isinstance(n, ir.Compare) and n.op == "==" and n.left == ir.Local("pc")]
     assert tests_of_pc == list(range(len(game.flow)))
+    # the conditions are IR (no host code), so the passes see inside them: `not (not not x)` is `not x`
+    conditions = [ins.code for ins in game.flow if ins.code is not None]
+    assert conditions and all(isinstance(c, ir.Expression) for c in conditions)
+
+    def double_negations(function):
+        return [n for n in ir.walk(function) if isinstance(n, ir.Not) and isinstance(n.operand, ir.Not)]
+    assert double_negations(lowered) and not double_negations(optimised)
 
 
 def test_an_unknown_pass_is_refused():
@@ -76,4 +83,4 @@ def test_referee_compile_takes_no_pass():
     code, unfolded, _ = compiled("--no-pass", "fold_constants", "--no-pass", "remove_dead_code")
     assert code == 0 and "if False:" in unfolded
     code, _, error = compiled("--no-pass", "inline")
-    assert code == 2 and "no pass named 'inline' (the passes: fold_constants, remove_dead_code, " in error
+    assert code == 2 and "no pass named 'inline' (the passes: fold_constants, remove_double_negation, remove_dead_code, " in error

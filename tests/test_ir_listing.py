@@ -7,9 +7,8 @@ import random
 import pytest
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.blocks import Block
-from referee.interpreter.compile.listing_text import folded, folded_test
-from referee.interpreter.compile.listing_text import locals_read
 from referee.interpreter.compile.lower_listing import with_cached_reads
+from referee.interpreter.compile.none_tests import folded, folded_test
 from referee.interpreter.compile.passes import LISTING_PASSES, PASS_NAMES, run_passes
 from referee.interpreter.compile.passes.drop_implied_tests import drop_implied_tests
 from referee.interpreter.compile.passes.inline_single_lazy import inline_single_lazy
@@ -21,9 +20,11 @@ from tests.golden import ROOT
 
 UNSET = ir.Global("UNSET")
 
+H1, X, NONE = ir.Local("_h1"), ir.Local("x"), ir.Constant(None)
 
-def host(source: str) -> ir.Host:
-    return ir.Host((source,), reads=locals_read(source))
+
+def f(*args):
+    return ir.Call("f", (ir.TheState(), *args) if not args else args)
 
 
 def lines(*statements, passes=()):
@@ -45,8 +46,9 @@ def test_listing_nodes_are_written_as_the_listings_write_them():
         ir.Assign("out", ir.EmptyList()),
         ir.ShortIf(ir.Not(fixed), (ir.Return(ir.Results((ir.Local("out"), ir.Local("exact")))),)),
         ir.ChargeWork(ir.Arithmetic("*", ir.Call("len", (fixed,)), ir.Constant(6)), "_span1"),
-        ir.ForEach("L_a", ir.ChargedDomain(host("f(s)"), ir.Arithmetic("+", ir.Constant(3), ir.Constant(4)), "_span2"),
-                   (ir.ShortIf(ir.Not(host("g(L_a)")), (ir.Assign("on0", ir.Constant(False)), ir.Break())),
+        ir.ForEach("L_a", ir.ChargedDomain(f(), ir.Arithmetic("+", ir.Constant(3), ir.Constant(4)), "_span2"),
+                   (ir.ShortIf(ir.Not(ir.Grouped(ir.Call("g", (ir.Local("L_a"),)))),
+                               (ir.Assign("on0", ir.Constant(False)), ir.Break())),
                     ir.Append("out", ir.Arguments((ir.Local("L_a"),))),
                     ir.AddToSet("seen", ir.Item(ir.Global("_A4"), ir.Local("L_a"))))),
         ir.Assign("out", ir.SingleMoves(fixed)),
@@ -70,9 +72,8 @@ def test_listing_nodes_are_written_as_the_listings_write_them():
 
 
 def test_a_cached_call_is_written_where_it_is_first_asked_for():
-    cached = ir.Cached("_h3", host("fn_f(s, L_a)"))
-    spliced = ir.Spliced(("g(", ", 1)"), (cached,), frozenset({"L_a"}))
-    assert lines(ir.If(spliced, (ir.Continue(),))) == \
+    cached = ir.Cached("_h3", ir.Call("fn_f", (ir.TheState(), ir.Local("L_a"))))
+    assert lines(ir.If(ir.Call("g", (cached, ir.Constant(1))), (ir.Continue(),))) == \
         "    if g((_h3 if _h3 is not UNSET else (_h3 := fn_f(s, L_a))), 1):\n        continue"
 
 
@@ -134,8 +135,8 @@ def test_a_block_gives_each_statement_the_span_current_when_added_and_refuses_wh
 
 # ---- inline_single_lazy -------------------------------------------------------------------------
 
-def lazy_test(name="_h1", text="fn_f(s)"):
-    return ir.Spliced(("not (", ")"), (ir.Cached(name, host(text)),))
+def lazy_test(name="_h1"):
+    return ir.Not(ir.Grouped(ir.Cached(name, ir.Call("fn_f", (ir.TheState(),)))))
 
 
 def test_a_call_asked_for_once_on_the_line_of_its_block_is_made_there():
@@ -149,14 +150,10 @@ def test_a_call_asked_for_twice_deeper_or_in_a_comprehension_stays_cached():
              ir.ShortIf(lazy_test(), (ir.Break(),)))
     deeper = (ir.Assign("_h1", UNSET), ir.ForEach("v", ir.Local("xs"), (ir.ShortIf(lazy_test(), (ir.Continue(),)),)))
     header = (ir.Assign("_h1", UNSET), ir.ForEach("v", lazy_test(), (call("a"),)))
-    comprehension = (ir.Assign("_h1", UNSET), ir.ShortIf(attrs_evolve(lazy_test(), in_comprehension=True), (ir.Break(),)))
+    comprehension = (ir.Assign("_h1", UNSET), ir.ShortIf(ir.Call("any", (ir.Comprehension(lazy_test(), ("v",), ir.Local("xs")),)),
+                                                         (ir.Break(),)))
     for kept in (twice, deeper, header, comprehension):
         assert lines(*kept, passes=[inline_single_lazy]) == lines(*kept)
-
-
-def attrs_evolve(node, **changes):
-    import attrs
-    return attrs.evolve(node, **changes)
 
 
 # ---- split_on_empty_zone ------------------------------------------------------------------------
@@ -174,7 +171,7 @@ def test_an_empty_zone_is_tested_once_and_its_top_read_where_there_is_one():
 def test_a_top_read_that_a_branch_or_what_follows_still_needs_stays():
     needed_when_empty = (TOP, ir.If(IS_NONE, (call("a", ir.Local("_h2")),), (call("b", ir.Local("_h2")),)))
     needed_after = (TOP, ir.If(IS_NONE, (call("a"),), (call("b", ir.Local("_h2")),)), call("c", ir.Local("_h2")))
-    read_by_host = (TOP, ir.If(IS_NONE, (call("a"),), (call("b"),)), ir.ShortIf(host("f(_h2)"), (ir.Break(),)))
+    read_by_host = (TOP, ir.If(IS_NONE, (call("a"),), (call("b"),)), ir.ShortIf(ir.Call("f", (ir.Local("_h2"),)), (ir.Break(),)))
     no_else = (TOP, ir.If(IS_NONE, (call("a"),)), call("c"))
     for kept in (needed_when_empty, needed_after, read_by_host, no_else):
         assert lines(*kept, passes=[split_on_empty_zone]) == lines(*kept)
@@ -182,28 +179,38 @@ def test_a_top_read_that_a_branch_or_what_follows_still_needs_stays():
 
 # ---- drop_implied_tests -------------------------------------------------------------------------
 
-def described(text, known):
-    test = folded_test(text, known)
+def condition(subject, constant, negated=False, more=()):
+    """`(_h1 is not None) and (subject == constant) and more...`, in parentheses, or not (...)."""
+    test = ir.Grouped(ir.BoolOp("and", (ir.Grouped(ir.Compare("is not", H1, NONE)),
+                                        ir.Grouped(ir.Compare("==", subject, ir.Constant(constant))), *more)))
+    return ir.Not(test) if negated else test
+
+
+def described(test, known):
+    test = folded_test(test, known)
     assert isinstance(test, ir.HostTest), test
     return test
 
 
 def test_the_tests_a_none_split_folds_say_which_compare_with_a_constant():
-    outer = described("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": False})
-    assert (outer.subject, outer.constant, outer.negated, outer.whole) == ("_A0[_h1]", "fire", True, True)
-    inner = described("((_h1 is not None) and (_A0[_h1] == 'house') and (_A1[_h1] != x))", {"_h1": False})
-    assert (inner.subject, inner.constant, inner.negated, inner.whole) == ("_A0[_h1]", "house", False, False)
-    assert folded_test("(not ((_h1 is not None) and (_A0[_h1] == 'fire')))", {"_h1": True}) is True
-    assert folded_test("((_h1 is not None) and f(_h1))", {"_h1": True}) is False
-    assert folded_test("f(_h2)", {"_h1": True}) == host("f(_h2)")           # nothing known there: as it was
-    assert isinstance(folded_test("((_h1 is not None) and (f(_h1) == 'a'))", {"_h1": False}), ir.Host)
-    assert folded("(not not _h1) and x", {"_h2": True, ("truthy", "_h1"): False}) is False
-    assert folded("_h1 or x", {("truthy", "_h1"): True}) is True
+    fire, house = ir.ReadColumn("_A0", X), ir.ReadColumn("_A0", X)
+    outer = described(condition(fire, "fire", negated=True), {"_h1": False})
+    assert (outer.subject, outer.constant, outer.negated, outer.whole) == ("_A0[x]", "fire", True, True)
+    inner = described(condition(house, "house", more=(ir.Grouped(ir.Compare("!=", ir.ReadColumn("_A1", X), X)),)),
+                      {"_h1": False})
+    assert (inner.subject, inner.constant, inner.negated, inner.whole) == ("_A0[x]", "house", False, False)
+    assert folded_test(condition(fire, "fire", negated=True), {"_h1": True}) is True
+    assert folded_test(ir.Grouped(ir.BoolOp("and", (ir.Grouped(ir.Compare("is not", H1, NONE)), f(H1)))),
+                       {"_h1": True}) is False
+    assert folded_test(f(ir.Local("_h2")), {"_h1": True}) == f(ir.Local("_h2"))     # nothing known there: as it was
+    assert not isinstance(folded_test(condition(f(H1), "a"), {"_h1": False}), ir.HostTest)
+    assert folded(ir.BoolOp("and", (ir.Not(ir.Not(H1)), X)), {"_h2": True, ("truthy", "_h1"): False}) is False
+    assert folded(ir.BoolOp("or", (H1, X)), {("truthy", "_h1"): True}) is True
 
 
-def implied(outer_constant="fire", inner_constant="house", inner_subject="_A0[x]", more=()):
-    outer = described(f"(not ((_h1 is not None) and (_A0[x] == '{outer_constant}')))", {"_h1": False})
-    inner = described(f"((_h1 is not None) and ({inner_subject} == '{inner_constant}') and y)", {"_h1": False})
+def implied(outer_constant="fire", inner_constant="house", inner_subject="_A0", more=()):
+    outer = described(condition(ir.ReadColumn("_A0", X), outer_constant, negated=True), {"_h1": False})
+    inner = described(condition(ir.ReadColumn(inner_subject, X), inner_constant, more=(ir.Local("y"),)), {"_h1": False})
     return (ir.If(outer, (ir.If(inner, (call("z"),)), *more)),)
 
 
@@ -212,7 +219,7 @@ def test_an_outer_test_that_the_inner_one_implies_goes():
 
 
 def test_an_outer_test_with_more_in_it_or_not_implied_stays():
-    for kept in (implied(more=(call("w"),)), implied(inner_constant="fire"), implied(inner_subject="_A1[x]")):
+    for kept in (implied(more=(call("w"),)), implied(inner_constant="fire"), implied(inner_subject="_A1")):
         assert lines(*kept, passes=[drop_implied_tests]) == lines(*kept)
 
 

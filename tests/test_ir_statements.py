@@ -1,8 +1,7 @@
 """The rules' statements, functions and procedures built as IR (compile/lower_statements.py,
 compile/lower_functions.py): the nodes of the statements of the rules render as the generated
 code expects, a function's tables are bound from what its IR reads, and the games' statements
-lower to IR statements, with codegen's expressions the only text left inside them."""
-import attrs
+lower to IR statements."""
 import pytest
 from referee.dsl.ast import Span
 from referee.interpreter.compile import ir
@@ -26,7 +25,7 @@ def lines(*statements, by_rule=True):
 
 @pytest.mark.parametrize("node, text", [
     (ir.Key("score"), "'score'"),
-    (ir.Key("on", (X, ir.Host(("s.current",)))), "('on', x, s.current,)"),
+    (ir.Key("on", (X, ir.ReadState("current"))), "('on', x, s.current,)"),
     (ir.ReadVar(ir.Key("mark", (X,)), ir.Constant(None)), "_V.get(('mark', x,), None)"),
     (ir.BoolOp("and", (ir.Compare("is not", X, ir.Constant(None)),
                        ir.Not(ir.Between(ir.Constant(-9), X, ir.Constant(9))))), "x is not None and not -9 <= x <= 9"),
@@ -83,28 +82,20 @@ def test_each_rules_statement_says_its_line_even_nested_on_the_same_line():
     assert rendered.spans == [HERE, HERE, HERE, INNER, INNER, HERE, NEXT, NEXT]
 
 
-def test_host_source_over_lines_is_one_line_per_piece_with_its_span():
-    rendered = render_function(ir.Function("f", ("s",), (
-        ir.Return(ir.Host(("(a +\n            b)",)), span=HERE),)), by_rule=True)
-    assert rendered.lines == ["    return (a +", "            b)"]
-    assert rendered.spans == [HERE, HERE]
+def test_an_expression_over_lines_is_one_line_per_piece_with_its_span():
+    long = ir.BoolOp("and", tuple(ir.Local(f"a_rather_long_name_{k}") for k in range(6)), spread=True)
+    rendered = render_function(ir.Function("f", ("s",), (ir.Return(ir.Grouped(long), span=HERE),)), by_rule=True)
+    assert rendered.lines[0] == "    return (a_rather_long_name_0 and" and len(rendered.lines) == 6
+    assert rendered.spans == [HERE] * 6
 
 
 def test_a_functions_tables_are_bound_from_what_its_ir_reads():
-    body = (ir.Return(ir.Host(("_A10[x] + _A3[y] + len(_Z)",), reads=frozenset({"_A10", "_A3", "_Z", "x", "y"}))),
+    columns = ir.Arithmetic("+", ir.ReadColumn("_A10", X), ir.ReadColumn("_A3", Y))
+    body = (ir.Return(ir.Arithmetic("+", columns, ir.Call("len", (ir.ReadZone(ir.Key("deck")),)))),
             ir.WriteVar(ir.Key("n"), ir.Constant(1)))
     assert [expression(a.value) for a in prologue(body)] == ["s.zones", "s.vars", "s.columns[3]", "s.columns[10]"]
     assert [a.target for a in prologue(body)] == ["_Z", "_V", "_A3", "_A10"]
-    assert prologue((ir.Return(ir.Host(("x",), reads=frozenset({"x"}))),)) == ()
-
-
-def host_statements(node):
-    """The Host nodes that stand where a statement stands (not inside an expression)."""
-    for item in ir.walk(node):
-        for field in attrs.fields(type(item)):
-            value = getattr(item, field.name)
-            if isinstance(value, tuple) and field.type == "tuple[Statement, ...]":
-                yield from (s for s in value if isinstance(s, ir.Host))
+    assert prologue((ir.Return(X),)) == ()
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.rsplit("/", 1)[-1])
@@ -123,11 +114,7 @@ def test_every_procedure_and_the_setup_lower_to_ir_statements(path):
         lowered = compiler.statements(body, scope, ctx)
         assert len(lowered) == len(body) and all(isinstance(rule, ir.Rule) for rule in lowered)
         for rule in lowered:
-            # codegen's expressions are the only source left (and the attributes a choice's
-            # filter reads once, written by source_text.attributes_read_once)
-            assert all(host.lines[0].startswith("_t") for host in host_statements(rule)), path
-            assert all(node.span is not None for node in ir.walk(rule) if isinstance(node, ir.Statement)
-                       and not isinstance(node, ir.Host)), path
+            assert all(node.span is not None for node in ir.walk(rule) if isinstance(node, ir.Statement)), path
 
 
 def test_the_generated_functions_bind_only_the_tables_they_read():

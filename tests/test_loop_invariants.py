@@ -7,8 +7,7 @@ the same question the compiler leaves as it is, at every decision of random game
 - a map that keeps the items whose zone is not empty and takes its top reads the zone once
   (expression_facts.top_of_tested);
 - an attribute of a named value (a parameter) that a stopping loop or a choice's filter reads
-  per item is read once before it (expression_facts.attributes_read_once; for a choice's
-  filter, still source_text.attributes_read_once);
+  per item is read once before it (expression_facts.attributes_read_once, for both);
 - a range up to a variable of type int with a declared range is a plain `range` (no call
   that checks its ends: codegen.short_range);
 - squares(...), groups(...), reachable(...) and bordering(...) have lengths known when

@@ -221,8 +221,11 @@ def test_simulate_counts_team_wins_in_a_game_with_teams(capsys, write_rules):
     summary = json.loads(out)
     assert code == 0 and summary["team_wins"] > 0 and "lost" not in summary
     assert summary["team_wins"] + summary["shared_wins"] + summary["draws"] <= summary["finished"]
+    by_team = summary["wins_by_team"]                   # which team won how often
+    assert set(by_team) <= {"red", "blue"} and sum(by_team.values()) == summary["team_wins"]
     code, out, _ = run(capsys, "simulate", path, "--games", "30")
     assert " · team wins " in out
+    assert all(f"{team} {count} (" in out for team, count in by_team.items())
 
 
 # ---- lost by every player, and the house -------------------------------------------------

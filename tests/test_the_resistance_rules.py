@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime import random_source
@@ -283,3 +285,19 @@ def test_RS14_every_role_is_shown_at_the_end():
     assert sc.s.is_terminal()
     for seat in range(1, 7):
         assert [seen(sc, seat, f"role[P{p}]") for p in range(1, 7)] == [sc.labels(("role", p)) for p in range(1, 7)]
+
+
+@given(players=st.integers(5, 10), seed=st.integers(0, 10_000))
+@settings(max_examples=25, deadline=None)
+def test_RS13_any_game_ends_with_one_side_winning_and_fails_only_from_spies(players, seed):
+    sc = Scenario.new(RULES, players=players, seed=seed)
+    bad = spies(sc)
+    state = play_out(sc.s, random.Random(seed))
+    played = [sc.var(("fails_in", m)) for m in range(1, 6) if sc.var(("fails_in", m)) is not None]
+    assert all(0 <= fails <= len(bad) for fails in played)
+    assert state.outcome() == "team"
+    if sc.var("successes") == 3:
+        assert sorted(state.winners) == loyal(sc)
+    else:
+        assert sorted(state.winners) == bad and (sc.var("failures") == 3 or sc.var("rejections") == 5)
+

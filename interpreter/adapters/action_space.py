@@ -14,7 +14,8 @@ numbers them, from the rules alone (docs/openspiel.md, "The action space"):
   other move goes on: ListBinder, move_sequence), which both adapters play one after another
   by the same player (MoveUnderWay);
 - a choice (`choose`) is numbered by its option's label among the labels of every value of
-  every type (LabelTable), after the actions; `skip` and, in games with a `simultaneous` step,
+  every type (LabelTable), after the actions (a move played inside a step, `play ... by` or
+  `respond`, is numbered as the action's move or the skip it is: played_move); `skip` and, in games with a `simultaneous` step,
   `wait` (a seat that does not take part in it) come last;
 - a chance outcome is numbered by its label in the same table.
 
@@ -104,7 +105,8 @@ class ActionSpace:
         if has_choice:
             offset += len(self.labels)
         self.skip_id = None
-        if any(ins.optional for ins in game.flow):
+        if any(ins.optional for ins in game.flow) or any(
+                isinstance(n, ast.Respond) or (isinstance(n, ast.PlayBy) and n.optional) for n in rules_nodes(game.program)):
             self.skip_id = offset
             offset += 1
         self.wait_id = None
@@ -214,6 +216,7 @@ class ActionSpace:
     def move_sequence(self, state, move: Move) -> tuple:
         """The ids of one legal move of `state`: one, or for a move over lists its first id,
         each item's and the end of each list (a chance outcome and a choice are one id)."""
+        move = played_move(state, move)
         if move.kind != "action" or not self.lists[move.action]:
             return (self.move_id(state, move),)
         action = self.game.actions[move.action]
@@ -231,6 +234,7 @@ class ActionSpace:
     def move_id(self, state, move: Move) -> int:
         """The integer of one legal move of `state` (a player's move or a chance outcome) that
         is one id (ActionSpaceError for a move over a list: move_sequence)."""
+        move = played_move(state, move)
         if move.kind == "action":
             if self.lists[move.action]:
                 raise ActionSpaceError(f"the move '{move.name}' is several ids (its list argument one id per "
@@ -460,6 +464,18 @@ class LabelTable:
                                    f"action space numbers (docs/openspiel.md, 'The action space')",
                                    game.program.game.span)
         return k
+
+
+def played_move(state, move: Move) -> Move:
+    """A decision's option inside a step (`play ... by`, `respond`) as the move it plays, numbered
+    as in a turn: an action's move, or the skip. Any other move as it is."""
+    moves = state.pending.moves if move.kind == "choice" and state.pending is not None else None
+    if moves is None:
+        return move
+    chosen = moves[move.args[0]]
+    if chosen is None:
+        return Move("skip", -1, (), move.name)
+    return Move("action", chosen[0], chosen[1], move.name)
 
 
 def rules_nodes(program):

@@ -220,6 +220,13 @@ def coverage():
                        "and the rules never reached")
 
 
+def engine(what):
+    return option("--engine", choices=("python", "native", "auto"), default="python",
+                  help=f"which engine {what}: python (the reference), native (the whole playout in one compiled "
+                       "call, needs pip install 'referee[native]'), auto (native where the game compiles natively); "
+                       "native and auto play in Python with a one-line note where they cannot (default python)")
+
+
 def jobs(what):
     return option("-j", "--jobs", type=at_most(most_jobs, " worker processes (4 per core)"), metavar="N",
                   help=f"{what} in N worker processes (default: one per core; 1: in this process; "
@@ -307,7 +314,7 @@ COMMANDS = (
         option("--log-dir", "--log", dest="log", metavar="DIR",
                help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)"),
         max_moves("stop a game after M moves and count it unfinished"), coverage(), workers("play the games"),
-        plain())),
+        engine("plays the games"), plain())),
     Command("analyze", "a balance report of many games between bots, or of a variant against its base",
             "commands.analyze.cmd_analyze", (
         game(), games(200, "number of games (default 200)", "game i uses seed S+i (default 0)"),
@@ -322,7 +329,7 @@ COMMANDS = (
                help="also write the report with its plots to PATH, one self-contained HTML file "
                     "(needs matplotlib: pip install 'referee[report]')"),
         max_moves("stop a game after M moves and count it endless"), coverage(), workers("play the games"),
-        plain())),
+        engine("plays games of random bots"), plain())),
     Command("tournament", "bots against each other, seats rotated: win rates, ratings and a pairwise table",
             "commands.analyze.cmd_tournament", (
         game(),
@@ -363,7 +370,7 @@ COMMANDS = (
         max_moves("stop a playout after M moves (it does not count as one finished)"),
         option("--coverage", action="store_true",
                help="play the game compiled to count rule coverage (what counting costs; no counts printed)"),
-        jobs("run playouts"), plain())),
+        jobs("run playouts"), engine("runs the playouts (the compile is timed apart)"), plain())),
     Command("rulebook", "the rules of a file by rule id, traced to the lines that encode them",
             "commands.compile.cmd_rulebook", (
         option("file", metavar="FILE", type=rules_file, help=FILE_HELP),

@@ -105,6 +105,15 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
     from ..play import parallel, simulate
     seeds = range(args.seed, args.seed + args.n)
     log_dir = getattr(args, "log", None)
+    kernel = native_kernel(args, game, seeds, bots)
+    if kernel is not None:
+        for start in range(0, len(seeds), NATIVE_BATCH):
+            yield from kernel.records(seeds[start:start + NATIVE_BATCH], args.max_moves,
+                                      lambda seed: simulate.simulate_game(game, seed, args.max_moves, None,
+                                                                          args.file, bots, details),
+                                      details)
+            progress.update(min(start + NATIVE_BATCH, len(seeds)))
+        return
     if played_here(args, jobs):
         for i, seed in enumerate(seeds):
             yield simulate.simulate_game(game, seed, args.max_moves, log_dir, args.file, bots, details)
@@ -113,6 +122,29 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
     yield from pooled_records(args, game, jobs, progress, parallel.simulate_chunk,
                               [(part, args.max_moves, log_dir, args.file, bots, details)
                                for part in parallel.chunks(seeds, jobs)])
+
+
+NATIVE_BATCH = 1000         # games per call of a native kernel (progress between calls)
+
+
+def native_kernel(args, game, seeds, bots=None):
+    """The game's native kernel when --engine asks for one and it can play these games as
+    asked, else None (and a one-line note on stderr when native was asked: why not)."""
+    engine = getattr(args, "engine", "python")
+    if engine == "python":
+        return None
+    from ..native.engine_choice import native_kernel as chosen, numba_missing
+    why = ("--log-dir writes each game's log" if getattr(args, "log", None) else
+           "--coverage counts the rules' coverage" if getattr(args, "coverage", False) else
+           "a bot other than random plays" if bots and any(kind != "random" for kind in bots.values()) else None)
+    if why is None and numba_missing() is None:
+        from ..native.kernel import seeds_fit
+        if not seeds_fit(seeds):
+            why = "the seeds are beyond 2**32 - 1"
+    kernel, note = chosen(game, engine, why)
+    if note is not None:
+        args.errors.error(note)
+    return kernel
 
 
 def pooled_records(args, game, jobs, progress, task, task_args):

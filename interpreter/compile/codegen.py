@@ -123,9 +123,6 @@ class SourceGenerator(AggregateLowering, Visitor):
             return ir.Constant(value)
         return ir.Global(self.bind(value))
 
-    def literal(self, value) -> str:
-        return rendered(self.literal_node(value))
-
     def constant_of(self, node, ctx=None):
         """(value,) when the expression is a constant, else None."""
         if isinstance(node, (ast.Integer, ast.Text, ast.Boolean)):
@@ -153,19 +150,12 @@ class SourceGenerator(AggregateLowering, Visitor):
         """An expression's IR."""
         return self.dispatch(node, scope, ctx)
 
-    def source(self, node, scope, ctx) -> str:
-        """An expression's Python source (for the statement compiler)."""
-        return rendered(self.lower(node, scope, ctx))
-
     def collection_node(self, node, scope, ctx) -> ir.Expression:
         """A sequence: a zone's content when the expression is a zone."""
         value = self.lower(node, scope, ctx)
         if self.compiler.type_of(node, scope).startswith("zone["):
             return self.hoisted(ir.ReadZone(value, empty=True), ctx)
         return value
-
-    def collection(self, node, scope, ctx) -> str:
-        return rendered(self.collection_node(node, scope, ctx))
 
     def hoisted(self, value: ir.Expression, ctx) -> ir.Expression:
         """A read of the state that is the same wherever it appears while legal moves are
@@ -450,9 +440,6 @@ class SourceGenerator(AggregateLowering, Visitor):
             return value
         return self.unless_none(value, ctx, lambda x: x, ir.Call("none_error", (span,)),
                                 ir.Call("present", (value, span)))
-
-    def number(self, node, scope, ctx, span: str) -> str:
-        return rendered(self.number_node(node, scope, ctx, ir.Global(span)))
 
     def unless_none(self, value, ctx, use, on_none, helper) -> ir.Expression:
         """use(value) of a value that may be none (then: on_none), evaluated once; `helper`

@@ -426,9 +426,8 @@ NO_NAMES: frozenset[str] = frozenset()
 @attrs.frozen
 class Facts:
     """What a node and every node inside it hold, for the questions asked of whole functions
-    (the passes, the prologue): `names`, the locals read (host code: as declared); `env`,
-    whether the flow's environment is used; `more_names`, the locals cut host code (Spliced)
-    reads and the Cached ones; `tables`, the state's tables read (state_tables); `bound`, those
+    (the passes, the prologue): `names`, the locals read; `env`, whether the flow's
+    environment is used; `more_names`, the Cached ones; `tables`, the state's tables read (state_tables); `bound`, those
     and the ones written (a variable, `_V`) or read for a label (`_E`, a LabelSet's column); `generator`, whether a
     decision (Yield, YieldFrom) is made; `folds`, whether fold_constants may change something
     (where it is false, it gives the node back as it is: see FOLDABLE)."""
@@ -442,15 +441,6 @@ class Facts:
 
 
 NOTHING = Facts()
-
-
-def table_name(name: str) -> bool:
-    return name in ("_Z", "_V", "_E") or numbered(name, COLUMN)
-
-
-def host_facts(node: ir.Host) -> Facts:
-    tables = frozenset(name for name in node.reads if table_name(name))
-    return Facts(names=node.reads, tables=tables, bound=tables) if node.reads else NOTHING
 
 
 def table_facts(table: str) -> Facts:
@@ -473,13 +463,11 @@ ZONES, VARIABLES, ENTITIES = table_facts("_Z"), table_facts("_V"), table_facts("
 
 # what a node holds itself, its children apart, by its class (the others: nothing)
 OWN_FACTS: dict[type, Callable[..., Facts]] = {
-    ir.Host: host_facts,
     ir.ReadEnv: lambda node: ENVIRONMENT, ir.WriteEnv: lambda node: ENVIRONMENT,
     ir.DeleteEnv: lambda node: ENVIRONMENT, ir.HasEnv: lambda node: ENVIRONMENT,
     ir.ReadZone: lambda node: ZONES, ir.ReadVar: lambda node: VARIABLES,
     ir.ReadAttribute: lambda node: ENTITIES, ir.Entities: lambda node: ENTITIES,
     ir.ReadColumn: lambda node: table_facts(node.column) if numbered(node.column, COLUMN) else NOTHING,
-    ir.Spliced: lambda node: Facts(more_names=node.reads) if node.reads else NOTHING,
     ir.Cached: lambda node: Facts(more_names=frozenset((node.name,))),
     ir.WriteVar: lambda node: Facts(bound=frozenset(("_V",))),
     ir.ArgumentText: lambda node: Facts(bound=frozenset(("_E",))) if node.of == "label" else NOTHING,

@@ -4,8 +4,7 @@ function is made of (statements, expressions, state reads and writes as named op
 Lowering builds it (lower_flow.py, codegen.py, ...), passes rewrite it (passes/), one renderer
 writes it out (render_python.py). State is reached through operations (ReadState, WriteEnv,
 ReadZone, ...), never through Python syntax, so that another renderer can target typed arrays.
-`Host` is the one node not lowered yet: source that the statement compiler wrote (codegen's
-text of an expression, until it takes its IR); no pass looks inside it.
+Every generated function is built of these nodes: no node carries source text.
 """
 from __future__ import annotations
 
@@ -451,17 +450,6 @@ class Try(Statement):
 
 
 @attrs.frozen
-class Host(Expression, Statement):
-    """Not lowered yet: Python source that codegen.py (an expression, one line) or the statement
-    compiler (statements, each line with its span) wrote. Passes never look inside it; it goes
-    as lowering reaches expressions and statements."""
-    lines: tuple[str, ...]
-    line_spans: tuple[Span | None, ...] = ()
-    reads: frozenset[str] = frozenset()     # the locals it may read (declared by who made it)
-    span: Span | None = None
-
-
-@attrs.frozen
 class Function(Node):
     """A generated function: its name, its parameters, its body."""
     name: str
@@ -762,22 +750,10 @@ class Cached(Expression):
 
 
 @attrs.frozen
-class Spliced(Expression):
-    """Like Host, source codegen.py wrote, but with holes: texts[0], holes[0], texts[1], ...
-    (one text more than holes). Who made it cut the source where it knew an expression it
-    can give as IR (a Cached read) and nowhere else; it goes when expressions are lowered."""
-    texts: tuple[str, ...]
-    holes: tuple[Expression, ...]
-    reads: frozenset[str] = frozenset()     # the locals its texts may read
-    in_comprehension: bool = False          # a comprehension is written in its texts
-    span: Span | None = None
-
-
-@attrs.frozen
 class HostTest(Expression):
-    """A test as host source that its maker knows to be `subject == constant` (negated: `not
+    """A test (`source`) that its maker knows to be `subject == constant` (negated: `not
     subject == constant`), or to begin with that comparison (not whole: `... and ...`), the
-    subject a name or an item of one; what drop_implied_tests needs until tests are lowered."""
+    subject a name or an item of one (as written): what drop_implied_tests reads."""
     source: Expression
     subject: str
     constant: Value
@@ -819,7 +795,7 @@ class ShortIf(Statement):
 
 
 LISTING_EXPRESSIONS = (EmptyList, Arguments, SingleMoves, LabelSet, ChargedDomain, TopOfZone, Results, ByAction,
-                       Cached, Spliced, HostTest)
+                       Cached, HostTest)
 LISTING_STATEMENTS = (Append, AddToSet, ChargeWork, ShortIf)
 RULE_EXPRESSIONS = (Key, ReadVar, Budget, Between, Method, CacheKey, NewList, NewDict, JoinedText, ArgumentText,
                     Loops)
@@ -828,10 +804,10 @@ RULE_STATEMENTS = (Rule, Guard, Rounds, Raise, YieldFrom, WriteVar, Spend, Inval
 
 
 EXPRESSIONS = (Constant, Local, Global, TheState, ReadState, ReadEnv, HasEnv, Field, Item, Tuple, Call,
-               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional, Host) + RULE_EXPRESSIONS + LISTING_EXPRESSIONS \
+               StateCall, Not, Arithmetic, Compare, BoolOp, Conditional) + RULE_EXPRESSIONS + LISTING_EXPRESSIONS \
     + LOWERED_EXPRESSIONS
 STATEMENTS = (Assign, Unpack, WriteState, WriteEnv, DeleteEnv, CountCoverage, ExpressionStatement, If, While,
-              ForRange, ForEach, Return, Yield, Break, Continue, Try, Host) + RULE_STATEMENTS + LISTING_STATEMENTS
+              ForRange, ForEach, Return, Yield, Break, Continue, Try) + RULE_STATEMENTS + LISTING_STATEMENTS
 NODES = tuple(dict.fromkeys(EXPRESSIONS + STATEMENTS + (Function, ForClause)))
 
 # statements after which the rest of their block never runs
@@ -946,13 +922,11 @@ def each_block(node: Node, change: Callable[[tuple[Statement, ...]], tuple[State
 
 
 def locals_in(node: Node) -> frozenset[str]:
-    """The locals a node and what is inside it may read (host code: as its maker declared)."""
+    """The locals a node and what is inside it may read."""
     read: set[str] = set()
     for inner in walk(node):
         if isinstance(inner, Local):
             read.add(inner.name)
-        elif isinstance(inner, (Host, Spliced)):
-            read.update(inner.reads)
         elif isinstance(inner, Cached):
             read.add(inner.name)
     return frozenset(read)

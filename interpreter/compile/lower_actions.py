@@ -44,8 +44,9 @@ class ActionCompiler:
     def reason_function(self, text, scope, binder):
         """f(s, e) -> a binder's own text for a refused value, its {expressions} of the binders
         so far (e: their values)."""
+        name = self.fresh("_why")
         reason = self.reason_node(text, scope, Context("env"), binder.span)
-        return self.define(ir.Function(self.fresh("_why"), ("s", "e"), (ir.Return(reason, binder.span),), binder.span),
+        return self.define(ir.Function(name, ("s", "e"), (ir.Return(reason, binder.span),), binder.span),
                            self.where(binder))
 
     def compile_action(self, index, action):

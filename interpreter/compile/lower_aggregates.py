@@ -14,7 +14,6 @@ from .expression_facts import (COLUMN, attributes_read_once, binds_locals, filte
                                is_temporary, name_of, names_written, numbered, reusing, temporaries_of_their_own,
                                top_of_tested, truth)
 from .key_rows import KeyRows
-from .render_python import expression as rendered
 
 UNROLL = 12             # aggregates over a constant range this small are unrolled
 NONE, TRUE, ZERO = ir.Constant(None), ir.Constant(True), ir.Constant(0)
@@ -74,11 +73,6 @@ class AggregateLowering:
             self.safe_names.add(var)
         where = truth(self.lower(binder.condition, inner_scope, inner)) if binder.condition is not None else None
         return var, domain, where, inner_scope, inner
-
-    def comprehension(self, binder, scope, ctx, rows=False):
-        """lowered_comprehension with the domain and the filter as source (for compiler.py)."""
-        var, domain, where, inner_scope, inner = self.lowered_comprehension(binder, scope, ctx, rows)
-        return var, rendered(domain), None if where is None else rendered(where), inner_scope, inner
 
     def row_iteration(self, rows, domain):
         """(loop targets, iterable) of a comprehension: its variable over `domain` as it was, or
@@ -354,8 +348,6 @@ class AggregateLowering:
         a value's answer changes only when a key of its row does): the comprehension's
         variable, the parameters, temporaries, columns of attributes (no statement changes
         them: the function reads no variable), values bound when compiling, pure helpers."""
-        if any(isinstance(n, ir.Host) for n in ir.walk(where)):
-            return False
         for name, node in names_written(where):
             if name == "_Z":
                 key = node.key if isinstance(node, ir.ReadZone) else None
@@ -390,9 +382,6 @@ class AggregateLowering:
         if all(type(x) is int for x in positions) and list(positions) == sorted(positions):
             return ir.Call("sorted", (found,))
         return ir.Call("sorted", (found, ir.Keyword("key", ir.Field(place, "__getitem__"))))
-
-    def indexed_keys(self, indexed, scope, ctx, ordered=True) -> str:
-        return rendered(self.indexed_keys_node(indexed, scope, ctx, ordered))
 
     def indexed_aggregate(self, node, indexed, scope, ctx):
         """filter/count/any/all over a variable's domain by its value: the table's indexes for

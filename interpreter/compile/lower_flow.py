@@ -26,7 +26,7 @@ def next_pc(value: ir.Expression) -> ir.Assign:
 def located(node: ir.Node, span: Span | None) -> ir.Node:
     """A statement and the statements inside it with `span` where they have none (an error
     raised on any of their lines is reported at the instruction's rules line)."""
-    if isinstance(node, ir.Statement) and not isinstance(node, ir.Host) and node.span is None:
+    if isinstance(node, ir.Statement) and node.span is None:
         node = attrs.evolve(node, span=span)     # type: ignore[call-arg]
     return ir.rebuilt(node, lambda child: located(child, span) if isinstance(child, ir.Statement) else child)
 

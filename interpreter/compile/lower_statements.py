@@ -8,9 +8,10 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_LOG_LINE, MAX_NUMBER
 from referee.dsl.parser import parse_expression
 from referee.dsl.templates import parse_template
-from referee.dsl.types import INT, PLAYER, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, type_of
+from referee.dsl.types import INT, PLAYER, TEXT, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, type_of
 
 from ..runtime import LOOP_CAP, SeatTexts
+from ..runtime.values import EMPTY_VALUE
 from ..runtime.errors import RulesRuntimeError
 from . import ir
 from .expression_facts import RULES_LOCAL, attributes_read_once, truth
@@ -94,8 +95,7 @@ class StatementLowering:
 
     def literal(self, value) -> ir.Expression:
         """A value the game knows as IR: its literal, or the name it is bound to."""
-        source = self.codegen.literal(value)
-        return ir.Constant(value) if type(value) in PLAIN else ir.Global(source)
+        return self.codegen.literal_node(value)
 
     def spanned(self, span, hint="span") -> ir.Global:
         return ir.Global(self.codegen.bind(span, hint))
@@ -103,9 +103,7 @@ class StatementLowering:
     @staticmethod
     def local(name, ctx) -> ir.Expression:
         """A rules local as IR: a Python local, or an entry of the flow's environment."""
-        if name in ctx.bound or ctx.mode == "local":
-            return ir.Local(ctx.local(name))
-        return ir.ReadEnv(name)
+        return ctx.name(name)
 
     @staticmethod
     def set_local(name, ctx, value) -> ir.Statement:
@@ -553,7 +551,10 @@ class StatementLowering:
                                self.spanned(node.chooser.span))) if node.chooser is not None else ir.ReadState("current")
         prompt = node.prompt or f"choose {node.binder.name}"
         public = NONE
-        if self.private_fields_of(element):
+        if node.public is not None:     # every option shown to the others as one text
+            text = self.text_node(node.public, scope, ctx, node.span, self.public_label)
+            public = ir.Comprehension(text, ("_v",), options, spread=False)
+        elif self.private_fields_of(element):
             labeler = ir.Global(cg.bind(self.game.labeler(element.text, PUBLIC)))
             public = ir.Comprehension(ir.Call(labeler.name, (STATE, ir.Local("v"))), ("v",), options, spread=False)
         need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
@@ -565,8 +566,8 @@ class StatementLowering:
                           ir.WriteState("cursor", ir.Arithmetic("+", cursor, ir.Constant(1)))), (asked,))
         chosen_scope = scope.child(**{node.binder.name: element.text})
         body = (ir.Unpack((options.name, names.name), distinct),
-                guard(ir.Compare("==", ir.Call("len", (options,)), ir.Constant(1)), ir.Assign(index.name, ir.Constant(0)),
-                      orelse=(replayed,)),
+                # (no names: one option, the choice not asked)
+                guard(ir.Compare("is", names, NONE), ir.Assign(index.name, ir.Constant(0)), orelse=(replayed,)),
                 self.set_local(node.binder.name, ctx, ir.Item(options, index)))
         out.append(ir.If(options, body + self.statements(node.body, chosen_scope, ctx)))
 
@@ -641,20 +642,27 @@ class StatementLowering:
         """A text whose {expressions} are shown by their labels, as IR: label(node, value) ->
         one value's text."""
         pieces: list[ir.Expression] = []
+        may_be_empty = False        # a list or a text: its gap closed where it reads as nothing
         for part in parse_template(text).parts:
             if isinstance(part, str):
                 pieces.append(ir.Constant(part))
                 continue
             node = self.checked.placeholder_nodes.get((span, part.inside)) or parse_expression(part.inside, span)
-            pieces.append(label(node, self.codegen.lower(node, scope, ctx), scope))
+            piece = label(node, self.codegen.lower(node, scope, ctx), scope)
+            t = self.type_value(node, scope).without_none()
+            if isinstance(t, ListOf) or t == TEXT:
+                piece, may_be_empty = ir.BoolOp("or", (piece, ir.Constant(EMPTY_VALUE))), True
+            pieces.append(piece)
         if not pieces:
             pieces.append(ir.Constant(text))
         if len(pieces) > 16:        # (a long sum of pieces is too deep for Python's compiler)
-            return ir.Method(ir.Constant(""), "join", (ir.NewList(tuple(pieces), spread=True),))
-        total = pieces[0]
-        for piece in pieces[1:]:
-            total = ir.Arithmetic("+", total, piece, spread=True)
-        return ir.Grouped(total, over_lines=True)
+            total = ir.Method(ir.Constant(""), "join", (ir.NewList(tuple(pieces), spread=True),))
+        else:
+            total = pieces[0]
+            for piece in pieces[1:]:
+                total = ir.Arithmetic("+", total, piece, spread=True)
+            total = ir.Grouped(total, over_lines=True)
+        return ir.Call("closed_gaps", (total,)) if may_be_empty else total
 
     def public_label(self, node, value, scope) -> ir.Expression:
         """A value's text as everybody sees it: inline for the common types; '?' for an

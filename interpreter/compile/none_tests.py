@@ -1,6 +1,5 @@
 """Conditions with the none tests of some names decided (a listing written once for each case
-of a value read once: compiler.none_split), and what that decides folded: the IR twin of
-listing_text.folded, which reads the condition's text back."""
+of a value read once: compiler.none_split), and what that decides folded."""
 from __future__ import annotations
 
 from collections.abc import Mapping

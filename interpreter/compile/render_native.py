@@ -1,7 +1,7 @@
 """The second renderer: IR (ir.py) -> the source of a Numba function over the state as arrays
 (native/layout.py): the flow's fields are `flow[k]`, the environment's scalar entries
 `env[k]` with `env_has[k]`, coverage counters `cov[k]`. It renders the expression and statement
-nodes whose meaning fits typed arrays; what does not (Host, a decision, the state as a Python
+nodes whose meaning fits typed arrays; what does not (a decision, the state as a Python
 object, none, texts, exceptions) it refuses with NotNative, which names the node and its rules
 line: `unsupported(function)` lists them all, the note a fallback gives.
 """
@@ -344,7 +344,6 @@ REFUSED: dict[type, str] = {
     ir.YieldFrom: "a step inside a step: its decisions are a generator's",
     ir.Try: "exceptions of the runtime are not caught natively",
     ir.Raise: "a located error raised: not natively yet",
-    ir.Host: "not lowered to the IR yet (Python source)",
     ir.TheState: "the state as a Python object",
     ir.Field: "a field of a Python value",
     ir.Key: "a key of a variable or zone as a value",
@@ -388,7 +387,7 @@ EXPRESSIONS: dict[type, Callable[[NativeRenderer, ir.Expression], tuple[str, int
     ir.Between: lambda r, n: (" <= ".join(r.expression(x, COMPARISON + 1) for x in (n.low, n.value, n.high)),  # type: ignore
                               COMPARISON),
     ir.TheState: refuse_expression, ir.Field: refuse_expression, ir.StateCall: refuse_expression,
-    ir.Host: refuse_expression, ir.Key: refuse_expression, ir.Budget: refuse_expression,
+    ir.Key: refuse_expression, ir.Budget: refuse_expression,
     ir.Method: refuse_expression, ir.CacheKey: refuse_expression, ir.NewList: refuse_expression,
     ir.Loops: refuse_expression,
 }
@@ -416,7 +415,7 @@ STATEMENTS: dict[type, Callable[..., None]] = {
     ir.WriteVar: NativeRenderer.write_var,
     ir.Remark: lambda r, n, i: r.add(i, f"# {n.text}", n.span),
     ir.Invalidate: lambda r, n, i: r.add(i, f"pass  # (stamp {n.stamp}: no cached values natively)", n.span),
-    ir.Yield: NativeRenderer.refuse, ir.Try: NativeRenderer.refuse, ir.Host: NativeRenderer.refuse,
+    ir.Yield: NativeRenderer.refuse, ir.Try: NativeRenderer.refuse,
     ir.YieldFrom: NativeRenderer.refuse, ir.Raise: NativeRenderer.refuse, ir.Spend: NativeRenderer.refuse,
     ir.AppendLog: NativeRenderer.refuse, ir.SetItem: NativeRenderer.refuse, ir.ShortLoop: NativeRenderer.refuse,
 }

@@ -22,6 +22,24 @@ ARITHMETIC = {"+": SUM, "-": SUM, "*": PRODUCT, "//": PRODUCT, "%": PRODUCT}
 
 SPREAD = 100            # a joined expression longer than this is written one item a line
 CONTINUED = "\n" + " " * 12
+LONGEST = 200           # characters of a generated line: a statement with a longer one is written wide
+NARROWER = (60, 30, 0)  # the lengths past which a wide statement's expressions go over lines, in turn
+
+
+@attrs.define
+class Layout:
+    """How expressions are written now: `spread`, the length past which what can go over lines
+    does; `wide`, a call's arguments too (only in a statement with a line over LONGEST)."""
+    spread: int = SPREAD
+    wide: bool = False
+
+
+LAYOUT = Layout()
+
+
+def spread_past() -> int:
+    """The length past which what can go over lines does, now."""
+    return LAYOUT.spread if LAYOUT.wide else SPREAD
 
 
 @attrs.define
@@ -55,8 +73,9 @@ def expression(node: ir.Expression, needs: int = LOWEST) -> str:
 
 
 def arguments(args: tuple[ir.Expression, ...], spread: bool = False) -> str:
-    """A call's arguments; `spread`: one a line when long together, the state's staying first."""
-    if not spread:
+    """A call's arguments; `spread` (or a wide layout): one a line when long together, the
+    state's staying first."""
+    if not (spread or LAYOUT.wide):
         return ", ".join(expression(a) for a in args)
     if args and isinstance(args[0], ir.TheState):
         rest = [expression(a) for a in args[1:]]
@@ -68,7 +87,7 @@ def joined(parts: list[str] | tuple[str, ...], separator: str) -> str:
     """Items joined by an operator or a comma: one a line when they are long together (inside
     brackets; the statement's lines each get its span)."""
     one_line = separator.join(parts)
-    if len(one_line) <= SPREAD:
+    if len(one_line) <= spread_past():
         return one_line
     return (separator.rstrip() + CONTINUED).join(parts)
 
@@ -80,13 +99,7 @@ def separated(parts: list[str] | tuple[str, ...], separator: str, spread: bool) 
 def gap(before: str, after: str) -> str:
     """What separates two parts of an expression in brackets: a space, or a new line when they
     are long together."""
-    return CONTINUED if len(before) + len(after) > SPREAD else " "
-
-
-def host_expression(node: ir.Host) -> tuple[str, int]:
-    if len(node.lines) != 1:
-        raise ValueError("a host expression is one line")
-    return node.lines[0], LOWEST
+    return CONTINUED if len(before) + len(after) > spread_past() else " "
 
 
 def compare(node: ir.Compare) -> tuple[str, int]:
@@ -114,7 +127,7 @@ def bool_op(node: ir.BoolOp) -> tuple[str, int]:
 
 def conditional(node: ir.Conditional) -> tuple[str, int]:
     then, test, orelse = expression(node.then, OR), expression(node.test, OR), expression(node.orelse)
-    if node.layout == "spread" and len(then) + len(test) + len(orelse) > SPREAD:
+    if node.layout == "spread" and len(then) + len(test) + len(orelse) > spread_past():
         return f"{then}{CONTINUED}if {test}{CONTINUED}else {orelse}", LOWEST
     if node.layout == "chain":
         return f"{then} if {test}{gap(test, orelse)}else {orelse}", LOWEST
@@ -124,13 +137,6 @@ def conditional(node: ir.Conditional) -> tuple[str, int]:
 def tuple_(node: ir.Tuple) -> tuple[str, int]:
     items = [expression(item, OR) for item in node.items]
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})", ATOM
-
-
-def spliced(node: ir.Spliced) -> tuple[str, int]:
-    parts = [node.texts[0]]
-    for hole, text in zip(node.holes, node.texts[1:]):
-        parts += [expression(hole), text]
-    return "".join(parts), LOWEST
 
 
 EXPRESSIONS: dict[type, Callable] = {
@@ -152,7 +158,6 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.Compare: compare,
     ir.BoolOp: bool_op,
     ir.Conditional: conditional,
-    ir.Host: host_expression,
     # listings
     ir.EmptyList: lambda n: ("[]", ATOM),
     ir.Arguments: lambda n: ("(" + "".join(f"{expression(item, OR)}, " for item in n.items) + ")", ATOM),
@@ -163,7 +168,6 @@ EXPRESSIONS: dict[type, Callable] = {
     ir.TopOfZone: lambda n: (f"({expression(n.zone, ATOM)}[-1] if {expression(n.zone, OR)} else None)", ATOM),
     ir.Results: lambda n: (", ".join(expression(item, OR) for item in n.items), LOWEST),
     ir.Cached: lambda n: (f"({n.name} if {n.name} is not UNSET else ({n.name} := {expression(n.value)}))", ATOM),
-    ir.Spliced: spliced,
     ir.HostTest: lambda n: (expression(n.source), LOWEST),
     ir.ByAction: lambda n: ("{" + ", ".join(f"{expression(k)}: {expression(v)}" for k, v in zip(n.keys, n.values))
                             + "}", ATOM),
@@ -251,13 +255,16 @@ class Writer:
         self.spans: list[Span | None] = []
         self.commented: tuple[str, int] | None = None    # the rules line the last comment named
         self.by_rule = by_rule
+        self.level = 0                          # statements being written, one inside another
+        self.too_long: set[int] = set()         # the levels that wrote a line over LONGEST
 
     def add(self, indent: int, text: str, span: Span | None) -> None:
-        # (host source may hold line breaks, an expression continued in its brackets: each
-        # piece is a line of the same span, until expressions are lowered)
+        # (a long expression continues in its brackets over lines: each a line of the same span)
         for piece in (INDENT * indent + text).split("\n"):
             self.lines.append(piece)
             self.spans.append(span)
+            if len(piece) > LONGEST:
+                self.too_long.add(self.level)
 
     def comment(self, indent: int, span: Span | None, always: bool = False) -> None:
         if not self.with_comments or (self.by_rule and not always):
@@ -271,7 +278,28 @@ class Writer:
             self.add(indent, "pass", None)
         for statement in statements:
             self.comment(indent, statement.span)
-            STATEMENTS[type(statement)](self, statement, indent)
+            self.statement(statement, indent)
+
+    def statement(self, node: ir.Statement, indent: int) -> None:
+        """A statement's lines; written wider (Layout, each of NARROWER in turn) while a line
+        of its own (not of a block inside it) is longer than LONGEST, else as at first."""
+        start, commented, outer = len(self.lines), self.commented, attrs.astuple(LAYOUT)
+        self.level += 1
+        try:
+            LAYOUT.spread, LAYOUT.wide = SPREAD, False
+            STATEMENTS[type(node)](self, node, indent)
+            for spread in NARROWER + (SPREAD,):      # (none short enough: as it was)
+                if self.level not in self.too_long:
+                    break
+                self.too_long.discard(self.level)
+                del self.lines[start:], self.spans[start:]
+                self.commented = commented
+                LAYOUT.spread, LAYOUT.wide = spread, spread != SPREAD
+                STATEMENTS[type(node)](self, node, indent)
+        finally:
+            self.too_long.discard(self.level)
+            self.level -= 1
+            LAYOUT.spread, LAYOUT.wide = outer
 
     def header(self, indent: int, text: str, node: ir.Statement, body: tuple[ir.Statement, ...]) -> None:
         self.add(indent, text, node.span)
@@ -287,12 +315,6 @@ class Writer:
     def try_(self, node: ir.Try, indent: int) -> None:
         self.header(indent, "try:", node, node.body)
         self.header(indent, f"except {node.exception}:", node, node.handler)
-
-    def host(self, node: ir.Host, indent: int) -> None:
-        spans = node.line_spans or (node.span,) * len(node.lines)
-        for line, span in zip(node.lines, spans):
-            self.comment(indent, span)
-            self.add(indent, line, span)
 
     def charge_work(self, node: ir.ChargeWork, indent: int) -> None:
         self.add(indent, f"STEP[1] -= {expression(node.units)}", node.span)
@@ -329,7 +351,6 @@ STATEMENTS: dict[type, Callable] = {
     ir.Break: lambda w, n, i: w.add(i, "break", n.span),
     ir.Continue: lambda w, n, i: w.add(i, "continue", n.span),
     ir.Try: Writer.try_,
-    ir.Host: Writer.host,
     # listings
     ir.Append: lambda w, n, i: w.add(i, f"{n.collection}.append({expression(n.value)})", n.span),
     ir.AddToSet: lambda w, n, i: w.add(i, f"{n.collection}.add({expression(n.value)})", n.span),
@@ -343,7 +364,12 @@ STATEMENTS: dict[type, Callable] = {
 def inline(statement: ir.Statement) -> str:
     """A simple statement's source on one line (a Guard's action)."""
     writer = Writer(by_rule=True)
-    STATEMENTS[type(statement)](writer, statement, 0)
+    outer = attrs.astuple(LAYOUT)
+    LAYOUT.spread, LAYOUT.wide = SPREAD, False      # (one line, however long)
+    try:
+        STATEMENTS[type(statement)](writer, statement, 0)
+    finally:
+        LAYOUT.spread, LAYOUT.wide = outer
     if len(writer.lines) != 1:
         raise ValueError("a guard's action is one simple statement")
     return writer.lines[0]

@@ -22,6 +22,7 @@ KINDS = {
     ast.Invariant: "invariant", ast.Setup: "setup", ast.If: "if", ast.Require: "require",
     ast.While: "while", ast.For: "for", ast.Repeat: "repeat", ast.Turns: "turns", ast.Turn: "turn",
     ast.Play: "play", ast.Simultaneous: "simultaneous", ast.CallStatement: "call", ast.MoveAll: "move all",
+    ast.PlayBy: "play by", ast.Respond: "respond",
 }
 
 

@@ -210,14 +210,18 @@ def table_cell(entry, index) -> str:
     return ("/" if sep == " over " else ", ").join(parts)
 
 
-def table_lines(name: str, cells: dict, columns=None) -> list:
+def table_lines(name: str, cells: dict, columns=None, in_order=False) -> list:
     """{(row, column): text} as a table headed by `name`, the first index down and the second
     across, '.' where no entry is; transposed when that fits the width and this does not
     (cells cut to fit when neither does). `columns`, every label of the second index (a
     zone's, whose empty entries a view leaves out), puts the second index down: a table that
-    keeps its shape as the game goes."""
+    keeps its shape as the game goes. `in_order`: the columns as the cells come (a variable's
+    entries come in the order of its indexes' domains: an enum's members as declared), else
+    sorted by their labels."""
     rows = list(dict.fromkeys(r for r, _ in cells))
-    seen = sorted(dict.fromkeys(c for _, c in cells), key=index_order)
+    seen = list(dict.fromkeys(c for _, c in cells))
+    if not in_order:
+        seen.sort(key=index_order)
     cols = list(columns) + [c for c in seen if c not in columns] if columns else seen
 
     def layout(down, across, text):
@@ -290,7 +294,7 @@ def render_vars(values: dict, defaults=None, boards=None) -> list:
         if all(len(index) == 2 for index, _ in entries):        # roll[P1, 1]: a table, seats down
             distinct = [{index[k] for index, _ in entries} for k in (0, 1)]
             if min(len(values) for values in distinct) > 1:
-                lines.extend(table_lines(name, {tuple(index): str(value) for index, value in entries}))
+                lines.extend(table_lines(name, {tuple(index): str(value) for index, value in entries}, in_order=True))
                 continue
             # one die each, one seat: the index that varies alone ('roll: P1=5 · P2=2')
             varying = 0 if len(distinct[1]) == 1 else 1

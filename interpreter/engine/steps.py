@@ -231,15 +231,16 @@ def replayed(s, moves, rebuildable=True):
     return again
 
 
-def rebuild_snapshot(s, pending):
+def rebuild_snapshot(s, pending, applying=True):
     """The copy from before a stopped step that took none, for a clone of its state to replay
     the step from: the state that stopped, played again from its seed and moves by a state
     that copies before its steps. The copy is kept in the stopped step, which the state and
-    all its clones share: the game is played again at most once per stopped step."""
+    all its clones share: the game is played again at most once per stopped step. `applying`:
+    s's last move is the choice being applied (not played again)."""
     game = s.game
     try:
         # (the last move is the choice being applied; the copy takes copies before its steps)
-        again = replayed(s, len(s.history) - 1, rebuildable=False)
+        again = replayed(s, len(s.history) - applying, rebuildable=False)
     except IllegalMove as error:
         raise RulesRuntimeError(f"{UNREBUILT}: {error}") from error
     finally:

@@ -15,7 +15,7 @@ from .stdlib import (Boards, absolute, board_function, bottom, char_at, flatten,
                      reversed_list, size, split_text, subsets, text_of, to_int, top)
 from .steps import (RuleText, SeatTexts, can_play, counting_invariant, counting_legal, distinct_labelled,
                     distinct_options, finish, label_of_entity, without_choice)
-from .values import (EMPTY, LOOP_CAP, UNSET, attribute, counted, divisor, entity_label, entity_labeler, grouped,
+from .values import (EMPTY, EMPTY_VALUE, LOOP_CAP, UNSET, attribute, closed_gaps, counted, divisor, entity_label, entity_labeler, grouped,
                      hashable_values, item_at, list_labeler, player_labeler, plain_labeler, seen_labeler,
                      joined, largest, none_error, numbers, order, plain_label, present, ranked, ranked_ties, room_for,
                      smallest, top_of, within)
@@ -24,7 +24,7 @@ from .zone_rows import row_of_key_maker, rows_maker
 
 __all__ = [
     # values: arithmetic and orders that tell a none, ranges, lists, rankings
-    "EMPTY", "LOOP_CAP", "UNSET", "attribute", "bounded", "counted", "divisor", "grouped", "hashable_values",
+    "EMPTY", "EMPTY_VALUE", "LOOP_CAP", "UNSET", "attribute", "closed_gaps", "bounded", "counted", "divisor", "grouped", "hashable_values",
     "item_at", "joined", "largest", "none_error", "number_too_large", "numbers", "order", "present",
     "plain_label", "quotient", "ranked", "ranked_ties", "room_for", "smallest", "top_of", "within",
     # labels: the text of a value of a type, as a viewer sees it

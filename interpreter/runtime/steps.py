@@ -7,8 +7,11 @@ from .values import plain_label, same_value
 
 
 def distinct_options(s, options, labeler, components, span):
-    """Options that look the same (identical cards) are one option: (options, their names).
-    Two different options with one name are refused: the chooser could not tell them apart."""
+    """Options that look the same (identical cards) are one option: (options, their names),
+    the names None where the choice is not asked (one option). Two different options with one
+    name are refused: the chooser could not tell them apart. Components that all look alike
+    are still asked about unless every seat sees them all: the others would learn that the
+    chooser held identical ones."""
     if len(options) <= 1:
         return options, None
     names, kept, first = [], [], {}
@@ -21,7 +24,25 @@ def distinct_options(s, options, labeler, components, span):
         elif not (value == first[label] or (components and same_value(s, value, first[label]))):
             raise SameNamedMoves(f"two different options of this choice have the same name '{label}'; "
                                  f"their labels must tell them apart", span)
+    if len(kept) == 1 and not (components and not all(seen_by_all(s, x) for x in options)):
+        return kept, None
     return kept, names
+
+
+def seen_by_all(s, x) -> bool:
+    """Whether every seat sees component x as it is: in a public zone (or on top of a `top`
+    one) or revealed to every seat, with no owner-only attribute."""
+    game = s.game
+    if s.entities[x]["__type__"] in game.private_fields:
+        return False
+    key = s.loc[x]
+    if key is None:
+        return False
+    visibility = game.zone_meta[key if key.__class__ is str else key[0]][1]
+    if visibility == "public" or (visibility == "top" and s.zones[key][-1] == x):
+        return True
+    seats = s.shown_to.get(x) or ()
+    return all(p in seats for p in range(1, game.num_players + 1))
 
 
 def distinct_labelled(s, options, components, span):

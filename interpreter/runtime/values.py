@@ -14,6 +14,15 @@ EMPTY_VALUE = "\x00"     # stands for a {value} of a label that came out empty, 
 GAP_CLOSINGS = ((" \x00 ", " "), ("\x00 ", ""), (" \x00", ""), ("\x00", ""))
 
 
+def closed_gaps(text: str) -> str:
+    """A label without the gaps its empty values leave ('take  now' would show a gap)."""
+    if EMPTY_VALUE not in text:
+        return text
+    for gap, closed in GAP_CLOSINGS:
+        text = text.replace(gap, closed)
+    return text
+
+
 def none_error(span):
     """Arithmetic needs numbers: a 'none' here is a rules bug, reported where it happens."""
     raise RulesRuntimeError("arithmetic on 'none'", span)

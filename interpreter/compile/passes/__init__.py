@@ -10,14 +10,15 @@ from .drop_implied_tests import drop_implied_tests
 from .fold_constants import fold_constants
 from .inline_single_lazy import inline_single_lazy
 from .remove_dead_code import remove_dead_code
+from .remove_double_negation import remove_double_negation
 from .split_on_empty_zone import split_on_empty_zone
 
-# those that run over every function lowered, and those over the listings of legal moves (the
-# first do not run there yet: the listings' host code is cut around its cached calls, which
-# they do not read; the second find nothing to do elsewhere)
-FUNCTION_PASSES = (fold_constants, remove_dead_code)
-LISTING_PASSES = (inline_single_lazy, split_on_empty_zone, drop_implied_tests)
-PASSES = FUNCTION_PASSES + LISTING_PASSES
+# those that run over every function lowered, and those over the listings of legal moves (of
+# the first, only remove_double_negation runs there yet: the listings' host code is cut around
+# its cached calls, which the others do not read; the rest find nothing to do elsewhere)
+FUNCTION_PASSES = (fold_constants, remove_double_negation, remove_dead_code)
+LISTING_PASSES = (remove_double_negation, inline_single_lazy, split_on_empty_zone, drop_implied_tests)
+PASSES = tuple(dict.fromkeys(FUNCTION_PASSES + LISTING_PASSES))
 PASS_NAMES = tuple(p.__name__ for p in PASSES)
 
 

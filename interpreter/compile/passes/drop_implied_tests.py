@@ -1,6 +1,6 @@
 """`if not X == a:` whose whole body is `if X == b ...:` (b another constant, and no else):
-the inner test implies the outer one, which goes. The tests are host code; their maker
-(listing_text.folded) says which are such comparisons (ir.HostTest)."""
+the inner test implies the outer one, which goes. Their maker (none_tests.folded_test) says
+which tests are such comparisons (ir.HostTest)."""
 from __future__ import annotations
 
 from .. import ir

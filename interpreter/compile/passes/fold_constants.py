@@ -166,8 +166,6 @@ def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
         return ir.with_fields(node, test=condition, then=block(node.then))
     if isinstance(node, ir.Rounds):
         return ir.with_fields(node, count=value_of(node.count), body=block(node.body), exhausted=block(node.exhausted))
-    if isinstance(node, ir.Host):
-        return node
     return ir.rebuilt(node, value)      # type: ignore[return-value]
 
 

@@ -57,7 +57,7 @@ def cached_on_its_line(statement: ir.Statement) -> set[str]:
     found = set()
     for expression in own_expressions(statement):
         for node in ir.walk(expression):
-            if (isinstance(node, ir.Spliced) and node.in_comprehension) or isinstance(node, (ir.Comprehension, ir.Ranked)):
+            if isinstance(node, (ir.Comprehension, ir.Ranked)):
                 return set()
             if isinstance(node, ir.Cached):
                 found.add(node.name)

@@ -81,7 +81,7 @@ def statement(node: ir.Statement) -> tuple[ir.Statement, ...]:
 
 
 def locals_read(statements: tuple[ir.Statement, ...]) -> frozenset[str]:
-    """Every local some expression (or host code) may read; `e` where the flow's environment is
+    """Every local some expression may read; `e` where the flow's environment is
     used (its operations go through the local e)."""
     facts = [facts_of(top) for top in statements]
     read = frozenset().union(*(f.names for f in facts))

@@ -1,0 +1,108 @@
+"""A game's board as constant tables of a kernel module, and the board functions of the rules
+(`Cell(r, c)`, `toward`, `ray`, `directions`, `between`, `has_line`) rendered over them.
+
+One grid board is handled (its cells are the ids 0..n-1, in reading order, as the engine
+numbers them); a hex map or a second board is refused (`NotNative`). Per cell: its row and
+column, its neighbour one step along each direction of the `Direction` enum (-1: off the board)
+and along each line direction of `has_line`."""
+from __future__ import annotations
+
+import numpy as np
+
+from .not_native import NotNative
+
+
+class BoardTables:
+    def __init__(self, game):
+        self.game = game
+        self.geometries = dict(game.geometries)
+        self.ids = 0
+        if not self.geometries:
+            return
+        if len(self.geometries) > 1:
+            raise NotNative("more than one board has no native form yet",
+                            game.program.get(list(self.geometries)[1]).span)
+        (self.name, self.geometry), = self.geometries.items()
+        geometry = self.geometry
+        span = game.program.get(self.name).span
+        if geometry.kind != "grid" or list(geometry.cells) != list(range(len(geometry.cells))):
+            raise NotNative(f"the board {self.name}: only a grid has a native form yet", span)
+        self.ids = len(geometry.cells)
+        self.directions = list(game.enum_members.get("Direction", ()))
+        if list(geometry.deltas) != self.directions:
+            raise NotNative(f"the board {self.name}: its directions are not the Direction enum's", span)
+
+    def range_of(self, name: str) -> tuple:
+        return 0, self.ids
+
+    def arrays(self) -> dict:
+        """The board's tables by their names in a kernel module: name -> (values, numpy dtype, shape)."""
+        if not self.geometries:
+            return {}
+        g = self.geometry
+        where = {eid: rc for rc, eid in g.at.items()}
+
+        def step(cell, delta):
+            r, c = where[cell]
+            return g.at.get((r + delta[0], c + delta[1]), -1)
+        units = [[-1] * 3 for _ in range(3)]
+        for k, d in enumerate(self.directions):
+            dr, dc = g.deltas[d]
+            if abs(dr) <= 1 and abs(dc) <= 1:
+                units[dr + 1][dc + 1] = k
+        bits, shifts = self.line_bits(where)
+        cells, directions = len(g.cells), len(self.directions)
+        return {"BOARD_BIT": (bits, "uint64", (cells,)), "BOARD_SHIFT": (shifts, "int64", (len(shifts),)),
+                "BOARD_ROW": ([where[c][0] for c in g.cells], "int64", (cells,)),
+                "BOARD_COL": ([where[c][1] for c in g.cells], "int64", (cells,)),
+                "BOARD_STEP": ([step(c, g.deltas[d]) for c in g.cells for d in self.directions], "int64",
+                               (cells, directions)),
+                "BOARD_LINE": ([step(c, delta) for c in g.cells for delta in g.steps], "int64", (cells, len(g.steps))),
+                "BOARD_AT": ([g.at.get((r, c), -1) for r in range(g.rows + 2) for c in range(g.cols + 2)], "int64",
+                             (g.rows + 2, g.cols + 2)),
+                "BOARD_UNIT": ([u for row in units for u in row], "int64", (3, 3)),
+                "BOARD_DIRECTIONS": (list(range(directions)), "int64", (directions,))}
+
+    def constants(self) -> list:
+        """The tables as a kernel module's global arrays (which Numba takes as constants)."""
+        return [f"{name} = np.array({values}, dtype=np.{dtype}).reshape({shape})"
+                for name, (values, dtype, shape) in self.arrays().items()]
+
+    def numpy_arrays(self) -> dict:
+        """The tables as numpy arrays, as the kernel module holds them."""
+        return {name: np.array(values, dtype=dtype).reshape(shape) for name, (values, dtype, shape) in self.arrays().items()}
+
+    def line_bits(self, where) -> tuple:
+        """Each cell's bit and each line direction's shift, laid out as stdlib's line_bits lays
+        them (rows with empty columns between them, so that a step never wraps), when the board
+        fits one 64-bit word; else no bits and the shifts [-1] (has_line then walks the lines)."""
+        g = self.geometry
+        rows = [r for r, _ in where.values()]
+        cols = [c for _, c in where.values()]
+        pad = max(abs(dc) for _, dc in g.steps)
+        width = max(cols) - min(cols) + 1 + pad
+        positions = [(where[c][0] - min(rows)) * width + (where[c][1] - min(cols)) for c in g.cells]
+        if max(positions) >= 64 or any(dr * width + dc <= 0 for dr, dc in g.steps):
+            return [0] * len(g.cells), [-1]
+        return [1 << p for p in positions], [dr * width + dc for dr, dc in g.steps]
+
+    def call(self, renderer, node, scope) -> str:
+        name, args = node.name, node.arguments
+
+        def arg(k, t):
+            return renderer.expr(args[k], scope, t)
+        cell = getattr(self, "name", None)
+        if name == cell and len(args) == 2:
+            return f"board_at(BOARD_AT, {arg(0, 'int')}, {arg(1, 'int')})"
+        if name == "toward":
+            return f"toward(BOARD_STEP, {arg(0, cell + '?')}, {arg(1, 'Direction?')})"
+        if name == "ray":
+            return f"ray(BOARD_STEP, {arg(0, cell + '?')}, {arg(1, 'Direction?')})"
+        if name == "directions":
+            return f"directions_of(BOARD_DIRECTIONS, {arg(0, cell + '?')})"
+        if name == "between":
+            return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, cell + '?')}, {arg(1, cell + '?')})"
+        if name == "has_line":
+            return f"has_line(BOARD_LINE, BOARD_BIT, BOARD_SHIFT, {arg(0, 'list[' + str(cell) + ']')}, {arg(1, 'int')})"
+        raise NotNative(f"the function {name} has no native form yet", node.span)
+

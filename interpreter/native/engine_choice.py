@@ -1,0 +1,37 @@
+"""`--engine python|native|auto`: which engine plays a command's random games. native and
+auto play natively when Numba is installed and the game renders natively; otherwise they play
+in Python with a one-line note saying why (the construct and its rules line), so that a native
+run never gives another game than Python's."""
+from __future__ import annotations
+
+ENGINES = ("python", "native", "auto")
+
+
+def numba_missing() -> str | None:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return "Numba is not installed (pip install 'referee[native]')"
+    return None
+
+
+def native_kernel(game, engine: str, why_not_here: str | None = None):
+    """(the game's Kernel or None, a note saying why it plays in Python or None). why_not_here:
+    what the command asks that the kernel does not do (logs, coverage, other bots)."""
+    if engine == "python":
+        return None, None
+    reason = why_not_here or numba_missing()
+    if reason is None:
+        from .kernel import NotNative, load_kernel
+        try:
+            kernel = load_kernel(game)
+            kernel.compile()            # (here, so that a kernel that does not build falls back)
+            return kernel, None
+        except NotNative as refused:
+            reason = refused.note()
+        except OSError as error:
+            reason = f"the kernel cache cannot be written ({error})"
+        except Exception as error:      # a kernel Numba refuses: a gap of the renderer, said
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            reason = f"the kernel did not compile ({type(error).__name__}: {first})"
+    return None, f"referee: playing in Python, not natively: {reason}"

@@ -1,0 +1,617 @@
+"""A game's whole random playout as Numba source, rendered from its checked rules: the setup,
+the flow (turns, play, if, finish, the end by the scores), the actions' legal moves in the
+engine's order (each action of a `play` in turn, its values in their domain's order, those
+its `where` and its `require`s allow), their effects, the functions, the score and the returns.
+
+The IR renderer (compile/render_native.py) does not yet cover the listings and the flow, so
+this one goes from the checked syntax tree; it renders a part of the language and refuses the
+rest with `NotNative` (the construct and its rules line): the caller then plays in Python.
+
+The state is one int64 array `S`: each variable's cells at an offset (its index domains laid
+out row-major), then the kernel's own slots (terminal, winners as a bit mask, error, stopped,
+moves). Values are coded as in layout.py: ints as they are (INT_NONE: none), bools 0/1, seats
+as numbers, cells by id and enum members by position (-1: none). A situation the kernel does
+not reproduce exactly (a runtime error, a dead end, a value outside its coding) sets the error
+slot: that game is then played again in Python, which gives its exact record.
+"""
+from __future__ import annotations
+
+import attrs
+from referee.dsl import ast
+from referee.dsl.types import element_of, strip_optional
+
+from .board_tables import BoardTables
+from .not_native import NotNative
+
+INT_NONE = -(2 ** 63)
+ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
+MOVE_BASE = 1 << 40
+MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG")
+
+
+@attrs.frozen
+class VarSlot:
+    offset: int
+    axes: tuple             # per index: (first code, size, enum members or ())
+    type: str
+    default: int
+
+
+class Scope:
+    """The rules' locals in scope -> their names in the kernel, in the order they were bound."""
+
+    def __init__(self, names=None):
+        self.names = dict(names or {})
+
+    def child(self, **more) -> "Scope":
+        return Scope({**self.names, **more})
+
+    def params(self) -> str:
+        return "".join(f", {v}" for v in self.names.values())
+
+
+def untag(node):
+    return ast.untag(node)[0]
+
+
+class KernelSource:
+    """Renders the kernel module of one game (options, params and players already applied)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.checked = game.compiler.checked
+        self.program = game.program
+        self.players = game.num_players
+        self.defs: list[str] = []           # the module's functions, in order
+        self.fresh_count = 0
+        self.boards = BoardTables(game)
+        self.actions = {a.name: (k, a) for k, a in enumerate(self.program.of_kind(ast.Action))}
+        self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
+        self.vars: dict[str, VarSlot] = {}
+        self.size = 0
+        self.refuse_unhandled()
+        self.lay_out_vars()
+        self.slots = {name: self.size + k for k, name in enumerate(SLOTS)}
+        self.size += len(SLOTS)
+
+    # ---- what is refused whole ------------------------------------------------------------
+    def refuse_unhandled(self) -> None:
+        refused = {ast.Zone: "zones", ast.Component: "components", ast.Trigger: "triggers",
+                   ast.Procedure: "procedures", ast.Invariant: None, ast.Param: None}
+        for declared in self.program.declarations.values():
+            node = untag(declared.node if hasattr(declared, "node") else declared)
+            for cls, what in refused.items():
+                if isinstance(node, cls) and what is not None:
+                    raise NotNative(f"{what} ({node.name}) have no native form yet", node.span)
+        header = self.program.game
+        for field in header.fields if header is not None else ():
+            if isinstance(field, ast.TeamsField):
+                raise NotNative("teams have no native form yet", field.span)
+        if self.game.may_lose or self.game.explicit_chance:
+            raise NotNative("chance and lost games have no native form yet", header.span if header else None)
+        for action in self.actions.values():
+            if len(action[1].binders) * ARGUMENT_BITS > 40:
+                raise NotNative("an action of more than four arguments", action[1].span)
+
+    def lay_out_vars(self) -> None:
+        from ..engine.views import index_values
+        reference = self.game.new_initial_state(0)
+        for name, (_, _, index_types, t) in self.game.var_meta.items():
+            declared = self.program.get(name)
+            axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
+                         for k, t_k in enumerate(index_types))
+            default = self.code_of(self.game.var_defaults[name], t, declared.span)
+            self.vars[name] = VarSlot(self.size, axes, t, default)
+            cells = 1
+            for _, size, _ in axes:
+                cells *= size
+            self.size += cells
+
+    def axis(self, t: str, values: list, span) -> tuple:
+        """(the code of the first index, how many) of an index domain of consecutive codes."""
+        if t in self.game.enum_members:
+            return (0, len(values), tuple(values))
+        if t != "Player" and t != "int" and t not in self.boards.geometries:
+            raise NotNative(f"a variable indexed by {t}", span)
+        if not values or values != list(range(values[0], values[0] + len(values))):
+            raise NotNative(f"a variable indexed by {t} values that do not follow each other", span)
+        return (values[0], len(values), ())
+
+    def code_of(self, value, t: str, span) -> int:
+        base = strip_optional(t)
+        if value is None:
+            return INT_NONE if base == "int" else -1
+        if base in self.game.enum_members:
+            return self.game.enum_members[base].index(value)
+        if value.__class__ in (int, bool):
+            return int(value)
+        raise NotNative(f"a value of type {t} has no native coding", span)
+
+    def none_of(self, t: str) -> str:
+        return str(INT_NONE) if strip_optional(t) == "int" else "-1"
+
+    def type_of(self, node) -> str:
+        found = self.checked.type_of(node)
+        if found is None:
+            raise NotNative(f"{type(node).__name__}: an expression the checker did not type", node.span)
+        return found.text
+
+    def fresh(self, prefix: str) -> str:
+        self.fresh_count += 1
+        return f"{prefix}{self.fresh_count}"
+
+    # ---- the module -------------------------------------------------------------------------
+    def render(self) -> str:
+        for fn in self.functions.values():
+            self.function(fn)
+        for name, (index, action) in self.actions.items():
+            self.action(index, action)
+        self.setup()
+        self.flow()
+        self.results()
+        head = ["import numpy as np", "from numba import njit",
+                "from referee.interpreter.native.bot_random import below, seed_into",
+                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
+                "from referee.interpreter.native.random_stream import below as game_below, mix",
+                f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
+                f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
+                *(f"{name} = {slot}" for name, slot in self.slots.items()),
+                *self.boards.constants()]
+        return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
+
+    def define(self, header: str, body: list) -> None:
+        self.defs.append("@njit\n" + header + "\n" + "\n".join("    " + line for line in body or ["pass"]))
+
+    def function(self, fn) -> None:
+        scope = Scope({p.name: f"L_{p.name}" for p in fn.parameters})
+        value = self.expr(fn.body, scope, self.type_of(fn.body))
+        self.define(f"def fn_{fn.name}(S, cur{scope.params()}):", [f"return {value}"])
+
+    def action(self, index: int, action) -> None:
+        binders = action.binders
+        names = [f"L_{b.name}" for b in binders]
+        scope = Scope({b.name: name for b, name in zip(binders, names)})
+        body = [untag(s) for s in action.body]
+        requires = []
+        while body and isinstance(body[0], ast.Require):
+            requires.append(body.pop(0))
+        if any(isinstance(s, ast.Require) for s in body):
+            raise NotNative("a require after the action's first effect", action.span)
+        tests = [b.condition for b in binders if b.condition is not None] + [r.condition for r in requires]
+        legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests] + ["return True"]
+        arguments = "".join(f", {name}" for name in names)
+        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
+        apply = self.block(body, scope, flow=False)
+        self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
+        # the moves of the action: its binders' domains nested, first binder outermost
+        loop, inner_scope = [], Scope()
+        for depth, (binder, name) in enumerate(zip(binders, names)):
+            lines, _ = self.domain_loop(binder, inner_scope, name)
+            loop += ["    " * depth + line for line in lines]
+            inner_scope = inner_scope.child(**{binder.name: name})
+        code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
+        fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
+        indent = "    " * len(binders)
+        listed = [f"if legal_{action.name}(S, cur{arguments}):",
+                  f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n",
+                  f"    buf[n] = {code}", "    n += 1"]
+        self.define(f"def moves_{action.name}(S, cur, buf, start):",
+                    ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
+        self.define(f"def any_{action.name}(S, cur):",
+                    loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
+                            "return False"])
+        mask = (1 << ARGUMENT_BITS) - 1
+        decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
+        self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
+
+    def domain_loop(self, binder, scope, var: str) -> tuple:
+        """(the lines of a loop over a binder's domain, how many values it has at most)."""
+        domain = untag(binder.domain)
+        if isinstance(domain, ast.Name) and domain.id in self.boards.geometries:
+            first, size = self.boards.range_of(domain.id)
+            return [f"for {var} in range({first}, {first + size}):"], str(size)
+        if isinstance(domain, ast.Name) and domain.id in self.game.enum_members:
+            size = len(self.game.enum_members[domain.id])
+            return [f"for {var} in range({size}):"], str(size)
+        if isinstance(domain, ast.Name) and domain.id == "players" and domain.id not in scope.names:
+            return [f"for {var} in range(1, PLAYERS + 1):"], "PLAYERS"
+        if isinstance(domain, ast.Range):
+            low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
+            return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
+        t = self.type_of(domain)
+        if not strip_optional(t).startswith("list["):
+            raise NotNative(f"a domain of type {t}", domain.span)
+        return [f"items_{var} = {self.expr(domain, scope, t)}", f"for {var} in items_{var}:"], f"len(items_{var})"
+
+    # ---- statements ------------------------------------------------------------------------
+    def block(self, statements, scope, flow: bool) -> list:
+        out = []
+        for statement in statements:
+            out += self.statement(untag(statement), scope, flow)
+        return out
+
+    def statement(self, node, scope, flow: bool) -> list:
+        kind = type(node)
+        if kind is ast.Assign or kind is ast.Augment:
+            target = self.target(node.target, scope)
+            slot = self.vars[node.target.name]
+            value = self.expr(node.value, scope, slot.type)
+            if kind is ast.Augment:
+                op = node.op.rstrip("=")
+                if op not in ("+", "-", "*"):
+                    raise NotNative(f"the update {node.op}", node.span)
+                value = f"S[i] {op} {value}"
+            return [f"i = {target}", "if i < 0:", "    S[ERROR] = 1", "    return", f"S[i] = {value}"]
+        if kind is ast.If:
+            out = []
+            branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
+            for k, (condition, body) in enumerate(branches):
+                out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, 'bool')}:")
+                out += ["    " + line for line in (self.block(body, scope, flow) or ["pass"])]
+            if node.orelse:
+                out.append("else:")
+                out += ["    " + line for line in self.block(node.orelse, scope, flow)]
+            return out
+        if kind is ast.For:
+            var = self.fresh("L_")
+            loop, _ = self.domain_loop(node.binder, scope, var)
+            inner = scope.child(**{node.binder.name: var})
+            body = []
+            if node.binder.condition is not None:
+                body.append(f"if not ({self.expr(node.binder.condition, inner, 'bool')}): continue")
+            body += self.block(node.body, inner, flow)
+            return loop + ["    " + line for line in body or ["pass"]]
+        if kind is ast.Let:
+            var = self.fresh("L_")
+            scope.names[node.name] = var
+            return [f"{var} = {self.expr(node.value, scope, self.type_of(node.value))}"]
+        if kind is ast.Finish:
+            mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, 'list[Player]')})"
+            return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
+        if kind is ast.Log:              # (the log is not played: it changes no move)
+            return []
+        if flow and kind is ast.Play:
+            return self.play(node)
+        if flow and kind is ast.Turns:
+            return self.turns(node, scope)
+        raise NotNative(f"the statement {kind.__name__} has no native form yet", node.span)
+
+    def target(self, target, scope) -> str:
+        if not isinstance(target, ast.Target) or target.name not in self.vars:
+            raise NotNative("a write to other than a variable", target.span)
+        return self.var_index(target.name, target.indexes, scope, target.span)
+
+    def var_index(self, name, indexes, scope, span) -> str:
+        """The position of a variable's cell in S (-1 when an index is none or outside)."""
+        slot = self.vars[name]
+        if len(indexes) != len(slot.axes):
+            raise NotNative("a variable read with other indexes than declared", span)
+        if not indexes:
+            return str(slot.offset)
+        parts = [self.expr(i, scope, self.type_of(i)) for i in indexes]
+        sizes = [size for _, size, _ in slot.axes]
+        positions = [f"({p}) - {first}" for p, (first, _, _) in zip(parts, slot.axes)]
+        return f"cell_at({slot.offset}, np.array([{', '.join(positions)}]), np.array([{', '.join(map(str, sizes))}]))" \
+            if len(parts) > 1 else f"cell_of({slot.offset}, {positions[0]}, {sizes[0]})"
+
+    # ---- the flow ----------------------------------------------------------------------------
+    def play(self, node) -> list:
+        for name in node.actions:
+            if name not in self.actions:
+                raise NotNative(f"play {name}", node.span)
+        listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
+        choose = ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
+        if node.optional:
+            choose += ["if n > 0:"]
+            indent = "    "
+        else:
+            choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
+            indent = ""
+        apply = ["move = buf[below(mt, n)]", "kind = move // MOVE_BASE",
+                 "if len(T) > 1:                  # (analyze: each move's branching, action, seat)",
+                 "    at = 3 * S[MOVES]", "    if at + 3 > len(T):", "        S[ERROR] = 1", "        return",
+                 "    T[at], T[at + 1], T[at + 2] = n, kind, cur"]
+        for name in node.actions:
+            index = self.actions[name][0]
+            apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
+        apply += ["S[MOVES] += 1", "if S[TERMINAL] or S[ERROR]:", "    return"]
+        return choose + [indent + line for line in apply]
+
+    def turns(self, node, scope) -> list:
+        seat = self.fresh("seat")
+        start = self.expr(node.start, scope, "Player")
+        until = self.expr(node.until, scope, "bool") if node.until is not None else "False"
+        body = self.block(node.body, scope, flow=True)
+        return [f"{seat} = {start}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
+                "while True:", f"    if {until}:", "        break", f"    cur = {seat}", f"    S[CURRENT] = {seat}",
+                *("    " + line for line in body), f"    {seat} = {seat} % PLAYERS + 1"]
+
+    def setup(self) -> None:
+        lines = ["S[:] = 0", "S[CURRENT] = 1"]
+        for name, slot in self.vars.items():
+            cells = 1
+            for _, size, _ in slot.axes:
+                cells *= size
+            lines.append(f"S[{slot.offset}:{slot.offset + cells}] = {slot.default}")
+        self.define("def setup(S, cur):", lines)
+        setup = self.program.setup
+        self.define("def setup_effects(S, cur):",
+                    self.block(setup.body, Scope(), flow=False) if setup is not None else [])
+
+    def flow(self) -> None:
+        flow = self.program.flow
+        if flow is None:
+            raise NotNative("a game with no flow")
+        body = self.block(flow.body, Scope(), flow=True)
+        self.define("def run_flow(S, mt, buf, max_moves, T):",
+                    ["cur = S[CURRENT]", *body, "by_score(S)"])
+
+    def results(self) -> None:
+        score = returns = None
+        for field in self.program.game.fields:
+            if isinstance(field, ast.ScoreField):
+                score = field
+            if isinstance(field, ast.ReturnsField):
+                returns = field
+        for name, field in (("score", score), ("returns", returns)):
+            if field is None:
+                self.define(f"def {name}_of(S, p):", ["return 0"])
+                continue
+            scope = Scope({field.player_name: "p"})
+            t = self.type_of(field.expr)
+            if strip_optional(t) != "int":
+                raise NotNative(f"a {name} of type {t}", field.expr.span)
+            self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {self.expr(field.expr, scope, 'int')}"])
+        ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
+        if score is not None:
+            ends += ["best = score_of(S, 1)", "for p in range(2, PLAYERS + 1):", "    best = max(best, score_of(S, p))",
+                     f"if best == {INT_NONE}:", "    S[ERROR] = 1",
+                     "for p in range(1, PLAYERS + 1):", "    if score_of(S, p) == best:", "        S[WINNERS] |= 1 << p"]
+        self.define("def by_score(S):", ends)
+        self.has_score, self.has_returns = score is not None, returns is not None
+
+    # ---- expressions ----------------------------------------------------------------------
+    def expr(self, node, scope, want: str) -> str:
+        node = untag(node)
+        method = getattr(self, f"expr_{type(node).__name__}", None)
+        if method is None:
+            raise NotNative(f"the expression {type(node).__name__} has no native form yet", node.span)
+        return method(node, scope, want)
+
+    def expr_Integer(self, node, scope, want):
+        return str(node.value)
+
+    def expr_Boolean(self, node, scope, want):
+        return "True" if node.value else "False"
+
+    def expr_Nothing(self, node, scope, want):
+        return self.none_of(want)
+
+    def expr_Name(self, node, scope, want):
+        name = node.id
+        if name in scope.names:
+            return scope.names[name]
+        if name == "current":
+            return "cur"
+        if name == "num_players":
+            return "PLAYERS"
+        if name in self.game.params:
+            value = self.game.params[name]
+            if value.__class__ not in (int, bool):
+                raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
+            return str(int(value))
+        if name in self.vars and not self.vars[name].axes:
+            return f"S[{self.vars[name].offset}]"
+        for members in self.game.enum_members.values():
+            if name in members:
+                return str(members.index(name))
+        raise NotNative(f"the name {name} has no native form yet", node.span)
+
+    def expr_Conditional(self, node, scope, want):
+        t = self.type_of(node)
+        return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, 'bool')} "
+                f"else {self.expr(node.otherwise, scope, t)})")
+
+    def expr_And(self, node, scope, want):
+        return f"({self.expr(node.left, scope, 'bool')} and {self.expr(node.right, scope, 'bool')})"
+
+    def expr_Or(self, node, scope, want):
+        return f"({self.expr(node.left, scope, 'bool')} or {self.expr(node.right, scope, 'bool')})"
+
+    def expr_Not(self, node, scope, want):
+        return f"(not {self.expr(node.operand, scope, 'bool')})"
+
+    def expr_Compare(self, node, scope, want):
+        left, right = untag(node.left), untag(node.right)
+        t = self.type_of(right) if isinstance(left, ast.Nothing) else self.type_of(left)
+        if isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
+            other = right if isinstance(left, ast.Nothing) else left
+            if node.op not in ("==", "!="):
+                raise NotNative("an order with none", node.span)
+            return f"({self.expr(other, scope, t)} {node.op} {self.none_of(t)})"
+        if node.op not in ("==", "!=") and (self.type_of(left).endswith("?") or self.type_of(right).endswith("?")):
+            raise NotNative("an order between values that may be none", node.span)
+        if strip_optional(t) not in ("int", "bool", "Player") and t not in self.boards.geometries \
+                and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members:
+            raise NotNative(f"a comparison of {t}", node.span)
+        return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
+
+    def expr_Binary(self, node, scope, want):
+        if node.op not in ("+", "-", "*", "%") or self.type_of(node) != "int":
+            raise NotNative(f"the operator {node.op} here", node.span)
+        left, right = self.expr(node.left, scope, "int"), self.expr(node.right, scope, "int")
+        if self.type_of(untag(node.left)).endswith("?") or self.type_of(untag(node.right)).endswith("?"):
+            raise NotNative("arithmetic on a value that may be none", node.span)
+        return f"({left} {node.op} {right})"
+
+    def expr_Negate(self, node, scope, want):
+        return f"(-{self.expr(node.operand, scope, 'int')})"
+
+    def expr_Subscript(self, node, scope, want):
+        obj = untag(node.obj)
+        if not isinstance(obj, ast.Name) or obj.id not in self.vars or obj.id in scope.names:
+            raise NotNative("an index into other than a variable", node.span)
+        slot = self.vars[obj.id]
+        return f"read(S, {self.var_index(obj.id, node.indexes, scope, node.span)}, {slot.default})"
+
+    def expr_ListLiteral(self, node, scope, want):
+        element = element_of(want) if want.startswith("list[") else element_of(self.type_of(node))
+        items = ", ".join(self.expr(i, scope, element) for i in node.items)
+        return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
+
+    def expr_Member(self, node, scope, want):
+        t = self.type_of(node.collection)
+        return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_of(t))})"
+
+    def expr_NotMember(self, node, scope, want):
+        return f"(not {self.expr_Member(node, scope, want)})"
+
+    def expr_Call(self, node, scope, want):
+        name, args = node.name, node.arguments
+        if name in self.functions:
+            values = [self.expr(a, scope, self.type_of(a)) for a in args]
+            return f"fn_{name}(S, cur{''.join(', ' + v for v in values)})"
+        if name in ("next", "previous") and len(args) == 1:
+            p = self.expr(args[0], scope, "Player")
+            return f"({p} % PLAYERS + 1)" if name == "next" else f"(({p} - 2) % PLAYERS + 1)"
+        if name == "pick" and len(args) == 1 and isinstance(untag(args[0]), ast.Range):
+            domain = untag(args[0])
+            low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
+            return f"pick_in(S, {low}, {high})"
+        if name == "can_play":
+            action = untag(args[0])
+            if not isinstance(action, ast.Name) or action.id not in self.actions:
+                raise NotNative("can_play of other than an action", node.span)
+            player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
+            return f"any_{action.id}(S, {player})"
+        return self.boards.call(self, node, scope)
+
+    def expr_Aggregate(self, node, scope, want):
+        """A function of its own over the binder's domain (its locals as arguments)."""
+        kind, binder = node.kind, node.binder
+        name = self.fresh(f"agg_{kind}_")
+        var = self.fresh("x")
+        loop, capacity = self.domain_loop(binder, scope, var)
+        inner = scope.child(**{binder.name: var})
+        element = strip_optional(element_of(self.type_of(binder.domain))) \
+            if not isinstance(untag(binder.domain), (ast.Name, ast.Range)) else None
+        test = [f"if not ({self.expr(binder.condition, inner, 'bool')}): continue"] if binder.condition is not None else []
+        value_type = self.type_of(node.value) if node.value is not None else (element or "int")
+        value = self.expr(node.value, inner, value_type) if node.value is not None else var
+        before, each, after = self.aggregate_parts(kind, value, var, node)
+        if kind in ("filter", "map"):           # (the list's room: the domain's size)
+            loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)"] + loop[-1:]
+        body = before + loop + ["    " + line for line in test + each] + after
+        self.define(f"def {name}(S, cur{scope.params()}):", body)
+        return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
+
+    def aggregate_parts(self, kind, value, var, node) -> tuple:
+        if kind == "count":
+            return ["n = 0"], ["n += 1"], ["return n"]
+        if kind == "any":
+            return [], [f"if {value}: return True" if node.value is not None else "return True"], ["return False"]
+        if kind == "all":
+            return [], [f"if not ({value}): return False"] if node.value is not None else [], ["return True"]
+        if kind == "first":
+            return [], [f"return {var}"], [f"return {self.none_of(self.type_of(node))}"]
+        if kind == "sum":
+            return ["total = 0"], [f"total += {value}"], ["return total"]
+        if kind == "min" and node.value is None and isinstance(untag(node.binder.domain), ast.Range):
+            return [], [f"return {var}"], [f"return {INT_NONE}"]     # (ascending: the first one is the least)
+        if kind in ("min", "max"):
+            better = "<" if kind == "min" else ">"
+            return [f"best = {INT_NONE}", "found = False"], \
+                [f"v = {value}", f"if not found or v {better} best:", "    best = v", "    found = True"], ["return best"]
+        if kind in ("filter", "map"):
+            return ["n = 0"], [f"out[n] = {value if kind == 'map' else var}", "n += 1"], ["return out[:n]"]
+        raise NotNative(f"the aggregate {kind} has no native form yet", node.span)
+
+
+def render(game) -> str:
+    """The kernel module's source for a loaded game, or NotNative."""
+    source = KernelSource(game)
+    return source.render() + driver(source)
+
+
+def driver(source: KernelSource) -> str:
+    """The batch entry: games of the given seeds played to their end, their results as arrays."""
+    players = source.players
+    return f'''
+@njit
+def pick_in(S, low, high):
+    """pick(low..high): the game's own random stream (splitmix64), its state in S[RNG]."""
+    if high < low:
+        S[ERROR] = 1
+        return low
+    index, state = game_below(np.uint64(S[RNG]), high - low + 1)
+    S[RNG] = np.int64(state)
+    return low + index
+
+
+@njit
+def read(S, i, default):
+    return S[i] if i >= 0 else default
+
+
+@njit
+def cell_of(offset, position, size):
+    return offset + position if 0 <= position < size else -1
+
+
+@njit
+def cell_at(offset, positions, sizes):
+    at = 0
+    for k in range(len(sizes)):
+        if not 0 <= positions[k] < sizes[k]:
+            return -1
+        at = at * sizes[k] + positions[k]
+    return offset + at
+
+
+@njit
+def winner_mask(players):
+    mask = 0
+    for p in players:
+        if p < 1 or p > PLAYERS:
+            return -1
+        mask |= 1 << p
+    return mask
+
+
+@njit(cache=True)
+def playouts(seeds, max_moves, T):
+    """Per game: status (0 finished, 1 stopped at max_moves, 2 to play again in Python), its
+    length, its winners as a bit mask, and each seat's score and return. T: an array of one,
+    or (analyze, one game a call) of 3 per move, where each move's number of legal moves, action
+    and seat are written."""
+    games = len(seeds)
+    status = np.zeros(games, dtype=np.int64)
+    length = np.zeros(games, dtype=np.int64)
+    winners = np.zeros(games, dtype=np.int64)
+    scores = np.zeros((games, {players}), dtype=np.int64)
+    returns = np.zeros((games, {players}), dtype=np.int64)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    mt = np.empty(626, dtype=np.uint64)
+    buf = np.empty(MOST_MOVES, dtype=np.int64)
+    for g in range(games):
+        seed_into(mt, seeds[g])
+        setup(S, 1)
+        S[RNG] = np.int64(mix(np.uint64(seeds[g])))
+        setup_effects(S, 1)
+        if not S[ERROR] and not S[TERMINAL]:
+            run_flow(S, mt, buf, max_moves, T)
+        length[g] = S[MOVES]
+        winners[g] = S[WINNERS]
+        if S[ERROR] or S[WINNERS] < 0:
+            status[g] = 2
+        elif S[STOPPED]:
+            status[g] = 1
+        else:
+            for p in range(1, PLAYERS + 1):
+                scores[g, p - 1] = score_of(S, p)
+                returns[g, p - 1] = returns_of(S, p)
+                if scores[g, p - 1] == {INT_NONE} or returns[g, p - 1] == {INT_NONE}:
+                    status[g] = 2
+    return status, length, winners, scores, returns
+'''
