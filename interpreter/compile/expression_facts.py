@@ -319,18 +319,9 @@ def temporaries_of_their_own(nodes: tuple[ir.Expression, ...], elsewhere: tuple[
 
 def state_tables(node: ir.Node) -> frozenset[str]:
     """The state's tables an expression reads through the locals a function binds them to at
-    its top (`_Z` zones, `_V` variables, `_E` entities, `_A<k>` a component column)."""
-    tables: set[str] = set()
-    for n in ir.walk(node):
-        if isinstance(n, ir.ReadZone):
-            tables.add("_Z")
-        elif isinstance(n, ir.ReadVar):
-            tables.add("_V")
-        elif isinstance(n, (ir.ReadAttribute, ir.Entities)):
-            tables.add("_E")
-        elif isinstance(n, ir.ReadColumn) and numbered(n.column, COLUMN):
-            tables.add(n.column)
-    return frozenset(tables)
+    its top (`_Z` zones, `_V` variables, `_E` entities, `_A<k>` a component column): the IR
+    twin of source_text.host_reads."""
+    return facts_of(node).tables
 
 
 # ---- a listing's domains ----
@@ -425,3 +416,125 @@ def names_written(node: ir.Node) -> Iterator[tuple[str, ir.Node]]:
             yield ("ranked_ties" if n.ties else "ranked"), n
         if type(n) in STATE_NAMES:
             yield STATE_NAMES[type(n)], n
+
+
+# ---- what is inside a node, found once (kept on the node: ir.Node.facts) ----
+
+NO_NAMES: frozenset[str] = frozenset()
+
+
+@attrs.frozen
+class Facts:
+    """What a node and every node inside it hold, for the questions asked of whole functions
+    (the passes, the prologue): `names`, the locals read; `env`, whether the flow's
+    environment is used; `more_names`, the Cached ones; `tables`, the state's tables read (state_tables); `bound`, those
+    and the ones written (a variable, `_V`) or read for a label (`_E`, a LabelSet's column); `generator`, whether a
+    decision (Yield, YieldFrom) is made; `folds`, whether fold_constants may change something
+    (where it is false, it gives the node back as it is: see FOLDABLE)."""
+    names: frozenset[str] = NO_NAMES
+    env: bool = False
+    more_names: frozenset[str] = NO_NAMES
+    tables: frozenset[str] = NO_NAMES
+    bound: frozenset[str] = NO_NAMES
+    generator: bool = False
+    folds: bool = False
+
+
+NOTHING = Facts()
+
+
+def table_facts(table: str) -> Facts:
+    return Facts(tables=frozenset((table,)), bound=frozenset((table,)))
+
+
+ENVIRONMENT, GENERATOR, FOLDS = Facts(env=True), Facts(generator=True), Facts(folds=True)
+
+# where fold_constants may change a node whose children it leaves as they are (more is harmless):
+# a constant operand or test, a double negation, parentheses around a constant, an `and` of one
+FOLDABLE: dict[type, Callable[..., bool]] = {
+    ir.Not: lambda node: isinstance(node.operand, (ir.Constant, ir.Not, ir.Grouped)),
+    ir.Arithmetic: lambda node: isinstance(node.left, ir.Constant) and isinstance(node.right, ir.Constant),
+    ir.Compare: lambda node: isinstance(node.left, ir.Constant) and isinstance(node.right, ir.Constant),
+    ir.BoolOp: lambda node: len(node.operands) < 2 or any(isinstance(operand, ir.Constant) for operand in node.operands),
+    ir.Conditional: lambda node: isinstance(node.test, ir.Constant),
+    ir.Grouped: lambda node: isinstance(node.value, ir.Constant),
+}
+ZONES, VARIABLES, ENTITIES = table_facts("_Z"), table_facts("_V"), table_facts("_E")
+
+# what a node holds itself, its children apart, by its class (the others: nothing)
+OWN_FACTS: dict[type, Callable[..., Facts]] = {
+    ir.ReadEnv: lambda node: ENVIRONMENT, ir.WriteEnv: lambda node: ENVIRONMENT,
+    ir.DeleteEnv: lambda node: ENVIRONMENT, ir.HasEnv: lambda node: ENVIRONMENT,
+    ir.ReadZone: lambda node: ZONES, ir.ReadVar: lambda node: VARIABLES,
+    ir.ReadAttribute: lambda node: ENTITIES, ir.Entities: lambda node: ENTITIES,
+    ir.ReadColumn: lambda node: table_facts(node.column) if numbered(node.column, COLUMN) else NOTHING,
+    ir.Cached: lambda node: Facts(more_names=frozenset((node.name,))),
+    ir.WriteVar: lambda node: Facts(bound=frozenset(("_V",))),
+    ir.ArgumentText: lambda node: Facts(bound=frozenset(("_E",))) if node.of == "label" else NOTHING,
+    ir.LabelSet: lambda node: Facts(bound=frozenset((node.column,))),
+    ir.Yield: lambda node: GENERATOR, ir.YieldFrom: lambda node: GENERATOR,
+}
+OWN_FACTS.update({cls: (lambda node, foldable=foldable: FOLDS if foldable(node) else NOTHING)
+                  for cls, foldable in FOLDABLE.items()})
+
+
+def joined(parts: list[Facts]) -> Facts:
+    if not parts:
+        return NOTHING
+    first = parts[0]
+    names, env, more_names, tables, bound, generator, folds = (
+        first.names, first.env, first.more_names, first.tables, first.bound, first.generator, first.folds)
+    for part in parts[1:]:
+        if part is first:
+            continue
+        names = names | part.names if part.names else names
+        more_names = more_names | part.more_names if part.more_names else more_names
+        tables = tables | part.tables if part.tables else tables
+        bound = bound | part.bound if part.bound else bound
+        env, generator, folds = env or part.env, generator or part.generator, folds or part.folds
+    if names is first.names and more_names is first.more_names and bound is first.bound and \
+            (env, generator, folds) == (first.env, first.generator, first.folds):
+        return first    # (tables grow only with bound)
+    return Facts(names, env, more_names, tables, bound, generator, folds)
+
+
+def local_facts(node: ir.Local) -> Facts:
+    """A local's facts, one value per name (the same object: joined sees it is one)."""
+    facts = LOCAL_FACTS.get(node.name)
+    if facts is None:
+        facts = LOCAL_FACTS[node.name] = Facts(names=frozenset((node.name,)))
+    return facts
+
+
+LOCAL_FACTS: dict[str, Facts] = {}
+OWN_FACTS[ir.Local] = local_facts
+
+
+def facts_of(node: ir.Node) -> Facts:
+    """The Facts of a node and what is inside it, each node looked into once and its facts kept
+    on it. (Recursive, one frame a level: the passes that run before go as deep with more.)"""
+    try:
+        return node.facts
+    except AttributeError:
+        pass
+    parts = []
+    for name in ir.field_names(node.__class__):
+        value = getattr(node, name)
+        if isinstance(value, ir.Node):
+            inner = facts_of(value)
+            if inner is not NOTHING:
+                parts.append(inner)
+        elif value.__class__ is tuple:
+            for item in value:
+                if isinstance(item, ir.Node):
+                    inner = facts_of(item)
+                    if inner is not NOTHING:
+                        parts.append(inner)
+    own = OWN_FACTS.get(node.__class__)
+    if own is not None:
+        mine = own(node)
+        if mine is not NOTHING:
+            parts.append(mine)
+    facts = joined(parts)
+    object.__setattr__(node, "facts", facts)        # (not a field: see ir.Node)
+    return facts

@@ -9,7 +9,7 @@ Every generated function is built of these nodes: no node carries source text.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 from referee.dsl.ast import Span
@@ -17,11 +17,19 @@ from referee.dsl.ast import Span
 Value = None | bool | int | str
 
 
-@attrs.frozen
-class Node:
-    """A node of the IR; `span` is the rules text it comes from (None: made by the compiler)."""
-    if TYPE_CHECKING:
-        span: Span | None
+if TYPE_CHECKING:      # (to the type checker, an attrs class like its subclasses)
+    @attrs.frozen
+    class Node:
+        if TYPE_CHECKING:   # (attributes, not fields: each subclass declares its span)
+            span: Span | None
+            facts: Any
+else:
+    class Node:
+        """A node of the IR; `span` is the rules text it comes from (None: made by the compiler).
+        `facts`: what expression_facts.facts_of found inside the node, kept on first use (a node
+        never changes, and passes share what they leave unchanged: each node is looked into
+        once); a slot, no field, so no part of equality, hashing or printing."""
+        __slots__ = ("facts", "__weakref__")
 
 
 @attrs.frozen
@@ -808,6 +816,8 @@ ENDS_BLOCK = (Return, Break, Continue, Raise)
 
 # ---- walking and rebuilding ---------------------------------------------------------------
 
+N = TypeVar("N", bound=Node)
+
 FIELD_NAMES: dict[type, tuple[str, ...]] = {}     # a node class -> its fields' names (asked often: kept)
 
 
@@ -871,15 +881,27 @@ def rebuilt(node: Node, change: Callable[[Node], Node]) -> Node:
 def block_of(statements: tuple[Statement, ...], change: Callable[[Statement], Statement | tuple[Statement, ...]]
              ) -> tuple[Statement, ...]:
     """A block with `change` applied to each statement, which may give one statement or
-    several (an empty tuple: the statement goes)."""
+    several (an empty tuple: the statement goes); the same tuple when each stays itself."""
     out: list[Statement] = []
+    same = True
     for statement in statements:
         new = change(statement)
         if isinstance(new, tuple):
             out.extend(new)
+            same = False
         else:
             out.append(new)
-    return tuple(out)
+            same = same and new is statement
+    return statements if same else tuple(out)
+
+
+def with_fields(node: N, **fields: object) -> N:
+    """The node with these fields' values, itself when each is the value it has (a pass that
+    changes nothing gives back what it was given: what is inside keeps what was found there)."""
+    for name, value in fields.items():
+        if getattr(node, name) is not value:
+            return attrs.evolve(node, **fields)
+    return node
 
 
 # ---- listings: going through blocks -------------------------------------------------------

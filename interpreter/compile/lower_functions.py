@@ -16,7 +16,7 @@ from .lower_statements import NONE, STATE, call, guard, negated
 from .module import digest, functions_text
 from .passes import run_passes
 from .render_python import render_function, where
-from .expression_facts import state_tables
+from .expression_facts import facts_of
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
@@ -24,22 +24,12 @@ COLUMN = "_A"           # _A<k>: the column of component attribute k
 
 
 def tables_read(body: tuple) -> set:
-    """The names of the state's tables that statements read (TABLES, columns)."""
-    read = set()
-    for top in body:
-        for node in ir.walk(top):
-            if isinstance(node, ir.WriteVar):
-                read.add("_V")
-            elif isinstance(node, ir.ArgumentText) and node.of == "label":
-                read.add("_E")
-            elif isinstance(node, ir.LabelSet):
-                read.add(node.column)
-        read |= state_tables(top)
-    return read
+    """The names of the state's tables that statements read (TABLES, columns) or write."""
+    return set().union(*(facts_of(top).bound for top in body))
 
 
 def is_generator(function: ir.Function) -> bool:
-    return any(isinstance(node, (ir.Yield, ir.YieldFrom)) for node in ir.walk(function))
+    return facts_of(function).generator
 
 
 def prologue(body: tuple) -> tuple:

@@ -2,6 +2,7 @@
 builds once (declarations, boards, labelers, move namers), and the new states it starts."""
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Iterable, Optional
 
@@ -101,8 +102,6 @@ class Game:
         self.flow, self.run_flow, self.score, self.declared_returns = (
             rules.flow, rules.run_flow, rules.score, rules.declared_returns)
         self.teams = rules.teams        # f(s, p) of `teams p: EXPR`, when the header has it
-        # whether the rules may `finish lost` (every player loses: returns down to -1)
-        self.may_lose = any(isinstance(n, ast.FinishLost) for n in ast.walk(program.parts()))
         if self.coverage is not None:
             self.coverage.reset()        # what was computed while compiling is no game's
         self.compiler = compiler
@@ -151,6 +150,12 @@ class Game:
         compiler.adopt_done()
 
     # ---- built once ----
+    @functools.cached_property
+    def may_lose(self) -> bool:
+        """Whether the rules may `finish lost` (every player loses: returns down to -1); asked
+        by few, so found when first asked (a walk of the whole syntax tree)."""
+        return any(isinstance(n, ast.FinishLost) for n in ast.walk(self.program.parts()))
+
     def _setup_declarations(self, compiler):
         settings = {}
         for option in self.types.options.values():

@@ -10,6 +10,7 @@ from typing import Any, cast
 import attrs
 
 from .. import ir
+from ..expression_facts import facts_of
 
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
@@ -27,7 +28,7 @@ TESTED: dict[int, tuple[ir.Node, ir.Expression]] = {}
 
 def fold_constants(function: ir.Function) -> ir.Function:
     try:
-        return ir.Function(function.name, function.params, block(function.body), function.span)
+        return ir.with_fields(function, body=block(function.body))
     finally:
         FOLDED.clear()
         TESTED.clear()
@@ -39,6 +40,8 @@ def is_number(node: ir.Expression) -> bool:
 
 def value(node: ir.Node) -> ir.Node:
     """An expression (in a place that uses its value) folded."""
+    if not facts_of(node).folds:
+        return node
     known = FOLDED.get(id(node))
     if known is not None and known[0] is node:
         return known[1]
@@ -69,7 +72,7 @@ def folded_value(node: ir.Node) -> ir.Node:
     if isinstance(node, ir.Conditional) and isinstance(node.test, ir.Constant):
         return node.then if node.test.value else node.orelse
     if isinstance(node, ir.Conditional):
-        return attrs.evolve(node, test=test(node.test))
+        return ir.with_fields(node, test=test(node.test))
     return node
 
 
@@ -83,6 +86,8 @@ def comparable(left: ir.Value, right: ir.Value, op: str) -> bool:
 def test(node: ir.Expression) -> ir.Expression:
     """An expression whose truth alone counts (a test) folded: `not not x` is `x` there, and an
     `and` drops its true constants, an `or` its false ones."""
+    if not facts_of(node).folds:
+        return node
     known = TESTED.get(id(node))
     if known is not None and known[0] is node:
         return known[1]
@@ -95,14 +100,14 @@ def folded_test(node: ir.Expression) -> ir.Expression:
     node = cast(ir.Expression, value(node))
     if isinstance(node, ir.Grouped) and not node.over_lines:     # (the parentheses stay: it may go over lines)
         inner = test(node.value)
-        return inner if isinstance(inner, ir.Constant) else attrs.evolve(node, value=inner)
+        return inner if isinstance(inner, ir.Constant) else ir.with_fields(node, value=inner)
     if isinstance(node, ir.Not):
         operand = test(node.operand)
         if isinstance(operand, ir.Not):
             return operand.operand
         if isinstance(operand, ir.Grouped) and isinstance(operand.value, ir.Not):     # not (not x): (x)
             return attrs.evolve(operand, value=operand.value.operand)
-        return cast(ir.Expression, value(ir.Not(operand, node.span)))
+        return node if operand is node.operand else cast(ir.Expression, value(ir.Not(operand, node.span)))
     if isinstance(node, ir.BoolOp):
         return bool_op(node, tested=True)
     return node
@@ -124,7 +129,10 @@ def bool_op(node: ir.BoolOp, tested: bool) -> ir.Expression:
         kept.append(operand)
     if not kept:
         return ir.Constant(not deciding, node.span)
-    return kept[0] if len(kept) == 1 else attrs.evolve(node, operands=tuple(kept))
+    if len(kept) == 1:
+        return kept[0]
+    return node if len(kept) == len(node.operands) and all(map(operator.is_, kept, node.operands)) \
+        else attrs.evolve(node, operands=tuple(kept))
 
 
 def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
@@ -132,32 +140,32 @@ def statement(node: ir.Statement) -> ir.Statement | tuple[ir.Statement, ...]:
         condition = test(node.test)
         if isinstance(condition, ir.Constant):
             return block(node.body if condition.value else node.orelse)
-        return ir.If(condition, block(node.body), block(node.orelse), node.span)
+        return ir.with_fields(node, test=condition, body=block(node.body), orelse=block(node.orelse))
     if isinstance(node, ir.While):
         condition = test(node.test)
         if isinstance(condition, ir.Constant) and not condition.value:
             return ()
-        return ir.While(condition, block(node.body), node.span)
+        return ir.with_fields(node, test=condition, body=block(node.body))
     if isinstance(node, ir.ForRange):
-        return ir.ForRange(node.name, value_of(node.start), value_of(node.stop), block(node.body), node.span)
+        return ir.with_fields(node, start=value_of(node.start), stop=value_of(node.stop), body=block(node.body))
     if isinstance(node, ir.ForEach):
-        return ir.ForEach(node.name, value_of(node.sequence), block(node.body), node.span)
+        return ir.with_fields(node, sequence=value_of(node.sequence), body=block(node.body))
     if isinstance(node, ir.Try):
-        return ir.Try(block(node.body), node.exception, block(node.handler), node.span)
+        return ir.with_fields(node, body=block(node.body), handler=block(node.handler))
     if isinstance(node, ir.Rule):
-        return ir.Rule(block(node.body), node.span)
+        return ir.with_fields(node, body=block(node.body))
     if isinstance(node, ir.Guard):
         condition = test(node.test)
         if isinstance(condition, ir.Constant):
             return block(node.then if condition.value else node.orelse)
-        return ir.Guard(condition, block(node.then), block(node.orelse), node.span)
+        return ir.with_fields(node, test=condition, then=block(node.then), orelse=block(node.orelse))
     if isinstance(node, ir.Unless):     # a refusal that surely happens, or never does
         condition = test(node.test)
         if isinstance(condition, ir.Constant):
             return () if condition.value else block(node.then)
-        return ir.Unless(condition, block(node.then), node.span)
+        return ir.with_fields(node, test=condition, then=block(node.then))
     if isinstance(node, ir.Rounds):
-        return ir.Rounds(node.name, value_of(node.count), block(node.body), block(node.exhausted), node.span)
+        return ir.with_fields(node, count=value_of(node.count), body=block(node.body), exhausted=block(node.exhausted))
     return ir.rebuilt(node, value)      # type: ignore[return-value]
 
 

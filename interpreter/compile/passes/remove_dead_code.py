@@ -4,9 +4,8 @@ and a test without effect, pure expressions run for nothing, and assignments of 
 locals nobody reads."""
 from __future__ import annotations
 
-import attrs
-
 from .. import ir
+from ..expression_facts import facts_of
 
 # expressions that compute a value without effect and without raising
 PURE = (ir.Constant, ir.Local, ir.Global, ir.TheState, ir.ReadState, ir.HasEnv, ir.Not, ir.BoolOp, ir.Tuple)
@@ -17,8 +16,8 @@ def remove_dead_code(function: ir.Function) -> ir.Function:
     while True:         # a local that goes may leave another unread
         read = locals_read(body)
         lighter = block(without_unread(body, read))
-        if lighter == body:
-            return ir.Function(function.name, function.params, body, function.span)
+        if lighter is body or lighter == body:
+            return ir.with_fields(function, body=body)
         body = lighter
 
 
@@ -26,7 +25,7 @@ def pure(node: ir.Expression) -> bool:
     return isinstance(node, PURE) and all(pure(child) for child in ir.children(node))   # type: ignore[arg-type]
 
 
-def leaves(statements: tuple[ir.Statement, ...]) -> bool:
+def leaves(statements: tuple[ir.Statement, ...] | list[ir.Statement]) -> bool:
     """Whether running the statements surely leaves the block (the rest of it never runs)."""
     if not statements:
         return False
@@ -40,12 +39,14 @@ def leaves(statements: tuple[ir.Statement, ...]) -> bool:
 
 def block(statements: tuple[ir.Statement, ...]) -> tuple[ir.Statement, ...]:
     out: list[ir.Statement] = []
+    same = True
     for node in statements:
         kept = statement(node)
         out.extend(kept)
-        if leaves(tuple(out)):
+        same = same and len(kept) == 1 and kept[0] is node
+        if leaves(out):
             break
-    return tuple(out)
+    return statements if same and len(out) == len(statements) else tuple(out)
 
 
 def loop_body(statements: tuple[ir.Statement, ...]) -> tuple[ir.Statement, ...]:
@@ -61,34 +62,30 @@ def statement(node: ir.Statement) -> tuple[ir.Statement, ...]:
             return () if pure(node.test) else (ir.ExpressionStatement(node.test, node.span),)
         if not body:        # `if t: pass else: B` is `if not t: B`
             return (ir.If(ir.Not(node.test, node.span), orelse, (), node.span),)
-        return (ir.If(node.test, body, orelse, node.span),)
+        return (ir.with_fields(node, body=body, orelse=orelse),)
     if isinstance(node, (ir.While, ir.ForRange, ir.ForEach)):
-        return (attrs.evolve(node, body=loop_body(node.body)),)
+        return (ir.with_fields(node, body=loop_body(node.body)),)
     if isinstance(node, ir.Try):
         body = block(node.body)
-        return (ir.Try(body, node.exception, block(node.handler), node.span),) if body else ()
+        return (ir.with_fields(node, body=body, handler=block(node.handler)),) if body else ()
     if isinstance(node, ir.ExpressionStatement) and pure(node.value):
         return ()
     if isinstance(node, ir.Rule):       # (one that became nothing goes with its comment)
         body = block(node.body)
-        return (ir.Rule(body, node.span),) if body else ()
+        return (ir.with_fields(node, body=body),) if body else ()
     if isinstance(node, ir.Guard):      # (its action stays whole: it is written on the test's line)
-        return (attrs.evolve(node, orelse=block(node.orelse)),)
+        return (ir.with_fields(node, orelse=block(node.orelse)),)
     if isinstance(node, ir.Rounds):
-        return (attrs.evolve(node, body=loop_body(node.body), exhausted=block(node.exhausted)),)
+        return (ir.with_fields(node, body=loop_body(node.body), exhausted=block(node.exhausted)),)
     return (node,)
 
 
 def locals_read(statements: tuple[ir.Statement, ...]) -> frozenset[str]:
-    """Every local some expression may read."""
-    read: set[str] = set()
-    for top in statements:
-        for node in ir.walk(top):
-            if isinstance(node, ir.Local):
-                read.add(node.name)
-            elif isinstance(node, (ir.ReadEnv, ir.WriteEnv, ir.DeleteEnv, ir.HasEnv)):
-                read.add("e")         # the environment's operations go through the local e
-    return frozenset(read)
+    """Every local some expression may read; `e` where the flow's environment is
+    used (its operations go through the local e)."""
+    facts = [facts_of(top) for top in statements]
+    read = frozenset().union(*(f.names for f in facts))
+    return read | {"e"} if any(f.env for f in facts) else read
 
 
 def without_unread(statements: tuple[ir.Statement, ...], read: frozenset[str]) -> tuple[ir.Statement, ...]:
@@ -98,17 +95,17 @@ def without_unread(statements: tuple[ir.Statement, ...], read: frozenset[str]) -
         if isinstance(node, ir.Unpack) and not read & set(node.targets) and pure(node.value):
             return ()
         if isinstance(node, ir.If):
-            return ir.If(node.test, without_unread(node.body, read), without_unread(node.orelse, read), node.span)
+            return ir.with_fields(node, body=without_unread(node.body, read), orelse=without_unread(node.orelse, read))
         if isinstance(node, (ir.While, ir.ForRange, ir.ForEach)):
-            return attrs.evolve(node, body=without_unread(node.body, read))
+            return ir.with_fields(node, body=without_unread(node.body, read))
         if isinstance(node, ir.Try):
-            return ir.Try(without_unread(node.body, read), node.exception, without_unread(node.handler, read),
-                          node.span)
+            return ir.with_fields(node, body=without_unread(node.body, read), handler=without_unread(node.handler, read))
         if isinstance(node, ir.Rule):
-            return ir.Rule(without_unread(node.body, read), node.span)
+            return ir.with_fields(node, body=without_unread(node.body, read))
         if isinstance(node, ir.Guard):
-            return attrs.evolve(node, orelse=without_unread(node.orelse, read))
+            return ir.with_fields(node, orelse=without_unread(node.orelse, read))
         if isinstance(node, ir.Rounds):
-            return attrs.evolve(node, body=without_unread(node.body, read), exhausted=without_unread(node.exhausted, read))
+            return ir.with_fields(node, body=without_unread(node.body, read),
+                                  exhausted=without_unread(node.exhausted, read))
         return node
     return ir.block_of(statements, change)

@@ -5,6 +5,7 @@ bool (a returned value, a stored one); an `and`/`or` of bools with such operands
 `True if (a and b) else False`."""
 from __future__ import annotations
 
+import operator
 from typing import cast
 
 import attrs
@@ -29,8 +30,9 @@ DONE: dict[tuple[int, bool], tuple[ir.Node, ir.Node]] = {}
 
 def remove_double_negation(function: ir.Function) -> ir.Function:
     try:
-        return ir.Function(function.name, function.params, tuple(
-            cast(ir.Statement, rewritten(s, tested=False)) for s in function.body), function.span)
+        body = tuple(cast(ir.Statement, rewritten(s, tested=False)) for s in function.body)
+        # (unchanged, the function itself: what was found in it still holds, see ir.Node.facts)
+        return function if all(map(operator.is_, body, function.body)) else ir.with_fields(function, body=body)
     finally:
         DONE.clear()
 
