@@ -121,6 +121,24 @@ def test_rebuilt_keeps_what_does_not_change_and_walk_sees_everything():
         ir.Continue(), ir.Continue())
 
 
+def test_nested_statements_too_long_are_tried_wider_once_each(monkeypatch):
+    """Deep blocks whose every level has a line too long: a statement inside one written wider
+    keeps the layout chosen for it, so the tries add up instead of multiplying by depth."""
+    from referee.interpreter.compile import render_python
+    names = tuple(ir.Local(f"value_number_{k}") for k in range(30))
+    depth, innermost = 30, ir.Return(ir.Call("f", names))
+    node: ir.Statement = innermost
+    for _ in range(depth):
+        node = ir.If(ir.Call("g", names), (node,))
+    written = []
+    handler = render_python.STATEMENTS[ir.Return]
+    monkeypatch.setitem(render_python.STATEMENTS, ir.Return,
+                        lambda writer, n, indent: (written.append(n), handler(writer, n, indent))[1])
+    lines = body(node)
+    assert all(len(line) <= render_python.LONGEST for line in lines) and len(lines) > 2 * depth
+    assert len(written) <= depth + len(render_python.NARROWER) + 2
+
+
 def test_a_statement_with_a_line_too_long_is_written_wide_and_only_it():
     """A line over LONGEST: its statement (not the block around it, nor one inside it) again
     with what is in brackets over lines, until its lines fit; the code means the same."""

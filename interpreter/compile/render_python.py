@@ -257,6 +257,9 @@ class Writer:
         self.by_rule = by_rule
         self.level = 0                          # statements being written, one inside another
         self.too_long: set[int] = set()         # the levels that wrote a line over LONGEST
+        # each statement's layout once chosen (by node and indent): written again inside an
+        # outer statement written wider, it is not tried again (tries nested would multiply)
+        self.chosen: dict[tuple[int, int], int] = {}
 
     def add(self, indent: int, text: str, span: Span | None) -> None:
         # (a long expression continues in its brackets over lines: each a line of the same span)
@@ -286,9 +289,11 @@ class Writer:
         start, commented, outer = len(self.lines), self.commented, attrs.astuple(LAYOUT)
         self.level += 1
         try:
-            LAYOUT.spread, LAYOUT.wide = SPREAD, False
+            chosen = self.chosen.get((id(node), indent))
+            LAYOUT.spread = SPREAD if chosen is None else chosen
+            LAYOUT.wide = LAYOUT.spread != SPREAD
             STATEMENTS[type(node)](self, node, indent)
-            for spread in NARROWER + (SPREAD,):      # (none short enough: as it was)
+            for spread in NARROWER + (SPREAD,) if chosen is None else ():   # (none short enough: as it was)
                 if self.level not in self.too_long:
                     break
                 self.too_long.discard(self.level)
@@ -296,6 +301,7 @@ class Writer:
                 self.commented = commented
                 LAYOUT.spread, LAYOUT.wide = spread, spread != SPREAD
                 STATEMENTS[type(node)](self, node, indent)
+            self.chosen[(id(node), indent)] = LAYOUT.spread
         finally:
             self.too_long.discard(self.level)
             self.level -= 1
