@@ -11,10 +11,11 @@ from referee.dsl.names import Resolver
 from referee.dsl.visitor import EXPRESSIONS, STATEMENTS, Visitor, handled, handler_names
 from referee.interpreter.compile.codegen import SourceGenerator
 from referee.interpreter.compile.compiler import Compiler
+from referee.interpreter.native.rules_source import KernelSource
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-VISITORS = (Checker, SourceGenerator, Compiler, Resolver)
+VISITORS = (Checker, SourceGenerator, Compiler, Resolver, KernelSource)
 
 # (visitor, node class) -> why the visitor has no handler for it
 NOT_HANDLED = {

@@ -19,6 +19,7 @@ from __future__ import annotations
 import attrs
 from referee.dsl import ast
 from referee.dsl.types import element_of, strip_optional
+from referee.dsl.visitor import Visitor
 
 from .board_tables import BoardTables
 from .not_native import NotNative
@@ -55,8 +56,10 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource:
-    """Renders the kernel module of one game (options, params and players already applied)."""
+class KernelSource(Visitor):
+    """Renders the kernel module of one game (options, params and players already applied). A
+    visitor of the expressions that have a native form (kinds: none required; the others raise
+    NotNative, the fallback note)."""
 
     def __init__(self, game):
         self.game = game
@@ -374,21 +377,20 @@ class KernelSource:
     # ---- expressions ----------------------------------------------------------------------
     def expr(self, node, scope, want: str) -> str:
         node = untag(node)
-        method = getattr(self, f"expr_{type(node).__name__}", None)
-        if method is None:
+        if self.handler(type(node)) is None:
             raise NotNative(f"the expression {type(node).__name__} has no native form yet", node.span)
-        return method(node, scope, want)
+        return self.dispatch(node, scope, want)
 
-    def expr_Integer(self, node, scope, want):
+    def visit_Integer(self, node, scope, want):
         return str(node.value)
 
-    def expr_Boolean(self, node, scope, want):
+    def visit_Boolean(self, node, scope, want):
         return "True" if node.value else "False"
 
-    def expr_Nothing(self, node, scope, want):
+    def visit_Nothing(self, node, scope, want):
         return self.none_of(want)
 
-    def expr_Name(self, node, scope, want):
+    def visit_Name(self, node, scope, want):
         name = node.id
         if name in scope.names:
             return scope.names[name]
@@ -408,21 +410,21 @@ class KernelSource:
                 return str(members.index(name))
         raise NotNative(f"the name {name} has no native form yet", node.span)
 
-    def expr_Conditional(self, node, scope, want):
+    def visit_Conditional(self, node, scope, want):
         t = self.type_of(node)
         return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, 'bool')} "
                 f"else {self.expr(node.otherwise, scope, t)})")
 
-    def expr_And(self, node, scope, want):
+    def visit_And(self, node, scope, want):
         return f"({self.expr(node.left, scope, 'bool')} and {self.expr(node.right, scope, 'bool')})"
 
-    def expr_Or(self, node, scope, want):
+    def visit_Or(self, node, scope, want):
         return f"({self.expr(node.left, scope, 'bool')} or {self.expr(node.right, scope, 'bool')})"
 
-    def expr_Not(self, node, scope, want):
+    def visit_Not(self, node, scope, want):
         return f"(not {self.expr(node.operand, scope, 'bool')})"
 
-    def expr_Compare(self, node, scope, want):
+    def visit_Compare(self, node, scope, want):
         left, right = untag(node.left), untag(node.right)
         t = self.type_of(right) if isinstance(left, ast.Nothing) else self.type_of(left)
         if isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
@@ -437,7 +439,7 @@ class KernelSource:
             raise NotNative(f"a comparison of {t}", node.span)
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
-    def expr_Binary(self, node, scope, want):
+    def visit_Binary(self, node, scope, want):
         if node.op not in ("+", "-", "*", "%") or self.type_of(node) != "int":
             raise NotNative(f"the operator {node.op} here", node.span)
         left, right = self.expr(node.left, scope, "int"), self.expr(node.right, scope, "int")
@@ -445,29 +447,29 @@ class KernelSource:
             raise NotNative("arithmetic on a value that may be none", node.span)
         return f"({left} {node.op} {right})"
 
-    def expr_Negate(self, node, scope, want):
+    def visit_Negate(self, node, scope, want):
         return f"(-{self.expr(node.operand, scope, 'int')})"
 
-    def expr_Subscript(self, node, scope, want):
+    def visit_Subscript(self, node, scope, want):
         obj = untag(node.obj)
         if not isinstance(obj, ast.Name) or obj.id not in self.vars or obj.id in scope.names:
             raise NotNative("an index into other than a variable", node.span)
         slot = self.vars[obj.id]
         return f"read(S, {self.var_index(obj.id, node.indexes, scope, node.span)}, {slot.default})"
 
-    def expr_ListLiteral(self, node, scope, want):
+    def visit_ListLiteral(self, node, scope, want):
         element = element_of(want) if want.startswith("list[") else element_of(self.type_of(node))
         items = ", ".join(self.expr(i, scope, element) for i in node.items)
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
 
-    def expr_Member(self, node, scope, want):
+    def visit_Member(self, node, scope, want):
         t = self.type_of(node.collection)
         return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_of(t))})"
 
-    def expr_NotMember(self, node, scope, want):
-        return f"(not {self.expr_Member(node, scope, want)})"
+    def visit_NotMember(self, node, scope, want):
+        return f"(not {self.visit_Member(node, scope, want)})"
 
-    def expr_Call(self, node, scope, want):
+    def visit_Call(self, node, scope, want):
         name, args = node.name, node.arguments
         if name in self.functions:
             values = [self.expr(a, scope, self.type_of(a)) for a in args]
@@ -487,7 +489,7 @@ class KernelSource:
             return f"any_{action.id}(S, {player})"
         return self.boards.call(self, node, scope)
 
-    def expr_Aggregate(self, node, scope, want):
+    def visit_Aggregate(self, node, scope, want):
         """A function of its own over the binder's domain (its locals as arguments)."""
         kind, binder = node.kind, node.binder
         name = self.fresh(f"agg_{kind}_")
