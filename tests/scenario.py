@@ -109,6 +109,15 @@ class Scenario:
     def label(self, eid) -> str:
         return self.s.entities[eid]["__label__"]
 
+    def seen(self, seat: int, zone: str):
+        """The labels seat sees in a zone: its items, or those a reveal showed it; None if nothing."""
+        entry = self.s.view(seat)["zones"].get(zone, {})
+        if "items" in entry:
+            return [i["label"] for i in entry["items"]]
+        if "shown" in entry:
+            return [i["label"] for i in entry["shown"]]
+        return None
+
     def labels(self, key) -> list:
         return [self.label(x) for x in self.zone(key)]
 

@@ -39,16 +39,6 @@ def arrange(players: int, hands: dict, deck=(), only: bool = False, seed: int = 
     return sc
 
 
-def seen(sc, seat: int, zone: str):
-    """The labels seat sees in a zone: its items, or those a reveal showed it; None if nothing."""
-    entry = sc.s.view(seat)["zones"].get(zone, {})
-    if "items" in entry:
-        return [i["label"] for i in entry["items"]]
-    if "shown" in entry:
-        return [i["label"] for i in entry["shown"]]
-    return None
-
-
 def kinds(sc, key) -> list:
     return sorted(sc.labels(key))
 
@@ -67,8 +57,8 @@ def test_LL02_one_card_set_aside_face_down_three_face_up_with_two():
     sc = Scenario.new(RULES, players=2)
     assert len(sc.zone("aside")) == 1 and len(sc.zone("aside_up")) == 3
     for seat in (1, 2):
-        assert seen(sc, seat, "aside") is None
-        assert seen(sc, seat, "aside_up") == sc.labels("aside_up")
+        assert sc.seen(seat, "aside") is None
+        assert sc.seen(seat, "aside_up") == sc.labels("aside_up")
     for n in (3, 4):
         sc = Scenario.new(RULES, players=n)
         assert len(sc.zone("aside")) == 1 and sc.zone("aside_up") == []
@@ -96,16 +86,16 @@ def test_LL02_with_explicit_chance_the_shuffle_is_chance_nodes_nobody_sees():
 def test_LL03_one_card_each_seen_by_its_holder_only():
     sc = Scenario.new(RULES, players=3)
     assert [len(sc.zone(("hand", p))) for p in (1, 2, 3)] == [2, 1, 1]
-    assert seen(sc, 2, "hand[P2]") == sc.labels(("hand", 2))
-    assert seen(sc, 2, "hand[P1]") is None and seen(sc, 2, "hand[P3]") is None
-    assert seen(sc, 0, "hand[P2]") is None                      # an onlooker sees no hand
+    assert sc.seen(2, "hand[P2]") == sc.labels(("hand", 2))
+    assert sc.seen(2, "hand[P1]") is None and sc.seen(2, "hand[P3]") is None
+    assert sc.seen(0, "hand[P2]") is None                      # an onlooker sees no hand
 
 
 def test_LL04_draw_then_play_face_up_and_players_out_are_skipped():
     sc = arrange(3, {1: ["guard", "priest"], 2: ["baron"], 3: ["king"]}, deck=["handmaid", "countess"])
     sc.play("guard on P2 naming baron")                         # P2 is out, its card face up
     assert sc.labels(("discards", 1)) == ["guard"] and sc.labels(("discards", 2)) == ["baron"]
-    assert seen(sc, 3, "discards[P1]") == ["guard"]
+    assert sc.seen(3, "discards[P1]") == ["guard"]
     assert sc.var(("in_round", 2)) is False and sc.zone(("hand", 2)) == []
     assert sc.s.current_player() == 3                           # P2 is skipped
     assert kinds(sc, ("hand", 3)) == ["handmaid", "king"]       # P3 drew the top card first
@@ -147,25 +137,25 @@ def test_LL07_cards_with_no_target_are_played_without_effect():
 def test_LL08_priest_shows_a_hand_to_its_player_only():
     sc = arrange(3, {1: ["priest", "guard"], 2: ["countess"], 3: ["baron"]})
     sc.play("priest on P2")
-    assert seen(sc, 1, "hand[P2]") == ["countess"]
-    assert seen(sc, 3, "hand[P2]") is None
-    assert all(seen(sc, 2, f"hand[P{p}]") is None for p in (1, 3))
+    assert sc.seen(1, "hand[P2]") == ["countess"]
+    assert sc.seen(3, "hand[P2]") is None
+    assert all(sc.seen(2, f"hand[P{p}]") is None for p in (1, 3))
 
 
 def test_LL09_baron_compares_in_private_and_the_lower_card_is_out():
     sc = arrange(3, {1: ["baron", "king"], 2: ["priest"], 3: ["guard"]})
     sc.play("baron on P2")
     assert sc.var(("in_round", 2)) is False and sc.labels(("discards", 2)) == ["priest"]
-    assert seen(sc, 2, "hand[P1]") == ["king"]                  # the loser saw the winner's card
-    assert seen(sc, 3, "hand[P1]") is None                      # nobody else did
+    assert sc.seen(2, "hand[P1]") == ["king"]                  # the loser saw the winner's card
+    assert sc.seen(3, "hand[P1]") is None                      # nobody else did
     sc = arrange(3, {1: ["baron", "guard"], 2: ["princess"], 3: ["guard"]})
     sc.play("baron on P2")
     assert sc.var(("in_round", 1)) is False and sc.var(("in_round", 2)) is True
-    assert seen(sc, 3, "hand[P2]") is None                      # the winner's card stays secret
+    assert sc.seen(3, "hand[P2]") is None                      # the winner's card stays secret
     sc = arrange(3, {1: ["baron", "guard"], 2: ["guard"], 3: ["priest"]})
     sc.play("baron on P2")                                      # a tie: nothing
     assert sc.var(("in_round", 1)) and sc.var(("in_round", 2))
-    assert seen(sc, 1, "hand[P2]") == ["guard"] and seen(sc, 2, "hand[P1]") == ["guard"]
+    assert sc.seen(1, "hand[P2]") == ["guard"] and sc.seen(2, "hand[P1]") == ["guard"]
 
 
 def test_LL10_prince_makes_a_player_discard_and_draw():
@@ -187,8 +177,8 @@ def test_LL11_king_trades_hands_and_the_countess_is_forced_with_king_or_prince()
     sc = arrange(3, {1: ["king", "guard"], 2: ["princess"], 3: ["baron"]}, deck=["priest"])
     sc.play("king on P2")
     assert kinds(sc, ("hand", 1)) == ["princess"] and kinds(sc, ("hand", 2)) == ["guard", "priest"]
-    assert seen(sc, 1, "hand[P2]") == ["guard"] and seen(sc, 2, "hand[P1]") == ["princess"]
-    assert seen(sc, 3, "hand[P1]") is None and seen(sc, 3, "hand[P2]") is None
+    assert sc.seen(1, "hand[P2]") == ["guard"] and sc.seen(2, "hand[P1]") == ["princess"]
+    assert sc.seen(3, "hand[P1]") is None and sc.seen(3, "hand[P2]") is None
     for other in ("king", "prince"):
         sc = arrange(2, {1: ["countess", other], 2: ["guard"]})
         assert sc.moves() == ["countess"]
@@ -221,7 +211,7 @@ def test_LL14_the_highest_hand_then_the_discards_win_the_round_and_hands_are_sho
     sc = arrange(3, {1: ["handmaid", "guard"], 2: ["king"], 3: ["baron"]}, deck=["priest"], only=True)
     sc.play("handmaid", "priest on P3")                         # P2 drew the last card
     assert [sc.var(("tokens", p)) for p in (1, 2, 3)] == [0, 1, 0]
-    assert seen(sc, 1, "hand[P2]") == ["king"] and seen(sc, 3, "hand[P1]") == ["guard"]
+    assert sc.seen(1, "hand[P2]") == ["king"] and sc.seen(3, "hand[P1]") == ["guard"]
     assert sc.s.current_player() == 2                           # the winner deals and starts
     sc.play("deal the next round")
     assert sc.var("round") == 2 and sc.s.current_player() == 2 and len(sc.zone(("hand", 2))) == 2

@@ -63,16 +63,6 @@ def run_mission(sc, members, fails=()) -> None:
     mission(sc, fails)
 
 
-def seen(sc, seat: int, zone: str):
-    """The labels seat sees in a zone: its items, or those a reveal showed it; None if nothing."""
-    entry = sc.s.view(seat)["zones"].get(zone, {})
-    if "items" in entry:
-        return [i["label"] for i in entry["items"]]
-    if "shown" in entry:
-        return [i["label"] for i in entry["shown"]]
-    return None
-
-
 def test_RS01_the_winning_side_wins_as_a_team():
     for players in (5, 8, 10):
         for seed in range(4):
@@ -99,7 +89,7 @@ def test_RS03_spies_see_each_other_the_resistance_sees_only_itself():
         sc = Scenario.new(RULES, players=players, seed=players)
         for seat in seats(sc):
             for p in seats(sc):
-                shown = seen(sc, seat, f"role[P{p}]")
+                shown = sc.seen(seat, f"role[P{p}]")
                 if p == seat:
                     assert shown == sc.labels(("role", p))
                 elif seat in spies(sc) and p in spies(sc):
@@ -284,7 +274,7 @@ def test_RS14_every_role_is_shown_at_the_end():
         vote(sc, [])
     assert sc.s.is_terminal()
     for seat in range(1, 7):
-        assert [seen(sc, seat, f"role[P{p}]") for p in range(1, 7)] == [sc.labels(("role", p)) for p in range(1, 7)]
+        assert [sc.seen(seat, f"role[P{p}]") for p in range(1, 7)] == [sc.labels(("role", p)) for p in range(1, 7)]
 
 
 @given(players=st.integers(5, 10), seed=st.integers(0, 10_000))
