@@ -50,6 +50,16 @@ def test_every_node_is_frozen_typed_and_located():
             node.span = HERE
 
 
+def test_nodes_print_compare_and_hash_as_attrs_makes_them():
+    # the classes are made without a repr of their own each (start-up): the shared one writes the same
+    node = ir.Arithmetic("+", X, ir.Constant(2), span=HERE)
+    assert repr(node) == f"Arithmetic(op='+', left={X!r}, right=Constant(value=2, span=None), spread=False, span={HERE!r})"
+    assert repr(X) == "Local(name='x', span=None)"
+    assert node == ir.Arithmetic("+", ir.Local("x"), ir.Constant(2), span=HERE) != ir.Arithmetic("-", X, ir.Constant(2))
+    assert hash(node) == hash(ir.Arithmetic("+", ir.Local("x"), ir.Constant(2), span=HERE))
+    assert ir.Local("x") != ir.Global("x")
+
+
 def example_of(field):
     """A value of a field's declared type."""
     kinds = {"str": "x", "int": 1, "Expression": X, "tuple[Expression, ...]": (X,), "Value": 1,
