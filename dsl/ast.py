@@ -4,6 +4,7 @@ Every node's first field is its span. Columns are 1-based characters, end column
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional
 
 import attrs
@@ -26,9 +27,28 @@ def attrs_repr(self) -> str:
 
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
 def node(cls):
-    """A frozen attrs class (equality, hash, slots), with attrs' repr without compiling one."""
-    cls = attrs.frozen(repr=False)(cls)
+    """A frozen attrs class (slots), with attrs' repr, equality and hash without compiling them:
+    one shared repr, and an equality and a hash reading the compared fields with one attrgetter."""
+    cls = attrs.frozen(repr=False, eq=False)(cls)
     cls.__repr__ = attrs_repr
+    compared = [field.name for field in cls.__attrs_attrs__ if field.eq]
+    values = operator.attrgetter(*compared) if compared else (lambda _: ())
+    salt = hash(cls.__qualname__)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) == values(other)
+
+    def __ne__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) != values(other)
+
+    def __hash__(self):
+        return hash((salt, values(self)))
+
+    cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, __hash__
     return cls
 
 

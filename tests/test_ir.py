@@ -5,6 +5,7 @@ import inspect
 
 import attrs
 import pytest
+from referee.dsl import ast
 from referee.dsl.ast import Span
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.render_python import (
@@ -48,6 +49,23 @@ def test_every_node_is_frozen_typed_and_located():
         node = node_class(*[example_of(f) for f in fields if f.default is attrs.NOTHING])
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             node.span = HERE
+
+
+def test_nodes_print_compare_and_hash_as_attrs_makes_them():
+    # the classes are made without compiling a repr, an equality and a hash each (start-up): the shared ones do the same
+    node = ir.Arithmetic("+", X, ir.Constant(2), span=HERE)
+    assert repr(node) == f"Arithmetic(op='+', left={X!r}, right=Constant(value=2, span=None), spread=False, span={HERE!r})"
+    assert repr(X) == "Local(name='x', span=None)"
+    assert node == ir.Arithmetic("+", ir.Local("x"), ir.Constant(2), span=HERE) != ir.Arithmetic("-", X, ir.Constant(2))
+    assert hash(node) == hash(ir.Arithmetic("+", ir.Local("x"), ir.Constant(2), span=HERE))
+    assert ir.Local("x") != ir.Global("x") and not ir.Local("x") != ir.Local("x")
+    assert ir.TheState() == ir.TheState() and len({ir.TheState(), ir.TheState(), ir.Break()}) == 2   # no fields
+
+
+def test_a_field_left_out_of_equality_is_left_out_of_the_hash_too():
+    one = ast.Module(HERE, (), tokens=("a",))
+    other = ast.Module(HERE, (), tokens=("b",))
+    assert one == other and hash(one) == hash(other) and one != ast.Module(THERE, ())
 
 
 def example_of(field):

@@ -16,7 +16,6 @@ from pathlib import Path
 from referee.dsl.diagnostics import RulesError
 
 from ..engine import load_game
-from ..engine.render import scores_text, winners_text
 from ..runtime.errors import RulesRuntimeError
 from ..tools.builtin_games import builtin_games, builtin_path, looks_like_a_name
 from .errors import BAD_INPUT, CANNOT_WRITE, MISSING_FILE, RUNTIME, CliError, UsageError
@@ -148,6 +147,7 @@ def param_text(value) -> str:
 
 
 def result_lines(state) -> list:
+    from ..engine.render import scores_text, winners_text   # (here: `check` shows no result, and starts without it)
     lines = []
     if state.is_terminal():
         lines.append("result: " + winners_text(state.winners, state.outcome()))

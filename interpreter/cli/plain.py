@@ -6,7 +6,6 @@ import sys
 
 from referee.dsl.diagnostics import RulesError
 
-from ..engine.render import render_view
 from ..tools.report import plain_lines
 
 
@@ -25,6 +24,7 @@ class Plain:
         self.write(text)
 
     def view(self, view, defaults=None):
+        from ..engine.render import render_view    # (here: `check` draws no view, and starts without it)
         self.write(render_view(view, defaults))
 
     def refusal(self, text):

@@ -14,6 +14,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 from referee.dsl.ast import Span
 
+if TYPE_CHECKING:      # (the type checker knows attrs' classes, not the syntax tree's helper)
+    from attrs import frozen as node_class
+else:                  # frozen attrs classes sharing one repr: cheaper to make at each start-up
+    from referee.dsl.ast import node as node_class
+
 Value = None | bool | int | str
 
 
@@ -32,33 +37,33 @@ else:
         __slots__ = ("facts", "__weakref__")
 
 
-@attrs.frozen
+@node_class
 class Expression(Node):
     """A node that has a value."""
 
 
-@attrs.frozen
+@node_class
 class Statement(Node):
     """A node that runs."""
 
 
 # ---- expressions --------------------------------------------------------------------------
 
-@attrs.frozen
+@node_class
 class Constant(Expression):
     """A literal: none, a truth value, a whole number or a text."""
     value: Value
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Local(Expression):
     """A local variable of the function (its parameters included)."""
     name: str
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Global(Expression):
     """A name of the generated module: a runtime function or constant, or a value the compiler
     bound there (an instruction, a compiled function)."""
@@ -66,34 +71,34 @@ class Global(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class TheState(Expression):
     """The state the function runs on (its first parameter)."""
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ReadState(Expression):
     """A field of the state: pc, current, turn, extra, terminal, pending."""
     field: str
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ReadEnv(Expression):
     """The flow environment's entry `key` (a loop's progress, a loop variable)."""
     key: str
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class HasEnv(Expression):
     """Whether the flow environment has an entry `key`."""
     key: str
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Field(Expression):
     """A field of a value the compiler bound (an instruction's `fn` or `span`)."""
     value: Expression
@@ -101,7 +106,7 @@ class Field(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Item(Expression):
     """The item at `index` of a sequence."""
     sequence: Expression
@@ -109,14 +114,14 @@ class Item(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Tuple(Expression):
     """A tuple of values."""
     items: tuple[Expression, ...]
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Call(Expression):
     """A call of a runtime function (or a builtin) by its name."""
     function: str
@@ -125,7 +130,7 @@ class Call(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class StateCall(Expression):
     """An operation of the state, by name: `listed` (list the legal moves, True if any)."""
     operation: str
@@ -133,14 +138,14 @@ class StateCall(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Not(Expression):
     """Logical negation."""
     operand: Expression
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Arithmetic(Expression):
     """+ - * // % of two numbers."""
     op: str
@@ -150,7 +155,7 @@ class Arithmetic(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Compare(Expression):
     """== != < <= > >= is, is not, in, not in."""
     op: str
@@ -160,7 +165,7 @@ class Compare(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class BoolOp(Expression):
     """`and` or `or` of two or more operands, evaluated in order until one decides."""
     op: str
@@ -169,7 +174,7 @@ class BoolOp(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Conditional(Expression):
     """`then` if `test` holds, else `orelse`."""
     test: Expression
@@ -184,7 +189,7 @@ class Conditional(Expression):
 # (Key, ReadVar, Between, Method, NewList) and listings' (Arguments) sections below; `_Z`, `_V`,
 # `_E` and `_A<k>` are the state's tables a function binds once at its top.
 
-@attrs.frozen
+@node_class
 class Grouped(Expression):
     """An expression in parentheses of its own (the generated text keeps the ones the rules'
     expressions have always been written with; a pass or another renderer may drop them)."""
@@ -193,7 +198,7 @@ class Grouped(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Named(Expression):
     """`value`, kept in the local `target` too (for a later part of the expression)."""
     target: str
@@ -201,7 +206,7 @@ class Named(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class FirstUse(Expression):
     """The local `target` once it holds a value (it starts UNSET), else `value`, kept in it: a
     read computed at most once per loop round, and only where the rules ask for it."""
@@ -210,14 +215,14 @@ class FirstUse(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Negative(Expression):
     """Unary minus."""
     operand: Expression
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class RowKey(Expression):
     """The values that a comprehension's rows of zone keys are made for, as the key of their
     table: `(a, b,)`."""
@@ -225,7 +230,7 @@ class RowKey(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Comprehension(Expression):
     """`element` for each item of `iterable` (bound to `targets`, a row's values when several)
     that passes `condition`: a new list, or (`generator`) the values one by one for the call
@@ -241,7 +246,7 @@ class Comprehension(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Ranked(Expression):
     """The items `target` of `domain` passing `condition` ranked by `keys` (kind: sorted, the
     largest, the smallest...); with `ties`, the keys after the first, computed for tied items
@@ -255,7 +260,7 @@ class Ranked(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Lambda(Expression):
     """A function of `params` whose value is `body`."""
     params: tuple[str, ...]
@@ -263,7 +268,7 @@ class Lambda(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Apply(Expression):
     """A call of a computed function (a lambda)."""
     function: Expression
@@ -271,7 +276,7 @@ class Apply(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Keyword(Expression):
     """An argument given by name."""
     name: str
@@ -279,7 +284,7 @@ class Keyword(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ReadZone(Expression):
     """The content of the zone of key `key` (missing: None, or the empty zone when `empty`)."""
     key: Expression
@@ -287,7 +292,7 @@ class ReadZone(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ReadAttribute(Expression):
     """An attribute of an entity of the state, by name (none when it has no such attribute)."""
     entity: Expression
@@ -295,7 +300,7 @@ class ReadAttribute(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ReadColumn(Expression):
     """An attribute that never changes, from its column `column` (a module name): the
     component's or the board cell's entry."""
@@ -304,14 +309,14 @@ class ReadColumn(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ComponentsOf(Expression):
     """The components of a type, in the order made."""
     type_name: str
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Entities(Expression):
     """The entities of the state (for a helper that reads an attribute)."""
     span: Span | None = None
@@ -323,7 +328,7 @@ LOWERED_EXPRESSIONS = (Grouped, Named, FirstUse, Negative, RowKey, Comprehension
 
 # ---- statements ---------------------------------------------------------------------------
 
-@attrs.frozen
+@node_class
 class Assign(Statement):
     """A local gets a value."""
     target: str
@@ -331,7 +336,7 @@ class Assign(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Unpack(Statement):
     """Locals get the items of a sequence of as many."""
     targets: tuple[str, ...]
@@ -339,7 +344,7 @@ class Unpack(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class WriteState(Statement):
     """A field of the state gets a value (see ReadState)."""
     field: str
@@ -347,7 +352,7 @@ class WriteState(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class WriteEnv(Statement):
     """The flow environment's entry `key` gets a value."""
     key: str
@@ -355,28 +360,28 @@ class WriteEnv(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class DeleteEnv(Statement):
     """The flow environment's entry `key` goes."""
     key: str
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class CountCoverage(Statement):
     """With coverage: one more for the counter `counter` (COV, see coverage.py)."""
     counter: int
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ExpressionStatement(Statement):
     """An expression run for its effect (a call)."""
     value: Expression
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class If(Statement):
     """`body` if `test` holds, else `orelse` (an elif is an If alone in `orelse`)."""
     test: Expression
@@ -385,7 +390,7 @@ class If(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class While(Statement):
     """`body` as long as `test` holds."""
     test: Expression
@@ -393,7 +398,7 @@ class While(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ForRange(Statement):
     """`body` for each whole number `name` from `start` up to `stop` (not included)."""
     name: str
@@ -403,7 +408,7 @@ class ForRange(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ForEach(Statement):
     """`body` for each item `name` of a sequence."""
     name: str
@@ -412,14 +417,14 @@ class ForEach(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Return(Statement):
     """The function ends (with a value, or none)."""
     value: Expression | None = None
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Yield(Statement):
     """A decision: the function stops with `value` and goes on when the engine sends the
     answer back, which `target` (a local) gets, unless it is empty."""
@@ -428,19 +433,19 @@ class Yield(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Break(Statement):
     """The innermost loop ends."""
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Continue(Statement):
     """The innermost loop goes round again."""
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Try(Statement):
     """`body`; if it raises the runtime's exception `exception`, `handler` instead of the rest."""
     body: tuple[Statement, ...]
@@ -449,7 +454,7 @@ class Try(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Function(Node):
     """A generated function: its name, its parameters, its body."""
     name: str
@@ -463,7 +468,7 @@ class Function(Node):
 # lower_functions.py) besides the nodes above. `_V` is the state's variables, bound once at the
 # top of a function that reads them (its prologue, decided from what the IR reads).
 
-@attrs.frozen
+@node_class
 class Rule(Statement):
     """The statements one statement of the rules became, said first by a `# file:line` comment
     (again where a statement of the same line is nested in another)."""
@@ -471,7 +476,7 @@ class Rule(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Guard(Statement):
     """`then`, one simple statement, if `test` holds, written on the test's line (a located
     error raised, a loop left); `orelse` as an If's."""
@@ -481,7 +486,7 @@ class Guard(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Unless(Statement):
     """A refusal: `then`, one simple statement (a reason returned, a located error raised),
     unless `test` holds; `if not (test): then`, on two lines when long (an action's guard)."""
@@ -490,7 +495,7 @@ class Unless(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ForClause(Node):
     """`for target in iterable`, then `if test` for each of `tests`: a clause of Loops."""
     target: str
@@ -499,7 +504,7 @@ class ForClause(Node):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Loops(Expression):
     """A comprehension over clauses one inside the other: `[element for a in A if t for b in
     B]`, a set in `braces` (a cached function's index: caching.py)."""
@@ -509,7 +514,7 @@ class Loops(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ShortLoop(Statement):
     """`for target in iterable: body` on one line, a `remark` after it (a loop over a few
     values: no frame of its own)."""
@@ -520,7 +525,7 @@ class ShortLoop(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Rounds(Statement):
     """`body` at most `count` times, `name` counting the rounds from 0 (a Break leaves early);
     `exhausted` runs when every round ran."""
@@ -531,14 +536,14 @@ class Rounds(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Raise(Statement):
     """The exception `value` is raised (a located error, or a choice asked from outside a step)."""
     value: Expression
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class YieldFrom(Statement):
     """A step run inside this one (a chance node, a procedure that may choose): its decisions
     are this function's; `target` (a local), unless empty, gets what it returns."""
@@ -547,7 +552,7 @@ class YieldFrom(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Key(Expression):
     """The key of an entry of a variable or zone family: the family's name alone, or with its
     indexes."""
@@ -556,7 +561,7 @@ class Key(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ReadVar(Expression):
     """The state's variable entry `key`, `default` where it was never written."""
     key: Expression
@@ -564,7 +569,7 @@ class ReadVar(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class WriteVar(Statement):
     """The state's variable entry `key` gets a value."""
     key: Expression
@@ -572,14 +577,14 @@ class WriteVar(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Budget(Expression):
     """What is left of the step's budget `budget` (0: loop rounds, 1: units of work)."""
     budget: int
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Spend(Statement):
     """The step's budget `budget` loses `units`."""
     budget: int
@@ -587,21 +592,21 @@ class Spend(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Invalidate(Statement):
     """The cached values of functions that read what stamp `stamp` counts are stale."""
     stamp: int
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class AppendLog(Statement):
     """A line goes to the game's log."""
     value: Expression
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Between(Expression):
     """Whether `low <= value <= high`."""
     low: Expression
@@ -610,7 +615,7 @@ class Between(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Method(Expression):
     """A method of a value the function made (a dict of a component's attributes)."""
     value: Expression
@@ -619,14 +624,14 @@ class Method(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class CacheKey(Expression):
     """What a cached function keeps a value under: its one argument, or all of them together."""
     values: tuple[Expression, ...]
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class SetItem(Statement):
     """The entry `key` of a table the function keeps (a cache) gets a value."""
     table: Expression
@@ -635,7 +640,7 @@ class SetItem(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class NewList(Expression):
     """A new list of values."""
     items: tuple[Expression, ...] = ()
@@ -643,7 +648,7 @@ class NewList(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class NewDict(Expression):
     """A new dict of keys and their values."""
     keys: tuple[Expression, ...]
@@ -652,21 +657,21 @@ class NewDict(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Remark(Statement):
     """A comment in the generated code that says why the code around it is so."""
     text: str
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class JoinedText(Expression):
     """A text made of texts, in order (a move's name from its label's pieces)."""
     pieces: tuple[Expression, ...]
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ArgumentText(Expression):
     """A move's argument as its name shows it: a seat's "P<n>" (`of` "seat"), a component's or a
     cell's label (`of` "label", read from the state's entities), an enum member's name (`of`
@@ -680,27 +685,27 @@ class ArgumentText(Expression):
 
 # ---- listings (the legal moves' enumerators: lower_listing.py, lower_fused.py) ----------
 
-@attrs.frozen
+@node_class
 class EmptyList(Expression):
     """A new empty list (of moves, of a domain's values)."""
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Arguments(Expression):
     """A move's argument tuple, as the listings write it: `(a, b, )`."""
     items: tuple[Expression, ...]
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class SingleMoves(Expression):
     """The moves of one binder, one per value of a list: `[(v,) for v in values]`."""
     values: Expression
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class LabelSet(Expression):
     """The labels of a list's components (a column of labels read for each)."""
     column: str
@@ -708,7 +713,7 @@ class LabelSet(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ChargedDomain(Expression):
     """A domain gone through while its values are charged to the step's work budget, `per_value`
     each; `where` names the span an overrun is reported at."""
@@ -718,21 +723,21 @@ class ChargedDomain(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class TopOfZone(Expression):
     """The top (last) item of a zone's list, or none when it is empty."""
     zone: Expression
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Results(Expression):
     """Several values returned together: `a, b`."""
     items: tuple[Expression, ...]
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ByAction(Expression):
     """The listings of several actions by their indexes (`keys`, constants)."""
     keys: tuple[Expression, ...]
@@ -740,7 +745,7 @@ class ByAction(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Cached(Expression):
     """A value computed where it is first asked for and kept in the local `name` (set to UNSET
     before) for the other places that ask for it."""
@@ -749,7 +754,7 @@ class Cached(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class HostTest(Expression):
     """A test (`source`) that its maker knows to be `subject == constant` (negated: `not
     subject == constant`), or to begin with that comparison (not whole: `... and ...`), the
@@ -762,7 +767,7 @@ class HostTest(Expression):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class Append(Statement):
     """A value added at the end of the list in the local `collection`."""
     collection: str
@@ -770,7 +775,7 @@ class Append(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class AddToSet(Statement):
     """A value added to the set in the local `collection`."""
     collection: str
@@ -778,7 +783,7 @@ class AddToSet(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ChargeWork(Statement):
     """`units` taken from the step's work budget; past it, an error located at `where`."""
     units: Expression
@@ -786,7 +791,7 @@ class ChargeWork(Statement):
     span: Span | None = None
 
 
-@attrs.frozen
+@node_class
 class ShortIf(Statement):
     """An if whose body (a statement or two without blocks) is written on the if's own line."""
     test: Expression
