@@ -77,22 +77,15 @@ def test_switched_off_by_name():
     assert run_passes(function).body == (ir.Return(as_bool(X)),)
 
 
-def test_a_shared_subtree_is_rewritten_once():
+def test_a_shared_subtree_is_rewritten_once(monkeypatch):
     node = twice(X)
     for _ in range(40):
         node = ir.BoolOp("and", (node, node))
     module = sys.modules[remove_double_negation.__module__]
-    calls = []
+    calls: list = []
     original = module.inside
-
-    def counted(n):
-        calls.append(n)
-        return original(n)
-    module.inside = counted
-    try:
-        body = module.remove_double_negation(ir.Function("f", ("x",), (ir.If(node, ()),))).body
-    finally:
-        module.inside = original
+    monkeypatch.setattr(module, "inside", lambda n: calls.append(n) or original(n))
+    body = module.remove_double_negation(ir.Function("f", ("x",), (ir.If(node, ()),))).body
     assert len(calls) <= 41 * 4
     assert body[0].test.operands[0] is body[0].test.operands[1]
 
