@@ -23,11 +23,13 @@ from referee.dsl.visitor import Visitor
 
 from .board_tables import BoardTables
 from .not_native import NotNative
+from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+ORDERS = ("<", "<=", ">", ">=")     # (kernel_helpers.order's codes)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG")
 
 
@@ -56,7 +58,7 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(Visitor):
+class KernelSource(ZonesSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -75,12 +77,13 @@ class KernelSource(Visitor):
         self.size = 0
         self.refuse_unhandled()
         self.lay_out_vars()
+        self.lay_out_zones()
         self.slots = {name: self.size + k for k, name in enumerate(SLOTS)}
         self.size += len(SLOTS)
 
     # ---- what is refused whole ------------------------------------------------------------
     def refuse_unhandled(self) -> None:
-        refused = {ast.Zone: "zones", ast.Component: "components", ast.Trigger: "triggers",
+        refused = {ast.Trigger: "triggers",
                    ast.Procedure: "procedures", ast.Invariant: None, ast.Param: None}
         for declared in self.program.declarations.values():
             node = untag(declared.node if hasattr(declared, "node") else declared)
@@ -155,12 +158,12 @@ class KernelSource(Visitor):
         self.results()
         head = ["import numpy as np", "from numba import njit",
                 "from referee.interpreter.native.bot_random import below, seed_into",
-                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
-                "from referee.interpreter.native.random_stream import below as game_below, mix",
+                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, order, directions_of, has_line, ray, toward",
+                "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
-                *self.boards.constants()]
+                *self.boards.constants(), *self.zones_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -197,8 +200,14 @@ class KernelSource(Visitor):
         fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
         indent = "    " * len(binders)
         listed = [f"if legal_{action.name}(S, cur{arguments}):",
-                  f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n",
-                  f"    buf[n] = {code}", "    n += 1"]
+                  f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
+        alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
+        if alike is None:
+            listed += [f"    buf[n] = {code}", "    n += 1"]
+        else:                       # (moves of identical components are one move)
+            listed += [f"    code = {code}", f"    alike = {alike}(buf, start, n, code)", "    if alike < 0:",
+                       "        S[ERROR] = 1", "        return n", "    if alike == 0:", "        buf[n] = code",
+                       "        n += 1"]
         self.define(f"def moves_{action.name}(S, cur, buf, start):",
                     ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
@@ -222,6 +231,9 @@ class KernelSource(Visitor):
         if isinstance(domain, ast.Range):
             low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
             return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
+        zoned = self.zone_domain(domain, scope, var)
+        if zoned is not None:
+            return zoned
         t = self.type_of(domain)
         if not strip_optional(t).startswith("list["):
             raise NotNative(f"a domain of type {t}", domain.span)
@@ -235,6 +247,9 @@ class KernelSource(Visitor):
         return out
 
     def statement(self, node, scope, flow: bool) -> list:
+        zoned = self.zone_statement(node, scope)
+        if zoned is not None:
+            return zoned
         kind = type(node)
         if kind is ast.Assign or kind is ast.Augment:
             target = self.target(node.target, scope)
@@ -331,7 +346,7 @@ class KernelSource(Visitor):
                 *("    " + line for line in body), f"    {seat} = {seat} % PLAYERS + 1"]
 
     def setup(self) -> None:
-        lines = ["S[:] = 0", "S[CURRENT] = 1"]
+        lines = ["S[:] = 0", "S[CURRENT] = 1", *self.zones_setup()]
         for name, slot in self.vars.items():
             cells = 1
             for _, size, _ in slot.axes:
@@ -408,6 +423,9 @@ class KernelSource(Visitor):
         for members in self.game.enum_members.values():
             if name in members:
                 return str(members.index(name))
+        items = self.zone_name(node, scope)
+        if items is not None:
+            return items
         raise NotNative(f"the name {name} has no native form yet", node.span)
 
     def visit_Conditional(self, node, scope, want):
@@ -432,11 +450,14 @@ class KernelSource(Visitor):
             if node.op not in ("==", "!="):
                 raise NotNative("an order with none", node.span)
             return f"({self.expr(other, scope, t)} {node.op} {self.none_of(t)})"
-        if node.op not in ("==", "!=") and (self.type_of(left).endswith("?") or self.type_of(right).endswith("?")):
-            raise NotNative("an order between values that may be none", node.span)
+        may_be_none = self.type_of(left).endswith("?") or self.type_of(right).endswith("?")
         if strip_optional(t) not in ("int", "bool", "Player") and t not in self.boards.geometries \
-                and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members:
+                and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members \
+                and strip_optional(t) not in self.ids_of_type:
             raise NotNative(f"a comparison of {t}", node.span)
+        if may_be_none and node.op not in ("==", "!="):     # (false with none on either side, as the engine's)
+            return f"order({self.expr(left, scope, t)}, {self.expr(right, scope, t)}, {self.none_of(t)}, " \
+                   f"{ORDERS.index(node.op)})"
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
     def visit_Binary(self, node, scope, want):
@@ -451,6 +472,8 @@ class KernelSource(Visitor):
         return f"(-{self.expr(node.operand, scope, 'int')})"
 
     def visit_Subscript(self, node, scope, want):
+        if self.is_zone(node, scope):
+            return self.zone_items(node, scope)
         obj = untag(node.obj)
         if not isinstance(obj, ast.Name) or obj.id not in self.vars or obj.id in scope.names:
             raise NotNative("an index into other than a variable", node.span)
@@ -463,6 +486,9 @@ class KernelSource(Visitor):
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
 
     def visit_Member(self, node, scope, want):
+        where = self.zone_member(node, scope)
+        if where is not None:
+            return where
         t = self.type_of(node.collection)
         return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_of(t))})"
 
@@ -487,7 +513,8 @@ class KernelSource(Visitor):
                 raise NotNative("can_play of other than an action", node.span)
             player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
-        return self.boards.call(self, node, scope)
+        zoned = self.zone_call(node, scope)
+        return zoned if zoned is not None else self.boards.call(self, node, scope)
 
     def visit_Aggregate(self, node, scope, want):
         """A function of its own over the binder's domain (its locals as arguments)."""
@@ -533,7 +560,7 @@ class KernelSource(Visitor):
 def render(game) -> str:
     """The kernel module's source for a loaded game, or NotNative."""
     source = KernelSource(game)
-    return source.render() + driver(source)
+    return source.render() + ZONE_FUNCTIONS + driver(source)
 
 
 def driver(source: KernelSource) -> str:
