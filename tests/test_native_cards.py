@@ -62,4 +62,4 @@ def test_a_write_to_an_attribute_is_refused_with_its_line(tmp_path):
     assert game is not None, diagnostics
     with pytest.raises(NotNative) as refused:
         render(game)
-    assert refused.value.note() == f"{rules}:40: a write to the attribute gift has no native form yet"
+    assert refused.value.note() == f"{rules}:41: a write to the attribute gift has no native form yet"

@@ -15,18 +15,6 @@ def contains(items, x):
 
 
 @njit(cache=True)
-def order(a, b, none, op):
-    """a < b, a <= b, a > b or a >= b (op 0..3): false when either is none (runtime.order)."""
-    if a == none or b == none:
-        return False
-    if op == 0:
-        return a < b
-    if op == 1:
-        return a <= b
-    return a > b if op == 2 else a >= b
-
-
-@njit(cache=True)
 def board_at(at, row, col):
     """The cell at (row, col), -1 (none) off the board or for a none coordinate."""
     if row < 0 or col < 0 or row >= at.shape[0] or col >= at.shape[1]:

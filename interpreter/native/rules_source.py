@@ -29,7 +29,6 @@ INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
-ORDERS = ("<", "<=", ">", ">=")     # (kernel_helpers.order's codes)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG")
 
 
@@ -158,7 +157,7 @@ class KernelSource(ZonesSource, Visitor):
         self.results()
         head = ["import numpy as np", "from numba import njit",
                 "from referee.interpreter.native.bot_random import below, seed_into",
-                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, order, directions_of, has_line, ray, toward",
+                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
@@ -443,6 +442,9 @@ class KernelSource(ZonesSource, Visitor):
         return f"(not {self.expr(node.operand, scope, 'bool')})"
 
     def visit_Compare(self, node, scope, want):
+        compared = self.components_compared(node, scope)
+        if compared is not None:
+            return compared
         left, right = untag(node.left), untag(node.right)
         t = self.type_of(right) if isinstance(left, ast.Nothing) else self.type_of(left)
         if isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
@@ -450,14 +452,11 @@ class KernelSource(ZonesSource, Visitor):
             if node.op not in ("==", "!="):
                 raise NotNative("an order with none", node.span)
             return f"({self.expr(other, scope, t)} {node.op} {self.none_of(t)})"
-        may_be_none = self.type_of(left).endswith("?") or self.type_of(right).endswith("?")
+        if node.op not in ("==", "!=") and (self.type_of(left).endswith("?") or self.type_of(right).endswith("?")):
+            raise NotNative("an order between values that may be none", node.span)
         if strip_optional(t) not in ("int", "bool", "Player") and t not in self.boards.geometries \
-                and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members \
-                and strip_optional(t) not in self.ids_of_type:
+                and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members:
             raise NotNative(f"a comparison of {t}", node.span)
-        if may_be_none and node.op not in ("==", "!="):     # (false with none on either side, as the engine's)
-            return f"order({self.expr(left, scope, t)}, {self.expr(right, scope, t)}, {self.none_of(t)}, " \
-                   f"{ORDERS.index(node.op)})"
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
     def visit_Binary(self, node, scope, want):

@@ -191,6 +191,16 @@ class ZonesSource:
             raise NotNative(f"the attribute {node.name} of a {t} has no native form yet", node.span)
         return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))})"
 
+    def components_compared(self, node, scope):
+        """`a == b` or `a != b` of components (by id, none -1), else None."""
+        left, right = untag(node.left), untag(node.right)
+        if node.op not in ("==", "!=") or isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
+            return None
+        t = strip_optional(self.type_of(left))
+        if t not in self.ids_of_type:
+            return None
+        return f"({self.expr(left, scope, self.type_of(left))} {node.op} {self.expr(right, scope, self.type_of(right))})"
+
     def zone_member(self, node, scope):
         """`x in zone`: where x lies, not a scan (None if the collection is not a zone)."""
         if not self.is_zone(node.collection, scope):
