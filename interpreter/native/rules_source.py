@@ -23,6 +23,7 @@ from referee.dsl.visitor import Visitor
 
 from .board_tables import BoardTables
 from .not_native import NotNative
+from .lists_source import LIST_FUNCTIONS, ListsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
@@ -57,7 +58,7 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(ZonesSource, Visitor):
+class KernelSource(ZonesSource, ListsSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -460,6 +461,9 @@ class KernelSource(ZonesSource, Visitor):
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
     def visit_Binary(self, node, scope, want):
+        worked = self.arithmetic(node, scope)
+        if worked is not None:
+            return worked
         if node.op not in ("+", "-", "*", "%") or self.type_of(node) != "int":
             raise NotNative(f"the operator {node.op} here", node.span)
         left, right = self.expr(node.left, scope, "int"), self.expr(node.right, scope, "int")
@@ -473,6 +477,9 @@ class KernelSource(ZonesSource, Visitor):
     def visit_Subscript(self, node, scope, want):
         if self.is_zone(node, scope):
             return self.zone_items(node, scope)
+        item = self.list_item(node, scope)
+        if item is not None:
+            return item
         obj = untag(node.obj)
         if not isinstance(obj, ast.Name) or obj.id not in self.vars or obj.id in scope.names:
             raise NotNative("an index into other than a variable", node.span)
@@ -559,7 +566,7 @@ class KernelSource(ZonesSource, Visitor):
 def render(game) -> str:
     """The kernel module's source for a loaded game, or NotNative."""
     source = KernelSource(game)
-    return source.render() + ZONE_FUNCTIONS + driver(source)
+    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
 
 
 def driver(source: KernelSource) -> str:
