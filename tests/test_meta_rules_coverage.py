@@ -38,6 +38,7 @@ COVERED = {
     "docs/games/hearts.md": ("H", "test_hearts_rules.py", "hearts.rules"),
     "docs/games/backgammon.md": ("BG", "test_backgammon_rules.py", "backgammon.rules"),
     "docs/games/the-resistance.md": ("RS", "test_the_resistance_rules.py", "the-resistance.rules"),
+    "docs/games/skull.md": ("SK", "test_skull_rules.py", "skull.rules"),
 }
 
 
