@@ -11,14 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.runtime import random_source
-from referee.interpreter.tools.leaks import find_leak
 from referee.interpreter.tools.verify import verify
 
 try:
-    from scenario import Scenario, play_out
+    from scenario import Scenario, leaks_along_random_games, planted, play_out
 except ImportError:  # tests/ imported as a package
-    from tests.scenario import Scenario, play_out
+    from tests.scenario import Scenario, leaks_along_random_games, planted, play_out
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "skull.rules"
 
@@ -83,23 +81,11 @@ def test_SK02_coasters_in_hand_and_on_mats_are_seen_by_their_owner_only():
 
 
 def test_SK02_no_channel_tells_a_seat_another_player_s_coasters():
-    game = load_game(str(RULES), (), 4)[0]
-    for seed in range(3):
-        state, rng = game.new_initial_state(seed), random.Random(seed)
-        for step in range(60):
-            if state.is_terminal():
-                break
-            if step % 6 == 0:
-                for seat in range(1, 5):
-                    assert find_leak(state, seat, random_source.seed_state(seed * 10 + seat)) is None
-            state.apply(rng.choice(state.legal_moves()))
+    assert leaks_along_random_games(load_game(str(RULES), (), 4)[0], range(3), moves=60, every=6) == []
 
 
 def test_SK02_a_coaster_told_to_everybody_would_be_found(tmp_path):
-    text = RULES.read_text(encoding="utf-8").replace(
-        "move c to mat[current]", "move c to mat[current]\n  log \"{current} places {c}\"")
-    leaky = tmp_path / "leaky.rules"
-    leaky.write_text(text, encoding="utf-8")
+    leaky = planted(RULES, tmp_path, "move c to mat[current]", "move c to mat[current]\n  log \"{current} places {c}\"")
     game, diagnostics, _ = load_game(str(leaky), (), 3)
     assert diagnostics == []
     found = verify(game, games=3, shrink_failures=False, leaks="flows").failures
