@@ -35,6 +35,41 @@ class FlowSource:
                 self.define(f"def proc_{proc.name}{suffix}(S, cur{scope.params()}):",
                             self.block(proc.body, scope, flow=False))
 
+    # ---- triggers ----------------------------------------------------------------------------
+    def triggers(self, scope_class) -> None:
+        """fire_one_trigger(S, cur): the first trigger of the file whose condition holds (for the
+        first value of its binder that passes) runs, True; else False. run_triggers: until none
+        fires, LOOP_CAP times at most (Python's "triggers keep firing")."""
+        found = list(self.program.of_kind(ast.Trigger))
+        self.has_triggers = bool(found)
+        if not found:
+            return
+        fire = []
+        for trigger in found:
+            var = f"L_{trigger.binder.name}" if trigger.binder is not None else None
+            scope = scope_class({trigger.binder.name: var} if var else {})
+            self.define(f"def trigger_{trigger.name}(S, cur{scope.params()}):",
+                        self.block(trigger.body, scope, flow=False))
+            test = ["if " + self.expr(trigger.condition, scope, "bool") + ":",
+                    f"    trigger_{trigger.name}(S, cur{scope.params()})", "    return True"]
+            if var is None:
+                fire += test
+                continue
+            loop, _ = self.domain_loop(trigger.binder, scope_class(), var)
+            where = [] if trigger.binder.condition is None else \
+                ["if not (" + self.expr(trigger.binder.condition, scope, "bool") + "):", "    continue"]
+            fire += loop + indented(where + test)
+        self.define("def fire_one_trigger(S, cur):", fire + ["return False"])
+        self.define("def run_triggers(S, cur):",
+                    [f"for _ in range({LOOP_CAP}):", "    if not fire_one_trigger(S, cur):", "        return",
+                     "    if S[TERMINAL] or S[ERROR]:", "        return", "S[ERROR] = 1"])
+
+    def after_move(self) -> list:
+        """After an action, its triggers (Python: play_steps)."""
+        if not self.has_triggers:
+            return []
+        return ["if not (S[TERMINAL] or S[ERROR]):", "    run_triggers(S, cur)"]
+
     # ---- recursion: copies by depth (recursion.py) ------------------------------------------
     def find_recursion(self) -> None:
         self.groups = recursive_groups(self.program)
@@ -110,6 +145,19 @@ class FlowSource:
                     "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
                     "S[CURRENT] = cur", *self.block(node.body, scope, flow)]
         return None
+
+    def local_write(self, node, scope) -> list:
+        """A local (a `let`) given a new value, or updated."""
+        if not isinstance(node.target, ast.Target) or node.target.indexes:
+            raise NotNative("a write into a local", node.span)
+        name = scope.names[node.target.name]
+        value = self.expr(node.value, scope, self.type_of(node.value))
+        if isinstance(node, ast.Augment):
+            op = node.op.rstrip("=")
+            if op not in ("+", "-", "*"):
+                raise NotNative(f"the update {node.op}", node.span)
+            value = f"{name} {op} {value}"
+        return [f"{name} = {value}"]
 
     def loop(self, body: list, flow: bool) -> list:
         """A loop of the flow counts its rounds with the flow's jumps (reset by each move); one of

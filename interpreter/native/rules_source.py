@@ -82,7 +82,7 @@ class KernelSource(FlowSource, Visitor):
 
     # ---- what is refused whole ------------------------------------------------------------
     def refuse_unhandled(self) -> None:
-        refused = {ast.Zone: "zones", ast.Component: "components", ast.Trigger: "triggers",
+        refused = {ast.Zone: "zones", ast.Component: "components",
                    ast.Invariant: None, ast.Param: None}
         for declared in self.program.declarations.values():
             node = untag(declared.node if hasattr(declared, "node") else declared)
@@ -149,6 +149,7 @@ class KernelSource(FlowSource, Visitor):
     # ---- the module -------------------------------------------------------------------------
     def render(self) -> str:
         self.procedures(Scope)
+        self.triggers(Scope)
         for fn in self.functions.values():
             self.function(fn)
         for name, (index, action) in self.actions.items():
@@ -242,6 +243,8 @@ class KernelSource(FlowSource, Visitor):
 
     def statement(self, node, scope, flow: bool) -> list:
         kind = type(node)
+        if (kind is ast.Assign or kind is ast.Augment) and node.target.name in scope.names:
+            return self.local_write(node, scope)
         if kind is ast.Assign or kind is ast.Augment:
             target = self.target(node.target, scope)
             slot = self.vars[node.target.name]
@@ -327,7 +330,7 @@ class KernelSource(FlowSource, Visitor):
         for name in node.actions:
             index = self.actions[name][0]
             apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
-        apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
+        apply += [*self.after_move(), "S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
         return choose + [indent + line for line in apply]
 
     def turns(self, node, scope) -> list:
