@@ -10,6 +10,7 @@ above this one), which gives its exact record.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -24,6 +25,7 @@ from .rules_source import NotNative, render
 CACHE_ENV = "REFEREE_NATIVE_CACHE"
 FINISHED, STOPPED, TO_PYTHON = 0, 1, 2
 NO_TRAIL = np.zeros(1, dtype=np.int64)      # (no details asked)
+COMPILE_RECURSION = 20_000                  # Python's recursion limit while a kernel compiles
 DETAILED_MOVES = 1_000_000                  # the moves of one game analyze records at most natively
 
 
@@ -44,15 +46,16 @@ class Kernel:
         """Compile (or load from the cache) by playing one game: the seconds it took."""
         if self.compile_seconds is None:
             started = time.perf_counter()
-            self.module.playouts(np.arange(1, dtype=np.int64), 1, NO_TRAIL)
+            self.play(np.arange(1, dtype=np.int64), 1)
             self.compile_seconds = time.perf_counter() - started
         return self.compile_seconds
 
     def play(self, seeds, max_moves: int, trail=None):
         """(status, length, winners mask, scores, returns) arrays of the games of these seeds
         (trail: see `details`)."""
-        return self.module.playouts(np.asarray(seeds, dtype=np.int64), int(max_moves),
-                                    NO_TRAIL if trail is None else trail)
+        with deep_compiles():
+            return self.module.playouts(np.asarray(seeds, dtype=np.int64), int(max_moves),
+                                        NO_TRAIL if trail is None else trail)
 
     def records(self, seeds, max_moves: int, in_python, details: bool = False) -> list:
         """simulate_game's records of these seeds (with details: analyze's branching and
@@ -127,6 +130,18 @@ class Kernel:
                           outcome="draw" if not winners else "win" if len(winners) == 1 else "shared",
                           returns=[float(v) for v in returns] if game.declared_returns is not None else win_returns)
         return record
+
+
+@contextlib.contextmanager
+def deep_compiles():
+    """Numba compiles a function's callees inside its own compile: a recursive function's copies
+    by depth (recursion.py) nest beyond Python's default recursion limit."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, COMPILE_RECURSION))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def seeds_fit(seeds) -> bool:

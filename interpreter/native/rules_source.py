@@ -22,6 +22,7 @@ from referee.dsl.types import element_of, strip_optional
 from referee.dsl.visitor import Visitor
 
 from .board_tables import BoardTables
+from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
@@ -58,7 +59,7 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(ZonesSource, ListsSource, Visitor):
+class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -71,6 +72,7 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
         self.defs: list[str] = []           # the module's functions, in order
         self.fresh_count = 0
         self.boards = BoardTables(game)
+        self.find_recursion()
         self.actions = {a.name: (k, a) for k, a in enumerate(self.program.of_kind(ast.Action))}
         self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
         self.vars: dict[str, VarSlot] = {}
@@ -83,8 +85,7 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
 
     # ---- what is refused whole ------------------------------------------------------------
     def refuse_unhandled(self) -> None:
-        refused = {ast.Trigger: "triggers",
-                   ast.Procedure: "procedures", ast.Invariant: None, ast.Param: None}
+        refused = {ast.Invariant: None, ast.Param: None}
         for declared in self.program.declarations.values():
             node = untag(declared.node if hasattr(declared, "node") else declared)
             for cls, what in refused.items():
@@ -149,6 +150,8 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
 
     # ---- the module -------------------------------------------------------------------------
     def render(self) -> str:
+        self.procedures(Scope)
+        self.triggers(Scope)
         for fn in self.functions.values():
             self.function(fn)
         for name, (index, action) in self.actions.items():
@@ -170,9 +173,10 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
         self.defs.append("@njit\n" + header + "\n" + "\n".join("    " + line for line in body or ["pass"]))
 
     def function(self, fn) -> None:
-        scope = Scope({p.name: f"L_{p.name}" for p in fn.parameters})
-        value = self.expr(fn.body, scope, self.type_of(fn.body))
-        self.define(f"def fn_{fn.name}(S, cur{scope.params()}):", [f"return {value}"])
+        for suffix in self.copies(fn.name):         # (one a depth, for a recursive function)
+            scope = Scope({p.name: f"L_{p.name}" for p in fn.parameters})
+            value = self.expr(fn.body, scope, self.type_of(fn.body))
+            self.define(f"def fn_{fn.name}{suffix}(S, cur{scope.params()}):", [f"return {value}"])
 
     def action(self, index: int, action) -> None:
         binders = action.binders
@@ -228,6 +232,8 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
             return [f"for {var} in range({size}):"], str(size)
         if isinstance(domain, ast.Name) and domain.id == "players" and domain.id not in scope.names:
             return [f"for {var} in range(1, PLAYERS + 1):"], "PLAYERS"
+        if isinstance(domain, ast.Call) and domain.name == "reversed":
+            return self.reversed_loop(domain, scope, var)
         if isinstance(domain, ast.Range):
             low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
             return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
@@ -251,6 +257,8 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
         if zoned is not None:
             return zoned
         kind = type(node)
+        if (kind is ast.Assign or kind is ast.Augment) and node.target.name in scope.names:
+            return self.local_write(node, scope)
         if kind is ast.Assign or kind is ast.Augment:
             target = self.target(node.target, scope)
             slot = self.vars[node.target.name]
@@ -293,6 +301,9 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
             return self.play(node)
         if flow and kind is ast.Turns:
             return self.turns(node, scope)
+        lines = self.flow_statement(node, scope, flow)
+        if lines is not None:
+            return lines
         raise NotNative(f"the statement {kind.__name__} has no native form yet", node.span)
 
     def target(self, target, scope) -> str:
@@ -333,7 +344,7 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
         for name in node.actions:
             index = self.actions[name][0]
             apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
-        apply += ["S[MOVES] += 1", "if S[TERMINAL] or S[ERROR]:", "    return"]
+        apply += [*self.after_move(), "S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
         return choose + [indent + line for line in apply]
 
     def turns(self, node, scope) -> list:
@@ -343,7 +354,8 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
         body = self.block(node.body, scope, flow=True)
         return [f"{seat} = {start}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
                 "while True:", f"    if {until}:", "        break", f"    cur = {seat}", f"    S[CURRENT] = {seat}",
-                *("    " + line for line in body), f"    {seat} = {seat} % PLAYERS + 1"]
+                *("    " + line for line in body), f"    {seat} = {seat} % PLAYERS + 1",
+                *("    " + line for line in self.jumped())]
 
     def setup(self) -> None:
         lines = ["S[:] = 0", "S[CURRENT] = 1", *self.zones_setup()]
@@ -363,7 +375,7 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
             raise NotNative("a game with no flow")
         body = self.block(flow.body, Scope(), flow=True)
         self.define("def run_flow(S, mt, buf, max_moves, T):",
-                    ["cur = S[CURRENT]", *body, "by_score(S)"])
+                    ["cur = S[CURRENT]", "jumps = 0", *body, "by_score(S)"])
 
     def results(self) -> None:
         score = returns = None
@@ -418,6 +430,8 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
             if value.__class__ not in (int, bool):
                 raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
             return str(int(value))
+        if name in self.game.types.options:
+            return str(name in self.game.options)
         if name in self.vars and not self.vars[name].axes:
             return f"S[{self.vars[name].offset}]"
         for members in self.game.enum_members.values():
@@ -454,7 +468,7 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
                 raise NotNative("an order with none", node.span)
             return f"({self.expr(other, scope, t)} {node.op} {self.none_of(t)})"
         if node.op not in ("==", "!=") and (self.type_of(left).endswith("?") or self.type_of(right).endswith("?")):
-            raise NotNative("an order between values that may be none", node.span)
+            return self.order_with_none(node, left, right, scope)
         if strip_optional(t) not in ("int", "bool", "Player") and t not in self.boards.geometries \
                 and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members:
             raise NotNative(f"a comparison of {t}", node.span)
@@ -505,7 +519,10 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
         name, args = node.name, node.arguments
         if name in self.functions:
             values = [self.expr(a, scope, self.type_of(a)) for a in args]
-            return f"fn_{name}(S, cur{''.join(', ' + v for v in values)})"
+            suffix = self.callee_suffix(name)
+            if suffix is None:
+                return f"too_deep(S, {self.zero_of(self.type_of(node), node.span)})"
+            return f"fn_{name}{suffix}(S, cur{''.join(', ' + v for v in values)})"
         if name in ("next", "previous") and len(args) == 1:
             p = self.expr(args[0], scope, "Player")
             return f"({p} % PLAYERS + 1)" if name == "next" else f"(({p} - 2) % PLAYERS + 1)"
@@ -513,6 +530,8 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
             domain = untag(args[0])
             low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
             return f"pick_in(S, {low}, {high})"
+        if name == "pick" and len(args) == 1:
+            return self.pick_from(node, scope)
         if name == "can_play":
             action = untag(args[0])
             if not isinstance(action, ast.Name) or action.id not in self.actions:
@@ -557,7 +576,8 @@ class KernelSource(ZonesSource, ListsSource, Visitor):
         if kind in ("min", "max"):
             better = "<" if kind == "min" else ">"
             return [f"best = {INT_NONE}", "found = False"], \
-                [f"v = {value}", f"if not found or v {better} best:", "    best = v", "    found = True"], ["return best"]
+                [f"v = {value}", f"if v == {self.none_of(self.type_of(node))}:", "    continue",
+                 f"if not found or v {better} best:", "    best = v", "    found = True"], ["return best"]
         if kind in ("filter", "map"):
             return ["n = 0"], [f"out[n] = {value if kind == 'map' else var}", "n += 1"], ["return out[:n]"]
         raise NotNative(f"the aggregate {kind} has no native form yet", node.span)
@@ -572,7 +592,7 @@ def render(game) -> str:
 def driver(source: KernelSource) -> str:
     """The batch entry: games of the given seeds played to their end, their results as arrays."""
     players = source.players
-    return f'''
+    return PICK_ITEM + ORDER_HELPERS + f'''
 @njit
 def pick_in(S, low, high):
     """pick(low..high): the game's own random stream (splitmix64), its state in S[RNG]."""

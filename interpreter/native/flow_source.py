@@ -1,0 +1,239 @@
+"""The flow's constructs in a native kernel (a mixin of rules_source.KernelSource): procedures
+(called from the flow, from effects and by `after`), `after PROC(...): VALUE` on a copy of the
+state, the loops (`while`, `repeat ... until`) in the flow and in effects, `turn P { ... }`,
+`reversed(a..b)` as a domain, and `pick` of a list from the game's own random stream.
+
+Where Python stops a game that runs on (a flow that loops LOOP_CAP times without a move, a
+`while` or `repeat` of LOOP_CAP rounds), the kernel sets its error slot at the same point, so
+that game is played again in Python and gives Python's error.
+"""
+from __future__ import annotations
+
+from referee.dsl import ast
+from referee.dsl.types import element_of, strip_optional
+
+from ..runtime.values import LOOP_CAP
+from .not_native import NotNative
+from .recursion import DEPTHS, recursive_groups
+
+STOPS = ["if S[TERMINAL] or S[ERROR]:", "    return"]        # after a call that may finish the game
+
+
+def indented(lines: list) -> list:
+    return ["    " + line for line in lines or ["pass"]]
+
+
+class FlowSource:
+    """Procedures, `after`, loops and turns for KernelSource (which gives block, expr, define,
+    fresh, type_of and the Scope class)."""
+
+    def procedures(self, scope_class) -> None:
+        """proc_NAME(S, cur, its parameters): a procedure's body as effects (no decision in it)."""
+        for proc in self.program.of_kind(ast.Procedure):
+            for suffix in self.copies(proc.name):
+                scope = scope_class({p.name: f"L_{p.name}" for p in proc.parameters})
+                self.define(f"def proc_{proc.name}{suffix}(S, cur{scope.params()}):",
+                            self.block(proc.body, scope, flow=False))
+
+    # ---- triggers ----------------------------------------------------------------------------
+    def triggers(self, scope_class) -> None:
+        """fire_one_trigger(S, cur): the first trigger of the file whose condition holds (for the
+        first value of its binder that passes) runs, True; else False. run_triggers: until none
+        fires, LOOP_CAP times at most (Python's "triggers keep firing")."""
+        found = list(self.program.of_kind(ast.Trigger))
+        self.has_triggers = bool(found)
+        if not found:
+            return
+        fire = []
+        for trigger in found:
+            var = f"L_{trigger.binder.name}" if trigger.binder is not None else None
+            scope = scope_class({trigger.binder.name: var} if var else {})
+            self.define(f"def trigger_{trigger.name}(S, cur{scope.params()}):",
+                        self.block(trigger.body, scope, flow=False))
+            test = ["if " + self.expr(trigger.condition, scope, "bool") + ":",
+                    f"    trigger_{trigger.name}(S, cur{scope.params()})", "    return True"]
+            if var is None:
+                fire += test
+                continue
+            loop, _ = self.domain_loop(trigger.binder, scope_class(), var)
+            where = [] if trigger.binder.condition is None else \
+                ["if not (" + self.expr(trigger.binder.condition, scope, "bool") + "):", "    continue"]
+            fire += loop + indented(where + test)
+        self.define("def fire_one_trigger(S, cur):", fire + ["return False"])
+        self.define("def run_triggers(S, cur):",
+                    [f"for _ in range({LOOP_CAP}):", "    if not fire_one_trigger(S, cur):", "        return",
+                     "    if S[TERMINAL] or S[ERROR]:", "        return", "S[ERROR] = 1"])
+
+    def after_move(self) -> list:
+        """After an action, its triggers (Python: play_steps)."""
+        if not self.has_triggers:
+            return []
+        return ["if not (S[TERMINAL] or S[ERROR]):", "    run_triggers(S, cur)"]
+
+    # ---- recursion: copies by depth (recursion.py) ------------------------------------------
+    def find_recursion(self) -> None:
+        self.groups = recursive_groups(self.program)
+        self.depth = None           # while a copy renders: (its group, its depth)
+
+    def copies(self, name: str):
+        """The suffixes of a function's or procedure's copies, each rendered in its turn."""
+        group = self.groups.get(name)
+        if group is None:
+            yield ""
+            return
+        outer = self.depth
+        for k in range(DEPTHS):
+            self.depth = (group, k)
+            yield f"_d{k}"
+        self.depth = outer
+
+    def callee_suffix(self, name: str):
+        """The suffix of the copy a call goes to here ('' when not recursive), None past the last."""
+        group = self.groups.get(name)
+        if group is None:
+            return ""
+        if self.depth is None or self.depth[0] != group:
+            return "_d0"
+        deeper = self.depth[1] + 1
+        return f"_d{deeper}" if deeper < DEPTHS else None
+
+    def zero_of(self, t: str, span) -> str:
+        """A value of type t that a call too deep gives (its game then plays in Python)."""
+        base = strip_optional(t)
+        if base == "bool":
+            return "False"
+        if base == "int" or base == "Player" or base in self.game.enum_members or base in self.boards.geometries:
+            return "0"
+        raise NotNative(f"a recursive function of type {t}", span)
+
+    def proc_call(self, name: str, arguments: str, state: str = "S") -> list:
+        suffix = self.callee_suffix(name)
+        if suffix is None:
+            return ["S[ERROR] = 1"]
+        return [f"proc_{name}{suffix}({state}, cur{arguments})"]
+
+    def procedure_named(self, name: str, span):
+        found = self.program.get(name)
+        node = ast.untag(found)[0] if found is not None else None
+        if not isinstance(node, ast.Procedure):
+            raise NotNative(f"the call of {name}, no procedure", span)
+        return node
+
+    def call_arguments(self, node, scope) -> str:
+        proc = self.procedure_named(node.name if hasattr(node, "name") else node.procedure, node.span)
+        if len(node.arguments) != len(proc.parameters):
+            raise NotNative(f"{proc.name} called with {len(node.arguments)} arguments", node.span)
+        return "".join(", " + self.expr(a, scope, self.type_of(a)) for a in node.arguments)
+
+    # ---- statements --------------------------------------------------------------------------
+    def flow_statement(self, node, scope, flow: bool):
+        """The lines of a statement this mixin renders, or None for the others."""
+        kind = type(node)
+        if kind is ast.CallStatement:
+            return [*self.proc_call(node.name, self.call_arguments(node, scope)), *STOPS]
+        if kind is ast.While:
+            test = ["if not (" + self.expr(node.condition, scope, "bool") + "):", "    break"]
+            return self.loop(test + self.block(node.body, scope, flow), flow)
+        if kind is ast.Repeat:
+            inner = scope.child()
+            body = self.block(node.body, inner, flow)
+            if node.until is not None:
+                body += ["if " + self.expr(node.until, inner, "bool") + ":", "    break"]
+            return self.loop(body, flow)
+        if flow and kind is ast.Turn:
+            return ["cur = " + self.expr(node.player, scope, "Player"),
+                    "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
+                    "S[CURRENT] = cur", *self.block(node.body, scope, flow)]
+        return None
+
+    def local_write(self, node, scope) -> list:
+        """A local (a `let`) given a new value, or updated."""
+        if not isinstance(node.target, ast.Target) or node.target.indexes:
+            raise NotNative("a write into a local", node.span)
+        name = scope.names[node.target.name]
+        value = self.expr(node.value, scope, self.type_of(node.value))
+        if isinstance(node, ast.Augment):
+            op = node.op.rstrip("=")
+            if op not in ("+", "-", "*"):
+                raise NotNative(f"the update {node.op}", node.span)
+            value = f"{name} {op} {value}"
+        return [f"{name} = {value}"]
+
+    def loop(self, body: list, flow: bool) -> list:
+        """A loop of the flow counts its rounds with the flow's jumps (reset by each move); one of
+        effects counts its own rounds (Python's Rounds: LOOP_CAP at most)."""
+        if flow:
+            return ["while True:", *indented(body), *indented(self.jumped())]
+        rounds = self.fresh("rounds")
+        return [f"{rounds} = 0", "while True:",
+                *indented([f"{rounds} += 1", f"if {rounds} > {LOOP_CAP}:", "    S[ERROR] = 1", "    return", *body])]
+
+    def jumped(self) -> list:
+        """A jump back in the flow: Python stops a flow that jumps LOOP_CAP times without a move."""
+        return ["jumps += 1", f"if jumps > {LOOP_CAP}:", "    S[ERROR] = 1", "    return"]
+
+    # ---- expressions -------------------------------------------------------------------------
+    def visit_After(self, node, scope, want):
+        """A function of its own: the procedure run on a copy of S, the value read there (an
+        error on the copy is the game's; its finish is not)."""
+        name = self.fresh("after_")
+        arguments = self.call_arguments(node, scope)
+        value = self.expr(node.value, scope, self.type_of(node.value))
+        self.define(f"def {name}_value(S, cur{scope.params()}):", [f"return {value}"])
+        self.define(f"def {name}(S, cur{scope.params()}):",
+                    ["C = S.copy()", *self.proc_call(node.procedure, arguments, "C"),
+                     f"value = {name}_value(C, cur{scope.params()})",
+                     "if C[ERROR]:", "    S[ERROR] = 1", "return value"])
+        return f"{name}(S, cur{scope.params()})"
+
+    def reversed_loop(self, domain, scope, var: str) -> tuple:
+        """`reversed(a..b)` as a domain: b down to a."""
+        inner = ast.untag(domain.arguments[0])[0] if len(domain.arguments) == 1 else None
+        if not isinstance(inner, ast.Range):
+            raise NotNative("reversed of other than a range", domain.span)
+        low, high = self.expr(inner.low, scope, "int"), self.expr(inner.high, scope, "int")
+        return [f"for {var} in range({high}, {low} - 1, -1):"], f"max(0, {high} - {low} + 1)"
+
+    def order_with_none(self, node, left, right, scope) -> str:
+        """An order where a side may be none: false then (runtime.values.order)."""
+        left_type, right_type = self.type_of(left), self.type_of(right)
+        for t in (left_type, right_type):
+            if strip_optional(t) not in ("int", "Player") and strip_optional(t) not in self.game.enum_members:
+                raise NotNative(f"an order of {t}", node.span)
+        return (f"{ORDERS[node.op]}({self.expr(left, scope, left_type)}, {self.expr(right, scope, right_type)}, "
+                f"{self.none_of(left_type)}, {self.none_of(right_type)})")
+
+    def pick_from(self, node, scope) -> str:
+        """pick(a list): one of its items from the game's own stream (none: an empty list)."""
+        t = self.type_of(node.arguments[0])
+        if not t.startswith("list["):
+            raise NotNative(f"pick of a {t}", node.span)
+        items = self.expr(node.arguments[0], scope, t)
+        return f"pick_item(S, {items}, {self.none_of(element_of(t))})"
+
+
+PICK_ITEM = '''
+@njit
+def too_deep(S, value):
+    """A call nested deeper than the kernel's copies of a recursive function: Python plays it."""
+    S[ERROR] = 1
+    return value
+
+@njit
+def pick_item(S, items, none):
+    """pick(a list): the game's own random stream, as pick_in."""
+    if len(items) == 0:
+        return none
+    index, state = game_below(np.uint64(S[RNG]), len(items))
+    S[RNG] = np.int64(state)
+    return items[index]
+'''
+
+
+ORDERS = {"<": "less", "<=": "less_or_equal", ">": "greater", ">=": "greater_or_equal"}
+ORDER_HELPERS = "".join(f'''
+@njit
+def {name}(a, b, a_none, b_none):
+    """a {op} b, false when either is none (as runtime.values.order)."""
+    return a != a_none and b != b_none and a {op} b
+''' for op, name in ORDERS.items())

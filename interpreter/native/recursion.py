@@ -1,0 +1,58 @@
+"""Which rules functions and procedures call themselves, through others or `after`: a native
+kernel renders each of those as copies by depth (Numba's cache cannot load a recursive function:
+numba/numba#6061, a segmentation fault), the last depth's calls setting the error slot (that
+game is then played in Python).
+"""
+from __future__ import annotations
+
+from referee.dsl import ast
+
+from .not_native import NotNative
+
+DEPTHS = 6          # the copies of a recursive function: calls nested deeper play in Python
+
+
+def callees(node, functions, procedures, actions) -> set:
+    """The functions, procedures and actions (by `can_play`) a body calls."""
+    out = set()
+    for item in ast.walk(node):
+        if isinstance(item, ast.Call) and (item.name in functions or item.name in procedures):
+            out.add(item.name)
+        elif isinstance(item, ast.Call) and item.name == "can_play" and item.arguments:
+            target = ast.untag(item.arguments[0])[0]
+            if isinstance(target, ast.Name) and target.id in actions:
+                out.add(target.id)
+        elif isinstance(item, (ast.After, ast.CallStatement)):
+            out.add(item.procedure if isinstance(item, ast.After) else item.name)
+    return out
+
+
+def recursive_groups(program) -> dict:
+    """name -> the group of names (a cycle of calls) it belongs to, for the names in a cycle."""
+    functions = {f.name: f for f in program.of_kind(ast.Function)}
+    procedures = {p.name: p for p in program.of_kind(ast.Procedure)}
+    actions = {a.name: a for a in program.of_kind(ast.Action)}
+    bodies = {**{n: f.body for n, f in functions.items()}, **{n: p.body for n, p in procedures.items()},
+              **{n: (tuple(b.condition for b in a.binders if b.condition is not None), a.body)
+                 for n, a in actions.items()}}
+    calls = {name: callees(body, functions, procedures, actions) for name, body in bodies.items()}
+    groups = {}
+    for name in calls:
+        reach = reachable(calls, name)
+        if name in reach:
+            group = frozenset(other for other in reach if name in reachable(calls, other))
+            groups[name] = group
+    for name, group in groups.items():
+        if name in actions:
+            raise NotNative(f"a recursion through can_play({name}) has no native form yet", actions[name].span)
+    return groups
+
+
+def reachable(calls: dict, start: str) -> set:
+    seen, stack = set(), list(calls.get(start, ()))
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            stack.extend(calls.get(name, ()))
+    return seen

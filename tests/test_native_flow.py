@@ -1,0 +1,114 @@
+"""The flow's constructs in native kernels (issue 24): procedures, `after`, recursion through it,
+triggers, `repeat`/`while`/`turn`, options and chance draws give the games Python gives, move for
+move. Backgammon with its doubling cube, and tests/native/flow-constructs.rules (every construct
+in one small race), each compiled once per run at most (Numba's cache keeps them between runs)."""
+import pytest
+
+from referee.interpreter.engine import load_game
+from referee.interpreter.play.simulate import simulate_game
+
+numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
+from referee.interpreter.native.recursion import DEPTHS, recursive_groups  # noqa: E402
+from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+
+CONSTRUCTS = "tests/native/flow-constructs.rules"
+
+
+def records_of(kernel, seeds, max_moves=10_000):
+    """(native records, Python records, the seeds the kernel handed to Python)."""
+    handed = []
+
+    def in_python(seed):
+        handed.append(seed)
+        return simulate_game(kernel.game, seed, max_moves)
+    native = kernel.records(seeds, max_moves, in_python)
+    return native, [simulate_game(kernel.game, seed, max_moves) for seed in seeds], handed
+
+
+@pytest.fixture(scope="module")
+def backgammon_cube():
+    game, _, _ = load_game("games/backgammon.rules", options=["cube"], players=2)
+    return load_kernel(game)
+
+
+@pytest.fixture(scope="module")
+def constructs():
+    game, diagnostics, _ = load_game(CONSTRUCTS, players=3, options=["bonus"])
+    assert game is not None, diagnostics
+    return load_kernel(game)
+
+
+def test_backgammon_with_the_cube_plays_the_python_games(backgammon_cube):
+    native, python, handed = records_of(backgammon_cube, range(1, 31))
+    assert native == python and handed == []
+    assert {r["returns"][0] for r in python} - {1.0, -1.0}         # (a double taken, or a gammon)
+
+
+def test_every_construct_plays_the_python_games(constructs):
+    native, python, handed = records_of(constructs, range(1, 61))
+    assert native == python and handed == []
+    assert all(r["finished"] for r in python) and {tuple(r["winners"]) for r in python} >= {(1,), (2,), (3,)}
+
+
+def test_a_game_stopped_at_max_moves_is_the_same_unfinished_game(constructs):
+    native, python, _ = records_of(constructs, range(5), max_moves=7)
+    assert native == python and not any(r["finished"] for r in native)
+
+
+def test_a_recursion_deeper_than_the_kernel_copies_plays_in_python():
+    game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
+    kernel = load_kernel(game)
+    status, *_ = kernel.play(range(1, 6), 10_000)
+    assert list(status) == [TO_PYTHON] * 5
+    native, python, handed = records_of(kernel, range(1, 6))
+    assert native == python and handed == list(range(1, 6))
+
+
+# ---- what is rendered, what is refused -----------------------------------------------------
+
+def test_the_recursive_functions_are_found():
+    game, _, _ = load_game("games/backgammon.rules", players=2)
+    assert recursive_groups(game.program) == {"can_play_dice": frozenset({"can_play_dice"})}
+    source = render(game)
+    assert f"def fn_can_play_dice_d{DEPTHS - 1}(" in source and "def fn_can_play_dice(" not in source
+
+
+def test_an_option_is_a_constant_of_the_kernel():
+    without, _, _ = load_game("games/backgammon.rules", players=2)
+    with_cube, _, _ = load_game("games/backgammon.rules", players=2, options=["cube"])
+    assert render(without) != render(with_cube)
+
+
+RULES = '''game "Asked" {{
+  players 2
+}}
+
+var n: int = 0
+
+action wait "wait" {{
+}}
+
+{declaration}
+
+flow {{
+  turns from 1 {{
+    {flow}
+  }}
+}}
+'''
+
+
+@pytest.mark.parametrize("declaration, flow, line, what", [
+    ("proc ask() {\n  play wait by current\n}", "ask()", 11, "the statement PlayBy has no native form yet"),
+    ("trigger asked when n > 3 {\n  choose k in 1..2 by current {\n    n = k\n  }\n}", "play wait", 11,
+     "the statement Choose has no native form yet"),
+])
+def test_a_construct_without_native_form_is_refused_with_its_line(tmp_path, declaration, flow, line, what):
+    rules = tmp_path / "asked.rules"
+    rules.write_text(RULES.format(declaration=declaration, flow=flow))
+    game, diagnostics, _ = load_game(str(rules), players=2)
+    assert game is not None, diagnostics
+    with pytest.raises(NotNative) as refused:
+        render(game)
+    assert refused.value.note() == f"{rules}:{line}: {what}"
