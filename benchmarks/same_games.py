@@ -1,5 +1,6 @@
 """Do native playouts give the same games as Python? For every rules file of games/ and
-games/variants/ at every player count whose kernel renders, `referee simulate FILE -n N
+games/variants/ at every player count, without options and with each declared option, whose
+kernel renders, `referee simulate FILE -n N
 --seed 1 --json --engine native` against `--engine python`, compared apart from the timing
 (issue 24). Files that do not render natively are listed with the construct that stops them.
 
@@ -17,8 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def summary(path, players, n, engine) -> dict:
-    out = subprocess.run([sys.executable, "-m", "referee", "simulate", str(path), "--players", str(players),
+def summary(path, players, options, n, engine) -> dict:
+    chosen = [word for option in options for word in ("--option", option)]
+    out = subprocess.run([sys.executable, "-m", "referee", "simulate", str(path), "--players", str(players), *chosen,
                           "-n", str(n), "--seed", "1", "--json", "--engine", engine, "-j", "1"],
                          cwd=ROOT, capture_output=True, text=True)
     result = json.loads(out.stdout)
@@ -41,16 +43,19 @@ def main(argv=None) -> int:
             continue
         probe, _, _ = load_game(str(path))
         low, high = player_range(probe.program)
+        choices = [()] + [(option,) for option in sorted(probe.types.options)]
         for players in range(low, high + 1):
-            game, _, _ = load_game(str(path), players=players)
-            try:
-                render(game)
-            except NotNative as refused:
-                print(f"python  {path.relative_to(ROOT)} {players}p: {refused.note()}")
-                continue
-            same = summary(path, players, args.n, "native") == summary(path, players, args.n, "python")
-            differ += not same
-            print(f"{'same' if same else 'DIFFER'}    {path.relative_to(ROOT)} {players}p")
+            for options in choices:
+                game, _, _ = load_game(str(path), players=players, options=options)
+                what = f"{path.relative_to(ROOT)} {players}p" + "".join(f" --option {o}" for o in options)
+                try:
+                    render(game)
+                except NotNative as refused:
+                    print(f"python  {what}: {refused.note()}")
+                    continue
+                same = summary(path, players, options, args.n, "native") == summary(path, players, options, args.n, "python")
+                differ += not same
+                print(f"{'same' if same else 'DIFFER'}    {what}")
     return 1 if differ else 0
 
 

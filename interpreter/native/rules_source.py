@@ -321,6 +321,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         parts = [self.expr(i, scope, self.type_of(i)) for i in indexes]
         sizes = [size for _, size, _ in slot.axes]
         positions = [f"({p}) - {first}" for p, (first, _, _) in zip(parts, slot.axes)]
+        if len(parts) == 2:         # (no arrays made: a cell of two indexes is read at every turn)
+            return f"cell_of2({slot.offset}, {positions[0]}, {sizes[0]}, {positions[1]}, {sizes[1]})"
         return f"cell_at({slot.offset}, np.array([{', '.join(positions)}]), np.array([{', '.join(map(str, sizes))}]))" \
             if len(parts) > 1 else f"cell_of({slot.offset}, {positions[0]}, {sizes[0]})"
 
@@ -612,6 +614,13 @@ def read(S, i, default):
 @njit
 def cell_of(offset, position, size):
     return offset + position if 0 <= position < size else -1
+
+
+@njit
+def cell_of2(offset, first, first_size, second, second_size):
+    if not (0 <= first < first_size and 0 <= second < second_size):
+        return -1
+    return offset + first * second_size + second
 
 
 @njit
