@@ -3,6 +3,8 @@ ir.Function rendered (render_python.py) with the state's tables it reads bound a
 executed into the generated module's namespace."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from referee.dsl import ast
 from referee.dsl.types import BOOL, ListOf
 
@@ -20,7 +22,6 @@ from .expression_facts import facts_of
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
-COLUMN = "_A"           # _A<k>: the column of component attribute k
 
 
 def tables_read(body: tuple) -> set:
@@ -32,12 +33,13 @@ def is_generator(function: ir.Function) -> bool:
     return facts_of(function).generator
 
 
-def prologue(body: tuple) -> tuple:
-    """`_Z = s.zones`, ... `_A3 = s.columns[3]`: the tables the body reads, bound first."""
+def prologue(body: tuple, columns: Mapping[str, int]) -> tuple:
+    """`_Z = s.zones`, ... `_A3 = s.columns[3]`: the tables the body reads, bound first;
+    `columns`, the local of each component attribute's column -> its index in s.columns."""
     read = tables_read(body)
     bound = [ir.Assign(local, ir.ReadState(field)) for local, field in TABLES if local in read]
-    columns = sorted(int(name[len(COLUMN):]) for name in read if name.startswith(COLUMN) and name[len(COLUMN):].isdigit())
-    bound += [ir.Assign(f"{COLUMN}{k}", ir.Item(ir.ReadState("columns"), ir.Constant(k))) for k in columns]
+    bound += [ir.Assign(local, ir.Item(ir.ReadState("columns"), ir.Constant(k)))
+              for local, k in sorted(columns.items(), key=lambda column: column[1]) if local in read]
     return tuple(bound)
 
 
@@ -75,7 +77,8 @@ class FunctionLowering:
                 optimised = run_passes(function, self.game.passes_off)
                 # a step stays a generator even where the passes took out its every choice
                 function = optimised if is_generator(optimised) or not is_generator(function) else function
-            whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
+            whole = ir.Function(function.name, function.params, prologue(function.body, self.game.column_locals())
+                                + function.body, function.span)
             made = generated(whole, comment, by_rule, comments)
         except RecursionError as error:
             raise too_deep(error, function.span) from None

@@ -310,6 +310,11 @@ class Game:
             k = self.column_index[name] = len(self.column_index)
         return f"_A{k}"
 
+    def column_locals(self) -> dict:
+        """The local of each component attribute's column so far (component_column) -> its
+        index in the state's columns."""
+        return {self.component_column(name): k for name, k in self.column_index.items()}
+
     def cell_column(self, name) -> list:
         """The attribute `name` of every board cell, indexed by the cell (cells never change)."""
         if name not in self.cell_columns:
