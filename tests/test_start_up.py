@@ -18,14 +18,15 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 
 
-def imported_by(*argv):
-    done = subprocess.run([sys.executable, "-c", CHILD, *argv], cwd=ROOT, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def printed(code, *argv) -> str:
+    """The last line the code printed, run in a new Python process from the checkout."""
+    done = subprocess.run([sys.executable, "-c", code, *argv], cwd=ROOT, capture_output=True, text=True, check=True)
+    return done.stdout.strip().splitlines()[-1]
 
 
 @pytest.fixture(scope="module")
 def check_imports():
-    return imported_by("games/tic-tac-toe.rules")
+    return json.loads(printed(CHILD, "games/tic-tac-toe.rules"))
 
 
 def test_check_imports_lark_without_its_optional_modules(check_imports):
@@ -41,14 +42,12 @@ def test_the_hidden_modules_import_as_usual_afterwards():
             "assert 'regex' not in sys.modules and 'interegular' not in sys.modules; "
             "import importlib.util; "
             "print(all(importlib.util.find_spec(m) is None or __import__(m) for m in ('regex', 'interegular')))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "True"
+    assert printed(code) == "True"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("interegular") is None, reason="interegular is not installed")
 def test_a_build_checks_terminal_collisions_again():
     code = ("import referee.dsl.parser as p, lark.lexer; before = lark.lexer.has_interegular; "
             "p.lark_parser(strict=True); print(before, lark.lexer.has_interegular)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     # imported after referee's parser, Lark went without interegular; the strict build has it
-    assert done.stdout.split() == ["False", "True"]
+    assert printed(code).split() == ["False", "True"]
