@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.dsl.program import load_program
 from referee.interpreter import runtime
 from referee.interpreter.cli.main import main
 from referee.interpreter.compile.module import ENGINE_LINKED, MAX_LINE, literal_source, read_module
 from referee.interpreter.compile.module_names import plain_key
 from referee.interpreter.engine import load_game
-from referee.interpreter.engine.params import player_range
+
+from .conftest import header
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(glob.glob(str(ROOT / "games" / "*.rules")) + glob.glob(str(ROOT / "games" / "variants" / "*.rules")))
@@ -24,9 +24,7 @@ TIMING = ("seconds", "games_per_second", "moves_per_second")
 
 def configurations():
     for path in GAMES:
-        program, _, _ = load_program(path)
-        low, high = player_range(program)
-        for players in range(low, high + 1):
+        for players in header(path).players:
             yield pytest.param(path, players, id=f"{Path(path).stem}-{players}")
 
 
