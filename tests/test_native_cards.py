@@ -1,6 +1,8 @@
 """Components and zones in native playouts (issue 24): tests/native/cards.rules creates,
 shuffles, deals, moves (on top, under, all of a zone, all of a type), reads top, bottom, size,
-membership and attributes, loops over zones and lists moves of identical cards once; its native
+membership and attributes (of cards and, written, of chips), a variable indexed by cards,
+rankings, `Enum[k]`, `let ... in`, `//` and `%`, loops over zones and lists moves of identical
+cards once; its native
 games, and those of Kuhn poker and Love Letter, are the Python engine's, move for move. Three
 kernels are compiled here (Numba's cache keeps them between runs)."""
 import numpy as np
@@ -72,11 +74,12 @@ def test_any_seeds_and_move_limit_give_the_python_records(cards, seeds, max_move
         [simulate_game(cards.game, seed, max_moves) for seed in seeds]
 
 
-def test_a_write_to_an_attribute_is_refused_with_its_line(tmp_path):
+def test_a_write_to_the_attribute_of_an_action_argument_is_refused_with_its_line(tmp_path):
+    """(Its label, and so which moves look alike, would change.)"""
     rules = tmp_path / "marks.rules"
     rules.write_text(open(CARDS).read().replace("  move c to table\n", "  move c to table\n  c.gift = 1\n"))
     game, diagnostics, _ = load_game(str(rules), players=2)
     assert game is not None, diagnostics
     with pytest.raises(NotNative) as refused:
         render(game)
-    assert refused.value.note() == f"{rules}:41: a write to the attribute gift has no native form yet"
+    assert refused.value.note() == f"{rules}:50: a write to the attribute gift of a Card, an action's argument"

@@ -53,6 +53,15 @@ class ListsSource:
         self.define(f"def {name}(S, cur{scope.params()}):", body)
         return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
 
+    def visit_LetIn(self, node, scope, want):
+        """`let NAME = VALUE in BODY`: a function of its own, the value its last argument (made once)."""
+        name, var = self.fresh("let_"), self.fresh("L_")
+        value = self.expr(node.value, scope, self.type_of(node.value))
+        outer = {k: v for k, v in scope.names.items() if k != node.name}     # (a name bound again: the new one, last)
+        inner = type(scope)({**outer, node.name: var})
+        self.define(f"def {name}(S, cur{inner.params()}):", [f"return {self.expr(node.body, inner, want)}"])
+        return f"{name}(S, cur{''.join(', ' + v for v in outer.values())}, {value})"
+
     def arithmetic(self, node, scope):
         """`a // b`, `a % b` (by zero: the engine's error, played in Python) and arithmetic on
         ints that may be none (none: the engine's error too); None for the rest."""

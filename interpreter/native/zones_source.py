@@ -80,6 +80,19 @@ class ZonesSource:
                     self.size += self.components
                     self.column_values.append([self.code_of(e.get(attribute), t, component.span)
                                                if e["__type__"] == type_name else 0 for e in reference.entities])
+        self.cell_columns = []      # (a board's cells: their attributes as the engine made them, never changed)
+        for type_name in game.geometries:
+            cells = [e for e in reference.entities if e["__type__"] == type_name]
+            for attribute in (cells[0] if cells else {}):
+                values = [e.get(attribute) for e in cells]
+                if attribute.startswith("__") or attribute in game.types.changed_attributes \
+                        or any(v.__class__ is not int for v in values):
+                    continue
+                self.columns[(type_name, attribute)] = self.size
+                self.cell_columns.append(len(self.column_values))
+                self.size += self.components
+                self.column_values.append([e.get(attribute) if e["__type__"] == type_name else 0
+                                           for e in reference.entities])
         entities = list(enumerate(reference.entities))      # (a cell: like no other)
         self.label_class = self.classes([e.get("__label__", ("cell", x)) for x, e in entities])
         self.same_class = self.classes([e.get("__same__", ("cell", x)) for x, e in entities])
@@ -113,8 +126,10 @@ class ZonesSource:
                 f"COLUMN_VALUES = np.array({self.column_values or [[0] * self.components]!r}, dtype=np.int64)"]
 
     def zones_setup(self) -> list:
-        """The empty zones and no component yet (S is all zeros before)."""
-        return [f"S[LOC:LOC + {self.components}] = -1"] if self.components else []
+        """The empty zones, no component yet and the cells' attributes (S is all zeros before)."""
+        offsets = list(self.columns.values())
+        return ([f"S[LOC:LOC + {self.components}] = -1"] if self.components else []) + \
+            [f"S[{offsets[k]}:{offsets[k] + self.components}] = COLUMN_VALUES[{k}]" for k in self.cell_columns]
 
     # ---- zones as values ----------------------------------------------------------------------
     def is_zone(self, node, scope) -> bool:
@@ -287,7 +302,20 @@ class ZonesSource:
         return name
 
     def attribute_write(self, node, scope) -> list:
-        raise NotNative(f"a write to the attribute {node.target.attribute} has no native form yet", node.target.span)
+        """`x.attribute = value` of a component (none: the engine's error). Refused where the
+        component's type is an action's argument: its label, and so which moves look alike,
+        would change."""
+        target = node.target
+        owners = [t for t in self.game.types.components if (t, target.attribute) in self.columns]
+        if target.indexes or target.name not in scope.names or len(owners) != 1:
+            raise NotNative(f"a write to the attribute {target.attribute} has no native form yet", target.span)
+        type_name = owners[0]
+        if any(strip_optional(b[3]) == type_name for a in self.game.actions for b in a.binders):
+            raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, an action's argument",
+                            target.span)
+        fields = {f.name: self.game.types.type_name(f.type) for f in self.game.types.components[type_name].fields}
+        value = self.expr(node.value, scope, fields.get(target.attribute, "Player?"))
+        return [f"set_attribute(S, {self.columns[(type_name, target.attribute)]}, {scope.names[target.name]}, {value})"]
 
 
 ZONE_FUNCTIONS = '''
@@ -350,6 +378,14 @@ def attribute_of(S, column, x):
         S[ERROR] = 1
         return 0
     return S[column + x]
+
+
+@njit
+def set_attribute(S, column, x, value):
+    if x < 0 or x >= COMPONENTS:
+        S[ERROR] = 1
+        return
+    S[column + x] = value
 
 
 @njit
