@@ -17,7 +17,7 @@ from __future__ import annotations
 from referee.dsl import ast
 
 from .not_native import NotNative
-from .rules_source import KernelSource, Scope, driver, untag
+from .rules_source import KernelSource, Scope, module_source, untag
 
 
 class RolloutSource(KernelSource):
@@ -128,5 +128,5 @@ def render_rollouts(game) -> tuple:
     """(the RolloutSource, which knows where the kernel keeps each value, and the rollout
     kernel module's source) for a loaded game, or NotNative."""
     source = RolloutSource(game)
-    return source, (source.render() + driver(source)
+    return source, (module_source(source)
                     + f"INT_NONE_CODE = {-(2 ** 63)}\n" + ROLLOUT_DRIVER)

@@ -587,7 +587,11 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
 
 def render(game) -> str:
     """The kernel module's source for a loaded game, or NotNative."""
-    source = KernelSource(game)
+    return module_source(KernelSource(game))
+
+
+def module_source(source: KernelSource) -> str:
+    """A rendered kernel with the helpers its functions call and its batch driver."""
     return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
 
 
