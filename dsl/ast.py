@@ -741,27 +741,44 @@ def walk(value):
     """Every node (and tuple of nodes) under a value, parents before children, in order."""
     stack = [value]
     pop, push = stack.pop, stack.extend
+    children_of = CHILDREN.get
     while stack:
         item = pop()
         if isinstance(item, tuple):
             push(reversed(item))
             continue
-        names = NODE_FIELDS.get(item.__class__)
-        if names is None:
-            names = node_fields(item.__class__)
-        if names is not False:
+        cls = item.__class__
+        if cls in ATOMS:
+            continue
+        children = children_of(cls)
+        if children is None:
+            children = children_getter(cls)
+        if children is not False:
             yield item
-            push(reversed([child for child in map(item.__getattribute__, names) if child.__class__ not in ATOMS]))
+            push(children(item))
 
 
 ATOMS = {str, int, bool, float, type(None)}     # the values under no node
-NODE_FIELDS = {}        # class -> its attrs fields' names, or False when it is not a node
+# class -> a function giving the values of its child fields, last first (for the stack of walk),
+# or False when it is not a node: one attrgetter call per node, the values that are no nodes
+# (names, numbers) skipped when popped
+CHILDREN: dict = {}
 
 
-def node_fields(cls):
-    names = NODE_FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.metadata.get("child", True)) \
-        if attrs.has(cls) else False
-    return names
+def children_getter(cls):
+    if not attrs.has(cls):
+        CHILDREN[cls] = False
+        return False
+    names = tuple(f.name for f in attrs.fields(cls) if f.metadata.get("child", True))[::-1]
+    if len(names) > 1:
+        getter = operator.attrgetter(*names)
+    elif names:
+        one = operator.attrgetter(names[0])
+        getter = lambda node: (one(node),)
+    else:
+        getter = lambda node: ()
+    CHILDREN[cls] = getter
+    return getter
 
 
 def untag(item):

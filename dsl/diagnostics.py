@@ -1,7 +1,6 @@
 """One diagnostic shape for every stage, rendered like a compiler's message."""
 from __future__ import annotations
 
-import difflib
 from typing import Iterable, Optional
 
 import attrs
@@ -88,6 +87,7 @@ def clip_around(text: str, caret: int, width: int) -> tuple:
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    import difflib       # (here: only a mistake needs it, and start-up goes without)
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 

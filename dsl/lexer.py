@@ -33,6 +33,7 @@ from __future__ import annotations
 from copy import copy
 from typing import Dict, FrozenSet, Iterator, Optional, Tuple
 
+from . import lark_loaded  # noqa: F401  (first: Lark without the modules it would import for nothing)
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from lark.lexer import BasicLexer, ContextualLexer, LexerState, Token, UnlessCallback
 

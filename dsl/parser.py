@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 import attrs
+from . import lark_loaded  # (first: Lark without the modules it would import for nothing)
 import lark
 from lark import Transformer, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -54,6 +55,7 @@ def lark_parser(strict: bool = False) -> lark.Lark:
 def build_parser(grammar: str, strict: bool = False) -> lark.Lark:
     # The strict parser keeps Lark's own lexer, which checks each state's terminals for collisions
     # (dsl/lexer.py's lexer tokenises the same, with fewer scanners built).
+    lark_loaded.collision_checks()
     return lark.Lark(grammar, strict=strict, _plugins={} if strict else LEXER_PLUGINS, **LARK_OPTIONS)
 
 

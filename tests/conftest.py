@@ -6,11 +6,17 @@ Profiles (choose with the environment variable HYPOTHESIS_PROFILE):
 """
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
+from typing import NamedTuple, Optional
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from referee.dsl import ast
+from referee.dsl.program import load_program
+from referee.interpreter.engine.params import player_range
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -30,6 +36,28 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 def game_files():
     """Every rules file of the games and their variants (other test modules import this)."""
     return sorted(GAMES.glob("*.rules")) + sorted((GAMES / "variants").glob("*.rules"))
+
+
+class Header(NamedTuple):
+    """What parametrizing a game's tests needs: its player counts and its options."""
+    players: range
+    options: tuple
+
+
+def header(path) -> Optional[Header]:
+    """The player counts and options a rules file declares, read from its parse alone (no check,
+    no compile: collection stays cheap, and each test loads its game itself). None when the file
+    does not parse (its tests then report why)."""
+    return parsed_header(str(path))
+
+
+@functools.cache         # several test modules (in each xdist worker) collect from the same files
+def parsed_header(path: str) -> Optional[Header]:
+    program, _, _ = load_program(path)
+    if program is None:
+        return None
+    low, high = player_range(program)
+    return Header(range(low, high + 1), tuple(option.name for option in program.of_kind(ast.Option)))
 
 
 @pytest.fixture

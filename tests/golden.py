@@ -38,6 +38,7 @@ PLAYTHROUGHS = {
     "games/the-resistance.rules#5p": (5, (), 67),
     "games/the-resistance.rules#7p": (7, (), 71),
     "games/the-resistance.rules#10p": (10, (), 73),
+    "games/dominion.rules#2p": (2, (), 79), "games/dominion.rules#4p": (4, (), 103),
 }
 VIEW_EVERY = 10
 

@@ -16,13 +16,16 @@ Zone contents are lists, bottom first and top last (the engine's convention).
 from __future__ import annotations
 
 import functools
+import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Optional
 
 from referee.dsl.diagnostics import RulesError
 from referee.interpreter.engine import load_game
+from referee.interpreter.runtime import random_source
 from referee.interpreter.runtime.errors import IllegalMove
+from referee.interpreter.tools.leaks import find_leak
 
 ROOT = Path(__file__).resolve().parents[1]
 _UNSET = object()
@@ -48,6 +51,34 @@ def play_out(state, rng):
     while not state.is_terminal():
         state.apply(rng.choice(state.legal_moves()))
     return state
+
+
+def leaks_along_random_games(game, seeds: Iterable[int], moves: int, every: int) -> list:
+    """What find_leak reports for each seat every `every` moves of random games (the first
+    `moves` moves of each seed): [(seed, move number, seat, message)], empty when nothing leaks."""
+    found = []
+    for seed in seeds:
+        state, rng = game.new_initial_state(seed), random.Random(seed)
+        for step in range(moves):
+            if state.is_terminal():
+                break
+            if step % every == 0:
+                for seat in range(1, game.num_players + 1):
+                    message = find_leak(state, seat, random_source.seed_state(seed * 10 + seat))
+                    if message is not None:
+                        found.append((seed, step, seat, message))
+            state.apply(rng.choice(state.legal_moves()))
+    return found
+
+
+def planted(path, folder, old: str, new: str) -> Path:
+    """A copy of a rules file, in `folder`, with the text `old` replaced by `new` (a leak
+    planted, to check that the leak finder finds it)."""
+    text = Path(path).read_text(encoding="utf-8")
+    assert old in text
+    copy = Path(folder) / "planted.rules"
+    copy.write_text(text.replace(old, new), encoding="utf-8")
+    return copy
 
 
 def expected_returns(state, key=None, memo=None) -> tuple:

@@ -1,6 +1,8 @@
 """bordering(cells): the cells next to one of the cells and not among them, in the board's order;
 the same as the plain filter over the board that docs/language.md gives, on grids with holes and
 on hex maps, and usable in a rules file."""
+import functools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,19 +14,17 @@ from tests.conftest import GAMES
 BOARDS = {"solstis": "Pos", "titicaca": "Map", "othello": "Square"}
 
 
+@functools.cache             # (at first use, not when collecting)
 def board(name):
     game, diagnostics, _ = load_game(str(GAMES / f"{name}.rules"))
     assert diagnostics == []
     return game, game.geometries[BOARDS[name]]
 
 
-LOADED = {name: board(name) for name in BOARDS}
-
-
 @pytest.mark.parametrize("name", sorted(BOARDS))
 @given(data=st.data())
 def test_bordering_is_the_filter_over_the_board_it_stands_for(name, data):
-    game, geometry = LOADED[name]
+    game, geometry = board(name)
     bordering = game.board_functions["bordering"]
     cells = data.draw(st.lists(st.sampled_from(geometry.cells), max_size=len(geometry.cells)))
     plain = [c for c in geometry.cells
@@ -33,7 +33,7 @@ def test_bordering_is_the_filter_over_the_board_it_stands_for(name, data):
 
 
 def test_bordering_of_nothing_is_empty_and_of_a_non_cell_is_an_error():
-    game, geometry = LOADED["solstis"]
+    game, geometry = board("solstis")
     bordering = game.board_functions["bordering"]
     assert bordering([]) == []
     with pytest.raises(RulesRuntimeError, match="not a board cell"):

@@ -108,3 +108,35 @@ def test_the_leak_finder_finds_nothing_when_alike_cards_are_asked_about(write_ru
                 probe = random_source.seed_state(seed * 10 + seat)
                 assert find_leak(state, seat, probe, move, flows=True) is None, f"seed {seed}, P{seat}, '{move}'"
             state.apply(move)
+
+
+def subset_choice(write_rules, ranks, size="", hand="owner"):
+    """P1 (holding cards of these ranks) asked which of them to discard (`size`: ", 2" for pairs)."""
+    text = (UNSHUFFLED.replace("for r in [1, 1, 2, 2]", f"for r in {ranks}")
+            .replace("zone hand[Player]: set of Card owner", f"zone hand[Player]: set of Card {hand}")
+            .replace('choose c in hand[current] "which card?" public "{current} discards a card face down" {\n'
+                     '    move c to discard',
+                     f'choose chosen in subsets(sorted(c in hand[current] by c.rank){size}) "which cards?" {{\n'
+                     '    move all of chosen to discard'))
+    state = load(write_rules, text).new_initial_state(0)
+    state.apply("discard")
+    return state
+
+
+def test_lists_of_identical_cards_are_one_option_and_the_empty_list_is_nothing(write_rules):
+    state = subset_choice(write_rules, [1, 2, 3, 4])          # P1 holds 4 and 3: four lists
+    assert state.legal_move_names() == ["nothing", "card 4", "card 3", "card 4, card 3"]
+    alike = subset_choice(write_rules, [1, 1, 2, 2])          # P1 holds two 2s: once each size
+    assert alike.legal_move_names() == ["nothing", "card 2", "card 2, card 2"]
+    alike.apply("card 2, card 2")
+    assert len(alike.zones["discard"]) == 2 and alike.public_history[-1] == (1, "card 2, card 2")
+
+
+@pytest.mark.parametrize("hand, asked", [("owner", True), ("public", False)])
+def test_one_list_of_alike_cards_is_asked_unless_every_seat_sees_them(write_rules, hand, asked):
+    state = subset_choice(write_rules, [1, 1, 2, 2], size=", 1", hand=hand)     # [first 2], [second 2]
+    assert (state.pending is not None) is asked
+    if asked:
+        assert state.legal_move_names() == ["card 2"]
+    else:
+        assert len(state.zones["discard"]) == 1 and state.current == 2

@@ -2,18 +2,20 @@
 imports on its own (every name it reads defined or imported from the runtime), and every
 command that takes a rules file takes it: the same games, the same JSON."""
 import builtins
+import dis
 import glob
 import json
 from pathlib import Path
 
 import pytest
 
-from referee.dsl.program import load_program
 from referee.interpreter import runtime
 from referee.interpreter.cli.main import main
-from referee.interpreter.compile.module import ENGINE_LINKED, FUNCTIONS_MARK, MAX_LINE, literal_source, read_module
+from referee.interpreter.compile.module import ENGINE_LINKED, MAX_LINE, literal_source, read_module
+from referee.interpreter.compile.module_names import plain_key
 from referee.interpreter.engine import load_game
-from referee.interpreter.engine.params import player_range
+
+from .conftest import header
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(glob.glob(str(ROOT / "games" / "*.rules")) + glob.glob(str(ROOT / "games" / "variants" / "*.rules")))
@@ -22,9 +24,7 @@ TIMING = ("seconds", "games_per_second", "moves_per_second")
 
 def configurations():
     for path in GAMES:
-        program, _, _ = load_program(path)
-        low, high = player_range(program)
-        for players in range(low, high + 1):
+        for players in header(path).players:
             yield pytest.param(path, players, id=f"{Path(path).stem}-{players}")
 
 
@@ -81,30 +81,57 @@ def test_a_compiled_module_imports_on_its_own_and_its_functions_run(tmp_path):
     assert state.returns() == reference.returns()
 
 
+def globals_loaded(code) -> set:
+    """The global names a code object (and the code inside it: comprehensions, lambdas) loads."""
+    names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    for inner in code.co_consts:
+        if hasattr(inner, "co_code"):
+            names |= globals_loaded(inner)
+    return names
+
+
+def module_namespace(path, tmp_path, **settings) -> tuple:
+    game, _, _ = load_game(path, **settings)
+    target = tmp_path / "g.py"
+    target.write_text(game.compiler.module_source())
+    return game, read_module(target).namespace
+
+
+def own_functions(namespace) -> list:
+    return [v for v in namespace.values() if getattr(v, "__module__", None) == namespace["__name__"]]
+
+
 @pytest.mark.slow
 def test_every_name_a_module_reads_is_defined(tmp_path):
     """No name the functions read is left undefined (they used to live only in the
-    compiler's namespace): each is imported from the runtime, or a constant, or a function
-    of the module, or given by the engine at load."""
+    compiler's namespace, and the module passes drop what no function reads): each is imported
+    from the runtime, or a constant, or a function of the module, or given by the engine at load."""
     for path in GAMES:
-        game, _, _ = load_game(path)
-        target = tmp_path / "g.py"
-        target.write_text(game.compiler.module_source())
-        namespace = read_module(target).namespace
-        for function in (v for v in namespace.values() if getattr(v, "__module__", None) == namespace["__name__"]):
-            missing = {n for n in function.__code__.co_names if n not in namespace and not hasattr(builtins, n)}
-            # (co_names also holds attribute names: those of the state are read through s.)
-            assert not {n for n in missing if n.startswith(("_k", "_span", "_domain", "_label", "_ins"))}, path
+        for off in ((), ("drop_unread_constants", "share_equal_constants")):
+            _, namespace = module_namespace(path, tmp_path, passes_off=off)
+            for function in own_functions(namespace):
+                missing = {n for n in globals_loaded(function.__code__) if n not in namespace and not hasattr(builtins, n)}
+                assert not missing, (path, function.__name__)
 
 
-# generated lines still over the limit, per game: a cached function's table of values written as
-# one comprehension (whatever else is long is written over lines: render_python.joined, gap,
-# unless, and the wide layout of Writer.statement). Must only shrink.
-KNOWN_LONG_LINES = {
-    "backgammon": 0, "checkers": 0, "connect-four": 0, "continents": 0, "goofspiel": 0, "hearts": 0,
-    "kuhn-poker": 0, "leduc-poker": 0, "liars-dice": 0, "love-letter": 0, "othello": 0, "solstis": 0,
-    "the-resistance": 0, "tic-tac-toe": 0, "titicaca": 2, "continents-four-cards": 0, "continents-six-places": 0, "titicaca-wide": 2,
-}
+def test_a_module_holds_no_value_its_functions_do_not_read_and_names_equal_ones_once(tmp_path):
+    """drop_unread_constants and share_equal_constants: every value the module binds is read
+    by one of its functions, no two plain values are equal, and with the passes off the
+    module holds more (the same games: test_a_compiled_module_simulates_as_its_rules)."""
+    for name in ("tic-tac-toe", "titicaca"):
+        path = str(ROOT / "games" / f"{name}.rules")
+        game, namespace = module_namespace(path, tmp_path)
+        read = set().union(*(globals_loaded(f.__code__) for f in own_functions(namespace)))
+        functions = {f.__name__ for f in own_functions(namespace)}
+        settings = {"RULES_PATH", "RULES", "PLAYERS", "OPTIONS", "PARAMS", "EXPLICIT_CHANCE", "COVERAGE", "BOARDS"}
+        bound = {n for n in namespace if not n.startswith("__") and n not in runtime.__all__} - functions - settings
+        assert bound <= read, sorted(bound - read)
+        plain = [plain_key(namespace[n]) for n in bound if namespace[n] is not None]
+        assert len([k for k in plain if k is not None]) == len({k for k in plain if k is not None})
+        source = game.compiler.module_source()
+        for off in ("drop_unread_constants", "share_equal_constants"):
+            longer = load_game(path, passes_off=(off,))[0].compiler.module_source()
+            assert longer.count("\n") > source.count("\n"), off
 
 
 @pytest.mark.slow
@@ -121,14 +148,13 @@ def test_only_the_engine_gives_a_module_values_and_only_its_step_driver_and_flow
 
 @pytest.mark.slow
 def test_no_line_of_a_module_over_the_limit():
-    """The module's own lines (settings, rules, constants, imports) are all under MAX_LINE; the
-    generated functions' long lines are no more than KNOWN_LONG_LINES."""
+    """Every line of a module is under MAX_LINE: its own (settings, rules, constants, imports)
+    and its generated functions' (long expressions go over lines, a cached function's table of
+    values too: render_python.loops)."""
     for path in GAMES:
         game, _, _ = load_game(path)
-        own, _, functions = game.compiler.module_source().partition(FUNCTIONS_MARK)
-        assert [line[:80] for line in own.splitlines() if len(line) > MAX_LINE] == [], path
-        long = sum(len(line) > MAX_LINE for line in functions.splitlines())
-        assert long <= KNOWN_LONG_LINES[Path(path).stem], path
+        source = game.compiler.module_source()
+        assert [line[:80] for line in source.splitlines() if len(line) > MAX_LINE] == [], path
 
 
 @pytest.mark.parametrize("name", ["continents", "titicaca", "checkers", "liars-dice"])

@@ -12,7 +12,7 @@ from referee.dsl.diagnostics import RulesError
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime.errors import IllegalMove
 
-from .conftest import GAMES, ROOT, game_files
+from .conftest import GAMES, ROOT, game_files, header
 
 MOVE_BOUND = 20_000          # a random game longer than this counts as endless
 SEEDS = (0, 1)
@@ -29,13 +29,12 @@ def configurations():
     and with each declared option on its own."""
     out = []
     for path in game_files():
-        game, _, _ = load_game(str(path))
-        if game is None:       # reported by the test, not as an error of the collection
+        declared = header(path)
+        if declared is None:       # reported by the test, not as an error of the collection
             out.append(pytest.param(path, None, (), id=f"{path.relative_to(GAMES)}-does-not-load"))
             continue
-        low, high = game.player_range
-        options = [()] + [(name,) for name in game.types.options]
-        for players in range(low, high + 1):
+        options = [()] + [(name,) for name in declared.options]
+        for players in declared.players:
             for chosen in options:
                 out.append(pytest.param(path, players, chosen,
                                         id=f"{path.relative_to(GAMES)}-{players}p-{'+'.join(chosen) or 'plain'}"))

@@ -1,5 +1,7 @@
 """has_line(cells, n) reads the cells as bits and shifts them along each line direction; it
 must say what walking the board cell by cell says, on grids and on hex maps with holes."""
+import functools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,13 +12,11 @@ from tests.conftest import GAMES
 BOARDS = {"tic-tac-toe": "Cell", "connect-four": "Cell", "titicaca": "Map", "othello": "Square"}
 
 
+@functools.cache             # (at first use, not when collecting)
 def board(name):
     game, diagnostics, _ = load_game(str(GAMES / f"{name}.rules"))
     assert diagnostics == []
     return game, game.geometries[BOARDS[name]]
-
-
-LOADED = {name: board(name) for name in BOARDS}
 
 
 def walked_line(geometry, cells, length) -> bool:
@@ -35,7 +35,7 @@ def walked_line(geometry, cells, length) -> bool:
 @pytest.mark.parametrize("name", sorted(BOARDS))
 @given(data=st.data())
 def test_has_line_says_what_walking_the_board_says(name, data):
-    game, geometry = LOADED[name]
+    game, geometry = board(name)
     has_line = game.board_functions["has_line"]
     cells = data.draw(st.lists(st.sampled_from(geometry.cells), max_size=len(geometry.cells), unique=True))
     length = data.draw(st.integers(min_value=1, max_value=6))
@@ -47,7 +47,7 @@ def test_has_line_says_what_walking_the_board_says(name, data):
 
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_every_straight_run_is_a_line_and_a_run_across_an_edge_is_not(name):
-    game, geometry = LOADED[name]
+    game, geometry = board(name)
     has_line = game.board_functions["has_line"]
     where = {eid: rc for rc, eid in geometry.at.items()}
     for cell, (row, col) in where.items():

@@ -72,7 +72,7 @@ def example_of(field):
     """A value of a field's declared type."""
     kinds = {"str": "x", "int": 1, "Expression": X, "tuple[Expression, ...]": (X,), "Value": 1,
              "tuple[Statement, ...]": (ir.Break(),), "tuple[str, ...]": ("x",),
-             "tuple[ForClause, ...]": (ir.ForClause("x", X),)}
+             "tuple[ForClause, ...]": (ir.ForClause("x", X),), "SubjectKey": ("x", 0)}
     return kinds[field.type]
 
 
@@ -155,6 +155,23 @@ def test_nested_statements_too_long_are_tried_wider_once_each(monkeypatch):
     lines = body(node)
     assert all(len(line) <= render_python.LONGEST for line in lines) and len(lines) > 2 * depth
     assert len(written) <= depth + len(render_python.NARROWER) + 2
+
+
+def test_a_long_comprehension_of_clauses_goes_over_lines_only_in_a_wide_statement():
+    """A table of values (ir.Loops) in a line over LONGEST: each `for` and `if` on a line of
+    its own, the same set; a short one stays on its line."""
+    from referee.interpreter.compile.render_python import LONGEST
+    names = tuple(ir.Local(f"value_number_{k}") for k in range(8))
+    clauses = (ir.ForClause("a", ir.Call("f", names), (ir.Call("g", names),)), ir.ForClause("b", ir.Call("h", names)))
+    lines = body(ir.Assign("table", ir.Loops(ir.Tuple((ir.Local("a"), ir.Local("b"))), clauses, braces=True)))
+    assert all(len(line) <= LONGEST for line in lines) and len(lines) >= 4
+    assert [line.split()[0] for line in lines if line.split()[0] in ("for", "if")] == ["for", "if", "for"]
+    calls = {"f": lambda *a: range(3), "g": lambda *a: True, "h": lambda *a: "xy"}
+    table = {}
+    exec("\n".join(line[4:] for line in lines), {**calls, **{n.name: 0 for n in names}}, table)
+    assert table["table"] == {(a, b) for a in range(3) for b in "xy"}
+    short = ir.Loops(X, (ir.ForClause("x", Y),))
+    assert body(ir.Assign("t", short)) == ["    t = [x for x in y]"]
 
 
 def test_a_statement_with_a_line_too_long_is_written_wide_and_only_it():

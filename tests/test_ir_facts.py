@@ -16,6 +16,8 @@ def walked(node):
     names, more, tables, bound = set(), set(), set(), set()
     env = generator = False
     folds = any(n.__class__ in FOLDABLE and FOLDABLE[n.__class__](n) for n in ir.walk(node))
+    negations = any(isinstance(n, ir.Not) and isinstance(n.operand, (ir.Not, ir.Grouped))
+                    or isinstance(n, ir.Call) and n.function in ("any", "all") for n in ir.walk(node))
     for n in ir.walk(node):
         if isinstance(n, ir.Local):
             names.add(n.name)
@@ -39,7 +41,7 @@ def walked(node):
             bound.add(n.column)
         elif isinstance(n, (ir.Yield, ir.YieldFrom)):
             generator = True
-    return names, env, more, tables, tables | bound, generator, folds
+    return names, env, more, tables, tables | bound, generator, folds, negations
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +74,7 @@ def test_the_kept_facts_are_those_a_walk_finds_in_every_node(functions):
         for node in ir.walk(function):
             facts = facts_of(node)
             assert (facts.names, facts.env, facts.more_names, facts.tables, facts.bound, facts.generator,
-                    facts.folds) == walked(node), node
+                    facts.folds, facts.negations) == walked(node), node
 
 
 def test_fold_constants_changes_nothing_where_the_facts_say_it_folds_nothing(functions):
@@ -88,6 +90,23 @@ def test_fold_constants_changes_nothing_where_the_facts_say_it_folds_nothing(fun
                 unchanged += 1
     folding.FOLDED.clear()
     folding.TESTED.clear()
+    assert unchanged > 1000
+
+
+def test_remove_double_negation_changes_nothing_where_the_facts_say_it_finds_nothing(functions):
+    """(remove_double_negation gives such a node back at once: unguarded, rewriting it gives it
+    back too, as a test and as a value)"""
+    import sys
+    from referee.interpreter.compile.passes.remove_double_negation import remove_double_negation
+    negating = sys.modules[remove_double_negation.__module__]
+    unchanged = 0
+    for function in functions:
+        for node in ir.walk(function):
+            if not facts_of(node).negations:
+                assert negating.inside(node) is node, node
+                assert not isinstance(node, ir.Expression) or negating.truth(node) is node, node
+                unchanged += 1
+    negating.DONE.clear()
     assert unchanged > 1000
 
 

@@ -5,10 +5,11 @@ drop_implied_tests. Games list the same moves with any of them off."""
 import random
 
 import pytest
+from referee.dsl.ast import Span
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.blocks import Block
 from referee.interpreter.compile.lower_listing import with_cached_reads
-from referee.interpreter.compile.none_tests import folded, folded_test
+from referee.interpreter.compile.none_tests import folded, folded_test, subject_key
 from referee.interpreter.compile.passes import LISTING_PASSES, PASS_NAMES, run_passes
 from referee.interpreter.compile.passes.drop_implied_tests import drop_implied_tests
 from referee.interpreter.compile.passes.inline_single_lazy import inline_single_lazy
@@ -195,10 +196,10 @@ def described(test, known):
 def test_the_tests_a_none_split_folds_say_which_compare_with_a_constant():
     fire, house = ir.ReadColumn("_A0", X), ir.ReadColumn("_A0", X)
     outer = described(condition(fire, "fire", negated=True), {"_h1": False})
-    assert (outer.subject, outer.constant, outer.negated, outer.whole) == ("_A0[x]", "fire", True, True)
+    assert (outer.subject, outer.constant, outer.negated, outer.whole) == (("_A0", "x"), "fire", True, True)
     inner = described(condition(house, "house", more=(ir.Grouped(ir.Compare("!=", ir.ReadColumn("_A1", X), X)),)),
                       {"_h1": False})
-    assert (inner.subject, inner.constant, inner.negated, inner.whole) == ("_A0[x]", "house", False, False)
+    assert (inner.subject, inner.constant, inner.negated, inner.whole) == (("_A0", "x"), "house", False, False)
     assert folded_test(condition(fire, "fire", negated=True), {"_h1": True}) is True
     assert folded_test(ir.Grouped(ir.BoolOp("and", (ir.Grouped(ir.Compare("is not", H1, NONE)), f(H1)))),
                        {"_h1": True}) is False
@@ -206,6 +207,16 @@ def test_the_tests_a_none_split_folds_say_which_compare_with_a_constant():
     assert not isinstance(folded_test(condition(f(H1), "a"), {"_h1": False}), ir.HostTest)
     assert folded(ir.BoolOp("and", (ir.Not(ir.Not(H1)), X)), {"_h2": True, ("truthy", "_h1"): False}) is False
     assert folded(ir.BoolOp("or", (H1, X)), {("truthy", "_h1"): True}) is True
+
+
+def test_a_subject_is_a_key_of_names_and_numbers_not_text():
+    """What drop_implied_tests compares: the same item written by a column or by an item of its
+    table is one key; spans play no part; an item by anything but a name or a number has none."""
+    t = ir.Local("t", Span("g.rules", 1, 1, 1, 2))
+    assert subject_key(ir.Item(ir.Item(t, X), ir.Constant(0))) == ("t", "x", 0)
+    assert subject_key(ir.ReadColumn("_A0", X)) == subject_key(ir.Item(ir.Global("_A0"), ir.Local("x"))) == ("_A0", "x")
+    assert subject_key(ir.Item(t, ir.Constant("x"))) is None
+    assert subject_key(ir.Item(t, ir.Call("f", ()))) is None and subject_key(ir.Call("f", ())) is None
 
 
 def implied(outer_constant="fire", inner_constant="house", inner_subject="_A0", more=()):

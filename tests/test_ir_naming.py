@@ -42,8 +42,8 @@ def test_a_long_joined_text_is_joined_by_a_call_not_a_deep_sum():
 def test_an_argument_shown_as_a_label_binds_the_entities_and_a_seat_does_not():
     label = ir.Function("name_x", ("s", "a0"), (ir.Return(ir.JoinedText((ir.ArgumentText(A0, "label"),))),))
     seat = ir.Function("name_y", ("s", "a0"), (ir.Return(ir.JoinedText((ir.ArgumentText(A0, "seat"),))),))
-    assert prologue(label.body) == (ir.Assign("_E", ir.ReadState("entities")),)
-    assert prologue(seat.body) == ()
+    assert prologue(label.body, {}) == (ir.Assign("_E", ir.ReadState("entities")),)
+    assert prologue(seat.body, {}) == ()
 
 
 @pytest.mark.parametrize("text", ["take \x00 now", "\x00 first", "last \x00", "\x00", "a \x00 \x00 b", "none here"])

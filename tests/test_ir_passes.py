@@ -1,7 +1,7 @@
 """The optimisation passes over the IR, one at a time (IR in, IR out), and their table."""
 import pytest
 from referee.interpreter.compile import ir
-from referee.interpreter.compile.passes import LISTING_PASSES, PASS_NAMES, PASSES, run_passes
+from referee.interpreter.compile.passes import LISTING_PASSES, MODULE_PASSES, PASS_NAMES, PASSES, run_passes
 from referee.interpreter.compile.passes.fold_constants import fold_constants
 from referee.interpreter.compile.passes.remove_dead_code import remove_dead_code
 from referee.interpreter.compile.passes.remove_double_negation import remove_double_negation
@@ -156,9 +156,9 @@ def test_a_step_stays_a_generator_where_the_passes_took_out_its_choices():
 
 def test_the_table_names_each_pass_and_runs_them_in_order():
     assert PASS_NAMES == ("fold_constants", "remove_double_negation", "remove_dead_code", "inline_single_lazy",
-                          "split_on_empty_zone", "drop_implied_tests")
+                          "split_on_empty_zone", "drop_implied_tests", "share_equal_constants", "drop_unread_constants")
     assert PASSES[:3] == (fold_constants, remove_double_negation, remove_dead_code)
-    assert PASSES[2:] == (remove_dead_code,) + LISTING_PASSES[1:] and LISTING_PASSES[0] is remove_double_negation
+    assert PASSES[2:] == (remove_dead_code,) + LISTING_PASSES[1:] + MODULE_PASSES and LISTING_PASSES[0] is remove_double_negation
     flow = function(ir.If(FALSE, (call("a"),)), ir.If(TRUE, (ir.Return(),)), call("b"))
     assert run_passes(flow).body == (ir.Return(),)
     assert run_passes(flow, {"remove_dead_code"}).body == (ir.Return(), call("b"))

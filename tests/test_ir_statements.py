@@ -93,9 +93,10 @@ def test_a_functions_tables_are_bound_from_what_its_ir_reads():
     columns = ir.Arithmetic("+", ir.ReadColumn("_A10", X), ir.ReadColumn("_A3", Y))
     body = (ir.Return(ir.Arithmetic("+", columns, ir.Call("len", (ir.ReadZone(ir.Key("deck")),)))),
             ir.WriteVar(ir.Key("n"), ir.Constant(1)))
-    assert [expression(a.value) for a in prologue(body)] == ["s.zones", "s.vars", "s.columns[3]", "s.columns[10]"]
-    assert [a.target for a in prologue(body)] == ["_Z", "_V", "_A3", "_A10"]
-    assert prologue((ir.Return(X),)) == ()
+    columns = {"_A10": 10, "_A3": 3, "_A0": 0}     # (the game's: Game.column_locals)
+    assert [expression(a.value) for a in prologue(body, columns)] == ["s.zones", "s.vars", "s.columns[3]", "s.columns[10]"]
+    assert [a.target for a in prologue(body, columns)] == ["_Z", "_V", "_A3", "_A10"]
+    assert prologue((ir.Return(X),), columns) == ()
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.rsplit("/", 1)[-1])

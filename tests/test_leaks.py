@@ -343,3 +343,49 @@ def test_the_games_hide_their_secret_values_at_every_player_count():
             report = verify(game, games=10)
             assert report.failures == [], (path.stem, players, [f.to_json() for f in report.failures])
     assert with_secrets == ["liars-dice"]
+
+
+SEALED_COINS = """
+game "Sealed coins" { players 3 }
+component Coin { face: int } label "coin {face}"
+zone purse[Player]: set of Coin owner
+zone spent[Player]: set of Coin owner
+zone table[Player]: pile of Coin owner
+var rounds: int = 0
+setup {
+  for p in players {
+    create 1 Coin { face: 1, owner: p } in purse[p]
+    create 1 Coin { face: 2, owner: p } in purse[p]
+    create 1 Coin { face: 3, owner: p } in spent[p]
+  }
+}
+action put(c in purse[current]) "put {c}" public "puts a coin" { move c to table[current] }
+flow {
+  repeat {
+    rounds += 1
+    simultaneous p in players { play put }
+    for p in players { move all of table[p] to purse[p] }
+  } until rounds == 4
+}
+"""
+
+
+def test_a_component_exchanged_in_a_twin_is_exchanged_in_the_sealed_moves_too(write_rules):
+    """A sealed move holds the component chosen; a twin that exchanges it with an unseen one
+    elsewhere (the same owner's spent coin) gives the sealed move the component now in its place,
+    or the move, once revealed, would take the coin from where the seat was not shown it."""
+    from referee.interpreter.tools.leaks import exchange_twins
+    game, diagnostics, _ = load_game(str(write_rules(SEALED_COINS)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    state.apply("put coin 1")
+    assert state.sealed() and state.current_player() == 2
+    twins = exchange_twins(state, 2, random_source.seed_state(3), 40)
+    moved = [(twin, a, b) for twin, _, (a, b) in twins if twin.loc[a] == ("spent", 1) or twin.loc[b] == ("spent", 1)]
+    assert moved
+    for twin, _, _ in moved:
+        (key, sealed), = [(k, v[1]) for k, v in twin.env.items() if isinstance(v, tuple) and len(v) == 2 and v[1]]
+        (_, _, (coin,)), = sealed
+        assert twin.loc[coin] == ("purse", 1)                   # still a coin of P1's purse
+        assert twin.history[-1] == f"put {twin.entities[coin]['__label__']}"
+    assert verify(game, games=12, leaks="flows").failures == []

@@ -38,6 +38,8 @@ COVERED = {
     "docs/games/hearts.md": ("H", "test_hearts_rules.py", "hearts.rules"),
     "docs/games/backgammon.md": ("BG", "test_backgammon_rules.py", "backgammon.rules"),
     "docs/games/the-resistance.md": ("RS", "test_the_resistance_rules.py", "the-resistance.rules"),
+    "docs/games/dominion.md": ("DO", "test_dominion_rules.py", "dominion.rules"),
+    "docs/games/skull.md": ("SK", "test_skull_rules.py", "skull.rules"),
 }
 
 

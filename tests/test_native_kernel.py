@@ -116,11 +116,11 @@ def test_bench_reports_the_compile_apart(capsys, tic_tac_toe):
 # ---- the fallback -----------------------------------------------------------------------
 
 def test_a_game_that_does_not_render_plays_in_python_with_a_located_note(capsys):
-    argv = ["simulate", "games/kuhn-poker.rules", "-n", "20", "--json", "-j", "1"]
+    argv = ["simulate", "games/titicaca.rules", "-n", "3", "--json", "-j", "1"]
     _, python, _ = run(capsys, *argv)
     _, native, note = run(capsys, *argv, "--engine", "native")
     assert without_timing(native) == without_timing(python)
-    assert re.search(r"playing in Python, not natively: games/kuhn-poker\.rules:\d+: components \(Card\)", note)
+    assert re.search(r"playing in Python, not natively: games/titicaca\.rules:\d+: the board Map", note)
 
 
 def test_what_the_kernel_does_not_do_is_said(capsys, tmp_path):
@@ -156,13 +156,14 @@ def test_a_kernel_that_does_not_compile_falls_back_with_a_note(monkeypatch):
 
 def test_not_native_names_the_construct_and_its_line(tmp_path):
     rules = tmp_path / "pieces.rules"
-    rules.write_text('game "Pieces" {\n  players 2\n}\n\ncomponent Piece {\n  size: int\n}\n'
-                     'action wait "wait" {\n}\n\nflow {\n  turns from 1 {\n    play wait\n  }\n}\n')
+    rules.write_text('game "Pieces" {\n  players 2\n}\n\ncomponent Piece {\n  size: int\n}\nzone box: pile of Piece\n'
+                     'setup {\n  create 2 Piece { size: 1 } in box\n}\n'
+                     'action grow "grow" {\n  let x = top(box)\n  x.size = 2\n}\n\nflow {\n  turns from 1 {\n    play grow\n  }\n}\n')
     game, diagnostics, _ = load_game(str(rules), players=2)
     assert game is not None, diagnostics
     with pytest.raises(NotNative) as refused:
         render(game)
-    assert refused.value.note().startswith(f"{rules}:5: components (Piece)")
+    assert refused.value.note().startswith(f"{rules}:14: a write to the attribute size")
 
 
 # ---- the cache --------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from referee.interpreter.engine import PUBLIC, load_game
 np = pytest.importorskip("numpy", reason="the native extra (numba, and numpy with it) is not installed")
 from referee.interpreter.native.layout import Layout, LayoutError, from_arrays, to_arrays  # noqa: E402
 
+from .conftest import header  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(ROOT.glob("games/*.rules")) + sorted(ROOT.glob("games/variants/*.rules"))
 MOVES = 120             # moves of each playout looked at
@@ -19,10 +21,9 @@ MOVES = 120             # moves of each playout looked at
 
 def configurations():
     for path in GAMES:
-        game, diagnostics, _ = load_game(str(path))
-        assert game is not None, diagnostics
-        low, high = game.player_range
-        for players in range(low, high + 1):
+        declared = header(path)
+        assert declared is not None, f"{path} does not parse"
+        for players in declared.players:
             yield pytest.param(path, players, id=f"{path.stem}-{players}p")
 
 

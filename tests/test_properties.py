@@ -18,12 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.dsl import ast
 from referee.dsl.diagnostics import RulesError
-from referee.dsl.program import load_program
 from referee.interpreter.engine import load_game
 from referee.interpreter.engine.moves import compute_legal_moves
 from referee.interpreter.engine.views import shown_to
+
+from .conftest import header
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVE_BOUND = 3000          # every game must end within this many moves
@@ -134,9 +134,8 @@ def configurations():
     out = []
     for path in [*map(str, game_files()), "EXERCISE"]:
         real = exercise_path() if path == "EXERCISE" else path
-        program, _, _ = load_program(real)     # a broken file fails its tests, not the collection
-        declared = [o.name for o in program.of_kind(ast.Option)] if program is not None else []
-        for options in [(), *((name,) for name in declared)]:
+        declared = header(real)     # None: a broken file fails its tests, not the collection
+        for options in [(), *((name,) for name in (declared.options if declared else ()))]:
             out.append(pytest.param(path, options, id=Path(path).stem + "".join(f"+{o}" for o in options)))
     return out
 

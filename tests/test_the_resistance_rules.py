@@ -11,14 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.runtime import random_source
-from referee.interpreter.tools.leaks import find_leak
 from referee.interpreter.tools.verify import verify
 
 try:
-    from scenario import Scenario, play_out
+    from scenario import Scenario, leaks_along_random_games, planted, play_out
 except ImportError:  # tests/ imported as a package
-    from tests.scenario import Scenario, play_out
+    from tests.scenario import Scenario, leaks_along_random_games, planted, play_out
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "the-resistance.rules"
 SPIES = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}
@@ -99,23 +97,11 @@ def test_RS03_spies_see_each_other_the_resistance_sees_only_itself():
 
 
 def test_RS03_no_move_or_view_tells_a_resistance_seat_a_role():
-    game = load_game(str(RULES), (), 6)[0]
-    for seed in range(3):
-        state, rng = game.new_initial_state(seed), random.Random(seed)
-        for step in range(40):
-            if state.is_terminal():
-                break
-            if step % 5 == 0:
-                for seat in range(1, 7):
-                    assert find_leak(state, seat, random_source.seed_state(seed * 10 + seat)) is None
-            state.apply(rng.choice(state.legal_moves()))
+    assert leaks_along_random_games(load_game(str(RULES), (), 6)[0], range(3), moves=40, every=5) == []
 
 
 def test_RS03_a_role_told_to_everybody_would_be_found(tmp_path):
-    text = RULES.read_text(encoding="utf-8").replace(
-        "on_team[p] = true", "on_team[p] = true\n  log \"{p} is {side(p)}\"")
-    leaky = tmp_path / "leaky.rules"
-    leaky.write_text(text, encoding="utf-8")
+    leaky = planted(RULES, tmp_path, "on_team[p] = true", "on_team[p] = true\n  log \"{p} is {side(p)}\"")
     game, diagnostics, _ = load_game(str(leaky), (), 5)
     assert diagnostics == []
     assert any(f.kind == "leak" for f in verify(game, games=3, shrink_failures=False, leaks="flows").failures)

@@ -340,7 +340,8 @@ COMMANDS = (
               "round r uses seed S+r, in every seating (default 0); it seeds the bootstrap too",
               most=MOST_TOURNAMENT_GAMES),
         QUIET_PROGRESS, json_output("print the figures and every game's result as JSON"),
-        max_moves("stop a game after M moves and count it a draw"), workers("play the games"), plain())),
+        max_moves("stop a game after M moves and count it a draw"), workers("play the games"),
+        engine("plays the mcts and ismcts bots' playouts"), plain())),
     Command("replay", "replay a game log, checking every move; show where it ends, or step through it",
             "commands.replay.cmd_replay", (
         option("log", metavar="LOG",

@@ -103,9 +103,13 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
     """The records of simulate_game for seeds base, base+1, ..., in seed order: played here
     with one job, else by worker processes (bots and details: as simulate_game takes them)."""
     from ..play import parallel, simulate
+    from ..play.bots import searches
     seeds = range(args.seed, args.seed + args.n)
     log_dir = getattr(args, "log", None)
-    kernel = native_kernel(args, game, seeds, bots)
+    if bots and any(searches(kind) for kind in bots.values()):
+        kernel, rollouts = None, native_rollouts(args, game)
+    else:
+        kernel, rollouts = native_kernel(args, game, seeds, bots), False
     if kernel is not None:
         for start in range(0, len(seeds), NATIVE_BATCH):
             yield from kernel.records(seeds[start:start + NATIVE_BATCH], args.max_moves,
@@ -116,11 +120,11 @@ def simulated_games(args, game, jobs, progress, bots=None, details=False):
         return
     if played_here(args, jobs):
         for i, seed in enumerate(seeds):
-            yield simulate.simulate_game(game, seed, args.max_moves, log_dir, args.file, bots, details)
+            yield simulate.simulate_game(game, seed, args.max_moves, log_dir, args.file, bots, details, rollouts)
             progress.update(i + 1)
         return
     yield from pooled_records(args, game, jobs, progress, parallel.simulate_chunk,
-                              [(part, args.max_moves, log_dir, args.file, bots, details)
+                              [(part, args.max_moves, log_dir, args.file, bots, details, rollouts)
                                for part in parallel.chunks(seeds, jobs)])
 
 
@@ -145,6 +149,19 @@ def native_kernel(args, game, seeds, bots=None):
     if note is not None:
         args.errors.error(note)
     return kernel
+
+
+def native_rollouts(args, game) -> bool:
+    """Whether the search bots (mcts, ismcts) play their playouts in the game's native kernel:
+    --engine native or auto, and the kernel compiles (else a one-line note on stderr, why not)."""
+    engine = getattr(args, "engine", "python")
+    if engine == "python":
+        return False
+    from ..native.engine_choice import native_rollouts as chosen
+    rollouts, note = chosen(game, engine)
+    if note is not None:
+        args.errors.error(note)
+    return rollouts is not None
 
 
 def pooled_records(args, game, jobs, progress, task, task_args):

@@ -69,7 +69,7 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         # a compiled module whose functions are taken instead of executing the ones generated
         # here (a module.CompiledModule; they must be the same: see adopt_done)
         self.adopted = adopted
-        self.function_spans = []   # per generated function, in order: (name, {its line: rules span}, lines to its def)
+        self.generated = []        # the generated functions the module holds, in order (module.Generated)
         self.actions = []          # CompiledAction per action, once compiled (compile_all)
         self.action_index = {}
         self.triggers_may_choose = False
@@ -96,7 +96,6 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         self.not_inlined = set()   # with coverage: the counted functions are called, not inlined
         self.index_domain_cache = {}   # var -> what each of its indexes may be (index_domains)
         self.listed_scopes = {}        # id -> scope of an action binder over a zone or a type (never none); kept alive
-        self.module = []           # the generated functions' sources, in order
         self.seat_texts = None     # the name of a SeatTexts lookup, once a log line shows a seat
         self.coverage = game.coverage     # None, or the places that count (coverage.py)
         if self.coverage is not None:

@@ -430,7 +430,8 @@ class Facts:
     environment is used; `more_names`, the Cached ones; `tables`, the state's tables read (state_tables); `bound`, those
     and the ones written (a variable, `_V`) or read for a label (`_E`, a LabelSet's column); `generator`, whether a
     decision (Yield, YieldFrom) is made; `folds`, whether fold_constants may change something
-    (where it is false, it gives the node back as it is: see FOLDABLE)."""
+    (where it is false, it gives the node back as it is: see FOLDABLE); `negations`, the same
+    for remove_double_negation (a `not` over a `not` or brackets, an any() or all())."""
     names: frozenset[str] = NO_NAMES
     env: bool = False
     more_names: frozenset[str] = NO_NAMES
@@ -438,6 +439,7 @@ class Facts:
     bound: frozenset[str] = NO_NAMES
     generator: bool = False
     folds: bool = False
+    negations: bool = False
 
 
 NOTHING = Facts()
@@ -448,6 +450,7 @@ def table_facts(table: str) -> Facts:
 
 
 ENVIRONMENT, GENERATOR, FOLDS = Facts(env=True), Facts(generator=True), Facts(folds=True)
+NEGATIONS, FOLDS_AND_NEGATIONS = Facts(negations=True), Facts(folds=True, negations=True)
 
 # where fold_constants may change a node whose children it leaves as they are (more is harmless):
 # a constant operand or test, a double negation, parentheses around a constant, an `and` of one
@@ -476,14 +479,20 @@ OWN_FACTS: dict[type, Callable[..., Facts]] = {
 }
 OWN_FACTS.update({cls: (lambda node, foldable=foldable: FOLDS if foldable(node) else NOTHING)
                   for cls, foldable in FOLDABLE.items()})
+# where remove_double_negation may change a node (more is harmless): a `not` over a `not` or over
+# brackets (that may hold one), any() and all() (whose items it reads as tests)
+OWN_FACTS[ir.Not] = lambda node: FOLDS_AND_NEGATIONS if isinstance(node.operand, (ir.Not, ir.Grouped)) \
+    else FOLDS if isinstance(node.operand, ir.Constant) else NOTHING
+OWN_FACTS[ir.Call] = lambda node: NEGATIONS if node.function in ("any", "all") else NOTHING
 
 
 def joined(parts: list[Facts]) -> Facts:
     if not parts:
         return NOTHING
     first = parts[0]
-    names, env, more_names, tables, bound, generator, folds = (
-        first.names, first.env, first.more_names, first.tables, first.bound, first.generator, first.folds)
+    names, env, more_names, tables, bound, generator, folds, negations = (
+        first.names, first.env, first.more_names, first.tables, first.bound, first.generator, first.folds,
+        first.negations)
     for part in parts[1:]:
         if part is first:
             continue
@@ -492,10 +501,11 @@ def joined(parts: list[Facts]) -> Facts:
         tables = tables | part.tables if part.tables else tables
         bound = bound | part.bound if part.bound else bound
         env, generator, folds = env or part.env, generator or part.generator, folds or part.folds
+        negations = negations or part.negations
     if names is first.names and more_names is first.more_names and bound is first.bound and \
-            (env, generator, folds) == (first.env, first.generator, first.folds):
+            (env, generator, folds, negations) == (first.env, first.generator, first.folds, first.negations):
         return first    # (tables grow only with bound)
-    return Facts(names, env, more_names, tables, bound, generator, folds)
+    return Facts(names, env, more_names, tables, bound, generator, folds, negations)
 
 
 def local_facts(node: ir.Local) -> Facts:

@@ -754,13 +754,18 @@ class Cached(Expression):
     span: Span | None = None
 
 
+# what a HostTest compares: a name, then each index of an item of it in turn (a name or a
+# whole number): `t[x][0]` is ("t", "x", 0), a column `_A0[x]` ("_A0", "x")
+SubjectKey = tuple[str | int, ...]
+
+
 @node_class
 class HostTest(Expression):
     """A test (`source`) that its maker knows to be `subject == constant` (negated: `not
     subject == constant`), or to begin with that comparison (not whole: `... and ...`), the
-    subject a name or an item of one (as written): what drop_implied_tests reads."""
+    subject a name or an item of one (its SubjectKey): what drop_implied_tests reads."""
     source: Expression
-    subject: str
+    subject: SubjectKey
     constant: Value
     negated: bool = False
     whole: bool = True

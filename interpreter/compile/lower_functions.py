@@ -3,6 +3,8 @@ ir.Function rendered (render_python.py) with the state's tables it reads bound a
 executed into the generated module's namespace."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from referee.dsl import ast
 from referee.dsl.types import BOOL, ListOf
 
@@ -13,14 +15,13 @@ from .caching import callers
 from .codegen import Context
 from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, negated
-from .module import digest, functions_text
+from .module import digest, functions_text, generated, written_parts
 from .passes import run_passes
-from .render_python import render_function, where
+from .render_python import where
 from .expression_facts import facts_of
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
-COLUMN = "_A"           # _A<k>: the column of component attribute k
 
 
 def tables_read(body: tuple) -> set:
@@ -32,12 +33,13 @@ def is_generator(function: ir.Function) -> bool:
     return facts_of(function).generator
 
 
-def prologue(body: tuple) -> tuple:
-    """`_Z = s.zones`, ... `_A3 = s.columns[3]`: the tables the body reads, bound first."""
+def prologue(body: tuple, columns: Mapping[str, int]) -> tuple:
+    """`_Z = s.zones`, ... `_A3 = s.columns[3]`: the tables the body reads, bound first;
+    `columns`, the local of each component attribute's column -> its index in s.columns."""
     read = tables_read(body)
     bound = [ir.Assign(local, ir.ReadState(field)) for local, field in TABLES if local in read]
-    columns = sorted(int(name[len(COLUMN):]) for name in read if name.startswith(COLUMN) and name[len(COLUMN):].isdigit())
-    bound += [ir.Assign(f"{COLUMN}{k}", ir.Item(ir.ReadState("columns"), ir.Constant(k))) for k in columns]
+    bound += [ir.Assign(local, ir.Item(ir.ReadState("columns"), ir.Constant(k)))
+              for local, k in sorted(columns.items(), key=lambda column: column[1]) if local in read]
     return tuple(bound)
 
 
@@ -62,39 +64,40 @@ STAMP, ENTRY, VALUE = ir.Local("stamp"), ir.Local("entry"), ir.Local("value")
 class FunctionLowering:
     """Functions of the generated module as IR: a mixin of the Compiler (compiler.py)."""
 
-    def define(self, function, comment=None, by_rule=True, passes=True, comments=True):
+    def define(self, function, comment=None, by_rule=True, passes=True, comments=True, emitted=True):
         """exec one generated function, an ir.Function, its tables bound at its top. `comment`
         goes above it (default: its rules line). `by_rule`: a function of the rules' statements
         (else the flow's: a comment wherever the rules line changes); `passes` False where they
-        ran already (the flow's, a listing's own); `comments` False: no `# file:line` inside."""
+        ran already (the flow's, a listing's own); `comments` False: no `# file:line` inside;
+        `emitted` False: a function only run while compiling (a value known before the game
+        starts), which the module does not hold."""
         comment = where(function.span) if comment is None else comment
         try:
             if passes:      # (before the tables are bound)
                 optimised = run_passes(function, self.game.passes_off)
                 # a step stays a generator even where the passes took out its every choice
                 function = optimised if is_generator(optimised) or not is_generator(function) else function
-            whole = ir.Function(function.name, function.params, prologue(function.body) + function.body, function.span)
-            rendered = render_function(whole, by_rule, comments)
+            whole = ir.Function(function.name, function.params, prologue(function.body, self.game.column_locals())
+                                + function.body, function.span)
+            made = generated(whole, comment, by_rule, comments)
         except RecursionError as error:
             raise too_deep(error, function.span) from None
         name = function.name
-        head = ([comment] if comment else []) + [f"{rendered.header}:"]
-        source = "\n".join(head + rendered.lines) + "\n"
         filename = f"<rules {self.program.path} {name}>"
-        line_spans = {len(head) + k + 1: sp for k, sp in enumerate(rendered.spans) if sp is not None}
         namespace = self.codegen.namespace
         if self.adopted is not None and name in self.adopted.namespace:
             # the module's own function, reading the values bound here (its globals)
             self.adopted.namespace.update(namespace)
             namespace[name] = self.adopted.namespace[name]
         else:
-            self.game.line_spans[filename] = line_spans
+            self.game.line_spans[filename] = made.line_spans
             try:
-                exec(compile(source, filename, "exec"), namespace)
+                exec(compile(made.source, filename, "exec"), namespace)
             except (SyntaxError, RecursionError, MemoryError) as error:     # too deep for Python's own parser
-                raise too_deep(error, next((sp for sp in rendered.spans if sp is not None), None)) from None
-        self.module.append(source)
-        self.function_spans.append((name, line_spans, len(head)))
+                raise too_deep(error, next((sp for sp in made.line_spans.values()), None)) from None
+        if not emitted:
+            return namespace.pop(name)
+        self.generated.append(made)
         return namespace[name]
 
     def adopt_done(self):
@@ -104,30 +107,38 @@ class FunctionLowering:
         adopted = self.adopted
         if adopted is None:
             return
-        if digest(functions_text(self.module)) != adopted.functions:
+        functions, _ = written_parts(self)
+        if digest(functions_text(made.source for made in functions)) != adopted.functions:
             raise RulesRuntimeError(f"{adopted.path} holds functions its rules do not compile to (edited, or "
                                     "compiled by another version of referee): compile it again", None)
         adopted.namespace.update(self.codegen.namespace)
         spans = self.game.line_spans.setdefault(adopted.path, {})
-        for name, line_spans, header in self.function_spans:
-            first = adopted.namespace[name].__code__.co_firstlineno - header
-            spans.update({first + line: span for line, span in line_spans.items()})
+        for made in functions:
+            first = adopted.namespace[made.function.name].__code__.co_firstlineno - made.header
+            spans.update({first + line: span for line, span in made.line_spans.items()})
         self.adopted = None          # (functions compiled later, for a tool, are executed here)
 
     # ---- expressions as functions ----
-    def expression_function(self, node, scope, ctx=None, name=None):
-        """f(s, e) -> the value of an expression (e: the flow's or a caller's environment)."""
+    def expression_function(self, node, scope, ctx=None, name=None, emitted=True):
+        """f(s, e) -> the value of an expression (e: the flow's or a caller's environment);
+        `emitted` False: one only run while compiling, not in the module."""
         ctx = ctx or Context("env")
         value = self.value(node, scope, ctx)
-        fn = self.define(ir.Function(name or self.fresh("_x"), ("s", "e"), (ir.Return(value, node.span),), node.span))
+        fn = self.define(ir.Function(name or self.fresh("_x"), ("s", "e"), (ir.Return(value, node.span),), node.span),
+                         emitted=emitted)
         constant = self.codegen.constant_of(node)
         if constant is not None:
             fn.value = constant[0]
         return fn
 
+    def compile_time_function(self, node, scope):
+        """f(s, e) -> the value of an expression, run only while compiling (a board's cells):
+        the module does not hold it."""
+        return self.expression_function(node, scope, emitted=False)
+
     def constant(self, node):
         """Evaluate an expression that needs no state (params, sizes, initial values)."""
-        fn = self.expression_function(node, self.types.globals)
+        fn = self.compile_time_function(node, self.types.globals)
         try:
             return fn(None, {})
         except (AttributeError, TypeError) as error:

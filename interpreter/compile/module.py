@@ -1,6 +1,6 @@
 """A compiled game as a module of its own: the text `referee compile -o` writes (the rules it
-came from, its settings, its constants as source, the generated functions), and the settings
-read back from such a module when a game is loaded from it."""
+came from, its settings, its constants as source, the generated functions, after the module
+passes), and the settings read back from such a module when a game is loaded from it."""
 from __future__ import annotations
 
 import importlib.util
@@ -14,6 +14,10 @@ from referee.dsl.diagnostics import Diagnostic
 
 from .. import runtime
 from ..runtime.boards import Geometry
+from . import ir
+from .module_names import ModuleParts
+from .passes import run_module_passes
+from .render_python import render_function
 
 MAX_LINE = 200          # characters of a line of the module, at most
 RULES_CHUNK = 120       # characters of a long text per string literal (one line of the rules at most)
@@ -31,9 +35,46 @@ RUNTIME_NAMES = {id(value): name for name, value in runtime.namespace().items() 
 FUNCTIONS_MARK = "# ---- the generated functions"     # the line above them in the module
 
 
-def functions_text(functions) -> str:
+@attrs.frozen
+class Generated:
+    """A generated function as written: its IR (after its passes, its tables bound), how it is
+    written (the comment above it, by_rule and comments: render_python.render_function), its
+    source, and the rules span of each line of it that has one (1-based, the comment first)."""
+    function: ir.Function
+    comment: str
+    by_rule: bool
+    comments: bool
+    source: str
+    line_spans: dict
+    header: int         # lines above its def (its comment)
+
+
+def generated(function: ir.Function, comment: str, by_rule: bool = True, comments: bool = True) -> Generated:
+    rendered = render_function(function, by_rule, comments)
+    head = ([comment] if comment else []) + [f"{rendered.header}:"]
+    line_spans = {len(head) + k + 1: span for k, span in enumerate(rendered.spans) if span is not None}
+    return Generated(function, comment, by_rule, comments, "\n".join(head + rendered.lines) + "\n", line_spans, len(head))
+
+
+def written_parts(compiler) -> tuple[tuple[Generated, ...], tuple[tuple[str, object], ...]]:
+    """The functions and the values (name, value) the module file holds: the compiler's, after
+    the module passes (passes/MODULE_PASSES); a function they change is written again."""
+    functions = {made.function.name for made in compiler.generated}
+    public = set(runtime.__all__)
+    bound = tuple((name, value) for name, value in compiler.codegen.namespace.items()
+                  if not (name.startswith("__") or name in public or name in functions))
+    made_names = set(compiler.codegen.bound_values.values())
+    parts = ModuleParts(tuple(made.function for made in compiler.generated), bound,
+                        frozenset(name for name, _ in bound if name not in made_names))
+    parts = run_module_passes(parts, compiler.game.passes_off)
+    written = tuple(made if function is made.function else generated(function, made.comment, made.by_rule, made.comments)
+                    for made, function in zip(compiler.generated, parts.functions))
+    return written, parts.bound
+
+
+def functions_text(sources) -> str:
     """The part of the module under FUNCTIONS_MARK: the generated functions, a blank line before each."""
-    return "".join("\n" + source.rstrip("\n") + "\n" for source in functions)
+    return "".join("\n" + source.rstrip("\n") + "\n" for source in sources)
 
 
 def digest(text: str) -> str:
@@ -172,11 +213,9 @@ def module_text(compiler) -> str:
     few values that are closures over the game: labels, boards, the flow's instructions)."""
     game = compiler.game
     public = set(runtime.__all__)
-    functions = {spans[0] for spans in compiler.function_spans}
+    functions, bound = written_parts(compiler)
     constants, linked, written = [], [], {}
-    for name, value in compiler.codegen.namespace.items():
-        if name.startswith("__") or name in public or name in functions:
-            continue
+    for name, value in bound:
         for argument in getattr(value, "made_by", (None, ()))[1]:
             # a maker's argument that is a value of its own (a game's boards): one constant
             if argument.__class__ is runtime.Boards and id(argument) not in written:
@@ -213,7 +252,7 @@ def module_text(compiler) -> str:
              *assigned_none(linked),
              "",
              FUNCTIONS_MARK + " (their fingerprint is checked when the module is loaded) ----"]
-    return "\n".join(lines) + "\n" + functions_text(compiler.module)
+    return "\n".join(lines) + "\n" + functions_text(made.source for made in functions)
 
 
 def is_compiled_module(path) -> bool:

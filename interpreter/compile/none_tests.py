@@ -7,7 +7,7 @@ from typing import cast
 
 import attrs
 
-from . import ir, render_python
+from . import ir
 from .expression_facts import ungrouped
 
 # a key of `known`: a name (whether it is none), or ("truthy", name) (its truth as a condition)
@@ -72,8 +72,8 @@ def folded_test(condition: ir.Expression, known: Known | None) -> ir.Expression 
     return ir.HostTest(result, equality[0], equality[1], negated, whole)
 
 
-def equals_constant(node: ir.Expression) -> tuple[str, int | str] | None:
-    """(subject's source, constant) of `subject == constant`, the subject a name or an item of
+def equals_constant(node: ir.Expression) -> tuple[ir.SubjectKey, int | str] | None:
+    """(subject's key, constant) of `subject == constant`, the subject a name or an item of
     one, the constant a whole number or a word; else None."""
     if not (isinstance(node, ir.Compare) and node.op == "=="):
         return None
@@ -81,15 +81,26 @@ def equals_constant(node: ir.Expression) -> tuple[str, int | str] | None:
     if not (isinstance(constant, ir.Constant) and type(constant.value) in (int, str)
             and (type(constant.value) is int or all(c.isalnum() or c == "_" for c in str(constant.value)))):
         return None
-    plain = subject
-    while True:         # (an item of a name by a name or a whole number: `_A0[x]`, `t[x][0]`)
-        index = plain.entity if isinstance(plain, ir.ReadColumn) else plain.index if isinstance(plain, ir.Item) else None
-        if not (isinstance(index, (ir.Local, ir.Global)) or (isinstance(index, ir.Constant) and type(index.value) is int)):
+    key = subject_key(subject)
+    return None if key is None else (key, constant.value)     # type: ignore[return-value]
+
+
+def subject_key(node: ir.Expression) -> ir.SubjectKey | None:
+    """The key of a name or of an item of one by a name or a whole number (`_A0[x]`,
+    `t[x][0]`: a column's entry is an item of the column), else None."""
+    indexes: list[str | int] = []
+    while True:
+        index = node.entity if isinstance(node, ir.ReadColumn) else node.index if isinstance(node, ir.Item) else None
+        if isinstance(index, (ir.Local, ir.Global)):
+            indexes.append(index.name)
+        elif isinstance(index, ir.Constant) and type(index.value) is int:
+            indexes.append(index.value)
+        else:
             break
-        plain = ir.Global(plain.column) if isinstance(plain, ir.ReadColumn) else plain.sequence   # type: ignore[attr-defined]
-    if not isinstance(plain, (ir.Local, ir.Global)):
+        node = ir.Global(node.column) if isinstance(node, ir.ReadColumn) else node.sequence   # type: ignore[attr-defined]
+    if not isinstance(node, (ir.Local, ir.Global)):
         return None
-    return render_python.expression(subject), constant.value     # type: ignore[return-value]
+    return (node.name, *reversed(indexes))
 
 
 def none_tests(temp: str, conditions: list[ir.Expression]) -> int:

@@ -448,9 +448,15 @@ def argument_text(node: ir.ArgumentText) -> tuple[str, int]:
 
 
 def loops(node: ir.Loops) -> tuple[str, int]:
-    clauses = " ".join(f"for {c.target} in {expression(c.iterable)}" + "".join(f" if {expression(t)}" for t in c.tests)
-                       for c in node.clauses)
-    text = f"{expression(node.element)} {clauses}"
+    """On one line; in a statement written wide, each `for` and `if` on a line of its own
+    when they are long together."""
+    parts = [expression(node.element)]
+    for clause in node.clauses:
+        parts.append(f"for {clause.target} in {expression(clause.iterable)}")
+        parts += [f"if {expression(test)}" for test in clause.tests]
+    text = " ".join(parts)
+    if LAYOUT.wide and len(text) > spread_past():
+        text = CONTINUED.join(parts)
     return ("{" + text + "}" if node.braces else f"[{text}]"), ATOM
 
 

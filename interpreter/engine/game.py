@@ -197,7 +197,7 @@ class Game:
                                             "(see the limits in docs/language.md)", shape.span)
                 cells = grid_cells(rows, cols)
                 if shape.condition is not None:
-                    exists = compiler.expr(shape.condition, self.types.globals.child(row="int", col="int"))
+                    exists = compiler.compile_time_function(shape.condition, self.types.globals.child(row="int", col="int"))
                     cells = [c for c in cells if exists(None, {"row": c[0], "col": c[1]})]
                 kind = "grid"
             else:
@@ -309,6 +309,11 @@ class Game:
         if k is None:
             k = self.column_index[name] = len(self.column_index)
         return f"_A{k}"
+
+    def column_locals(self) -> dict:
+        """The local of each component attribute's column so far (component_column) -> its
+        index in the state's columns."""
+        return {self.component_column(name): k for name, k in self.column_index.items()}
 
     def cell_column(self, name) -> list:
         """The attribute `name` of every board cell, indexed by the cell (cells never change)."""

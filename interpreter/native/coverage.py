@@ -28,7 +28,7 @@ def recorded(functions: list):
 
     def recording_define(self, function, *args, **kwargs):
         functions.append(ir.Function(function.name, function.params,
-                                     lower_functions.prologue(function.body) + function.body, function.span))
+                                     lower_functions.prologue(function.body, self.game.column_locals()) + function.body, function.span))
         return define(self, function, *args, **kwargs)
 
     lower_functions.FunctionLowering.define = recording_define

@@ -1,7 +1,8 @@
 """`--engine python|native|auto`: which engine plays a command's random games. native and
 auto play natively when Numba is installed and the game renders natively; otherwise they play
 in Python with a one-line note saying why (the construct and its rules line), so that a native
-run never gives another game than Python's."""
+run never gives another game than Python's. The search bots' playouts choose the same way
+(native_rollouts)."""
 from __future__ import annotations
 
 ENGINES = ("python", "native", "auto")
@@ -18,13 +19,32 @@ def numba_missing() -> str | None:
 def native_kernel(game, engine: str, why_not_here: str | None = None):
     """(the game's Kernel or None, a note saying why it plays in Python or None). why_not_here:
     what the command asks that the kernel does not do (logs, coverage, other bots)."""
+    def kernel():
+        from .kernel import load_kernel
+        return load_kernel(game)
+    found, reason = compiled(engine, why_not_here, kernel)
+    return found, None if reason is None else f"referee: playing in Python, not natively: {reason}"
+
+
+def native_rollouts(game, engine: str, why_not_here: str | None = None):
+    """(the game's NativeRollouts or None, a note saying why the search bots' playouts run in
+    Python or None), as native_kernel chooses."""
+    def rollouts():
+        from .rollouts import rollouts_of
+        return rollouts_of(game)
+    found, reason = compiled(engine, why_not_here, rollouts)
+    return found, None if reason is None else f"referee: the search bots' playouts run in Python, not natively: {reason}"
+
+
+def compiled(engine: str, why_not_here: str | None, load):
+    """(load()'s kernel, compiled, or None, why not or None)."""
     if engine == "python":
         return None, None
     reason = why_not_here or numba_missing()
     if reason is None:
-        from .kernel import NotNative, load_kernel
+        from .not_native import NotNative
         try:
-            kernel = load_kernel(game)
+            kernel = load()
             kernel.compile()            # (here, so that a kernel that does not build falls back)
             return kernel, None
         except NotNative as refused:
@@ -34,4 +54,4 @@ def native_kernel(game, engine: str, why_not_here: str | None = None):
         except Exception as error:      # a kernel Numba refuses: a gap of the renderer, said
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             reason = f"the kernel did not compile ({type(error).__name__}: {first})"
-    return None, f"referee: playing in Python, not natively: {reason}"
+    return None, reason

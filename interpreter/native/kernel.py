@@ -162,7 +162,13 @@ def helpers_digest() -> str:
 
 def load_kernel(game) -> Kernel:
     """The game's kernel, rendered and imported (compiled on first use); NotNative if it has none."""
-    source = render(game) + f"# compiled against the helpers {helpers_digest()}\n"
+    module, digest = load_module(render(game))
+    return Kernel(game, module, digest)
+
+
+def load_module(rendered: str) -> tuple:
+    """(the module of a kernel's source, imported from the kernel cache, the hash it is kept under)."""
+    source = rendered + f"# compiled against the helpers {helpers_digest()}\n"
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     folder = cache_folder()
     folder.mkdir(parents=True, exist_ok=True)
@@ -178,7 +184,7 @@ def load_kernel(game) -> Kernel:
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
-    return Kernel(game, module, digest)
+    return module, digest
 
 
-__all__ = ["Kernel", "NotNative", "load_kernel", "cache_folder", "seeds_fit"]
+__all__ = ["Kernel", "NotNative", "load_kernel", "load_module", "cache_folder", "seeds_fit"]

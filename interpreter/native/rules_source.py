@@ -24,6 +24,8 @@ from referee.dsl.visitor import Visitor
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
+from .lists_source import LIST_FUNCTIONS, ListsSource
+from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
@@ -57,7 +59,7 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(FlowSource, Visitor):
+class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -77,13 +79,13 @@ class KernelSource(FlowSource, Visitor):
         self.size = 0
         self.refuse_unhandled()
         self.lay_out_vars()
+        self.lay_out_zones()
         self.slots = {name: self.size + k for k, name in enumerate(SLOTS)}
         self.size += len(SLOTS)
 
     # ---- what is refused whole ------------------------------------------------------------
     def refuse_unhandled(self) -> None:
-        refused = {ast.Zone: "zones", ast.Component: "components",
-                   ast.Invariant: None, ast.Param: None}
+        refused = {ast.Invariant: None, ast.Param: None}
         for declared in self.program.declarations.values():
             node = untag(declared.node if hasattr(declared, "node") else declared)
             for cls, what in refused.items():
@@ -160,11 +162,11 @@ class KernelSource(FlowSource, Visitor):
         head = ["import numpy as np", "from numba import njit",
                 "from referee.interpreter.native.bot_random import below, seed_into",
                 "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
-                "from referee.interpreter.native.random_stream import below as game_below, mix",
+                "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
-                *self.boards.constants()]
+                *self.boards.constants(), *self.zones_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -202,8 +204,14 @@ class KernelSource(FlowSource, Visitor):
         fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
         indent = "    " * len(binders)
         listed = [f"if legal_{action.name}(S, cur{arguments}):",
-                  f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n",
-                  f"    buf[n] = {code}", "    n += 1"]
+                  f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
+        alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
+        if alike is None:
+            listed += [f"    buf[n] = {code}", "    n += 1"]
+        else:                       # (moves of identical components are one move)
+            listed += [f"    code = {code}", f"    alike = {alike}(buf, start, n, code)", "    if alike < 0:",
+                       "        S[ERROR] = 1", "        return n", "    if alike == 0:", "        buf[n] = code",
+                       "        n += 1"]
         self.define(f"def moves_{action.name}(S, cur, buf, start):",
                     ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
@@ -229,6 +237,9 @@ class KernelSource(FlowSource, Visitor):
         if isinstance(domain, ast.Range):
             low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
             return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
+        zoned = self.zone_domain(domain, scope, var)
+        if zoned is not None:
+            return zoned
         t = self.type_of(domain)
         if not strip_optional(t).startswith("list["):
             raise NotNative(f"a domain of type {t}", domain.span)
@@ -242,6 +253,9 @@ class KernelSource(FlowSource, Visitor):
         return out
 
     def statement(self, node, scope, flow: bool) -> list:
+        zoned = self.zone_statement(node, scope)
+        if zoned is not None:
+            return zoned
         kind = type(node)
         if (kind is ast.Assign or kind is ast.Augment) and node.target.name in scope.names:
             return self.local_write(node, scope)
@@ -346,7 +360,7 @@ class KernelSource(FlowSource, Visitor):
                 *("    " + line for line in self.jumped())]
 
     def setup(self) -> None:
-        lines = ["S[:] = 0", "S[CURRENT] = 1"]
+        lines = ["S[:] = 0", "S[CURRENT] = 1", *self.zones_setup()]
         for name, slot in self.vars.items():
             cells = 1
             for _, size, _ in slot.axes:
@@ -425,6 +439,9 @@ class KernelSource(FlowSource, Visitor):
         for members in self.game.enum_members.values():
             if name in members:
                 return str(members.index(name))
+        items = self.zone_name(node, scope)
+        if items is not None:
+            return items
         raise NotNative(f"the name {name} has no native form yet", node.span)
 
     def visit_Conditional(self, node, scope, want):
@@ -442,6 +459,9 @@ class KernelSource(FlowSource, Visitor):
         return f"(not {self.expr(node.operand, scope, 'bool')})"
 
     def visit_Compare(self, node, scope, want):
+        compared = self.components_compared(node, scope)
+        if compared is not None:
+            return compared
         left, right = untag(node.left), untag(node.right)
         t = self.type_of(right) if isinstance(left, ast.Nothing) else self.type_of(left)
         if isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
@@ -457,6 +477,9 @@ class KernelSource(FlowSource, Visitor):
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
     def visit_Binary(self, node, scope, want):
+        worked = self.arithmetic(node, scope)
+        if worked is not None:
+            return worked
         if node.op not in ("+", "-", "*", "%") or self.type_of(node) != "int":
             raise NotNative(f"the operator {node.op} here", node.span)
         left, right = self.expr(node.left, scope, "int"), self.expr(node.right, scope, "int")
@@ -468,6 +491,11 @@ class KernelSource(FlowSource, Visitor):
         return f"(-{self.expr(node.operand, scope, 'int')})"
 
     def visit_Subscript(self, node, scope, want):
+        if self.is_zone(node, scope):
+            return self.zone_items(node, scope)
+        item = self.list_item(node, scope)
+        if item is not None:
+            return item
         obj = untag(node.obj)
         if not isinstance(obj, ast.Name) or obj.id not in self.vars or obj.id in scope.names:
             raise NotNative("an index into other than a variable", node.span)
@@ -480,6 +508,9 @@ class KernelSource(FlowSource, Visitor):
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
 
     def visit_Member(self, node, scope, want):
+        where = self.zone_member(node, scope)
+        if where is not None:
+            return where
         t = self.type_of(node.collection)
         return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_of(t))})"
 
@@ -509,7 +540,8 @@ class KernelSource(FlowSource, Visitor):
                 raise NotNative("can_play of other than an action", node.span)
             player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
-        return self.boards.call(self, node, scope)
+        zoned = self.zone_call(node, scope)
+        return zoned if zoned is not None else self.boards.call(self, node, scope)
 
     def visit_Aggregate(self, node, scope, want):
         """A function of its own over the binder's domain (its locals as arguments)."""
@@ -556,7 +588,7 @@ class KernelSource(FlowSource, Visitor):
 def render(game) -> str:
     """The kernel module's source for a loaded game, or NotNative."""
     source = KernelSource(game)
-    return source.render() + driver(source)
+    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
 
 
 def driver(source: KernelSource) -> str:

@@ -80,11 +80,22 @@ class SearchBot(Bot):
     that need no search (each kind has its own `exploration` default)."""
 
     def __init__(self, seed: int = 0, iterations: int = 1000, exploration: Optional[float] = None,
-                 max_moves: int = 10_000):
-        self.rng = random.Random(seed)
+                 max_moves: int = 10_000, rollouts=None):
+        self.rollouts = rollouts        # native/rollouts.NativeRollouts of the game, or None: in Python
+        self.rng = random.Random(seed) if rollouts is None else rollouts.generator(seed)
         self.iterations, self.max_moves = iterations, max_moves
         if exploration is not None:
             self.exploration = exploration
+
+    def playout(self, s) -> list:
+        """The returns of a random playout from s (s is played on): in the game's native
+        kernel when the bot has one and it can play from s, else in Python; the same returns
+        and the same draws of self.rng either way."""
+        if self.rollouts is not None:
+            returns = self.rollouts.returns(s, self.rng, self.max_moves)
+            if returns is not None:
+                return returns
+        return playout(s, self.rng, self.max_moves)
 
     def without_search(self, state):
         """The move when there is nothing to search (chance to sample, a single legal move), else None."""
@@ -169,7 +180,7 @@ class MCTSBot(SearchBot):
             node = node.children[move.name]
             s.apply(move)
             path.append((node, mover))
-        returns = playout(s, self.rng, self.max_moves)
+        returns = self.playout(s)
         root.visits += 1
         for node, mover in path:
             node.visits += 1
@@ -250,7 +261,7 @@ class ISMCTSBot(SearchBot):
             node = children[move.name]
             s.apply(move)
             path.append((node, mover))
-        returns = playout(s, self.rng, self.max_moves)
+        returns = self.playout(s)
         self.low, self.high = min(self.low, *returns), max(self.high, *returns)
         for node, mover in path:
             node.visits += 1
@@ -278,9 +289,10 @@ class Node:
         return self.total / self.visits + exploration * math.sqrt(math.log(parent_visits) / self.visits)
 
 
-def make_bot(kind: str, seed: int):
+def make_bot(kind: str, seed: int, rollouts=None):
     """A bot from its command-line spelling: 'random', 'first', 'mcts' or
-    'mcts:iterations=500,exploration=1.0' (ismcts likewise). ValueError says what is wrong."""
+    'mcts:iterations=500,exploration=1.0' (ismcts likewise); rollouts: a search bot's native
+    playouts (see SearchBot). ValueError says what is wrong."""
     name, _, settings = kind.partition(":")
     if name not in KINDS:
         raise ValueError(f"unknown bot '{name}' (known: {', '.join(KINDS)})")
@@ -298,7 +310,14 @@ def make_bot(kind: str, seed: int):
             raise ValueError(f"'{setting}': must be a positive number")
     if name == "first":
         return FirstBot()
+    if name in SETTINGS:
+        options["rollouts"] = rollouts
     return KINDS[name](seed, **options)
+
+
+def searches(kind: str) -> bool:
+    """Whether a bot of this spelling plays random playouts (mcts, ismcts)."""
+    return kind.partition(":")[0] in SETTINGS
 
 
 SEARCH_SETTINGS = {"iterations": int, "exploration": float}

@@ -372,13 +372,15 @@ def chunks(seeds, jobs, most=64):
 
 # ---- the tasks (run in the workers; the first argument is the worker's game) --------------
 
-def simulate_chunk(game, seeds, max_moves, log_dir, rules_path, bots=None, details=False):
-    return [simulate.simulate_game(game, seed, max_moves, log_dir, rules_path, bots, details) for seed in seeds]
+def simulate_chunk(game, seeds, max_moves, log_dir, rules_path, bots=None, details=False, native_rollouts=False):
+    return [simulate.simulate_game(game, seed, max_moves, log_dir, rules_path, bots, details, native_rollouts)
+            for seed in seeds]
 
 
-def tournament_chunk(game, games, max_moves):
+def tournament_chunk(game, games, max_moves, native_rollouts=False):
     """The records of simulate_game for (seed, {seat: bot kind}) pairs: the games of a tournament."""
-    return [simulate.simulate_game(game, seed, max_moves, bots=kinds) for seed, kinds in games]
+    return [simulate.simulate_game(game, seed, max_moves, bots=kinds, native_rollouts=native_rollouts)
+            for seed, kinds in games]
 
 
 def verify_chunk(game, seeds, max_moves, leaks=True):

@@ -26,20 +26,26 @@ def runtime_text(error, game=None) -> str:
     return "\n".join(lines)
 
 
-def seat_bots(kinds, seed, shared_random=None) -> dict:
+def seat_bots(kinds, seed, shared_random=None, rollouts=None) -> dict:
     """{seat: bot} for {seat: kind} (human seats left out): every random seat shares one
-    generator seeded with the game's seed, so that the same seed plays the same game."""
+    generator seeded with the game's seed, so that the same seed plays the same game
+    (rollouts: the search bots' native playouts, or None)."""
     shared_random = shared_random or RandomBot(seed)
-    return {p: shared_random if kind == "random" else make_bot(kind, seed + p)
+    return {p: shared_random if kind == "random" else make_bot(kind, seed + p, rollouts)
             for p, kind in kinds.items() if kind != "human"}
 
 
-def play_out(game, seed, max_moves, before_move=None, bots=None):
+def play_out(game, seed, max_moves, before_move=None, bots=None, native_rollouts=False):
     """One game of bots (`bots`: {seat: kind}, default all random): (state, moves, error text or
     None, error kind or None: verify's failure kinds). before_move(state, move) is called with
-    each move chosen, before it is played."""
+    each move chosen, before it is played. native_rollouts: the search bots play their
+    playouts in the game's native kernel (the same moves, faster)."""
     kinds = bots or {p: "random" for p in range(1, game.num_players + 1)}
-    players = seat_bots(kinds, seed)
+    rollouts = None
+    if native_rollouts:
+        from ..native.rollouts import rollouts_of
+        rollouts = rollouts_of(game)
+    players = seat_bots(kinds, seed, rollouts=rollouts)
     moves = []
     state = None
     try:
@@ -57,12 +63,14 @@ def play_out(game, seed, max_moves, before_move=None, bots=None):
     return state, moves, None, None
 
 
-def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=None, details=False) -> dict:
+def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=None, details=False,
+                  native_rollouts=False) -> dict:
     """Play one game of `simulate` (and write its log into log_dir): what the summary needs of
     it, small and picklable, so that a worker process can play it as well as this one. With
     coverage, its counts of the game's play (not of the scores or the log read after it).
     bots: {seat: kind} (default all random). details (for `analyze`): also the number of legal
-    moves at each move ("branching") and the moves played per seat and action ("actions")."""
+    moves at each move ("branching") and the moves played per seat and action ("actions").
+    native_rollouts: as play_out takes it."""
     if game.coverage is not None:
         game.coverage.reset()
     branching, actions = [], {}
@@ -72,7 +80,8 @@ def simulate_game(game, seed, max_moves, log_dir=None, rules_path=None, bots=Non
         per_seat = actions.setdefault(state.current_player(), {})
         name = game.actions[move.action].name if move.kind == "action" else f"({move.kind})"
         per_seat[name] = per_seat.get(name, 0) + 1
-    state, moves, error, error_kind = play_out(game, seed, max_moves, count_move if details else None, bots)
+    state, moves, error, error_kind = play_out(game, seed, max_moves, count_move if details else None, bots,
+                                                  native_rollouts)
     record = {"seed": seed, "error": error, "error_kind": error_kind, "moves": moves if error is not None else None,
               "length": len(moves), "finished": False, "winners": [], "scores": [],
               "outcome": None, "team": None, "returns": [],

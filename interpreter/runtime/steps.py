@@ -6,6 +6,9 @@ from .errors import Finished, SameNamedMoves, UnlocatedRulesError
 from .values import plain_label, same_value
 
 
+EMPTY_OPTION = "nothing"     # the name of an option whose label is empty (the empty list), so it can be typed
+
+
 def distinct_options(s, options, labeler, components, span):
     """Options that look the same (identical cards) are one option: (options, their names),
     the names None where the choice is not asked (one option). Two different options with one
@@ -16,7 +19,7 @@ def distinct_options(s, options, labeler, components, span):
         return options, None
     names, kept, first = [], [], {}
     for value in options:
-        label = labeler(s, value)
+        label = labeler(s, value) or EMPTY_OPTION
         if label not in first:
             first[label] = value
             names.append(label)
@@ -31,7 +34,10 @@ def distinct_options(s, options, labeler, components, span):
 
 def seen_by_all(s, x) -> bool:
     """Whether every seat sees component x as it is: in a public zone (or on top of a `top`
-    one) or revealed to every seat, with no owner-only attribute."""
+    one) or revealed to every seat, with no owner-only attribute; a list of components when
+    every seat sees each of them."""
+    if x.__class__ is list:
+        return all(seen_by_all(s, item) for item in x)
     game = s.game
     if s.entities[x]["__type__"] in game.private_fields:
         return False

@@ -156,9 +156,12 @@ def hashable_values(items):
 
 
 def same_value(s, a, b) -> bool:
-    """Equal, or two identical components (the same type and attributes)."""
+    """Equal, or two identical components (the same type and attributes), or two lists of
+    identical components item by item."""
     if a == b:
         return True
+    if a.__class__ is list and b.__class__ is list:
+        return len(a) == len(b) and all(same_value(s, x, y) for x, y in zip(a, b))
     if a.__class__ is int and b.__class__ is int and a >= 0 and b >= 0:
         entities = s.entities
         if a < len(entities) and b < len(entities):

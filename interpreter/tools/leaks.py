@@ -191,9 +191,31 @@ def exchange_twins(state, seat, rng, count) -> list:
         twin.own(key_a)[at_a] = b
         twin.own(key_b)[at_b] = a
         twin.loc[a], twin.loc[b] = key_b, key_a
+        exchange_in_sealed(twin, a, b)
         twin.changed()
         twins.append((twin, f"{label(state, a)} and {label(state, b)} exchanged", (a, b)))
     return twins
+
+
+def exchange_in_sealed(state, a, b):
+    """In a twin where components a and b changed places, a sealed move not revealed yet that
+    takes one of them takes the other: the move stays with the place (the card chosen from a
+    hand is the card now there), so that the twin is a state the game can reach."""
+    for instruction in state.game.flow:
+        if instruction.op != "simultaneous" or instruction.key not in state.env:
+            continue
+        remaining, sealed = state.env[instruction.key]
+        first = len(state.history) - len(sealed)      # where the sealed moves stand in the history
+        changed = list(sealed)
+        for k, (player, index, args) in enumerate(sealed):
+            components = state.game.argument_is_component[index]
+            swapped = tuple((b if x == a else a if x == b else x) if component else x
+                            for x, component in zip(args, components))
+            if swapped != args:
+                changed[k] = (player, index, swapped)
+                state.own_trails()
+                state.history[first + k] = move_name(state, index, swapped)
+        state.env[instruction.key] = (remaining, tuple(changed))
 
 
 def label(state, x) -> str:

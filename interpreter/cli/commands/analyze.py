@@ -12,7 +12,7 @@ from ..common import describe, load, print_summary, write_text
 from ..errors import OK, RUNTIME, UNAVAILABLE, CliError, UsageError
 from ..progress import Progress, wanted
 from ..seats import note_ismcts_secrets, parse_bots, refuse_mcts_on_hidden_information, tournament_bots
-from ..workers import jobs_of, played_here, pooled_records, simulated_games
+from ..workers import jobs_of, native_rollouts, played_here, pooled_records, simulated_games
 
 
 def analysis_bots(args, game) -> dict:
@@ -93,17 +93,30 @@ def analysis_lines(report) -> list:
     return lines
 
 
-def tournament_records(args, game, games, jobs, progress):
+def tournament_rollouts(args, game, specs) -> bool:
+    """Whether the search bots' playouts are native (--engine; a one-line note when it was asked
+    and they cannot be, or when no bot searches)."""
+    from ...play.bots import searches
+    if any(searches(spec) for spec in specs):
+        return native_rollouts(args, game)
+    if args.engine != "python":
+        args.errors.error("referee: playing in Python, not natively: no bot of this tournament searches "
+                          "(natively, a tournament plays the mcts and ismcts bots' playouts)")
+    return False
+
+
+def tournament_records(args, game, games, jobs, progress, rollouts=False):
     """The records of simulate_game of `games` ((seed, {seat: kind}) pairs), in their order:
-    played here with one job, else by worker processes."""
+    played here with one job, else by worker processes (rollouts: the search bots' playouts
+    are native)."""
     from ...play import parallel
     if played_here(args, jobs):
         for i, (seed, kinds) in enumerate(games):
-            yield simulate.simulate_game(game, seed, args.max_moves, bots=kinds)
+            yield simulate.simulate_game(game, seed, args.max_moves, bots=kinds, native_rollouts=rollouts)
             progress.update(i + 1)
         return
     yield from pooled_records(args, game, jobs, progress, parallel.tournament_chunk,
-                              [(part, args.max_moves) for part in parallel.chunks(games, jobs)])
+                              [(part, args.max_moves, rollouts) for part in parallel.chunks(games, jobs)])
 
 
 def cmd_tournament(args) -> int:
@@ -122,9 +135,10 @@ def cmd_tournament(args) -> int:
     seating_list = tournament.seatings(len(specs), game.num_players)
     plan = tournament.schedule(args.n, seating_list, args.seed)
     games = [(seed, {p: specs[bot] for p, bot in enumerate(seating, start=1)}) for seed, seating in plan]
+    rollouts = tournament_rollouts(args, game, specs)          # (a compile is not the games' time)
     progress = Progress(len(games), "playing", enabled=wanted(args))
     started = time.perf_counter()
-    records = tournament_records(args, game, games, min(jobs_of(args), len(games)), progress)
+    records = tournament_records(args, game, games, min(jobs_of(args), len(games)), progress, rollouts)
     try:
         played = [(seed, seating, record) for (seed, seating), record in zip(plan, records)]
     finally:

@@ -11,6 +11,7 @@ from typing import cast
 import attrs
 
 from .. import ir
+from ..expression_facts import facts_of
 
 # the fields of a node whose value counts only by its truth
 TESTED_FIELDS: dict[type, tuple[str, ...]] = {
@@ -39,6 +40,8 @@ def remove_double_negation(function: ir.Function) -> ir.Function:
 
 def rewritten(node: ir.Node, tested: bool) -> ir.Node:
     """The node without its double negations; `tested`: only its truth counts."""
+    if not facts_of(node).negations:
+        return node     # nothing inside that this pass changes (see expression_facts.Facts)
     known = DONE.get((id(node), tested))
     if known is not None and known[0] is node:
         return known[1]

@@ -1,0 +1,243 @@
+"""The search bots' playouts in a native kernel (issue 24): a playout from a state under way
+(resumed at its `play`, inside `turns`, `if` and `elif`) gives the Python playout's returns and
+leaves the bot's generator where the Python playout leaves it, so MCTS and ISMCTS choose the same
+moves on either engine; `--engine` on tournament and analyze plays the same games. Three rollout
+kernels are compiled here at most once per run (Numba's cache keeps them between runs)."""
+import json
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.interpreter.engine import load_game
+from referee.interpreter.play.bots import ISMCTSBot, MCTSBot, playout
+
+numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+from .test_native_kernel import run  # noqa: E402
+from referee.interpreter.native.engine_choice import native_rollouts  # noqa: E402
+from referee.interpreter.native.rollout_source import RolloutSource  # noqa: E402
+from referee.interpreter.native.rollouts import rollouts_of  # noqa: E402
+from referee.interpreter.native.shared_random import SharedRandom  # noqa: E402
+from referee.interpreter.native.rules_source import NotNative  # noqa: E402
+
+# a play in each branch of an if / elif / else, inside a turns with an `until`, statements
+# after the plays: what resuming has to get right
+BRANCHES = '''game "Branches" {
+  players 2
+}
+
+var total: int = 0
+var rounds: int = 0
+
+action add(k in 1..3) "+{k}" {
+  total += k
+}
+
+action take(k in 1..2) "-{k}" {
+  total -= k
+}
+
+flow {
+  rounds = 1
+  turns from 2 until total >= 9 or total <= -4 {
+    if total % 2 == 0 {
+      play add
+    } elif total % 3 == 0 {
+      play take
+    } else {
+      play add, take
+      rounds += 1
+    }
+    if rounds > 6 {
+      finish winners [current]
+    }
+  }
+  if total >= 9 {
+    finish winners [current]
+  }
+}
+'''
+
+
+def loaded(path, players=2):
+    game, diagnostics, _ = load_game(str(path), players=players)
+    assert game is not None, diagnostics
+    return game
+
+
+@pytest.fixture(scope="module")
+def branches(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rules") / "branches.rules"
+    path.write_text(BRANCHES)
+    return rollouts_of(loaded(path))
+
+
+@pytest.fixture(scope="module")
+def tic_tac_toe():
+    return rollouts_of(loaded("games/tic-tac-toe.rules"))
+
+
+@pytest.fixture(scope="module")
+def liars_dice():
+    return rollouts_of(loaded("games/liars-dice.rules", players=3))
+
+
+def walked(game, seed, most):
+    """The state after a random number (0..most) of random moves of the game of this seed."""
+    s = game.new_initial_state(seed)
+    walk = random.Random(seed)
+    for _ in range(walk.randrange(most + 1)):
+        if s.is_terminal():
+            break
+        moves = s.legal_moves()
+        s.apply(moves[walk.randrange(len(moves))])
+    return s
+
+
+# ---- the generator the bot and the kernel share ----------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(st.one_of(st.integers(0, 2**32 - 1), st.integers(-2**70, 2**70)),
+       st.lists(st.tuples(st.sampled_from(["random", "bits", "below", "shuffle"]), st.integers(1, 2**70)),
+                max_size=60))
+def test_the_shared_generator_draws_what_random_random_draws(seed, draws):
+    python, shared = random.Random(seed), SharedRandom(seed)
+    assert shared.getstate() == python.getstate()
+    for kind, n in draws:
+        if kind == "random":
+            assert shared.random() == python.random()
+        elif kind == "bits":
+            assert shared.getrandbits(n % 130) == python.getrandbits(n % 130)
+        elif kind == "below":
+            assert shared.randrange(n) == python.randrange(n)
+        else:
+            a, b = list(range(n % 30)), list(range(n % 30))
+            shared.shuffle(a)
+            python.shuffle(b)
+            assert a == b
+    assert shared.getstate() == python.getstate()
+
+
+# ---- a playout from a state under way ---------------------------------------------------
+
+@pytest.mark.parametrize("fixture, most", [("branches", 8), ("tic_tac_toe", 6), ("liars_dice", 5)])
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_native_playout_gives_the_python_returns_and_draws(fixture, most, shared, request):
+    rollouts = request.getfixturevalue(fixture)
+    game, resumed = rollouts.game, 0
+    for seed in range(60):
+        s = walked(game, seed, most)
+        python = random.Random(seed * 7)
+        native = SharedRandom(seed * 7) if shared else random.Random(seed * 7)
+        expected = playout(s.clone(), python, 10_000)
+        returns = rollouts.returns(s, native, 10_000)
+        if s.is_terminal():
+            assert returns is None and native.getstate() == random.Random(seed * 7).getstate()
+            continue
+        resumed += 1
+        assert returns == expected and native.getstate() == python.getstate(), seed
+    assert resumed >= 30
+
+
+def test_every_branch_of_the_flow_is_resumed(branches):
+    """The states the test above resumes from stand at each of the three plays."""
+    game = branches.game
+    plays = {branches.play_at[walked(game, seed, 12).pc] for seed in range(60)
+             if not walked(game, seed, 12).is_terminal()}
+    assert plays == {1, 2, 3}
+
+
+def test_a_playout_stopped_at_max_moves_returns_zeros_as_in_python(branches):
+    s = walked(branches.game, 3, 0)
+    python, native = random.Random(5), SharedRandom(5)
+    assert branches.returns(s, native, 2) == playout(s.clone(), python, 2) == [0.0, 0.0]
+    assert native.getstate() == python.getstate()
+
+
+def test_what_the_kernel_cannot_resume_is_left_to_python(branches):
+    s = walked(branches.game, 1, 2)
+    s.pc = 0                                    # (not at a play)
+    generator = SharedRandom(9)
+    assert branches.returns(s, generator, 100) is None and generator.getstate() == random.Random(9).getstate()
+
+
+def test_a_playout_the_kernel_flags_leaves_the_generator_as_it_was(branches, monkeypatch):
+    s = walked(branches.game, 2, 3)
+    generator = SharedRandom(4)
+    generator.getrandbits(64)
+    before = generator.getstate()
+    module = branches.module
+
+    def flagging(S, mt, buf, resume, seats, max_moves, out):
+        module.rollout(S, mt, buf, resume, seats, max_moves, out)     # (draws from mt)
+        return 2
+    monkeypatch.setattr(branches, "module", type("Flagging", (), {"rollout": staticmethod(flagging)}))
+    assert branches.returns(s, generator, 10_000) is None and generator.getstate() == before
+
+
+def test_a_play_the_kernel_cannot_resume_names_itself(tmp_path):
+    rules = tmp_path / "loop.rules"
+    rules.write_text(BRANCHES.replace("  rounds = 1\n", "  for r in 1..2 {\n    play add\n  }\n"))
+    with pytest.raises(NotNative) as refused:
+        RolloutSource(loaded(rules)).render()
+    assert refused.value.note().startswith(f"{rules}:17: a play inside For")
+
+
+# ---- the bots ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fixture, bot", [("tic_tac_toe", MCTSBot), ("liars_dice", ISMCTSBot)])
+def test_a_search_bot_chooses_the_same_moves_on_either_engine(fixture, bot, request):
+    rollouts = request.getfixturevalue(fixture)
+    for seed in range(5):
+        s = walked(rollouts.game, seed, 3)
+        if s.is_terminal():
+            continue
+        python, native = bot(seed, iterations=80), bot(seed, iterations=80, rollouts=rollouts)
+        assert native.choose(s.clone()).name == python.choose(s.clone()).name
+        assert native.rng.getstate() == python.rng.getstate()
+
+
+# ---- the commands -----------------------------------------------------------------------
+
+def without_timing(text: str) -> dict:
+    report = json.loads(text)
+    report.pop("seconds")
+    report.pop("description")
+    return report
+
+
+def test_a_tournament_plays_the_same_games_on_either_engine(capsys, tic_tac_toe):
+    argv = ["tournament", "games/tic-tac-toe.rules", "--bot", "mcts:iterations=40", "--bot", "random",
+            "-n", "4", "--json", "-j", "1"]
+    _, python, _ = run(capsys, *argv)
+    _, native, note = run(capsys, *argv, "--engine", "native")
+    assert without_timing(native) == without_timing(python) and note == ""
+
+
+def test_analyze_with_a_search_bot_plays_the_same_games_on_either_engine(capsys, tic_tac_toe):
+    argv = ["analyze", "games/tic-tac-toe.rules", "--bot", "1=mcts:iterations=30", "-n", "3", "--json", "-j", "1"]
+    _, python, _ = run(capsys, *argv)
+    _, native, note = run(capsys, *argv, "--engine", "auto")
+    assert json.loads(native)["figures"] == json.loads(python)["figures"] and note == ""
+
+
+def test_a_game_with_no_rollout_kernel_plays_in_python_with_a_located_note(capsys):
+    argv = ["tournament", "games/kuhn-poker.rules", "--bot", "ismcts:iterations=5", "--bot", "random",
+            "-n", "2", "--json", "-j", "1"]
+    _, python, _ = run(capsys, *argv)
+    _, native, note = run(capsys, *argv, "--engine", "native")
+    assert without_timing(native) == without_timing(python)
+    assert re.fullmatch(r"referee: the search bots' playouts run in Python, not natively: "
+                        r"games/kuhn-poker\.rules:\d+: components \(Card\) have no native form yet\n", note)
+
+
+def test_a_tournament_with_no_search_bot_says_native_changes_nothing(capsys):
+    _, _, note = run(capsys, "tournament", "games/tic-tac-toe.rules", "--bot", "random", "--bot", "first",
+                     "-n", "2", "-j", "1", "--engine", "native")
+    assert "playing in Python, not natively: no bot of this tournament searches" in note
+
+
+def test_the_python_engine_loads_no_rollouts():
+    assert native_rollouts(loaded("games/tic-tac-toe.rules"), "python") == (None, None)
