@@ -3,6 +3,8 @@ triggers, `repeat`/`while`/`turn`, options and chance draws give the games Pytho
 move. Backgammon with its doubling cube, and tests/native/flow-constructs.rules (every construct
 in one small race), each compiled once per run at most (Numba's cache keeps them between runs)."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
 from referee.interpreter.play.simulate import simulate_game
@@ -63,6 +65,21 @@ def test_a_recursion_deeper_than_the_kernel_copies_plays_in_python():
     assert list(status) == [TO_PYTHON] * 5
     native, python, handed = records_of(kernel, range(1, 6))
     assert native == python and handed == list(range(1, 6))
+
+
+def test_a_flow_that_runs_on_stops_natively_where_it_stops_in_python():
+    game, _, _ = load_game(CONSTRUCTS, players=2, params={"spin": 150_000})
+    kernel = load_kernel(game)
+    native, python, handed = records_of(kernel, range(3))
+    assert native == python and handed == [0, 1, 2]
+    assert all("ran on" in r["error"] or "runs on" in r["error"] for r in python), python[0]["error"]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=6), st.integers(1, 40))
+def test_any_seeds_and_move_limit_give_the_python_records(constructs, seeds, max_moves):
+    native, python, _ = records_of(constructs, seeds, max_moves)
+    assert native == python
 
 
 # ---- what is rendered, what is refused -----------------------------------------------------

@@ -140,11 +140,38 @@ class FlowSource:
             if node.until is not None:
                 body += ["if " + self.expr(node.until, inner, "bool") + ":", "    break"]
             return self.loop(body, flow)
+        if flow and kind is ast.Simultaneous:
+            return self.simultaneous(node, scope)
         if flow and kind is ast.Turn:
             return ["cur = " + self.expr(node.player, scope, "Player"),
                     "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
                     "S[CURRENT] = cur", *self.block(node.body, scope, flow)]
         return None
+
+    def simultaneous(self, node, scope) -> list:
+        """`simultaneous p in L { play A }` (engine/steps.py simultaneous_step): the seats of L that
+        pass its filter, found once; each in turn chooses a move, sealed (the state unchanged,
+        each a move counted); then the moves are played in that order, each by its seat, with
+        the triggers after each."""
+        play = ast.untag(node.body[0])[0] if len(node.body) == 1 else None
+        if not isinstance(play, ast.Play) or play.optional:
+            raise NotNative("a simultaneous step other than one play", node.span)
+        seats, sealed, k, var = self.fresh("seats"), self.fresh("sealed"), self.fresh("k"), self.fresh("L_")
+        loop, capacity = self.domain_loop(node.binder, scope, var)
+        inner = scope.child(**{node.binder.name: var})
+        where = [] if node.binder.condition is None else \
+            ["if not (" + self.expr(node.binder.condition, inner, "bool") + "):", "    continue"]
+        found = self.fresh("found")
+        lines = [*loop[:-1], f"{seats} = np.empty({capacity}, dtype=np.int64)", f"{found} = 0", loop[-1],
+                 *indented(where + [f"{seats}[{found}] = {var}", f"{found} += 1"]),
+                 f"{sealed} = np.empty({found}, dtype=np.int64)"]
+        choose = [f"cur = {seats}[{k}]", "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
+                  "S[CURRENT] = cur", *self.listed_moves(play), "if n == 0:", "    S[ERROR] = 1", "    return",
+                  *self.chosen_move(), f"{sealed}[{k}] = move", "S[MOVES] += 1", "jumps = 0"]
+        reveal = [f"cur = {seats}[{k}]", "S[CURRENT] = cur", f"move = {sealed}[{k}]", "kind = move // MOVE_BASE",
+                  *self.applied_move(play), *STOPS]
+        return lines + [f"for {k} in range({found}):", *indented(choose),
+                        f"for {k} in range({found}):", *indented(reveal)]
 
     def local_write(self, node, scope) -> list:
         """A local (a `let`) given a new value, or updated."""

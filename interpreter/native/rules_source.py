@@ -289,9 +289,10 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             body += self.block(node.body, inner, flow)
             return loop + ["    " + line for line in body or ["pass"]]
         if kind is ast.Let:
+            value = self.expr(node.value, scope, self.type_of(node.value))     # (before its name is bound)
             var = self.fresh("L_")
             scope.names[node.name] = var
-            return [f"{var} = {self.expr(node.value, scope, self.type_of(node.value))}"]
+            return [f"{var} = {value}"]
         if kind is ast.Finish:
             mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, 'list[Player]')})"
             return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
@@ -328,26 +329,40 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
 
     # ---- the flow ----------------------------------------------------------------------------
     def play(self, node) -> list:
-        for name in node.actions:
-            if name not in self.actions:
-                raise NotNative(f"play {name}", node.span)
-        listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
-        choose = ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
+        choose = self.listed_moves(node)
         if node.optional:
             choose += ["if n > 0:"]
             indent = "    "
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = ["move = buf[below(mt, n)]", "kind = move // MOVE_BASE",
-                 "if len(T) > 1:                  # (analyze: each move's branching, action, seat)",
-                 "    at = 3 * S[MOVES]", "    if at + 3 > len(T):", "        S[ERROR] = 1", "        return",
-                 "    T[at], T[at + 1], T[at + 2] = n, kind, cur"]
+        apply = self.chosen_move() + self.applied_move(node)
+        apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
+        return choose + [indent + line for line in apply]
+
+    def listed_moves(self, node) -> list:
+        """The legal moves of a play into buf[:n] (none asked past max_moves)."""
+        for name in node.actions:
+            if name not in self.actions:
+                raise NotNative(f"play {name}", node.span)
+        listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
+        return ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
+
+    @staticmethod
+    def chosen_move() -> list:
+        """The RandomBot's move among buf[:n]."""
+        return ["move = buf[below(mt, n)]", "kind = move // MOVE_BASE",
+                "if len(T) > 1:                  # (analyze: each move's branching, action, seat)",
+                "    at = 3 * S[MOVES]", "    if at + 3 > len(T):", "        S[ERROR] = 1", "        return",
+                "    T[at], T[at + 1], T[at + 2] = n, kind, cur"]
+
+    def applied_move(self, node) -> list:
+        """The action of `move` (its kind) played by cur, then the triggers."""
+        apply = []
         for name in node.actions:
             index = self.actions[name][0]
             apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
-        apply += [*self.after_move(), "S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
-        return choose + [indent + line for line in apply]
+        return apply + self.after_move()
 
     def turns(self, node, scope) -> list:
         seat = self.fresh("seat")
