@@ -394,7 +394,7 @@ COMMANDS = (
         option("--log-dir", "--log", dest="log", metavar="DIR",
                help="write a replayable log of each failure into the folder DIR (made if need be)"),
         QUIET_PROGRESS, json_output("print the report as JSON"), coverage(), workers("play the games"),
-        plain())),
+        engine("plays the games (the invariants checked natively)"), plain())),
     Command("compile", "write the Python module a game compiles to, for reading and debugging",
             "commands.compile.cmd_compile", (
         game(),

@@ -63,6 +63,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
+    choice = "below(mt, n)"         # the draw of one of the n moves listed: the RandomBot's
 
     def __init__(self, game):
         self.game = game
@@ -348,10 +349,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
         return ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
 
-    @staticmethod
-    def chosen_move() -> list:
-        """The RandomBot's move among buf[:n]."""
-        return ["move = buf[below(mt, n)]", "kind = move // MOVE_BASE",
+    def chosen_move(self) -> list:
+        """The policy's move among buf[:n] (the RandomBot's draw; verify's own in its kernel)."""
+        return [f"move = buf[{self.choice}]", "kind = move // MOVE_BASE",
                 "if len(T) > 1:                  # (analyze: each move's branching, action, seat)",
                 "    at = 3 * S[MOVES]", "    if at + 3 > len(T):", "        S[ERROR] = 1", "        return",
                 "    T[at], T[at + 1], T[at + 2] = n, kind, cur"]
@@ -662,6 +662,17 @@ def winner_mask(players):
     return mask
 
 
+@njit
+def play_game(S, mt, buf, seed, max_moves, T):
+    """The game of this seed from its setup (the game's random stream seeded with it), its moves
+    drawn from mt."""
+    setup(S, 1)
+    S[RNG] = np.int64(mix(np.uint64(seed)))
+    setup_effects(S, 1)
+    if not S[ERROR] and not S[TERMINAL]:
+        run_flow(S, mt, buf, max_moves, T)
+
+
 @njit(cache=True)
 def playouts(seeds, max_moves, T):
     """Per game: status (0 finished, 1 stopped at max_moves, 2 to play again in Python), its
@@ -679,11 +690,7 @@ def playouts(seeds, max_moves, T):
     buf = np.empty(MOST_MOVES, dtype=np.int64)
     for g in range(games):
         seed_into(mt, seeds[g])
-        setup(S, 1)
-        S[RNG] = np.int64(mix(np.uint64(seeds[g])))
-        setup_effects(S, 1)
-        if not S[ERROR] and not S[TERMINAL]:
-            run_flow(S, mt, buf, max_moves, T)
+        play_game(S, mt, buf, seeds[g], max_moves, T)
         length[g] = S[MOVES]
         winners[g] = S[WINNERS]
         if S[ERROR] or S[WINNERS] < 0:
