@@ -18,7 +18,7 @@ import itertools
 from referee.dsl import ast
 
 from .not_native import NotNative
-from .rules_source import KernelSource, Scope, driver, untag
+from .rules_source import KernelSource, Scope, module_source, untag
 
 MOST_NAMES = 100_000            # the moves names_distinct lists at most
 
@@ -74,7 +74,7 @@ def verify_games(seeds, max_moves):
 def render_verify(game) -> str:
     """The verify kernel module's source for a loaded game, or NotNative."""
     source = VerifySource(game)
-    return source.render() + driver(source) + f"INT_NONE_CODE = {-(2 ** 63)}\n" + VERIFY_DRIVER
+    return module_source(source) + f"INT_NONE_CODE = {-(2 ** 63)}\n" + VERIFY_DRIVER
 
 
 def names_distinct(game) -> None:
