@@ -38,6 +38,9 @@ from worker import playout  # noqa: E402
 GAMES = {"tic-tac-toe": ("tic_tac_toe", "tic_tac_toe_numba"), "connect-four": ("connect_four", "connect_four_numba")}
 # rules files measured without references: the Python path against the kernel (name: file, options)
 KERNEL_GAMES = {"backgammon": ("backgammon", ()), "backgammon --option cube": ("backgammon", ("cube",))}
+KERNEL_GAMES.update({         # (the card games: components and zones; name, options, players)
+    "kuhn-poker": ("kuhn-poker", (), 2), "leduc-poker": ("leduc-poker", (), 2),
+    **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}})
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 
@@ -106,11 +109,13 @@ def contestants(rules):
     from referee.interpreter.engine import load_game
     from referee.interpreter.runtime.random_source import seed_state
     if rules in KERNEL_GAMES:
-        name, options = KERNEL_GAMES[rules]
-        game, diagnostics, _ = load_game(str(ROOT / "games" / f"{name}.rules"), options=options)
+        name, options, *players = KERNEL_GAMES[rules]
+        game, diagnostics, _ = load_game(str(ROOT / "games" / f"{name}.rules"), options=options,
+                                         players=players[0] if players else None)
         if game is None:
             raise SystemExit(f"native.py: cannot load {rules}: {diagnostics}")
-        return [Python("engine (Python path)", game), Kernel("engine (native kernel)", game, batch=20)]
+        batch = 20 if name == "backgammon" else 200     # (a card game is short: batches as long as a slice)
+        return [Python("engine (Python path)", game), Kernel("engine (native kernel)", game, batch=batch)]
     reference, anchor = GAMES[rules]
     game, diagnostics, _ = load_game(str(ROOT / "games" / f"{rules}.rules"), players=2)
     if game is None:

@@ -1,8 +1,8 @@
 """Components and zones in native playouts (issue 24): tests/native/cards.rules creates,
 shuffles, deals, moves (on top, under, all of a zone, all of a type), reads top, bottom, size,
 membership and attributes, loops over zones and lists moves of identical cards once; its native
-games are the Python engine's, move for move. One kernel is compiled here (Numba's cache keeps
-it between runs)."""
+games, and those of Kuhn poker and Love Letter, are the Python engine's, move for move. Three
+kernels are compiled here (Numba's cache keeps them between runs)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -25,6 +25,14 @@ def cards():
     return load_kernel(game)
 
 
+@pytest.fixture(scope="module", params=[("kuhn-poker", 2), ("love-letter", 3)], ids=lambda p: f"{p[0]}-{p[1]}p")
+def card_game(request):
+    name, players = request.param
+    game, diagnostics, _ = load_game(f"games/{name}.rules", players=players)
+    assert game is not None, diagnostics
+    return load_kernel(game)
+
+
 def in_python(kernel, max_moves, details=False):
     return lambda seed: simulate_game(kernel.game, seed, max_moves, details=details)
 
@@ -37,6 +45,15 @@ def test_card_games_are_the_python_games(cards):
     assert len({tuple(r["winners"]) for r in python}) > 2
     status = cards.play(list(seeds), 10_000)[0]
     assert np.count_nonzero(status == TO_PYTHON) < 4       # (played natively, not replayed)
+
+
+def test_the_card_games_of_games_are_the_python_games(card_game):
+    """Kuhn poker (procedures, the cards shown) and Love Letter (five identical Guards, rounds
+    dealt again from all the cards, rankings by two keys): the records of the Python engine."""
+    seeds = range(1, 41)
+    native = card_game.records(seeds, 10_000, in_python(card_game, 10_000))
+    assert native == [simulate_game(card_game.game, seed, 10_000) for seed in seeds]
+    assert np.count_nonzero(card_game.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
 
 
 def test_identical_cards_make_one_move(cards):

@@ -120,7 +120,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         """(the code of the first index, how many) of an index domain of consecutive codes."""
         if t in self.game.enum_members:
             return (0, len(values), tuple(values))
-        if t != "Player" and t != "int" and t not in self.boards.geometries:
+        if t != "Player" and t != "int" and t not in self.boards.geometries and t not in self.game.types.components:
             raise NotNative(f"a variable indexed by {t}", span)
         if not values or values != list(range(values[0], values[0] + len(values))):
             raise NotNative(f"a variable indexed by {t} values that do not follow each other", span)
