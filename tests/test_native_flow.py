@@ -2,6 +2,8 @@
 triggers, `repeat`/`while`/`turn`, options and chance draws give the games Python gives, move for
 move. Backgammon with its doubling cube, and tests/native/flow-constructs.rules (every construct
 in one small race), each compiled once per run at most (Numba's cache keeps them between runs)."""
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -45,6 +47,31 @@ def test_backgammon_with_the_cube_plays_the_python_games(backgammon_cube):
     native, python, handed = records_of(backgammon_cube, range(1, 31))
     assert native == python and handed == []
     assert {r["returns"][0] for r in python} - {1.0, -1.0}         # (a double taken, or a gammon)
+
+
+@pytest.fixture(scope="module")
+def goofspiel():
+    game, _, _ = load_game("games/goofspiel.rules", players=3, options=["descending"], params={"n": 6})
+    return load_kernel(game)
+
+
+def test_simultaneous_steps_and_real_returns_play_the_python_games(goofspiel):
+    native, python, handed = records_of(goofspiel, range(1, 61))
+    assert native == python and handed == []
+    assert {r["returns"][0] for r in python} >= {0.5, -0.5}           # (ties: shared wins)
+
+
+def test_analyze_counts_the_sealed_moves_as_python_does(capsys, goofspiel):
+    from referee.interpreter.cli.main import main
+    argv = ["analyze", "games/goofspiel.rules", "--players", "3", "--option", "descending", "--param", "n=6",
+            "-n", "20", "--seed", "4", "--json", "-j", "1"]
+    outputs = []
+    for engine in ("python", "native"):
+        assert main([*argv, "--engine", engine]) == 0
+        captured = capsys.readouterr()
+        assert "not natively" not in captured.err
+        outputs.append(json.loads(captured.out)["figures"])
+    assert outputs[0] == outputs[1]
 
 
 def test_every_construct_plays_the_python_games(constructs):

@@ -230,6 +230,24 @@ class FlowSource:
         return (f"{ORDERS[node.op]}({self.expr(left, scope, left_type)}, {self.expr(right, scope, right_type)}, "
                 f"{self.none_of(left_type)}, {self.none_of(right_type)})")
 
+    def real_returns(self, node, scope) -> str:
+        """Returns of type real, as float64, where each real is one division of two ints (so the
+        float is the one the engine's exact fraction gives: both correctly rounded), under
+        conditionals and negations; a division by zero is the engine's error."""
+        node = ast.untag(node)[0]
+        t = strip_optional(self.type_of(node))
+        if t == "int":
+            return f"np.float64({self.expr(node, scope, 'int')})"
+        if isinstance(node, ast.Conditional):
+            return (f"({self.real_returns(node.then, scope)} if {self.expr(node.condition, scope, 'bool')} "
+                    f"else {self.real_returns(node.otherwise, scope)})")
+        if isinstance(node, ast.Negate):
+            return f"(-{self.real_returns(node.operand, scope)})"
+        if isinstance(node, ast.Binary) and node.op == "/" and \
+                all(self.type_of(ast.untag(side)[0]) == "int" for side in (node.left, node.right)):
+            return f"divided(S, {self.expr(node.left, scope, 'int')}, {self.expr(node.right, scope, 'int')})"
+        raise NotNative("a real computed by other than one division of ints", node.span)
+
     def pick_from(self, node, scope) -> str:
         """pick(a list): one of its items from the game's own stream (none: an empty list)."""
         t = self.type_of(node.arguments[0])
@@ -240,6 +258,15 @@ class FlowSource:
 
 
 PICK_ITEM = '''
+@njit
+def divided(S, a, b):
+    """a / b as a float (by zero: the engine's error, played in Python)."""
+    if b == 0:
+        S[ERROR] = 1
+        return 0.0
+    return a / b
+
+
 @njit
 def too_deep(S, value):
     """A call nested deeper than the kernel's copies of a recursive function: Python plays it."""

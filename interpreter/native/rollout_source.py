@@ -33,7 +33,9 @@ class RolloutSource(KernelSource):
         super().__init__(game)
 
     def plays_in(self, node) -> list:
-        return [self.play_number[n.span] for n in ast.walk(node) if isinstance(n, ast.Play)]
+        """The numbers of the plays in a node (a simultaneous step's play has none: no rollout
+        resumes there, Python plays from such a state)."""
+        return [self.play_number[n.span] for n in ast.walk(node) if isinstance(n, ast.Play) and n.span in self.play_number]
 
     def flow(self) -> None:
         super().flow()                          # run_flow, which the whole playouts call

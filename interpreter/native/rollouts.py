@@ -44,7 +44,7 @@ class NativeRollouts:
         self.buf = np.empty(MOST_MOVES, dtype=np.int64)
         self.mt = np.empty(WORDS + 2, dtype=np.uint64)
         self.seats = np.zeros(max(1, len(self.turns)), dtype=np.int64)
-        self.out = np.zeros(game.num_players, dtype=np.int64)
+        self.out = np.zeros(game.num_players, dtype=np.float64)     # (returns may be reals)
         self.compile_seconds = None
 
     def state_array(self, s):

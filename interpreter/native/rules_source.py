@@ -407,9 +407,13 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
                 continue
             scope = Scope({field.player_name: "p"})
             t = self.type_of(field.expr)
-            if strip_optional(t) != "int":
+            if name == "returns" and t == "real":       # (the returns array holds float64)
+                value = self.real_returns(field.expr, scope)
+            elif strip_optional(t) != "int":
                 raise NotNative(f"a {name} of type {t}", field.expr.span)
-            self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {self.expr(field.expr, scope, 'int')}"])
+            else:
+                value = self.expr(field.expr, scope, "int")
+            self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {value}"])
         ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
         if score is not None:
             ends += ["best = score_of(S, 1)", "for p in range(2, PLAYERS + 1):", "    best = max(best, score_of(S, p))",
@@ -684,7 +688,7 @@ def playouts(seeds, max_moves, T):
     length = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
     scores = np.zeros((games, {players}), dtype=np.int64)
-    returns = np.zeros((games, {players}), dtype=np.int64)
+    returns = np.zeros((games, {players}), dtype=np.float64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     mt = np.empty(626, dtype=np.uint64)
     buf = np.empty(MOST_MOVES, dtype=np.int64)
