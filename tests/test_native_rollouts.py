@@ -239,5 +239,11 @@ def test_a_tournament_with_no_search_bot_says_native_changes_nothing(capsys):
     assert "playing in Python, not natively: no bot of this tournament searches" in note
 
 
+def test_coverage_counts_the_searches_in_python(capsys):
+    _, _, note = run(capsys, "analyze", "games/tic-tac-toe.rules", "--bot", "1=mcts:iterations=5", "-n", "1",
+                     "--coverage", "--engine", "native", "-j", "1")
+    assert "playouts run in Python, not natively: --coverage counts the rules' coverage" in note
+
+
 def test_the_python_engine_loads_no_rollouts():
     assert native_rollouts(loaded("games/tic-tac-toe.rules"), "python") == (None, None)

@@ -10,6 +10,7 @@ before it, which gives the exact same result.
 from __future__ import annotations
 
 import itertools
+import time
 import weakref
 
 import numpy as np
@@ -105,13 +106,13 @@ class NativeRollouts:
         return [1.0 if mask >> p & 1 else 0.0 for p in players]
 
     def compile(self) -> float:
-        """Compile the kernel (or load it from Numba's cache) with one playout from the start:
-        the seconds it took."""
-        import random
-        import time
+        """Compile the kernel (or load it from Numba's cache) with a call that stops at once
+        (no move allowed): the seconds it took. A kernel Numba refuses raises here, where the
+        engine's choice falls back, not in the middle of a search."""
         if self.compile_seconds is None:
             started = time.perf_counter()
-            self.returns(self.game.new_initial_state(0), random.Random(0), 1)
+            self.mt[:] = SharedRandom(0).mt
+            self.module.rollout(self.template.copy(), self.mt, self.buf, 1, self.seats, 0, self.out)
             self.compile_seconds = time.perf_counter() - started
         return self.compile_seconds
 
