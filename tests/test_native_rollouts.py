@@ -177,6 +177,16 @@ def test_a_playout_the_kernel_flags_leaves_the_generator_as_it_was(branches, mon
     assert branches.returns(s, generator, 10_000) is None and generator.getstate() == before
 
 
+def test_state_the_rollouts_do_not_write_is_refused(monkeypatch):
+    """A kernel that keeps more than the variables and the slots rollouts set (what a renderer
+    that learns zones or a turn counter would add) is refused, not resumed from a partial state."""
+    from referee.interpreter.native import rules_source
+    from referee.interpreter.native.rollouts import NativeRollouts
+    monkeypatch.setattr(rules_source, "SLOTS", (*rules_source.SLOTS, "TURN"))
+    with pytest.raises(NotNative, match=r"does not write from a Python state yet \(slots \['TURN'\], 0 cells"):
+        NativeRollouts(loaded("games/tic-tac-toe.rules"))
+
+
 def test_a_play_the_kernel_cannot_resume_names_itself(tmp_path):
     rules = tmp_path / "loop.rules"
     rules.write_text(BRANCHES.replace("  rounds = 1\n", "  for r in 1..2 {\n    play add\n  }\n"))

@@ -16,11 +16,13 @@ import weakref
 import numpy as np
 
 from .kernel import load_module
+from .not_native import NotNative
 from .rollout_source import render_rollouts
 from .rules_source import MOST_MOVES
 from .shared_random import SharedRandom, twisted_whole
 
 FINISHED, STOPPED = 0, 1
+WRITTEN_SLOTS = {"TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG"}     # what state_array sets
 WORDS = 624                     # random.Random's state: 624 words and the position in them
 
 
@@ -29,6 +31,11 @@ class NativeRollouts:
 
     def __init__(self, game):
         source, text = render_rollouts(game)
+        written = sum(int(np.prod([size for _, size, _ in slot.axes])) for slot in source.vars.values())
+        if set(source.slots) != WRITTEN_SLOTS or source.size != written + len(source.slots):
+            raise NotNative("the kernel keeps state that a rollout does not write from a Python state yet "
+                            f"(slots {sorted(set(source.slots) - WRITTEN_SLOTS)}, {source.size - written - len(source.slots)} "
+                            "cells beside the variables)")
         self.game = game
         self.module, self.hash = load_module(text)
         self.slots, self.play_at, self.turns = source.slots, source.play_at, tuple(source.resumed_turns)
