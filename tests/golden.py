@@ -38,6 +38,7 @@ PLAYTHROUGHS = {
     "games/the-resistance.rules#5p": (5, (), 67),
     "games/the-resistance.rules#7p": (7, (), 71),
     "games/the-resistance.rules#10p": (10, (), 73),
+    "games/skull.rules#3p": (3, (), 79), "games/skull.rules#6p": (6, (), 83),
 }
 VIEW_EVERY = 10
 

@@ -315,3 +315,5 @@ def test_the_reports_of_the_seed_games_are_there():
     team = (folder / "the-resistance.html").read_text()         # a team game's page: a row per team
     assert "[the-resistance.html](the-resistance.html)" in readme
     assert "500 games (seeds 0..499)" in team and "team resistance" in team and "team spy" in team
+    skull = (folder / "skull.html").read_text()                   # three seats, the smallest count
+    assert "[skull.html](skull.html)" in readme and "500 games (seeds 0..499)" in skull and "3 players" in skull

@@ -104,6 +104,7 @@ KNOWN_LONG_LINES = {
     "backgammon": 0, "checkers": 0, "connect-four": 0, "continents": 0, "goofspiel": 0, "hearts": 0,
     "kuhn-poker": 0, "leduc-poker": 0, "liars-dice": 0, "love-letter": 0, "othello": 0, "solstis": 0,
     "the-resistance": 0, "tic-tac-toe": 0, "titicaca": 2, "continents-four-cards": 0, "continents-six-places": 0, "titicaca-wide": 2,
+    "skull": 0,
 }
 
 
