@@ -8,7 +8,8 @@ times of the anchors and kernels reported apart.
     python benchmarks/native.py --check                  do the anchors play the rules files' games?
     python benchmarks/native.py --only backgammon        the configurations whose name holds a word
 
-Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube) are
+Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
+hearts, goofspiel) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -37,7 +38,8 @@ from worker import playout  # noqa: E402
 
 GAMES = {"tic-tac-toe": ("tic_tac_toe", "tic_tac_toe_numba"), "connect-four": ("connect_four", "connect_four_numba")}
 # rules files measured without references: the Python path against the kernel (name: file, options)
-KERNEL_GAMES = {"backgammon": ("backgammon", ()), "backgammon --option cube": ("backgammon", ("cube",))}
+KERNEL_GAMES = {"backgammon": ("backgammon", ()), "backgammon --option cube": ("backgammon", ("cube",)),
+                "hearts": ("hearts", ()), "goofspiel": ("goofspiel", ())}
 KERNEL_GAMES.update({         # (the card games: components and zones; name, options, players)
     "kuhn-poker": ("kuhn-poker", (), 2), "leduc-poker": ("leduc-poker", (), 2),
     **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}})

@@ -194,17 +194,19 @@ class ToAst(Transformer):
             return ast.Boolean(span, children[0] == "true")
         if rule == "binary" and len(children) == 1:      # a decimal number
             return decimal_quotient(span, children[0])
-        cls = getattr(ast, class_name(rule))
+        cls = RULE_CLASSES.get(rule) or rule_class(rule)
         return cls(span, *self._normalise(cls, children))
 
     @staticmethod
     def _normalise(cls, children):
         out = list(children)
         # Optional list parts come as None: make them empty tuples so that stages can iterate.
-        list_fields = {"fields", "index", "parameters", "binders", "body", "elifs", "orelse",
-                       "inits", "arguments", "settings", "items", "indexes", "legend"}
-        for i, field in enumerate(attrs_fields(cls)[1:]):
-            if i < len(out) and out[i] is None and field in list_fields:
+        positions = LIST_POSITIONS.get(cls)
+        if positions is None:
+            positions = LIST_POSITIONS[cls] = tuple(
+                i for i, field in enumerate(attrs_fields(cls)[1:]) if field in LIST_FIELDS)
+        for i in positions:
+            if i < len(out) and out[i] is None:
                 out[i] = ()
         if cls is ast.Play or cls is ast.PlayBy:
             out[0] = bool(out[0])
@@ -213,6 +215,18 @@ class ToAst(Transformer):
         if cls is ast.Var:
             out[-3] = out[-3] or "public"        # visibility, before display and the initial value
         return out
+
+
+# fields that hold a list of parts, given as None by the parser when the list is empty
+LIST_FIELDS = frozenset({"fields", "index", "parameters", "binders", "body", "elifs", "orelse",
+                         "inits", "arguments", "settings", "items", "indexes", "legend"})
+LIST_POSITIONS: dict = {}      # node class -> the positions of its LIST_FIELDS among the parser's children
+RULE_CLASSES: dict = {}        # grammar rule -> its node class
+
+
+def rule_class(rule: str):
+    cls = RULE_CLASSES[rule] = getattr(ast, class_name(rule))
+    return cls
 
 
 def decimal_quotient(span: ast.Span, text: str) -> ast.Binary:
@@ -361,6 +375,8 @@ WORD = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|#[^\n]*|\w+|[^\s\w]')
 def too_long(file: str, source: str) -> Optional[Diagnostic]:
     """A diagnostic at the first word beyond MAX_TOKENS, if the source has more: parsing costs
     time and memory by the word (about 20 us and 1 kB each), whatever the file's size."""
+    if len(WORD.findall(source)) <= MAX_TOKENS:     # (comments among them: fewer words still)
+        return None
     count = 0
     for match in WORD.finditer(source):
         if match.group().startswith("#"):

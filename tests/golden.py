@@ -39,6 +39,7 @@ PLAYTHROUGHS = {
     "games/the-resistance.rules#7p": (7, (), 71),
     "games/the-resistance.rules#10p": (10, (), 73),
     "games/dominion.rules#2p": (2, (), 79), "games/dominion.rules#4p": (4, (), 103),
+    "games/skull.rules#3p": (3, (), 79), "games/skull.rules#6p": (6, (), 83),
 }
 VIEW_EVERY = 10
 

@@ -140,3 +140,17 @@ def test_one_list_of_alike_cards_is_asked_unless_every_seat_sees_them(write_rule
         assert state.legal_move_names() == ["card 2"]
     else:
         assert len(state.zones["discard"]) == 1 and state.current == 2
+
+
+def test_a_move_that_takes_lists_of_identical_cards_is_one_move(write_rules):
+    """An action's binder over subsets of a hand: moves alike item by item are one move (as
+    moves of identical cards are), not two moves refused for sharing a name."""
+    text = UNSHUFFLED.replace(
+        'action discard_one "discard" {\n  choose c in hand[current] "which card?" public "{current} discards a card face down" {\n'
+        '    move c to discard\n  }\n}',
+        'action discard_one(cards in subsets(hand[current]) where size(cards) > 0) "discard {cards}" {\n'
+        '  move all of cards to discard\n}')
+    state = load(write_rules, text).new_initial_state(0)
+    assert state.legal_move_names() == ["discard card 2", "discard card 2, card 2"]
+    state.apply("discard card 2")
+    assert len(state.zones["discard"]) == 1 and state.current == 2

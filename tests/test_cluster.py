@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from multiprocessing import resource_tracker
 from pathlib import Path
 
 import dask
@@ -100,6 +101,9 @@ def test_verify_on_a_cluster_is_the_same_as_one_job(capsys, scheduler, tmp_path)
 
 
 def test_a_local_cluster_plays_the_same_games_and_is_stopped_at_the_end(capsys):
+    # multiprocessing's resource tracker lives as long as this process: started before the
+    # count, whether or not an earlier test of this process (or xdist worker) started it
+    resource_tracker.ensure_running()
     before = {p.pid for p in psutil.Process().children(recursive=True)}
     argv = ("analyze", KUHN, "-n", 16, "--seed", 3, "--against", KUHN, "--json")
     code, report = json_run(capsys, *argv, "--cluster", "local:2")
@@ -116,7 +120,7 @@ def test_ctrl_c_stops_a_local_cluster_without_a_traceback():
         text=True, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         parent = psutil.Process(process.pid)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60        # (starting a cluster on a loaded machine takes long)
         while len(parent.children(recursive=True)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         workers = parent.children(recursive=True)
@@ -125,6 +129,7 @@ def test_ctrl_c_stops_a_local_cluster_without_a_traceback():
         while sum(sum(w.cpu_times()[:2]) for w in workers) < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
         # what Ctrl-C in a terminal does, to every process of the group; again if not seen
+        deadline = time.monotonic() + 30        # (sent at least once, however long the start took)
         while process.poll() is None and time.monotonic() < deadline:
             os.killpg(process.pid, signal.SIGINT)
             try:

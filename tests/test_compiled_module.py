@@ -3,6 +3,7 @@ imports on its own (every name it reads defined or imported from the runtime), a
 command that takes a rules file takes it: the same games, the same JSON."""
 import builtins
 import dis
+import types
 import glob
 import json
 from pathlib import Path
@@ -132,6 +133,43 @@ def test_a_module_holds_no_value_its_functions_do_not_read_and_names_equal_ones_
         for off in ("drop_unread_constants", "share_equal_constants"):
             longer = load_game(path, passes_off=(off,))[0].compiler.module_source()
             assert longer.count("\n") > source.count("\n"), off
+
+
+def functions_held(root, skipped) -> set:
+    """The ids of the functions reachable from an object (its attributes, items, closures),
+    not through `skipped`."""
+    seen, found, stack = set(), set(), [root]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen or value is skipped or isinstance(value, (str, int, float, type, type(None))):
+            continue
+        seen.add(id(value))
+        if isinstance(value, types.FunctionType):
+            found.add(id(value))
+            stack += [cell.cell_contents for cell in value.__closure__ or ()] + list(value.__defaults__ or ())
+        elif isinstance(value, dict):
+            stack += list(value.keys()) + list(value.values())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            stack += list(value)
+        elif isinstance(value, types.MethodType):
+            stack += [value.__func__, value.__self__]
+        else:
+            stack += list(getattr(value, "__dict__", {}).values())
+            stack += [getattr(value, slot) for slot in getattr(type(value), "__slots__", ()) if hasattr(value, slot)]
+    return found
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "titicaca"])
+def test_every_function_of_a_module_is_called_by_another_or_held_by_the_engine(name, tmp_path):
+    """None is written for nothing: a function only run while compiling (a board's size, a
+    param) is not in the module; each one there is read by another or held by the game (an
+    action's guard, a binder's domain and filter, which the refusals read)."""
+    game, namespace = module_namespace(str(ROOT / "games" / f"{name}.rules"), tmp_path)
+    read = set().union(*(globals_loaded(f.__code__) for f in own_functions(namespace)))
+    held = functions_held(game, game.compiler)
+    compiled = game.compiler.codegen.namespace
+    unused = [f.__name__ for f in own_functions(namespace) if f.__name__ not in read and id(compiled[f.__name__]) not in held]
+    assert unused == []
 
 
 @pytest.mark.slow

@@ -377,18 +377,20 @@ def test_DO21_cellar_discards_any_number_then_draws_as_many():
     sc.play("play cellar")
     assert sc.var("actions") == 1
     options = sc.moves()
-    assert "nothing" in options and "copper, estate, estate" in options
-    assert "estate, copper" not in options and options.count("estate") == 1     # one name a set
-    sc.play("estate, estate, curse")
+    assert "discard nothing" in options and "discard copper, estate, estate" in options
+    assert "discard estate, copper" not in options and options.count("discard estate") == 1   # one name a set
+    assert len(options) == 1 + 11                              # the sets of copper, estate, estate, curse
+    sc.play("discard estate, estate, curse")
     assert kinds(sc, ("hand", p)) == ["copper", "gold", "gold", "gold"]
     assert kinds(sc, ("discard", p)) == ["curse", "estate", "estate"]
+    assert sc.s.public_history[-1] == (p, "discard estate, estate, curse")      # discarded face up
     sc = new()
     q = me(sc)
     hand(sc, q, "cellar", "copper", "copper", "copper", "copper")
     sc.play("play cellar")
-    assert sc.moves() == ["nothing", "copper", "copper, copper", "copper, copper, copper",
-                          "copper, copper, copper, copper"]
-    sc.play("nothing")
+    assert sc.moves() == ["discard copper", "discard copper, copper", "discard copper, copper, copper",
+                          "discard copper, copper, copper, copper", "discard nothing"]
+    sc.play("discard nothing")
     assert kinds(sc, ("hand", q)) == ["copper"] * 4
 
 

@@ -128,3 +128,23 @@ def test_the_passes_give_back_what_they_do_not_change(functions):
                                           ir.Return(ir.Constant(1))))
     for optimise in FUNCTION_PASSES + LISTING_PASSES:
         assert optimise(plain) is plain, optimise.__name__
+
+
+def test_evolved_is_attrs_evolve_for_every_node(functions):
+    """ir.evolved builds a node from its fields in order: every IR class takes all its fields
+    in __init__, by their own names, so it gives what attrs.evolve gives."""
+    import attrs
+    classes = [c for c in vars(ir).values() if isinstance(c, type) and attrs.has(c) and issubclass(c, ir.Node)]
+    assert len(classes) > 50
+    for cls in classes:
+        assert all(f.init and not f.kw_only and f.alias == f.name for f in attrs.fields(cls)), cls
+    changed = 0
+    for function in functions:
+        for node in ir.walk(function):
+            names = ir.field_names(type(node))
+            if names:
+                updates = {names[0]: getattr(node, names[0])}
+                made = ir.evolved(node, updates)
+                assert made == attrs.evolve(node, **updates) and made is not node and type(made) is type(node)
+                changed += 1
+    assert changed > 1000

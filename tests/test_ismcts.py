@@ -69,7 +69,8 @@ def twins_of(state, seat, seed):
 
 
 @pytest.mark.parametrize("name, players, seeds", [("kuhn-poker", None, 4), ("leduc-poker", None, 2),
-                                                  ("goofspiel", None, 2), ("continents", 2, 1), ("titicaca", 3, 1)])
+                                                  ("goofspiel", None, 2), ("continents", 2, 1), ("titicaca", 3, 1),
+                                                  ("skull", 3, 1)])
 @pytest.mark.slow
 def test_the_search_is_the_same_on_twins_that_differ_only_in_what_the_seat_cannot_see(name, players, seeds):
     game = game_of(name, players)

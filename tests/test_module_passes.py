@@ -41,6 +41,7 @@ def test_equal_plain_values_share_the_first_name():
     shared = share_equal_constants(parts)
     assert [name for name, _ in shared.bound] == ["_domain1", "_k3"]        # (a tuple is not a list)
     assert names_read(shared.functions[0]) == {"_domain1", "_k3"} and shared.functions[1] is parts.functions[1]
+    assert shared.reads == tuple(names_read(f) for f in shared.functions)     # (kept, not walked again)
 
 
 def test_tables_the_code_fills_and_values_set_by_name_are_never_shared():

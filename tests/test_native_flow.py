@@ -2,7 +2,11 @@
 triggers, `repeat`/`while`/`turn`, options and chance draws give the games Python gives, move for
 move. Backgammon with its doubling cube, and tests/native/flow-constructs.rules (every construct
 in one small race), each compiled once per run at most (Numba's cache keeps them between runs)."""
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
 from referee.interpreter.play.simulate import simulate_game
@@ -45,6 +49,31 @@ def test_backgammon_with_the_cube_plays_the_python_games(backgammon_cube):
     assert {r["returns"][0] for r in python} - {1.0, -1.0}         # (a double taken, or a gammon)
 
 
+@pytest.fixture(scope="module")
+def goofspiel():
+    game, _, _ = load_game("games/goofspiel.rules", players=3, options=["descending"], params={"n": 6})
+    return load_kernel(game)
+
+
+def test_simultaneous_steps_and_real_returns_play_the_python_games(goofspiel):
+    native, python, handed = records_of(goofspiel, range(1, 61))
+    assert native == python and handed == []
+    assert {r["returns"][0] for r in python} >= {0.5, -0.5}           # (ties: shared wins)
+
+
+def test_analyze_counts_the_sealed_moves_as_python_does(capsys, goofspiel):
+    from referee.interpreter.cli.main import main
+    argv = ["analyze", "games/goofspiel.rules", "--players", "3", "--option", "descending", "--param", "n=6",
+            "-n", "20", "--seed", "4", "--json", "-j", "1"]
+    outputs = []
+    for engine in ("python", "native"):
+        assert main([*argv, "--engine", engine]) == 0
+        captured = capsys.readouterr()
+        assert "not natively" not in captured.err
+        outputs.append(json.loads(captured.out)["figures"])
+    assert outputs[0] == outputs[1]
+
+
 def test_every_construct_plays_the_python_games(constructs):
     native, python, handed = records_of(constructs, range(1, 61))
     assert native == python and handed == []
@@ -63,6 +92,21 @@ def test_a_recursion_deeper_than_the_kernel_copies_plays_in_python():
     assert list(status) == [TO_PYTHON] * 5
     native, python, handed = records_of(kernel, range(1, 6))
     assert native == python and handed == list(range(1, 6))
+
+
+def test_a_flow_that_runs_on_stops_natively_where_it_stops_in_python():
+    game, _, _ = load_game(CONSTRUCTS, players=2, params={"spin": 150_000})
+    kernel = load_kernel(game)
+    native, python, handed = records_of(kernel, range(3))
+    assert native == python and handed == [0, 1, 2]
+    assert all("ran on" in r["error"] or "runs on" in r["error"] for r in python), python[0]["error"]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=6), st.integers(1, 40))
+def test_any_seeds_and_move_limit_give_the_python_records(constructs, seeds, max_moves):
+    native, python, _ = records_of(constructs, seeds, max_moves)
+    assert native == python
 
 
 # ---- what is rendered, what is refused -----------------------------------------------------

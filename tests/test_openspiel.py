@@ -215,7 +215,8 @@ def test_observation_tensor_places_zones_indexed_by_components_and_ranges_and_ma
 # prize deck or a sealed bid, which nobody's view shows)
 HIDDEN_INFORMATION = [("hearts", True), ("kuhn-poker", True), ("leduc-poker", True), ("liars-dice", True),
                       ("goofspiel", False), ("love-letter", True), ("titicaca", True),
-                      ("the-resistance", True), ("dominion", True)]
+                      ("the-resistance", True), ("dominion", True),
+                      ("skull", True)]
 
 
 @pytest.mark.parametrize("stem, seen_by_another", HIDDEN_INFORMATION)

@@ -51,3 +51,23 @@ def test_a_build_checks_terminal_collisions_again():
             "p.lark_parser(strict=True); print(before, lark.lexer.has_interegular)")
     # imported after referee's parser, Lark went without interegular; the strict build has it
     assert printed(code).split() == ["False", "True"]
+
+
+def test_a_parser_built_for_one_command_parses_and_helps_as_the_whole_one():
+    """main() builds the arguments of the command the words name only: the same help, the same
+    parsed examples (docs/cli.md's, through each command's --help)."""
+    import shlex
+
+    from referee.interpreter.cli.arguments import COMMAND_HELP, build_parser
+    from referee.interpreter.cli.main import named_command
+    whole = build_parser()
+    assert set(COMMAND_HELP) == set(whole.commands)
+    for name, (_, examples, _) in COMMAND_HELP.items():
+        one = build_parser(only=name)
+        assert one.format_help() == whole.format_help()
+        assert one.commands[name].format_help() == whole.commands[name].format_help()
+        for example in examples:
+            words = shlex.split(example.split("| ")[-1])[1:]
+            assert named_command(words) == name
+            assert one.parse_args(words) == whole.parse_args(words), example
+    assert named_command(["--plain", "check", "x.rules"]) == "check" and named_command(["--", "check"]) is None

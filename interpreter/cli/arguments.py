@@ -394,7 +394,7 @@ COMMANDS = (
         option("--log-dir", "--log", dest="log", metavar="DIR",
                help="write a replayable log of each failure into the folder DIR (made if need be)"),
         QUIET_PROGRESS, json_output("print the report as JSON"), coverage(), workers("play the games"),
-        plain())),
+        engine("plays the games (the invariants checked natively)"), plain())),
     Command("compile", "write the Python module a game compiles to, for reading and debugging",
             "commands.compile.cmd_compile", (
         game(),
@@ -550,9 +550,11 @@ COMMAND_HELP = {
 }
 
 
-def describe_commands(commands):
-    """Each command's description, examples and exit codes, for its --help."""
+def describe_commands(commands, only=None):
+    """Each command's description, examples and exit codes, for its --help (`only`: of that one)."""
     for name, (description, examples, codes) in COMMAND_HELP.items():
+        if only is not None and name != only:
+            continue
         sub = commands[name]
         sub.description = textwrap.fill(description, 78)
         sub.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -563,7 +565,10 @@ def describe_commands(commands):
         sub.epilog = "\n".join(lines)
 
 
-def build_parser():
+def build_parser(only=None):
+    """The command line's parser. only: the name of the one command to be parsed (main() knows it
+    from the words): the others are listed, with their help line, but get no arguments, which
+    takes most of the time of building the parser, at every start-up."""
     parser = Parser(
         prog="referee", description="Check, play, simulate and replay games written in the Referee rules language.",
         epilog="exit codes: 0 ok, 1 check found errors, 2 bad command line, 3 game unfinished, "
@@ -573,9 +578,10 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         sub = commands.add_parser(command.name, help=command.help)
-        for add in command.arguments:
-            add(sub)
+        if only is None or command.name == only:
+            for add in command.arguments:
+                add(sub)
         sub.set_defaults(run=command.run)
     parser.commands = commands.choices
-    describe_commands(parser.commands)
+    describe_commands(parser.commands, only)
     return parser

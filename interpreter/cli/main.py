@@ -22,13 +22,21 @@ from .errors import RUNTIME, USAGE, CliError, UsageError
 from .workers import Resources
 
 
+def words_before_the_end_of_flags(argv) -> list:
+    return list(argv)[:list(argv).index("--")] if "--" in argv else list(argv)
+
+
+def named_command(argv):
+    """The command the words name (its first word that is no flag; `referee` itself takes no
+    value after a flag), read before they are parsed, or None."""
+    return next((word for word in words_before_the_end_of_flags(argv) if not word.startswith("-")), None)
+
+
 def wants_json(argv, parser) -> bool:
     """Whether the command line asks a command that takes --json for it (read from the words
     themselves when they could not be parsed)."""
-    words = list(argv)[:list(argv).index("--")] if "--" in argv else list(argv)
-    command = next((word for word in words if not word.startswith("-")), None)
-    sub = parser.commands.get(command)
-    return sub is not None and "--json" in words and "--json" in sub._option_string_actions
+    sub = parser.commands.get(named_command(argv))
+    return sub is not None and "--json" in words_before_the_end_of_flags(argv) and "--json" in sub._option_string_actions
 
 
 def failed(error, parser, as_json, errors) -> int:
@@ -113,8 +121,8 @@ def parsed(parser, argv):
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
     argv = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
+    parser = build_parser(only=named_command(argv))       # (the other commands' arguments: not needed)
     as_json = wants_json(argv, parser)
     # until the command line is read, its --plain is found among its words
     errors = console.for_errors(argparse.Namespace(json=as_json, plain="--plain" in argv))

@@ -158,7 +158,8 @@ def native_rollouts(args, game) -> bool:
     if engine == "python":
         return False
     from ..native.engine_choice import native_rollouts as chosen
-    rollouts, note = chosen(game, engine)
+    why = "--coverage counts the rules' coverage (the searches' playouts too)" if getattr(args, "coverage", False) else None
+    rollouts, note = chosen(game, engine, why)
     if note is not None:
         args.errors.error(note)
     return rollouts is not None

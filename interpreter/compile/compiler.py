@@ -21,6 +21,7 @@ from referee.dsl.visitor import STATEMENTS, Visitor
 from ..runtime import counting_invariant
 from . import ir
 from .module import module_text
+from .render_python import where
 from .codegen import Context, SourceGenerator, names_in  # noqa: F401  (names_in: the engine imports it from here)
 from .work import WorkModel
 from .caching import Caching, callers
@@ -142,8 +143,8 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         return first + " ..."
 
     def where(self, node) -> str:
-        span = node.span
-        return f"# {span.file.rsplit('/', 1)[-1]}:{span.line}" if span.line else ""
+        """The comment that names a node's rules line (the renderer's)."""
+        return where(node.span)
 
     def counter(self, node, slots=None):
         """With coverage, the first counter of a node a rule tag stands on, else None."""

@@ -523,10 +523,9 @@ OWN_FACTS[ir.Local] = local_facts
 def facts_of(node: ir.Node) -> Facts:
     """The Facts of a node and what is inside it, each node looked into once and its facts kept
     on it. (Recursive, one frame a level: the passes that run before go as deep with more.)"""
-    try:
-        return node.facts
-    except AttributeError:
-        pass
+    known = getattr(node, "facts", None)     # (a miss: no exception raised in Python, ~2x cheaper)
+    if known is not None:
+        return known
     parts = []
     for name in ir.field_names(node.__class__):
         value = getattr(node, name)

@@ -157,7 +157,7 @@ class ListingCompiler:
         early_nodes, stage_nodes = self.guard_placement(action)
         lets = {n.name: k for k, stage in enumerate(stage_nodes) for n in stage if isinstance(n, ast.Let)}
         scope = self.types.globals
-        loops = []
+        loops, listed_components = [], False
         for k, binder in enumerate(action.binders):
             domain_type = self.type_of(binder.domain, scope)
             earlier = {b.name for b in action.binders[:k]} | {n for n, d in lets.items() if d < k}
@@ -187,6 +187,9 @@ class ListingCompiler:
             unique = cg.never_none_domain(binder.domain, domain_type, scope) or (
                 isinstance(binder.domain, ast.Name) and binder.domain.id in self.types.enums)
             loops.append((binder.name, domain, where, independent, same, unique, component))
+            # lists of components (a subset of a hand) may show the same labels: merged by them
+            listed_components = listed_components or (element.startswith("list[") and strip_optional(
+                element_of(element)) in self.types.components)
         guard_scope = scope.child()
         sources = {}
         for statement in action.body:
@@ -201,8 +204,8 @@ class ListingCompiler:
                 sources[id(node)] = ("require", None, self.codegen.lower(node.condition, guard_scope, ctx))
             else:
                 break
-        static_unique = not any(not independent and (not unique or (component and names_all))
-                                for name, domain, where, independent, same, unique, component in loops)
+        static_unique = not listed_components and not any(not independent and (not unique or (component and names_all))
+                                                          for name, domain, where, independent, same, unique, component in loops)
         # one may draw from the random source: the domains are computed in binder order, all of them
         draws = self.random_functions
         random = any(isinstance(n, ast.Call) and n.name in draws for n in ast.walk(action.binders))

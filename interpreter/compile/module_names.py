@@ -31,10 +31,16 @@ class ModuleParts:
     `functions` its generated functions (their final IR, in order), `bound` the values in its
     namespace by name, in order (constants, and the values the engine links at load), `fixed`
     those of them that keep their own name: not the compiler's constants but values it or the
-    engine set by name (the step's budgets, the caches' stamps: some change at run time)."""
+    engine set by name (the step's budgets, the caches' stamps: some change at run time);
+    `reads`, per function, the module names it reads (names_read: one walk each)."""
     functions: tuple[ir.Function, ...]
     bound: tuple[tuple[str, object], ...]
     fixed: frozenset[str] = frozenset()
+    reads: tuple[frozenset[str], ...] = attrs.field()
+
+    @reads.default
+    def _each_read(self) -> tuple[frozenset[str], ...]:
+        return tuple(names_read(function) for function in self.functions)
 
 
 def names_read(function: ir.Function) -> frozenset[str]:

@@ -25,6 +25,7 @@ from ..runtime.writes import entity_column_value
 from .coverage import Coverage
 from ..runtime.errors import DeclarationError, Finished, RulesRuntimeError
 from .labels import LABEL_OF, plain_label
+from .moves import LISTED
 from .located import PYTHON_ERRORS, located
 from .params import ParamValueError, player_range, typed_params
 from .state import State
@@ -128,14 +129,17 @@ class Game:
                                for name in self.column_names]
         self.argument_is_component = [tuple(strip_optional(b[3]) in self.types.components for b in a.binders)
                                       for a in self.actions]
+        # (a binder over lists of components, a subset of a hand: two moves alike item by item are one)
+        self.argument_lists_components = [tuple(strip_optional(b[3]).startswith("list[") and strip_optional(
+            element_of(b[3])) in self.types.components for b in a.binders) for a in self.actions]
         # Where a template names every argument, equal labels mean equal names.
         self.dedupe_by_labels = []
         for action, (parts, _) in zip(self.actions, self.templates):
             named = {position for _, position in parts if position is not None}
             if named == set(range(len(action.binders))):
                 self.dedupe_by_labels.append(tuple(
-                    strip_optional(b[3]) in self.types.components or strip_optional(b[3]) in self.types.boards
-                    for b in action.binders))
+                    LISTED if listed else (strip_optional(b[3]) in self.types.components or strip_optional(b[3]) in self.types.boards)
+                    for b, listed in zip(action.binders, self.argument_lists_components[len(self.dedupe_by_labels)])))
             else:
                 self.dedupe_by_labels.append(None)
         fused = {}

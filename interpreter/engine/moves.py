@@ -12,6 +12,7 @@ from .located import PYTHON_ERRORS
 from .labels import EMPTY_VALUE, closed_gaps, plain_label
 
 SKIP = "skip"
+LISTED = "listed"        # (a move argument that is a list of components: merged by its items' labels)
 
 
 class Move:
@@ -222,7 +223,8 @@ def merge_by_labels(s, index, candidates, by_label):
     entities = s.entities
     seen, kept = {}, []
     for args in candidates:
-        key = tuple(entities[a]["__label__"] if label else a for a, label in zip(args, by_label))
+        key = tuple((tuple(entities[x]["__label__"] for x in a) if label is LISTED else entities[a]["__label__"])
+                    if label else a for a, label in zip(args, by_label))
         first = seen.get(key)
         if first is None:
             seen[key] = args
@@ -238,8 +240,8 @@ def same_move(s, first, second) -> bool:
     (i, a), (j, b) = first, second
     if i != j:
         return False
-    kinds = s.game.argument_is_component[i]
-    return all(x == y or (component and same_value(s, x, y)) for x, y, component in zip(a, b, kinds))
+    kinds, lists = s.game.argument_is_component[i], s.game.argument_lists_components[i]
+    return all(x == y or ((component or listed) and same_value(s, x, y)) for x, y, component, listed in zip(a, b, kinds, lists))
 
 
 def same_named(s, name, first, second) -> SameNamedMoves:

@@ -1,8 +1,8 @@
 """`--engine python|native|auto`: which engine plays a command's random games. native and
 auto play natively when Numba is installed and the game renders natively; otherwise they play
 in Python with a one-line note saying why (the construct and its rules line), so that a native
-run never gives another game than Python's. The search bots' playouts choose the same way
-(native_rollouts)."""
+run never gives another game than Python's. The search bots' playouts (native_rollouts) and
+verify's games (native_verify) choose the same way."""
 from __future__ import annotations
 
 ENGINES = ("python", "native", "auto")
@@ -34,6 +34,16 @@ def native_rollouts(game, engine: str, why_not_here: str | None = None):
         return rollouts_of(game)
     found, reason = compiled(engine, why_not_here, rollouts)
     return found, None if reason is None else f"referee: the search bots' playouts run in Python, not natively: {reason}"
+
+
+def native_verify(game, engine: str, why_not_here: str | None = None):
+    """(the game's VerifyKernel or None, a note saying why verify plays in Python or None), as
+    native_kernel chooses."""
+    def kernel():
+        from .verify_games import VerifyKernel
+        return VerifyKernel(game)
+    found, reason = compiled(engine, why_not_here, kernel)
+    return found, None if reason is None else f"referee: verifying in Python, not natively: {reason}"
 
 
 def compiled(engine: str, why_not_here: str | None, load):

@@ -140,11 +140,38 @@ class FlowSource:
             if node.until is not None:
                 body += ["if " + self.expr(node.until, inner, "bool") + ":", "    break"]
             return self.loop(body, flow)
+        if flow and kind is ast.Simultaneous:
+            return self.simultaneous(node, scope)
         if flow and kind is ast.Turn:
             return ["cur = " + self.expr(node.player, scope, "Player"),
                     "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
                     "S[CURRENT] = cur", *self.block(node.body, scope, flow)]
         return None
+
+    def simultaneous(self, node, scope) -> list:
+        """`simultaneous p in L { play A }` (engine/steps.py simultaneous_step): the seats of L that
+        pass its filter, found once; each in turn chooses a move, sealed (the state unchanged,
+        each a move counted); then the moves are played in that order, each by its seat, with
+        the triggers after each."""
+        play = ast.untag(node.body[0])[0] if len(node.body) == 1 else None
+        if not isinstance(play, ast.Play) or play.optional:
+            raise NotNative("a simultaneous step other than one play", node.span)
+        seats, sealed, k, var = self.fresh("seats"), self.fresh("sealed"), self.fresh("k"), self.fresh("L_")
+        loop, capacity = self.domain_loop(node.binder, scope, var)
+        inner = scope.child(**{node.binder.name: var})
+        where = [] if node.binder.condition is None else \
+            ["if not (" + self.expr(node.binder.condition, inner, "bool") + "):", "    continue"]
+        found = self.fresh("found")
+        lines = [*loop[:-1], f"{seats} = np.empty({capacity}, dtype=np.int64)", f"{found} = 0", loop[-1],
+                 *indented(where + [f"{seats}[{found}] = {var}", f"{found} += 1"]),
+                 f"{sealed} = np.empty({found}, dtype=np.int64)"]
+        choose = [f"cur = {seats}[{k}]", "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
+                  "S[CURRENT] = cur", *self.listed_moves(play), "if n == 0:", "    S[ERROR] = 1", "    return",
+                  *self.chosen_move(), f"{sealed}[{k}] = move", "S[MOVES] += 1", "jumps = 0"]
+        reveal = [f"cur = {seats}[{k}]", "S[CURRENT] = cur", f"move = {sealed}[{k}]", "kind = move // MOVE_BASE",
+                  *self.applied_move(play), *STOPS]
+        return lines + [f"for {k} in range({found}):", *indented(choose),
+                        f"for {k} in range({found}):", *indented(reveal)]
 
     def local_write(self, node, scope) -> list:
         """A local (a `let`) given a new value, or updated."""
@@ -203,6 +230,24 @@ class FlowSource:
         return (f"{ORDERS[node.op]}({self.expr(left, scope, left_type)}, {self.expr(right, scope, right_type)}, "
                 f"{self.none_of(left_type)}, {self.none_of(right_type)})")
 
+    def real_returns(self, node, scope) -> str:
+        """Returns of type real, as float64, where each real is one division of two ints (so the
+        float is the one the engine's exact fraction gives: both correctly rounded), under
+        conditionals and negations; a division by zero is the engine's error."""
+        node = ast.untag(node)[0]
+        t = strip_optional(self.type_of(node))
+        if t == "int":
+            return f"np.float64({self.expr(node, scope, 'int')})"
+        if isinstance(node, ast.Conditional):
+            return (f"({self.real_returns(node.then, scope)} if {self.expr(node.condition, scope, 'bool')} "
+                    f"else {self.real_returns(node.otherwise, scope)})")
+        if isinstance(node, ast.Negate):
+            return f"(-{self.real_returns(node.operand, scope)})"
+        if isinstance(node, ast.Binary) and node.op == "/" and \
+                all(self.type_of(ast.untag(side)[0]) == "int" for side in (node.left, node.right)):
+            return f"divided(S, {self.expr(node.left, scope, 'int')}, {self.expr(node.right, scope, 'int')})"
+        raise NotNative("a real computed by other than one division of ints", node.span)
+
     def pick_from(self, node, scope) -> str:
         """pick(a list): one of its items from the game's own stream (none: an empty list)."""
         t = self.type_of(node.arguments[0])
@@ -213,6 +258,15 @@ class FlowSource:
 
 
 PICK_ITEM = '''
+@njit
+def divided(S, a, b):
+    """a / b as a float (by zero: the engine's error, played in Python)."""
+    if b == 0:
+        S[ERROR] = 1
+        return 0.0
+    return a / b
+
+
 @njit
 def too_deep(S, value):
     """A call nested deeper than the kernel's copies of a recursive function: Python plays it."""

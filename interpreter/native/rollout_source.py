@@ -17,7 +17,7 @@ from __future__ import annotations
 from referee.dsl import ast
 
 from .not_native import NotNative
-from .rules_source import KernelSource, Scope, driver, untag
+from .rules_source import KernelSource, Scope, module_source, untag
 
 
 class RolloutSource(KernelSource):
@@ -33,7 +33,9 @@ class RolloutSource(KernelSource):
         super().__init__(game)
 
     def plays_in(self, node) -> list:
-        return [self.play_number[n.span] for n in ast.walk(node) if isinstance(n, ast.Play)]
+        """The numbers of the plays in a node (a simultaneous step's play has none: no rollout
+        resumes there, Python plays from such a state)."""
+        return [self.play_number[n.span] for n in ast.walk(node) if isinstance(n, ast.Play) and n.span in self.play_number]
 
     def flow(self) -> None:
         super().flow()                          # run_flow, which the whole playouts call
@@ -128,5 +130,5 @@ def render_rollouts(game) -> tuple:
     """(the RolloutSource, which knows where the kernel keeps each value, and the rollout
     kernel module's source) for a loaded game, or NotNative."""
     source = RolloutSource(game)
-    return source, (source.render() + driver(source)
+    return source, (module_source(source)
                     + f"INT_NONE_CODE = {-(2 ** 63)}\n" + ROLLOUT_DRIVER)

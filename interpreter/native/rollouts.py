@@ -10,16 +10,19 @@ before it, which gives the exact same result.
 from __future__ import annotations
 
 import itertools
+import time
 import weakref
 
 import numpy as np
 
 from .kernel import load_module
+from .not_native import NotNative
 from .rollout_source import render_rollouts
 from .rules_source import MOST_MOVES
 from .shared_random import SharedRandom, twisted_whole
 
 FINISHED, STOPPED = 0, 1
+WRITTEN_SLOTS = {"TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG"}     # what state_array sets
 WORDS = 624                     # random.Random's state: 624 words and the position in them
 
 
@@ -28,6 +31,11 @@ class NativeRollouts:
 
     def __init__(self, game):
         source, text = render_rollouts(game)
+        written = sum(int(np.prod([size for _, size, _ in slot.axes])) for slot in source.vars.values())
+        if set(source.slots) != WRITTEN_SLOTS or source.size != written + len(source.slots):
+            raise NotNative("the kernel keeps state that a rollout does not write from a Python state yet "
+                            f"(slots {sorted(set(source.slots) - WRITTEN_SLOTS)}, {source.size - written - len(source.slots)} "
+                            "cells beside the variables)")
         self.game = game
         self.module, self.hash = load_module(text)
         self.slots, self.play_at, self.turns = source.slots, source.play_at, tuple(source.resumed_turns)
@@ -44,7 +52,7 @@ class NativeRollouts:
         self.buf = np.empty(MOST_MOVES, dtype=np.int64)
         self.mt = np.empty(WORDS + 2, dtype=np.uint64)
         self.seats = np.zeros(max(1, len(self.turns)), dtype=np.int64)
-        self.out = np.zeros(game.num_players, dtype=np.int64)
+        self.out = np.zeros(game.num_players, dtype=np.float64)     # (returns may be reals)
         self.compile_seconds = None
 
     def state_array(self, s):
@@ -105,13 +113,13 @@ class NativeRollouts:
         return [1.0 if mask >> p & 1 else 0.0 for p in players]
 
     def compile(self) -> float:
-        """Compile the kernel (or load it from Numba's cache) with one playout from the start:
-        the seconds it took."""
-        import random
-        import time
+        """Compile the kernel (or load it from Numba's cache) with a call that stops at once
+        (no move allowed): the seconds it took. A kernel Numba refuses raises here, where the
+        engine's choice falls back, not in the middle of a search."""
         if self.compile_seconds is None:
             started = time.perf_counter()
-            self.returns(self.game.new_initial_state(0), random.Random(0), 1)
+            self.mt[:] = SharedRandom(0).mt
+            self.module.rollout(self.template.copy(), self.mt, self.buf, 1, self.seats, 0, self.out)
             self.compile_seconds = time.perf_counter() - started
         return self.compile_seconds
 

@@ -63,6 +63,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
+    choice = "below(mt, n)"         # the draw of one of the n moves listed: the RandomBot's
 
     def __init__(self, game):
         self.game = game
@@ -289,9 +290,10 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             body += self.block(node.body, inner, flow)
             return loop + ["    " + line for line in body or ["pass"]]
         if kind is ast.Let:
+            value = self.expr(node.value, scope, self.type_of(node.value))     # (before its name is bound)
             var = self.fresh("L_")
             scope.names[node.name] = var
-            return [f"{var} = {self.expr(node.value, scope, self.type_of(node.value))}"]
+            return [f"{var} = {value}"]
         if kind is ast.Finish:
             mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, 'list[Player]')})"
             return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
@@ -328,26 +330,39 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
 
     # ---- the flow ----------------------------------------------------------------------------
     def play(self, node) -> list:
-        for name in node.actions:
-            if name not in self.actions:
-                raise NotNative(f"play {name}", node.span)
-        listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
-        choose = ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
+        choose = self.listed_moves(node)
         if node.optional:
             choose += ["if n > 0:"]
             indent = "    "
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = ["move = buf[below(mt, n)]", "kind = move // MOVE_BASE",
-                 "if len(T) > 1:                  # (analyze: each move's branching, action, seat)",
-                 "    at = 3 * S[MOVES]", "    if at + 3 > len(T):", "        S[ERROR] = 1", "        return",
-                 "    T[at], T[at + 1], T[at + 2] = n, kind, cur"]
+        apply = self.chosen_move() + self.applied_move(node)
+        apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
+        return choose + [indent + line for line in apply]
+
+    def listed_moves(self, node) -> list:
+        """The legal moves of a play into buf[:n] (none asked past max_moves)."""
+        for name in node.actions:
+            if name not in self.actions:
+                raise NotNative(f"play {name}", node.span)
+        listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
+        return ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
+
+    def chosen_move(self) -> list:
+        """The policy's move among buf[:n] (the RandomBot's draw; verify's own in its kernel)."""
+        return [f"move = buf[{self.choice}]", "kind = move // MOVE_BASE",
+                "if len(T) > 1:                  # (analyze: each move's branching, action, seat)",
+                "    at = 3 * S[MOVES]", "    if at + 3 > len(T):", "        S[ERROR] = 1", "        return",
+                "    T[at], T[at + 1], T[at + 2] = n, kind, cur"]
+
+    def applied_move(self, node) -> list:
+        """The action of `move` (its kind) played by cur, then the triggers."""
+        apply = []
         for name in node.actions:
             index = self.actions[name][0]
             apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
-        apply += [*self.after_move(), "S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
-        return choose + [indent + line for line in apply]
+        return apply + self.after_move()
 
     def turns(self, node, scope) -> list:
         seat = self.fresh("seat")
@@ -392,9 +407,13 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
                 continue
             scope = Scope({field.player_name: "p"})
             t = self.type_of(field.expr)
-            if strip_optional(t) != "int":
+            if name == "returns" and t == "real":       # (the returns array holds float64)
+                value = self.real_returns(field.expr, scope)
+            elif strip_optional(t) != "int":
                 raise NotNative(f"a {name} of type {t}", field.expr.span)
-            self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {self.expr(field.expr, scope, 'int')}"])
+            else:
+                value = self.expr(field.expr, scope, "int")
+            self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {value}"])
         ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
         if score is not None:
             ends += ["best = score_of(S, 1)", "for p in range(2, PLAYERS + 1):", "    best = max(best, score_of(S, p))",
@@ -587,7 +606,11 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
 
 def render(game) -> str:
     """The kernel module's source for a loaded game, or NotNative."""
-    source = KernelSource(game)
+    return module_source(KernelSource(game))
+
+
+def module_source(source: KernelSource) -> str:
+    """A rendered kernel with the helpers its functions call and its batch driver."""
     return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
 
 
@@ -643,6 +666,17 @@ def winner_mask(players):
     return mask
 
 
+@njit
+def play_game(S, mt, buf, seed, max_moves, T):
+    """The game of this seed from its setup (the game's random stream seeded with it), its moves
+    drawn from mt."""
+    setup(S, 1)
+    S[RNG] = np.int64(mix(np.uint64(seed)))
+    setup_effects(S, 1)
+    if not S[ERROR] and not S[TERMINAL]:
+        run_flow(S, mt, buf, max_moves, T)
+
+
 @njit(cache=True)
 def playouts(seeds, max_moves, T):
     """Per game: status (0 finished, 1 stopped at max_moves, 2 to play again in Python), its
@@ -654,17 +688,13 @@ def playouts(seeds, max_moves, T):
     length = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
     scores = np.zeros((games, {players}), dtype=np.int64)
-    returns = np.zeros((games, {players}), dtype=np.int64)
+    returns = np.zeros((games, {players}), dtype=np.float64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     mt = np.empty(626, dtype=np.uint64)
     buf = np.empty(MOST_MOVES, dtype=np.int64)
     for g in range(games):
         seed_into(mt, seeds[g])
-        setup(S, 1)
-        S[RNG] = np.int64(mix(np.uint64(seeds[g])))
-        setup_effects(S, 1)
-        if not S[ERROR] and not S[TERMINAL]:
-            run_flow(S, mt, buf, max_moves, T)
+        play_game(S, mt, buf, seeds[g], max_moves, T)
         length[g] = S[MOVES]
         winners[g] = S[WINNERS]
         if S[ERROR] or S[WINNERS] < 0:

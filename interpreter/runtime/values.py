@@ -160,7 +160,7 @@ def same_value(s, a, b) -> bool:
     identical components item by item."""
     if a == b:
         return True
-    if a.__class__ is list and b.__class__ is list:
+    if a.__class__ in (list, tuple) and b.__class__ is a.__class__:     # (a move's list argument is a tuple)
         return len(a) == len(b) and all(same_value(s, x, y) for x, y in zip(a, b))
     if a.__class__ is int and b.__class__ is int and a >= 0 and b >= 0:
         entities = s.entities

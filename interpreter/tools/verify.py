@@ -242,14 +242,23 @@ def collect(outcomes) -> Report:
     return report
 
 
-def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True, leaks=True, on_game=None) -> Report:
+def verify(game, games=100, seed=0, max_moves=10_000, shrink_failures=True, leaks=True, on_game=None,
+           native=None) -> Report:
     """Play `games` random games (seeds seed, seed+1, ...); keep the first failure of each kind,
     shrunk. Every game is played: a report never stops early. on_game() is called after each
-    game (a progress line)."""
+    game (a progress line). native: the game's native/verify_games.VerifyKernel, which plays
+    the games natively (those it does not pass clean are played here: the same outcomes)."""
     if game.coverage is not None:
         game.coverage.reset()
 
     def played():
+        if native is not None:
+            for found in native.outcomes(range(seed, seed + games), max_moves,
+                                         lambda s: outcome(game, s, max_moves, leaks)):
+                yield found
+                if on_game is not None:
+                    on_game()
+            return
         for i in range(games):
             yield outcome(game, seed + i, max_moves, leaks)
             if on_game is not None:

@@ -26,8 +26,13 @@ def cmd_verify(args) -> int:
         played += more
         progress.update(played)
     loaded = {count: load(args.file, args.option, count, args.coverage, args.param) for count in counts}
+    kernels = verify_kernels(args, loaded)
     try:
-        if not played_here(args, jobs):
+        if kernels:
+            reports = {count: verify(loaded[count], games=args.n, seed=args.seed, max_moves=args.max_moves,
+                                     leaks=args.leaks, on_game=lambda: counted(1), native=kernels.get(count))
+                       for count in counts}
+        elif not played_here(args, jobs):
             # the games of every count are played by the workers (or the cluster's); the reports are the same
             with task_pool(jobs, args, probe, counts[0]) as pool:
                 reports = parallel.verify_reports(pool, jobs, counts, args.n, args.seed, args.max_moves,
@@ -62,6 +67,28 @@ def cmd_verify(args) -> int:
         return ERRORS if failed else OK
     args.console.report(verify_lines(results, covered))
     return ERRORS if failed else OK
+
+
+def verify_kernels(args, loaded) -> dict:
+    """{player count: its VerifyKernel} for the counts that verify natively (--engine native or
+    auto); for the others, a one-line note on stderr saying why not."""
+    if args.engine == "python":
+        return {}
+    from ...native.engine_choice import native_verify
+    from ...native.verify_games import LARGEST_SEED, seeds_fit
+    from ...play.bots import hidden_information
+    kernels = {}
+    for count, game in loaded.items():
+        hidden = hidden_information(game) if args.leaks else None
+        why = ("--coverage counts the rules' coverage" if args.coverage else
+               f"leaks are probed in Python, and {hidden} (--no-leaks verifies natively)" if hidden else
+               f"the seeds are beyond {LARGEST_SEED}" if not seeds_fit([args.seed, args.seed + args.n - 1]) else None)
+        kernel, note = native_verify(game, args.engine, why)
+        if note is not None:
+            args.errors.error(f"{note} ({count} players)" if len(loaded) > 1 else note)
+        if kernel is not None:
+            kernels[count] = kernel
+    return kernels
 
 
 def verify_lines(results, covered) -> list:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import attrs
 
-from ..module_names import ModuleParts, names_read
+from ..module_names import ModuleParts
 
 
 def drop_unread_constants(parts: ModuleParts) -> ModuleParts:
-    read = frozenset().union(*(names_read(function) for function in parts.functions))
+    read = frozenset().union(*parts.reads)
     bound = tuple((name, value) for name, value in parts.bound if name in read)
     return parts if len(bound) == len(parts.bound) else attrs.evolve(parts, bound=bound)

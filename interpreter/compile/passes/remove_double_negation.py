@@ -85,7 +85,7 @@ def fields_rewritten(node: ir.Node, tested_fields: tuple[str, ...]) -> ir.Node:
             items = tuple(rewritten(item, tested) if isinstance(item, ir.Node) else item for item in value)
             if any(a is not b for a, b in zip(items, value)):
                 updates[name] = items
-    return attrs.evolve(node, **updates) if updates else node
+    return ir.evolved(node, updates) if updates else node
 
 
 def tested(node: ir.Expression) -> ir.Expression:

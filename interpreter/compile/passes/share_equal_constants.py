@@ -22,5 +22,8 @@ def share_equal_constants(parts: ModuleParts) -> ModuleParts:
             first[key] = name
     if not names:
         return parts
-    return attrs.evolve(parts, functions=tuple(renamed(f, names) for f in parts.functions),
-                        bound=tuple((name, value) for name, value in parts.bound if name not in names))
+    changed = [bool(read & names.keys()) for read in parts.reads]
+    return attrs.evolve(
+        parts, functions=tuple(renamed(f, names) if c else f for f, c in zip(parts.functions, changed)),
+        bound=tuple((name, value) for name, value in parts.bound if name not in names),
+        reads=tuple(frozenset(names.get(n, n) for n in read) if c else read for read, c in zip(parts.reads, changed)))

@@ -1,0 +1,103 @@
+"""A game's verify kernel: `referee verify`'s random games played natively. The playout kernel
+(rules_source.py) with verify's own policy (each move drawn by `random_source.below` from a
+splitmix64 state seeded with seed * 31 + 7, as tools/verify.run draws it) and the rules'
+invariants checked natively where verify checks them in Python: at every decision and at the
+end. `verify_games(seeds, max_moves)` answers per game whether it went through clean (finished,
+every invariant held, the scores and returns computable) and its number of moves; any other game
+(an invariant broken, a runtime error, a dead end, stopped at max_moves) is played again in
+Python by tools/verify, which finds and words its failure exactly.
+
+What verify checks besides, and the kernel does not: the legal moves' names are distinct (the
+caller proves it once for the game: `names_distinct`), and leaks (the caller plays in Python
+when leaks are probed in a game with hidden information).
+"""
+from __future__ import annotations
+
+import itertools
+
+from referee.dsl import ast
+
+from .not_native import NotNative
+from .rules_source import KernelSource, Scope, module_source, untag
+
+MOST_NAMES = 100_000            # the moves names_distinct lists at most
+
+
+class VerifySource(KernelSource):
+    choice = "policy_below(mt, n)"
+
+    def render(self) -> str:
+        invariants = [untag(node) for node in self.program.of_kind(ast.Invariant)]
+        checks = [f"if not ({self.expr(node.condition, Scope(), 'bool')}): return False" for node in invariants]
+        self.define("def invariants_hold(S, cur):", checks + ["return True"])
+        return super().render()
+
+    def play(self, node) -> list:
+        return ["if not invariants_hold(S, cur):", "    S[ERROR] = 1", "    return", *super().play(node)]
+
+
+VERIFY_DRIVER = '''
+@njit
+def policy_below(mt, n):
+    """verify's draw (random_source.below) from the splitmix64 state in mt[0]."""
+    index, state = game_below(mt[0], n)
+    mt[0] = state
+    return index
+
+
+@njit(cache=True)
+def verify_games(seeds, max_moves):
+    """Per game: 1 if it went through clean (finished, the invariants held at every decision and
+    at the end, the scores and returns computable), else 0; and its number of moves."""
+    games = len(seeds)
+    clean = np.zeros(games, dtype=np.int64)
+    length = np.zeros(games, dtype=np.int64)
+    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    mt = np.zeros(1, dtype=np.uint64)
+    buf = np.empty(MOST_MOVES, dtype=np.int64)
+    T = np.zeros(1, dtype=np.int64)
+    for g in range(games):
+        mt[0] = mix(np.uint64(seeds[g] * 31 + 7))
+        play_game(S, mt, buf, seeds[g], max_moves, T)
+        length[g] = S[MOVES]
+        if S[ERROR] or S[STOPPED] or S[WINNERS] < 0 or not invariants_hold(S, S[CURRENT]):
+            continue
+        ok = 1
+        for p in range(1, PLAYERS + 1):
+            if score_of(S, p) == INT_NONE_CODE or returns_of(S, p) == INT_NONE_CODE:
+                ok = 0
+        clean[g] = ok
+    return clean, length
+'''
+
+
+def render_verify(game) -> str:
+    """The verify kernel module's source for a loaded game, or NotNative."""
+    source = VerifySource(game)
+    return module_source(source) + f"INT_NONE_CODE = {-(2 ** 63)}\n" + VERIFY_DRIVER
+
+
+def names_distinct(game) -> None:
+    """NotNative unless no two moves the game could ever list share a name: every action's
+    binders range over fixed values (cells, players, members, constant ranges), its name reads
+    only them, and the names of every action's every combination of them are all different."""
+    s = game.new_initial_state(0)
+    seen: dict = {}
+    for index, action in enumerate(game.actions):
+        parts, _ = game.templates[index]
+        if any(position is not None and not isinstance(position, int) for _, position in parts):
+            raise NotNative(f"the name of {action.name} computes a value: its moves are not proved to have "
+                            "distinct names", action.span)
+        domains = []
+        for binder in untag(game.program.get(action.name)).binders:
+            try:
+                domains.append(list(game.compiler.constant(binder.domain)))
+            except Exception:
+                raise NotNative(f"{binder.name} of {action.name} ranges over values the state gives: its "
+                                "moves are not proved to have distinct names", binder.span) from None
+        for args in itertools.product(*domains):
+            if len(seen) >= MOST_NAMES:
+                raise NotNative(f"more than {MOST_NAMES} moves to name", action.span)
+            name = game.namers[index](s, *args)
+            if seen.setdefault(name, (index, args)) != (index, args):
+                raise NotNative(f"two moves may be named '{name}'", action.span)
