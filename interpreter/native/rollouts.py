@@ -22,7 +22,8 @@ from .rules_source import MOST_MOVES
 from .shared_random import SharedRandom, twisted_whole
 
 FINISHED, STOPPED = 0, 1
-WRITTEN_SLOTS = {"TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG"}     # what state_array sets
+# what state_array sets (EXTRA: 0 as the template has it, a state with `again` pending is refused)
+WRITTEN_SLOTS = {"TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA"}
 WORDS = 624                     # random.Random's state: 624 words and the position in them
 
 
