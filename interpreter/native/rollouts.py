@@ -38,6 +38,8 @@ class NativeRollouts:
         # (without them, the components' part of the array is the board cells' places, in no zone
         # (-1), and the next id: the same in every state)
         static = getattr(source, "components", -1) + 1
+        columns = list(zip(getattr(source, "columns", {}).values(), getattr(source, "column_values", [])))
+        static += len(columns) * max(0, getattr(source, "components", 0))     # (board cells' attributes, never changed)
         written = sum(int(np.prod([size for _, size, _ in slot.axes])) for slot in source.vars.values())
         if set(source.slots) != WRITTEN_SLOTS or source.size != written + len(source.slots) + static:
             raise NotNative("the kernel keeps state that a rollout does not write from a Python state yet "
@@ -49,6 +51,8 @@ class NativeRollouts:
         self.template = np.zeros(source.size, dtype=np.int64)
         if static:
             self.template[source.loc_at:source.loc_at + source.components] = -1     # (as the kernel's setup)
+        for offset, values in columns:
+            self.template[offset:offset + source.components] = values
         self.cells: dict = {}           # a key of State.vars -> (its place in the array, its type)
         for name, slot in source.vars.items():
             sizes = [size for _, size, _ in slot.axes]
