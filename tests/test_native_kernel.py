@@ -158,12 +158,13 @@ def test_not_native_names_the_construct_and_its_line(tmp_path):
     rules = tmp_path / "pieces.rules"
     rules.write_text('game "Pieces" {\n  players 2\n}\n\ncomponent Piece {\n  size: int\n}\nzone box: pile of Piece\n'
                      'setup {\n  create 2 Piece { size: 1 } in box\n}\n'
-                     'action grow "grow" {\n  let x = top(box)\n  x.size = 2\n}\n\nflow {\n  turns from 1 {\n    play grow\n  }\n}\n')
+                     'action grow "grow" {\n  let pieces = box\n  move top(pieces) to box\n}\n\n'
+                     'flow {\n  turns from 1 {\n    play grow\n  }\n}\n')
     game, diagnostics, _ = load_game(str(rules), players=2)
     assert game is not None, diagnostics
     with pytest.raises(NotNative) as refused:
         render(game)
-    assert refused.value.note().startswith(f"{rules}:14: a write to the attribute size")
+    assert refused.value.note().startswith(f"{rules}:13: a local holding a zone")
 
 
 # ---- the cache --------------------------------------------------------------------------

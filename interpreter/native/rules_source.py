@@ -222,7 +222,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
         self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
 
-    def domain_loop(self, binder, scope, var: str) -> tuple:
+    def domain_loop(self, binder, scope, var: str, changing: bool = False) -> tuple:
         """(the lines of a loop over a binder's domain, how many values it has at most)."""
         domain = untag(binder.domain)
         if isinstance(domain, ast.Name) and domain.id in self.boards.geometries:
@@ -238,7 +238,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         if isinstance(domain, ast.Range):
             low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
             return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
-        zoned = self.zone_domain(domain, scope, var)
+        zoned = self.zone_domain(domain, scope, var, copy=changing)
         if zoned is not None:
             return zoned
         t = self.type_of(domain)
@@ -282,7 +282,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             return out
         if kind is ast.For:
             var = self.fresh("L_")
-            loop, _ = self.domain_loop(node.binder, scope, var)
+            loop, _ = self.domain_loop(node.binder, scope, var, changing=True)     # (its body may move them)
             inner = scope.child(**{node.binder.name: var})
             body = []
             if node.binder.condition is not None:

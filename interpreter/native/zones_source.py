@@ -174,11 +174,12 @@ class ZonesSource:
         value = self.expr(node, scope, t)
         return f"{value}.copy()" if copy else value
 
-    def zone_domain(self, domain, scope, var: str):
-        """A binder's loop over a zone or the components of a type, else None."""
+    def zone_domain(self, domain, scope, var: str, copy: bool):
+        """A binder's loop over a zone or the components of a type, else None: over the zone's
+        items as they lie in S, or over a copy where the loop's body may change the zone."""
         if self.is_zone(domain, scope) or (isinstance(domain, ast.Name) and domain.id in self.ids_of_type
                                           and domain.id not in scope.names):
-            items = self.sequence(domain, scope, copy=True)
+            items = self.sequence(domain, scope, copy=copy)
             return [f"items_{var} = {items}", f"for {var} in items_{var}:"], f"len(items_{var})"
         return None
 
@@ -239,6 +240,8 @@ class ZonesSource:
                     f"{self.zone_cell(node.destination, scope)}, {self.under(node)})"]
         if kind is ast.Shuffle:
             return [f"zone_shuffle(S, {self.zone_cell(node.zone, scope)})"]
+        if kind is ast.Let and self.is_zone(node.value, scope):
+            raise NotNative("a local holding a zone (the engine's list, changed by the moves after)", node.span)
         if kind is ast.Reveal:              # (who sees what changes no move of a random playout)
             return []
         if kind is ast.Create:
