@@ -42,7 +42,7 @@ KERNEL_GAMES = {"backgammon": ("backgammon", ()), "backgammon --option cube": ("
                 "hearts": ("hearts", ()), "goofspiel": ("goofspiel", ())}
 KERNEL_GAMES.update({         # (the card games: components and zones; name, options, players)
     "kuhn-poker": ("kuhn-poker", (), 2), "leduc-poker": ("leduc-poker", (), 2),
-    **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}})
+    **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}, "hearts": ("hearts", (), 4)})
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 
