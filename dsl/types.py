@@ -7,8 +7,12 @@ written as ('int', 'Card?', 'list[Player]', 'zone[Card]': the checker's working 
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-import attrs
+if TYPE_CHECKING:      # (the type checker knows attrs' classes, not the syntax tree's helper)
+    from attrs import frozen as value_class
+else:                  # frozen attrs classes sharing one repr, equality and hash: cheaper to make at start-up
+    from .ast import node as value_class
 
 ANY = "any"
 REAL = "real"                        # an exact fraction, made by '/'; an int widens to it
@@ -86,7 +90,7 @@ def compatible(a: str, b: str) -> bool:
 
 # ---- the values -----------------------------------------------------------------------------
 
-@attrs.frozen
+@value_class
 class Type:
     """A type of the language. `text` is its checker spelling, `describe()` and `written()` its
     words in diagnostics and in hovers."""
@@ -112,7 +116,7 @@ class Type:
         return self
 
 
-@attrs.frozen
+@value_class
 class Unknown(Type):
     """A value the checker does not follow further (after an error, or of mixed kinds)."""
 
@@ -121,7 +125,7 @@ class Unknown(Type):
         return ANY
 
 
-@attrs.frozen
+@value_class
 class NoneValue(Type):
     """The type of `none` itself."""
 
@@ -130,7 +134,7 @@ class NoneValue(Type):
         return "none"
 
 
-@attrs.frozen
+@value_class
 class Real(Type):
     """An exact fraction (made by '/'); a whole number widens to it."""
 
@@ -139,7 +143,7 @@ class Real(Type):
         return REAL
 
 
-@attrs.frozen
+@value_class
 class Named(Type):
     """int, bool, text, Player, or an enum, a component type or a board (its cells) by name."""
     name: str
@@ -149,7 +153,7 @@ class Named(Type):
         return self.name
 
 
-@attrs.frozen
+@value_class
 class ListOf(Type):
     element: Type
 
@@ -158,7 +162,7 @@ class ListOf(Type):
         return list_of(self.element.text)
 
 
-@attrs.frozen
+@value_class
 class ZoneOf(Type):
     element: Type
 
@@ -167,7 +171,7 @@ class ZoneOf(Type):
         return f"zone[{self.element.text}]"
 
 
-@attrs.frozen
+@value_class
 class OptionalOf(Type):
     """A value or none: `Card?`."""
     base: Type

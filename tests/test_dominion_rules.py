@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -515,6 +516,7 @@ def test_DO29_workshop_gains_a_card_costing_up_to_four():
 
 
 # ---- hidden information ----
+@pytest.mark.slow
 def test_DO04_no_view_or_move_tells_a_seat_another_hand_or_a_draw_pile():
     game = load_game(str(RULES), (), 3)[0]
     for seed in range(2):
@@ -528,6 +530,7 @@ def test_DO04_no_view_or_move_tells_a_seat_another_hand_or_a_draw_pile():
             state.apply(rng.choice(state.legal_moves()))
 
 
+@pytest.mark.slow
 def test_DO04_points_counted_from_the_hidden_piles_would_be_found(tmp_path):
     """Why the points are kept from public gains: a score read from the draw pile would show
     the others (and its owner) what lies in it."""
@@ -543,6 +546,7 @@ def test_DO04_points_counted_from_the_hidden_piles_would_be_found(tmp_path):
 
 
 # ---- properties over whole games ----
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
 def test_DO20_random_games_end_on_the_rule_and_the_best_points_win(players, seed):
@@ -585,6 +589,7 @@ def big_money(state, smithies: int) -> str:
     return "end the turn"
 
 
+@pytest.mark.slow
 def test_DO26_smithy_big_money_beats_big_money():
     game = load_game(str(RULES), (), 2)[0]
     wins = {"smithy": 0, "money": 0}

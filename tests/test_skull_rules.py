@@ -233,7 +233,7 @@ def test_SK12_after_their_own_skull_the_challenger_chooses_the_coaster_lost():
     sc.play("skull")
     assert sc.labels(("lost", 1)) == ["skull"] and sorted(sc.labels(("hand", 1))) == ["rose"] * 3
     for seat in (2, 3):
-        assert sc.s.view(seat)["moves"][-1] == "P1: P1 discards a coaster face down"
+        assert sc.s.view(seat)["moves"][-1] == "P1: discards a coaster face down"
         assert sc.seen(seat, "lost[P1]") is None
 
 

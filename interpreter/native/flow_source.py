@@ -140,6 +140,8 @@ class FlowSource:
             if node.until is not None:
                 body += ["if " + self.expr(node.until, inner, "bool") + ":", "    break"]
             return self.loop(body, flow)
+        if kind is ast.Again:           # (the turn's player takes the next turn too: next_seat)
+            return ["S[EXTRA] = 1"]
         if flow and kind is ast.Simultaneous:
             return self.simultaneous(node, scope)
         if flow and kind is ast.Turn:
@@ -194,6 +196,11 @@ class FlowSource:
         rounds = self.fresh("rounds")
         return [f"{rounds} = 0", "while True:",
                 *indented([f"{rounds} += 1", f"if {rounds} > {LOOP_CAP}:", "    S[ERROR] = 1", "    return", *body])]
+
+    @staticmethod
+    def next_seat(seat: str) -> list:
+        """A `turns` loop's next seat: the same one after `again` (Python's turns_next)."""
+        return ["if S[EXTRA]:", "    S[EXTRA] = 0", "else:", f"    {seat} = {seat} % PLAYERS + 1"]
 
     def jumped(self) -> list:
         """A jump back in the flow: Python stops a flow that jumps LOOP_CAP times without a move."""

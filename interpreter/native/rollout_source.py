@@ -101,8 +101,8 @@ class RolloutSource(KernelSource):
                 "    S[ERROR] = 1", "    return",
                 "while True:", f"    if resume == 0 and ({until}):", "        break",
                 "    if resume == 0:            # (resumed: the turn under way, its player already current)",
-                f"        cur = {seat}", f"        S[CURRENT] = {seat}",
-                *("    " + line for line in body), f"    {seat} = {seat} % PLAYERS + 1"]
+                f"        cur = {seat}", f"        S[CURRENT] = {seat}", "        S[EXTRA] = 0",
+                *("    " + line for line in body), *("    " + line for line in self.next_seat(seat))]
 
 
 ROLLOUT_DRIVER = '''

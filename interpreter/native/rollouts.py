@@ -22,7 +22,8 @@ from .rules_source import MOST_MOVES
 from .shared_random import SharedRandom, twisted_whole
 
 FINISHED, STOPPED = 0, 1
-WRITTEN_SLOTS = {"TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG"}     # what state_array sets
+# what state_array sets (EXTRA: 0 as the template has it, a state with `again` pending is refused)
+WRITTEN_SLOTS = {"TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA"}
 WORDS = 624                     # random.Random's state: 624 words and the position in them
 
 
@@ -31,15 +32,27 @@ class NativeRollouts:
 
     def __init__(self, game):
         source, text = render_rollouts(game)
+        if game.zone_meta or game.types.components:
+            raise NotNative("zones and components: a rollout does not write them from a Python state yet",
+                            game.program.game.span)
+        # (without them, the components' part of the array is the board cells' places, in no zone
+        # (-1), and the next id: the same in every state)
+        static = getattr(source, "components", -1) + 1
+        columns = list(zip(getattr(source, "columns", {}).values(), getattr(source, "column_values", [])))
+        static += len(columns) * max(0, getattr(source, "components", 0))     # (board cells' attributes, never changed)
         written = sum(int(np.prod([size for _, size, _ in slot.axes])) for slot in source.vars.values())
-        if set(source.slots) != WRITTEN_SLOTS or source.size != written + len(source.slots):
+        if set(source.slots) != WRITTEN_SLOTS or source.size != written + len(source.slots) + static:
             raise NotNative("the kernel keeps state that a rollout does not write from a Python state yet "
-                            f"(slots {sorted(set(source.slots) - WRITTEN_SLOTS)}, {source.size - written - len(source.slots)} "
-                            "cells beside the variables)")
+                            f"(slots {sorted(set(source.slots) - WRITTEN_SLOTS)}, "
+                            f"{source.size - written - len(source.slots) - static} cells beside the variables)")
         self.game = game
         self.module, self.hash = load_module(text)
         self.slots, self.play_at, self.turns = source.slots, source.play_at, tuple(source.resumed_turns)
         self.template = np.zeros(source.size, dtype=np.int64)
+        if static:
+            self.template[source.loc_at:source.loc_at + source.components] = -1     # (as the kernel's setup)
+        for offset, values in columns:
+            self.template[offset:offset + source.components] = values
         self.cells: dict = {}           # a key of State.vars -> (its place in the array, its type)
         for name, slot in source.vars.items():
             sizes = [size for _, size, _ in slot.axes]

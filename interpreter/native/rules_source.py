@@ -31,7 +31,7 @@ INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
-SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG")
+SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA")     # EXTRA: `again`
 
 
 @attrs.frozen
@@ -371,7 +371,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         body = self.block(node.body, scope, flow=True)
         return [f"{seat} = {start}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
                 "while True:", f"    if {until}:", "        break", f"    cur = {seat}", f"    S[CURRENT] = {seat}",
-                *("    " + line for line in body), f"    {seat} = {seat} % PLAYERS + 1",
+                "    S[EXTRA] = 0", *("    " + line for line in body), *("    " + line for line in self.next_seat(seat)),
                 *("    " + line for line in self.jumped())]
 
     def setup(self) -> None:
