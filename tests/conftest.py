@@ -60,6 +60,15 @@ def parsed_header(path: str) -> Optional[Header]:
     return Header(range(low, high + 1), tuple(option.name for option in program.of_kind(ast.Option)))
 
 
+@pytest.fixture(autouse=True)
+def terminal_width(monkeypatch):
+    """Every test draws at the width a run without a terminal gets (render.py's fallback, 100
+    columns): not that of the terminal pytest was started from, nor the 80 columns xdist's
+    workers are given in COLUMNS. A test of another width sets COLUMNS itself."""
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "24")
+
+
 @pytest.fixture
 def write_rules(tmp_path):
     """write_rules(text, name="game.rules") -> path of a rules file holding `text`."""

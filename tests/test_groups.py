@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.interpreter.runtime.errors import RulesRuntimeError
-from tests.test_bordering import BOARDS, LOADED
+from tests.test_bordering import BOARDS, board
 
 
 def plain_groups(geometry, cells):
@@ -40,7 +40,7 @@ def plain_reachable(geometry, starts, through):
 @pytest.mark.parametrize("name", sorted(BOARDS))
 @given(data=st.data())
 def test_groups_and_reachable_are_what_their_plain_definitions_say(name, data):
-    game, geometry = LOADED[name]
+    game, geometry = board(name)
     cells = data.draw(st.lists(st.sampled_from(geometry.cells), max_size=2 * len(geometry.cells)))
     starts = data.draw(st.lists(st.sampled_from(geometry.cells), max_size=6))
     assert game.board_functions["groups"](cells) == plain_groups(geometry, cells)
@@ -48,7 +48,7 @@ def test_groups_and_reachable_are_what_their_plain_definitions_say(name, data):
 
 
 def test_a_value_that_is_no_cell_is_an_error():
-    game, geometry = LOADED["solstis"]
+    game, geometry = board("solstis")
     with pytest.raises(RulesRuntimeError, match="not a board cell"):
         game.board_functions["groups"]([geometry.cells[0], "a1"])
     with pytest.raises(RulesRuntimeError, match="not a board cell"):

@@ -4,7 +4,7 @@ grids with holes, with cells given twice or in any order."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.test_bordering import LOADED
+from tests.test_bordering import board
 
 
 def plain_squares(geometry, cells):
@@ -21,13 +21,13 @@ def plain_squares(geometry, cells):
 @given(data=st.data())
 def test_squares_are_the_blocks_of_the_board_inside_the_cells(data):
     for name in ("solstis", "othello"):
-        game, geometry = LOADED[name]
+        game, geometry = board(name)
         cells = data.draw(st.lists(st.sampled_from(geometry.cells), max_size=2 * len(geometry.cells)))
         assert game.board_functions["squares"](cells) == plain_squares(geometry, cells)
 
 
 def test_squares_of_a_full_board_and_of_nothing():
-    game, geometry = LOADED["solstis"]
+    game, geometry = board("solstis")
     squares = game.board_functions["squares"]
     assert squares([]) == []
     everything = list(reversed(geometry.cells))
@@ -36,6 +36,6 @@ def test_squares_of_a_full_board_and_of_nothing():
 
 
 def test_the_most_squares_a_board_has_bounds_what_squares_returns():
-    game, geometry = LOADED["solstis"]
+    game, geometry = board("solstis")
     everything = list(geometry.cells)
     assert game.board_functions["most_squares"]() == len(game.board_functions["squares"](everything)) == 33
