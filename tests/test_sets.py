@@ -105,3 +105,21 @@ def test_the_docs_repetition_example_never_repeats_a_position(write_rules):
         # every dial at every step is stuck at the end: each position one turn away was seen
         assert all(tuple((d + 1) % 3 if j == k else d for j, d in enumerate(positions[-1])) in positions
                    for k in range(3))
+
+
+def test_openspiel_encodes_a_set_of_members_and_refuses_another_set(write_rules):
+    from referee.interpreter.adapters.action_space import ActionSpaceError
+    from referee.interpreter.adapters.openspiel_game import load_openspiel_game
+    marking = HEAD + ('var seen: set of Strain = {}\naction mark(x in Strain where x not in seen) "mark {x}" {\n'
+                      '  seen = seen + {x}\n}\nflow {\n  turns from 1 until size(seen) == 3 {\n    play mark\n  }\n}\n')
+    game = load_openspiel_game(write_rules(marking))
+    state = game.new_initial_state()
+    at, items = game.encoding.var_at["seen"]
+    assert items == ["spades", "hearts", "clubs"]
+    state.apply_action(state.legal_actions()[2])        # mark clubs
+    state.apply_action(state.legal_actions()[0])        # mark spades
+    assert list(state.observation_tensor(0)[at:at + 3]) == [1, 0, 2]     # place in the set's order, 0 if absent
+    path = write_rules(marking.replace("var seen: set of Strain = {}", "var seen: set of Strain = {}\n"
+                                       "var numbers: set of int = {1}"), "numbers.rules")
+    with pytest.raises(ActionSpaceError, match=r"numbers.rules:6:.*cannot encode 'numbers', a set of int"):
+        load_openspiel_game(path)
