@@ -10,6 +10,7 @@ from referee.interpreter.engine import load_game
 from referee.interpreter.native.rules_source import NotNative, render
 from referee.interpreter.runtime.sets import new_set, set_items
 
+from .conftest import ROOT
 from .test_enum_order import docs_example, load      # (the docs' whole programs, loaded clean)
 
 HEAD = 'game "G" {\n  players 2\n}\nenum Strain { spades, hearts, clubs }\n'
@@ -123,3 +124,16 @@ def test_openspiel_encodes_a_set_of_members_and_refuses_another_set(write_rules)
                                        "var numbers: set of int = {1}"), "numbers.rules")
     with pytest.raises(ActionSpaceError, match=r"numbers.rules:6:.*cannot encode 'numbers', a set of int"):
         load_openspiel_game(path)
+
+
+def test_a_compiled_module_imports_the_set_functions_only_when_its_game_has_sets(write_rules):
+    from referee.interpreter.compile.module import ENGINE_LINKED
+    game = load(write_rules, docs_example("No repeats"))
+    source = game.compiler.module_source()
+    (imported,) = [line for line in source.splitlines() if line.startswith("from referee.interpreter.runtime.sets ")]
+    assert imported == "from referee.interpreter.runtime.sets import (frozen, new_set, set_items, union)"
+    given = {name for line in source.splitlines() if line.endswith(" = None") and not line.startswith(" ")
+             for name in line[:-len(" = None")].split(" = ")}
+    assert {name for name in given if not name.startswith("_ins")} <= set(ENGINE_LINKED)
+    plain, _, _ = load_game(str(ROOT / "games" / "tic-tac-toe.rules"))
+    assert "runtime.sets" not in plain.compiler.module_source()

@@ -4,8 +4,8 @@ gone through in the language's value order (numbers by value, enum members in th
 order, lists item by item), never in the hash order, so that a game replays the same.
 
 None of these is among the names every compiled module imports (runtime/__init__.py): a module
-of a game with sets binds them as values the engine links at load, so that the modules of the
-games without sets stay as they were."""
+imports them (ON_USE) only when its game has sets, so that the modules of the games without sets
+stay as they were."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -73,4 +73,9 @@ def set_labeler(inner, positions):
     """The text of a set: its values' texts in the language's order, as a list's."""
     def label(s, v):
         return ", ".join(inner(s, x) for x in set_items(v, positions))
+    label.made_by = ("set_labeler", (inner, positions))
     return label
+
+
+# what a compiled module that uses sets imports from here
+ON_USE = {"frozen": frozen, "new_set": new_set, "set_items": set_items, "set_labeler": set_labeler, "union": union}
