@@ -321,6 +321,12 @@ class ListType:
     element: Any
 
 
+@node
+class SetType:
+    span: Span
+    element: Any
+
+
 # ---- statements -------------------------------------------------------------------------
 
 @node
@@ -723,6 +729,12 @@ class Name:
 
 @node
 class ListLiteral:
+    span: Span
+    items: tuple
+
+
+@node
+class SetLiteral:
     span: Span
     items: tuple
 

@@ -18,7 +18,8 @@ from .program import Program
 from .symbols import Scope, Symbols
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
-from .types import ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, list_of, may_be_none, optional, strip_optional
+from .types import (ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, is_set, list_of, may_be_none, optional, set_of,
+                    strip_optional)
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
@@ -97,7 +98,7 @@ class Checker(Visitor):
 
     def known_type(self, t: str) -> bool:
         base = strip_optional(t)
-        if base.startswith("list[") or base.startswith("zone["):
+        if base.startswith(("list[", "zone[", "set[")):
             return self.known_type(element_of(base))
         return base in ("int", REAL, "bool", "text", "Player", ANY) or base in self.enums \
             or base in self.components or base in self.boards
@@ -109,6 +110,8 @@ class Checker(Visitor):
             name = node.name
         elif isinstance(node, ast.OptionalType):
             name = node.name + "?"
+        elif isinstance(node, ast.SetType):
+            name = set_of(self.set_element(self.type_name(node.element), node.element.span))
         else:
             name = list_of(self.type_name(node.element))
         if not self.known_type(name):
@@ -168,6 +171,29 @@ class Checker(Visitor):
             return list_of((types - {list_of(ANY)}).pop())      # ([[], [1]]: the empty list is of any)
         return list_of(types.pop() if len(types) == 1 else ANY)
 
+    def visit_SetLiteral(self, node, scope):
+        types = {self.expr(item, scope) for item in node.items}
+        if types == {"int", REAL}:
+            return set_of(REAL)
+        if len(types) > 1:
+            self.error("E303", "the items of a set are of one type, but these are "
+                               + " and ".join(sorted(describe(t) for t in types)), node.span)
+            return set_of(ANY)
+        return set_of(self.set_element(types.pop(), node.items[0].span) if types else ANY)
+
+    def set_element(self, t: str, span) -> str:
+        """What a set may hold: values that compare and order (to be found at once and listed in
+        one order), never none (a set without it says the same) nor a zone (a place, not a value)."""
+        if t.startswith("zone["):
+            self.error("E303", f"a set holds values, not {describe(t)}: a zone is a place whose content changes",
+                       span, f"a set of {element_of(t)} holds the components themselves")
+            return ANY
+        if t != ANY and may_be_none(t):
+            self.error("E303", f"a set cannot hold none, but this is {describe(t)}", span,
+                       f"write set of {strip_optional(t)}, without the '?', and add only values that are not none")
+            return strip_optional(t) if t != "none" else ANY
+        return t
+
     def visit_Conditional(self, node, scope):
         self.condition(node.condition, scope)
         a, b = self.expr(node.then, scope), self.expr(node.otherwise, scope)
@@ -199,9 +225,11 @@ class Checker(Visitor):
         return "bool"
 
     def visit_Member(self, node, scope):
-        self.expr(node.item, scope)
+        item = self.expr(node.item, scope)
         c = self.expr(node.collection, scope)
         self.require_collection(c, node.collection)
+        if is_set(c) and not compatible(item, element_of(c)):
+            self.error("E303", f"{describe(c)} never holds {describe(item)}", node.item.span)
         return "bool"
 
     visit_NotMember = visit_Member
@@ -217,6 +245,8 @@ class Checker(Visitor):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op == "+" and a.startswith("list[") and b.startswith("list["):
             return a
+        if node.op == "+" and (is_set(a) or is_set(b)):
+            return self.union(a, b, node)
         for t, side in ((a, node.left), (b, node.right)):
             if strip_optional(t) not in NUMBERS:
                 self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", side.span)
@@ -224,6 +254,19 @@ class Checker(Visitor):
             return REAL
         # '//' rounds down to a whole number; '+', '-', '*' and '%' keep a fraction a fraction
         return REAL if node.op != "//" and REAL in (strip_optional(a), strip_optional(b)) else "int"
+
+    def union(self, a: str, b: str, node) -> str:
+        """s + t of two sets: the values of both."""
+        for t, side in ((a, node.left), (b, node.right)):
+            if not is_set(t) and t != ANY:
+                self.error("E303", f"'+' joins two sets, but this is {describe(t)}", side.span,
+                           "a value x is added as a set of one: s + {x}")
+                return a if is_set(a) else b
+        if element_of(a) == ANY:
+            return b
+        if not compatible(element_of(b), element_of(a)):
+            self.error("E303", f"{describe(a)} cannot take the items of {describe(b)}", node.right.span)
+        return a
 
     def visit_Negate(self, node, scope):
         t = self.expr(node.operand, scope)
@@ -368,7 +411,8 @@ class Checker(Visitor):
                 if expected in ("int", "Player") and not self.whole(given, arg.span, f"what {node.name} takes here"):
                     continue
                 if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY
-                                                         or node.name == "size" and strip_optional(given) == "text"):
+                                                         or node.name == "size" and (strip_optional(given) == "text"
+                                                                                     or is_set(given))):
                     self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
                 elif expected in ("text", "list[text]") and (given == "none" or not compatible(given, expected)
                                                               or given.startswith("zone[")):
@@ -431,8 +475,8 @@ class Checker(Visitor):
             self.error("E208", f"'{node.name}' takes {expected} argument(s), not {len(node.arguments)}", node.span)
 
     def require_collection(self, t, node):
-        if not (t.startswith("list[") or t.startswith("zone[") or t == ANY):
-            self.error("E306", f"expected a list or a zone, but this is {describe(t)}", node.span)
+        if not (t.startswith(("list[", "zone[", "set[")) or t == ANY):
+            self.error("E306", f"expected a list, a set or a zone, but this is {describe(t)}", node.span)
 
     def binder(self, binder: ast.Binder, scope) -> Scope:
         self.no_shadowing(binder.name, binder.span)

@@ -1,5 +1,5 @@
 """The types of the language: `Type` values that the checker hands out, and the texts they are
-written as ('int', 'Card?', 'list[Player]', 'zone[Card]': the checker's working spelling).
+written as ('int', 'Card?', 'list[Player]', 'set[int]', 'zone[Card]': the checker's working spelling).
 
 `type_of(text)` gives the value of a text and `Type.text` the text back; `describe()` and
 `written()` give the words of the diagnostics ("a list of Card", "list of int").
@@ -26,9 +26,17 @@ def list_of(t: str) -> str:
     return f"list[{t}]"
 
 
+def set_of(t: str) -> str:
+    return f"set[{t}]"
+
+
+def is_set(t: str) -> bool:
+    return strip_optional(t).startswith("set[")
+
+
 def element_of(t: str) -> str:
     t = strip_optional(t)      # a list that may be none ('pick' of lists): its elements'
-    for prefix in ("list[", "zone["):
+    for prefix in ("list[", "zone[", "set["):
         if t.startswith(prefix):
             return t[len(prefix):-1]
     return ANY
@@ -51,6 +59,8 @@ def describe(t: str) -> str:
         return "a list" if element_of(t) == ANY else f"a list of {written(element_of(t))}"    # (of mixed or no items)
     if t.startswith("zone["):
         return f"a zone of {written(element_of(t))}"
+    if t.startswith("set["):
+        return "a set" if element_of(t) == ANY else f"a set of {written(element_of(t))}"
     if t == "int":
         return "a number"
     if t == REAL:
@@ -62,7 +72,7 @@ def describe(t: str) -> str:
 
 def written(t: str) -> str:
     """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
-    for kind in ("list", "zone"):
+    for kind in ("list", "zone", "set"):
         if strip_optional(t).startswith(kind + "["):
             return f"{kind} of {written(element_of(t))}"
     return t
@@ -83,8 +93,9 @@ def compatible(a: str, b: str) -> bool:
         return True
     if sa == "int" and sb == REAL:                  # a whole number is a fraction (not the other way)
         return True
-    if sa.startswith("list[") and sb.startswith("list["):
-        return compatible(element_of(sa), element_of(sb))
+    for kind in ("list[", "set["):
+        if sa.startswith(kind) and sb.startswith(kind):
+            return compatible(element_of(sa), element_of(sb))
     return False
 
 
@@ -163,6 +174,16 @@ class ListOf(Type):
 
 
 @value_class
+class SetOf(Type):
+    """A set of values: no order, each value once (iterated in the language's value order)."""
+    element: Type
+
+    @property
+    def text(self) -> str:
+        return set_of(self.element.text)
+
+
+@value_class
 class ZoneOf(Type):
     element: Type
 
@@ -192,7 +213,7 @@ def element_type(t: Type) -> Type:
     """The type of the items of a list or a zone (or of a list that may be none); unknown for
     any other type (element_of's value)."""
     t = t.without_none()
-    return t.element if isinstance(t, (ListOf, ZoneOf)) else UNKNOWN
+    return t.element if isinstance(t, (ListOf, ZoneOf, SetOf)) else UNKNOWN
 
 
 @functools.lru_cache(maxsize=None)
@@ -208,6 +229,8 @@ def type_of(text: str) -> Type:
         return ListOf(type_of(text[5:-1]))
     if text.startswith("zone["):
         return ZoneOf(type_of(text[5:-1]))
+    if text.startswith("set["):
+        return SetOf(type_of(text[4:-1]))
     if text == REAL:
         return Real()
     return Named(text)

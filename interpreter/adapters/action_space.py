@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Optional
 
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import element_of, strip_optional, written
 
 from ..engine import CHANCE, PUBLIC, Move, load_game
 from ..engine.views import key_label
@@ -571,6 +571,7 @@ class ViewEncoding:
         at = self.vars_start = self.num_players + 1
         for key in self.var_keys:
             items = list_items(engine_game, key)
+            refuse_unencoded_set(engine_game, key, items)
             self.var_at[key] = (at, items)
             at += len(items) if items else 1
         self.zone_at = {k: i for i, k in enumerate(self.zone_keys)}
@@ -624,14 +625,26 @@ def list_items(engine_game, key) -> Optional[list]:
     """The labels of the items a list variable may hold, for a list of seats or enum members;
     None for any other variable."""
     element = engine_game.var_meta[key.partition("[")[0]][3]
-    if not (element.startswith("list[") and element.endswith("]")):
+    if not (element.startswith(("list[", "set[")) and element.endswith("]")):
         return None
-    element = element[len("list["):-1]
+    element = element[element.index("[") + 1:-1]
     if element == "Player":
         return [f"P{p}" for p in engine_game.seats]
     if element in engine_game.enum_members:
         return [str(m) for m in engine_game.enum_members[element]]
     return None
+
+
+def refuse_unencoded_set(engine_game, key, items) -> None:
+    """A set is encoded as a list, one number per possible item, when its items are seats or
+    enum members; another set (of numbers, of positions) has no fixed place in the tensor."""
+    name = key.partition("[")[0]
+    t = engine_game.var_meta[name][3]
+    if items is None and t.startswith("set["):
+        declared = engine_game.program.get(name)
+        raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {written(t)}: only sets of "
+                               "players or of enum members have a place of a fixed size (declare it hidden "
+                               "to leave it out of the views and of the tensor)", getattr(declared, "span", None))
 
 
 def zone_labels(engine_game, space) -> list:

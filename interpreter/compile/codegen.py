@@ -23,7 +23,7 @@ from referee.dsl.orders import ordered_enum
 from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
-from ..runtime import stdlib
+from ..runtime import sets, stdlib
 from ..runtime.errors import RulesRuntimeError
 from . import ir
 from .expression_facts import (HOISTED, RULES_LOCAL, binds_locals, is_bare_name, is_comprehension_variable,
@@ -31,6 +31,8 @@ from .expression_facts import (HOISTED, RULES_LOCAL, binds_locals, is_bare_name,
                                number_value, numbered)
 from .lower_aggregates import UNROLL, AggregateLowering, MaintainedFilter, names_in
 from .render_python import expression as rendered
+
+EMPTY_SET: frozenset = frozenset()      # {} of the rules
 
 __all__ = ["UNROLL", "Context", "MaintainedFilter", "SourceGenerator", "names_in", "can_inline"]
 
@@ -153,9 +155,23 @@ class SourceGenerator(AggregateLowering, Visitor):
     def collection_node(self, node, scope, ctx) -> ir.Expression:
         """A sequence: a zone's content when the expression is a zone."""
         value = self.lower(node, scope, ctx)
-        if self.compiler.type_of(node, scope).startswith("zone["):
+        t = self.compiler.type_of(node, scope)
+        if t.startswith("zone["):
             return self.hoisted(ir.ReadZone(value, empty=True), ctx)
+        if t.startswith("set["):        # in the language's order, never the hash order
+            positions = ir.Global(self.bind(self.compiler.game.member_positions, "position"))
+            return ir.Call(self.bind(sets.set_items, "set"), (value, positions))
         return value
+
+    def member_test(self, op: str, node, scope, ctx) -> ir.Expression:
+        """x in C / x not in C: a set is asked at once (a list it holds as a tuple)."""
+        item = self.lower(node.item, scope, ctx)
+        t = self.compiler.type_of(node.collection, scope)
+        if not t.startswith("set["):
+            return ir.Grouped(ir.Compare(op, item, self.collection_node(node.collection, scope, ctx)))
+        if element_of(t).startswith("list[") or element_of(t) == "any":
+            item = ir.Call(self.bind(sets.frozen, "set"), (item,))
+        return ir.Grouped(ir.Compare(op, item, self.lower(node.collection, scope, ctx)))
 
     def hoisted(self, value: ir.Expression, ctx) -> ir.Expression:
         """A read of the state that is the same wherever it appears while legal moves are
@@ -232,6 +248,12 @@ class SourceGenerator(AggregateLowering, Visitor):
 
     def visit_ListLiteral(self, node, scope, ctx):
         return ir.NewList(tuple(self.lower(i, scope, ctx) for i in node.items), spread=True)
+
+    def visit_SetLiteral(self, node, scope, ctx):
+        if not node.items:
+            return ir.Global(self.bind(EMPTY_SET, "set"))
+        items = ir.NewList(tuple(self.lower(i, scope, ctx) for i in node.items), spread=True)
+        return ir.Call(self.bind(sets.new_set, "set"), (items, ir.Global(self.bind(node.span, "span"))))
 
     def visit_Conditional(self, node, scope, ctx):
         c, a, b = (self.lower(n, scope, ctx) for n in (node.condition, node.then, node.otherwise))
@@ -370,14 +392,12 @@ class SourceGenerator(AggregateLowering, Visitor):
             if number_value(low) is not None and number_value(high) is not None and name_of(item) is not None:
                 return ir.Grouped(ir.BoolOp("and", (is_not_none(item), ir.Between(low, item, high))))
             return ir.Call("within", (item, low, high))
-        item = self.lower(node.item, scope, ctx)
-        return ir.Grouped(ir.Compare("in", item, self.collection_node(node.collection, scope, ctx)))
+        return self.member_test("in", node, scope, ctx)
 
     def visit_NotMember(self, node, scope, ctx):
         if isinstance(node.collection, ast.Range):
             return ir.Grouped(ir.Not(self.visit_Member(node, scope, ctx)))
-        item = self.lower(node.item, scope, ctx)
-        return ir.Grouped(ir.Compare("not in", item, self.collection_node(node.collection, scope, ctx)))
+        return self.member_test("not in", node, scope, ctx)
 
     def visit_Range(self, node, scope, ctx):
         low, high = self.lower(node.low, scope, ctx), self.lower(node.high, scope, ctx)
@@ -455,6 +475,9 @@ class SourceGenerator(AggregateLowering, Visitor):
 
     def visit_Binary(self, node, scope, ctx):
         span = ir.Global(self.bind(node.span, "span"))
+        if node.op == "+" and self.compiler.type_of(node, scope).startswith("set["):
+            union = self.bind(sets.union, "set")
+            return ir.Call(union, (self.lower(node.left, scope, ctx), self.lower(node.right, scope, ctx), span))
         if node.op == "+" and self.compiler.type_of(node.left, scope).startswith("list["):
             left = self.lower(node.left, scope, ctx)
             return ir.Call("joined", (ir.Global("STEP"), left, self.lower(node.right, scope, ctx), span))

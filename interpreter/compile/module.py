@@ -13,6 +13,7 @@ from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic
 
 from .. import runtime
+from ..runtime import sets
 from ..runtime.boards import Geometry
 from . import ir
 from .module_names import ModuleParts
@@ -32,6 +33,8 @@ ENGINE_LINKED = ("run_step", "effect_runner", "filtered_domain", "flow_runs_on",
 SHARED = ("STEP", "MEMO_OWNER", "MEMO_STAMPS", "MEMO_PARTS", "COV")
 # a function of the runtime bound as a constant (`pick` given to an aggregate) -> its public name
 RUNTIME_NAMES = {id(value): name for name, value in runtime.namespace().items() if callable(value)}
+# the functions of sets, imported by a module only when its game has sets (runtime/sets.py)
+RUNTIME_NAMES.update({id(value): name for name, value in sets.ON_USE.items()})
 FUNCTIONS_MARK = "# ---- the generated functions"     # the line above them in the module
 
 
@@ -208,12 +211,27 @@ def assigned_none(names) -> list:
     return lines + ([" = ".join(line) + " = None"] if line else [])
 
 
+def set_names(bound) -> list:
+    """The functions of sets the module's values are or are made by (none for most games)."""
+    found, values = set(), [value for _, value in bound]
+    while values:
+        value = values.pop()
+        made_by = getattr(value, "made_by", None)
+        if made_by is not None:
+            found.add(made_by[0])
+            values.extend(made_by[1])
+        elif callable(value):
+            found.add(RUNTIME_NAMES.get(id(value)))
+    return sorted(found & set(sets.ON_USE))
+
+
 def module_text(compiler) -> str:
     """The generated module as a file that imports and runs on its own (the engine links in the
     few values that are closures over the game: labels, boards, the flow's instructions)."""
     game = compiler.game
     public = set(runtime.__all__)
     functions, bound = written_parts(compiler)
+    used = set_names(bound)
     constants, linked, written = [], [], {}
     for name, value in bound:
         for argument in getattr(value, "made_by", (None, ()))[1]:
@@ -235,6 +253,7 @@ def module_text(compiler) -> str:
              "it came from are RULES (their text): the engine reads its moves' names and its views from them,",
              'and runs the functions below."""',
              *names_line("from referee.interpreter.runtime import (", sorted(public), ")"),
+             *(names_line("from referee.interpreter.runtime.sets import (", used, ")") if used else []),
              "",
              f"RULES_PATH = {compiler.program.path!r}",
              *wrapped("RULES = ", dict(compiler.sources)),

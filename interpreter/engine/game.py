@@ -21,6 +21,7 @@ from ..runtime import stdlib
 from ..runtime.boards import build_geometry, grid_cells, hex_cells
 from ..compile.compiler import PUBLIC, Compiler, names_in
 from ..runtime import entity_labeler, list_labeler, plain_labeler, player_labeler, seen_labeler
+from ..runtime.sets import set_labeler
 from ..runtime.writes import entity_column_value
 from .coverage import Coverage
 from ..runtime.errors import DeclarationError, Finished, RulesRuntimeError
@@ -338,6 +339,8 @@ class Game:
             return entity_labeler()
         if t.startswith("list["):
             return list_labeler(self.labeler(element_of(t), viewer))
+        if t.startswith("set["):
+            return set_labeler(self.labeler(element_of(t), viewer), self.member_positions)
         return plain_labeler()
 
     def namer(self, action, parts, tail):

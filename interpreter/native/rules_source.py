@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import element_of, strip_optional, written
 from referee.dsl.visitor import Visitor
 
 from .board_tables import BoardTables
@@ -107,6 +107,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
+            if strip_optional(t).startswith("set["):
+                raise NotNative(f"a set ({name}: {written(t)}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
             default = self.code_of(self.game.var_defaults[name], t, declared.span)
@@ -525,6 +527,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         element = element_of(want) if want.startswith("list[") else element_of(self.type_of(node))
         items = ", ".join(self.expr(i, scope, element) for i in node.items)
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
+
+    def visit_SetLiteral(self, node, scope, want):
+        raise NotNative("a set has no native form yet", node.span)
 
     def visit_Member(self, node, scope, want):
         where = self.zone_member(node, scope)
