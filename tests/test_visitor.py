@@ -11,11 +11,13 @@ from referee.dsl.names import Resolver
 from referee.dsl.visitor import EXPRESSIONS, STATEMENTS, Visitor, handled, handler_names
 from referee.interpreter.compile.codegen import SourceGenerator
 from referee.interpreter.compile.compiler import Compiler
+from referee.interpreter.native.rollout_source import RolloutSource
 from referee.interpreter.native.rules_source import KernelSource
+from referee.interpreter.native.verify_source import VerifySource
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-VISITORS = (Checker, SourceGenerator, Compiler, Resolver, KernelSource)
+VISITORS = (Checker, SourceGenerator, Compiler, Resolver, KernelSource, RolloutSource, VerifySource)
 
 # (visitor, node class) -> why the visitor has no handler for it
 NOT_HANDLED = {
