@@ -113,6 +113,7 @@ component Card { colour: Colour, value: int?, tags: list of text, } label "{colo
 zone deck: pile of Card hidden
 zone hand[Player]: row of Card owner
 var wins[Player]: int public = 0
+var seen: set of list of int = {[1], [2]} + {}
 board Cell: grid 3 by 3
 board Hex: hexmap """
  a b

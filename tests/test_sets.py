@@ -131,9 +131,14 @@ def test_a_compiled_module_imports_the_set_functions_only_when_its_game_has_sets
     game = load(write_rules, docs_example("No repeats"))
     source = game.compiler.module_source()
     (imported,) = [line for line in source.splitlines() if line.startswith("from referee.interpreter.runtime.sets ")]
-    assert imported == "from referee.interpreter.runtime.sets import (frozen, new_set, set_items, union)"
+    assert imported == "from referee.interpreter.runtime.sets import (frozen, new_set, union)"
     given = {name for line in source.splitlines() if line.endswith(" = None") and not line.startswith(" ")
              for name in line[:-len(" = None")].split(" = ")}
     assert {name for name in given if not name.startswith("_ins")} <= set(ENGINE_LINKED)
     plain, _, _ = load_game(str(ROOT / "games" / "tic-tac-toe.rules"))
     assert "runtime.sets" not in plain.compiler.module_source()
+
+
+def test_label_and_size_of_a_set_take_it_whole(write_rules):
+    assert value_of(write_rules, "label({[2, 1], [1]})", "text") == "1, 2, 1"
+    assert value_of(write_rules, "size({hearts, spades, hearts})", "int") == "2"

@@ -163,6 +163,12 @@ class SourceGenerator(AggregateLowering, Visitor):
             return ir.Call(self.bind(sets.set_items, "set"), (value, positions))
         return value
 
+    def whole_value(self, node, scope, ctx) -> ir.Expression:
+        """A collection taken whole (its size, its label): a set as it is, not in order."""
+        if self.compiler.type_of(node, scope).startswith("set["):
+            return self.lower(node, scope, ctx)
+        return self.collection_node(node, scope, ctx)
+
     def member_test(self, op: str, node, scope, ctx) -> ir.Expression:
         """x in C / x not in C: a set is asked at once (a list it holds as a tuple)."""
         item = self.lower(node.item, scope, ctx)
@@ -603,8 +609,9 @@ class SourceGenerator(AggregateLowering, Visitor):
         if name == "label":     # the text depends on the value's type: compiled here, not in stdlib
             t = c.type_of(node.arguments[0], scope)
             labeler = self.bind(c.game.labeler("list[" + element_of(t) + "]" if t.startswith("zone[") else t))
-            return ir.Call(labeler, (ir.TheState(), self.collection_node(node.arguments[0], scope, ctx)))
-        args = [self.collection_node(a, scope, ctx) for a in node.arguments]
+            return ir.Call(labeler, (ir.TheState(), self.whole_value(node.arguments[0], scope, ctx)))
+        args = [self.whole_value(a, scope, ctx) if name == "size" else self.collection_node(a, scope, ctx)
+                for a in node.arguments]
         if name == "size":
             return ir.Call("len", (args[0],))
         if name == "index":
