@@ -99,6 +99,8 @@ def literal_source(value, names=None) -> Optional[str]:
         return None if None in sources else f"{maker}({', '.join(sources)})"
     if value is None or value.__class__ in (bool, int, str, float):
         return repr(value)
+    if value.__class__ is runtime.RuleText:       # (a require's own text, told apart from a reason)
+        return f"RuleText({str(value)!r})"
     if value.__class__ is ast.Span:
         return f"Span({value.file!r}, {value.line}, {value.column}, {value.end_line}, {value.end_column})"
     if value.__class__ is range:
