@@ -36,10 +36,9 @@ class NativeRollouts:
             raise NotNative("zones and components: a rollout does not write them from a Python state yet",
                             game.program.game.span)
         # (without them, the components' part of the array is the board cells' places, in no zone
-        # (-1), and the next id: the same in every state)
-        static = getattr(source, "components", -1) + 1
-        columns = list(zip(getattr(source, "columns", {}).values(), getattr(source, "column_values", [])))
-        static += len(columns) * max(0, getattr(source, "components", 0))     # (board cells' attributes, never changed)
+        # (-1), the next id and the cells' attribute columns: the same in every state)
+        columns = list(zip(source.columns.values(), source.column_values))
+        static = (source.components + 1) + len(columns) * source.components
         written = sum(int(np.prod([size for _, size, _ in slot.axes])) for slot in source.vars.values())
         if set(source.slots) != WRITTEN_SLOTS or source.size != written + len(source.slots) + static:
             raise NotNative("the kernel keeps state that a rollout does not write from a Python state yet "
@@ -49,8 +48,7 @@ class NativeRollouts:
         self.module, self.hash = load_module(text)
         self.slots, self.play_at, self.turns = source.slots, source.play_at, tuple(source.resumed_turns)
         self.template = np.zeros(source.size, dtype=np.int64)
-        if static:
-            self.template[source.loc_at:source.loc_at + source.components] = -1     # (as the kernel's setup)
+        self.template[source.loc_at:source.loc_at + source.components] = -1     # (as the kernel's setup)
         for offset, values in columns:
             self.template[offset:offset + source.components] = values
         self.cells: dict = {}           # a key of State.vars -> (its place in the array, its type)
