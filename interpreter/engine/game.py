@@ -135,12 +135,12 @@ class Game:
             element_of(b[3])) in self.types.components for b in a.binders) for a in self.actions]
         # Where a template names every argument, equal labels mean equal names.
         self.dedupe_by_labels = []
-        for action, (parts, _) in zip(self.actions, self.templates):
+        for action, (parts, _), lists in zip(self.actions, self.templates, self.argument_lists_components):
             named = {position for _, position in parts if position is not None}
             if named == set(range(len(action.binders))):
                 self.dedupe_by_labels.append(tuple(
                     LISTED if listed else (strip_optional(b[3]) in self.types.components or strip_optional(b[3]) in self.types.boards)
-                    for b, listed in zip(action.binders, self.argument_lists_components[len(self.dedupe_by_labels)])))
+                    for b, listed in zip(action.binders, lists)))
             else:
                 self.dedupe_by_labels.append(None)
         fused = {}
