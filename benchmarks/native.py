@@ -43,6 +43,7 @@ KERNEL_GAMES = {"backgammon": ("backgammon", ()), "backgammon --option cube": ("
 KERNEL_GAMES.update({         # (the card games: components and zones; name, options, players)
     "kuhn-poker": ("kuhn-poker", (), 2), "leduc-poker": ("leduc-poker", (), 2),
     **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}, "hearts": ("hearts", (), 4)})
+KERNEL_GAMES.update({f"the-resistance {p}p": ("the-resistance", (), p) for p in (5, 7, 10)})     # (teams)
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 
