@@ -14,7 +14,7 @@ from referee.dsl.types import element_of, strip_optional
 
 from ..runtime.values import LOOP_CAP
 from .not_native import NotNative
-from .recursion import DEPTHS, recursive_groups
+from .recursion import deeper_calls, depths_of, recursive_groups
 
 STOPS = ["if S[TERMINAL] or S[ERROR]:", "    return"]        # after a call that may finish the game
 
@@ -73,7 +73,8 @@ class FlowSource:
     # ---- recursion: copies by depth (recursion.py) ------------------------------------------
     def find_recursion(self) -> None:
         self.groups = recursive_groups(self.program)
-        self.depth = None           # while a copy renders: (its group, its depth)
+        self.deeper = deeper_calls(self.program, self.groups)
+        self.depth = None           # while a copy renders: (its group, its depth, its name)
 
     def copies(self, name: str):
         """The suffixes of a function's or procedure's copies, each rendered in its turn."""
@@ -82,8 +83,8 @@ class FlowSource:
             yield ""
             return
         outer = self.depth
-        for k in range(DEPTHS):
-            self.depth = (group, k)
+        for k in range(depths_of(group)):
+            self.depth = (group, k, name)
             yield f"_d{k}"
         self.depth = outer
 
@@ -94,8 +95,9 @@ class FlowSource:
             return ""
         if self.depth is None or self.depth[0] != group:
             return "_d0"
-        deeper = self.depth[1] + 1
-        return f"_d{deeper}" if deeper < DEPTHS else None
+        _, depth, caller = self.depth
+        deeper = depth + 1 if (caller, name) in self.deeper else depth
+        return f"_d{deeper}" if deeper < depths_of(group) else None
 
     def zero_of(self, t: str, span) -> str:
         """A value of type t that a call too deep gives (its game then plays in Python)."""
@@ -104,6 +106,9 @@ class FlowSource:
             return "False"
         if base == "int" or base == "Player" or base in self.game.enum_members or base in self.boards.geometries:
             return "0"
+        empty = self.empty_list(t)
+        if empty is not None:
+            return empty
         raise NotNative(f"a recursive function of type {t}", span)
 
     def proc_call(self, name: str, arguments: str, state: str = "S") -> list:

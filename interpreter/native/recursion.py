@@ -2,6 +2,12 @@
 kernel renders each of those as copies by depth (Numba's cache cannot load a recursive function:
 numba/numba#6061, a segmentation fault), the last depth's calls setting the error slot (that
 game is then played in Python).
+
+Only the calls that close a cycle go one copy deeper (`deeper_calls`: the back edges of a
+depth-first walk of the group's calls, a self-call among them); the others stay at their
+caller's depth, where they form no cycle. So a chain of functions that call each other in turn
+(checkers' jumps: from, along, toward, on, from again) spends one depth per round, not one per
+call.
 """
 from __future__ import annotations
 
@@ -10,6 +16,14 @@ from referee.dsl import ast
 from .not_native import NotNative
 
 DEPTHS = 6          # the copies of a recursive function: calls nested deeper play in Python
+DEPTHS_PER_FUNCTION = 4     # a group of several functions: this many copies per function, at least DEPTHS
+
+
+def depths_of(group) -> int:
+    """The copies of each function of a group: more for a group of several functions, whose
+    rounds may go deeper more ways (checkers' four jump functions: 16 copies each, where a
+    king's jumps take up to four depths a jump; of 100 random games, one lists a deeper jump)."""
+    return max(DEPTHS, DEPTHS_PER_FUNCTION * len(group))
 
 
 def callees(node, functions, procedures, actions) -> set:
@@ -29,13 +43,7 @@ def callees(node, functions, procedures, actions) -> set:
 
 def recursive_groups(program) -> dict:
     """name -> the group of names (a cycle of calls) it belongs to, for the names in a cycle."""
-    functions = {f.name: f for f in program.of_kind(ast.Function)}
-    procedures = {p.name: p for p in program.of_kind(ast.Procedure)}
-    actions = {a.name: a for a in program.of_kind(ast.Action)}
-    bodies = {**{n: f.body for n, f in functions.items()}, **{n: p.body for n, p in procedures.items()},
-              **{n: (tuple(b.condition for b in a.binders if b.condition is not None), a.body)
-                 for n, a in actions.items()}}
-    calls = {name: callees(body, functions, procedures, actions) for name, body in bodies.items()}
+    calls, actions = calls_of(program)
     groups = {}
     for name in calls:
         reach = reachable(calls, name)
@@ -46,6 +54,40 @@ def recursive_groups(program) -> dict:
         if name in actions:
             raise NotNative(f"a recursion through can_play({name}) has no native form yet", actions[name].span)
     return groups
+
+
+def deeper_calls(program, groups: dict) -> frozenset:
+    """The calls (caller, callee) inside a group that go one copy deeper: the back edges of a
+    depth-first walk of each group's calls, from its first name in the file."""
+    calls, _ = calls_of(program)
+    back: set = set()
+    on_path: set = set()
+    done: set = set()
+
+    def walk(name):
+        on_path.add(name)
+        for callee in sorted(calls[name] & groups[name]):
+            if callee in on_path:
+                back.add((name, callee))
+            elif callee not in done:
+                walk(callee)
+        on_path.discard(name)
+        done.add(name)
+    for name in calls:
+        if name in groups and name not in done:
+            walk(name)
+    return frozenset(back)
+
+
+def calls_of(program) -> tuple:
+    """(name -> the functions, procedures and actions its body calls, the actions by name)."""
+    functions = {f.name: f for f in program.of_kind(ast.Function)}
+    procedures = {p.name: p for p in program.of_kind(ast.Procedure)}
+    actions = {a.name: a for a in program.of_kind(ast.Action)}
+    bodies = {**{n: f.body for n, f in functions.items()}, **{n: p.body for n, p in procedures.items()},
+              **{n: (tuple(b.condition for b in a.binders if b.condition is not None), a.body)
+                 for n, a in actions.items()}}
+    return {name: callees(body, functions, procedures, actions) for name, body in bodies.items()}, actions
 
 
 def reachable(calls: dict, start: str) -> set:

@@ -25,6 +25,7 @@ from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .lists_source import LIST_FUNCTIONS, ListsSource
+from .nested_source import NESTED_FUNCTIONS, NestedListsSource
 from .params_source import ParamsSource
 from .teams_source import TeamsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
@@ -61,7 +62,7 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, Visitor):
+class KernelSource(FlowSource, ZonesSource, ListsSource, NestedListsSource, TeamsSource, ParamsSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -179,7 +180,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSour
     def function(self, fn) -> None:
         for suffix in self.copies(fn.name):         # (one a depth, for a recursive function)
             scope = Scope({p.name: f"L_{p.name}" for p in fn.parameters})
-            value = self.expr(fn.body, scope, self.type_of(fn.body))
+            value = self.expr(fn.body, scope, self.known_type(fn.body, self.game.types.type_name(fn.result_type)))
             self.define(f"def fn_{fn.name}{suffix}(S, cur{scope.params()}):", [f"return {value}"])
 
     def action(self, index: int, action) -> None:
@@ -199,13 +200,14 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSour
         apply = self.block(body, scope, flow=False)
         self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
         # the moves of the action: its binders' domains nested, first binder outermost
-        loop, inner_scope = [], Scope()
+        loop, inner_scope, coded = [], Scope(), []
         for depth, (binder, name) in enumerate(zip(binders, names)):
-            lines, _ = self.domain_loop(binder, inner_scope, name)
+            lines, code = self.argument_loop(binder, inner_scope, name)
             loop += ["    " * depth + line for line in lines]
+            coded.append(code)
             inner_scope = inner_scope.child(**{binder.name: name})
-        code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
-        fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
+        code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(coded)])
+        fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in coded) or "True"
         indent = "    " * len(binders)
         listed = [f"if legal_{action.name}(S, cur{arguments}):",
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
@@ -221,9 +223,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSour
         self.define(f"def any_{action.name}(S, cur):",
                     loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
                             "return False"])
-        mask = (1 << ARGUMENT_BITS) - 1
-        decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
-        self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
+        self.define(f"def run_{action.name}(S, cur, move):",
+                    self.argument_decoded(binders, names, ARGUMENT_BITS, Scope) + [f"act_{action.name}(S, cur{arguments})"])
 
     def domain_loop(self, binder, scope, var: str, changing: bool = False) -> tuple:
         """(the lines of a loop over a binder's domain, how many values it has at most)."""
@@ -468,7 +469,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSour
         raise NotNative(f"the name {name} has no native form yet", node.span)
 
     def visit_Conditional(self, node, scope, want):
-        t = self.type_of(node)
+        t = self.known_type(node, want)
         return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, 'bool')} "
                 f"else {self.expr(node.otherwise, scope, t)})")
 
@@ -500,7 +501,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSour
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
     def visit_Binary(self, node, scope, want):
-        worked = self.arithmetic(node, scope)
+        worked = self.joined_lists(node, scope, want)
+        worked = self.arithmetic(node, scope) if worked is None else worked
         if worked is not None:
             return worked
         if node.op not in ("+", "-", "*", "%") or self.type_of(node) != "int":
@@ -526,6 +528,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSour
         return f"read(S, {self.var_index(obj.id, node.indexes, scope, node.span)}, {slot.default})"
 
     def visit_ListLiteral(self, node, scope, want):
+        nested = self.nested_literal(node, scope, want)
+        if nested is not None:
+            return nested
         element = element_of(want) if want.startswith("list[") else element_of(self.type_of(node))
         items = ", ".join(self.expr(i, scope, element) for i in node.items)
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
@@ -572,6 +577,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSour
     def visit_Aggregate(self, node, scope, want):
         """A function of its own over the binder's domain (its locals as arguments)."""
         kind, binder = node.kind, node.binder
+        if self.makes_nested(node, want):
+            return self.nested_aggregate(node, scope, want)
         name = self.fresh(f"agg_{kind}_")
         var = self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
@@ -618,7 +625,7 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
+    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + NESTED_FUNCTIONS + driver(source)
 
 
 def driver(source: KernelSource) -> str:

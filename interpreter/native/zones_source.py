@@ -205,7 +205,10 @@ class ZonesSource:
         column = self.columns.get((t, node.name))
         if column is None:
             raise NotNative(f"the attribute {node.name} of a {t} has no native form yet", node.span)
-        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))})"
+        t_obj = self.type_of(node.obj)
+        if t_obj.endswith("?") and strip_optional(self.type_of(node)) != "bool":    # (of none: none)
+            return f"attribute_or_none(S, {column}, {self.expr(node.obj, scope, t_obj)}, {self.none_of(self.type_of(node))})"
+        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, t_obj)})"
 
     def components_compared(self, node, scope):
         """`a == b` or `a != b` of components (by id, none -1), else None."""
@@ -381,6 +384,14 @@ def attribute_of(S, column, x):
         S[ERROR] = 1
         return 0
     return S[column + x]
+
+
+@njit
+def attribute_or_none(S, column, x, none):
+    """The attribute of a component that may be none (none's attribute is none, as the engine's)."""
+    if x == -1:
+        return none
+    return attribute_of(S, column, x)
 
 
 @njit
