@@ -19,6 +19,10 @@ DEPTHS = 6          # the copies of a recursive function: calls nested deeper pl
 DEPTHS_PER_FUNCTION = 4     # a group of several functions: this many copies per function, at least DEPTHS
 
 
+MOST_COPIES = 24    # the copies a group may render: Numba links each copy with all those below it, so a
+                    # group's compile grows with the square of its copies (checkers' 4 x 16: 36 min at a load of ~14)
+
+
 def depths_of(group) -> int:
     """The copies of each function of a group: more for a group of several functions, whose
     rounds may go deeper more ways (checkers' four jump functions: 16 copies each, where a
@@ -53,6 +57,11 @@ def recursive_groups(program) -> dict:
     for name, group in groups.items():
         if name in actions:
             raise NotNative(f"a recursion through can_play({name}) has no native form yet", actions[name].span)
+    bodies = {**{f.name: f for f in program.of_kind(ast.Function)}, **{p.name: p for p in program.of_kind(ast.Procedure)}}
+    for name, group in groups.items():
+        if len(group) * depths_of(group) > MOST_COPIES:
+            raise NotNative(f"a recursion through {len(group)} functions ({', '.join(sorted(group))}): its "
+                            f"{len(group) * depths_of(group)} copies by depth compile too slowly yet", bodies[name].span)
     return groups
 
 
