@@ -1,8 +1,9 @@
 """Hex maps in native playouts (issue 24): a hex map's cells as ids with attribute columns (a
 number or none, an enum member), its neighbours as a table, and the graph functions over it
 (neighbors, adjacent, surrounding, distance, largest_group, reachable, bordering) give the
-engine's answers, and tests/native/hexes.rules plays the Python games move for move. One
-kernel is compiled here (Numba's cache keeps it between runs)."""
+engine's answers, and tests/native/hexes.rules (with components made after the cells, an
+attribute of none and `play optional`) plays the Python games move for move. One kernel is
+compiled here (Numba's cache keeps it between runs)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -33,6 +34,15 @@ def test_the_hex_game_plays_the_python_games(hexes):
     assert len({tuple(r["winners"]) for r in native}) > 2
     status = hexes.play(list(seeds), 10_000)[0]
     assert np.count_nonzero(status == TO_PYTHON) < 6        # (dead ends only: the engine's error)
+
+
+def test_the_optional_plays_skip_as_the_engine_does(hexes):
+    """`play optional`: the move skip listed last (the branching counts it), played as Python's."""
+    def in_python(seed):
+        return simulate_game(hexes.game, seed, 10_000, details=True)
+    native = [hexes.detailed(seed, 10_000, in_python) for seed in range(1, 21)]
+    assert native == [in_python(seed) for seed in range(1, 21)]
+    assert any("(skip)" in moves for record in native for moves in record["actions"].values())
 
 
 def test_a_hex_maps_tables_are_the_engines_geometry():
