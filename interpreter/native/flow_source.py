@@ -256,10 +256,11 @@ class FlowSource:
         raise NotNative("a real computed by other than one division of ints", node.span)
 
     def pick_from(self, node, scope) -> str:
-        """pick(a list or a zone): one of its items from the game's own stream (none: an empty one)."""
+        """pick(a list or a zone, bottom first): one of its items from the game's own stream
+        (none: an empty list)."""
+        if self.is_zone(node.arguments[0], scope):
+            return f"pick_item(S, {self.sequence(node.arguments[0], scope)}, -1)"
         t = self.type_of(node.arguments[0])
-        if self.is_zone(node.arguments[0], scope):      # (its items, bottom first, as the engine's list)
-            return f"pick_item(S, {self.zone_items(node.arguments[0], scope)}, -1)"
         if not t.startswith("list["):
             raise NotNative(f"pick of a {t}", node.span)
         items = self.expr(node.arguments[0], scope, t)
