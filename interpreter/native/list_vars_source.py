@@ -113,6 +113,10 @@ class ListVarsSource:
         """A text in an expression is a literal (placeholders belong to logs and labels)."""
         return str(self.text_code(node.value))
 
+    def choice_kinds(self) -> set:
+        """The types a kernel's `choose` codes (decisions_source.py), texts too."""
+        return super().choice_kinds() | {"text"}
+
     def texts_compared(self, node, scope):
         """`a == b` or `a != b` of texts, by their codes; None for other comparisons."""
         left, right = untag(node.left), untag(node.right)
