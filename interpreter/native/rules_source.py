@@ -21,6 +21,7 @@ from referee.dsl import ast
 from referee.dsl.types import element_of, strip_optional, written
 from referee.dsl.visitor import Visitor
 
+from .board_graph import GRAPH_FUNCTIONS
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
@@ -633,7 +634,11 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS + driver(source)
+    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
+    return (
+        source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
+        + graph + driver(source)
+    )
 
 
 def driver(source: KernelSource) -> str:

@@ -18,6 +18,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.types import strip_optional
 
+from .board_graph import cell_column
 from .not_native import NotNative
 
 
@@ -84,15 +85,14 @@ class ZonesSource:
         for type_name in game.geometries:
             cells = [e for e in reference.entities if e["__type__"] == type_name]
             for attribute in (cells[0] if cells else {}):
-                values = [e.get(attribute) for e in cells]
-                if attribute.startswith("__") or attribute in game.types.changed_attributes \
-                        or any(v.__class__ is not int for v in values):
+                coded = cell_column(game, [e.get(attribute) for e in cells])
+                if attribute.startswith("__") or attribute in game.types.changed_attributes or coded is None:
                     continue
                 self.columns[(type_name, attribute)] = self.size
                 self.cell_columns.append(len(self.column_values))
                 self.size += self.components
-                self.column_values.append([e.get(attribute) if e["__type__"] == type_name else 0
-                                           for e in reference.entities])
+                by_id = dict(zip((x for x, e in enumerate(reference.entities) if e["__type__"] == type_name), coded))
+                self.column_values.append([by_id.get(x, 0) for x in range(len(reference.entities))])
         entities = list(enumerate(reference.entities))      # (a cell: like no other)
         self.label_class = self.classes([e.get("__label__", ("cell", x)) for x, e in entities])
         self.same_class = self.classes([e.get("__same__", ("cell", x)) for x, e in entities])
