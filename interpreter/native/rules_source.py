@@ -28,6 +28,8 @@ from .not_native import NotNative
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
+from .params_source import ParamsSource
+from .teams_source import TeamsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
@@ -62,7 +64,9 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(CellListsSource, ListVarsSource, FlowSource, ZonesSource, ListsSource, Visitor):
+class KernelSource(
+    CellListsSource, ListVarsSource, FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, Visitor
+):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -80,6 +84,7 @@ class KernelSource(CellListsSource, ListVarsSource, FlowSource, ZonesSource, Lis
         self.actions = {a.name: (k, a) for k, a in enumerate(self.program.of_kind(ast.Action))}
         self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
         self.vars: dict[str, VarSlot] = {}
+        self.list_params: dict[str, list] = {}     # (params_source.py)
         self.size = 0
         self.refuse_unhandled()
         self.lay_out_vars()
@@ -96,11 +101,8 @@ class KernelSource(CellListsSource, ListVarsSource, FlowSource, ZonesSource, Lis
                 if isinstance(node, cls) and what is not None:
                     raise NotNative(f"{what} ({node.name}) have no native form yet", node.span)
         header = self.program.game
-        for field in header.fields if header is not None else ():
-            if isinstance(field, ast.TeamsField):
-                raise NotNative("teams have no native form yet", field.span)
-        if self.game.may_lose or self.game.explicit_chance:
-            raise NotNative("chance and lost games have no native form yet", header.span if header else None)
+        if self.game.explicit_chance:
+            raise NotNative("chance has no native form yet", header.span if header else None)
         for action in self.actions.values():
             if len(action[1].binders) * ARGUMENT_BITS > 40:
                 raise NotNative("an action of more than four arguments", action[1].span)
@@ -161,6 +163,7 @@ class KernelSource(CellListsSource, ListVarsSource, FlowSource, ZonesSource, Lis
     def render(self) -> str:
         self.procedures(Scope)
         self.triggers(Scope)
+        self.teams(Scope)
         for fn in self.functions.values():
             self.function(fn)
         for name, (index, action) in self.actions.items():
@@ -175,7 +178,8 @@ class KernelSource(CellListsSource, ListVarsSource, FlowSource, ZonesSource, Lis
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
-                *self.boards.constants(), *self.cell_tables(), *self.zones_constants()]
+                *self.boards.constants(), *self.cell_tables(), *self.zones_constants(),
+                *self.param_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -315,6 +319,8 @@ class KernelSource(CellListsSource, ListVarsSource, FlowSource, ZonesSource, Lis
         if flow and kind is ast.Turns:
             return self.turns(node, scope)
         lines = self.flow_statement(node, scope, flow)
+        if lines is None:
+            lines = self.finish_statement(node, scope)
         if lines is not None:
             return lines
         raise NotNative(f"the statement {kind.__name__} has no native form yet", node.span)
@@ -457,11 +463,10 @@ class KernelSource(CellListsSource, ListVarsSource, FlowSource, ZonesSource, Lis
             return "cur"
         if name == "num_players":
             return "PLAYERS"
+        if name == "players":
+            return "np.arange(1, PLAYERS + 1)"
         if name in self.game.params:
-            value = self.game.params[name]
-            if value.__class__ not in (int, bool):
-                raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
-            return str(int(value))
+            return self.param_value(name, node)
         if name in self.game.types.options:
             return str(name in self.game.options)
         if name in self.vars and not self.vars[name].axes:
@@ -702,6 +707,8 @@ def play_game(S, mt, buf, seed, max_moves, T):
     setup_effects(S, 1)
     if not S[ERROR] and not S[TERMINAL]:
         run_flow(S, mt, buf, max_moves, T)
+    if S[TERMINAL] and not S[ERROR]:
+        mark_outcome(S)
 
 
 @njit(cache=True)
