@@ -126,10 +126,11 @@ class ZonesSource:
                 f"COLUMN_VALUES = np.array({self.column_values or [[0] * self.components]!r}, dtype=np.int64)"]
 
     def zones_setup(self) -> list:
-        """The empty zones, no component yet and the cells' attributes (S is all zeros before)."""
+        """The empty zones, no component yet (the board's cells are the first ids: the next one
+        `create` gives comes after them) and the cells' attributes (S is all zeros before)."""
         offsets = list(self.columns.values())
-        made = [f"S[NEXT_ID] = {self.boards.ids}"] if self.boards.ids else []     # (the cells: the first ids)
-        return ([f"S[LOC:LOC + {self.components}] = -1"] if self.components else []) + made + \
+        return ([f"S[LOC:LOC + {self.components}] = -1"] if self.components else []) + \
+            [f"S[NEXT_ID] = {self.boards.ids}"] + \
             [f"S[{offsets[k]}:{offsets[k] + self.components}] = COLUMN_VALUES[{k}]" for k in self.cell_columns]
 
     # ---- zones as values ----------------------------------------------------------------------
