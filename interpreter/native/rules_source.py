@@ -26,6 +26,7 @@ from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .lists_source import LIST_FUNCTIONS, ListsSource
+from .listing_source import ListingSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
 from .params_source import ParamsSource
@@ -66,7 +67,7 @@ def untag(node):
 
 
 class KernelSource(
-    CellListsSource, ListVarsSource, FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, Visitor
+    ListingSource, CellListsSource, ListVarsSource, FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -208,16 +209,13 @@ class KernelSource(
         self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
         apply = self.block(body, scope, flow=False)
         self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
-        # the moves of the action: its binders' domains nested, first binder outermost
-        loop, inner_scope = [], Scope()
-        for depth, (binder, name) in enumerate(zip(binders, names)):
-            lines, _ = self.domain_loop(binder, inner_scope, name)
-            loop += ["    " * depth + line for line in lines]
-            inner_scope = inner_scope.child(**{binder.name: name})
+        # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
+        loop = self.legal_loops(action, names, tests, Scope)
+        legal = "True" if binders else f"legal_{action.name}(S, cur)"
         code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
         fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
         indent = "    " * len(binders)
-        listed = [f"if legal_{action.name}(S, cur{arguments}):",
+        listed = [f"if {legal}:",
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
         alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
         if alike is None:
@@ -229,7 +227,7 @@ class KernelSource(
         self.define(f"def moves_{action.name}(S, cur, buf, start):",
                     ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
-                    loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
+                    loop + [indent + f"if {legal}:", indent + "    return True",
                             "return False"])
         mask = (1 << ARGUMENT_BITS) - 1
         decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
