@@ -41,7 +41,7 @@ def cell_column(game, values: list):
 GRAPH_CALLS = {
     # name -> (the kernel function, the types of its arguments given the board's cell type)
     "neighbors": ("neighbours_of", ("cell?",)),
-    "adjacent": ("cells_adjacent", ("cell?", "cell?")),
+    "adjacent": ("graph_adjacent", ("cell?", "cell?")),
     "surrounding": ("surrounding_of", ("cell?",)),
     "distance": ("cell_distance", ("cell?", "cell?")),
     "largest_group": ("largest_group_of", ("list",)),
@@ -83,7 +83,7 @@ def neighbours_of(S, cell):
 
 
 @njit
-def cells_adjacent(S, a, b):
+def graph_adjacent(S, a, b):
     if a < 0 or b < 0:
         return False
     for k in range(NEIGHBOUR_COUNT[a]):
@@ -118,7 +118,7 @@ def cell_distance(S, a, b):
 
 
 @njit
-def marked_cells(S, cells):
+def graph_marked(S, cells):
     """A mark per board cell for the cells given (one that is no cell: the engine's error)."""
     marked = np.zeros(len(NEIGHBOUR_COUNT), dtype=np.bool_)
     for c in cells:
@@ -150,7 +150,7 @@ def spread_from(left, frontier, n, out, m):
 @njit
 def largest_group_of(S, cells):
     """The largest connected group of the cells, in reading order; the first found on a tie."""
-    left = marked_cells(S, cells)
+    left = graph_marked(S, cells)
     frontier = np.empty(len(NEIGHBOUR_COUNT), dtype=np.int64)
     group = np.empty(len(NEIGHBOUR_COUNT), dtype=np.int64)
     best = np.empty(0, dtype=np.int64)
@@ -168,7 +168,7 @@ def largest_group_of(S, cells):
 @njit
 def reachable_of(S, starts, through):
     """The cells of `through` (in its order) joined to one of `starts` by steps inside it."""
-    left = marked_cells(S, through)
+    left = graph_marked(S, through)
     frontier = np.empty(len(NEIGHBOUR_COUNT) + len(starts), dtype=np.int64)
     n = 0
     for c in starts:
@@ -190,7 +190,7 @@ def reachable_of(S, starts, through):
 @njit
 def bordering_of(S, cells):
     """The cells next to one of the cells and not among them, in reading order."""
-    chosen = marked_cells(S, cells)
+    chosen = graph_marked(S, cells)
     found = np.zeros(len(NEIGHBOUR_COUNT), dtype=np.bool_)
     for c in cells:
         if 0 <= c < len(NEIGHBOUR_COUNT):
