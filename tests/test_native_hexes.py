@@ -64,7 +64,7 @@ def test_the_graph_functions_answer_as_the_engine(hexes, starts, through, a, b):
     cell = None if a < 0 else a
     assert list(kernel.neighbours_of(S, a)) == engine["neighbors"](cell)
     assert list(kernel.surrounding_of(S, a)) == engine["surrounding"](cell)
-    assert kernel.cells_adjacent(S, a, b) == engine["adjacent"](cell, b)
+    assert kernel.graph_adjacent(S, a, b) == engine["adjacent"](cell, b)
     if cell is not None:
         assert kernel.cell_distance(S, a, b) == engine["distance"](a, b)
     assert not S[kernel.ERROR]
