@@ -14,8 +14,7 @@ from referee.dsl.types import element_of, strip_optional
 
 from .not_native import NotNative
 
-# the board functions giving lists of lists or blocks; the others are board_graph.py's
-CELL_FUNCTIONS = ("squares", "groups")
+CELL_FUNCTIONS = ("squares", "groups", "largest_group", "bordering", "reachable", "neighbors", "adjacent")
 
 
 def untag(node):
@@ -62,6 +61,12 @@ class CellListsSource:
         if cell is None:
             raise NotNative(f"{name} without a board", node.span)
         cells = f"list[{cell}]"
+        if name == "adjacent" and len(args) == 2:
+            return f"cells_adjacent(CELL_NEAR, {self.expr(args[0], scope, cell + '?')}, {self.expr(args[1], scope, cell + '?')})"
+        if name == "neighbors" and len(args) == 1:
+            return f"cell_neighbours(CELL_NEAR, {self.expr(args[0], scope, cell + '?')})"
+        if name == "reachable" and len(args) == 2:
+            return f"cells_reachable(CELL_NEAR, {self.expr(args[0], scope, cells)}, {self.expr(args[1], scope, cells)})"
         if len(args) != 1:
             raise NotNative(f"{name} of {len(args)} arguments", node.span)
         for argument in args:
@@ -70,6 +75,8 @@ class CellListsSource:
         given = self.expr(args[0], scope, cells)
         if name == "squares":
             return f"cell_squares(CELL_BLOCK, {given})"
+        if name == "bordering":
+            return f"cells_bordering(CELL_NEAR, {given})"
         return f"cell_{name}(CELL_NEAR, {given})"
 
     # ---- lists of lists -------------------------------------------------------------------
@@ -168,4 +175,66 @@ def cell_groups(near, cells):
     return out
 
 
+@njit
+def cell_largest_group(near, cells):
+    """The first of the largest groups (stdlib.largest_group)."""
+    best = np.empty(0, dtype=np.int64)
+    for group in cell_groups(near, cells):
+        if len(group) > len(best):
+            best = group
+    return best
+
+
+@njit
+def cells_reachable(near, starts, through):
+    """The cells of `through`, in its order, joined to one of `starts` inside it (stdlib.reachable)."""
+    left = marked_cells(near, through)
+    frontier = np.empty(len(starts) + near.shape[0], dtype=np.int64)
+    top = 0
+    for c in starts:
+        if 0 <= c < near.shape[0] and left[c]:
+            left[c] = False
+            frontier[top] = c
+            top += 1
+    flood(near, left, frontier, top, np.empty(near.shape[0], dtype=np.int64))
+    out = np.empty(len(through), dtype=np.int64)
+    n = 0
+    for c in through:
+        if not (0 <= c < near.shape[0] and left[c]):
+            out[n] = c
+            n += 1
+    return out[:n]
+
+
+@njit
+def cells_bordering(near, cells):
+    """The cells next to one of the cells and not among them, in reading order (stdlib.bordering)."""
+    chosen = marked_cells(near, cells)
+    found = np.zeros(near.shape[0], dtype=np.bool_)
+    for c in range(near.shape[0]):
+        if chosen[c]:
+            for other in near[c]:
+                if other >= 0 and not chosen[other]:
+                    found[other] = True
+    return np.flatnonzero(found).astype(np.int64)
+
+
+@njit
+def cell_neighbours(near, cell):
+    if cell < 0:
+        return np.empty(0, dtype=np.int64)
+    n = 0
+    while n < near.shape[1] and near[cell, n] >= 0:
+        n += 1
+    return near[cell, :n].copy()
+
+
+@njit
+def cells_adjacent(near, a, b):
+    if a < 0 or b < 0:
+        return False
+    for other in near[a]:
+        if other == b:
+            return True
+    return False
 '''

@@ -36,6 +36,7 @@ INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+SKIP = -1                   # the code of `skip`, a `play optional`'s move that plays nothing (its kind -1)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA")     # EXTRA: `again`
 
 
@@ -293,7 +294,7 @@ class KernelSource(
                 out += ["    " + line for line in (self.block(body, scope, flow) or ["pass"])]
             if node.orelse:
                 out.append("else:")
-                out += ["    " + line for line in self.block(node.orelse, scope, flow)]
+                out += ["    " + line for line in (self.block(node.orelse, scope, flow) or ["pass"])]
             return out
         if kind is ast.For:
             var = self.fresh("L_")
@@ -348,13 +349,16 @@ class KernelSource(
     # ---- the flow ----------------------------------------------------------------------------
     def play(self, node) -> list:
         choose = self.listed_moves(node)
-        if node.optional:
-            choose += ["if n > 0:"]
+        applied = self.applied_move(node)
+        if node.optional:           # (the engine's move `skip` last, where a move is legal: no effect, no trigger)
+            choose += ["if n > 0:", "    if n >= MOST_MOVES:", "        S[ERROR] = 1", "        return",
+                       f"    buf[n] = {SKIP}", "    n += 1"]
             indent = "    "
+            applied = [f"if move != {SKIP}:", *("    " + line for line in applied)]
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = self.chosen_move() + self.applied_move(node)
+        apply = self.chosen_move() + applied
         apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
         return choose + [indent + line for line in apply]
 

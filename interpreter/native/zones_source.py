@@ -207,7 +207,8 @@ class ZonesSource:
         column = self.columns.get((t, node.name))
         if column is None:
             raise NotNative(f"the attribute {node.name} of a {t} has no native form yet", node.span)
-        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))})"
+        none = self.none_of(self.type_of(node))         # (an attribute of none is none)
+        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))}, {none})"
 
     def components_compared(self, node, scope):
         """`a == b` or `a != b` of components (by id, none -1), else None."""
@@ -377,8 +378,10 @@ def zone_has(S, x, cell):
 
 
 @njit
-def attribute_of(S, column, x):
-    """A component's attribute (none: an error, the engine's answer is played in Python)."""
+def attribute_of(S, column, x, none):
+    """A component's attribute; of none, none (another value: an error, played in Python)."""
+    if x == -1:
+        return none
     if x < 0 or x >= COMPONENTS:
         S[ERROR] = 1
         return 0
