@@ -112,7 +112,7 @@ class ZonesSource:
 
     def column_coding(self, t: str) -> bool:
         base = strip_optional(t)
-        return base in ("int", "bool", "Player") or base in self.game.enum_members or base in self.ids_of_type
+        return base in ("int", "bool", "Player", "text") or base in self.game.enum_members or base in self.ids_of_type
 
     def zones_constants(self) -> list:
         at = ", ".join(map(str, self.items_at)) or ""
@@ -160,6 +160,8 @@ class ZonesSource:
         sizes = [str(size) for _, size, _ in family.axes]
         if len(parts) == 1:
             return f"cell_of({family.first_cell}, {positions[0]}, {sizes[0]})"
+        if len(parts) == 2:         # (no arrays made: a cell of two indexes is read in every listing)
+            return f"cell_of2({family.first_cell}, {positions[0]}, {sizes[0]}, {positions[1]}, {sizes[1]})"
         return f"cell_at({family.first_cell}, np.array([{', '.join(positions)}]), np.array([{', '.join(sizes)}]))"
 
     def zone_items(self, node, scope, copy: bool = False) -> str:
@@ -282,30 +284,6 @@ class ZonesSource:
                           f"    if S[{offset} + {x}] != COLUMN_VALUES[{k}, {x}]:", "        S[ERROR] = 1", "        return"]
         lines.append(f"    zone_move(S, {x}, {self.zone_cell(node.zone, scope)}, False)")
         return lines
-
-    def alike_moves(self, action_name: str, binders: int, bits: int):
-        """The name of the kernel function that tells a move listed from one listed before it of
-        the same action (its arguments, each in `bits` of its code) whose component arguments are identical (the engine lists one, the first;
-        of the same label but not identical: an error), or None when no two components look alike."""
-        index = next(k for k, a in enumerate(self.game.actions) if a.name == action_name)
-        components = self.game.argument_is_component[index][:binders]
-        alike = [k for k, component in enumerate(components) if component]
-        if not alike or len(set(self.label_class)) == len(self.label_class):
-            return None
-        mask = (1 << bits) - 1
-        name = f"alike_{action_name}"
-        body = ["for j in range(start, n):", "    other = buf[j]", "    if other // MOVE_BASE != code // MOVE_BASE:",
-                "        continue", "    same = True"]
-        for k in range(binders):
-            a, b = f"(code >> {bits * k}) & {mask}", f"(other >> {bits * k}) & {mask}"
-            if k in alike:
-                body += [f"    if LABEL_CLASS[{a}] != LABEL_CLASS[{b}]:", "        continue",
-                         f"    same = same and SAME_CLASS[{a}] == SAME_CLASS[{b}]"]
-            else:
-                body += [f"    if {a} != {b}:", "        continue"]
-        body += ["    return 1 if same else -1", "return 0"]
-        self.define(f"def {name}(buf, start, n, code):", body)
-        return name
 
     def attribute_write(self, node, scope) -> list:
         """`x.attribute = value` of a component (none: the engine's error). Refused where the
