@@ -222,6 +222,8 @@ def board_views(s, player):
     indexed = layer_types(game)
     typed = named_boards(game)
     for name, geometry in game.geometries.items():
+        if geometry.kind not in ("grid", "hex"):
+            continue        # a map of places and routes is no drawing: its variables are listed
         cells = Named(name)
         per_seat = [PLAYER, cells] in indexed
         plain = [cells] in indexed
