@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from referee.dsl.templates import parse_template
-from referee.dsl.types import ANY
+from referee.dsl.types import UNKNOWN
 from referee.dsl.limits import MAX_STEP_WORK
 
 from ..runtime import CHANCE
@@ -339,7 +339,7 @@ class State:
         shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]
         return " ".join([type_name] + shown)
 
-    def label(self, value, t=ANY):
+    def label(self, value, t=UNKNOWN):
         return self.game.labeler(t)(self, value)
 
     # ---- interface ----

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional, written
+from referee.dsl.types import INT, PLAYER, ListOf, SetOf, Type, element_of, named_type, strip_optional
 from referee.dsl.visitor import Visitor
 
 from .alike_source import AlikeSource
@@ -117,28 +117,29 @@ class KernelSource(
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if strip_optional(t).startswith("set["):
-                raise NotNative(f"a set ({name}: {written(t)}) has no native form yet", declared.span)
+            if isinstance(t.without_none(), SetOf):
+                raise NotNative(f"a set ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
-            if strip_optional(t).startswith("list["):
-                self.lay_out_list_var(name, t, axes, declared.span)
+            if isinstance(t.without_none(), ListOf):
+                self.lay_out_list_var(name, t.text, axes, declared.span)
                 continue
-            default = self.code_of(self.game.var_defaults[name], t, declared.span)
-            self.vars[name] = VarSlot(self.size, axes, t, default)
+            default = self.code_of(self.game.var_defaults[name], t.text, declared.span)
+            self.vars[name] = VarSlot(self.size, axes, t.text, default)
             cells = 1
             for _, size, _ in axes:
                 cells *= size
             self.size += cells
 
-    def axis(self, t: str, values: list, span) -> tuple:
-        """(the code of the first index, how many) of an index domain of consecutive codes."""
-        if t in self.game.enum_members:
+    def axis(self, t: Type, values: list, span) -> tuple:
+        """(the code of the first index, how many) of an index domain (of type t) of consecutive codes."""
+        named = named_type(t)
+        if named in self.game.enum_members:
             return (0, len(values), tuple(values))
-        if t != "Player" and t != "int" and t not in self.boards.geometries and t not in self.game.types.components:
-            raise NotNative(f"a variable indexed by {t}", span)
+        if t not in (PLAYER, INT) and named not in self.boards.geometries and named not in self.game.types.components:
+            raise NotNative(f"a variable indexed by {t.text}", span)
         if not values or values != list(range(values[0], values[0] + len(values))):
-            raise NotNative(f"a variable indexed by {t} values that do not follow each other", span)
+            raise NotNative(f"a variable indexed by {t.text} values that do not follow each other", span)
         return (values[0], len(values), ())
 
     def code_of(self, value, t: str, span) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import strip_optional
+from referee.dsl.types import named_type, strip_optional, type_of
 
 from .board_graph import cell_column
 from .not_native import NotNative
@@ -54,9 +54,10 @@ class ZonesSource:
         from ..engine.views import index_values
         for name, (_, _, _, index_types) in game.zone_meta.items():
             declared = self.program.get(name)
-            element = strip_optional(declared.element_type)
+            items = type_of(declared.element_type).without_none()
+            element = named_type(items)
             if element not in self.ids_of_type:
-                raise NotNative(f"a zone of {element}", declared.span)
+                raise NotNative(f"a zone of {items.text}", declared.span)
             axes = tuple(self.axis(t, index_values(reference, name, k, t), declared.span)
                          for k, t in enumerate(index_types))
             family = ZoneFamily(cells, axes, len(self.ids_of_type[element]), element)
@@ -294,7 +295,7 @@ class ZonesSource:
         if target.indexes or target.name not in scope.names or len(owners) != 1:
             raise NotNative(f"a write to the attribute {target.attribute} has no native form yet", target.span)
         type_name = owners[0]
-        if any(strip_optional(b[3]) == type_name for a in self.game.actions for b in a.binders):
+        if any(named_type(b[3]) == type_name for a in self.game.actions for b in a.binders):
             raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, an action's argument",
                             target.span)
         fields = {f.name: self.game.types.type_name(f.type) for f in self.game.types.components[type_name].fields}
