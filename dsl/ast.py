@@ -222,6 +222,33 @@ class LegendEntry:
 
 
 @node
+class PlacesShape:
+    span: Span
+    places: tuple               # of Place, in the written order (the board's order)
+
+
+@node
+class Place:
+    span: Span
+    name: str
+
+
+@node
+class RoutesShape:
+    span: Span
+    places: str                 # the places board the routes join
+    routes: tuple               # of Route, in the written order
+
+
+@node
+class Route:
+    span: Span
+    start: Place
+    end: Place
+    inits: tuple                # its attributes (each route gives the same ones)
+
+
+@node
 class Function:
     span: Span
     name: str

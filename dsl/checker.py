@@ -42,6 +42,7 @@ class Checker(Visitor):
         self.boards, self.zones, self.vars, self.params = symbols.boards, symbols.zones, symbols.vars, symbols.params
         self.options, self.functions, self.procedures = symbols.options, symbols.functions, symbols.procedures
         self.actions, self.changed_attributes = symbols.actions, symbols.changed_attributes
+        self.places = symbols.places
         self.board_cache = {}
         self.argument_types = {}      # (action, argument) -> its type, found by check_actions
         self.label_expressions = {}   # (action, the text inside {...}) -> the expression of a label
@@ -88,6 +89,8 @@ class Checker(Visitor):
             names[name] = list_of(name)
         for name in self.boards:
             names[name] = list_of(name)
+        for place, board in self.places.items():
+            names[place] = board
         for member, enum in self.members.items():
             names[member] = enum
         for name in self.options:
@@ -293,7 +296,15 @@ class Checker(Visitor):
         if name not in self.board_cache:
             board = self.boards[name]
             fields, typed = {"row": "int", "col": "int"}, []
-            if isinstance(board.shape, ast.HexShape):
+            if isinstance(board.shape, ast.PlacesShape):
+                fields = {}
+            elif isinstance(board.shape, ast.RoutesShape):
+                fields = {"ends": list_of(board.shape.places)}
+                for route in board.shape.routes:
+                    for init in route.inits:
+                        typed.append((init, self.expr(init.value, self.globals)))
+                        fields.setdefault(init.name, typed[-1][1])
+            elif isinstance(board.shape, ast.HexShape):
                 fields = {"row": "int", "col": "int", "number": "int?"}
                 for entry in board.shape.legend:
                     for init in entry.inits:

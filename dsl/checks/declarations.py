@@ -185,7 +185,7 @@ def check_boards(c: Checker):
                     c.error("E302", "a grid's size is a number", side.span)
             if shape.condition is not None:
                 c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
-        else:
+        elif isinstance(shape, ast.HexShape):
             # a legend gives each kind of cell constant attributes, of one type per attribute
             types = {}
             for init, t in c.legend(board.name)[1]:

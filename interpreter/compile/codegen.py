@@ -142,6 +142,8 @@ class SourceGenerator(AggregateLowering, Visitor):
                 return (name in c.game.options,)
             if name in c.types.members:
                 return (name,)
+            if name in c.game.place_ids:
+                return (c.game.place_ids[name],)
         return None
 
     def is_local(self, name, scope, ctx) -> bool:

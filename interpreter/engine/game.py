@@ -18,7 +18,7 @@ from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, 
 
 from ..runtime import random_source
 from ..runtime import stdlib
-from ..runtime.boards import build_geometry, grid_cells, hex_cells
+from ..runtime.boards import build_geometry, grid_cells, hex_cells, map_geometry, place_neighbors, route_labels, route_neighbors
 from ..compile.compiler import PUBLIC, Compiler, names_in
 from ..runtime import entity_labeler, list_labeler, plain_labeler, player_labeler, seen_labeler
 from ..runtime.sets import set_labeler
@@ -78,6 +78,7 @@ class Game:
         self.geometries = self.boards.geometries
         self.geometry_by_cell = self.boards.geometry_by_cell
         self.static_entities = []
+        self.place_ids = {}            # a place of a places board -> its entity
         self.static_by_type = {}
         self.label_templates = {}
         self.score = None
@@ -192,6 +193,8 @@ class Game:
                 self.private_fields[component.name] = private
         for board in self.types.boards.values():
             shape = board.shape
+            if isinstance(shape, (ast.PlacesShape, ast.RoutesShape)):
+                continue            # (after the grids and hex maps: _map_boards)
             if isinstance(shape, ast.GridShape):
                 rows, cols = compiler.constant(shape.rows), compiler.constant(shape.cols)
                 if isinstance(rows, int) and isinstance(cols, int) and min(rows, cols) < 1:      # (a param made it so)
@@ -228,6 +231,7 @@ class Game:
             self.static_by_type[board.name] = list(geometry.cells)
             for eid in geometry.cells:
                 self.geometry_by_cell[eid] = geometry
+        self._map_boards(compiler)
         for var in self.types.vars.values():
             t = self.types.type_name(var.type)
             if var.initial is not None:
@@ -254,6 +258,44 @@ class Game:
             index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in var.index]
             owner = index_types.index("Player") if "Player" in index_types else None
             self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
+
+    def _map_boards(self, compiler):
+        """The places boards and the routes between their places: each place and each route an
+        entity (a route with its `ends` and the attributes of its line); the places' neighbours
+        are the places a route joins them to, a route's the routes sharing a place with it."""
+        maps = [b for b in self.types.boards.values() if isinstance(b.shape, (ast.PlacesShape, ast.RoutesShape))]
+        if not maps:
+            return
+        routes_ends: dict = {}         # places board -> (its place -> routes' ends)
+        for board in maps:
+            if isinstance(board.shape, ast.PlacesShape):
+                eids = []
+                for place in board.shape.places:
+                    self.place_ids[place.name] = len(self.static_entities)
+                    eids.append(len(self.static_entities))
+                    self.static_entities.append({"__type__": board.name, "__label__": place.name})
+                self.geometries[board.name] = map_geometry(board.name, "places", eids, {})
+        for board in maps:
+            if isinstance(board.shape, ast.RoutesShape):
+                eids, ends = [], []
+                routes = board.shape.routes
+                labels = route_labels([(r.start.name, r.end.name) for r in routes])
+                for route, label in zip(routes, labels):
+                    pair = [self.place_ids[route.start.name], self.place_ids[route.end.name]]
+                    eids.append(len(self.static_entities))
+                    ends.append(pair)
+                    attributes = {i.name: compiler.constant(i.value) for i in route.inits}
+                    self.static_entities.append({"ends": pair, **attributes, "__type__": board.name, "__label__": label})
+                self.geometries[board.name] = map_geometry(board.name, "routes", eids, route_neighbors(eids, ends))
+                routes_ends.setdefault(board.shape.places, []).extend(ends)
+        for board in maps:
+            geometry = self.geometries[board.name]
+            if geometry.kind == "places":
+                geometry.neighbors.update((place, tuple(near)) for place, near in
+                                          place_neighbors(geometry.cells, routes_ends.get(board.name, [])).items())
+            self.static_by_type[board.name] = list(geometry.cells)
+            for eid in geometry.cells:
+                self.geometry_by_cell[eid] = geometry
 
     def _var_range(self, compiler, var) -> tuple:
         """(low, high) of `var x: int in LOW..HIGH`, the params known: it must hold a value,

@@ -217,6 +217,8 @@ def board_views(s, player):
     indexed = layer_types(game)
     typed = named_boards(game)
     for name, geometry in game.geometries.items():
+        if geometry.kind not in ("grid", "hex"):
+            continue        # a map of places and routes is no drawing: its variables are listed
         per_seat = ["Player", name] in indexed
         plain = [name] in indexed
         layers = [([name], (), name)] if plain or not per_seat else []

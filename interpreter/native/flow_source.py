@@ -256,7 +256,10 @@ class FlowSource:
         raise NotNative("a real computed by other than one division of ints", node.span)
 
     def pick_from(self, node, scope) -> str:
-        """pick(a list): one of its items from the game's own stream (none: an empty list)."""
+        """pick(a list or a zone, bottom first): one of its items from the game's own stream
+        (none: an empty list)."""
+        if self.is_zone(node.arguments[0], scope):
+            return f"pick_item(S, {self.sequence(node.arguments[0], scope)}, -1)"
         t = self.type_of(node.arguments[0])
         if not t.startswith("list["):
             raise NotNative(f"pick of a {t}", node.span)

@@ -21,10 +21,15 @@ from referee.dsl import ast
 from referee.dsl.types import element_of, strip_optional, written
 from referee.dsl.visitor import Visitor
 
+from .board_graph import GRAPH_FUNCTIONS
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .lists_source import LIST_FUNCTIONS, ListsSource
+from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
+from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
+from .params_source import ParamsSource
+from .teams_source import TeamsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
@@ -59,7 +64,9 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
+class KernelSource(
+    CellListsSource, ListVarsSource, FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, Visitor
+):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -77,6 +84,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         self.actions = {a.name: (k, a) for k, a in enumerate(self.program.of_kind(ast.Action))}
         self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
         self.vars: dict[str, VarSlot] = {}
+        self.list_params: dict[str, list] = {}     # (params_source.py)
         self.size = 0
         self.refuse_unhandled()
         self.lay_out_vars()
@@ -93,11 +101,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
                 if isinstance(node, cls) and what is not None:
                     raise NotNative(f"{what} ({node.name}) have no native form yet", node.span)
         header = self.program.game
-        for field in header.fields if header is not None else ():
-            if isinstance(field, ast.TeamsField):
-                raise NotNative("teams have no native form yet", field.span)
-        if self.game.may_lose or self.game.explicit_chance:
-            raise NotNative("chance and lost games have no native form yet", header.span if header else None)
+        if self.game.explicit_chance:
+            raise NotNative("chance has no native form yet", header.span if header else None)
         for action in self.actions.values():
             if len(action[1].binders) * ARGUMENT_BITS > 40:
                 raise NotNative("an action of more than four arguments", action[1].span)
@@ -111,6 +116,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
                 raise NotNative(f"a set ({name}: {written(t)}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
+            if strip_optional(t).startswith("list["):
+                self.lay_out_list_var(name, t, axes, declared.span)
+                continue
             default = self.code_of(self.game.var_defaults[name], t, declared.span)
             self.vars[name] = VarSlot(self.size, axes, t, default)
             cells = 1
@@ -155,6 +163,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
     def render(self) -> str:
         self.procedures(Scope)
         self.triggers(Scope)
+        self.teams(Scope)
         for fn in self.functions.values():
             self.function(fn)
         for name, (index, action) in self.actions.items():
@@ -162,14 +171,15 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         self.setup()
         self.flow()
         self.results()
-        head = ["import numpy as np", "from numba import njit",
+        head = ["import numpy as np", "from numba import njit, types", "from numba.typed import List",
                 "from referee.interpreter.native.bot_random import below, seed_into",
                 "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
-                *self.boards.constants(), *self.zones_constants()]
+                *self.boards.constants(), *self.cell_tables(), *self.zones_constants(),
+                *self.param_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -262,6 +272,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         kind = type(node)
         if (kind is ast.Assign or kind is ast.Augment) and node.target.name in scope.names:
             return self.local_write(node, scope)
+        listed = self.list_var_write(node, scope)
+        if listed is not None:
+            return listed
         if kind is ast.Assign or kind is ast.Augment:
             target = self.target(node.target, scope)
             slot = self.vars[node.target.name]
@@ -306,6 +319,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         if flow and kind is ast.Turns:
             return self.turns(node, scope)
         lines = self.flow_statement(node, scope, flow)
+        if lines is None:
+            lines = self.finish_statement(node, scope)
         if lines is not None:
             return lines
         raise NotNative(f"the statement {kind.__name__} has no native form yet", node.span)
@@ -448,11 +463,10 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             return "cur"
         if name == "num_players":
             return "PLAYERS"
+        if name == "players":
+            return "np.arange(1, PLAYERS + 1)"
         if name in self.game.params:
-            value = self.game.params[name]
-            if value.__class__ not in (int, bool):
-                raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
-            return str(int(value))
+            return self.param_value(name, node)
         if name in self.game.types.options:
             return str(name in self.game.options)
         if name in self.vars and not self.vars[name].axes:
@@ -461,6 +475,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             if name in members:
                 return str(members.index(name))
         items = self.zone_name(node, scope)
+        if items is None:
+            items = self.list_var_value(node, scope)
         if items is not None:
             return items
         raise NotNative(f"the name {name} has no native form yet", node.span)
@@ -481,6 +497,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
 
     def visit_Compare(self, node, scope, want):
         compared = self.components_compared(node, scope)
+        if compared is None:
+            compared = self.texts_compared(node, scope)
         if compared is not None:
             return compared
         left, right = untag(node.left), untag(node.right)
@@ -515,6 +533,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         if self.is_zone(node, scope):
             return self.zone_items(node, scope)
         item = self.list_item(node, scope)
+        if item is None:
+            item = self.list_var_value(node, scope)
         if item is not None:
             return item
         obj = untag(node.obj)
@@ -565,11 +585,14 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
         zoned = self.zone_call(node, scope)
+        if zoned is None:
+            zoned = self.cell_list_call(node, scope)
         return zoned if zoned is not None else self.boards.call(self, node, scope)
 
     def visit_Aggregate(self, node, scope, want):
         """A function of its own over the binder's domain (its locals as arguments)."""
         kind, binder = node.kind, node.binder
+        self.refuse_nested_aggregate(node)
         name = self.fresh(f"agg_{kind}_")
         var = self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
@@ -616,7 +639,11 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
+    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
+    return (
+        source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
+        + graph + driver(source)
+    )
 
 
 def driver(source: KernelSource) -> str:
@@ -680,6 +707,8 @@ def play_game(S, mt, buf, seed, max_moves, T):
     setup_effects(S, 1)
     if not S[ERROR] and not S[TERMINAL]:
         run_flow(S, mt, buf, max_moves, T)
+    if S[TERMINAL] and not S[ERROR]:
+        mark_outcome(S)
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.types import strip_optional
 
+from .board_graph import cell_column
 from .not_native import NotNative
 
 
@@ -84,15 +85,14 @@ class ZonesSource:
         for type_name in game.geometries:
             cells = [e for e in reference.entities if e["__type__"] == type_name]
             for attribute in (cells[0] if cells else {}):
-                values = [e.get(attribute) for e in cells]
-                if attribute.startswith("__") or attribute in game.types.changed_attributes \
-                        or any(v.__class__ is not int for v in values):
+                coded = cell_column(game, [e.get(attribute) for e in cells])
+                if attribute.startswith("__") or attribute in game.types.changed_attributes or coded is None:
                     continue
                 self.columns[(type_name, attribute)] = self.size
                 self.cell_columns.append(len(self.column_values))
                 self.size += self.components
-                self.column_values.append([e.get(attribute) if e["__type__"] == type_name else 0
-                                           for e in reference.entities])
+                by_id = dict(zip((x for x, e in enumerate(reference.entities) if e["__type__"] == type_name), coded))
+                self.column_values.append([by_id.get(x, 0) for x in range(len(reference.entities))])
         entities = list(enumerate(reference.entities))      # (a cell: like no other)
         self.label_class = self.classes([e.get("__label__", ("cell", x)) for x, e in entities])
         self.same_class = self.classes([e.get("__same__", ("cell", x)) for x, e in entities])
@@ -126,9 +126,11 @@ class ZonesSource:
                 f"COLUMN_VALUES = np.array({self.column_values or [[0] * self.components]!r}, dtype=np.int64)"]
 
     def zones_setup(self) -> list:
-        """The empty zones, no component yet and the cells' attributes (S is all zeros before)."""
+        """The empty zones, no component yet (the board's cells are the first ids: the next one
+        `create` gives comes after them) and the cells' attributes (S is all zeros before)."""
         offsets = list(self.columns.values())
         return ([f"S[LOC:LOC + {self.components}] = -1"] if self.components else []) + \
+            [f"S[NEXT_ID] = {self.boards.ids}"] + \
             [f"S[{offsets[k]}:{offsets[k] + self.components}] = COLUMN_VALUES[{k}]" for k in self.cell_columns]
 
     # ---- zones as values ----------------------------------------------------------------------
