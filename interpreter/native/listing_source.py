@@ -4,7 +4,8 @@ tested in the loop of the deepest binder it reads, as the Python path's listings
 (compile/lower_listing.py): `require touch(home(), a)` of `associate(a in regions(), b in
 regions())` is asked once per `a`, not once per pair. At each loop the tests keep the rules'
 order (the binders' `where` first, then the `require`s); a test that reads no binder is asked in
-the first loop.
+the first loop. A guard with a `let` (guards_source.py) keeps its requires in `legal_NAME`, asked
+for each move.
 """
 from __future__ import annotations
 
@@ -26,12 +27,24 @@ def binder_levels(binders, tests) -> list:
 class ListingSource:
     """The nested loops of an action's moves for KernelSource (its `expr`, `define`, `domain_loop`)."""
 
-    def legal_loops(self, action, names: list, tests: list, scope_class) -> list:
-        """The lines of the binders' loops, each with the tests of its level (`legal_NAME_k`, a
-        function of the first k arguments), the innermost body to be added at their depth."""
+    def legal_loops(self, action, names: list, tests: list, scope_class) -> tuple:
+        """(the lines of the binders' loops, each with the tests of its level in `legal_NAME_k`, a
+        function of the first k arguments; the test left for the innermost body, at their depth)."""
         binders = action.binders
-        if not binders:             # (no loop: the caller asks legal_NAME once)
-            return []
+        arguments = "".join(f", {name}" for name in names)
+        guard = []
+        for statement in action.body:
+            node = ast.untag(statement)[0]
+            if not isinstance(node, ast.Require):
+                break
+            guard.append(node.condition)
+        leads = [ast.untag(s)[0] for s in action.body[len(guard):len(guard) + 1]]
+        if not binders or (leads and isinstance(leads[0], ast.Let)):    # (lets: the whole guard per move)
+            return self.nested_loops(action, names, tests, scope_class), f"legal_{action.name}(S, cur{arguments})"
+        return self.nested_loops(action, names, tests + guard, scope_class), "True"
+
+    def nested_loops(self, action, names: list, tests: list, scope_class) -> list:
+        binders = action.binders
         loop, inner_scope = [], scope_class()
         for depth, (binder, tests_here) in enumerate(zip(binders, binder_levels(binders, tests))):
             lines, _ = self.domain_loop(binder, inner_scope, names[depth])
