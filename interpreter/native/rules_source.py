@@ -639,11 +639,8 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
-    return (
-        source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + graph + driver(source)
-    )
+    graph = GRAPH_FUNCTIONS + CELL_LIST_FUNCTIONS if source.boards.geometries else ""
+    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + graph + driver(source)
 
 
 def driver(source: KernelSource) -> str:

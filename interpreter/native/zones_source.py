@@ -160,6 +160,8 @@ class ZonesSource:
         sizes = [str(size) for _, size, _ in family.axes]
         if len(parts) == 1:
             return f"cell_of({family.first_cell}, {positions[0]}, {sizes[0]})"
+        if len(parts) == 2:         # (no arrays made: panorama[p, c] is read in every loop over the board)
+            return f"cell_of2({family.first_cell}, {positions[0]}, {sizes[0]}, {positions[1]}, {sizes[1]})"
         return f"cell_at({family.first_cell}, np.array([{', '.join(positions)}]), np.array([{', '.join(sizes)}]))"
 
     def zone_items(self, node, scope, copy: bool = False) -> str:
