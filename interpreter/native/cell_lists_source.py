@@ -1,7 +1,8 @@
-"""Lists of lists in a native kernel (a mixin of rules_source.KernelSource): the board's
-`squares` and `groups` (with the engine's orders, runtime/stdlib.py; the other graph functions
-are board_graph.py's) and a list of lists as a Numba typed List of int64 arrays (`size`, loops
-and aggregates over it, `best`/`worst`/`sorted` of lists by their keys).
+"""Lists of a board's cells and lists of lists in a native kernel (a mixin of
+rules_source.KernelSource): `squares`, `groups`, `largest_group`, `bordering`, `reachable`,
+`neighbors` and `adjacent` over the board's tables, with the engine's orders (runtime/stdlib.py);
+a list of lists as a Numba typed List of int64 arrays (`size`, loops and aggregates over it,
+`best`/`worst`/`sorted` of lists by their keys).
 
 A list of cells is an int64 array of cell ids, as every list of the kernel; the board's cells
 are the ids 0..n-1 in reading order (board_tables.py), so "in reading order" is ascending ids.
@@ -13,7 +14,7 @@ from referee.dsl.types import element_of, strip_optional
 
 from .not_native import NotNative
 
-CELL_FUNCTIONS = ("squares", "groups")
+CELL_FUNCTIONS = ("squares", "groups", "largest_group", "bordering", "reachable", "neighbors", "adjacent")
 
 
 def untag(node):
@@ -31,18 +32,22 @@ class CellListsSource:
     `boards`, `fresh`, `type_of`...)."""
 
     def cell_tables(self) -> list:
-        """The board's 2x2 blocks by their first cell (stdlib.blocks: the cell, right, above,
-        above right; -1 where none starts), as a module constant."""
-        if not self.boards.geometries or self.boards.geometry.kind != "grid":
+        """The board's neighbours (-1 padded) and its 2x2 blocks by their first cell (stdlib
+        blocks: the cell, right, above, above right; -1 where none starts), as module constants."""
+        if not self.boards.geometries:
             return []
         g = self.boards.geometry
+        near = [list(g.neighbors[c]) for c in g.cells]
+        width = max([len(n) for n in near] + [1])
         where = {eid: rc for rc, eid in g.at.items()}
         blocks = []
         for cell in g.cells:
             row, col = where[cell]
             block = [g.at.get((row + dr, col + dc)) for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1))]
             blocks.append([-1] * 4 if None in block else block)
-        return [f"CELL_BLOCK = np.array({blocks}, dtype=np.int64).reshape(({len(blocks)}, 4))"]
+        rows = [n + [-1] * (width - len(n)) for n in near]
+        return [f"CELL_NEAR = np.array({rows}, dtype=np.int64).reshape(({len(rows)}, {width}))",
+                f"CELL_BLOCK = np.array({blocks}, dtype=np.int64).reshape(({len(blocks)}, 4))"]
 
     def cell_list_call(self, node, scope):
         """A board's list function, rendered; None for other calls."""
@@ -53,11 +58,26 @@ class CellListsSource:
     def cell_call(self, node, scope) -> str:
         name, args = node.name, node.arguments
         cell = getattr(self.boards, "name", None)
-        if cell is None or (name == "squares" and self.boards.geometry.kind != "grid"):
-            raise NotNative(f"{name} without a grid", node.span)
-        if len(args) != 1 or strip_optional(element_of(self.type_of(args[0]))) != cell:
-            raise NotNative(f"{name} of other than a list of the cells of {cell}", node.span)
-        return f"cell_{name}(S, {self.expr(args[0], scope, f'list[{cell}]')})"
+        if cell is None:
+            raise NotNative(f"{name} without a board", node.span)
+        cells = f"list[{cell}]"
+        if name == "adjacent" and len(args) == 2:
+            return f"cells_adjacent(CELL_NEAR, {self.expr(args[0], scope, cell + '?')}, {self.expr(args[1], scope, cell + '?')})"
+        if name == "neighbors" and len(args) == 1:
+            return f"cell_neighbours(CELL_NEAR, {self.expr(args[0], scope, cell + '?')})"
+        if name == "reachable" and len(args) == 2:
+            return f"cells_reachable(CELL_NEAR, {self.expr(args[0], scope, cells)}, {self.expr(args[1], scope, cells)})"
+        if len(args) != 1:
+            raise NotNative(f"{name} of {len(args)} arguments", node.span)
+        for argument in args:
+            if strip_optional(element_of(self.type_of(argument))) != cell:
+                raise NotNative(f"{name} of other than the cells of {cell}", node.span)
+        given = self.expr(args[0], scope, cells)
+        if name == "squares":
+            return f"cell_squares(CELL_BLOCK, {given})"
+        if name == "bordering":
+            return f"cells_bordering(CELL_NEAR, {given})"
+        return f"cell_{name}(CELL_NEAR, {given})"
 
     # ---- lists of lists -------------------------------------------------------------------
     def refuse_nested_aggregate(self, node) -> None:
@@ -100,31 +120,121 @@ ROW = types.int64[::1]
 
 
 @njit
-def cell_squares(S, cells):
+def marked_cells(near, cells):
+    marked = np.zeros(near.shape[0], dtype=np.bool_)
+    for c in cells:
+        if 0 <= c < near.shape[0]:
+            marked[c] = True
+    return marked
+
+
+@njit
+def flood(near, left, frontier, top, reached):
+    """From the cells of frontier[:top], every cell still left joined to them, taken out of
+    left and written into reached: how many."""
+    n = 0
+    while top:
+        top -= 1
+        cell = frontier[top]
+        reached[n] = cell
+        n += 1
+        for other in near[cell]:
+            if other >= 0 and left[other]:
+                left[other] = False
+                frontier[top] = other
+                top += 1
+    return n
+
+
+@njit
+def cell_squares(blocks, cells):
     """Every 2x2 block wholly among the cells, in the board's order of blocks (stdlib.squares)."""
-    marked = marked_cells(S, cells)
+    marked = marked_cells(blocks, cells)
     out = List.empty_list(ROW)
-    for c in range(CELL_BLOCK.shape[0]):
-        if marked[c] and CELL_BLOCK[c, 0] >= 0 and marked[CELL_BLOCK[c, 1]] and marked[CELL_BLOCK[c, 2]] \\
-                and marked[CELL_BLOCK[c, 3]]:
-            out.append(CELL_BLOCK[c].copy())
+    for c in range(blocks.shape[0]):
+        if marked[c] and blocks[c, 0] >= 0 and marked[blocks[c, 1]] and marked[blocks[c, 2]] and marked[blocks[c, 3]]:
+            out.append(blocks[c].copy())
     return out
 
 
 @njit
-def cell_groups(S, cells):
+def cell_groups(near, cells):
     """The connected groups of the cells, in the order of their first cell among the cells, each
-    in reading order (stdlib.groups; board_graph's marked_cells and spread_from)."""
-    left = marked_cells(S, cells)
+    in reading order (stdlib.groups)."""
+    left = marked_cells(near, cells)
     out = List.empty_list(ROW)
-    frontier = np.empty(len(NEIGHBOUR_COUNT), dtype=np.int64)
-    group = np.empty(len(NEIGHBOUR_COUNT), dtype=np.int64)
+    frontier = np.empty(near.shape[0], dtype=np.int64)
     for start in cells:
-        if start < 0 or start >= len(NEIGHBOUR_COUNT) or not left[start]:
+        if not (0 <= start < near.shape[0]) or not left[start]:
             continue
         left[start] = False
+        group = np.empty(near.shape[0], dtype=np.int64)
         frontier[0] = start
-        n = spread_from(left, frontier, 1, group, 0)
+        n = flood(near, left, frontier, 1, group)
         out.append(np.sort(group[:n]))
     return out
+
+
+@njit
+def cell_largest_group(near, cells):
+    """The first of the largest groups (stdlib.largest_group)."""
+    best = np.empty(0, dtype=np.int64)
+    for group in cell_groups(near, cells):
+        if len(group) > len(best):
+            best = group
+    return best
+
+
+@njit
+def cells_reachable(near, starts, through):
+    """The cells of `through`, in its order, joined to one of `starts` inside it (stdlib.reachable)."""
+    left = marked_cells(near, through)
+    frontier = np.empty(len(starts) + near.shape[0], dtype=np.int64)
+    top = 0
+    for c in starts:
+        if 0 <= c < near.shape[0] and left[c]:
+            left[c] = False
+            frontier[top] = c
+            top += 1
+    flood(near, left, frontier, top, np.empty(near.shape[0], dtype=np.int64))
+    out = np.empty(len(through), dtype=np.int64)
+    n = 0
+    for c in through:
+        if not (0 <= c < near.shape[0] and left[c]):
+            out[n] = c
+            n += 1
+    return out[:n]
+
+
+@njit
+def cells_bordering(near, cells):
+    """The cells next to one of the cells and not among them, in reading order (stdlib.bordering)."""
+    chosen = marked_cells(near, cells)
+    found = np.zeros(near.shape[0], dtype=np.bool_)
+    for c in range(near.shape[0]):
+        if chosen[c]:
+            for other in near[c]:
+                if other >= 0 and not chosen[other]:
+                    found[other] = True
+    return np.flatnonzero(found).astype(np.int64)
+
+
+@njit
+def cell_neighbours(near, cell):
+    if cell < 0:
+        return np.empty(0, dtype=np.int64)
+    n = 0
+    while n < near.shape[1] and near[cell, n] >= 0:
+        n += 1
+    return near[cell, :n].copy()
+
+
+@njit
+def cells_adjacent(near, a, b):
+    if a < 0 or b < 0:
+        return False
+    for other in near[a]:
+        if other == b:
+            return True
+    return False
 '''

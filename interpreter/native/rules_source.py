@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional, written
+from referee.dsl.types import INT, PLAYER, ListOf, SetOf, Type, element_of, named_type, strip_optional
 from referee.dsl.visitor import Visitor
 
+from .alike_source import AlikeSource
 from .board_graph import GRAPH_FUNCTIONS
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
+from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
+from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
 from .params_source import ParamsSource
@@ -36,6 +39,7 @@ INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+SKIP = -1                   # the code of `skip`, a `play optional`'s move that plays nothing (its kind -1)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA")     # EXTRA: `again`
 
 
@@ -65,7 +69,8 @@ def untag(node):
 
 
 class KernelSource(
-    CellListsSource, ListVarsSource, FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, Visitor
+    CellListsSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource,
+    GuardsSource, PositionsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -112,28 +117,29 @@ class KernelSource(
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if strip_optional(t).startswith("set["):
-                raise NotNative(f"a set ({name}: {written(t)}) has no native form yet", declared.span)
+            if isinstance(t.without_none(), SetOf):
+                raise NotNative(f"a set ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
-            if strip_optional(t).startswith("list["):
-                self.lay_out_list_var(name, t, axes, declared.span)
+            if isinstance(t.without_none(), ListOf):
+                self.lay_out_list_var(name, t.text, axes, declared.span)
                 continue
-            default = self.code_of(self.game.var_defaults[name], t, declared.span)
-            self.vars[name] = VarSlot(self.size, axes, t, default)
+            default = self.code_of(self.game.var_defaults[name], t.text, declared.span)
+            self.vars[name] = VarSlot(self.size, axes, t.text, default)
             cells = 1
             for _, size, _ in axes:
                 cells *= size
             self.size += cells
 
-    def axis(self, t: str, values: list, span) -> tuple:
-        """(the code of the first index, how many) of an index domain of consecutive codes."""
-        if t in self.game.enum_members:
+    def axis(self, t: Type, values: list, span) -> tuple:
+        """(the code of the first index, how many) of an index domain (of type t) of consecutive codes."""
+        named = named_type(t)
+        if named in self.game.enum_members:
             return (0, len(values), tuple(values))
-        if t != "Player" and t != "int" and t not in self.boards.geometries and t not in self.game.types.components:
-            raise NotNative(f"a variable indexed by {t}", span)
+        if t not in (PLAYER, INT) and named not in self.boards.geometries and named not in self.game.types.components:
+            raise NotNative(f"a variable indexed by {t.text}", span)
         if not values or values != list(range(values[0], values[0] + len(values))):
-            raise NotNative(f"a variable indexed by {t} values that do not follow each other", span)
+            raise NotNative(f"a variable indexed by {t.text} values that do not follow each other", span)
         return (values[0], len(values), ())
 
     def code_of(self, value, t: str, span) -> int:
@@ -144,6 +150,8 @@ class KernelSource(
             return self.game.enum_members[base].index(value)
         if value.__class__ in (int, bool):
             return int(value)
+        if value.__class__ is str and base == "text":
+            return self.text_code(value)
         raise NotNative(f"a value of type {t} has no native coding", span)
 
     def none_of(self, t: str) -> str:
@@ -195,17 +203,12 @@ class KernelSource(
         binders = action.binders
         names = [f"L_{b.name}" for b in binders]
         scope = Scope({b.name: name for b, name in zip(binders, names)})
-        body = [untag(s) for s in action.body]
-        requires = []
-        while body and isinstance(body[0], ast.Require):
-            requires.append(body.pop(0))
-        if any(isinstance(s, ast.Require) for s in body):
-            raise NotNative("a require after the action's first effect", action.span)
-        tests = [b.condition for b in binders if b.condition is not None] + [r.condition for r in requires]
-        legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests] + ["return True"]
+        tests = [b.condition for b in binders if b.condition is not None]
+        legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests]
+        guard, apply, body, apply_scope = self.action_guard(action, scope)
         arguments = "".join(f", {name}" for name in names)
-        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
-        apply = self.block(body, scope, flow=False)
+        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
+        apply += self.block(body, apply_scope, flow=False)
         self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
         # the moves of the action: its binders' domains nested, first binder outermost
         loop, inner_scope = [], Scope()
@@ -219,14 +222,14 @@ class KernelSource(
         listed = [f"if legal_{action.name}(S, cur{arguments}):",
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
         alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
+        before = []
         if alike is None:
             listed += [f"    buf[n] = {code}", "    n += 1"]
-        else:                       # (moves of identical components are one move)
-            listed += [f"    code = {code}", f"    alike = {alike}(buf, start, n, code)", "    if alike < 0:",
-                       "        S[ERROR] = 1", "        return n", "    if alike == 0:", "        buf[n] = code",
-                       "        n += 1"]
+        else:                       # (moves of identical components are one move: alike_source.py)
+            before, each = alike
+            listed += [f"    code = {code}", *("    " + line for line in each)]
         self.define(f"def moves_{action.name}(S, cur, buf, start):",
-                    ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
+                    ["n = start", *before] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
                     loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
                             "return False"])
@@ -290,10 +293,10 @@ class KernelSource(
             branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
             for k, (condition, body) in enumerate(branches):
                 out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, 'bool')}:")
-                out += ["    " + line for line in (self.block(body, scope, flow) or ["pass"])]
-            if node.orelse:
+                out += ["    " + line for line in (self.block(body, scope.child(), flow) or ["pass"])]
+            if node.orelse:         # (a branch's lets are its own)
                 out.append("else:")
-                out += ["    " + line for line in self.block(node.orelse, scope, flow)]
+                out += ["    " + line for line in (self.block(node.orelse, scope.child(), flow) or ["pass"])]
             return out
         if kind is ast.For:
             var = self.fresh("L_")
@@ -348,13 +351,16 @@ class KernelSource(
     # ---- the flow ----------------------------------------------------------------------------
     def play(self, node) -> list:
         choose = self.listed_moves(node)
-        if node.optional:
-            choose += ["if n > 0:"]
+        applied = self.applied_move(node)
+        if node.optional:           # (the engine's move `skip` last, where a move is legal: no effect, no trigger)
+            choose += ["if n > 0:", "    if n >= MOST_MOVES:", "        S[ERROR] = 1", "        return",
+                       f"    buf[n] = {SKIP}", "    n += 1"]
             indent = "    "
+            applied = [f"if move != {SKIP}:", *("    " + line for line in applied)]
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = self.chosen_move() + self.applied_move(node)
+        apply = self.chosen_move() + applied
         apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
         return choose + [indent + line for line in apply]
 
@@ -535,6 +541,7 @@ class KernelSource(
         item = self.list_item(node, scope)
         if item is None:
             item = self.list_var_value(node, scope)
+        item = self.zone_item(node, scope) if item is None else item
         if item is not None:
             return item
         obj = untag(node.obj)
@@ -639,8 +646,11 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    graph = GRAPH_FUNCTIONS + CELL_LIST_FUNCTIONS if source.boards.geometries else ""
-    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + graph + driver(source)
+    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
+    return (
+        source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
+        + graph + driver(source)
+    )
 
 
 def driver(source: KernelSource) -> str:
