@@ -142,6 +142,8 @@ class ActionSpace:
             values = list(game.enum_members[t])
         elif t in game.types.boards:
             values = list(game.static_by_type.get(t, ()))
+        elif t in game.component_maximum:
+            values = list(range(game.component_maximum[t]))     # (created in play: by position, key)
         elif t in game.types.components:
             values = list(self.signatures.get(t, ()))
         elif t == "int" and element is declared:
@@ -191,6 +193,8 @@ class ActionSpace:
     # ---- moves <-> ids ----
     def key(self, state, value, t):
         t = strip_optional(t)
+        if value is not None and t in self.game.component_maximum:
+            return state.by_type[t].index(value)      # the k-th of its type: its kinds are not known beforehand
         if value is not None and t in self.game.types.components:
             return state.entities[value]["__same__"]
         return value
