@@ -185,7 +185,14 @@ class Game:
             if param.type is not None:
                 self._check_typed_param(compiler, param)
         self.private_fields = {}
+        self.component_maximum = {}
         for component in self.types.components.values():
+            if component.maximum is not None:
+                most = compiler.constant(component.maximum)
+                if most.__class__ is not int or most < 0:
+                    raise DeclarationError("E701", f"there may be {plain_label(most)} components of {component.name}",
+                                           component.maximum.span, "a maximum is a whole number, 0 or more")
+                self.component_maximum[component.name] = most
             if component.label:
                 self.label_templates[component.name] = component.label
             private = {f.name for f in component.fields if f.visibility == "owner"}
@@ -288,7 +295,8 @@ class Game:
                     ends.append(pair)
                     attributes = {i.name: compiler.constant(i.value) for i in route.inits}
                     self.static_entities.append({"ends": pair, **attributes, "__type__": board.name, "__label__": label})
-                self.geometries[board.name] = map_geometry(board.name, "routes", eids, route_neighbors(eids, ends))
+                self.geometries[board.name] = map_geometry(board.name, "routes", eids, route_neighbors(eids, ends),
+                                                           dict(zip(eids, ends)))
                 routes_ends.setdefault(board.shape.places, []).extend(ends)
         for board in maps:
             geometry = self.geometries[board.name]
@@ -467,7 +475,10 @@ class Game:
         return s
 
     def setup_done(self, s):
+        # tuples from now on: a type created in play (one with a maximum) gets a new one
         s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
+        for type_name in self.component_maximum:
+            s.by_type.setdefault(type_name, ())
         s.names = self.names_for_labels_of(s)
 
     def names_for_labels_of(self, s) -> dict:

@@ -262,6 +262,8 @@ class ZonesSource:
 
     def create(self, node, scope) -> list:
         type_name = node.type_name
+        if type_name in self.game.component_maximum:
+            raise NotNative(f"components of {type_name} may be created in play: that has no native form yet", node.span)
         if type_name not in self.ids_of_type:
             raise NotNative(f"components of {type_name}", node.span)
         fields = {f.name: self.game.types.type_name(f.type) for f in self.game.types.components[type_name].fields}
