@@ -29,6 +29,7 @@ from .not_native import NotNative
 from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
+from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
@@ -70,7 +71,7 @@ def untag(node):
 
 
 class KernelSource(
-    ListingSource, CellListsSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
+    ListingSource, CellListsSource, TiesSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
     ParamsSource, GuardsSource, PositionsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
