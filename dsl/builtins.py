@@ -14,6 +14,9 @@ BUILTIN_VALUES = {
     **{d: "Direction" for d in ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west")},
 }
 
+# the two names of the list of seats (`for p in players`, `for p in Player`)
+SEAT_LISTS = ("players", "Player")
+
 # The names of the types the language has, and words of its types that the parser reads as
 # names in places: a declaration of one would hide it (E211).
 BUILTIN_TYPES = ("int", "real", "bool", "text")

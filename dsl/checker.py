@@ -19,7 +19,7 @@ from .symbols import Scope, Symbols
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
 from .types import (ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, is_set, list_of, may_be_none, optional, set_of,
-                    strip_optional)
+                    strip_optional, type_of)
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
@@ -219,7 +219,7 @@ class Checker(Visitor):
 
     def visit_Compare(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        if node.op in ("<", ">", "<=", ">=") and ordered_enum(a, b, self.enums) is None:
+        if node.op in ("<", ">", "<=", ">=") and ordered_enum(type_of(a), type_of(b), self.enums) is None:
             for t, side in ((a, node.left), (b, node.right)):
                 if strip_optional(t) not in NUMBERS:
                     self.error("E303", f"'{node.op}' compares numbers or members of one enum, but this is "

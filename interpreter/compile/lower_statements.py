@@ -131,7 +131,7 @@ class StatementLowering:
     # ---- writes and their checks ----
     def visit_Let(self, node, scope, ctx, out):
         value = self.chance_value(node.value, scope, ctx, out) or self.value(node.value, scope, ctx)
-        scope.names[node.name] = self.type_of(node.value, scope)
+        scope.names[node.name] = self.type_value(node.value, scope).text
         out.append(self.set_local(node.name, ctx, value))
 
     def assigns_local(self, target, scope) -> bool:

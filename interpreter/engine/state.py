@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from referee.dsl.templates import parse_template
-from referee.dsl.types import ANY
+from referee.dsl.types import UNKNOWN
 from referee.dsl.limits import MAX_STEP_WORK
 
 from ..runtime import CHANCE
@@ -347,7 +347,13 @@ class State:
             if name in masked:
                 return "?"
             value = values.get(name)
-            return f"P{value}" if name == "owner" and value is not None else plain_label(value)
+            if value is None:
+                return plain_label(value)
+            if name == "owner" or self.attribute_type(type_name, name) == "Player":
+                return f"P{value}"
+            if self.attribute_type(type_name, name) in self.game.types.boards.keys() | self.game.types.components.keys():
+                return self.entities[value]["__label__"]        # a cell or a component: its own label
+            return plain_label(value)
         if template:
             # a value that is none leaves its placeholder empty ("{suit} {rank}" -> "joker")
             filled = "".join(part if isinstance(part, str) else part.written if not part.named
@@ -357,7 +363,13 @@ class State:
         shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]
         return " ".join([type_name] + shown)
 
-    def label(self, value, t=ANY):
+    def attribute_type(self, type_name, name):
+        """The declared type's name of a component type's attribute (optional or not), or None."""
+        component = self.game.types.components.get(type_name)
+        field = next((f for f in component.fields if f.name == name), None) if component is not None else None
+        return getattr(field.type, "name", None) if field is not None else None
+
+    def label(self, value, t=UNKNOWN):
         return self.game.labeler(t)(self, value)
 
     # ---- interface ----

@@ -26,10 +26,7 @@ class ListsSource:
 
     def visit_Ranking(self, node, scope, want):
         binder, kind = node.binder, node.kind
-        if kind not in ("best", "worst", "sorted"):
-            raise NotNative(f"the ranking {kind} has no native form yet", node.span)
-        if any(isinstance(n, ast.Call) and n.name == "pick" for k in node.keys for n in ast.walk(k)):
-            raise NotNative("a ranking by a key that draws", node.span)
+        self.refuse_ranking(node)
         name, var = self.fresh(f"rank_{kind}_"), self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
@@ -52,6 +49,13 @@ class ListsSource:
                  f"{'' if kind == 'sorted' else ', ' + str(kind == 'best')})"]
         self.define(f"def {name}(S, cur{scope.params()}):", body)
         return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
+
+    @staticmethod
+    def refuse_ranking(node) -> None:
+        if node.kind not in ("best", "worst", "sorted"):
+            raise NotNative(f"the ranking {node.kind} has no native form yet", node.span)
+        if any(isinstance(n, ast.Call) and n.name == "pick" for k in node.keys for n in ast.walk(k)):
+            raise NotNative("a ranking by a key that draws", node.span)
 
     def visit_LetIn(self, node, scope, want):
         """`let NAME = VALUE in BODY`: a function of its own, the value its last argument (made once)."""

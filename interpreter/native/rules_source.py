@@ -18,19 +18,28 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional, written
+from referee.dsl.types import INT, PLAYER, ListOf, SetOf, Type, element_of, named_type, strip_optional
 from referee.dsl.visitor import Visitor
 
+from .alike_source import AlikeSource
+from .board_graph import GRAPH_FUNCTIONS
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
+from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
+from .positions_source import PositionsSource
+from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
+from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
+from .params_source import ParamsSource
+from .teams_source import TeamsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+SKIP = -1                   # the code of `skip`, a `play optional`'s move that plays nothing (its kind -1)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA")     # EXTRA: `again`
 
 
@@ -59,7 +68,10 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
+class KernelSource(
+    CellListsSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource,
+    GuardsSource, PositionsSource, Visitor
+):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -77,6 +89,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         self.actions = {a.name: (k, a) for k, a in enumerate(self.program.of_kind(ast.Action))}
         self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
         self.vars: dict[str, VarSlot] = {}
+        self.list_params: dict[str, list] = {}     # (params_source.py)
         self.size = 0
         self.refuse_unhandled()
         self.lay_out_vars()
@@ -93,11 +106,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
                 if isinstance(node, cls) and what is not None:
                     raise NotNative(f"{what} ({node.name}) have no native form yet", node.span)
         header = self.program.game
-        for field in header.fields if header is not None else ():
-            if isinstance(field, ast.TeamsField):
-                raise NotNative("teams have no native form yet", field.span)
-        if self.game.may_lose or self.game.explicit_chance:
-            raise NotNative("chance and lost games have no native form yet", header.span if header else None)
+        if self.game.explicit_chance:
+            raise NotNative("chance has no native form yet", header.span if header else None)
         for action in self.actions.values():
             if len(action[1].binders) * ARGUMENT_BITS > 40:
                 raise NotNative("an action of more than four arguments", action[1].span)
@@ -107,25 +117,29 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if strip_optional(t).startswith("set["):
-                raise NotNative(f"a set ({name}: {written(t)}) has no native form yet", declared.span)
+            if isinstance(t.without_none(), SetOf):
+                raise NotNative(f"a set ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
-            default = self.code_of(self.game.var_defaults[name], t, declared.span)
-            self.vars[name] = VarSlot(self.size, axes, t, default)
+            if isinstance(t.without_none(), ListOf):
+                self.lay_out_list_var(name, t.text, axes, declared.span)
+                continue
+            default = self.code_of(self.game.var_defaults[name], t.text, declared.span)
+            self.vars[name] = VarSlot(self.size, axes, t.text, default)
             cells = 1
             for _, size, _ in axes:
                 cells *= size
             self.size += cells
 
-    def axis(self, t: str, values: list, span) -> tuple:
-        """(the code of the first index, how many) of an index domain of consecutive codes."""
-        if t in self.game.enum_members:
+    def axis(self, t: Type, values: list, span) -> tuple:
+        """(the code of the first index, how many) of an index domain (of type t) of consecutive codes."""
+        named = named_type(t)
+        if named in self.game.enum_members:
             return (0, len(values), tuple(values))
-        if t != "Player" and t != "int" and t not in self.boards.geometries and t not in self.game.types.components:
-            raise NotNative(f"a variable indexed by {t}", span)
+        if t not in (PLAYER, INT) and named not in self.boards.geometries and named not in self.game.types.components:
+            raise NotNative(f"a variable indexed by {t.text}", span)
         if not values or values != list(range(values[0], values[0] + len(values))):
-            raise NotNative(f"a variable indexed by {t} values that do not follow each other", span)
+            raise NotNative(f"a variable indexed by {t.text} values that do not follow each other", span)
         return (values[0], len(values), ())
 
     def code_of(self, value, t: str, span) -> int:
@@ -136,6 +150,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             return self.game.enum_members[base].index(value)
         if value.__class__ in (int, bool):
             return int(value)
+        if value.__class__ is str and base == "text":
+            return self.text_code(value)
         raise NotNative(f"a value of type {t} has no native coding", span)
 
     def none_of(self, t: str) -> str:
@@ -155,6 +171,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
     def render(self) -> str:
         self.procedures(Scope)
         self.triggers(Scope)
+        self.teams(Scope)
         for fn in self.functions.values():
             self.function(fn)
         for name, (index, action) in self.actions.items():
@@ -162,14 +179,15 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         self.setup()
         self.flow()
         self.results()
-        head = ["import numpy as np", "from numba import njit",
+        head = ["import numpy as np", "from numba import njit, types", "from numba.typed import List",
                 "from referee.interpreter.native.bot_random import below, seed_into",
                 "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
-                *self.boards.constants(), *self.zones_constants()]
+                *self.boards.constants(), *self.cell_tables(), *self.zones_constants(),
+                *self.param_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -185,17 +203,12 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         binders = action.binders
         names = [f"L_{b.name}" for b in binders]
         scope = Scope({b.name: name for b, name in zip(binders, names)})
-        body = [untag(s) for s in action.body]
-        requires = []
-        while body and isinstance(body[0], ast.Require):
-            requires.append(body.pop(0))
-        if any(isinstance(s, ast.Require) for s in body):
-            raise NotNative("a require after the action's first effect", action.span)
-        tests = [b.condition for b in binders if b.condition is not None] + [r.condition for r in requires]
-        legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests] + ["return True"]
+        tests = [b.condition for b in binders if b.condition is not None]
+        legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests]
+        guard, apply, body, apply_scope = self.action_guard(action, scope)
         arguments = "".join(f", {name}" for name in names)
-        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
-        apply = self.block(body, scope, flow=False)
+        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
+        apply += self.block(body, apply_scope, flow=False)
         self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
         # the moves of the action: its binders' domains nested, first binder outermost
         loop, inner_scope = [], Scope()
@@ -209,14 +222,14 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         listed = [f"if legal_{action.name}(S, cur{arguments}):",
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
         alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
+        before = []
         if alike is None:
             listed += [f"    buf[n] = {code}", "    n += 1"]
-        else:                       # (moves of identical components are one move)
-            listed += [f"    code = {code}", f"    alike = {alike}(buf, start, n, code)", "    if alike < 0:",
-                       "        S[ERROR] = 1", "        return n", "    if alike == 0:", "        buf[n] = code",
-                       "        n += 1"]
+        else:                       # (moves of identical components are one move: alike_source.py)
+            before, each = alike
+            listed += [f"    code = {code}", *("    " + line for line in each)]
         self.define(f"def moves_{action.name}(S, cur, buf, start):",
-                    ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
+                    ["n = start", *before] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
                     loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
                             "return False"])
@@ -262,6 +275,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         kind = type(node)
         if (kind is ast.Assign or kind is ast.Augment) and node.target.name in scope.names:
             return self.local_write(node, scope)
+        listed = self.list_var_write(node, scope)
+        if listed is not None:
+            return listed
         if kind is ast.Assign or kind is ast.Augment:
             target = self.target(node.target, scope)
             slot = self.vars[node.target.name]
@@ -277,10 +293,10 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
             for k, (condition, body) in enumerate(branches):
                 out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, 'bool')}:")
-                out += ["    " + line for line in (self.block(body, scope, flow) or ["pass"])]
-            if node.orelse:
+                out += ["    " + line for line in (self.block(body, scope.child(), flow) or ["pass"])]
+            if node.orelse:         # (a branch's lets are its own)
                 out.append("else:")
-                out += ["    " + line for line in self.block(node.orelse, scope, flow)]
+                out += ["    " + line for line in (self.block(node.orelse, scope.child(), flow) or ["pass"])]
             return out
         if kind is ast.For:
             var = self.fresh("L_")
@@ -306,6 +322,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         if flow and kind is ast.Turns:
             return self.turns(node, scope)
         lines = self.flow_statement(node, scope, flow)
+        if lines is None:
+            lines = self.finish_statement(node, scope)
         if lines is not None:
             return lines
         raise NotNative(f"the statement {kind.__name__} has no native form yet", node.span)
@@ -333,13 +351,16 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
     # ---- the flow ----------------------------------------------------------------------------
     def play(self, node) -> list:
         choose = self.listed_moves(node)
-        if node.optional:
-            choose += ["if n > 0:"]
+        applied = self.applied_move(node)
+        if node.optional:           # (the engine's move `skip` last, where a move is legal: no effect, no trigger)
+            choose += ["if n > 0:", "    if n >= MOST_MOVES:", "        S[ERROR] = 1", "        return",
+                       f"    buf[n] = {SKIP}", "    n += 1"]
             indent = "    "
+            applied = [f"if move != {SKIP}:", *("    " + line for line in applied)]
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = self.chosen_move() + self.applied_move(node)
+        apply = self.chosen_move() + applied
         apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
         return choose + [indent + line for line in apply]
 
@@ -448,11 +469,10 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             return "cur"
         if name == "num_players":
             return "PLAYERS"
+        if name == "players":
+            return "np.arange(1, PLAYERS + 1)"
         if name in self.game.params:
-            value = self.game.params[name]
-            if value.__class__ not in (int, bool):
-                raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
-            return str(int(value))
+            return self.param_value(name, node)
         if name in self.game.types.options:
             return str(name in self.game.options)
         if name in self.vars and not self.vars[name].axes:
@@ -461,6 +481,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             if name in members:
                 return str(members.index(name))
         items = self.zone_name(node, scope)
+        if items is None:
+            items = self.list_var_value(node, scope)
         if items is not None:
             return items
         raise NotNative(f"the name {name} has no native form yet", node.span)
@@ -481,6 +503,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
 
     def visit_Compare(self, node, scope, want):
         compared = self.components_compared(node, scope)
+        if compared is None:
+            compared = self.texts_compared(node, scope)
         if compared is not None:
             return compared
         left, right = untag(node.left), untag(node.right)
@@ -515,6 +539,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         if self.is_zone(node, scope):
             return self.zone_items(node, scope)
         item = self.list_item(node, scope)
+        if item is None:
+            item = self.list_var_value(node, scope)
+        item = self.zone_item(node, scope) if item is None else item
         if item is not None:
             return item
         obj = untag(node.obj)
@@ -565,11 +592,14 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
             player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
         zoned = self.zone_call(node, scope)
+        if zoned is None:
+            zoned = self.cell_list_call(node, scope)
         return zoned if zoned is not None else self.boards.call(self, node, scope)
 
     def visit_Aggregate(self, node, scope, want):
         """A function of its own over the binder's domain (its locals as arguments)."""
         kind, binder = node.kind, node.binder
+        self.refuse_nested_aggregate(node)
         name = self.fresh(f"agg_{kind}_")
         var = self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
@@ -616,7 +646,11 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
+    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
+    return (
+        source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
+        + graph + driver(source)
+    )
 
 
 def driver(source: KernelSource) -> str:
@@ -680,6 +714,8 @@ def play_game(S, mt, buf, seed, max_moves, T):
     setup_effects(S, 1)
     if not S[ERROR] and not S[TERMINAL]:
         run_flow(S, mt, buf, max_moves, T)
+    if S[TERMINAL] and not S[ERROR]:
+        mark_outcome(S)
 
 
 @njit(cache=True)
