@@ -27,7 +27,9 @@ class BoardTables:
         (self.name, self.geometry), = self.geometries.items()
         geometry = self.geometry
         span = game.program.get(self.name).span
-        if geometry.kind not in ("grid", "hex") or list(geometry.cells) != list(range(len(geometry.cells))):
+        if geometry.kind not in ("grid", "hex"):
+            raise NotNative(f"the board {self.name}: a map of places and routes has no native form yet", span)
+        if list(geometry.cells) != list(range(len(geometry.cells))):
             raise NotNative(f"the board {self.name}: its cells are not numbered 0..n-1 in reading order", span)
         self.ids = len(geometry.cells)
         self.directions = list(game.enum_members.get("Direction", ()))
