@@ -11,6 +11,8 @@ in Python); a group's first found on a tie; `reachable` keeps the order of its s
 """
 from __future__ import annotations
 
+from referee.dsl.types import ListOf, Named, OptionalOf
+
 from .not_native import NotNative
 
 INT_NONE = -(2 ** 63)
@@ -61,9 +63,9 @@ def graph_call(renderer, node, scope, cell: str):
     values = []
     for argument, kind in zip(node.arguments, kinds):
         t = renderer.type_of(argument)
-        if kind == "list" and not t.startswith("list["):
-            raise NotNative(f"{node.name} of a {t}", node.span)
-        values.append(renderer.expr(argument, scope, t if kind == "list" else cell + "?"))
+        if kind == "list" and not isinstance(t.without_none(), ListOf):
+            raise NotNative(f"{node.name} of a {t.text}", node.span)
+        values.append(renderer.expr(argument, scope, t if kind == "list" else OptionalOf(Named(cell))))
     return f"{function}(S{''.join(', ' + v for v in values)})"
 
 
