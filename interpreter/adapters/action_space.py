@@ -142,6 +142,8 @@ class ActionSpace:
             values = list(game.enum_members[named])
         elif named in game.types.boards:
             values = list(game.static_by_type.get(named, ()))
+        elif named in game.component_maximum:
+            values = list(range(game.component_maximum[named]))     # (created in play: by position, key)
         elif named in game.types.components:
             values = list(self.signatures.get(named, ()))
         elif t == INT and element is declared:
@@ -190,7 +192,10 @@ class ActionSpace:
 
     # ---- moves <-> ids ----
     def key(self, state, value, t):
-        if value is not None and named_type(t) in self.game.types.components:
+        named = named_type(t)
+        if value is not None and named in self.game.component_maximum:
+            return state.by_type[named].index(value)      # the k-th of its type: its kinds are not known beforehand
+        if value is not None and named in self.game.types.components:
             return state.entities[value]["__same__"]
         return value
 

@@ -4,14 +4,14 @@
 One board is handled, a grid or a hex map (its cells are the ids 0..n-1, in reading order, as
 the engine numbers them); a second board is refused (`NotNative`). Per cell: its row and
 column, its neighbour one step along each direction of the `Direction` enum (-1: off the board
-or a direction the board has not, as north on a hex map), along each line direction of
-`has_line`, and its neighbours (board_graph.py: the graph functions)."""
+or a direction the board has not, as north on a hex map) and along each line direction of
+`has_line` (board_graph.py: surrounding and distance; cell_lists_source.py: the neighbours)."""
 from __future__ import annotations
 
 import numpy as np
 from referee.dsl.types import INT, ListOf, Named, OptionalOf
 
-from .board_graph import graph_call, hex_refused, neighbour_arrays
+from .board_graph import graph_call, hex_refused
 from .not_native import NotNative
 
 SOME_DIRECTION = OptionalOf(Named("Direction"))     # (the built-in enum: a step's direction, or none)
@@ -71,7 +71,7 @@ class BoardTables:
                 "BOARD_UNIT": ([u for row in units for u in row], "int64", (3, 3)),
                 "BOARD_DIRECTIONS": ([k for k, d in enumerate(self.directions) if d in g.deltas], "int64",
                                      (len(g.deltas),)),
-                "BOARD_IS_HEX": ([int(g.kind == "hex")], "int64", (1,)), **neighbour_arrays(g)}
+                "BOARD_IS_HEX": ([int(g.kind == "hex")], "int64", (1,))}
 
     def constants(self) -> list:
         """The tables as a kernel module's global arrays (which Numba takes as constants)."""

@@ -133,7 +133,7 @@ class FlowSource:
             return [*self.proc_call(node.name, self.call_arguments(node, scope)), *STOPS]
         if kind is ast.While:
             test = ["if not (" + self.expr(node.condition, scope, BOOL) + "):", "    break"]
-            return self.loop(test + self.block(node.body, scope, flow), flow)
+            return self.loop(test + self.block(node.body, scope.child(), flow), flow)
         if kind is ast.Repeat:
             inner = scope.child()
             body = self.block(node.body, inner, flow)
@@ -223,6 +223,9 @@ class FlowSource:
     def reversed_loop(self, domain, scope, var: str) -> tuple:
         """`reversed(a..b)` as a domain: b down to a."""
         inner = ast.untag(domain.arguments[0])[0] if len(domain.arguments) == 1 else None
+        items = self.reversed_items(inner, scope, var) if inner is not None else None
+        if items is not None:
+            return items
         if not isinstance(inner, ast.Range):
             raise NotNative("reversed of other than a range", domain.span)
         low, high = self.expr(inner.low, scope, INT), self.expr(inner.high, scope, INT)

@@ -9,6 +9,8 @@ change a list read before).
 
 A text is coded as a number, one per distinct literal of the rules: a text in an expression is a
 literal (its braces are no placeholders there), so the kernel only compares texts by their codes.
+A text attribute is a column like the others, its values coded the same way (the reference's
+texts too, as met: zones_source.py), so `create 1 Site { name: n }` checks it as any column.
 """
 from __future__ import annotations
 

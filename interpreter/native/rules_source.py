@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, ListOf, OptionalOf, SetOf, Type, element_type, named_type
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, OptionalOf, SetOf, Type, element_type, named_type
 from referee.dsl.visitor import Visitor
 
+from .alike_source import AlikeSource
 from .board_graph import GRAPH_FUNCTIONS
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
+from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
+from .listing_source import ListingSource
+from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
 from .params_source import ParamsSource
@@ -36,6 +40,7 @@ INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+SKIP = -1                   # the code of `skip`, a `play optional`'s move that plays nothing (its kind -1)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA")     # EXTRA: `again`
 
 
@@ -65,7 +70,8 @@ def untag(node):
 
 
 class KernelSource(
-    CellListsSource, ListVarsSource, FlowSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, Visitor
+    ListingSource, CellListsSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
+    ParamsSource, GuardsSource, PositionsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -145,6 +151,8 @@ class KernelSource(
             return self.game.enum_members[named].index(value)
         if value.__class__ in (int, bool):
             return int(value)
+        if value.__class__ is str and t.without_none() == TEXT:
+            return self.text_code(value)
         raise NotNative(f"a value of type {t.text} has no native coding", span)
 
     def none_of(self, t: Type) -> str:
@@ -196,40 +204,31 @@ class KernelSource(
         binders = action.binders
         names = [f"L_{b.name}" for b in binders]
         scope = Scope({b.name: name for b, name in zip(binders, names)})
-        body = [untag(s) for s in action.body]
-        requires = []
-        while body and isinstance(body[0], ast.Require):
-            requires.append(body.pop(0))
-        if any(isinstance(s, ast.Require) for s in body):
-            raise NotNative("a require after the action's first effect", action.span)
-        tests = [b.condition for b in binders if b.condition is not None] + [r.condition for r in requires]
-        legal = [f"if not ({self.expr(t, scope, BOOL)}): return False" for t in tests] + ["return True"]
+        tests = [b.condition for b in binders if b.condition is not None]
+        legal = [f"if not ({self.expr(t, scope, BOOL)}): return False" for t in tests]
+        guard, apply, body, apply_scope = self.action_guard(action, scope)
         arguments = "".join(f", {name}" for name in names)
-        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
-        apply = self.block(body, scope, flow=False)
+        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
+        apply += self.block(body, apply_scope, flow=False)
         self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
-        # the moves of the action: its binders' domains nested, first binder outermost
-        loop, inner_scope = [], Scope()
-        for depth, (binder, name) in enumerate(zip(binders, names)):
-            lines, _ = self.domain_loop(binder, inner_scope, name)
-            loop += ["    " * depth + line for line in lines]
-            inner_scope = inner_scope.child(**{binder.name: name})
+        # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
+        loop, legal = self.legal_loops(action, names, tests, Scope)
         code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
         fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
         indent = "    " * len(binders)
-        listed = [f"if legal_{action.name}(S, cur{arguments}):",
+        listed = [f"if {legal}:",
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
         alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
+        before = []
         if alike is None:
             listed += [f"    buf[n] = {code}", "    n += 1"]
-        else:                       # (moves of identical components are one move)
-            listed += [f"    code = {code}", f"    alike = {alike}(buf, start, n, code)", "    if alike < 0:",
-                       "        S[ERROR] = 1", "        return n", "    if alike == 0:", "        buf[n] = code",
-                       "        n += 1"]
+        else:                       # (moves of identical components are one move: alike_source.py)
+            before, each = alike
+            listed += [f"    code = {code}", *("    " + line for line in each)]
         self.define(f"def moves_{action.name}(S, cur, buf, start):",
-                    ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
+                    ["n = start", *before] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
-                    loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
+                    loop + [indent + f"if {legal}:", indent + "    return True",
                             "return False"])
         mask = (1 << ARGUMENT_BITS) - 1
         decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
@@ -291,10 +290,10 @@ class KernelSource(
             branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
             for k, (condition, body) in enumerate(branches):
                 out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, BOOL)}:")
-                out += ["    " + line for line in (self.block(body, scope, flow) or ["pass"])]
-            if node.orelse:
+                out += ["    " + line for line in (self.block(body, scope.child(), flow) or ["pass"])]
+            if node.orelse:         # (a branch's lets are its own)
                 out.append("else:")
-                out += ["    " + line for line in self.block(node.orelse, scope, flow)]
+                out += ["    " + line for line in (self.block(node.orelse, scope.child(), flow) or ["pass"])]
             return out
         if kind is ast.For:
             var = self.fresh("L_")
@@ -349,13 +348,16 @@ class KernelSource(
     # ---- the flow ----------------------------------------------------------------------------
     def play(self, node) -> list:
         choose = self.listed_moves(node)
-        if node.optional:
-            choose += ["if n > 0:"]
+        applied = self.applied_move(node)
+        if node.optional:           # (the engine's move `skip` last, where a move is legal: no effect, no trigger)
+            choose += ["if n > 0:", "    if n >= MOST_MOVES:", "        S[ERROR] = 1", "        return",
+                       f"    buf[n] = {SKIP}", "    n += 1"]
             indent = "    "
+            applied = [f"if move != {SKIP}:", *("    " + line for line in applied)]
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = self.chosen_move() + self.applied_move(node)
+        apply = self.chosen_move() + applied
         apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
         return choose + [indent + line for line in apply]
 
@@ -537,6 +539,7 @@ class KernelSource(
         item = self.list_item(node, scope)
         if item is None:
             item = self.list_var_value(node, scope)
+        item = self.zone_item(node, scope) if item is None else item
         if item is not None:
             return item
         obj = untag(node.obj)

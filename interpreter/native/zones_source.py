@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import BOOL, INT, OWNER, PLAYER, Type, named_type, type_of
+from referee.dsl.types import BOOL, INT, OWNER, PLAYER, TEXT, Type, named_type, type_of
 
 from .board_graph import cell_column
 from .not_native import NotNative
@@ -113,7 +113,7 @@ class ZonesSource:
 
     def column_coding(self, t: Type) -> bool:
         named = named_type(t)
-        return t.without_none() in (INT, BOOL, PLAYER) or named in self.game.enum_members or named in self.ids_of_type
+        return t.without_none() in (INT, BOOL, PLAYER, TEXT) or named in self.game.enum_members or named in self.ids_of_type
 
     def zones_constants(self) -> list:
         at = ", ".join(map(str, self.items_at)) or ""
@@ -161,6 +161,8 @@ class ZonesSource:
         sizes = [str(size) for _, size, _ in family.axes]
         if len(parts) == 1:
             return f"cell_of({family.first_cell}, {positions[0]}, {sizes[0]})"
+        if len(parts) == 2:         # (no arrays made: a cell of two indexes is read in every listing)
+            return f"cell_of2({family.first_cell}, {positions[0]}, {sizes[0]}, {positions[1]}, {sizes[1]})"
         return f"cell_at({family.first_cell}, np.array([{', '.join(positions)}]), np.array([{', '.join(sizes)}]))"
 
     def zone_items(self, node, scope, copy: bool = False) -> str:
@@ -208,7 +210,8 @@ class ZonesSource:
         column = self.columns.get((named_type(t), node.name))
         if column is None:
             raise NotNative(f"the attribute {node.name} of a {t.text} has no native form yet", node.span)
-        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))})"
+        none = self.none_of(self.type_of(node))         # (an attribute of none is none)
+        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))}, {none})"
 
     def components_compared(self, node, scope):
         """`a == b` or `a != b` of components (by id, none -1), else None."""
@@ -258,6 +261,8 @@ class ZonesSource:
 
     def create(self, node, scope) -> list:
         type_name = node.type_name
+        if type_name in self.game.component_maximum:
+            raise NotNative(f"components of {type_name} may be created in play: that has no native form yet", node.span)
         if type_name not in self.ids_of_type:
             raise NotNative(f"components of {type_name}", node.span)
         fields = {f.name: self.game.compiler.declared_type(f.type) for f in self.game.types.components[type_name].fields}
@@ -281,30 +286,6 @@ class ZonesSource:
                           f"    if S[{offset} + {x}] != COLUMN_VALUES[{k}, {x}]:", "        S[ERROR] = 1", "        return"]
         lines.append(f"    zone_move(S, {x}, {self.zone_cell(node.zone, scope)}, False)")
         return lines
-
-    def alike_moves(self, action_name: str, binders: int, bits: int):
-        """The name of the kernel function that tells a move listed from one listed before it of
-        the same action (its arguments, each in `bits` of its code) whose component arguments are identical (the engine lists one, the first;
-        of the same label but not identical: an error), or None when no two components look alike."""
-        index = next(k for k, a in enumerate(self.game.actions) if a.name == action_name)
-        components = self.game.argument_is_component[index][:binders]
-        alike = [k for k, component in enumerate(components) if component]
-        if not alike or len(set(self.label_class)) == len(self.label_class):
-            return None
-        mask = (1 << bits) - 1
-        name = f"alike_{action_name}"
-        body = ["for j in range(start, n):", "    other = buf[j]", "    if other // MOVE_BASE != code // MOVE_BASE:",
-                "        continue", "    same = True"]
-        for k in range(binders):
-            a, b = f"(code >> {bits * k}) & {mask}", f"(other >> {bits * k}) & {mask}"
-            if k in alike:
-                body += [f"    if LABEL_CLASS[{a}] != LABEL_CLASS[{b}]:", "        continue",
-                         f"    same = same and SAME_CLASS[{a}] == SAME_CLASS[{b}]"]
-            else:
-                body += [f"    if {a} != {b}:", "        continue"]
-        body += ["    return 1 if same else -1", "return 0"]
-        self.define(f"def {name}(buf, start, n, code):", body)
-        return name
 
     def attribute_write(self, node, scope) -> list:
         """`x.attribute = value` of a component (none: the engine's error). Refused where the
@@ -377,8 +358,10 @@ def zone_has(S, x, cell):
 
 
 @njit
-def attribute_of(S, column, x):
-    """A component's attribute (none: an error, the engine's answer is played in Python)."""
+def attribute_of(S, column, x, none):
+    """A component's attribute; of none, none (another value: an error, played in Python)."""
+    if x == -1:
+        return none
     if x < 0 or x >= COMPONENTS:
         S[ERROR] = 1
         return 0
