@@ -49,6 +49,7 @@ KERNEL_GAMES.update({         # (the card games: components and zones; name, opt
     "continents-six-places 3p": ("variants/continents-six-places", (), 3),
     **{f"titicaca {p}p": ("titicaca", (), p) for p in (2, 3, 5)},
     "titicaca-wide 4p": ("variants/titicaca-wide", (), 4)})
+KERNEL_GAMES.update({f"the-resistance {p}p": ("the-resistance", (), p) for p in (5, 7, 10)})     # (teams)
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 

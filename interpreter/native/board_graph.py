@@ -10,6 +10,7 @@ gives an empty list, and `distance` of none is the engine's error (the game is p
 from __future__ import annotations
 
 from referee.dsl import ast
+from referee.dsl.types import Named, OptionalOf
 
 from .not_native import NotNative
 
@@ -39,7 +40,7 @@ def graph_call(renderer, node, scope, cell: str):
     function, cells = found
     if len(node.arguments) != cells:
         raise NotNative(f"{node.name} with {len(node.arguments)} arguments", node.span)
-    values = "".join(", " + renderer.expr(argument, scope, cell + "?") for argument in node.arguments)
+    values = "".join(", " + renderer.expr(argument, scope, OptionalOf(Named(cell))) for argument in node.arguments)
     return f"{function}(S{values})"
 
 
@@ -49,7 +50,7 @@ def neighbour_loop(renderer, domain, scope, var: str):
     if not (isinstance(domain, ast.Call) and domain.name == "neighbors" and len(domain.arguments) == 1
             and domain.name not in renderer.functions and renderer.boards.geometries):
         return None
-    cell = renderer.expr(domain.arguments[0], scope, renderer.boards.name + "?")
+    cell = renderer.expr(domain.arguments[0], scope, OptionalOf(Named(renderer.boards.name)))
     return [f"items_{var} = near_row(CELL_NEAR, {cell})", f"for {var} in items_{var}:"], f"len(items_{var})"
 
 
