@@ -7,7 +7,7 @@ villages. The answer is the one of the whole key tuples (lists_source: none coun
 from __future__ import annotations
 
 import attrs
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT
 
 from .not_native import NotNative
 
@@ -24,10 +24,10 @@ class TiesSource:
         later = node.keys[1:]
         each = []
         for k, key in enumerate(later):
-            if strip_optional(self.type_of(key)) not in ("int", "bool"):
-                raise NotNative(f"a ranking by a {self.type_of(key)}", key.span)
+            if self.type_of(key).without_none() not in (INT, BOOL):
+                raise NotNative(f"a ranking by a {self.type_of(key).text}", key.span)
             each += [f"k = np.int64({self.expr(key, inner, self.type_of(key))})",
-                     f"ranks[j, {k}] = 0 if k == {self.none_of('int')} else k"]
+                     f"ranks[j, {k}] = 0 if k == {self.none_of(INT)} else k"]
         self.define(f"def {name}_later(S, cur{scope.params()}, tied):",
                     [f"ranks = np.empty((len(tied), {len(later)}), dtype=np.int64)", "for j in range(len(tied)):",
                      f"    {var} = tied[j]", *("    " + line for line in each), "return ranks"])
