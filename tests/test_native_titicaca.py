@@ -3,29 +3,21 @@
 the map play the Python games move for move, natively (none handed back to Python). One kernel
 is compiled here, at 3 players (Numba's cache keeps it between runs); benchmarks/same_games.py
 checks every player count and the wide map."""
-import numpy as np
 import pytest
 
-from referee.interpreter.engine import load_game
 from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
+from tests.test_native_hexes import handed_back, kernel_of  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def titicaca():
-    game, diagnostics, _ = load_game("games/titicaca.rules", players=3)
-    assert game is not None, diagnostics
-    return load_kernel(game)
+    return kernel_of("games/titicaca.rules", 3)
 
 
 def test_titicaca_plays_the_python_games(titicaca):
-    seeds = range(1, 21)
-    native = titicaca.records(seeds, 10_000, lambda seed: simulate_game(titicaca.game, seed, 10_000))
-    assert native == [simulate_game(titicaca.game, seed, 10_000) for seed in seeds]
-    assert len({tuple(r["winners"]) for r in native}) > 1
-    assert np.count_nonzero(titicaca.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+    assert handed_back(titicaca, range(1, 21)) == 0
 
 
 def test_titicaca_analyze_details_are_the_python_ones(titicaca):

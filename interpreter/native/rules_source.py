@@ -22,7 +22,7 @@ from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, Optiona
 from referee.dsl.visitor import Visitor
 
 from .alike_source import AlikeSource
-from .board_graph import GRAPH_FUNCTIONS
+from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
@@ -251,7 +251,7 @@ class KernelSource(
         if isinstance(domain, ast.Range):
             low, high = self.expr(domain.low, scope, INT), self.expr(domain.high, scope, INT)
             return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
-        zoned = self.zone_domain(domain, scope, var, copy=changing)
+        zoned = self.zone_domain(domain, scope, var, copy=changing) or neighbour_loop(self, domain, scope, var)
         if zoned is not None:
             return zoned
         t = self.type_of(domain)
