@@ -47,6 +47,7 @@ KERNEL_GAMES.update({         # (the card games: components and zones; name, opt
     "continents 4p --option normal": ("continents", ("normal",), 4),
     "continents-four-cards 3p": ("variants/continents-four-cards", (), 3),
     "continents-six-places 3p": ("variants/continents-six-places", (), 3)})
+KERNEL_GAMES.update({f"the-resistance {p}p": ("the-resistance", (), p) for p in (5, 7, 10)})     # (teams)
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 

@@ -83,3 +83,15 @@ def test_the_distance_of_none_is_played_in_python(hexes):
     S = np.zeros(hexes.module.STATE_SIZE, dtype=np.int64)
     hexes.module.cell_distance(S, -1, 3)
     assert S[hexes.module.ERROR] == 1
+
+
+def test_each_test_of_a_listing_is_asked_in_the_loop_of_its_deepest_binder():
+    """Titicaca's associate(a in regions(), b in regions()): `require touch(home(), a)` reads only
+    a, so it is asked once per a (as the Python path's listing hoists it); the others per pair."""
+    from referee.dsl import ast
+    from referee.interpreter.native.listing_source import binder_levels
+    game, _, _ = load_game("games/titicaca.rules", players=3)
+    associate = next(a for a in game.program.of_kind(ast.Action) if a.name == "associate")
+    requires = [ast.untag(s)[0].condition for s in associate.body if isinstance(ast.untag(s)[0], ast.Require)]
+    per_a, per_pair = binder_levels(associate.binders, requires)
+    assert per_a == [requires[3]] and per_pair == requires[:3] + requires[4:]

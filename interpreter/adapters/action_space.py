@@ -192,9 +192,10 @@ class ActionSpace:
 
     # ---- moves <-> ids ----
     def key(self, state, value, t):
-        if value is not None and named_type(t) in self.game.component_maximum:
-            return state.by_type[named_type(t)].index(value)      # the k-th of its type: its kinds are not known beforehand
-        if value is not None and named_type(t) in self.game.types.components:
+        named = named_type(t)
+        if value is not None and named in self.game.component_maximum:
+            return state.by_type[named].index(value)      # the k-th of its type: its kinds are not known beforehand
+        if value is not None and named in self.game.types.components:
             return state.entities[value]["__same__"]
         return value
 
@@ -642,7 +643,7 @@ def refuse_unencoded_set(engine_game, key, items) -> None:
     enum members; another set (of numbers, of positions) has no fixed place in the tensor."""
     name = key.partition("[")[0]
     t = engine_game.var_meta[name][3]
-    if items is None and isinstance(t, SetOf):
+    if items is None and isinstance(t.without_none(), SetOf):
         declared = engine_game.program.get(name)
         raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: only sets of "
                                "players or of enum members have a place of a fixed size (declare it hidden "

@@ -9,6 +9,8 @@ gives an empty list, and `distance` of none is the engine's error (the game is p
 """
 from __future__ import annotations
 
+from referee.dsl.types import Named, OptionalOf
+
 from .not_native import NotNative
 
 INT_NONE = -(2 ** 63)
@@ -37,7 +39,7 @@ def graph_call(renderer, node, scope, cell: str):
     function, cells = found
     if len(node.arguments) != cells:
         raise NotNative(f"{node.name} with {len(node.arguments)} arguments", node.span)
-    values = "".join(", " + renderer.expr(argument, scope, cell + "?") for argument in node.arguments)
+    values = "".join(", " + renderer.expr(argument, scope, OptionalOf(Named(cell))) for argument in node.arguments)
     return f"{function}(S{values})"
 
 
