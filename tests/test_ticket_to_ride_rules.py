@@ -332,14 +332,17 @@ def test_TR10_double_routes_with_four_or_five_players_never_both_to_one_player()
 
 
 def test_TR11_at_least_two_of_the_first_three_tickets_then_at_least_one_of_three():
-    sc = Scenario.new(RULES, players=2, seed=5)
-    first = sc.moves()
-    assert len(first) == 4 and all(m.count(",") >= 1 for m in first)     # 3 pairs and all three
-    sc.play(first[0])
-    sc.play(sc.moves()[-1])                              # chosen by all, then kept
-    assert sc.zone(("offered", 1)) == [] and len(sc.zone(("tickets", 1))) == 2
-    assert len(sc.zone(("tickets", 2))) == 3
+    sc = Scenario.new(RULES, players=3, seed=5)
+    starter = sc.var("starter")
+    for k in range(3):                                   # one after the other, from the first player
+        seat = (starter + k - 1) % 3 + 1
+        assert me(sc) == seat
+        first = sc.moves()
+        assert len(first) == 4 and all(m.count(",") >= 1 for m in first)     # 3 pairs and all three
+        sc.play(first[0] if k == 0 else first[-1])
+        assert sc.zone(("offered", seat)) == [] and len(sc.zone(("tickets", seat))) == (2 if k == 0 else 3)
     p = me(sc)
+    assert p == starter
     bottom = sc.zone("ticket_deck")[0]
     sc.play("draw destination tickets")
     offered = sc.labels(("offered", p))
