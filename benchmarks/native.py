@@ -9,7 +9,7 @@ times of the anchors and kernels reported apart.
     python benchmarks/native.py --only backgammon        the configurations whose name holds a word
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
-hearts, goofspiel, the card games, Continents and its variants) are
+hearts, goofspiel, the card games, Continents and its variants, Solstis) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -47,6 +47,7 @@ KERNEL_GAMES.update({         # (the card games: components and zones; name, opt
     "continents 4p --option normal": ("continents", ("normal",), 4),
     "continents-four-cards 3p": ("variants/continents-four-cards", (), 3),
     "continents-six-places 3p": ("variants/continents-six-places", (), 3)})
+KERNEL_GAMES.update({"solstis": ("solstis", (), 2), "solstis --option discovery": ("solstis", ("discovery",), 2)})
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 
