@@ -64,7 +64,9 @@ STDLIB_SIGNATURES = {
     "toward": (("cell", "Direction"), "T?"),   # the next cell in a direction, or none
     "ray": (("cell", "Direction"), "list[T]"),  # the cells from a cell in a direction to the edge, nearest first
     "between": (("cell", "cell"), "list[T]"),   # the cells strictly between two cells on a line
-    "distance": (("cell", "cell"), "int"),      # steps from cell to cell: king moves on a grid, hex steps on a map
+    "distance": (("cell", "cell"), "int"),      # steps from cell to cell: king moves on a grid, hex steps on a map (on places: routes, or none)
+    # maps of places and routes
+    "connected": (("cell", "cell", "list"), "bool"),  # whether a chain of the routes (arg 3) joins the places
 }
 
 # the functions whose last arguments may be left out: name -> how many it takes at least

@@ -142,6 +142,8 @@ class ActionSpace:
             values = list(game.enum_members[named])
         elif named in game.types.boards:
             values = list(game.static_by_type.get(named, ()))
+        elif named in game.component_maximum:
+            values = list(range(game.component_maximum[named]))     # (created in play: by position, key)
         elif named in game.types.components:
             values = list(self.signatures.get(named, ()))
         elif t == INT and element is declared:
@@ -190,7 +192,10 @@ class ActionSpace:
 
     # ---- moves <-> ids ----
     def key(self, state, value, t):
-        if value is not None and named_type(t) in self.game.types.components:
+        named = named_type(t)
+        if value is not None and named in self.game.component_maximum:
+            return state.by_type[named].index(value)      # the k-th of its type: its kinds are not known beforehand
+        if value is not None and named in self.game.types.components:
             return state.entities[value]["__same__"]
         return value
 
@@ -638,7 +643,7 @@ def refuse_unencoded_set(engine_game, key, items) -> None:
     enum members; another set (of numbers, of positions) has no fixed place in the tensor."""
     name = key.partition("[")[0]
     t = engine_game.var_meta[name][3]
-    if items is None and isinstance(t, SetOf):
+    if items is None and isinstance(t.without_none(), SetOf):
         declared = engine_game.program.get(name)
         raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: only sets of "
                                "players or of enum members have a place of a fixed size (declare it hidden "

@@ -10,6 +10,7 @@ from referee.dsl import ast
 from referee.dsl.builtins import SEAT_LISTS
 from referee.dsl.types import ListOf, Type, ZoneOf, element_type
 
+from ..runtime import maps
 from . import ir
 from .expression_facts import (COLUMN, attributes_read_once, binds_locals, filter_values, is_comprehension_variable,
                                is_temporary, name_of, names_written, numbered, reusing, temporaries_of_their_own,
@@ -87,7 +88,7 @@ class AggregateLowering:
 
     def never_none_domain(self, domain, domain_type: Type, scope) -> bool:
         c = self.compiler
-        if isinstance(domain_type, ZoneOf) or isinstance(domain, ast.Range):
+        if isinstance(domain_type.without_none(), ZoneOf) or isinstance(domain, ast.Range):
             return True
         return isinstance(domain, ast.Name) and (domain.id in c.types.components or domain.id in c.types.boards
                                                  or domain.id in SEAT_LISTS)
@@ -188,6 +189,9 @@ class AggregateLowering:
             return ir.Comprehension(element, targets, rows, where, generator,
                                     measure=None if element is body else body)
         kind = node.kind
+        if kind == "longest_trail":      # the routes with their weights, searched by the runtime
+            weighted = ir.Tuple((ir.Local(var), body if node.value is not None else ir.Constant(1)))
+            return ir.Call(self.bind(maps.longest_trail), (ir.TheState(), loop(weighted)))
         if kind == "count":
             return ir.Call("len", (domain,)) if where is None else ir.Call("len", (loop(ir.Constant(1)),))
         if kind == "filter":
@@ -239,7 +243,7 @@ class AggregateLowering:
         if node.kind != "any" or node.value is not None or not isinstance(condition, ast.Or) \
                 or self.compiler.static_domain(node.binder.domain):
             return None
-        if not isinstance(self.compiler.type_value(node.binder.domain, scope), (ZoneOf, ListOf)):
+        if not isinstance(self.compiler.type_value(node.binder.domain, scope).without_none(), (ZoneOf, ListOf)):
             return None
         disjuncts = []
 

@@ -30,7 +30,7 @@ from referee.dsl.builtins import SEAT_LISTS
 FREE_WORK = 10_000        # what a free aggregate (or a function not charged at entry) may cost
 ROUND_FREE_WORK = 100     # what a loop round may cost without charging the work budget
 
-ITERATING_KINDS_WITHOUT_FILTER = ("sum", "max", "min", "map", "any", "all")   # the others just take len/copy
+ITERATING_KINDS_WITHOUT_FILTER = ("sum", "max", "min", "map", "any", "all", "longest_trail")   # the others just take len/copy
 
 
 def children(node):

@@ -185,7 +185,14 @@ class Game:
             if param.type is not None:
                 self._check_typed_param(compiler, param)
         self.private_fields = {}
+        self.component_maximum = {}
         for component in self.types.components.values():
+            if component.maximum is not None:
+                most = compiler.constant(component.maximum)
+                if most.__class__ is not int or most < 0:
+                    raise DeclarationError("E701", f"there may be {plain_label(most)} components of {component.name}",
+                                           component.maximum.span, "a maximum is a whole number, 0 or more")
+                self.component_maximum[component.name] = most
             if component.label:
                 self.label_templates[component.name] = component.label
             private = {f.name for f in component.fields if f.visibility == "owner"}
@@ -233,7 +240,7 @@ class Game:
                 self.geometry_by_cell[eid] = geometry
         self._map_boards(compiler)
         for var in self.types.vars.values():
-            t = self.types.type_name(var.type)
+            t = compiler.declared_type(var.type)
             if var.initial is not None:
                 read = variable_read(var.initial, self.types, self.var_defaults)
                 if read is not None:
@@ -245,7 +252,7 @@ class Game:
                     raise RulesRuntimeError(f"{var.name} is a player, but starts at {self.var_defaults[var.name]!r} "
                                             f"(players are 1..{self.num_players})", var.initial.span)
             else:
-                self.var_defaults[var.name] = {INT: 0, FRACTION: 0, BOOL: False}.get(type_of(t), None)
+                self.var_defaults[var.name] = {INT: 0, FRACTION: 0, BOOL: False}.get(t, None)
             if var.low is not None:
                 self.var_ranges[var.name] = self._var_range(compiler, var)
         # name -> (kind, visibility, owner: the position of its Player index or None, the Type
@@ -288,7 +295,8 @@ class Game:
                     ends.append(pair)
                     attributes = {i.name: compiler.constant(i.value) for i in route.inits}
                     self.static_entities.append({"ends": pair, **attributes, "__type__": board.name, "__label__": label})
-                self.geometries[board.name] = map_geometry(board.name, "routes", eids, route_neighbors(eids, ends))
+                self.geometries[board.name] = map_geometry(board.name, "routes", eids, route_neighbors(eids, ends),
+                                                           dict(zip(eids, ends)))
                 routes_ends.setdefault(board.shape.places, []).extend(ends)
         for board in maps:
             geometry = self.geometries[board.name]
@@ -467,7 +475,10 @@ class Game:
         return s
 
     def setup_done(self, s):
+        # tuples from now on: a type created in play (one with a maximum) gets a new one
         s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
+        for type_name in self.component_maximum:
+            s.by_type.setdefault(type_name, ())
         s.names = self.names_for_labels_of(s)
 
     def names_for_labels_of(self, s) -> dict:
