@@ -82,6 +82,18 @@ flow { turns from 1 until all(r in Route: owner[r] != none) { play claim } }
 '''
 
 
+def test_a_players_longest_trail_and_tickets_follow_the_routes_claimed(write_rules):
+    text = CLAIM.replace("  for c in r.ends { visits[c] += 1 }\n", """  for c in r.ends { visits[c] += 1 }
+  longest[current] = longest_trail(x in Route where owner[x] == current: x.length)
+  ticket[current] = connected(portland, calgary, filter(x in Route where owner[x] == current))
+""").replace("var visits[City]: int\n", "var visits[City]: int\nvar longest[Player]: int\nvar ticket[Player]: bool\n")
+    state = load(write_rules, text).new_initial_state(0)
+    for move in ("seattle-portland", "vancouver-seattle", "seattle-calgary", "vancouver-seattle/2", "vancouver-calgary"):
+        state.apply(state.find_move(f"claim {move}"))
+    assert (state.vars[("longest", 1)], state.vars[("longest", 2)]) == (8, 2)      # 1 + 4 + 3; a double route twice
+    assert (state.vars[("ticket", 1)], state.vars.get(("ticket", 2))) == (True, False)
+
+
 def test_moves_name_routes_by_their_labels_and_a_double_route_once_claimed(write_rules):
     state = load(write_rules, CLAIM).new_initial_state(0)
     assert state.legal_move_names() == ["claim vancouver-seattle", "claim vancouver-seattle/2", "claim seattle-portland",
@@ -214,6 +226,8 @@ def test_the_language_server_resolves_places_routes_and_their_attributes(write_r
     assert word_of(span) == "colour" and span.line == at(path, "vancouver - seattle", "colour")[0]
     hover = names.hover_text(index, path, *at(path, "board City", "helena"))
     assert "*place*" in hover and "`City`" in hover
+    offered = {c.label: c for c in names.completions(index, path, *at(path, "owner[r] = current", "owner"))}
+    assert offered["portland"].detail == "place of City"
 
 
 # ---- the adapters ----
