@@ -27,6 +27,7 @@ from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .guards_source import GuardsSource
+from .listing_source import ListingSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
@@ -69,7 +70,7 @@ def untag(node):
 
 class KernelSource(
     CellListsSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource,
-    GuardsSource, PositionsSource, Visitor
+    GuardsSource, ListingSource, PositionsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -208,29 +209,7 @@ class KernelSource(
         self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
         apply += self.block(body, apply_scope, flow=False)
         self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
-        # the moves of the action: its binders' domains nested, first binder outermost
-        loop, inner_scope = [], Scope()
-        for depth, (binder, name) in enumerate(zip(binders, names)):
-            lines, _ = self.domain_loop(binder, inner_scope, name)
-            loop += ["    " * depth + line for line in lines]
-            inner_scope = inner_scope.child(**{binder.name: name})
-        code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
-        fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
-        indent = "    " * len(binders)
-        listed = [f"if legal_{action.name}(S, cur{arguments}):",
-                  f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
-        alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
-        before = []
-        if alike is None:
-            listed += [f"    buf[n] = {code}", "    n += 1"]
-        else:                       # (moves of identical components are one move: alike_source.py)
-            before, each = alike
-            listed += [f"    code = {code}", *("    " + line for line in each)]
-        self.define(f"def moves_{action.name}(S, cur, buf, start):",
-                    ["n = start", *before] + loop + [indent + line for line in listed] + ["return n"])
-        self.define(f"def any_{action.name}(S, cur):",
-                    loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
-                            "return False"])
+        self.listing(index, action, names, Scope(), MOVE_BASE, ARGUMENT_BITS)
         mask = (1 << ARGUMENT_BITS) - 1
         decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
         self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
