@@ -46,7 +46,10 @@ KERNEL_GAMES.update({         # (the card games: components and zones; name, opt
     **{f"continents {p}p": ("continents", (), p) for p in (2, 4, 6)},
     "continents 4p --option normal": ("continents", ("normal",), 4),
     "continents-four-cards 3p": ("variants/continents-four-cards", (), 3),
-    "continents-six-places 3p": ("variants/continents-six-places", (), 3)})
+    "continents-six-places 3p": ("variants/continents-six-places", (), 3),
+    **{f"titicaca {p}p": ("titicaca", (), p) for p in (2, 3, 5)},
+    "titicaca-wide 4p": ("variants/titicaca-wide", (), 4)})
+KERNEL_GAMES.update({f"the-resistance {p}p": ("the-resistance", (), p) for p in (5, 7, 10)})     # (teams)
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 

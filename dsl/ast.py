@@ -159,6 +159,7 @@ class Component:
     name: str
     fields: tuple
     label: Optional[str]
+    maximum: Any = None         # `max N`: how many of the type there may be; a type with one may be created in play
 
 
 @node

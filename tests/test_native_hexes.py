@@ -1,8 +1,9 @@
 """Hex maps in native playouts (issue 24): a hex map's cells as ids with attribute columns (a
-number or none, an enum member), its neighbours as a table, and the graph functions over it
-(neighbors, adjacent, surrounding, distance, largest_group, reachable, bordering) give the
-engine's answers, and tests/native/hexes.rules plays the Python games move for move. One
-kernel is compiled here (Numba's cache keeps it between runs)."""
+number or none, an enum member), its steps and neighbours as tables, and the graph functions
+over them (neighbors, adjacent, surrounding, distance, largest_group, reachable, bordering)
+give the engine's answers, and tests/native/hexes.rules (with components made after the cells, an
+attribute of none and `play optional`) plays the Python games move for move. One kernel is
+compiled here (Numba's cache keeps it between runs)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,31 +20,47 @@ HEXES = "tests/native/hexes.rules"
 CELLS = 23          # the hexes of tests/native/hexes.rules
 
 
-@pytest.fixture(scope="module")
-def hexes():
-    game, diagnostics, _ = load_game(HEXES, players=3)
+def kernel_of(path, players):
+    game, diagnostics, _ = load_game(path, players=players)
     assert game is not None, diagnostics
     return load_kernel(game)
 
 
+def handed_back(kernel, seeds) -> int:
+    """How many of these games the kernel hands to Python, once its records are checked to be
+    Python's (and to have more than one set of winners)."""
+    native = kernel.records(seeds, 10_000, lambda seed: simulate_game(kernel.game, seed, 10_000))
+    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
+    assert len({tuple(r["winners"]) for r in native}) > 1
+    return int(np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON))
+
+
+@pytest.fixture(scope="module")
+def hexes():
+    return kernel_of(HEXES, 3)
+
+
 def test_the_hex_game_plays_the_python_games(hexes):
-    seeds = range(1, 61)
-    native = hexes.records(seeds, 10_000, lambda seed: simulate_game(hexes.game, seed, 10_000))
-    assert native == [simulate_game(hexes.game, seed, 10_000) for seed in seeds]
-    assert len({tuple(r["winners"]) for r in native}) > 2
-    status = hexes.play(list(seeds), 10_000)[0]
-    assert np.count_nonzero(status == TO_PYTHON) < 6        # (dead ends only: the engine's error)
+    assert handed_back(hexes, range(1, 61)) < 6        # (dead ends only: the engine's error)
 
 
-def test_a_hex_maps_tables_are_the_engines_geometry():
-    game, _, _ = load_game(HEXES, players=2)
-    tables = BoardTables(game).numpy_arrays()
-    geometry = game.geometries["Land"]
+def test_the_optional_plays_skip_as_the_engine_does(hexes):
+    """`play optional`: the move skip listed last (the branching counts it), played as Python's."""
+    def in_python(seed):
+        return simulate_game(hexes.game, seed, 10_000, details=True)
+    native = [hexes.detailed(seed, 10_000, in_python) for seed in range(1, 21)]
+    assert native == [in_python(seed) for seed in range(1, 21)]
+    assert any("(skip)" in moves for record in native for moves in record["actions"].values())
+
+
+def test_a_hex_maps_tables_are_the_engines_geometry(hexes):
+    tables = BoardTables(hexes.game).numpy_arrays()
+    geometry = hexes.game.geometries["Land"]
     assert len(geometry.cells) == CELLS and tables["BOARD_IS_HEX"][0] == 1
+    near = hexes.module.CELL_NEAR
     for cell in geometry.cells:
-        count = tables["NEIGHBOUR_COUNT"][cell]
-        assert tuple(tables["NEIGHBOURS"][cell, :count]) == geometry.neighbors[cell]
-        assert set(tables["NEIGHBOURS"][cell, count:]) <= {-1}
+        count = int(np.count_nonzero(near[cell] >= 0))
+        assert tuple(near[cell, :count]) == geometry.neighbors[cell] and set(near[cell, count:]) <= {-1}
     north, south = 0, 4                                     # (a hex map has neither)
     assert set(tables["BOARD_STEP"][:, north]) == {-1} and set(tables["BOARD_STEP"][:, south]) == {-1}
     assert list(tables["BOARD_DIRECTIONS"]) == [1, 2, 3, 5, 6, 7]
@@ -54,17 +71,17 @@ cell_lists = st.lists(st.integers(0, CELLS - 1), max_size=CELLS)
 
 @settings(max_examples=150, deadline=None)
 @given(cell_lists, cell_lists, st.integers(-1, CELLS - 1), st.integers(0, CELLS - 1))
-def test_the_graph_functions_answer_as_the_engine(hexes, starts, through, a, b):
+def test_the_graph_functions_answer_as_the_engine_on_a_hex_map(hexes, starts, through, a, b):
     engine, kernel = hexes.game.board_functions, hexes.module
-    S = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+    S, near = np.zeros(kernel.STATE_SIZE, dtype=np.int64), kernel.CELL_NEAR
     cells = np.array(through, dtype=np.int64)
-    assert list(kernel.largest_group_of(S, cells)) == engine["largest_group"](through)
-    assert list(kernel.reachable_of(S, np.array(starts, dtype=np.int64), cells)) == engine["reachable"](starts, through)
-    assert list(kernel.bordering_of(S, cells)) == engine["bordering"](through)
+    assert list(kernel.cell_largest_group(near, cells)) == engine["largest_group"](through)
+    assert list(kernel.cells_reachable(near, np.array(starts, dtype=np.int64), cells)) == engine["reachable"](starts, through)
+    assert list(kernel.cells_bordering(near, cells)) == engine["bordering"](through)
     cell = None if a < 0 else a
-    assert list(kernel.neighbours_of(S, a)) == engine["neighbors"](cell)
+    assert list(kernel.cell_neighbours(near, a)) == engine["neighbors"](cell)
     assert list(kernel.surrounding_of(S, a)) == engine["surrounding"](cell)
-    assert kernel.cells_adjacent(S, a, b) == engine["adjacent"](cell, b)
+    assert kernel.cells_adjacent(near, a, b) == engine["adjacent"](cell, b)
     if cell is not None:
         assert kernel.cell_distance(S, a, b) == engine["distance"](a, b)
     assert not S[kernel.ERROR]
@@ -74,3 +91,15 @@ def test_the_distance_of_none_is_played_in_python(hexes):
     S = np.zeros(hexes.module.STATE_SIZE, dtype=np.int64)
     hexes.module.cell_distance(S, -1, 3)
     assert S[hexes.module.ERROR] == 1
+
+
+def test_each_test_of_a_listing_is_asked_in_the_loop_of_its_deepest_binder():
+    """Titicaca's associate(a in regions(), b in regions()): `require touch(home(), a)` reads only
+    a, so it is asked once per a (as the Python path's listing hoists it); the others per pair."""
+    from referee.dsl import ast
+    from referee.interpreter.native.listing_source import binder_levels
+    game, _, _ = load_game("games/titicaca.rules", players=3)
+    associate = next(a for a in game.program.of_kind(ast.Action) if a.name == "associate")
+    requires = [ast.untag(s)[0].condition for s in associate.body if isinstance(ast.untag(s)[0], ast.Require)]
+    per_a, per_pair = binder_levels(associate.binders, requires)
+    assert per_a == [requires[3]] and per_pair == requires[:3] + requires[4:]

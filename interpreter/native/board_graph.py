@@ -1,29 +1,20 @@
-"""A board as a graph in a native kernel (for board_tables.BoardTables): each cell's neighbours
-as a precomputed table (the engine's order: Geometry.neighbors), and the rules' graph functions
-over it: `neighbors`, `adjacent`, `surrounding`, `distance`, `largest_group`, `reachable`,
-`bordering`; the cells' attributes of a hex map (a number or none, an enum member) coded as
-columns. A grid and a hex map alike: their cells are the ids 0..n-1 in reading order, so a
-group sorted by id is in reading order.
+"""A board's directions and distances in a native kernel (for board_tables.BoardTables):
+`surrounding` and `distance` over its tables, and the cells' attributes of a hex map (a number
+or none, an enum member) coded as columns. A grid and a hex map alike: their cells are the ids
+0..n-1 in reading order. (The graph functions over the neighbours, `neighbors`, `adjacent`,
+`largest_group`, `reachable`, `bordering`, are cell_lists_source.py's.)
 
 The functions keep the engine's answers (runtime/stdlib.py board_functions): none for a cell
-gives an empty list or false, and `distance` of none is the engine's error (the game is played
-in Python); a group's first found on a tie; `reachable` keeps the order of its second list.
+gives an empty list, and `distance` of none is the engine's error (the game is played in Python).
 """
 from __future__ import annotations
+
+from referee.dsl import ast
+from referee.dsl.types import Named, OptionalOf
 
 from .not_native import NotNative
 
 INT_NONE = -(2 ** 63)
-
-
-def neighbour_arrays(geometry) -> dict:
-    """NEIGHBOURS (cells x the most any cell has, -1 after its own) and NEIGHBOUR_COUNT, as
-    board_tables.arrays gives its tables: name -> (values, dtype, shape)."""
-    cells = list(geometry.cells)
-    widest = max((len(geometry.neighbors[c]) for c in cells), default=0) or 1
-    rows = [list(geometry.neighbors[c]) + [-1] * (widest - len(geometry.neighbors[c])) for c in cells]
-    return {"NEIGHBOURS": ([x for row in rows for x in row], "int64", (len(cells), widest)),
-            "NEIGHBOUR_COUNT": ([len(geometry.neighbors[c]) for c in cells], "int64", (len(cells),))}
 
 
 def cell_column(game, values: list):
@@ -38,33 +29,29 @@ def cell_column(game, values: list):
     return None
 
 
-GRAPH_CALLS = {
-    # name -> (the kernel function, the types of its arguments given the board's cell type)
-    "neighbors": ("neighbours_of", ("cell?",)),
-    "adjacent": ("graph_adjacent", ("cell?", "cell?")),
-    "surrounding": ("surrounding_of", ("cell?",)),
-    "distance": ("cell_distance", ("cell?", "cell?")),
-    "largest_group": ("largest_group_of", ("list",)),
-    "reachable": ("reachable_of", ("list", "list")),
-    "bordering": ("bordering_of", ("list",)),
-}
+GRAPH_CALLS = {"surrounding": ("surrounding_of", 1), "distance": ("cell_distance", 2)}     # name -> (function, cells)
 
 
 def graph_call(renderer, node, scope, cell: str):
-    """A graph function of the rules as a kernel call, or None for another function."""
+    """`surrounding` or `distance` as a kernel call, or None for another function."""
     found = GRAPH_CALLS.get(node.name)
     if found is None:
         return None
-    function, kinds = found
-    if len(node.arguments) != len(kinds):
+    function, cells = found
+    if len(node.arguments) != cells:
         raise NotNative(f"{node.name} with {len(node.arguments)} arguments", node.span)
-    values = []
-    for argument, kind in zip(node.arguments, kinds):
-        t = renderer.type_of(argument)
-        if kind == "list" and not t.startswith("list["):
-            raise NotNative(f"{node.name} of a {t}", node.span)
-        values.append(renderer.expr(argument, scope, t if kind == "list" else cell + "?"))
-    return f"{function}(S{''.join(', ' + v for v in values)})"
+    values = "".join(", " + renderer.expr(argument, scope, OptionalOf(Named(cell))) for argument in node.arguments)
+    return f"{function}(S{values})"
+
+
+def neighbour_loop(renderer, domain, scope, var: str):
+    """A binder's loop over `neighbors(c)` (the rules' function): over the row of the
+    neighbours' table itself, no list made (the table never changes); else None."""
+    if not (isinstance(domain, ast.Call) and domain.name == "neighbors" and len(domain.arguments) == 1
+            and domain.name not in renderer.functions and renderer.boards.geometries):
+        return None
+    cell = renderer.expr(domain.arguments[0], scope, OptionalOf(Named(renderer.boards.name)))
+    return [f"items_{var} = near_row(CELL_NEAR, {cell})", f"for {var} in items_{var}:"], f"len(items_{var})"
 
 
 def hex_refused(name: str, geometry, span) -> None:
@@ -75,21 +62,14 @@ def hex_refused(name: str, geometry, span) -> None:
 
 GRAPH_FUNCTIONS = '''
 @njit
-def neighbours_of(S, cell):
-    """neighbors(cell): a new array (none: no cells)."""
+def near_row(near, cell):
+    """A cell's neighbours as a view of the table's row (none: no cells)."""
     if cell < 0:
-        return np.empty(0, dtype=np.int64)
-    return NEIGHBOURS[cell, :NEIGHBOUR_COUNT[cell]].copy()
-
-
-@njit
-def graph_adjacent(S, a, b):
-    if a < 0 or b < 0:
-        return False
-    for k in range(NEIGHBOUR_COUNT[a]):
-        if NEIGHBOURS[a, k] == b:
-            return True
-    return False
+        return near[0, :0]
+    n = 0
+    while n < near.shape[1] and near[cell, n] >= 0:
+        n += 1
+    return near[cell, :n]
 
 
 @njit
@@ -115,92 +95,4 @@ def cell_distance(S, a, b):
     if BOARD_IS_HEX[0]:
         return dr + max(0, (dc - dr) // 2)
     return max(dr, dc)
-
-
-@njit
-def graph_marked(S, cells):
-    """A mark per board cell for the cells given (one that is no cell: the engine's error)."""
-    marked = np.zeros(len(NEIGHBOUR_COUNT), dtype=np.bool_)
-    for c in cells:
-        if c < 0 or c >= len(NEIGHBOUR_COUNT):
-            S[ERROR] = 1
-        else:
-            marked[c] = True
-    return marked
-
-
-@njit
-def spread_from(left, frontier, n, out, m):
-    """Cells reached from frontier[:n] through the cells still marked in `left` (unmarked as
-    reached), appended to out[m:]: the new length of out."""
-    while n > 0:
-        n -= 1
-        cell = frontier[n]
-        out[m] = cell
-        m += 1
-        for k in range(NEIGHBOUR_COUNT[cell]):
-            other = NEIGHBOURS[cell, k]
-            if left[other]:
-                left[other] = False
-                frontier[n] = other
-                n += 1
-    return m
-
-
-@njit
-def largest_group_of(S, cells):
-    """The largest connected group of the cells, in reading order; the first found on a tie."""
-    left = graph_marked(S, cells)
-    frontier = np.empty(len(NEIGHBOUR_COUNT), dtype=np.int64)
-    group = np.empty(len(NEIGHBOUR_COUNT), dtype=np.int64)
-    best = np.empty(0, dtype=np.int64)
-    for start in cells:
-        if start < 0 or start >= len(NEIGHBOUR_COUNT) or not left[start]:
-            continue
-        left[start] = False
-        frontier[0] = start
-        m = spread_from(left, frontier, 1, group, 0)
-        if m > len(best):
-            best = np.sort(group[:m])
-    return best
-
-
-@njit
-def reachable_of(S, starts, through):
-    """The cells of `through` (in its order) joined to one of `starts` by steps inside it."""
-    left = graph_marked(S, through)
-    frontier = np.empty(len(NEIGHBOUR_COUNT) + len(starts), dtype=np.int64)
-    n = 0
-    for c in starts:
-        if 0 <= c < len(NEIGHBOUR_COUNT) and left[c]:
-            frontier[n] = c
-            n += 1
-    for k in range(n):
-        left[frontier[k]] = False
-    spread_from(left, frontier, n, np.empty(len(NEIGHBOUR_COUNT) + len(starts), dtype=np.int64), 0)
-    out = np.empty(len(through), dtype=np.int64)
-    m = 0
-    for c in through:
-        if not left[c]:
-            out[m] = c
-            m += 1
-    return out[:m]
-
-
-@njit
-def bordering_of(S, cells):
-    """The cells next to one of the cells and not among them, in reading order."""
-    chosen = graph_marked(S, cells)
-    found = np.zeros(len(NEIGHBOUR_COUNT), dtype=np.bool_)
-    for c in cells:
-        if 0 <= c < len(NEIGHBOUR_COUNT):
-            for k in range(NEIGHBOUR_COUNT[c]):
-                found[NEIGHBOURS[c, k]] = True
-    out = np.empty(len(NEIGHBOUR_COUNT), dtype=np.int64)
-    m = 0
-    for c in range(len(NEIGHBOUR_COUNT)):
-        if found[c] and not chosen[c]:
-            out[m] = c
-            m += 1
-    return out[:m]
 '''

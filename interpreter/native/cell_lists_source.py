@@ -10,22 +10,21 @@ are the ids 0..n-1 in reading order (board_tables.py), so "in reading order" is 
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import BOOL, INT, ListOf, Named, OptionalOf, Type, element_type, named_type
 
 from .not_native import NotNative
 
-# the board functions giving lists of lists or blocks; the others are board_graph.py's
-CELL_FUNCTIONS = ("squares", "groups")
+CELL_FUNCTIONS = ("squares", "groups", "largest_group", "bordering", "reachable", "neighbors", "adjacent")
 
 
 def untag(node):
     return ast.untag(node)[0]
 
 
-def is_nested(t: str) -> bool:
+def is_nested(t: Type) -> bool:
     """Whether t is a list of lists (a typed List of arrays in the kernel)."""
-    t = strip_optional(t)
-    return t.startswith("list[") and strip_optional(element_of(t)).startswith("list[")
+    t = t.without_none()
+    return isinstance(t, ListOf) and isinstance(t.element.without_none(), ListOf)
 
 
 class CellListsSource:
@@ -61,15 +60,23 @@ class CellListsSource:
         cell = getattr(self.boards, "name", None)
         if cell is None:
             raise NotNative(f"{name} without a board", node.span)
-        cells = f"list[{cell}]"
+        cells, some_cell = ListOf(Named(cell)), OptionalOf(Named(cell))
+        if name == "adjacent" and len(args) == 2:
+            return f"cells_adjacent(CELL_NEAR, {self.expr(args[0], scope, some_cell)}, {self.expr(args[1], scope, some_cell)})"
+        if name == "neighbors" and len(args) == 1:
+            return f"cell_neighbours(CELL_NEAR, {self.expr(args[0], scope, some_cell)})"
+        if name == "reachable" and len(args) == 2:
+            return f"cells_reachable(CELL_NEAR, {self.expr(args[0], scope, cells)}, {self.expr(args[1], scope, cells)})"
         if len(args) != 1:
             raise NotNative(f"{name} of {len(args)} arguments", node.span)
         for argument in args:
-            if strip_optional(element_of(self.type_of(argument))) != cell:
+            if named_type(element_type(self.type_of(argument))) != cell:
                 raise NotNative(f"{name} of other than the cells of {cell}", node.span)
         given = self.expr(args[0], scope, cells)
         if name == "squares":
             return f"cell_squares(CELL_BLOCK, {given})"
+        if name == "bordering":
+            return f"cells_bordering(CELL_NEAR, {given})"
         return f"cell_{name}(CELL_NEAR, {given})"
 
     # ---- lists of lists -------------------------------------------------------------------
@@ -89,13 +96,13 @@ class CellListsSource:
         inner = scope.child(**{binder.name: var})
         each = [f"{var} = rows[j]"]
         if binder.condition is not None:
-            each += [f"if not ({self.expr(binder.condition, inner, 'bool')}): continue"]
+            each += [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"]
         for k, key in enumerate(node.keys):
-            t = strip_optional(self.type_of(key))
-            if t not in ("int", "bool"):
-                raise NotNative(f"a ranking by a {t}", key.span)
+            t = self.type_of(key).without_none()
+            if t not in (INT, BOOL):
+                raise NotNative(f"a ranking by a {t.text}", key.span)
             each += [f"k{k} = np.int64({self.expr(key, inner, self.type_of(key))})",
-                     f"if k{k} == {self.none_of('int')}:", f"    k{k} = 0", f"ranks[n, {k}] = k{k}"]
+                     f"if k{k} == {self.none_of(INT)}:", f"    k{k} = 0", f"ranks[n, {k}] = k{k}"]
         each += ["at[n] = j", "n += 1"]
         ranked = "sorted_by_keys(at[:n], ranks[:n])" if kind == "sorted" else \
             f"extreme_of(at[:n], ranks[:n], {kind == 'best'})"
@@ -168,4 +175,66 @@ def cell_groups(near, cells):
     return out
 
 
+@njit
+def cell_largest_group(near, cells):
+    """The first of the largest groups (stdlib.largest_group)."""
+    best = np.empty(0, dtype=np.int64)
+    for group in cell_groups(near, cells):
+        if len(group) > len(best):
+            best = group
+    return best
+
+
+@njit
+def cells_reachable(near, starts, through):
+    """The cells of `through`, in its order, joined to one of `starts` inside it (stdlib.reachable)."""
+    left = marked_cells(near, through)
+    frontier = np.empty(len(starts) + near.shape[0], dtype=np.int64)
+    top = 0
+    for c in starts:
+        if 0 <= c < near.shape[0] and left[c]:
+            left[c] = False
+            frontier[top] = c
+            top += 1
+    flood(near, left, frontier, top, np.empty(near.shape[0], dtype=np.int64))
+    out = np.empty(len(through), dtype=np.int64)
+    n = 0
+    for c in through:
+        if not (0 <= c < near.shape[0] and left[c]):
+            out[n] = c
+            n += 1
+    return out[:n]
+
+
+@njit
+def cells_bordering(near, cells):
+    """The cells next to one of the cells and not among them, in reading order (stdlib.bordering)."""
+    chosen = marked_cells(near, cells)
+    found = np.zeros(near.shape[0], dtype=np.bool_)
+    for c in range(near.shape[0]):
+        if chosen[c]:
+            for other in near[c]:
+                if other >= 0 and not chosen[other]:
+                    found[other] = True
+    return np.flatnonzero(found).astype(np.int64)
+
+
+@njit
+def cell_neighbours(near, cell):
+    if cell < 0:
+        return np.empty(0, dtype=np.int64)
+    n = 0
+    while n < near.shape[1] and near[cell, n] >= 0:
+        n += 1
+    return near[cell, :n].copy()
+
+
+@njit
+def cells_adjacent(near, a, b):
+    if a < 0 or b < 0:
+        return False
+    for other in near[a]:
+        if other == b:
+            return True
+    return False
 '''

@@ -1,121 +1,60 @@
-"""An action's legal moves in a native kernel (a mixin of rules_source.KernelSource), listed as
-the engine lists them (compile/lower_actions.py `guard_placement`, `guards_as_filters`): the
-binders' domains nested, the first outermost, and each step of the guard (its leading lets and
-requires) placed right after the last binder it depends on, so a require that fails skips
-every tuple under it, not one tuple at a time. An inner binder with a filter, whose domain and
-filter need no earlier binder, is filtered once, before the loops (the engine's fixed domain);
-if it holds nothing the action has no move. Where nothing can be placed earlier, each tuple is
-tested by `legal_NAME` in the innermost loop. `moves_NAME(S, cur, buf, start)` writes the
-moves' codes into buf from start (moves of identical components once: alike_source.py);
-`any_NAME(S, cur)` answers whether there is one (`can_play`).
+"""An action's legal moves in a native kernel (a mixin of rules_source.KernelSource): the
+binders' loops nested, first binder outermost, each test (a binder's `where`, a `require`)
+tested in the loop of the deepest binder it reads, as the Python path's listings hoist them
+(compile/lower_listing.py): `require touch(home(), a)` of `associate(a in regions(), b in
+regions())` is asked once per `a`, not once per pair. At each loop the tests keep the rules'
+order (the binders' `where` first, then the `require`s); a test that reads no binder is asked in
+the first loop. A guard with a `let` (guards_source.py) keeps its requires in `legal_NAME`, asked
+for each move.
 """
 from __future__ import annotations
 
 from referee.dsl import ast
-
-from ..compile.lower_actions import guard_placement
-from ..compile.lower_aggregates import names_in
+from referee.dsl.types import BOOL
 
 
-def untag(node):
-    return ast.untag(node)[0]
+def binder_levels(binders, tests) -> list:
+    """Per binder, the tests whose deepest binder it is (a name read anywhere in a test counts,
+    even one an aggregate binds again: a test may go deeper than it must, never shallower)."""
+    names = [b.name for b in binders]
+    levels: list = [[] for _ in binders]
+    for test in tests:
+        read = {node.id for node in ast.walk(test) if isinstance(node, ast.Name)}
+        deepest = max((k for k, name in enumerate(names) if name in read), default=0)
+        levels[deepest].append(test)
+    return levels
 
 
 class ListingSource:
-    """moves_NAME and any_NAME for KernelSource (its `expr`, `statement`, `domain_loop`,
-    `alike_moves`...)."""
+    """The nested loops of an action's moves for KernelSource (its `expr`, `define`, `domain_loop`)."""
 
-    def listing(self, index: int, action, names: list, scope, move_base: int, bits: int) -> None:
-        code = " + ".join([str(index * move_base)] + [f"({name} << {bits * k})" for k, name in enumerate(names)])
-        fits = " and ".join(f"0 <= {name} < {1 << bits}" for name in names) or "True"
-        listed = [f"if n >= MOST_MOVES or not ({fits}):", "    S[ERROR] = 1", "    return n"]
-        alike = self.alike_moves(action, bits)
-        before: list = []
-        run: list = []
-        if alike is None:
-            listed += [f"buf[n] = {code}", "n += 1"]
-        else:                       # (moves of identical components are one move)
-            before, run, each = alike
-            listed += [f"code = {code}", *each]
-        loops = self.placed_loops if self.placed_earlier(action) else self.tested_loops
-        self.define(f"def moves_{action.name}(S, cur, buf, start):",
-                    ["n = start", *before, *loops(action, names, scope, listed, "n", run), "return n"])
-        self.define(f"def any_{action.name}(S, cur):",
-                    [*loops(action, names, scope, ["return True"], "False"), "return False"])
-
-    def placed_earlier(self, action) -> bool:
-        """Whether a binder's filter or a step of the guard can be tested outside the innermost of
-        two loops or more."""
-        early, placed = guard_placement(action)
-        return len(action.binders) > 1 and (bool(early) or any(placed[:-1]) or any(self.fixed_binders(action.binders)))
-
-    def tested_loops(self, action, names: list, scope, innermost: list, none: str, run=()) -> list:
-        """The binders' loops, each tuple tested whole by legal_NAME (`run`: the lines before
-        the innermost loop)."""
-        loop = []
-        for depth, (binder, name) in enumerate(zip(action.binders, names)):
-            lines, _ = self.domain_loop(binder, scope, name)
-            if depth == len(names) - 1:
-                lines = [*run, *lines]
-            loop += ["    " * depth + line for line in lines]
-            scope = scope.child(**{binder.name: name})
-        indent = "    " * len(names)
-        test = f"if legal_{action.name}(S, cur{''.join(', ' + name for name in names)}):"
-        return loop + [indent + test] + [indent + "    " + line for line in innermost]
-
-    @staticmethod
-    def fixed_binders(binders) -> list:
-        """Per binder, whether it is filtered once before the loops."""
-        return [k > 0 and b.condition is not None and
-                not ((names_in(b.domain) | names_in(b.condition)) & {a.name for a in binders[:k]})
-                for k, b in enumerate(binders)]
-
-    def placed_loops(self, action, names: list, scope, innermost: list, none: str, run=()) -> list:
-        """The loops over the binders' domains with the guard's steps placed among them, around
-        `innermost` (run for each legal tuple); `none`: what the function returns when a step
-        outside every loop fails or a fixed domain is empty; `run`: the lines before the
-        innermost loop."""
+    def legal_loops(self, action, names: list, tests: list, scope_class) -> tuple:
+        """(the lines of the binders' loops, each with the tests of its level in `legal_NAME_k`, a
+        function of the first k arguments; the test left for the innermost body, at their depth)."""
         binders = action.binders
-        early, placed = guard_placement(action)
-        fixed = self.fixed_binders(binders)
-        lines: list = []
-        scope = scope.child()
-        for k, binder in enumerate(binders):
-            if fixed[k]:
-                lines += self.fixed_domain(binder, names[k], scope, none)
-        for node in early:
-            lines += self.guard_step(node, scope, f"return {none}")
-        depth = 0
-        for k, (binder, name) in enumerate(zip(binders, names)):
-            if fixed[k]:
-                loop = [f"for {name} in fixed_{name}[:fixed_{name}_n]:"]
-            else:
-                loop, _ = self.domain_loop(binder, scope, name)
-            if k == len(names) - 1:
-                loop = [*run, *loop]
-            lines += ["    " * depth + line for line in loop]
-            depth += 1
-            scope = scope.child(**{binder.name: name})
-            steps = []
-            if binder.condition is not None and not fixed[k]:
-                steps.append(f"if not ({self.expr(binder.condition, scope, 'bool')}): continue")
-            for node in placed[k]:
-                steps += self.guard_step(node, scope, "continue")
-            lines += ["    " * depth + line for line in steps]
-        return lines + ["    " * depth + line for line in innermost]
+        arguments = "".join(f", {name}" for name in names)
+        guard = []
+        for statement in action.body:
+            node = ast.untag(statement)[0]
+            if not isinstance(node, ast.Require):
+                break
+            guard.append(node.condition)
+        leads = [ast.untag(s)[0] for s in action.body[len(guard):len(guard) + 1]]
+        if not binders or (leads and isinstance(leads[0], ast.Let)):    # (lets: the whole guard per move)
+            return self.nested_loops(action, names, tests, scope_class), f"legal_{action.name}(S, cur{arguments})"
+        return self.nested_loops(action, names, tests + guard, scope_class), "True"
 
-    def fixed_domain(self, binder, name: str, scope, none: str) -> list:
-        """An inner binder's domain filtered once: fixed_NAME[:fixed_NAME_n]."""
-        var = self.fresh("x")
-        loop, capacity = self.domain_loop(binder, scope, var)
-        inner = scope.child(**{binder.name: var})
-        test = [] if binder.condition is None else \
-            [f"    if not ({self.expr(binder.condition, inner, 'bool')}): continue"]
-        return [*loop[:-1], f"fixed_{name} = np.empty({capacity}, dtype=np.int64)", f"fixed_{name}_n = 0",
-                loop[-1], *test, f"    fixed_{name}[fixed_{name}_n] = {var}", f"    fixed_{name}_n += 1",
-                f"if fixed_{name}_n == 0:", f"    return {none}"]
-
-    def guard_step(self, node, scope, failed: str) -> list:
-        if isinstance(node, ast.Require):
-            return [f"if not ({self.expr(node.condition, scope, 'bool')}): {failed}"]
-        return self.statement(node, scope, flow=False)
+    def nested_loops(self, action, names: list, tests: list, scope_class) -> list:
+        binders = action.binders
+        loop, inner_scope = [], scope_class()
+        for depth, (binder, tests_here) in enumerate(zip(binders, binder_levels(binders, tests))):
+            lines, _ = self.domain_loop(binder, inner_scope, names[depth])
+            loop += ["    " * depth + line for line in lines]
+            inner_scope = inner_scope.child(**{binder.name: names[depth]})
+            if tests_here:
+                arguments = "".join(f", {name}" for name in names[:depth + 1])
+                self.define(f"def legal_{action.name}_{depth + 1}(S, cur{arguments}):",
+                            [f"if not ({self.expr(t, inner_scope, BOOL)}): return False" for t in tests_here]
+                            + ["return True"])
+                loop.append("    " * (depth + 1) + f"if not legal_{action.name}_{depth + 1}(S, cur{arguments}): continue")
+        return loop

@@ -26,6 +26,7 @@ class Geometry:
     deltas: dict = attrs.field(factory=dict)   # direction name -> (drow, dcol), the board's own
     rows: int = 0
     cols: int = 0
+    ends: dict = attrs.field(factory=dict)     # a routes board: route -> (its two places)
 
 
 def grid_cells(rows: int, cols: int):
@@ -91,10 +92,11 @@ def route_labels(ends: list) -> list:
     return labels
 
 
-def map_geometry(name, kind, eids, neighbors):
+def map_geometry(name, kind, eids, neighbors, ends=None):
     """The geometry of a places or a routes board: no rows, columns or lines, only the
-    neighbours (places joined by a route; routes sharing a place)."""
-    return Geometry(name, list(eids), {}, {eid: tuple(neighbors.get(eid, ())) for eid in eids}, (), kind)
+    neighbours (places joined by a route; routes sharing a place) and each route's ends."""
+    return Geometry(name, list(eids), {}, {eid: tuple(neighbors.get(eid, ())) for eid in eids}, (), kind,
+                    ends={route: tuple(pair) for route, pair in (ends or {}).items()})
 
 
 def place_neighbors(places: list, routes_ends: list) -> dict:
