@@ -29,6 +29,7 @@ from .not_native import NotNative
 from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
+from .placed_listing_source import PlacedListingSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
@@ -71,7 +72,7 @@ def untag(node):
 
 
 class KernelSource(
-    ListingSource, CellListsSource, TiesSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
+    ListingSource, PlacedListingSource, CellListsSource, TiesSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
     ParamsSource, GuardsSource, PositionsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
@@ -212,6 +213,9 @@ class KernelSource(
         self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
         apply += self.block(body, apply_scope, flow=False)
         self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
+        if self.placed_listing(index, action, names, Scope(), MOVE_BASE, ARGUMENT_BITS):
+            self.run_move(action)   # (a guard that starts with a let: placed_listing_source.py)
+            return
         # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
         loop, legal = self.legal_loops(action, names, tests, Scope)
         code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
@@ -231,8 +235,12 @@ class KernelSource(
         self.define(f"def any_{action.name}(S, cur):",
                     loop + [indent + f"if {legal}:", indent + "    return True",
                             "return False"])
+        self.run_move(action)
+
+    def run_move(self, action) -> None:
+        """run_NAME(S, cur, move): the action played with the arguments its move's code holds."""
         mask = (1 << ARGUMENT_BITS) - 1
-        decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
+        decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(action.binders)))
         self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
 
     def domain_loop(self, binder, scope, var: str, changing: bool = False) -> tuple:
