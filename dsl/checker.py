@@ -619,7 +619,7 @@ class Checker(Visitor):
         """A local (let, binder, parameter) may not take the name of a declaration: it would
         hide it, and a write meant for one would go to the other."""
         kinds = (("a component type", self.components), ("a board", self.boards), ("an enum", self.enums),
-                 ("a value of an enum", self.members), ("a zone", self.zones), ("a variable", self.vars),
+                 ("a value of an enum", self.members), ("a place", self.places), ("a zone", self.zones), ("a variable", self.vars),
                  ("a parameter", self.params), ("an option", self.options), ("a function", self.functions),
                  ("a procedure", self.procedures), ("an action", self.actions), ("a built-in name", BUILTIN_VALUES))
         for what, names in kinds:

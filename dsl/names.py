@@ -847,8 +847,8 @@ def completions(index: Index, file: str, line: int, column: int, written: str = 
             symbol = index.symbols[local.key]
             found.setdefault(local.name, Completion(local.name, symbol.kind, type_text(symbol.type)))
     for key, symbol in index.symbols.items():
-        if key[0] in ("global", "member"):
-            detail = symbol.header if key[0] == "global" else f"member of {symbol.type}"
+        if key[0] in ("global", "member", "place"):
+            detail = symbol.header if key[0] == "global" else f"{key[0]} of {symbol.type}"
             found.setdefault(symbol.name, Completion(symbol.name, symbol.kind, detail or ""))
     for name in [*BUILTIN_VALUES, *STDLIB_SIGNATURES, "can_play"]:
         symbol = symbol_of(index, ("builtin", name))

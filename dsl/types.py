@@ -210,6 +210,7 @@ class OptionalOf(Type):
 UNKNOWN = Unknown()
 INT, BOOL, PLAYER, TEXT = Named("int"), Named("bool"), Named("Player"), Named("text")
 FRACTION = Real()
+OWNER = OptionalOf(PLAYER)         # the type of every component's owner: a seat, or none
 
 
 def named_type(t: Type) -> Optional[str]:

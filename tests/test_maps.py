@@ -82,6 +82,18 @@ flow { turns from 1 until all(r in Route: owner[r] != none) { play claim } }
 '''
 
 
+def test_a_players_longest_trail_and_tickets_follow_the_routes_claimed(write_rules):
+    text = CLAIM.replace("  for c in r.ends { visits[c] += 1 }\n", """  for c in r.ends { visits[c] += 1 }
+  longest[current] = longest_trail(x in Route where owner[x] == current: x.length)
+  ticket[current] = connected(portland, calgary, filter(x in Route where owner[x] == current))
+""").replace("var visits[City]: int\n", "var visits[City]: int\nvar longest[Player]: int\nvar ticket[Player]: bool\n")
+    state = load(write_rules, text).new_initial_state(0)
+    for move in ("seattle-portland", "vancouver-seattle", "seattle-calgary", "vancouver-seattle/2", "vancouver-calgary"):
+        state.apply(state.find_move(f"claim {move}"))
+    assert (state.vars[("longest", 1)], state.vars[("longest", 2)]) == (8, 2)      # 1 + 4 + 3; a double route twice
+    assert (state.vars[("ticket", 1)], state.vars.get(("ticket", 2))) == (True, False)
+
+
 def test_moves_name_routes_by_their_labels_and_a_double_route_once_claimed(write_rules):
     state = load(write_rules, CLAIM).new_initial_state(0)
     assert state.legal_move_names() == ["claim vancouver-seattle", "claim vancouver-seattle/2", "claim seattle-portland",
@@ -136,11 +148,12 @@ def plain_longest_trail(game, weighted):
     return best
 
 
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_longest_trail_is_the_best_of_every_trail(chain, data):
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), negative=st.booleans())
+def test_longest_trail_is_the_best_of_every_trail(chain, data, negative):
+    # (no negative weight: the search starts at the places of odd degree only; else everywhere)
     routes = data.draw(st.lists(st.sampled_from(chain.geometries["Link"].cells), max_size=7, unique=True))
-    weighted = [(r, data.draw(st.integers(0, 5))) for r in routes]
+    weighted = [(r, data.draw(st.integers(-2, 5) if negative else st.integers(0, 5))) for r in routes]
     assert maps.longest_trail(state_of(chain), weighted) == plain_longest_trail(chain, weighted)
 
 
@@ -173,6 +186,8 @@ def test_longest_trail_goes_round_a_cycle_and_along_double_routes(chain):
     # s1-s2-s3 and back to s1 by s1-s3, then the second s3-s1: a trail of 4 with a cycle
     triangle = [links[0], links[1], links[7], links[11]]
     assert maps.longest_trail(s, [(r, 1) for r in triangle]) == 4
+    # every place of even degree: the whole network, round and back (plus a separate route)
+    assert maps.longest_trail(s, [(links[0], 1), (links[1], 2), (links[7], 3), (links[5], 4)]) == 6
     # a route named twice in the list is one route
     assert maps.longest_trail(s, [(links[0], 2), (links[0], 2)]) == 2
     assert maps.longest_trail(s, []) == 0
@@ -211,6 +226,8 @@ def test_the_language_server_resolves_places_routes_and_their_attributes(write_r
     assert word_of(span) == "colour" and span.line == at(path, "vancouver - seattle", "colour")[0]
     hover = names.hover_text(index, path, *at(path, "board City", "helena"))
     assert "*place*" in hover and "`City`" in hover
+    offered = {c.label: c for c in names.completions(index, path, *at(path, "owner[r] = current", "owner"))}
+    assert offered["portland"].detail == "place of City"
 
 
 # ---- the adapters ----
@@ -237,3 +254,10 @@ def test_pettingzoo_masks_the_claimed_routes(write_rules):
     env.step(3)
     assert list(env.observe("player_1")["action_mask"]) == [1, 1, 1, 0, 1]
     assert env.state.history == ["claim vancouver-calgary"]
+
+
+def test_a_local_named_like_a_place_is_refused(write_rules):
+    from .test_enum_order import diagnostics_of
+    text = HEAD + MAP + 'action go(helena in City) "go {helena}" { }\nflow { turns from 1 { play go } }\n'
+    assert diagnostics_of(write_rules, text) == [
+        ("E210", 11, 11, "the local name 'helena' is already a place: it would hide it")]

@@ -643,7 +643,7 @@ def refuse_unencoded_set(engine_game, key, items) -> None:
     enum members; another set (of numbers, of positions) has no fixed place in the tensor."""
     name = key.partition("[")[0]
     t = engine_game.var_meta[name][3]
-    if items is None and isinstance(t, SetOf):
+    if items is None and isinstance(t.without_none(), SetOf):
         declared = engine_game.program.get(name)
         raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: only sets of "
                                "players or of enum members have a place of a fixed size (declare it hidden "

@@ -20,7 +20,7 @@ from referee.dsl import ast
 from referee.dsl.builtins import SEAT_LISTS
 from referee.dsl.limits import MAX_RANGE
 from referee.dsl.orders import ordered_enum
-from referee.dsl.types import BOOL, INT, ListOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, named_type, type_of
+from referee.dsl.types import BOOL, INT, ListOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, element_type, named_type, type_of
 from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
@@ -158,7 +158,7 @@ class SourceGenerator(AggregateLowering, Visitor):
     def collection_node(self, node, scope, ctx) -> ir.Expression:
         """A sequence: a zone's content when the expression is a zone."""
         value = self.lower(node, scope, ctx)
-        t = self.compiler.type_value(node, scope)
+        t = self.compiler.type_value(node, scope).without_none()
         if isinstance(t, ZoneOf):
             return self.hoisted(ir.ReadZone(value, empty=True), ctx)
         if isinstance(t, SetOf):        # in the language's order, never the hash order
@@ -168,17 +168,17 @@ class SourceGenerator(AggregateLowering, Visitor):
 
     def whole_value(self, node, scope, ctx) -> ir.Expression:
         """A collection taken whole (its size, its label): a set as it is, not in order."""
-        if isinstance(self.compiler.type_value(node, scope), SetOf):
+        if isinstance(self.compiler.type_value(node, scope).without_none(), SetOf):
             return self.lower(node, scope, ctx)
         return self.collection_node(node, scope, ctx)
 
     def member_test(self, op: str, node, scope, ctx) -> ir.Expression:
         """x in C / x not in C: a set is asked at once (a list it holds as a tuple)."""
         item = self.lower(node.item, scope, ctx)
-        t = self.compiler.type_value(node.collection, scope)
+        t = self.compiler.type_value(node.collection, scope).without_none()
         if not isinstance(t, SetOf):
             return ir.Grouped(ir.Compare(op, item, self.collection_node(node.collection, scope, ctx)))
-        if isinstance(t.element, (ListOf, Unknown)):
+        if isinstance(t.element.without_none(), (ListOf, Unknown)):
             item = ir.Call(self.bind(sets.frozen, "set"), (item,))
         return ir.Grouped(ir.Compare(op, item, self.lower(node.collection, scope, ctx)))
 
@@ -385,7 +385,7 @@ class SourceGenerator(AggregateLowering, Visitor):
             if isinstance(size, ast.Call) and size.name == "size" and len(size.arguments) == 1 and \
                     isinstance(zero, ast.Integer) and size.name not in self.compiler.types.functions:
                 some = self.ZERO_TESTS.get((zero.value, op))
-                t = self.compiler.type_value(size.arguments[0], scope)
+                t = self.compiler.type_value(size.arguments[0], scope).without_none()
                 if some is None or not isinstance(t, (ZoneOf, ListOf)):
                     return None
                 items = self.collection_node(size.arguments[0], scope, ctx)
@@ -484,10 +484,10 @@ class SourceGenerator(AggregateLowering, Visitor):
 
     def visit_Binary(self, node, scope, ctx):
         span = ir.Global(self.bind(node.span, "span"))
-        if node.op == "+" and isinstance(self.compiler.type_value(node, scope), SetOf):
+        if node.op == "+" and isinstance(self.compiler.type_value(node, scope).without_none(), SetOf):
             union = self.bind(sets.union, "set")
             return ir.Call(union, (self.lower(node.left, scope, ctx), self.lower(node.right, scope, ctx), span))
-        if node.op == "+" and isinstance(self.compiler.type_value(node.left, scope), ListOf):
+        if node.op == "+" and isinstance(self.compiler.type_value(node.left, scope).without_none(), ListOf):
             left = self.lower(node.left, scope, ctx)
             return ir.Call("joined", (ir.Global("STEP"), left, self.lower(node.right, scope, ctx), span))
         a = self.number_node(node.left, scope, ctx, span)
@@ -611,7 +611,7 @@ class SourceGenerator(AggregateLowering, Visitor):
             return ir.Call("can_play", (ir.TheState(), ir.Global(f"legal_{action}"), player))
         if name == "label":     # the text depends on the value's type: compiled here, not in stdlib
             t = c.type_value(node.arguments[0], scope)
-            labeler = self.bind(c.game.labeler(ListOf(t.element) if isinstance(t, ZoneOf) else t))
+            labeler = self.bind(c.game.labeler(ListOf(element_type(t)) if isinstance(t.without_none(), ZoneOf) else t))
             return ir.Call(labeler, (ir.TheState(), self.whole_value(node.arguments[0], scope, ctx)))
         args = [self.whole_value(a, scope, ctx) if name == "size" else self.collection_node(a, scope, ctx)
                 for a in node.arguments]

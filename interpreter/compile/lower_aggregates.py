@@ -88,7 +88,7 @@ class AggregateLowering:
 
     def never_none_domain(self, domain, domain_type: Type, scope) -> bool:
         c = self.compiler
-        if isinstance(domain_type, ZoneOf) or isinstance(domain, ast.Range):
+        if isinstance(domain_type.without_none(), ZoneOf) or isinstance(domain, ast.Range):
             return True
         return isinstance(domain, ast.Name) and (domain.id in c.types.components or domain.id in c.types.boards
                                                  or domain.id in SEAT_LISTS)
@@ -243,7 +243,7 @@ class AggregateLowering:
         if node.kind != "any" or node.value is not None or not isinstance(condition, ast.Or) \
                 or self.compiler.static_domain(node.binder.domain):
             return None
-        if not isinstance(self.compiler.type_value(node.binder.domain, scope), (ZoneOf, ListOf)):
+        if not isinstance(self.compiler.type_value(node.binder.domain, scope).without_none(), (ZoneOf, ListOf)):
             return None
         disjuncts = []
 

@@ -240,7 +240,7 @@ class Game:
                 self.geometry_by_cell[eid] = geometry
         self._map_boards(compiler)
         for var in self.types.vars.values():
-            t = self.types.type_name(var.type)
+            t = compiler.declared_type(var.type)
             if var.initial is not None:
                 read = variable_read(var.initial, self.types, self.var_defaults)
                 if read is not None:
@@ -252,7 +252,7 @@ class Game:
                     raise RulesRuntimeError(f"{var.name} is a player, but starts at {self.var_defaults[var.name]!r} "
                                             f"(players are 1..{self.num_players})", var.initial.span)
             else:
-                self.var_defaults[var.name] = {INT: 0, FRACTION: 0, BOOL: False}.get(type_of(t), None)
+                self.var_defaults[var.name] = {INT: 0, FRACTION: 0, BOOL: False}.get(t, None)
             if var.low is not None:
                 self.var_ranges[var.name] = self._var_range(compiler, var)
         # name -> (kind, visibility, owner: the position of its Player index or None, the Type

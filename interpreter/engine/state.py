@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from referee.dsl.templates import parse_template
-from referee.dsl.types import UNKNOWN
+from referee.dsl.types import PLAYER, UNKNOWN, Type, named_type, written_type
 from referee.dsl.limits import MAX_STEP_WORK
 
 from ..runtime import CHANCE
@@ -349,9 +349,10 @@ class State:
             value = values.get(name)
             if value is None:
                 return plain_label(value)
-            if name == "owner" or self.attribute_type(type_name, name) == "Player":
+            declared = self.attribute_type(type_name, name)
+            if name == "owner" or declared.without_none() == PLAYER:
                 return f"P{value}"
-            if self.attribute_type(type_name, name) in self.game.types.boards.keys() | self.game.types.components.keys():
+            if named_type(declared) in self.game.types.boards.keys() | self.game.types.components.keys():
                 return self.entities[value]["__label__"]        # a cell or a component: its own label
             return plain_label(value)
         if template:
@@ -363,11 +364,11 @@ class State:
         shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]
         return " ".join([type_name] + shown)
 
-    def attribute_type(self, type_name, name):
-        """The declared type's name of a component type's attribute (optional or not), or None."""
+    def attribute_type(self, type_name, name) -> Type:
+        """The declared Type of a component type's attribute (unknown for no such attribute)."""
         component = self.game.types.components.get(type_name)
         field = next((f for f in component.fields if f.name == name), None) if component is not None else None
-        return getattr(field.type, "name", None) if field is not None else None
+        return written_type(field.type) if field is not None else UNKNOWN
 
     def label(self, value, t=UNKNOWN):
         return self.game.labeler(t)(self, value)

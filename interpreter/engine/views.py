@@ -6,11 +6,9 @@ import itertools
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.types import PLAYER, Named, OptionalOf, named_type, names_in
+from referee.dsl.types import OWNER, PLAYER, Named, named_type, names_in
 
 from .moves import public_moves
-
-OWNER = OptionalOf(PLAYER)     # the type of every component's owner
 
 
 def make_view(s, player: int) -> dict:

@@ -9,6 +9,9 @@ gives an empty list, and `distance` of none is the engine's error (the game is p
 """
 from __future__ import annotations
 
+from referee.dsl import ast
+from referee.dsl.types import Named, OptionalOf
+
 from .not_native import NotNative
 
 INT_NONE = -(2 ** 63)
@@ -37,8 +40,18 @@ def graph_call(renderer, node, scope, cell: str):
     function, cells = found
     if len(node.arguments) != cells:
         raise NotNative(f"{node.name} with {len(node.arguments)} arguments", node.span)
-    values = "".join(", " + renderer.expr(argument, scope, cell + "?") for argument in node.arguments)
+    values = "".join(", " + renderer.expr(argument, scope, OptionalOf(Named(cell))) for argument in node.arguments)
     return f"{function}(S{values})"
+
+
+def neighbour_loop(renderer, domain, scope, var: str):
+    """A binder's loop over `neighbors(c)` (the rules' function): over the row of the
+    neighbours' table itself, no list made (the table never changes); else None."""
+    if not (isinstance(domain, ast.Call) and domain.name == "neighbors" and len(domain.arguments) == 1
+            and domain.name not in renderer.functions and renderer.boards.geometries):
+        return None
+    cell = renderer.expr(domain.arguments[0], scope, OptionalOf(Named(renderer.boards.name)))
+    return [f"items_{var} = near_row(CELL_NEAR, {cell})", f"for {var} in items_{var}:"], f"len(items_{var})"
 
 
 def hex_refused(name: str, geometry, span) -> None:
@@ -48,6 +61,17 @@ def hex_refused(name: str, geometry, span) -> None:
 
 
 GRAPH_FUNCTIONS = '''
+@njit
+def near_row(near, cell):
+    """A cell's neighbours as a view of the table's row (none: no cells)."""
+    if cell < 0:
+        return near[0, :0]
+    n = 0
+    while n < near.shape[1] and near[cell, n] >= 0:
+        n += 1
+    return near[cell, :n]
+
+
 @njit
 def surrounding_of(S, cell):
     """The cells one step away along each of the board's directions, in the Direction order."""

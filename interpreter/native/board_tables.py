@@ -9,9 +9,12 @@ or a direction the board has not, as north on a hex map) and along each line dir
 from __future__ import annotations
 
 import numpy as np
+from referee.dsl.types import INT, ListOf, Named, OptionalOf
 
 from .board_graph import graph_call, hex_refused
 from .not_native import NotNative
+
+SOME_DIRECTION = OptionalOf(Named("Direction"))     # (the built-in enum: a step's direction, or none)
 
 
 class BoardTables:
@@ -27,7 +30,9 @@ class BoardTables:
         (self.name, self.geometry), = self.geometries.items()
         geometry = self.geometry
         span = game.program.get(self.name).span
-        if geometry.kind not in ("grid", "hex") or list(geometry.cells) != list(range(len(geometry.cells))):
+        if geometry.kind not in ("grid", "hex"):
+            raise NotNative(f"the board {self.name}: a map of places and routes has no native form yet", span)
+        if list(geometry.cells) != list(range(len(geometry.cells))):
             raise NotNative(f"the board {self.name}: its cells are not numbered 0..n-1 in reading order", span)
         self.ids = len(geometry.cells)
         self.directions = list(game.enum_members.get("Direction", ()))
@@ -99,20 +104,21 @@ class BoardTables:
         def arg(k, t):
             return renderer.expr(args[k], scope, t)
         cell = getattr(self, "name", None)
+        some_cell = OptionalOf(Named(cell))
         if name == cell and len(args) == 2:
-            return f"board_at(BOARD_AT, {arg(0, 'int')}, {arg(1, 'int')})"
+            return f"board_at(BOARD_AT, {arg(0, INT)}, {arg(1, INT)})"
         if name == "toward":
-            return f"toward(BOARD_STEP, {arg(0, cell + '?')}, {arg(1, 'Direction?')})"
+            return f"toward(BOARD_STEP, {arg(0, some_cell)}, {arg(1, SOME_DIRECTION)})"
         if name == "ray":
-            return f"ray(BOARD_STEP, {arg(0, cell + '?')}, {arg(1, 'Direction?')})"
+            return f"ray(BOARD_STEP, {arg(0, some_cell)}, {arg(1, SOME_DIRECTION)})"
         if name == "directions":
-            return f"directions_of(BOARD_DIRECTIONS, {arg(0, cell + '?')})"
+            return f"directions_of(BOARD_DIRECTIONS, {arg(0, some_cell)})"
         if self.geometries:
             hex_refused(name, self.geometry, node.span)
         if name == "between":
-            return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, cell + '?')}, {arg(1, cell + '?')})"
+            return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, some_cell)}, {arg(1, some_cell)})"
         if name == "has_line":
-            return f"has_line(BOARD_LINE, BOARD_BIT, BOARD_SHIFT, {arg(0, 'list[' + str(cell) + ']')}, {arg(1, 'int')})"
+            return f"has_line(BOARD_LINE, BOARD_BIT, BOARD_SHIFT, {arg(0, ListOf(Named(str(cell))))}, {arg(1, INT)})"
         graphed = graph_call(renderer, node, scope, cell) if self.geometries else None
         if graphed is None:
             raise NotNative(f"the function {name} has no native form yet", node.span)

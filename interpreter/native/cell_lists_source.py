@@ -10,7 +10,7 @@ are the ids 0..n-1 in reading order (board_tables.py), so "in reading order" is 
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import BOOL, INT, ListOf, Named, OptionalOf, Type, element_type, named_type
 
 from .not_native import NotNative
 
@@ -21,10 +21,10 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-def is_nested(t: str) -> bool:
+def is_nested(t: Type) -> bool:
     """Whether t is a list of lists (a typed List of arrays in the kernel)."""
-    t = strip_optional(t)
-    return t.startswith("list[") and strip_optional(element_of(t)).startswith("list[")
+    t = t.without_none()
+    return isinstance(t, ListOf) and isinstance(t.element.without_none(), ListOf)
 
 
 class CellListsSource:
@@ -60,17 +60,17 @@ class CellListsSource:
         cell = getattr(self.boards, "name", None)
         if cell is None:
             raise NotNative(f"{name} without a board", node.span)
-        cells = f"list[{cell}]"
+        cells, some_cell = ListOf(Named(cell)), OptionalOf(Named(cell))
         if name == "adjacent" and len(args) == 2:
-            return f"cells_adjacent(CELL_NEAR, {self.expr(args[0], scope, cell + '?')}, {self.expr(args[1], scope, cell + '?')})"
+            return f"cells_adjacent(CELL_NEAR, {self.expr(args[0], scope, some_cell)}, {self.expr(args[1], scope, some_cell)})"
         if name == "neighbors" and len(args) == 1:
-            return f"cell_neighbours(CELL_NEAR, {self.expr(args[0], scope, cell + '?')})"
+            return f"cell_neighbours(CELL_NEAR, {self.expr(args[0], scope, some_cell)})"
         if name == "reachable" and len(args) == 2:
             return f"cells_reachable(CELL_NEAR, {self.expr(args[0], scope, cells)}, {self.expr(args[1], scope, cells)})"
         if len(args) != 1:
             raise NotNative(f"{name} of {len(args)} arguments", node.span)
         for argument in args:
-            if strip_optional(element_of(self.type_of(argument))) != cell:
+            if named_type(element_type(self.type_of(argument))) != cell:
                 raise NotNative(f"{name} of other than the cells of {cell}", node.span)
         given = self.expr(args[0], scope, cells)
         if name == "squares":
@@ -96,13 +96,13 @@ class CellListsSource:
         inner = scope.child(**{binder.name: var})
         each = [f"{var} = rows[j]"]
         if binder.condition is not None:
-            each += [f"if not ({self.expr(binder.condition, inner, 'bool')}): continue"]
+            each += [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"]
         for k, key in enumerate(node.keys):
-            t = strip_optional(self.type_of(key))
-            if t not in ("int", "bool"):
-                raise NotNative(f"a ranking by a {t}", key.span)
+            t = self.type_of(key).without_none()
+            if t not in (INT, BOOL):
+                raise NotNative(f"a ranking by a {t.text}", key.span)
             each += [f"k{k} = np.int64({self.expr(key, inner, self.type_of(key))})",
-                     f"if k{k} == {self.none_of('int')}:", f"    k{k} = 0", f"ranks[n, {k}] = k{k}"]
+                     f"if k{k} == {self.none_of(INT)}:", f"    k{k} = 0", f"ranks[n, {k}] = k{k}"]
         each += ["at[n] = j", "n += 1"]
         ranked = "sorted_by_keys(at[:n], ranks[:n])" if kind == "sorted" else \
             f"extreme_of(at[:n], ranks[:n], {kind == 'best'})"

@@ -6,6 +6,7 @@ plays a move that was listed as legal, so it computes the lets again and skips t
 from __future__ import annotations
 
 from referee.dsl import ast
+from referee.dsl.types import BOOL
 
 from .not_native import NotNative
 
@@ -26,7 +27,7 @@ class GuardsSource:
         while body and isinstance(body[0], (ast.Let, ast.Require)):
             node = body.pop(0)
             if isinstance(node, ast.Require):
-                legal.append(f"if not ({self.expr(node.condition, legal_scope, 'bool')}): return False")
+                legal.append(f"if not ({self.expr(node.condition, legal_scope, BOOL)}): return False")
                 continue
             if any(isinstance(n, ast.Call) and n.name == "pick" for n in ast.walk(node.value)):
                 raise NotNative("a let of the guard that draws", node.span)

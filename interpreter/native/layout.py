@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 from referee.dsl import ast
-from referee.dsl.types import BOOL, INT, PLAYER, OptionalOf, Type, named_type, type_of
+from referee.dsl.types import BOOL, INT, OWNER, PLAYER, OptionalOf, Type, named_type, type_of
 
 from ..compile import ir
 from ..compile.render_native import FLOW_FIELDS, Places, VarPlace
@@ -198,7 +198,7 @@ class Layout:
         changed = game.types.changed_attributes
         for type_name, component in game.types.components.items():
             fields = [(f.name, game.compiler.declared_type(f.type), f.span) for f in component.fields]
-            for attribute, t, span in fields + [("owner", OptionalOf(PLAYER), component.span)]:
+            for attribute, t, span in fields + [("owner", OWNER, component.span)]:
                 coding = coding_of(game, t)
                 if coding is not None:
                     self.columns[(type_name, attribute)] = coding

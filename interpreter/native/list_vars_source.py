@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import BOOL, INT, PLAYER, TEXT, Type, element_type, named_type
 
 from .not_native import NotNative
 
@@ -28,7 +28,7 @@ class ListSlot:
     offset: int
     axes: tuple             # per index: (first code, size, enum members or ())
     room: int               # the items a cell holds at most (after its length)
-    type: str
+    type: Type
 
 
 def untag(node):
@@ -38,33 +38,33 @@ def untag(node):
 class ListVarsSource:
     """List variables and text codes for KernelSource (its `expr`, `axis`, `size`, `vars`...)."""
 
-    def lay_out_list_var(self, name: str, t: str, axes: tuple, span) -> None:
+    def lay_out_list_var(self, name: str, t: Type, axes: tuple, span) -> None:
         """Room in S for a variable of type list[...] (its default must be the empty list)."""
         if not hasattr(self, "list_vars"):
             self.list_vars: dict[str, ListSlot] = {}
         if self.game.var_defaults[name] not in ([], ()):
             raise NotNative(f"a list variable ({name}) whose first value is not the empty list", span)
-        room = self.list_room(element_of(strip_optional(t)), span)
+        room = self.list_room(element_type(t), span)
         cells = 1
         for _, size, _ in axes:
             cells *= size
         self.list_vars[name] = ListSlot(self.size, axes, room, t)
         self.size += cells * (1 + room)
 
-    def list_room(self, element: str, span) -> int:
-        element = strip_optional(element)
-        if element == "Player":
+    def list_room(self, element: Type, span) -> int:
+        element, named = element.without_none(), named_type(element)
+        if element == PLAYER:
             return self.players
-        if element in self.game.enum_members:
-            return len(self.game.enum_members[element])
-        if element in self.game.geometries:
-            return len(self.game.geometries[element].cells)
-        if element in self.game.types.components:
+        if named in self.game.enum_members:
+            return len(self.game.enum_members[named])
+        if named in self.game.geometries:
+            return len(self.game.geometries[named].cells)
+        if named in self.game.types.components:
             reference = self.game.new_initial_state(0)
-            return max(1, len(reference.by_type.get(element, ())))
-        if element in ("int", "bool"):
+            return max(1, len(reference.by_type.get(named, ())))
+        if element in (INT, BOOL):
             return INT_LIST_ROOM
-        raise NotNative(f"a variable holding a list of {element}", span)
+        raise NotNative(f"a variable holding a list of {element.text}", span)
 
     def is_list_var(self, name: str, scope) -> bool:
         return name in getattr(self, "list_vars", {}) and name not in scope.names
@@ -124,11 +124,11 @@ class ListVarsSource:
         left, right = untag(node.left), untag(node.right)
         if isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
             return None
-        if strip_optional(self.type_of(left)) != "text" or strip_optional(self.type_of(right)) != "text":
+        if self.type_of(left).without_none() != TEXT or self.type_of(right).without_none() != TEXT:
             return None
         if node.op not in ("==", "!="):
             raise NotNative(f"the order {node.op} of texts", node.span)
-        return f"({self.expr(left, scope, 'text')} {node.op} {self.expr(right, scope, 'text')})"
+        return f"({self.expr(left, scope, TEXT)} {node.op} {self.expr(right, scope, TEXT)})"
 
 
 LIST_VAR_FUNCTIONS = '''

@@ -10,6 +10,7 @@ for each move.
 from __future__ import annotations
 
 from referee.dsl import ast
+from referee.dsl.types import BOOL
 
 
 def binder_levels(binders, tests) -> list:
@@ -53,7 +54,7 @@ class ListingSource:
             if tests_here:
                 arguments = "".join(f", {name}" for name in names[:depth + 1])
                 self.define(f"def legal_{action.name}_{depth + 1}(S, cur{arguments}):",
-                            [f"if not ({self.expr(t, inner_scope, 'bool')}): return False" for t in tests_here]
+                            [f"if not ({self.expr(t, inner_scope, BOOL)}): return False" for t in tests_here]
                             + ["return True"])
                 loop.append("    " * (depth + 1) + f"if not legal_{action.name}_{depth + 1}(S, cur{arguments}): continue")
         return loop

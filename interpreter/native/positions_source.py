@@ -6,6 +6,7 @@ its items).
 from __future__ import annotations
 
 from referee.dsl import ast
+from referee.dsl.types import INT, ListOf
 
 
 def untag(node):
@@ -21,12 +22,12 @@ class PositionsSource:
         if len(node.indexes) != 1 or not self.is_zone(obj, scope) or isinstance(obj, ast.Name) and \
                 self.zone_families[obj.id].axes:
             return None
-        index = self.expr(node.indexes[0], scope, "int")
+        index = self.expr(node.indexes[0], scope, INT)
         return f"item_at({self.zone_items(obj, scope)}, {index}, -1)"
 
     def reversed_items(self, inner, scope, var: str):
         """`reversed(a zone or a list)` as a domain: a copy, last first; None for other values."""
-        if isinstance(inner, ast.Range) or not self.is_zone(inner, scope) and not self.type_of(inner).startswith("list["):
+        if isinstance(inner, ast.Range) or not self.is_zone(inner, scope) and not isinstance(self.type_of(inner).without_none(), ListOf):
             return None
         items = self.sequence(inner, scope, copy=True)
         return [f"items_{var} = {items}[::-1]", f"for {var} in items_{var}:"], f"len(items_{var})"

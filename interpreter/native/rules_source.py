@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import INT, PLAYER, ListOf, SetOf, Type, element_of, named_type, strip_optional
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, OptionalOf, SetOf, Type, element_type, named_type
 from referee.dsl.visitor import Visitor
 
 from .alike_source import AlikeSource
-from .board_graph import GRAPH_FUNCTIONS
+from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
+from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
@@ -70,7 +71,7 @@ def untag(node):
 
 
 class KernelSource(
-    ListingSource, CellListsSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
+    ListingSource, CellListsSource, TiesSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
     ParamsSource, GuardsSource, PositionsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
@@ -123,10 +124,10 @@ class KernelSource(
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
             if isinstance(t.without_none(), ListOf):
-                self.lay_out_list_var(name, t.text, axes, declared.span)
+                self.lay_out_list_var(name, t, axes, declared.span)
                 continue
-            default = self.code_of(self.game.var_defaults[name], t.text, declared.span)
-            self.vars[name] = VarSlot(self.size, axes, t.text, default)
+            default = self.code_of(self.game.var_defaults[name], t, declared.span)
+            self.vars[name] = VarSlot(self.size, axes, t, default)
             cells = 1
             for _, size, _ in axes:
                 cells *= size
@@ -143,26 +144,26 @@ class KernelSource(
             raise NotNative(f"a variable indexed by {t.text} values that do not follow each other", span)
         return (values[0], len(values), ())
 
-    def code_of(self, value, t: str, span) -> int:
-        base = strip_optional(t)
+    def code_of(self, value, t: Type, span) -> int:
+        named = named_type(t)
         if value is None:
-            return INT_NONE if base == "int" else -1
-        if base in self.game.enum_members:
-            return self.game.enum_members[base].index(value)
+            return INT_NONE if t.without_none() == INT else -1
+        if named in self.game.enum_members:
+            return self.game.enum_members[named].index(value)
         if value.__class__ in (int, bool):
             return int(value)
-        if value.__class__ is str and base == "text":
+        if value.__class__ is str and t.without_none() == TEXT:
             return self.text_code(value)
-        raise NotNative(f"a value of type {t} has no native coding", span)
+        raise NotNative(f"a value of type {t.text} has no native coding", span)
 
-    def none_of(self, t: str) -> str:
-        return str(INT_NONE) if strip_optional(t) == "int" else "-1"
+    def none_of(self, t: Type) -> str:
+        return str(INT_NONE) if t.without_none() == INT else "-1"
 
-    def type_of(self, node) -> str:
+    def type_of(self, node) -> Type:
         found = self.checked.type_of(node)
         if found is None:
             raise NotNative(f"{type(node).__name__}: an expression the checker did not type", node.span)
-        return found.text
+        return found
 
     def fresh(self, prefix: str) -> str:
         self.fresh_count += 1
@@ -205,7 +206,7 @@ class KernelSource(
         names = [f"L_{b.name}" for b in binders]
         scope = Scope({b.name: name for b, name in zip(binders, names)})
         tests = [b.condition for b in binders if b.condition is not None]
-        legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests]
+        legal = [f"if not ({self.expr(t, scope, BOOL)}): return False" for t in tests]
         guard, apply, body, apply_scope = self.action_guard(action, scope)
         arguments = "".join(f", {name}" for name in names)
         self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
@@ -248,14 +249,14 @@ class KernelSource(
         if isinstance(domain, ast.Call) and domain.name == "reversed":
             return self.reversed_loop(domain, scope, var)
         if isinstance(domain, ast.Range):
-            low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
+            low, high = self.expr(domain.low, scope, INT), self.expr(domain.high, scope, INT)
             return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
-        zoned = self.zone_domain(domain, scope, var, copy=changing)
+        zoned = self.zone_domain(domain, scope, var, copy=changing) or neighbour_loop(self, domain, scope, var)
         if zoned is not None:
             return zoned
         t = self.type_of(domain)
-        if not strip_optional(t).startswith("list["):
-            raise NotNative(f"a domain of type {t}", domain.span)
+        if not isinstance(t.without_none(), ListOf):
+            raise NotNative(f"a domain of type {t.text}", domain.span)
         return [f"items_{var} = {self.expr(domain, scope, t)}", f"for {var} in items_{var}:"], f"len(items_{var})"
 
     # ---- statements ------------------------------------------------------------------------
@@ -289,7 +290,7 @@ class KernelSource(
             out = []
             branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
             for k, (condition, body) in enumerate(branches):
-                out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, 'bool')}:")
+                out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, BOOL)}:")
                 out += ["    " + line for line in (self.block(body, scope.child(), flow) or ["pass"])]
             if node.orelse:         # (a branch's lets are its own)
                 out.append("else:")
@@ -301,7 +302,7 @@ class KernelSource(
             inner = scope.child(**{node.binder.name: var})
             body = []
             if node.binder.condition is not None:
-                body.append(f"if not ({self.expr(node.binder.condition, inner, 'bool')}): continue")
+                body.append(f"if not ({self.expr(node.binder.condition, inner, BOOL)}): continue")
             body += self.block(node.body, inner, flow)
             return loop + ["    " + line for line in body or ["pass"]]
         if kind is ast.Let:
@@ -310,7 +311,7 @@ class KernelSource(
             scope.names[node.name] = var
             return [f"{var} = {value}"]
         if kind is ast.Finish:
-            mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, 'list[Player]')})"
+            mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, ListOf(PLAYER))})"
             return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
         if kind is ast.Log:              # (the log is not played: it changes no move)
             return []
@@ -386,8 +387,8 @@ class KernelSource(
 
     def turns(self, node, scope) -> list:
         seat = self.fresh("seat")
-        start = self.expr(node.start, scope, "Player")
-        until = self.expr(node.until, scope, "bool") if node.until is not None else "False"
+        start = self.expr(node.start, scope, PLAYER)
+        until = self.expr(node.until, scope, BOOL) if node.until is not None else "False"
         body = self.block(node.body, scope, flow=True)
         return [f"{seat} = {start}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
                 "while True:", f"    if {until}:", "        break", f"    cur = {seat}", f"    S[CURRENT] = {seat}",
@@ -427,12 +428,12 @@ class KernelSource(
                 continue
             scope = Scope({field.player_name: "p"})
             t = self.type_of(field.expr)
-            if name == "returns" and t == "real":       # (the returns array holds float64)
+            if name == "returns" and t == FRACTION:       # (the returns array holds float64)
                 value = self.real_returns(field.expr, scope)
-            elif strip_optional(t) != "int":
-                raise NotNative(f"a {name} of type {t}", field.expr.span)
+            elif t.without_none() != INT:
+                raise NotNative(f"a {name} of type {t.text}", field.expr.span)
             else:
-                value = self.expr(field.expr, scope, "int")
+                value = self.expr(field.expr, scope, INT)
             self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {value}"])
         ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
         if score is not None:
@@ -443,7 +444,7 @@ class KernelSource(
         self.has_score, self.has_returns = score is not None, returns is not None
 
     # ---- expressions ----------------------------------------------------------------------
-    def expr(self, node, scope, want: str) -> str:
+    def expr(self, node, scope, want: Type) -> str:
         node = untag(node)
         if self.handler(type(node)) is None:
             raise NotNative(f"the expression {type(node).__name__} has no native form yet", node.span)
@@ -486,17 +487,17 @@ class KernelSource(
 
     def visit_Conditional(self, node, scope, want):
         t = self.type_of(node)
-        return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, 'bool')} "
+        return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, BOOL)} "
                 f"else {self.expr(node.otherwise, scope, t)})")
 
     def visit_And(self, node, scope, want):
-        return f"({self.expr(node.left, scope, 'bool')} and {self.expr(node.right, scope, 'bool')})"
+        return f"({self.expr(node.left, scope, BOOL)} and {self.expr(node.right, scope, BOOL)})"
 
     def visit_Or(self, node, scope, want):
-        return f"({self.expr(node.left, scope, 'bool')} or {self.expr(node.right, scope, 'bool')})"
+        return f"({self.expr(node.left, scope, BOOL)} or {self.expr(node.right, scope, BOOL)})"
 
     def visit_Not(self, node, scope, want):
-        return f"(not {self.expr(node.operand, scope, 'bool')})"
+        return f"(not {self.expr(node.operand, scope, BOOL)})"
 
     def visit_Compare(self, node, scope, want):
         compared = self.components_compared(node, scope)
@@ -511,26 +512,27 @@ class KernelSource(
             if node.op not in ("==", "!="):
                 raise NotNative("an order with none", node.span)
             return f"({self.expr(other, scope, t)} {node.op} {self.none_of(t)})"
-        if node.op not in ("==", "!=") and (self.type_of(left).endswith("?") or self.type_of(right).endswith("?")):
+        if node.op not in ("==", "!=") and (isinstance(self.type_of(left), OptionalOf)
+                                            or isinstance(self.type_of(right), OptionalOf)):
             return self.order_with_none(node, left, right, scope)
-        if strip_optional(t) not in ("int", "bool", "Player") and t not in self.boards.geometries \
-                and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members:
-            raise NotNative(f"a comparison of {t}", node.span)
+        if t.without_none() not in (INT, BOOL, PLAYER) and named_type(t) not in self.boards.geometries \
+                and named_type(t) not in self.game.enum_members:
+            raise NotNative(f"a comparison of {t.text}", node.span)
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
     def visit_Binary(self, node, scope, want):
         worked = self.arithmetic(node, scope)
         if worked is not None:
             return worked
-        if node.op not in ("+", "-", "*", "%") or self.type_of(node) != "int":
+        if node.op not in ("+", "-", "*", "%") or self.type_of(node) != INT:
             raise NotNative(f"the operator {node.op} here", node.span)
-        left, right = self.expr(node.left, scope, "int"), self.expr(node.right, scope, "int")
-        if self.type_of(untag(node.left)).endswith("?") or self.type_of(untag(node.right)).endswith("?"):
+        left, right = self.expr(node.left, scope, INT), self.expr(node.right, scope, INT)
+        if isinstance(self.type_of(untag(node.left)), OptionalOf) or isinstance(self.type_of(untag(node.right)), OptionalOf):
             raise NotNative("arithmetic on a value that may be none", node.span)
         return f"({left} {node.op} {right})"
 
     def visit_Negate(self, node, scope, want):
-        return f"(-{self.expr(node.operand, scope, 'int')})"
+        return f"(-{self.expr(node.operand, scope, INT)})"
 
     def visit_Subscript(self, node, scope, want):
         if self.is_zone(node, scope):
@@ -548,7 +550,7 @@ class KernelSource(
         return f"read(S, {self.var_index(obj.id, node.indexes, scope, node.span)}, {slot.default})"
 
     def visit_ListLiteral(self, node, scope, want):
-        element = element_of(want) if want.startswith("list[") else element_of(self.type_of(node))
+        element = element_type(want) if isinstance(want.without_none(), ListOf) else element_type(self.type_of(node))
         items = ", ".join(self.expr(i, scope, element) for i in node.items)
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
 
@@ -560,7 +562,7 @@ class KernelSource(
         if where is not None:
             return where
         t = self.type_of(node.collection)
-        return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_of(t))})"
+        return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_type(t))})"
 
     def visit_NotMember(self, node, scope, want):
         return f"(not {self.visit_Member(node, scope, want)})"
@@ -574,11 +576,11 @@ class KernelSource(
                 return f"too_deep(S, {self.zero_of(self.type_of(node), node.span)})"
             return f"fn_{name}{suffix}(S, cur{''.join(', ' + v for v in values)})"
         if name in ("next", "previous") and len(args) == 1:
-            p = self.expr(args[0], scope, "Player")
+            p = self.expr(args[0], scope, PLAYER)
             return f"({p} % PLAYERS + 1)" if name == "next" else f"(({p} - 2) % PLAYERS + 1)"
         if name == "pick" and len(args) == 1 and isinstance(untag(args[0]), ast.Range):
             domain = untag(args[0])
-            low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
+            low, high = self.expr(domain.low, scope, INT), self.expr(domain.high, scope, INT)
             return f"pick_in(S, {low}, {high})"
         if name == "pick" and len(args) == 1:
             return self.pick_from(node, scope)
@@ -586,7 +588,7 @@ class KernelSource(
             action = untag(args[0])
             if not isinstance(action, ast.Name) or action.id not in self.actions:
                 raise NotNative("can_play of other than an action", node.span)
-            player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
+            player = self.expr(args[1], scope, PLAYER) if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
         zoned = self.zone_call(node, scope)
         if zoned is None:
@@ -601,10 +603,10 @@ class KernelSource(
         var = self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
-        element = strip_optional(element_of(self.type_of(binder.domain))) \
+        element = element_type(self.type_of(binder.domain)).without_none() \
             if not isinstance(untag(binder.domain), (ast.Name, ast.Range)) else None
-        test = [f"if not ({self.expr(binder.condition, inner, 'bool')}): continue"] if binder.condition is not None else []
-        value_type = self.type_of(node.value) if node.value is not None else (element or "int")
+        test = [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"] if binder.condition is not None else []
+        value_type = self.type_of(node.value) if node.value is not None else (element or INT)
         value = self.expr(node.value, inner, value_type) if node.value is not None else var
         before, each, after = self.aggregate_parts(kind, value, var, node)
         if kind in ("filter", "map"):           # (the list's room: the domain's size)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import named_type, strip_optional, type_of
+from referee.dsl.types import BOOL, INT, OWNER, PLAYER, TEXT, Type, named_type, type_of
 
 from .board_graph import cell_column
 from .not_native import NotNative
@@ -76,7 +76,7 @@ class ZonesSource:
         for type_name, component in game.types.components.items():
             for field in list(component.fields) + ["owner"]:
                 attribute = field if field == "owner" else field.name
-                t = "Player?" if field == "owner" else game.types.type_name(field.type)
+                t = OWNER if field == "owner" else game.compiler.declared_type(field.type)
                 if self.column_coding(t):
                     self.columns[(type_name, attribute)] = self.size
                     self.size += self.components
@@ -111,9 +111,9 @@ class ZonesSource:
             cells *= size
         return cells
 
-    def column_coding(self, t: str) -> bool:
-        base = strip_optional(t)
-        return base in ("int", "bool", "Player", "text") or base in self.game.enum_members or base in self.ids_of_type
+    def column_coding(self, t: Type) -> bool:
+        named = named_type(t)
+        return t.without_none() in (INT, BOOL, PLAYER, TEXT) or named in self.game.enum_members or named in self.ids_of_type
 
     def zones_constants(self) -> list:
         at = ", ".join(map(str, self.items_at)) or ""
@@ -206,10 +206,10 @@ class ZonesSource:
         return {"size": f"len({items})", "top": f"last_of({items})", "bottom": f"first_of({items})"}[name]
 
     def visit_Attribute(self, node, scope, want):
-        t = strip_optional(self.type_of(node.obj))
-        column = self.columns.get((t, node.name))
+        t = self.type_of(node.obj).without_none()
+        column = self.columns.get((named_type(t), node.name))
         if column is None:
-            raise NotNative(f"the attribute {node.name} of a {t} has no native form yet", node.span)
+            raise NotNative(f"the attribute {node.name} of a {t.text} has no native form yet", node.span)
         none = self.none_of(self.type_of(node))         # (an attribute of none is none)
         return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))}, {none})"
 
@@ -218,8 +218,7 @@ class ZonesSource:
         left, right = untag(node.left), untag(node.right)
         if node.op not in ("==", "!=") or isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
             return None
-        t = strip_optional(self.type_of(left))
-        if t not in self.ids_of_type:
+        if named_type(self.type_of(left)) not in self.ids_of_type:
             return None
         return f"({self.expr(left, scope, self.type_of(left))} {node.op} {self.expr(right, scope, self.type_of(right))})"
 
@@ -241,7 +240,7 @@ class ZonesSource:
             items = self.sequence(node.source, scope, copy=True)
             return [f"zone_move_all(S, {items}, {self.zone_cell(node.destination, scope)}, {self.under(node)})"]
         if kind is ast.Deal:
-            count = self.expr(node.count, scope, "int")
+            count = self.expr(node.count, scope, INT)
             return [f"zone_deal(S, {count}, {self.zone_cell(node.source, scope)}, "
                     f"{self.zone_cell(node.destination, scope)}, {self.under(node)})"]
         if kind is ast.Shuffle:
@@ -266,23 +265,23 @@ class ZonesSource:
             raise NotNative(f"components of {type_name} may be created in play: that has no native form yet", node.span)
         if type_name not in self.ids_of_type:
             raise NotNative(f"components of {type_name}", node.span)
-        fields = {f.name: self.game.types.type_name(f.type) for f in self.game.types.components[type_name].fields}
+        fields = {f.name: self.game.compiler.declared_type(f.type) for f in self.game.types.components[type_name].fields}
         values, lines = {}, []
         for init in node.inits:          # (the values first, once: the engine makes one dict)
             if (type_name, init.name) not in self.columns:
                 raise NotNative(f"the attribute {init.name} of a {type_name} has no native form yet", init.span)
             var = self.fresh("init")
-            lines.append(f"{var} = {self.expr(init.value, scope, fields.get(init.name, 'Player?'))}")
+            lines.append(f"{var} = {self.expr(init.value, scope, fields.get(init.name, OWNER))}")
             values[init.name] = var
         count = self.fresh("count")
         x = self.fresh("x")
-        lines += [f"{count} = {self.expr(node.count, scope, 'int')}",
+        lines += [f"{count} = {self.expr(node.count, scope, INT)}",
                   f"for _ in range({count}):", f"    {x} = S[NEXT_ID]",
                   f"    if {x} >= COMPONENTS or TYPE_OF_ID[{x}] != {self.component_types.index(type_name)}:",
                   "        S[ERROR] = 1", "        return", f"    S[NEXT_ID] = {x} + 1"]
         for k, ((t, attribute), offset) in enumerate(self.columns.items()):
             if t == type_name:       # (the reference's values: those the move names were made from)
-                default = self.none_of(fields.get(attribute, "Player?"))   # (not given: none)
+                default = self.none_of(fields.get(attribute, OWNER))   # (not given: none)
                 lines += [f"    S[{offset} + {x}] = {values.get(attribute, default)}",
                           f"    if S[{offset} + {x}] != COLUMN_VALUES[{k}, {x}]:", "        S[ERROR] = 1", "        return"]
         lines.append(f"    zone_move(S, {x}, {self.zone_cell(node.zone, scope)}, False)")
@@ -300,8 +299,8 @@ class ZonesSource:
         if any(named_type(b[3]) == type_name for a in self.game.actions for b in a.binders):
             raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, an action's argument",
                             target.span)
-        fields = {f.name: self.game.types.type_name(f.type) for f in self.game.types.components[type_name].fields}
-        value = self.expr(node.value, scope, fields.get(target.attribute, "Player?"))
+        fields = {f.name: self.game.compiler.declared_type(f.type) for f in self.game.types.components[type_name].fields}
+        value = self.expr(node.value, scope, fields.get(target.attribute, OWNER))
         return [f"set_attribute(S, {self.columns[(type_name, target.attribute)]}, {scope.names[target.name]}, {value})"]
 
 

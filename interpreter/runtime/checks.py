@@ -63,7 +63,7 @@ def outside_range(name, value, low, high, span):
 def stored_none(name, declared, span):
     """A none written where `declared` (the text of a type, as generated code passes it) may not be none."""
     t = type_of(declared)
-    remedy = "test the value first" if isinstance(t, ListOf) else \
+    remedy = "test the value first" if isinstance(t.without_none(), ListOf) else \
         f"declare it '{declared}?' if it may be none, or test the value first"
     raise RulesRuntimeError(f"{name} holds {t.describe()}, but is given none here ({remedy})", span)
 

@@ -88,9 +88,42 @@ def longest_trail(s, weighted) -> int:
                 walk(other, total + weight)
                 used[k] = False
 
-    for place in incident:
-        walk(place, 0)
+    for place in trail_starts(incident):
+        if place.__class__ is tuple:          # a network whose every place has an even degree
+            best = max(best, place[1])
+        else:
+            walk(place, 0)
     return best
+
+
+def trail_starts(incident: dict) -> list:
+    """Where a longest trail may start. With no negative weight, a longest trail extended at its
+    ends while it can be stays longest, and then ends where every route is used: at a place of
+    odd degree (an open trail), or it is a closed trail through a whole network of even degrees
+    (an Euler circuit: its total, given as (None, total)). So the search starts only at the
+    places of odd degree, and a network of even degrees is its total; with a negative weight,
+    at every place."""
+    if any(weight < 0 for routes in incident.values() for _, _, weight in routes):
+        return list(incident)
+    starts: list = []
+    seen: set = set()
+    for place in incident:
+        if place in seen:
+            continue
+        network, frontier = [place], [place]
+        seen.add(place)
+        while frontier:
+            for _, other, _ in incident[frontier.pop()]:
+                if other not in seen:
+                    seen.add(other)
+                    network.append(other)
+                    frontier.append(other)
+        odd = [p for p in network if len(incident[p]) % 2]
+        if odd:
+            starts.extend(odd)
+        else:
+            starts.append((None, sum({k: weight for p in network for k, _, weight in incident[p]}.values())))
+    return starts
 
 
 # what a compiled module whose game has maps imports from here (only then: the modules of the
