@@ -121,3 +121,9 @@ def line_in_word(shifts, chosen, length):
         if starts:
             return True
     return False
+
+
+@njit(cache=True)
+def seat_bit(p, players):
+    """A winner's bit in the WINNERS mask, -1 (flagged) for a value that is no seat."""
+    return 1 << p if 1 <= p <= players else -1

@@ -184,7 +184,7 @@ class KernelSource(
         self.results()
         head = ["import numpy as np", "from numba import njit, types", "from numba.typed import List",
                 "from referee.interpreter.native.bot_random import LANES, below, seed_group",
-                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, has_line_word, ray, toward",
+                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, has_line_word, ray, seat_bit, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
@@ -312,7 +312,7 @@ class KernelSource(
             scope.names[node.name] = var
             return [f"{var} = {value}"]
         if kind is ast.Finish:
-            mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, ListOf(PLAYER))})"
+            mask = "0" if node.winners is None else self.winners_word(node.winners, scope)
             return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
         if kind is ast.Log:              # (the log is not played: it changes no move)
             return []

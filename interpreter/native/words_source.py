@@ -3,12 +3,13 @@
 function called there) and the board fits a 64-bit word, the filter's cells go straight into
 the word has_line tests (board_tables.line_bits), with their number: no list is made, so a
 playout that asks for a line after every move allocates nothing for it. The filter's test is
-rendered as a filter's is, in the same order, so the game is the same.
+rendered as a filter's is, in the same order, so the game is the same. Likewise `finish
+winners [a, b]`: the seats' bits or'ed (-1, flagged, for a value that is no seat), no array.
 """
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import BOOL, INT
+from referee.dsl.types import BOOL, INT, PLAYER, ListOf
 
 
 def untag(node):
@@ -26,6 +27,13 @@ class WordsSource:
         if cells is None:
             return None
         return f"has_line_word(BOARD_SHIFT, {cells}, {self.expr(node.arguments[1], scope, INT)})"
+
+    def winners_word(self, winners, scope) -> str:
+        """The winners' bit mask (the WINNERS slot) of a `finish winners` list."""
+        listed = untag(winners)
+        if isinstance(listed, ast.ListLiteral):
+            return " | ".join(f"seat_bit({self.expr(p, scope, PLAYER)}, PLAYERS)" for p in listed.items) or "0"
+        return f"winner_mask({self.expr(winners, scope, ListOf(PLAYER))})"
 
     def board_fits_word(self) -> bool:
         if not self.boards.geometries:
