@@ -9,7 +9,8 @@ import pytest
 from referee.interpreter.engine import load_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-from referee.interpreter.native.nested_source import is_nested  # noqa: E402
+from referee.dsl.types import INT, ListOf, Named, OptionalOf  # noqa: E402
+from referee.interpreter.native.cell_lists_source import is_nested  # noqa: E402
 from referee.interpreter.native import recursion  # noqa: E402
 from referee.interpreter.native.recursion import deeper_calls, depths_of, recursive_groups  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative  # noqa: E402
@@ -55,7 +56,10 @@ def test_the_copies_by_depth_and_the_paths_coded_by_position(copies_allowed):
     assert "L_path = items_L_path[(move >> 10) & 1023]" in source
 
 
-@pytest.mark.parametrize("t, nested", [("list[list[Square]]", True), ("list[list[int]]?", True),
-                                       ("list[Square]", False), ("int", False)])
+SQUARES = ListOf(Named("Square"))
+
+
+@pytest.mark.parametrize("t, nested", [(ListOf(SQUARES), True), (OptionalOf(ListOf(ListOf(INT))), True),
+                                       (SQUARES, False), (INT, False)])
 def test_a_list_of_lists_is_told_by_its_type(t, nested):
     assert is_nested(t) == nested

@@ -20,7 +20,7 @@ from .work import FREE_WORK
 class CompiledAction:
     name: str
     index: int
-    binders: tuple             # (name, domain fn, where fn or None, element type)
+    binders: tuple             # (name, domain fn, where fn or None, element Type: never none)
     guard: object              # f(s, env) -> None when legal, else the reason
     run: object                # f(s, *args): checks the guard again, then the effect
     template: str
@@ -36,6 +36,23 @@ class CompiledAction:
 
 def is_pick(node) -> bool:
     return isinstance(node, ast.Call) and node.name == "pick" and len(node.arguments) == 1
+
+
+def guard_placement(action) -> tuple:
+    """The guard's let/require nodes: those that need no binder, and those placed right
+    after the last binder they depend on, so that enumeration prunes as early as it can."""
+    level = {b.name: k for k, b in enumerate(action.binders)}
+    early, placed = [], [[] for _ in action.binders]
+    for statement in action.body:
+        node = ast.untag(statement)[0]
+        if not isinstance(node, (ast.Let, ast.Require)):
+            break
+        expression = node.value if isinstance(node, ast.Let) else node.condition
+        depth = max((level[n] for n in names_in(expression) if n in level), default=-1)
+        if isinstance(node, ast.Let):
+            level[node.name] = depth
+        (early if depth < 0 else placed[depth]).append(node)
+    return early, placed
 
 
 class ActionCompiler:
@@ -54,7 +71,7 @@ class ActionCompiler:
         binders = []
         texts, outside = [], []
         for binder in action.binders:
-            domain_type = self.type_of(binder.domain, scope)
+            domain_type = self.type_value(binder.domain, scope)
             domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
             if self.codegen.never_none_domain(binder.domain, domain_type, scope):
@@ -192,20 +209,7 @@ class ActionCompiler:
         return attrs.evolve(action, binders=tuple(binders), body=body)
 
     def guard_placement(self, action):
-        """The guard's let/require nodes: those that need no binder, and those placed right
-        after the last binder they depend on, so that enumeration prunes as early as it can."""
-        level = {b.name: k for k, b in enumerate(action.binders)}
-        early, placed = [], [[] for _ in action.binders]
-        for statement in action.body:
-            node = ast.untag(statement)[0]
-            if not isinstance(node, (ast.Let, ast.Require)):
-                break
-            expression = node.value if isinstance(node, ast.Let) else node.condition
-            depth = max((level[n] for n in names_in(expression) if n in level), default=-1)
-            if isinstance(node, ast.Let):
-                level[node.name] = depth
-            (early if depth < 0 else placed[depth]).append(node)
-        return early, placed
+        return guard_placement(action)
 
     def may_choose(self, statements) -> bool:
         """Whether running these statements may stop at a choice (so the engine keeps a copy);

@@ -86,7 +86,7 @@ class Kernel:
         actions: dict = {}
         for _, action, seat in moves.tolist():
             per_seat = actions.setdefault(seat, {})
-            name = self.module.ACTION_NAMES[action]
+            name = self.module.ACTION_NAMES[action] if action >= 0 else "(skip)"
             per_seat[name] = per_seat.get(name, 0) + 1
         record.update(branching=moves[:, 0].tolist(), actions=actions)
         return record

@@ -1,83 +1,89 @@
-"""Lists of lists in a native kernel (a mixin of rules_source.KernelSource): a `list of list of T`
-is a Numba typed List of int64 arrays (its rows, each a list of T coded as any list: layout.py),
-so that a loop over it, `size` and a `let` need nothing of their own. What does: the literals
-(`[]`, `[[]]`, `[[a], [b, c]]`), `+` of two lists (of values or of lists), `map` and `filter`
-that make a list of lists, and an action's argument that ranges over a list of lists (checkers'
-jump paths): its move codes the row's position in the domain, and the move, when played, takes
-the row at that position in the domain listed again (the state has not changed in between).
+"""Lists of lists in a native kernel (a mixin of rules_source.KernelSource), beyond what
+cell_lists_source.py renders (a typed List of int64 rows, `ROW`; loops, `size`, rankings): the
+literals (`[]`, `[[]]`, `[[a], [b, c]]`), `+` of two lists (of values or of lists), `map` and
+`filter` that make a list of lists, and an action's argument that ranges over a list of lists
+(checkers' jump paths): its move codes the row's position in the domain, and the move, when
+played, takes the row at that position in the domain listed again (the state has not changed in
+between).
 """
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import BOOL, ListOf, OptionalOf, SetOf, Type, Unknown, ZoneOf, element_type
+
+from .cell_lists_source import is_nested
 
 
 def untag(node):
     return ast.untag(node)[0]
 
 
-def is_list(t: str) -> bool:
-    return strip_optional(t).startswith("list[")
+def is_list(t: Type) -> bool:
+    return isinstance(t.without_none(), ListOf)
 
 
-def is_nested(t: str) -> bool:
-    return is_list(t) and is_list(element_of(strip_optional(t)))
+def unknown_in(t: Type) -> bool:
+    """Whether the checker could not tell part of a type (a conditional whose one branch is `[]`)."""
+    t = t.without_none()
+    if isinstance(t, (ListOf, SetOf, ZoneOf)):
+        return unknown_in(t.element)
+    return isinstance(t, Unknown)
 
 
 class NestedListsSource:
     """Lists of lists and joined lists for KernelSource (its `expr`, `define`, `domain_loop`,
     `type_of`, `fresh`)."""
 
-    def known_type(self, node, want: str) -> str:
+    def known_type(self, node, want: Type) -> Type:
         """The checker's type of an expression, or the type its context wants where the checker
-        could not tell (`any`: a conditional whose one branch is an empty list)."""
+        could not tell all of it."""
         t = self.type_of(node)
-        return want if "any" in t.replace("[", " ").replace("]", " ").split() else t
+        return want if unknown_in(t) else t
 
-    def list_type(self, node, want: str) -> str:
+    def list_type(self, node, want: Type) -> Type:
         """The type of a list expression: the type the context wants when it is a list (an empty
         literal has no type of its own), else the checker's."""
         return want if is_list(want) else self.type_of(node)
 
-    def nested_literal(self, node, scope, want: str):
+    def nested_literal(self, node, scope, want: Type):
         """`[[a], [b, c]]` or `[]` of lists as a typed List, else None."""
         t = self.list_type(node, want)
         if not is_nested(t):
             return None
         rows = "nested_empty()"
         for item in node.items:
-            rows = f"nested_with({rows}, {self.expr(item, scope, element_of(strip_optional(t)))})"
+            rows = f"nested_with({rows}, {self.expr(item, scope, element_type(t))})"
         return rows
 
-    def joined_lists(self, node, scope, want: str):
+    def joined_lists(self, node, scope, want: Type):
         """`a + b` of two lists (a list of lists too), else None."""
         if node.op != "+":
             return None
         t = self.list_type(node, want)
-        if not is_list(t) or t.endswith("?"):
+        if not is_list(t) or isinstance(t, OptionalOf):
             return None
         left, right = (self.expr(side, scope, t) for side in (node.left, node.right))
         return f"nested_join({left}, {right})" if is_nested(t) else f"joined({left}, {right})"
 
-    def empty_list(self, t: str):
+    def empty_list(self, t: Type):
         """The empty list of type t (what a call too deep gives), else None."""
-        if not is_list(t) or t.endswith("?"):
+        if not is_list(t) or isinstance(t, OptionalOf):
             return None
         return "nested_empty()" if is_nested(t) else "np.empty(0, dtype=np.int64)"
 
-    def makes_nested(self, node, want: str) -> bool:
+    def makes_nested(self, node, want: Type) -> bool:
         return node.kind in ("map", "filter") and is_nested(self.known_type(node, want))
 
-    def nested_aggregate(self, node, scope, want: str) -> str:
+    def nested_aggregate(self, node, scope, want: Type) -> str:
         """`map` or `filter` whose result is a list of lists: a function of its own that appends
         each row to a typed List."""
         binder = node.binder
         name, var = self.fresh(f"agg_{node.kind}_"), self.fresh("x")
         loop, _ = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
-        test = [f"if not ({self.expr(binder.condition, inner, 'bool')}): continue"] if binder.condition is not None else []
+        test = [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"] if binder.condition is not None else []
         if node.kind == "map":
-            value = self.expr(node.value, inner, element_of(strip_optional(self.known_type(node, want))))
+            value = self.expr(node.value, inner, element_type(self.known_type(node, want)))
         else:
             value = var
         body = ["out = nested_empty()", *loop, *("    " + line for line in test + [f"out.append({value}.copy())"]),
@@ -86,39 +92,46 @@ class NestedListsSource:
         return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
 
     # ---- an action's argument over a list of lists ----------------------------------------------
+    def over_rows(self, binder) -> bool:
+        """Whether an action's binder ranges over a list of lists (its move codes a position)."""
+        domain = untag(binder.domain)
+        return not isinstance(domain, (ast.Name, ast.Range)) and is_nested(self.type_of(domain))
+
     def argument_loop(self, binder, scope, var: str) -> tuple:
         """(the lines of an action's loop over a binder's domain, the expression its move codes):
         the value itself, or its position in a list of lists."""
-        domain = untag(binder.domain)
-        if isinstance(domain, (ast.Name, ast.Range)) or not is_nested(self.type_of(domain)):
+        if not self.over_rows(binder):
             lines, _ = self.domain_loop(binder, scope, var)
             return lines, var
+        domain = untag(binder.domain)
         return [f"items_{var} = {self.expr(domain, scope, self.type_of(domain))}",
                 f"for at_{var} in range(len(items_{var})):", f"    {var} = items_{var}[at_{var}]"], f"at_{var}"
 
-    def argument_decoded(self, binders, names, bits: int, scope_class) -> list:
-        """run_ACTION's lines that decode a move's arguments into the names (a row of a list of
-        lists taken again from its domain, where the earlier arguments are bound)."""
+    def argument_code(self, binder, var: str) -> str:
+        """What an action's move codes of one argument: the value, or its row's position."""
+        return f"at_{var}" if self.over_rows(binder) else var
+
+    def argument_decoded(self, binders, names, bits: int, scope_class) -> tuple:
+        """(run_ACTION's lines, the arguments they give act_ACTION): each argument's code, or,
+        where one ranges over a list of lists, the names bound in turn (a row taken again from
+        its domain, where the earlier arguments are bound)."""
         mask = (1 << bits) - 1
+        codes = [f"(move >> {bits * k}) & {mask}" for k in range(len(binders))]
+        if not any(self.over_rows(b) for b in binders):
+            return [], codes
         lines, scope = [], scope_class()
-        for k, (binder, name) in enumerate(zip(binders, names)):
-            code = f"(move >> {bits * k}) & {mask}"
-            domain = untag(binder.domain)
-            if isinstance(domain, (ast.Name, ast.Range)) or not is_nested(self.type_of(domain)):
-                lines.append(f"{name} = {code}")
-            else:
+        for binder, name, code in zip(binders, names, codes):
+            if self.over_rows(binder):
+                domain = untag(binder.domain)
                 lines += [f"items_{name} = {self.expr(domain, scope, self.type_of(domain))}",
                           f"{name} = items_{name}[{code}]"]
+            else:
+                lines.append(f"{name} = {code}")
             scope = scope.child(**{binder.name: name})
-        return lines
+        return lines, list(names)
 
 
 NESTED_FUNCTIONS = '''
-from numba import types as numba_types  # noqa: E402
-from numba.typed import List  # noqa: E402
-
-ROW = numba_types.int64[::1]
-
 
 @njit
 def nested_empty():

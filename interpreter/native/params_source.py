@@ -4,7 +4,7 @@ a bool is written as a literal and a list as a constant array of the module (PAR
 items coded as any value in the kernel (layout.py)."""
 from __future__ import annotations
 
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import ListOf, element_type
 
 from .not_native import NotNative
 
@@ -19,9 +19,9 @@ class ParamsSource:
         if value.__class__ in (int, bool):
             return str(int(value))
         t = self.type_of(node)
-        if value.__class__ is not list or not strip_optional(t).startswith("list["):
+        if value.__class__ is not list or not isinstance(t.without_none(), ListOf):
             raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
-        element = element_of(strip_optional(t))
+        element = element_type(t)
         codes = [self.code_of(item, element, node.span) for item in value]
         self.list_params[name] = codes
         return f"PARAM_{name}"

@@ -12,7 +12,7 @@ its number, a bool 0/1, an int as it is (one outside 0..TEAM_CODES: played in Py
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT, PLAYER, named_type
 
 from .not_native import NotNative
 
@@ -42,9 +42,9 @@ class TeamsSource:
             return
         if self.players > MOST_TEAM_PLAYERS:
             raise NotNative(f"teams of more than {MOST_TEAM_PLAYERS} players", field.span)
-        t = strip_optional(self.type_of(field.expr))
-        if t not in ("int", "bool", "Player") and t not in self.game.enum_members:
-            raise NotNative(f"teams of type {t}", field.expr.span)
+        t = self.type_of(field.expr).without_none()
+        if t not in (INT, BOOL, PLAYER) and named_type(t) not in self.game.enum_members:
+            raise NotNative(f"teams of type {t.text}", field.expr.span)
         scope = scope_class({field.player_name: "p"})
         none = self.none_of(self.type_of(field.expr))
         self.define("def team_of(S, cur, p):", [f"return {self.expr(field.expr, scope, self.type_of(field.expr))}"])
@@ -92,10 +92,10 @@ def outcome_of(game, mask: int) -> dict:
 def team_label(game, code: int) -> str:
     """The label of a team's code (runtime.values.plain_label of the engine's value)."""
     from ..runtime.values import plain_label
-    t = strip_optional(game.compiler.checked.type_of(untag(teams_expression(game))).text)
-    if t in game.enum_members:
-        return plain_label(game.enum_members[t][code])
-    if t == "bool":
+    t = game.compiler.checked.type_of(untag(teams_expression(game))).without_none()
+    if named_type(t) in game.enum_members:
+        return plain_label(game.enum_members[named_type(t)][code])
+    if t == BOOL:
         return plain_label(bool(code))
     return plain_label(code)
 
