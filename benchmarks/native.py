@@ -9,7 +9,7 @@ times of the anchors and kernels reported apart.
     python benchmarks/native.py --only backgammon        the configurations whose name holds a word
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
-hearts, goofspiel, the card games, Continents and its variants) are
+hearts, goofspiel, the card games, Continents, Titicaca and their variants, The Resistance, Solstis) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -50,6 +50,7 @@ KERNEL_GAMES.update({         # (the card games: components and zones; name, opt
     **{f"titicaca {p}p": ("titicaca", (), p) for p in (2, 3, 5)},
     "titicaca-wide 4p": ("variants/titicaca-wide", (), 4)})
 KERNEL_GAMES.update({f"the-resistance {p}p": ("the-resistance", (), p) for p in (5, 7, 10)})     # (teams)
+KERNEL_GAMES.update({"solstis": ("solstis", (), 2), "solstis --option discovery": ("solstis", ("discovery",), 2)})
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 

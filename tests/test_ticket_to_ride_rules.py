@@ -535,3 +535,34 @@ def test_TR16_ismcts_and_random_bots_play_a_whole_game():
         state.apply(move)
         assert state.broken_invariants() == []
     assert state.winners and searched == 12
+
+
+# ---- a simple strategy beats random play ----
+def greedy(state) -> str:
+    """Claim the longest route it can (with the fewest locomotives), else draw blind; keep as
+    few tickets as allowed and never draw more. Reads only the mover's own legal moves."""
+    moves = state.legal_move_names()
+    claims = [m for m in moves if m.startswith("claim ")]
+    if claims:
+        def spent(move):
+            coloured, locomotives = re.search(r"with (\d+) \w+ and (\d+) locomotives", move).groups()
+            return int(coloured) + int(locomotives), -int(locomotives)
+        return max(claims, key=spent)
+    for wanted in ("draw from the deck", "pass"):
+        if wanted in moves:
+            return wanted
+    return next((m for m in moves if m != "draw destination tickets"), moves[0])
+
+
+@pytest.mark.slow
+def test_TR09_claiming_long_routes_and_few_tickets_beats_random_play():
+    game = load_game(str(RULES), (), 2)[0]
+    wins = 0
+    games = 30
+    for seed in range(games):
+        state, rng = game.new_initial_state(seed), random.Random(seed)
+        seat = 1 + seed % 2                              # the strategy plays each seat
+        while not state.is_terminal():
+            state.apply(greedy(state) if state.current_player() == seat else rng.choice(state.legal_moves()))
+        wins += state.winners == [seat]
+    assert wins >= 0.8 * games, wins
