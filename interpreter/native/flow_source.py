@@ -16,7 +16,7 @@ from ..runtime.values import LOOP_CAP
 from .not_native import NotNative
 from .recursion import DEPTHS, recursive_groups
 
-STOPS = ["if S[TERMINAL] or S[ERROR]:", "    return"]        # after a call that may finish the game
+STOPS = ["if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]     # after a call that may finish or stop the game
 
 
 def indented(lines: list) -> list:
@@ -28,11 +28,12 @@ class FlowSource:
     fresh, type_of and the Scope class)."""
 
     def procedures(self, scope_class) -> None:
-        """proc_NAME(S, cur, its parameters): a procedure's body as effects (no decision in it)."""
+        """proc_NAME(S, cur, its parameters): a procedure's body as effects (and the decision's
+        arrays where it decides: decisions_source.py)."""
         for proc in self.program.of_kind(ast.Procedure):
             for suffix in self.copies(proc.name):
                 scope = scope_class({p.name: f"L_{p.name}" for p in proc.parameters})
-                self.define(f"def proc_{proc.name}{suffix}(S, cur{scope.params()}):",
+                self.define(f"def proc_{proc.name}{suffix}(S, cur{scope.params()}{self.decision_arguments(proc.name)}):",
                             self.block(proc.body, scope, flow=False))
 
     # ---- triggers ----------------------------------------------------------------------------
@@ -110,7 +111,10 @@ class FlowSource:
         suffix = self.callee_suffix(name)
         if suffix is None:
             return ["S[ERROR] = 1"]
-        return [f"proc_{name}{suffix}({state}, cur{arguments})"]
+        deciding = self.decision_arguments(name)
+        if deciding and state != "S":
+            raise NotNative(f"{name} decides: it cannot run on a copy of the state", None)
+        return [f"proc_{name}{suffix}({state}, cur{arguments}{deciding})"]
 
     def procedure_named(self, name: str, span):
         found = self.program.get(name)
@@ -256,7 +260,10 @@ class FlowSource:
         raise NotNative("a real computed by other than one division of ints", node.span)
 
     def pick_from(self, node, scope) -> str:
-        """pick(a list): one of its items from the game's own stream (none: an empty list)."""
+        """pick(a list or a zone, bottom first): one of its items from the game's own stream
+        (none: an empty list)."""
+        if self.is_zone(node.arguments[0], scope):
+            return f"pick_item(S, {self.sequence(node.arguments[0], scope)}, -1)"
         t = self.type_of(node.arguments[0])
         if not t.startswith("list["):
             raise NotNative(f"pick of a {t}", node.span)

@@ -22,6 +22,9 @@ from referee.dsl.types import element_of, strip_optional, written
 from referee.dsl.visitor import Visitor
 
 from .board_tables import BoardTables
+from .decisions_source import DecisionsSource
+from .subsets_source import SubsetsSource
+from .values_source import VALUE_FUNCTIONS, ValuesSource
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .lists_source import LIST_FUNCTIONS, ListsSource
@@ -59,7 +62,7 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
+class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, ZonesSource, ListsSource, Visitor):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -76,6 +79,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         self.find_recursion()
         self.actions = {a.name: (k, a) for k, a in enumerate(self.program.of_kind(ast.Action))}
         self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
+        self.find_decisions()
         self.vars: dict[str, VarSlot] = {}
         self.size = 0
         self.refuse_unhandled()
@@ -196,7 +200,10 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         arguments = "".join(f", {name}" for name in names)
         self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
         apply = self.block(body, scope, flow=False)
-        self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
+        deciding = self.decision_arguments(action.name)       # (the decision's arrays, if it decides)
+        self.define(f"def act_{action.name}(S, cur{arguments}{deciding}):", apply or ["pass"])
+        if self.subsets_action(index, action, scope, deciding):
+            return
         # the moves of the action: its binders' domains nested, first binder outermost
         loop, inner_scope = [], Scope()
         for depth, (binder, name) in enumerate(zip(binders, names)):
@@ -222,7 +229,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
                             "return False"])
         mask = (1 << ARGUMENT_BITS) - 1
         decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
-        self.define(f"def run_{action.name}(S, cur, move):", [f"act_{action.name}(S, cur{decoded})"])
+        self.define(f"def run_{action.name}(S, cur, move{deciding}):", [f"act_{action.name}(S, cur{decoded}{deciding})"])
 
     def domain_loop(self, binder, scope, var: str, changing: bool = False) -> tuple:
         """(the lines of a loop over a binder's domain, how many values it has at most)."""
@@ -306,6 +313,8 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         if flow and kind is ast.Turns:
             return self.turns(node, scope)
         lines = self.flow_statement(node, scope, flow)
+        if lines is None:
+            lines = self.decision_statement(node, scope)
         if lines is not None:
             return lines
         raise NotNative(f"the statement {kind.__name__} has no native form yet", node.span)
@@ -339,8 +348,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = self.chosen_move() + self.applied_move(node)
-        apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
+        # (counted before it is played: the decisions inside its effect are the moves after it)
+        apply = self.chosen_move() + ["S[MOVES] += 1"] + self.applied_move(node)
+        apply += ["jumps = 0", "if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]
         return choose + [indent + line for line in apply]
 
     def listed_moves(self, node) -> list:
@@ -363,7 +373,7 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         apply = []
         for name in node.actions:
             index = self.actions[name][0]
-            apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
+            apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move{self.decision_arguments(name)})"]
         return apply + self.after_move()
 
     def turns(self, node, scope) -> list:
@@ -449,10 +459,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
         if name == "num_players":
             return "PLAYERS"
         if name in self.game.params:
-            value = self.game.params[name]
-            if value.__class__ not in (int, bool):
-                raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)
-            return str(int(value))
+            return self.param_value(name, node.span)
+        if name == "players":
+            return self.visit_players_name()
         if name in self.game.types.options:
             return str(name in self.game.options)
         if name in self.vars and not self.vars[name].axes:
@@ -564,6 +573,9 @@ class KernelSource(FlowSource, ZonesSource, ListsSource, Visitor):
                 raise NotNative("can_play of other than an action", node.span)
             player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
+        valued = self.value_call(node, scope)
+        if valued is not None:
+            return valued
         zoned = self.zone_call(node, scope)
         return zoned if zoned is not None else self.boards.call(self, node, scope)
 
@@ -616,7 +628,7 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + driver(source)
+    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + VALUE_FUNCTIONS + driver(source)
 
 
 def driver(source: KernelSource) -> str:
