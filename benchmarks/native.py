@@ -9,7 +9,7 @@ times of the anchors and kernels reported apart.
     python benchmarks/native.py --only backgammon        the configurations whose name holds a word
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
-hearts, goofspiel) are
+hearts, goofspiel, the card games, skull, dominion) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -43,6 +43,9 @@ KERNEL_GAMES = {"backgammon": ("backgammon", ()), "backgammon --option cube": ("
 KERNEL_GAMES.update({         # (the card games: components and zones; name, options, players)
     "kuhn-poker": ("kuhn-poker", (), 2), "leduc-poker": ("leduc-poker", (), 2),
     **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}, "hearts": ("hearts", (), 4)})
+KERNEL_GAMES.update({         # (decisions inside a step: choose, play ... by)
+    **{f"skull {p}p": ("skull", (), p) for p in (3, 4, 5, 6)},
+    **{f"dominion {p}p": ("dominion", (), p) for p in (2, 3, 4)}})
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 

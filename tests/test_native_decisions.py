@@ -1,10 +1,11 @@
-"""Decisions inside a step in native playouts (issue 24): `choose` and `play ... by` drawn as the
-Python engine's RandomBot draws them, each a move (counted, stopped at max_moves, in analyze's
-trail as "(choice)"), and what they need besides: a list of cards as a move's argument
+"""Decisions inside a step in native playouts (issue 24): `choose`, `play ... by` and `respond`
+drawn as the Python engine's RandomBot draws them, each a move (counted, stopped at max_moves, in
+analyze's trail as "(choice)"), and what they need besides: a list of cards as a move's argument
 (`subsets`), who saw what (`reveal`: a choice among identical cards is asked unless every seat
 sees them), `pick` of a zone, `index`, list params and `players` as a list.
-tests/native/decisions.rules, Skull and Dominion play the Python games, move for move. Three
-kernels are compiled here at most once per run (Numba's cache keeps them between runs)."""
+tests/native/decisions.rules, tests/native/respond.rules, Skull and Dominion play the Python
+games, move for move. Five kernels are compiled here at most once per run (Numba's cache keeps
+them between runs)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -65,6 +66,19 @@ def test_a_game_stopped_inside_a_step_is_the_python_game(decisions, seeds, max_m
     simulate stops before asking it."""
     assert decisions.records(seeds, max_moves, in_python(decisions, max_moves)) == \
         [simulate_game(decisions.game, seed, max_moves) for seed in seeds]
+
+
+def test_response_windows_play_the_python_games():
+    """tests/native/respond.rules: windows nested in a response's effect, the `else` when nobody
+    responded, players with no legal response passed over."""
+    kernel = kernel_of("tests/native/respond.rules", 3)
+    seeds = range(1, 41)
+    native = kernel.records(seeds, 10_000, in_python(kernel, 10_000))
+    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
+    assert np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+    for seed in seeds[:10]:
+        assert kernel.detailed(seed, 10_000, in_python(kernel, 10_000, True)) == \
+            simulate_game(kernel.game, seed, 10_000, details=True)
 
 
 def test_skull_and_dominion_play_the_python_games(game_with_decisions):

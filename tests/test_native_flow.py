@@ -144,8 +144,6 @@ flow {{
 
 
 @pytest.mark.parametrize("declaration, flow, line, what", [
-    ("proc ask() {\n  respond p in players where p != current { play wait }\n}", "ask()", 11,
-     "the statement Respond has no native form yet"),
     ("trigger asked when n > 3 {\n  choose k in 1..2 by current {\n    n = k\n  }\n}", "play wait", 11,
      "a trigger that decides has no native form yet"),
 ])

@@ -1,5 +1,5 @@
-"""Decisions inside a step in a native kernel (a mixin of rules_source.KernelSource): `choose`
-and `play ... by`, each a nested random choice drawn as the Python engine and its RandomBot
+"""Decisions inside a step in a native kernel (a mixin of rules_source.KernelSource): `choose`,
+`play ... by` and `respond`, each a nested random choice drawn as the Python engine and its RandomBot
 draw it (engine/decisions.py, runtime/steps.py `distinct_options`).
 
 A function that may decide (an action's effect, a procedure, the flow) takes the decision's
@@ -16,7 +16,9 @@ components that not every seat sees (the others would learn the chooser held ide
 `play A, B by P`: P's legal moves of those actions (listed as a turn lists them, into `buf`),
 `skip` last when optional; the move drawn runs as P, then the triggers, and the step goes on
 with the player to move as before. A play by P with no legal move is a dead end (Python's
-error): the game is played in Python.
+error): the game is played in Python. `respond p in ORDER { play A }`: each player in turn
+asked as by `play optional` (one with no legal move passed over), the first who plays closing
+the window, the `else` block when nobody did.
 """
 from __future__ import annotations
 
@@ -56,7 +58,7 @@ class DecisionsSource:
         for name, body in bodies.items():
             nodes = list(ast.walk(body))
             calls[name] = {n.name for n in nodes if isinstance(n, ast.CallStatement)}
-            plays[name] = {a for n in nodes if isinstance(n, ast.PlayBy) for a in n.actions}
+            plays[name] = {a for n in nodes if isinstance(n, (ast.PlayBy, ast.Play)) for a in n.actions}  # (a respond's play)
             if any(isinstance(n, DECIDING) for n in nodes):
                 direct.add(name)
         deciding = set(direct)
@@ -115,6 +117,8 @@ class DecisionsSource:
             return self.choose(node, scope)
         if isinstance(node, ast.PlayBy):
             return self.play_by(node, scope)
+        if isinstance(node, ast.Respond):
+            return self.respond(node, scope)
         return None
 
     # ---- the draw ----------------------------------------------------------------------------
@@ -134,25 +138,51 @@ class DecisionsSource:
         value = self.expr(node, scope, "Player") if node is not None else "cur"
         return [f"{seat} = {value}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return"], seat
 
-    # ---- play ... by -------------------------------------------------------------------------
+    # ---- play ... by, respond ----------------------------------------------------------------
     def play_by(self, node, scope) -> list:
         """`play A, B by P` (decisions.decision_steps)."""
-        for name in node.actions:
-            if name not in self.actions:
-                raise NotNative(f"play {name}", node.span)
         lines, seat = self.seat_checked(node.player, scope)
+        return lines + self.asked_play(node.actions, seat, node.optional, node.span)
+
+    def respond(self, node, scope) -> list:
+        """`respond p in ORDER where C { play A } else { BODY }` (decisions.respond_steps): the
+        players found first; each in turn asked as by `play optional`, the first who plays
+        closing the window; the else block when nobody did."""
+        play = untag(node.body[0])
+        var, order, count, k, responded = (self.fresh(p) for p in ("L_", "order", "count", "k", "responded"))
+        loop, capacity = self.domain_loop(node.binder, scope, var)
+        inner = scope.child(**{node.binder.name: var})
+        where = [f"if not ({self.expr(node.binder.condition, inner, 'bool')}):", "    continue"] \
+            if node.binder.condition is not None else []
+        seat = self.fresh("seat")
+        asked = [f"{seat} = {order}[{k}]", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
+                 *self.asked_play(play.actions, seat, True, node.span, responded), f"if {responded}:", "    break"]
+        lines = [*loop[:-1], f"{order} = np.empty({capacity}, dtype=np.int64)", f"{count} = 0", loop[-1],
+                 *indented(where + [f"{order}[{count}] = {var}", f"{count} += 1"]),
+                 f"{responded} = False", f"for {k} in range({count}):", *indented(asked)]
+        if node.orelse:
+            lines += [f"if not {responded}:", *indented(self.block(node.orelse, scope, flow=False))]
+        return lines
+
+    def asked_play(self, actions, seat: str, optional: bool, span, responded: str = "") -> list:
+        """`seat` plays one of its legal moves of the actions, listed into buf (none: a dead end,
+        or passed over when optional, as is the skip, drawn last); `responded` set if it played."""
+        for name in actions:
+            if name not in self.actions:
+                raise NotNative(f"play {name}", span)
         listed, chosen, saved = self.fresh("listed"), self.fresh("chosen"), self.fresh("before")
-        lines += [f"S[CURRENT] = {seat}"]
+        lines = [f"S[CURRENT] = {seat}"]
         lines += [f"{listed} = moves_{name}(S, {seat}, buf, {'0' if k == 0 else listed})"
-                  for k, name in enumerate(node.actions)]
+                  for k, name in enumerate(actions)]
         lines += ["if S[ERROR]:", "    return", f"if {listed} == 0:", "    S[CURRENT] = cur"]
-        lines += [] if node.optional else ["    S[ERROR] = 1", "    return"]
+        lines += [] if optional else ["    S[ERROR] = 1", "    return"]
         played = ["move = buf[" + chosen + "]", "kind = move // MOVE_BASE", f"{saved} = cur", f"cur = {seat}"]
-        for name in node.actions:
+        played += [f"{responded} = True"] if responded else []
+        for name in actions:
             index = self.actions[name][0]
             played += [f"if kind == {index}:", f"    run_{name}(S, cur, move{self.decision_arguments(name)})"]
         played += [*self.after_move(), *STOPPED_HERE, f"cur = {saved}"]
-        asked = self.decided(f"{listed} + 1" if node.optional else listed, seat, chosen)
+        asked = self.decided(f"{listed} + 1" if optional else listed, seat, chosen)
         asked += [f"if {chosen} < {listed}:", *indented(played), "S[CURRENT] = cur"]
         return lines + ["else:", *indented(asked)]
 
