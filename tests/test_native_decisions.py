@@ -4,8 +4,10 @@ analyze's trail as "(choice)"), and what they need besides: a list of cards as a
 (`subsets`), who saw what (`reveal`: a choice among identical cards is asked unless every seat
 sees them), `pick` of a zone, `index`, list params and `players` as a list.
 tests/native/decisions.rules, tests/native/respond.rules, Skull and Dominion play the Python
-games, move for move. Five kernels are compiled here at most once per run (Numba's cache keeps
+games, move for move. Six kernels are compiled here at most once per run (Numba's cache keeps
 them between runs)."""
+import random
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -79,6 +81,31 @@ def test_response_windows_play_the_python_games():
     for seed in seeds[:10]:
         assert kernel.detailed(seed, 10_000, in_python(kernel, 10_000, True)) == \
             simulate_game(kernel.game, seed, 10_000, details=True)
+
+
+def test_search_bots_playouts_with_decisions_are_the_python_playouts():
+    """A rollout kernel (rollout_source.py) draws the decisions inside its moves from the bot's
+    generator as bots.playout does: the same returns, the generator left where Python leaves it
+    (max_moves reached inside a step too)."""
+    from referee.interpreter.native.rollouts import rollouts_of
+    from referee.interpreter.play.bots import RandomBot, playout
+    game, _, _ = load_game("tests/native/respond.rules", players=3)
+    rollouts = rollouts_of(game)
+    played = 0
+    for seed in range(20):
+        s, bot = game.new_initial_state(seed), RandomBot(seed)
+        for _ in range(seed % 5):
+            s.apply(bot.choose(s))
+        for max_moves in (3, 1_000):
+            native_rng, python_rng = random.Random(seed), random.Random(seed)
+            native = rollouts.returns(s.clone(), native_rng, max_moves)
+            if native is None:          # (a state stopped at a decision: Python plays it)
+                assert s.pending is not None
+                continue
+            assert native == playout(s.clone(), python_rng, max_moves)
+            assert native_rng.getstate() == python_rng.getstate()
+            played += 1
+    assert played > 20
 
 
 def test_skull_and_dominion_play_the_python_games(game_with_decisions):
