@@ -62,7 +62,7 @@ class SubsetsSource:
                      "    at = np.arange(size)", "    while True:", "        cards = items[at]",
                      f"        if legal_{name}(S, cur, cards):",
                      "            first = first_alike(labels, at)",
-                     "            if first[0] < 0:",
+                     "            if (first == at).all():",
                      "                if n >= MOST_MOVES:", "                    S[ERROR] = 1", "                    return n",
                      f"                buf[n] = {index * (1 << MASK_BITS)} + mask_of(at)", "                n += 1",
                      "            else:",
@@ -91,11 +91,10 @@ class SubsetsSource:
                      "if k < 0:", "    return False", "at[k] += 1", "for j in range(k + 1, size):",
                      "    at[j] = at[j - 1] + 1", "return True"])
         self.define("def first_alike(labels, at):",
-                    ['"""The first positions whose labels are those of `at`, in order ([-1] if `at` is the first)."""',
-                     "first = np.empty(len(at), dtype=np.int64)", "q, same = 0, True", "for k in range(len(at)):",
-                     "    while labels[q] != labels[at[k]]:", "        q += 1", "    first[k] = q",
-                     "    same = same and q == at[k]", "    q += 1",
-                     "if same:", "    first[:1] = -1", "return first"])
+                    ['"""The first positions whose labels are those of `at`, in order (the greedy match)."""',
+                     "first = np.empty(len(at), dtype=np.int64)", "q = 0", "for k in range(len(at)):",
+                     "    while labels[q] != labels[at[k]]:", "        q += 1", "    first[k] = q", "    q += 1",
+                     "return first"])
         self.define("def identical(a, b):",
                     ["for k in range(len(a)):", "    if SAME_CLASS[a[k]] != SAME_CLASS[b[k]]:", "        return False",
                      "return True"])
