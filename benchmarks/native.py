@@ -9,7 +9,8 @@ times of the anchors and kernels reported apart.
     python benchmarks/native.py --only backgammon        the configurations whose name holds a word
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
-hearts, goofspiel, the card games, skull, dominion) are
+hearts, goofspiel, the card games, Continents, Titicaca and their variants, The Resistance, Solstis,
+skull, dominion) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -42,7 +43,15 @@ KERNEL_GAMES = {"backgammon": ("backgammon", ()), "backgammon --option cube": ("
                 "hearts": ("hearts", ()), "goofspiel": ("goofspiel", ())}
 KERNEL_GAMES.update({         # (the card games: components and zones; name, options, players)
     "kuhn-poker": ("kuhn-poker", (), 2), "leduc-poker": ("leduc-poker", (), 2),
-    **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}, "hearts": ("hearts", (), 4)})
+    **{f"love-letter {p}p": ("love-letter", (), p) for p in (2, 3, 4)}, "hearts": ("hearts", (), 4),
+    **{f"continents {p}p": ("continents", (), p) for p in (2, 4, 6)},
+    "continents 4p --option normal": ("continents", ("normal",), 4),
+    "continents-four-cards 3p": ("variants/continents-four-cards", (), 3),
+    "continents-six-places 3p": ("variants/continents-six-places", (), 3),
+    **{f"titicaca {p}p": ("titicaca", (), p) for p in (2, 3, 5)},
+    "titicaca-wide 4p": ("variants/titicaca-wide", (), 4)})
+KERNEL_GAMES.update({f"the-resistance {p}p": ("the-resistance", (), p) for p in (5, 7, 10)})     # (teams)
+KERNEL_GAMES.update({"solstis": ("solstis", (), 2), "solstis --option discovery": ("solstis", ("discovery",), 2)})
 KERNEL_GAMES.update({         # (decisions inside a step: choose, play ... by)
     **{f"skull {p}p": ("skull", (), p) for p in (3, 4, 5, 6)},
     **{f"dominion {p}p": ("dominion", (), p) for p in (2, 3, 4)}})

@@ -159,6 +159,7 @@ class Component:
     name: str
     fields: tuple
     label: Optional[str]
+    maximum: Any = None         # `max N`: how many of the type there may be; a type with one may be created in play
 
 
 @node
@@ -219,6 +220,33 @@ class LegendEntry:
     span: Span
     symbol: str
     inits: tuple
+
+
+@node
+class PlacesShape:
+    span: Span
+    places: tuple               # of Place, in the written order (the board's order)
+
+
+@node
+class Place:
+    span: Span
+    name: str
+
+
+@node
+class RoutesShape:
+    span: Span
+    places: str                 # the places board the routes join
+    routes: tuple               # of Route, in the written order
+
+
+@node
+class Route:
+    span: Span
+    start: Place
+    end: Place
+    inits: tuple                # its attributes (each route gives the same ones)
 
 
 @node

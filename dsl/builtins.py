@@ -14,6 +14,9 @@ BUILTIN_VALUES = {
     **{d: "Direction" for d in ("north", "north_east", "east", "south_east", "south", "south_west", "west", "north_west")},
 }
 
+# the two names of the list of seats (`for p in players`, `for p in Player`)
+SEAT_LISTS = ("players", "Player")
+
 # The names of the types the language has, and words of its types that the parser reads as
 # names in places: a declaration of one would hide it (E211).
 BUILTIN_TYPES = ("int", "real", "bool", "text")
@@ -61,7 +64,9 @@ STDLIB_SIGNATURES = {
     "toward": (("cell", "Direction"), "T?"),   # the next cell in a direction, or none
     "ray": (("cell", "Direction"), "list[T]"),  # the cells from a cell in a direction to the edge, nearest first
     "between": (("cell", "cell"), "list[T]"),   # the cells strictly between two cells on a line
-    "distance": (("cell", "cell"), "int"),      # steps from cell to cell: king moves on a grid, hex steps on a map
+    "distance": (("cell", "cell"), "int"),      # steps from cell to cell: king moves on a grid, hex steps on a map (on places: routes, or none)
+    # maps of places and routes
+    "connected": (("cell", "cell", "list"), "bool"),  # whether a chain of the routes (arg 3) joins the places
 }
 
 # the functions whose last arguments may be left out: name -> how many it takes at least

@@ -19,12 +19,14 @@ from .symbols import Scope, Symbols
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
 from .types import (ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, is_set, list_of, may_be_none, optional, set_of,
-                    strip_optional)
+                    strip_optional, type_of)
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
 # the direction functions: they take cells, their cell results are of the first cell's board
 GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "distance")
+# the functions of a board's rows and columns, which a map of places and routes has not
+LINES_AND_DIRECTIONS = ("surrounding", "directions", "toward", "ray", "between", "has_line", "squares")
 
 
 class Checker(Visitor):
@@ -42,6 +44,7 @@ class Checker(Visitor):
         self.boards, self.zones, self.vars, self.params = symbols.boards, symbols.zones, symbols.vars, symbols.params
         self.options, self.functions, self.procedures = symbols.options, symbols.functions, symbols.procedures
         self.actions, self.changed_attributes = symbols.actions, symbols.changed_attributes
+        self.places = symbols.places
         self.board_cache = {}
         self.argument_types = {}      # (action, argument) -> its type, found by check_actions
         self.label_expressions = {}   # (action, the text inside {...}) -> the expression of a label
@@ -88,6 +91,8 @@ class Checker(Visitor):
             names[name] = list_of(name)
         for name in self.boards:
             names[name] = list_of(name)
+        for place, board in self.places.items():
+            names[place] = board
         for member, enum in self.members.items():
             names[member] = enum
         for name in self.options:
@@ -214,7 +219,7 @@ class Checker(Visitor):
 
     def visit_Compare(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        if node.op in ("<", ">", "<=", ">=") and ordered_enum(a, b, self.enums) is None:
+        if node.op in ("<", ">", "<=", ">=") and ordered_enum(type_of(a), type_of(b), self.enums) is None:
             for t, side in ((a, node.left), (b, node.right)):
                 if strip_optional(t) not in NUMBERS:
                     self.error("E303", f"'{node.op}' compares numbers or members of one enum, but this is "
@@ -293,7 +298,15 @@ class Checker(Visitor):
         if name not in self.board_cache:
             board = self.boards[name]
             fields, typed = {"row": "int", "col": "int"}, []
-            if isinstance(board.shape, ast.HexShape):
+            if isinstance(board.shape, ast.PlacesShape):
+                fields = {}
+            elif isinstance(board.shape, ast.RoutesShape):
+                fields = {"ends": list_of(board.shape.places)}
+                for route in board.shape.routes:
+                    for init in route.inits:
+                        typed.append((init, self.expr(init.value, self.globals)))
+                        fields.setdefault(init.name, typed[-1][1])
+            elif isinstance(board.shape, ast.HexShape):
                 fields = {"row": "int", "col": "int", "number": "int?"}
                 for entry in board.shape.legend:
                     for init in entry.inits:
@@ -421,9 +434,19 @@ class Checker(Visitor):
                     self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
                 elif expected == "Direction" and not compatible(given, expected):
                     self.error("E303", f"{node.name} takes a Direction here, not {describe(given)}", arg.span)
-                elif expected == "cell" and node.name in GEOMETRY_BY_CELL and given != "none" \
+                elif expected == "cell" and node.name in (*GEOMETRY_BY_CELL, "connected") and given != "none" \
                         and strip_optional(given) not in self.boards and given != ANY:
                     self.error("E303", f"{node.name} takes a cell of a board here, not {describe(given)}", arg.span)
+            if node.name in LINES_AND_DIRECTIONS and self.map_kind(element_of(first) if first.startswith("list[")
+                                                                   else first) is not None:
+                self.error("E226", f"{node.name} works on a grid or a hex map: a map of places and routes has no "
+                                   "lines, directions or squares", node.span,
+                           "on a map: neighbors, adjacent, distance, reachable, groups, connected, longest_trail")
+            if node.name == "connected":
+                self.routes_of(args[2] if len(args) > 2 else ANY, node.arguments[2] if len(args) > 2 else node, "connected",
+                               strip_optional(first))
+            if node.name == "distance" and self.map_kind(first) is not None:
+                return "int?"        # (no route may join them)
             element = element_of(first) if first != ANY else ANY
             if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
                 element = strip_optional(first)
@@ -437,6 +460,24 @@ class Checker(Visitor):
         candidates = set(self.functions) | set(STDLIB_SIGNATURES) | set(self.boards)
         self.error("E204", f"unknown function '{node.name}'", node.span, did_you_mean(node.name, candidates))
         return ANY
+
+    def map_kind(self, t: str):
+        """PlacesShape or RoutesShape when t is a place or a route, else None."""
+        board = self.boards.get(strip_optional(t))
+        return type(board.shape) if board is not None and isinstance(board.shape, (ast.PlacesShape, ast.RoutesShape)) \
+            else None
+
+    def routes_of(self, t: str, node, what: str, places: str = ANY):
+        """E226 unless t is a route (or a list of routes) of a routes board, between places of type `places`."""
+        route = strip_optional(element_of(t) if t.startswith("list[") else t)
+        if t == ANY or route == ANY:
+            return
+        if self.map_kind(route) is not ast.RoutesShape or not (t.startswith("list[") or what == "longest_trail"):
+            self.error("E226", f"{what} takes routes (of a routes board), not {describe(t)}", node.span,
+                       "e.g. filter(r in Route where owner[r] == p)" if what == "connected" else None)
+        elif places not in (ANY, self.boards[route].shape.places):
+            self.error("E226", f"the routes of {route} join places of {self.boards[route].shape.places}, not of {places}",
+                       node.span)
 
     def member_index(self, given: str, node) -> str:
         """index(m): m a member of an enum (or none: then the index is none)."""
@@ -505,6 +546,11 @@ class Checker(Visitor):
             return list_of(body or element)
         if kind == "first":
             return optional(element)
+        if kind == "longest_trail":
+            self.routes_of(element, node.binder.domain, kind)
+            if body is not None and strip_optional(body) not in NUMBERS:
+                self.error("E302", f"a route's weight in longest_trail is a number, not {describe(body)}", node.value.span)
+            return REAL if body is not None and strip_optional(body) == REAL else "int"
         if kind in ("sum", "max", "min"):
             value = body or element
             if strip_optional(value) not in NUMBERS:
@@ -537,9 +583,12 @@ class Checker(Visitor):
                 self.error("E407", f"'{keyword(inner)}' may only be used in the flow section", inner.span,
                            f"elsewhere, name who plays: 'play {', '.join(inner.actions)} by current'"
                            if isinstance(inner, ast.Play) else None)
-            if isinstance(inner, ast.Create) and where != "setup":
-                self.error("E407", "components may only be created in the setup section", inner.span,
-                           "components are fixed once the game starts, so that none appears or vanishes")
+            if isinstance(inner, ast.Create) and where != "setup" and inner.type_name in self.components \
+                    and self.components[inner.type_name].maximum is None:
+                self.error("E407", f"components of {inner.type_name} may only be created in the setup section: "
+                                   "its declaration sets no maximum", inner.span,
+                           f"a type created in play says how many there may be: component {inner.type_name} "
+                           "{ ... } max N")
             if where == "setup":
                 self.no_choice_in_setup(inner)
             self.statement(inner, scope, where)
@@ -570,7 +619,7 @@ class Checker(Visitor):
         """A local (let, binder, parameter) may not take the name of a declaration: it would
         hide it, and a write meant for one would go to the other."""
         kinds = (("a component type", self.components), ("a board", self.boards), ("an enum", self.enums),
-                 ("a value of an enum", self.members), ("a zone", self.zones), ("a variable", self.vars),
+                 ("a value of an enum", self.members), ("a place", self.places), ("a zone", self.zones), ("a variable", self.vars),
                  ("a parameter", self.params), ("an option", self.options), ("a function", self.functions),
                  ("a procedure", self.procedures), ("an action", self.actions), ("a built-in name", BUILTIN_VALUES))
         for what, names in kinds:

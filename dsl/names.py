@@ -260,6 +260,8 @@ class Resolver(Visitor):
             return ("global", name)
         if name in self.members:
             return ("member", name)
+        if name in self.symbols.places:
+            return ("place", name)
         if name in BUILTIN_VALUES or name in STDLIB_SIGNATURES or name in BUILTIN_TYPES or name == "can_play":
             return ("builtin", name)
         return None
@@ -370,6 +372,15 @@ class Resolver(Visitor):
             self.visit((shape.rows, shape.cols), scope)
             cell = scope.child(row=("builtin", "row"), col=("builtin", "col"))
             self.visit(shape.condition, cell)
+        elif isinstance(shape, ast.PlacesShape):
+            return          # (its places are declared by build_index)
+        elif isinstance(shape, ast.RoutesShape):
+            self.use_name(shape.span, shape.places, scope)
+            for route in shape.routes:
+                for end in (route.start, route.end):
+                    self.use(end.span, self.key_of(end.name, scope))
+                for init in route.inits:
+                    self.visit(init.value, scope)
         else:
             for entry in shape.legend:
                 for init in entry.inits:
@@ -565,6 +576,8 @@ def declare_globals(index: Index, file: str, module: ast.Module, tokens: Tokens)
         index.add(Occurrence(span, key, declares=True))
         if isinstance(inner, ast.Enum):
             declare_members(index, text, inner, tokens, after=span)
+        if isinstance(inner, ast.Board) and isinstance(inner.shape, ast.PlacesShape):
+            declare_places(index, inner, tokens)
         declare_attributes(index, inner, tokens)
 
 
@@ -579,6 +592,14 @@ def declare_members(index: Index, text: str, enum: ast.Enum, tokens: Tokens, aft
             after = at
 
 
+def declare_places(index: Index, board: ast.Board, tokens: Tokens):
+    for place in board.shape.places:
+        key = ("place", place.name)
+        index.symbols.setdefault(key, Symbol(key, place.name, "place", board.name, header(tokens, board.span),
+                                             declaration=place.span))
+        index.add(Occurrence(place.span, key, declares=True))
+
+
 def declare_attributes(index: Index, declaration, tokens: Tokens):
     """The attributes a component declares, or the legend of a hex map gives its cells."""
     checker = index.checked.typer
@@ -587,6 +608,9 @@ def declare_attributes(index: Index, declaration, tokens: Tokens):
     elif isinstance(declaration, ast.Board) and isinstance(declaration.shape, ast.HexShape):
         attributes = checker.board_fields(declaration.name)
         fields = [(i, attributes.get(i.name)) for entry in declaration.shape.legend for i in entry.inits]
+    elif isinstance(declaration, ast.Board) and isinstance(declaration.shape, ast.RoutesShape):
+        attributes = checker.board_fields(declaration.name)
+        fields = [(i, attributes.get(i.name)) for route in declaration.shape.routes for i in route.inits]
     else:
         return
     for field, field_type in fields:
@@ -823,8 +847,8 @@ def completions(index: Index, file: str, line: int, column: int, written: str = 
             symbol = index.symbols[local.key]
             found.setdefault(local.name, Completion(local.name, symbol.kind, type_text(symbol.type)))
     for key, symbol in index.symbols.items():
-        if key[0] in ("global", "member"):
-            detail = symbol.header if key[0] == "global" else f"member of {symbol.type}"
+        if key[0] in ("global", "member", "place"):
+            detail = symbol.header if key[0] == "global" else f"{key[0]} of {symbol.type}"
             found.setdefault(symbol.name, Completion(symbol.name, symbol.kind, detail or ""))
     for name in [*BUILTIN_VALUES, *STDLIB_SIGNATURES, "can_play"]:
         symbol = symbol_of(index, ("builtin", name))

@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Optional
 
-from .types import ANY, strip_optional
+from .types import UNKNOWN, Named, NoneValue, Type
 
 
-def ordered_enum(a: str, b: str, enums: Iterable[str]) -> Optional[str]:
+def ordered_enum(a: Type, b: Type, enums: Iterable[str]) -> Optional[str]:
     """The enum both sides are members of (either may be none, or of a type not known), or None
     when they are not members of one enum."""
-    found = {strip_optional(t) for t in (a, b)} - {ANY, "none"}
+    found = {t.without_none() for t in (a, b)} - {UNKNOWN, NoneValue()}
     if len(found) == 1:
         (enum,) = found
-        return enum if enum in enums else None
+        return enum.name if isinstance(enum, Named) and enum.name in enums else None
     return None
 
 

@@ -56,6 +56,7 @@ class Symbols:
     procedures: dict
     actions: dict
     changed_attributes: set     # the component attributes that statements change (x.a = ...)
+    places: dict = attrs.field(factory=dict)   # a place of a places board -> that board's name
 
     @classmethod
     def of(cls, program: Program) -> "Symbols":
@@ -74,4 +75,15 @@ class Symbols:
                    functions={f.name: f for f in program.of_kind(ast.Function)},
                    procedures={p.name: p for p in program.of_kind(ast.Procedure)},
                    actions={a.name: a for a in program.of_kind(ast.Action)},
-                   changed_attributes=changed)
+                   changed_attributes=changed, places=places_of(program))
+
+
+def places_of(program: Program) -> dict:
+    """Each place of a `places` board -> the board's name (the first board naming it: a place
+    named twice is the checker's E223)."""
+    places: dict = {}
+    for board in program.of_kind(ast.Board):
+        if isinstance(board.shape, ast.PlacesShape):
+            for place in board.shape.places:
+                places.setdefault(place.name, board.name)
+    return places

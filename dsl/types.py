@@ -7,7 +7,9 @@ written as ('int', 'Card?', 'list[Player]', 'set[int]', 'zone[Card]': the checke
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Optional
+
+from . import ast
 
 if TYPE_CHECKING:      # (the type checker knows attrs' classes, not the syntax tree's helper)
     from attrs import frozen as value_class
@@ -207,6 +209,23 @@ class OptionalOf(Type):
 
 UNKNOWN = Unknown()
 INT, BOOL, PLAYER, TEXT = Named("int"), Named("bool"), Named("Player"), Named("text")
+FRACTION = Real()
+OWNER = OptionalOf(PLAYER)         # the type of every component's owner: a seat, or none
+
+
+def named_type(t: Type) -> Optional[str]:
+    """The name of a named type, none stripped ('Card' of Card and of Card?); None for any other
+    type (a list, a fraction, none, one not known)."""
+    t = t.without_none()
+    return t.name if isinstance(t, Named) else None
+
+
+def names_in(t: Type) -> frozenset:
+    """The names a type holds, its elements' too ('list[Square]?' -> {'Square'})."""
+    t = t.without_none()
+    if isinstance(t, Named):
+        return frozenset((t.name,))
+    return names_in(t.element) if isinstance(t, (ListOf, ZoneOf, SetOf)) else frozenset()
 
 
 def element_type(t: Type) -> Type:
@@ -234,3 +253,17 @@ def type_of(text: str) -> Type:
     if text == REAL:
         return Real()
     return Named(text)
+
+
+def written_type(node: Any) -> Type:
+    """The Type a declaration writes (`int`, `Card?`, `list of Card`, `set of int`), as written:
+    not checked (the checker's `type_name` says whether its names are known); unknown of none."""
+    if node is None:
+        return UNKNOWN
+    if isinstance(node, ast.NamedType):
+        return type_of(node.name)
+    if isinstance(node, ast.OptionalType):
+        return OptionalOf(type_of(node.name))
+    if isinstance(node, ast.SetType):
+        return SetOf(written_type(node.element))
+    return ListOf(written_type(node.element))

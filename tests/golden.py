@@ -40,6 +40,7 @@ PLAYTHROUGHS = {
     "games/the-resistance.rules#10p": (10, (), 73),
     "games/dominion.rules#2p": (2, (), 79), "games/dominion.rules#4p": (4, (), 103),
     "games/skull.rules#3p": (3, (), 79), "games/skull.rules#6p": (6, (), 83),
+    "games/ticket-to-ride.rules": (2, (), 89),
 }
 VIEW_EVERY = 10
 

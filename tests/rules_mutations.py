@@ -30,6 +30,7 @@ from pathlib import Path
 
 from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic, RulesError
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER
 from referee.interpreter.engine import load_game
 from referee.interpreter.engine.params import player_range
 from referee.interpreter.tools import verify
@@ -366,7 +367,7 @@ def broken_promise(state):
         if len(indexes) != len(index_types):
             return f"{kind} {key!r} has {len(indexes)} indexes, not {len(index_types)}"
         for value, index_type in zip(indexes, index_types):
-            if value is None or (index_type == "Player" and value not in seats):
+            if value is None or (index_type == PLAYER and value not in seats):
                 return f"{kind} {key!r} is outside its declared indexes"
         return None
 
@@ -391,8 +392,8 @@ def broken_promise(state):
         problem = outside("variable", key, meta[2])
         if problem:
             return problem
-        if value is None and meta[3] in ("int", "real", "bool", "Player"):
-            return f"variable {key!r} of type {meta[3]} holds none"
+        if value is None and meta[3] in (INT, FRACTION, BOOL, PLAYER):
+            return f"variable {key!r} of type {meta[3].text} holds none"
         if meta[3] == "Player" and value not in seats:
             return f"variable {key!r} of type Player holds {value!r}"
     return None

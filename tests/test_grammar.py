@@ -118,6 +118,8 @@ board Cell: grid 3 by 3
 board Hex: hexmap """
  a b
 """ { "a": { number: 1 } "b": { } }
+board Town: places { north_end, south_end, }
+board Road: routes of Town { north_end - south_end { length: 2 } north_end - south_end { } }
 fn double(x: int): int = x * 2
 proc reset(p: Player) { wins[p] = 0 }
 action take(c in hand[current] where c.value != none, d in deck) "take {c}" {

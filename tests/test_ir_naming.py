@@ -5,7 +5,8 @@ compiler takes apart answer as the type texts did."""
 import re
 
 import pytest
-from referee.dsl.types import ListOf, OptionalOf, element_of, element_type, strip_optional, type_of
+from referee.dsl.parser import parse_expression
+from referee.dsl.types import INT, ListOf, OptionalOf, element_of, element_type, strip_optional, type_of
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.lower_functions import prologue
 from referee.interpreter.compile.lower_naming import gaps_closed, identifier, or_empty
@@ -86,10 +87,12 @@ def test_the_type_values_the_compiler_takes_apart_answer_as_their_texts_did(text
     assert isinstance(t, OptionalOf) == text.endswith("?")
 
 
-def test_a_nodes_type_value_is_its_type_text_as_a_value():
+def test_a_nodes_type_value_is_the_checkers_and_a_node_the_compiler_made_is_typed_in_its_scope():
     game, _, _ = load_game(str(ROOT / "games" / "titicaca.rules"))
     compiler = game.compiler
     nodes = [node for node in compiler.checked.expressions.values() if id(node) in compiler.checked.types]
     scope = compiler.types.globals
-    assert nodes and all(compiler.type_value(n, scope).text == compiler.type_of(n, scope) for n in nodes)
-    assert all(type_of(compiler.type_of(n, scope)) == compiler.type_value(n, scope) for n in nodes)
+    assert nodes and all(compiler.type_value(n, scope) is compiler.checked.types[id(n)] for n in nodes)
+    made = parse_expression("size(players) + 1", nodes[0].span)
+    assert id(made) not in compiler.checked.types and compiler.type_value(made, scope) == INT
+    assert compiler.type_value(parse_expression("[1, 2]", nodes[0].span), scope) == ListOf(INT)

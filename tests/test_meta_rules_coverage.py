@@ -40,6 +40,7 @@ COVERED = {
     "docs/games/the-resistance.md": ("RS", "test_the_resistance_rules.py", "the-resistance.rules"),
     "docs/games/dominion.md": ("DO", "test_dominion_rules.py", "dominion.rules"),
     "docs/games/skull.md": ("SK", "test_skull_rules.py", "skull.rules"),
+    "docs/games/ticket-to-ride.md": ("TR", "test_ticket_to_ride_rules.py", "ticket-to-ride.rules"),
 }
 
 

@@ -326,3 +326,30 @@ def test_a_template_of_many_placeholders_compiles(write_rules):
     game, diagnostics, _ = load_game(str(write_rules(many)))
     assert diagnostics == []
     assert sorted(game.new_initial_state(0).legal_move_names()) == ["take " + "blue chip," * 3000, "take " + "red chip," * 3000]
+
+
+LINKED = """
+game "Pins" { players 2 }
+board Square: grid 2 by 2
+component Flag { colour: int } label "flag {colour}"
+component Pin { at: Square, by: Player, under: Flag?, spare: Square? } label "pin {at} of {by} on {under}{spare}"
+zone flags: row of Flag public
+zone box: row of Pin public
+setup {
+  create 1 Flag { colour: 3 } in flags
+  create 1 Pin { at: Square(1, 2), by: 2, under: top(flags), spare: none } in box
+}
+action take(x in box) "take {x}" {
+  x.at = Square(2, 1)
+}
+flow { turns from 1 until false { play take } }
+"""
+
+
+def test_an_attribute_that_holds_a_cell_a_player_or_a_component_shows_its_label(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(LINKED)))
+    assert diagnostics == []
+    state = game.new_initial_state(0)
+    assert state.legal_move_names() == ["take pin b1 of P2 on flag 3"]     # not the cell's number
+    state.apply("take pin b1 of P2 on flag 3")
+    assert state.legal_move_names() == ["take pin a2 of P2 on flag 3"]     # a changed attribute too

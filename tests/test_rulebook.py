@@ -28,7 +28,7 @@ def test_every_rule_of_the_rules_text_is_tagged(game, capsys):
     assert json.loads(capsys.readouterr().out)["missing"] == []
 
 
-@pytest.mark.parametrize("game", ["kuhn-poker", "leduc-poker", "goofspiel", "liars-dice", "othello", "love-letter", "hearts", "backgammon", "checkers", "the-resistance", "dominion", "skull"])
+@pytest.mark.parametrize("game", ["kuhn-poker", "leduc-poker", "goofspiel", "liars-dice", "othello", "love-letter", "hearts", "backgammon", "checkers", "the-resistance", "dominion", "skull", "ticket-to-ride"])
 @pytest.mark.slow
 def test_every_rule_of_a_classic_game_is_tagged(game, capsys):
     """The classic games keep their numbered rules in the repository, docs/games/GAME.md."""

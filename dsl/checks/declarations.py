@@ -63,6 +63,11 @@ def check_types_and_names(c: Checker):
                 c.error("E201", f"enum member '{member}' has the name of a declaration", at,
                         f"'{member}' is a member of the built-in enum {enum.name}" if built_in else None)
     for component in c.components.values():
+        if component.maximum is not None:
+            t = c.expr(component.maximum, c.globals)
+            if c.whole(t, component.maximum.span, "how many there may be") and strip_optional(t) not in ("int", ANY):
+                c.error("E302", f"how many components of {component.name} there may be is a whole number, "
+                                f"not {describe(t)}", component.maximum.span)
         for field in component.fields:
             c.type_name(field.type)
             if field.visibility not in (None, "owner", "public"):
@@ -185,7 +190,7 @@ def check_boards(c: Checker):
                     c.error("E302", "a grid's size is a number", side.span)
             if shape.condition is not None:
                 c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
-        else:
+        elif isinstance(shape, ast.HexShape):
             # a legend gives each kind of cell constant attributes, of one type per attribute
             types = {}
             for init, t in c.legend(board.name)[1]:

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Optional
 
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional, written
+from referee.dsl.types import BOOL, INT, PLAYER, ListOf, Named, OptionalOf, SetOf, element_type, named_type, written_type
 
 from ..engine import CHANCE, PUBLIC, Move, load_game
 from ..engine.views import key_label
@@ -94,7 +94,7 @@ class ActionSpace:
             lists = []
             for k in range(len(action.binders)):
                 if k not in head:
-                    items = self.binder_domain(action, k, binders[k], element_of(action.binders[k][3]))
+                    items = self.binder_domain(action, k, binders[k], element_type(action.binders[k][3]))
                     lists.append(ListBinder(k, items, offset))
                     offset += len(items) + 1
             self.lists.append(lists)
@@ -123,35 +123,37 @@ class ActionSpace:
     # ---- domains ----
     @staticmethod
     def is_list(element) -> bool:
-        return strip_optional(element).startswith("list[")
+        return isinstance(element.without_none(), ListOf)
 
     def binder_domain(self, action, k, binder_ast, element=None) -> list:
         """The values a binder (or, given `element`, an item of its list) may take in any
         state, as keys (components: their signature)."""
         name, _, _, declared = action.binders[k]
-        element = element or declared
-        optional = element.endswith("?")
-        t = strip_optional(element)
+        element = element if element is not None else declared
+        optional = isinstance(element, OptionalOf)
+        t, named = element.without_none(), named_type(element)
         game = self.game
         values = None
-        if t == "Player":
+        if t == PLAYER:
             values = list(range(1, game.num_players + 1))
-        elif t == "bool":
+        elif t == BOOL:
             values = [False, True]
-        elif t in game.enum_members:
-            values = list(game.enum_members[t])
-        elif t in game.types.boards:
-            values = list(game.static_by_type.get(t, ()))
-        elif t in game.types.components:
-            values = list(self.signatures.get(t, ()))
-        elif t == "int" and element is declared:
+        elif named in game.enum_members:
+            values = list(game.enum_members[named])
+        elif named in game.types.boards:
+            values = list(game.static_by_type.get(named, ()))
+        elif named in game.component_maximum:
+            values = list(range(game.component_maximum[named]))     # (created in play: by position, key)
+        elif named in game.types.components:
+            values = list(self.signatures.get(named, ()))
+        elif t == INT and element is declared:
             values = list(self.int_range(binder_ast.domain))
-        elif t == "int":
+        elif t == INT:
             # an item of a list of numbers (`dice in subsets(rolled)`): among the rules' numbers
             values = sorted(set(self.int_values())) or None
         if values is None:
-            what = (f"{element}, which has" if element is declared
-                    else f"{declared}, whose items ({element}) have")
+            what = (f"{element.text}, which has" if element is declared
+                    else f"{declared.text}, whose items ({element.text}) have")
             raise ActionSpaceError(f"the moves of '{action.name}' cannot be numbered: its binder {name} ranges "
                                    f"over {what} no fixed list of values", action.span)
         return values + [None] if optional else values
@@ -190,8 +192,10 @@ class ActionSpace:
 
     # ---- moves <-> ids ----
     def key(self, state, value, t):
-        t = strip_optional(t)
-        if value is not None and t in self.game.types.components:
+        named = named_type(t)
+        if value is not None and named in self.game.component_maximum:
+            return state.by_type[named].index(value)      # the k-th of its type: its kinds are not known beforehand
+        if value is not None and named in self.game.types.components:
             return state.entities[value]["__same__"]
         return value
 
@@ -224,7 +228,7 @@ class ActionSpace:
         for binder in self.lists[move.action]:
             name, _, _, element = action.binders[binder.index]
             for item in move.args[binder.index] or ():
-                digit = binder.digit_of.get(self.key(state, item, element_of(element)))
+                digit = binder.digit_of.get(self.key(state, item, element_type(element)))
                 if digit is None:
                     raise self.outside(state, move, name, move.args[binder.index], element, action)
                 ids.append(binder.start + digit)
@@ -305,7 +309,7 @@ class ActionSpace:
             name, _, _, element = action.binders[binder.index]
             items = list(move.args[binder.index] or ())
             if len(chosen) - 1 - at < len(items):
-                return state.label(items[len(chosen) - 1 - at], element_of(element))
+                return state.label(items[len(chosen) - 1 - at], element_type(element))
             if len(chosen) - 1 - at == len(items):
                 return f"end of {name}"
             at += len(items) + 1
@@ -520,7 +524,7 @@ def component_kinds(states) -> list:
     for entity in kinds:
         type_name = entity["__type__"]
         fields = [f for f in game.types.components[type_name].fields if f.name in changed]
-        domains = [finite_values(game, strip_optional(getattr(f.type, "name", ""))) for f in fields]
+        domains = [finite_values(game, written_type(f.type).without_none()) for f in fields]
         fields = [f for f, d in zip(fields, domains) if d]
         domains = [d for d in domains if d]
         values = {k: v for k, v in entity.items() if not k.startswith("__")}
@@ -537,12 +541,12 @@ def component_kinds(states) -> list:
 
 
 def finite_values(game, t) -> list:
-    """The values of a type with a fixed few (seats, yes/no, an enum's members), else []."""
-    if t == "Player":
+    """The values of a type (a Type) with a fixed few (seats, yes/no, an enum's members), else []."""
+    if t == PLAYER:
         return list(game.seats)
-    if t == "bool":
+    if t == BOOL:
         return [False, True]
-    return list(game.enum_members.get(t, ()))
+    return list(game.enum_members.get(t.name, ())) if isinstance(t, Named) else []
 
 
 class ViewEncoding:
@@ -624,14 +628,13 @@ class ViewEncoding:
 def list_items(engine_game, key) -> Optional[list]:
     """The labels of the items a list variable may hold, for a list of seats or enum members;
     None for any other variable."""
-    element = engine_game.var_meta[key.partition("[")[0]][3]
-    if not (element.startswith(("list[", "set[")) and element.endswith("]")):
+    t = engine_game.var_meta[key.partition("[")[0]][3]
+    if not isinstance(t, (ListOf, SetOf)):
         return None
-    element = element[element.index("[") + 1:-1]
-    if element == "Player":
+    if t.element == PLAYER:
         return [f"P{p}" for p in engine_game.seats]
-    if element in engine_game.enum_members:
-        return [str(m) for m in engine_game.enum_members[element]]
+    if isinstance(t.element, Named) and t.element.name in engine_game.enum_members:
+        return [str(m) for m in engine_game.enum_members[t.element.name]]
     return None
 
 
@@ -640,9 +643,9 @@ def refuse_unencoded_set(engine_game, key, items) -> None:
     enum members; another set (of numbers, of positions) has no fixed place in the tensor."""
     name = key.partition("[")[0]
     t = engine_game.var_meta[name][3]
-    if items is None and t.startswith("set["):
+    if items is None and isinstance(t.without_none(), SetOf):
         declared = engine_game.program.get(name)
-        raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {written(t)}: only sets of "
+        raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: only sets of "
                                "players or of enum members have a place of a fixed size (declare it hidden "
                                "to leave it out of the views and of the tensor)", getattr(declared, "span", None))
 
@@ -658,14 +661,15 @@ def zone_labels(engine_game, space) -> list:
     for name, (_, _, _, index_types) in engine_game.zone_meta.items():
         domains = []
         for t, index in zip(index_types, declared.get(name, ())):
-            if t == "Player":
+            named = named_type(t)
+            if t == PLAYER:
                 domains.append(engine_game.seats)
-            elif t in engine_game.geometries:
-                domains.append(list(engine_game.geometries[t].cells))
-            elif t in engine_game.enum_members:
-                domains.append(list(engine_game.enum_members[t]))
-            elif t in engine_game.types.components:
-                domains.append([x for x, e in enumerate(state.entities) if e.get("__type__") == t])
+            elif named in engine_game.geometries:
+                domains.append(list(engine_game.geometries[named].cells))
+            elif named in engine_game.enum_members:
+                domains.append(list(engine_game.enum_members[named]))
+            elif named in engine_game.types.components:
+                domains.append([x for x, e in enumerate(state.entities) if e.get("__type__") == named])
             elif isinstance(index, ast.Range) and None not in (space.constant(index.low), space.constant(index.high)):
                 domains.append(list(space.int_range(index)))
             else:

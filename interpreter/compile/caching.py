@@ -7,6 +7,7 @@ from __future__ import annotations
 import attrs
 
 from referee.dsl import ast
+from referee.dsl.builtins import SEAT_LISTS
 from referee.dsl.types import ListOf, ZoneOf
 
 from ..runtime.maintained import PartCounts
@@ -302,7 +303,7 @@ class Caching:
             return list(self.game.geometries[node.id].cells)
         if node.id in self.types.enums:
             return list(self.game.enum_members[node.id])
-        if node.id in ("Player", "players"):
+        if node.id in SEAT_LISTS:
             return list(self.game.seats)
         return None
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 import contextlib
 
 from referee.dsl import ast
-from referee.dsl.checker import ANY, element_of, strip_optional
+from referee.dsl.builtins import SEAT_LISTS
 from referee.dsl.limits import MAX_RANGE
 from referee.dsl.orders import ordered_enum
+from referee.dsl.types import BOOL, INT, ListOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, element_type, named_type, type_of
 from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
@@ -142,6 +143,8 @@ class SourceGenerator(AggregateLowering, Visitor):
                 return (name in c.game.options,)
             if name in c.types.members:
                 return (name,)
+            if name in c.game.place_ids:
+                return (c.game.place_ids[name],)
         return None
 
     def is_local(self, name, scope, ctx) -> bool:
@@ -155,27 +158,27 @@ class SourceGenerator(AggregateLowering, Visitor):
     def collection_node(self, node, scope, ctx) -> ir.Expression:
         """A sequence: a zone's content when the expression is a zone."""
         value = self.lower(node, scope, ctx)
-        t = self.compiler.type_of(node, scope)
-        if t.startswith("zone["):
+        t = self.compiler.type_value(node, scope).without_none()
+        if isinstance(t, ZoneOf):
             return self.hoisted(ir.ReadZone(value, empty=True), ctx)
-        if t.startswith("set["):        # in the language's order, never the hash order
+        if isinstance(t, SetOf):        # in the language's order, never the hash order
             positions = ir.Global(self.bind(self.compiler.game.member_positions, "position"))
             return ir.Call(self.bind(sets.set_items, "set"), (value, positions))
         return value
 
     def whole_value(self, node, scope, ctx) -> ir.Expression:
         """A collection taken whole (its size, its label): a set as it is, not in order."""
-        if self.compiler.type_of(node, scope).startswith("set["):
+        if isinstance(self.compiler.type_value(node, scope).without_none(), SetOf):
             return self.lower(node, scope, ctx)
         return self.collection_node(node, scope, ctx)
 
     def member_test(self, op: str, node, scope, ctx) -> ir.Expression:
         """x in C / x not in C: a set is asked at once (a list it holds as a tuple)."""
         item = self.lower(node.item, scope, ctx)
-        t = self.compiler.type_of(node.collection, scope)
-        if not t.startswith("set["):
+        t = self.compiler.type_value(node.collection, scope).without_none()
+        if not isinstance(t, SetOf):
             return ir.Grouped(ir.Compare(op, item, self.collection_node(node.collection, scope, ctx)))
-        if element_of(t).startswith("list[") or element_of(t) == "any":
+        if isinstance(t.element.without_none(), (ListOf, Unknown)):
             item = ir.Call(self.bind(sets.frozen, "set"), (item,))
         return ir.Grouped(ir.Compare(op, item, self.lower(node.collection, scope, ctx)))
 
@@ -230,7 +233,7 @@ class SourceGenerator(AggregateLowering, Visitor):
             return self.literal_node(constant[0])
         if name == "current":
             return self.hoisted(ir.ReadState("current"), ctx)
-        if name in ("players", "Player"):
+        if name in SEAT_LISTS:
             return ir.Global(self.bind(c.game.seats))
         if name in c.types.enums:
             return ir.Global(self.bind(c.game.enum_members[name]))
@@ -266,7 +269,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         return ir.Grouped(ir.Conditional(c, a, b, layout="spread"))
 
     def boolean(self, node, scope) -> bool:
-        return self.compiler.type_of(node, scope) == "bool"
+        return self.compiler.type_value(node, scope) == BOOL
 
     def visit_Or(self, node, scope, ctx):
         a = self.lower(node.left, scope, ctx)
@@ -317,8 +320,8 @@ class SourceGenerator(AggregateLowering, Visitor):
             return emptiness
         a, b = self.lower(node.left, scope, ctx), self.lower(node.right, scope, ctx)
         op = node.op
-        if op not in ("==", "!=") and ordered_enum(self.compiler.type_of(node.left, scope),
-                                                   self.compiler.type_of(node.right, scope), self.compiler.types.enums):
+        if op not in ("==", "!=") and ordered_enum(self.compiler.type_value(node.left, scope),
+                                                   self.compiler.type_value(node.right, scope), self.compiler.types.enums):
             a, b = self.member_position(a), self.member_position(b)     # members by their enum's order
         if op in ("==", "!="):
             if is_constant(b, None) or is_constant(a, None):
@@ -382,8 +385,8 @@ class SourceGenerator(AggregateLowering, Visitor):
             if isinstance(size, ast.Call) and size.name == "size" and len(size.arguments) == 1 and \
                     isinstance(zero, ast.Integer) and size.name not in self.compiler.types.functions:
                 some = self.ZERO_TESTS.get((zero.value, op))
-                t = self.compiler.type_of(size.arguments[0], scope)
-                if some is None or not (t.startswith("zone[") or t.startswith("list[")):
+                t = self.compiler.type_value(size.arguments[0], scope).without_none()
+                if some is None or not isinstance(t, (ZoneOf, ListOf)):
                     return None
                 items = self.collection_node(size.arguments[0], scope, ctx)
                 if isinstance(items, ir.ReadZone) and items.empty:
@@ -423,7 +426,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         if low is None or high is None or high[1] - low[0] >= MAX_RANGE:
             return False
         names = names_in(node.low) | names_in(node.high)
-        return all(types.type_name(types.vars[n].type) == "int" for n in names if n in types.vars)
+        return all(self.compiler.declared_type(types.vars[n].type) == INT for n in names if n in types.vars)
 
     def surely(self, node, scope, ctx) -> bool:
         """Whether an expression can never be 'none' (its 'none' checks can go)."""
@@ -447,7 +450,7 @@ class SourceGenerator(AggregateLowering, Visitor):
                 return constant[0] is not None
             return node.id == "current"
         if isinstance(node, ast.Attribute):
-            kind = strip_optional(self.compiler.type_of(node.obj, scope))
+            kind = named_type(self.compiler.type_value(node.obj, scope))
             if not self.surely(node.obj, scope, ctx):
                 return False
             if kind in self.compiler.types.boards:
@@ -456,7 +459,7 @@ class SourceGenerator(AggregateLowering, Visitor):
             # set to none since (both refused: E207, and the located error of a none written)
             declared = self.compiler.types.fields_of(kind) if kind in self.compiler.types.components else None
             field = declared.get(node.name) if declared else None
-            return field is not None and not field.endswith("?") and field not in (ANY, "any")
+            return field is not None and not isinstance(type_of(field), (OptionalOf, Unknown))
         return False
 
     def number_node(self, node, scope, ctx, span: ir.Expression) -> ir.Expression:
@@ -481,10 +484,10 @@ class SourceGenerator(AggregateLowering, Visitor):
 
     def visit_Binary(self, node, scope, ctx):
         span = ir.Global(self.bind(node.span, "span"))
-        if node.op == "+" and self.compiler.type_of(node, scope).startswith("set["):
+        if node.op == "+" and isinstance(self.compiler.type_value(node, scope).without_none(), SetOf):
             union = self.bind(sets.union, "set")
             return ir.Call(union, (self.lower(node.left, scope, ctx), self.lower(node.right, scope, ctx), span))
-        if node.op == "+" and self.compiler.type_of(node.left, scope).startswith("list["):
+        if node.op == "+" and isinstance(self.compiler.type_value(node.left, scope).without_none(), ListOf):
             left = self.lower(node.left, scope, ctx)
             return ir.Call("joined", (ir.Global("STEP"), left, self.lower(node.right, scope, ctx), span))
         a = self.number_node(node.left, scope, ctx, span)
@@ -496,7 +499,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         b = self.number_node(node.right, scope, ctx, span)
         value = ir.Arithmetic(node.op, a, b, spread=True)
         if (node.op == "*" and number_value(a) is None and number_value(b) is None) or \
-                (node.op in "+-" and self.compiler.type_of(node, scope) == "real"):
+                (node.op in "+-" and isinstance(self.compiler.type_value(node, scope), Real)):
             # a product of two values (or a sum of fractions) may square its digits round
             # after round: checked where it is made, before it grows past any memory
             return ir.Call("bounded", (value, span))
@@ -508,7 +511,7 @@ class SourceGenerator(AggregateLowering, Visitor):
 
     def visit_Attribute(self, node, scope, ctx):
         obj = self.lower(node.obj, scope, ctx)
-        t = strip_optional(self.compiler.type_of(node.obj, scope))
+        t = named_type(self.compiler.type_value(node.obj, scope))
         # every attribute of a component is given when it is created; the attributes of board
         # cells never change: a list indexed by the cell
         if t in self.compiler.types.components:
@@ -554,7 +557,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         """let x = v in e: v computed once, e reads it (a ':=' in a tuple; where no ':=' may
         stand, a lambda)."""
         value = self.lower(node.value, scope, ctx)
-        inner_scope = scope.child(**{node.name: self.compiler.type_of(node.value, scope)})
+        inner_scope = scope.child(**{node.name: self.compiler.type_value(node.value, scope).text})
         temp = self.temp()
         body = self.lower(node.body, inner_scope, ctx.child(**{node.name: ir.Local(temp)}))
         if ctx.no_walrus:
@@ -607,8 +610,8 @@ class SourceGenerator(AggregateLowering, Visitor):
             player = self.lower(node.arguments[1], scope, ctx) if len(node.arguments) > 1 else NONE
             return ir.Call("can_play", (ir.TheState(), ir.Global(f"legal_{action}"), player))
         if name == "label":     # the text depends on the value's type: compiled here, not in stdlib
-            t = c.type_of(node.arguments[0], scope)
-            labeler = self.bind(c.game.labeler("list[" + element_of(t) + "]" if t.startswith("zone[") else t))
+            t = c.type_value(node.arguments[0], scope)
+            labeler = self.bind(c.game.labeler(ListOf(element_type(t)) if isinstance(t.without_none(), ZoneOf) else t))
             return ir.Call(labeler, (ir.TheState(), self.whole_value(node.arguments[0], scope, ctx)))
         args = [self.whole_value(a, scope, ctx) if name == "size" else self.collection_node(a, scope, ctx)
                 for a in node.arguments]
@@ -645,7 +648,7 @@ class SourceGenerator(AggregateLowering, Visitor):
                 return ir.Call(self.bind(stdlib.FUNCTIONS[name]), (ir.TheState(), args[0]))
             t = self.temp()
             return ir.Grouped(ir.Conditional(ir.Named(t, args[0]), ir.Item(ir.Local(t), at), NONE))
-        if name == "next" and not c.type_of(node.arguments[0], scope).endswith("?"):    # (next of none: stdlib says so)
+        if name == "next" and not isinstance(c.type_value(node.arguments[0], scope), OptionalOf):    # (next of none: stdlib says so)
             seat = ir.Arithmetic("%", args[0], ir.Constant(c.game.num_players))
             return ir.Grouped(ir.Arithmetic("+", seat, ir.Constant(1)))
         return ir.Call(self.bind(stdlib.FUNCTIONS[name]), (ir.TheState(), *args), spread=True)

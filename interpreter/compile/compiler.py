@@ -103,13 +103,9 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
             self.codegen.namespace["COV"] = self.coverage.counts
 
     # ---- helpers ----
-    def type_of(self, node, scope) -> str:
-        """The type the checker found for an expression; one the compiler made is typed here."""
-        found = self.checked.types.get(id(node))
-        return found.text if found is not None else self.types.expr(node, scope)
-
     def type_value(self, node, scope) -> Type:
-        """type_of as a Type value (dsl/types.py), to be taken apart by its structure."""
+        """The type the checker found for an expression (dsl/types.py: taken apart by its
+        structure, never as a text); one the compiler made is typed here."""
         found = self.checked.types.get(id(node))
         return found if found is not None else type_of(self.types.expr(node, scope))
 
@@ -117,7 +113,7 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         """The IR that makes the text a refused move is told: its {expressions} shown by
         their labels as the mover sees them (owner-only attributes of others' components masked)."""
         def seen_by_mover(node, value, scope):
-            seen_by = {p: self.game.labeler(self.type_of(node, scope), p) for p in self.game.seats}
+            seen_by = {p: self.game.labeler(self.type_value(node, scope), p) for p in self.game.seats}
             seen = ir.Item(ir.Global(self.codegen.bind(seen_by, 'seen_by')), ir.ReadState("current"))
             return ir.Apply(seen, (ir.TheState(), value))
         return self.text_node(text, scope, ctx, span, seen_by_mover)

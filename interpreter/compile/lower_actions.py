@@ -20,7 +20,7 @@ from .work import FREE_WORK
 class CompiledAction:
     name: str
     index: int
-    binders: tuple             # (name, domain fn, where fn or None, element type)
+    binders: tuple             # (name, domain fn, where fn or None, element Type: never none)
     guard: object              # f(s, env) -> None when legal, else the reason
     run: object                # f(s, *args): checks the guard again, then the effect
     template: str
@@ -54,7 +54,7 @@ class ActionCompiler:
         binders = []
         texts, outside = [], []
         for binder in action.binders:
-            domain_type = self.type_of(binder.domain, scope)
+            domain_type = self.type_value(binder.domain, scope)
             domain, where, scope, element = self.binder_functions(binder, scope)
             binders.append((binder.name, domain, where, element))
             if self.codegen.never_none_domain(binder.domain, domain_type, scope):

@@ -7,8 +7,10 @@ from __future__ import annotations
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.checker import element_of, strip_optional
+from referee.dsl.builtins import SEAT_LISTS
+from referee.dsl.types import ListOf, Type, ZoneOf, element_type
 
+from ..runtime import maps
 from . import ir
 from .expression_facts import (COLUMN, attributes_read_once, binds_locals, filter_values, is_comprehension_variable,
                                is_temporary, name_of, names_written, numbered, reusing, temporaries_of_their_own,
@@ -63,9 +65,8 @@ class AggregateLowering:
             ctx.no_walrus -= 1
         self.count += 1
         var = f"a{self.count}_{binder.name}"
-        domain_type = c.type_of(binder.domain, scope)
-        element = strip_optional(element_of(domain_type))
-        inner_scope = scope.child(**{binder.name: element})
+        domain_type = c.type_value(binder.domain, scope)
+        inner_scope = scope.child(**{binder.name: element_type(domain_type).without_none().text})
         inner = ctx.child(**{binder.name: ir.Local(var)})
         values = c.static_domain(binder.domain) if rows else None
         inner.rows = KeyRows(self, var, values) if values else None
@@ -85,12 +86,12 @@ class AggregateLowering:
         made = ir.BoolOp("or", (ir.Method(ir.Global(found), "get", (key,)), ir.Call(make, invariants)))
         return (rows.var, *names), ir.Grouped(made)
 
-    def never_none_domain(self, domain, domain_type, scope) -> bool:
+    def never_none_domain(self, domain, domain_type: Type, scope) -> bool:
         c = self.compiler
-        if domain_type.startswith("zone[") or isinstance(domain, ast.Range):
+        if isinstance(domain_type.without_none(), ZoneOf) or isinstance(domain, ast.Range):
             return True
         return isinstance(domain, ast.Name) and (domain.id in c.types.components or domain.id in c.types.boards
-                                                 or domain.id in ("players", "Player"))
+                                                 or domain.id in SEAT_LISTS)
 
     def charged(self, node, domain):
         """The domain of an aggregate (or ranking), charged to the step's work budget when it
@@ -188,6 +189,9 @@ class AggregateLowering:
             return ir.Comprehension(element, targets, rows, where, generator,
                                     measure=None if element is body else body)
         kind = node.kind
+        if kind == "longest_trail":      # the routes with their weights, searched by the runtime
+            weighted = ir.Tuple((ir.Local(var), body if node.value is not None else ir.Constant(1)))
+            return ir.Call(self.bind(maps.longest_trail), (ir.TheState(), loop(weighted)))
         if kind == "count":
             return ir.Call("len", (domain,)) if where is None else ir.Call("len", (loop(ir.Constant(1)),))
         if kind == "filter":
@@ -239,7 +243,7 @@ class AggregateLowering:
         if node.kind != "any" or node.value is not None or not isinstance(condition, ast.Or) \
                 or self.compiler.static_domain(node.binder.domain):
             return None
-        if not self.compiler.type_of(node.binder.domain, scope).startswith(("zone[", "list[")):
+        if not isinstance(self.compiler.type_value(node.binder.domain, scope).without_none(), (ZoneOf, ListOf)):
             return None
         disjuncts = []
 

@@ -158,7 +158,7 @@ class FunctionLowering:
         return self.expression_function(node, scope)
 
     def binder_functions(self, binder, scope):
-        """(domain fn, where fn or None, inner scope, element type's text), in the env form."""
+        """(domain fn, where fn or None, inner scope, element Type), in the env form."""
         values = self.sequence(binder.domain, scope, Context("env"))
         element = self.items_type(binder.domain, scope)
         if isinstance(element, ListOf):
@@ -166,7 +166,7 @@ class FunctionLowering:
         domain = self.define(ir.Function(self.fresh("_d"), ("s", "e"), (ir.Return(values, binder.span),), binder.span))
         inner = scope.child(**{binder.name: element.text})
         where_fn = self.expr(binder.condition, inner) if binder.condition is not None else None
-        return domain, where_fn, inner, element.text
+        return domain, where_fn, inner, element
 
     def header_function(self, kind, field):
         """score(s, p), returns(s, p) or teams(s, p) of the game's header."""

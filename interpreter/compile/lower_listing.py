@@ -8,7 +8,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.limits import MAX_LEGAL_MOVES
 from referee.dsl.templates import parse_template
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import ListOf, element_type, named_type
 
 from . import ir
 from .lower_naming import identifier
@@ -159,7 +159,7 @@ class ListingCompiler:
         scope = self.types.globals
         loops, listed_components = [], False
         for k, binder in enumerate(action.binders):
-            domain_type = self.type_of(binder.domain, scope)
+            domain_type = self.type_value(binder.domain, scope)
             earlier = {b.name for b in action.binders[:k]} | {n for n, d in lets.items() if d < k}
             used = names_in(binder.domain) | (names_in(binder.condition) if binder.condition is not None else set())
             independent = not (used & earlier)
@@ -167,10 +167,11 @@ class ListingCompiler:
             indexed = self.indexed_reads.get(id(binder)) if k == 0 else None
             domain = cg.indexed_keys_node(indexed, scope, here) if indexed is not None \
                 else cg.collection_node(binder.domain, scope, here)
-            element = strip_optional(element_of(domain_type))
-            if element.startswith("list["):
+            element = element_type(domain_type).without_none()
+            if isinstance(element, ListOf):
                 domain = ir.Call("hashable_values", (domain,))     # a move's arguments are keys: lists as tuples
-            scope = scope.child(**{binder.name: element})
+            scope = scope.child(**{binder.name: element.text})
+            element_name = named_type(element)
             if cg.never_none_domain(binder.domain, domain_type, scope):
                 fixed_ctx.safe.add(f"L_{binder.name}")
                 ctx.safe.add(f"L_{binder.name}")
@@ -179,17 +180,17 @@ class ListingCompiler:
                 tests = tuple(ir.Grouped(cg.lower(o, scope, here)) for o in indexed[2] + indexed[3])
                 where = (tests[0] if len(tests) == 1 else ir.BoolOp("and", tests)) if tests else None
             ctx.levels[f"L_{binder.name}"] = k
-            component = element in self.types.components or element in self.types.boards
+            component = element_name in self.types.components or element_name in self.types.boards
             # board cells are all different: only components can be identical
-            same = binder.name in named and names_all and element in self.types.components
-            if element in self.types.boards and len(self.types.boards) == 1:
+            same = binder.name in named and names_all and element_name in self.types.components
+            if element_name in self.types.boards and len(self.types.boards) == 1:
                 component = False     # one board: a cell's label is its own
             unique = cg.never_none_domain(binder.domain, domain_type, scope) or (
                 isinstance(binder.domain, ast.Name) and binder.domain.id in self.types.enums)
             loops.append((binder.name, domain, where, independent, same, unique, component))
             # lists of components (a subset of a hand) may show the same labels: merged by them
-            listed_components = listed_components or (element.startswith("list[") and strip_optional(
-                element_of(element)) in self.types.components)
+            listed_components = listed_components or (isinstance(element, ListOf) and named_type(
+                element.element) in self.types.components)
         guard_scope = scope.child()
         sources = {}
         for statement in action.body:
@@ -197,7 +198,7 @@ class ListingCompiler:
             if isinstance(node, ast.Let):
                 source = self.codegen.lower(node.value, guard_scope, ctx)
                 sources[id(node)] = ("let", node.name, source)
-                guard_scope.names[node.name] = self.type_of(node.value, guard_scope)
+                guard_scope.names[node.name] = self.type_value(node.value, guard_scope).text
                 if is_read_once(source):
                     ctx.bound[node.name] = source     # a let of a value read once: the same name
             elif isinstance(node, ast.Require):

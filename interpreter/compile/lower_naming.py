@@ -4,7 +4,7 @@ template's k-th {expression} (kept for the text the others see of a move)."""
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import PLAYER, ListOf, type_of
+from referee.dsl.types import PLAYER, ListOf
 
 from ..runtime.values import EMPTY_VALUE, GAP_CLOSINGS, plain_label
 from . import ir
@@ -56,13 +56,13 @@ class MoveNaming:
                 pieces.append(or_empty(value))
                 may_be_empty = True
                 continue
-            value, t = arguments[position], type_of(action.binders[position][3]).without_none()
+            value, t = arguments[position], action.binders[position][3]
             if t == PLAYER:
                 pieces.append(ir.ArgumentText(value, "seat"))
             elif self.is_entity(t):
                 pieces.append(ir.ArgumentText(value, "label"))
             elif isinstance(t, ListOf):
-                pieces.append(or_empty(ir.Call(self.codegen.bind(self.game.labeler(t.text)), (STATE, value))))
+                pieces.append(or_empty(ir.Call(self.codegen.bind(self.game.labeler(t)), (STATE, value))))
                 may_be_empty = True
             else:
                 pieces.append(or_empty(ir.Call(self.codegen.bind(plain_label), (value,))))
@@ -75,8 +75,8 @@ class MoveNaming:
 
     def label_function(self, action, node, name, params):
         """(the text of a label's {expression} as IR, the function `name` that makes it)."""
-        scope = self.types.globals.child(**{b[0]: b[3] for b in action.binders})
+        scope = self.types.globals.child(**{b[0]: b[3].text for b in action.binders})
         ctx = Context("local", {b[0]: f"a{k}" for k, b in enumerate(action.binders)})
         value = self.value(node, scope, ctx)
-        text = ir.Call(self.codegen.bind(self.game.labeler(self.type_value(node, scope).text)), (STATE, value))
+        text = ir.Call(self.codegen.bind(self.game.labeler(self.type_value(node, scope))), (STATE, value))
         return text, self.define(ir.Function(name, params, (ir.Return(text),)))

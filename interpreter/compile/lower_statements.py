@@ -131,7 +131,7 @@ class StatementLowering:
     # ---- writes and their checks ----
     def visit_Let(self, node, scope, ctx, out):
         value = self.chance_value(node.value, scope, ctx, out) or self.value(node.value, scope, ctx)
-        scope.names[node.name] = self.type_of(node.value, scope)
+        scope.names[node.name] = self.type_value(node.value, scope).text
         out.append(self.set_local(node.name, ctx, value))
 
     def assigns_local(self, target, scope) -> bool:
@@ -469,7 +469,7 @@ class StatementLowering:
     def visit_Shuffle(self, node, scope, ctx, out):
         if self.explicit_chance and ctx.steps:
             element = self.items_type(node.zone, scope)
-            labeler = ir.Global(self.codegen.bind(self.game.labeler(element.text)))
+            labeler = ir.Global(self.codegen.bind(self.game.labeler(element)))
             prompt = ir.Constant(f"shuffle {self.source_text(node.zone)}")
             out.append(ir.YieldFrom(ir.Call("chance_shuffle", (STATE, self.value(node.zone, scope, ctx), labeler, prompt))))
             return
@@ -483,7 +483,7 @@ class StatementLowering:
                 and len(node.arguments) == 1):
             return None
         items = node.arguments[0]
-        labeler = ir.Global(self.codegen.bind(self.game.labeler(self.items_type(items, scope).text)))
+        labeler = ir.Global(self.codegen.bind(self.game.labeler(self.items_type(items, scope))))
         temp = self.fresh("_drawn")
         hidden = not public_target
         if isinstance(self.type_value(items, scope).without_none(), ZoneOf):
@@ -546,7 +546,7 @@ class StatementLowering:
             distinct = ir.Call("distinct_labelled", (STATE, options, ir.Constant(components),
                                                      ir.Global(cg.bind(node.span))))
         else:
-            labeler = ir.Global(cg.bind(self.game.labeler(element.text)))
+            labeler = ir.Global(cg.bind(self.game.labeler(element)))
             distinct = ir.Call("distinct_options", (STATE, options, labeler, ir.Constant(components),
                                                     ir.Global(cg.bind(node.span))))
         who = ir.Call("seat", (STATE, self.value(node.chooser, scope, ctx), ir.Constant("a choice"),
@@ -557,7 +557,7 @@ class StatementLowering:
             text = self.text_node(node.public, scope, ctx, node.span, self.public_label)
             public = ir.Comprehension(text, ("_v",), options, spread=False)
         elif self.private_fields_of(element):
-            labeler = ir.Global(cg.bind(self.game.labeler(element.text, PUBLIC)))
+            labeler = ir.Global(cg.bind(self.game.labeler(element, PUBLIC)))
             public = ir.Comprehension(ir.Call(labeler.name, (STATE, ir.Local("v"))), ("v",), options, spread=False)
         need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
         # with steps, the engine sends the chosen option back: the step goes on from here
@@ -684,7 +684,7 @@ class StatementLowering:
             return ir.Grouped(ir.ArgumentText(value, "label", bound="_v"))
         if isinstance(t, Named) and t.name in self.types.enums:       # (a member's text is its name)
             return ir.Grouped(ir.ArgumentText(value, "name", bound="_v"))
-        labeler = self.codegen.bind(self.game.labeler(t.text, PUBLIC), "label")
+        labeler = self.codegen.bind(self.game.labeler(t, PUBLIC), "label")
         if t == INT:
             number = ir.Local("_v")
             return ir.Grouped(ir.Conditional(

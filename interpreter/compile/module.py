@@ -13,7 +13,7 @@ from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic
 
 from .. import runtime
-from ..runtime import sets
+from ..runtime import maps, sets
 from ..runtime.boards import Geometry
 from . import ir
 from .module_names import ModuleParts
@@ -35,6 +35,7 @@ SHARED = ("STEP", "MEMO_OWNER", "MEMO_STAMPS", "MEMO_PARTS", "COV")
 RUNTIME_NAMES = {id(value): name for name, value in runtime.namespace().items() if callable(value)}
 # the functions of sets, imported by a module only when its game has sets (runtime/sets.py)
 RUNTIME_NAMES.update({id(value): name for name, value in sets.ON_USE.items()})
+RUNTIME_NAMES.update({id(value): name for name, value in maps.ON_USE.items()})
 FUNCTIONS_MARK = "# ---- the generated functions"     # the line above them in the module
 
 
@@ -125,6 +126,8 @@ def literal_source(value, names=None) -> Optional[str]:
         return "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
     if value.__class__ is runtime.Boards:
         return "Boards(" + literal_source(value.geometries) + ")"
+    if value.__class__ is Geometry and value.kind in MAP_KINDS:
+        return map_geometry_source(value)
     if value.__class__ is Geometry:
         position = {eid: rc for rc, eid in value.at.items()}
         placed = [(eid, *position[eid]) for eid in value.cells]
@@ -134,6 +137,15 @@ def literal_source(value, names=None) -> Optional[str]:
     if getattr(value, "__self__", None).__class__ is runtime.SeatTexts and value.__name__ == "__getitem__":
         return "SeatTexts().__getitem__"        # (its texts made as asked)
     return RUNTIME_NAMES.get(id(value))         # a function of the runtime (pick, next_seat, ...)
+
+
+MAP_KINDS = ("places", "routes")
+
+
+def map_geometry_source(value) -> str:
+    """A places or routes board's geometry: its cells, neighbours and routes' ends as they are."""
+    return (f"map_geometry({value.name!r}, {value.kind!r}, {literal_source(value.cells)}, "
+            f"{literal_source(value.neighbors)}, {literal_source(value.ends)})")
 
 
 def wrapped(head: str, value, indent: int = 0, names=None) -> list:
@@ -166,6 +178,8 @@ def wrapped(head: str, value, indent: int = 0, names=None) -> list:
         return lines + [pad + "}"]
     if kind is runtime.Boards:
         return wrapped(head + "Boards(", value.geometries, indent)[:-1] + [pad + "})"]
+    if kind is Geometry and value.kind in MAP_KINDS:
+        return [pad + head + map_geometry_source(value)]
     if kind is Geometry:
         position = {eid: rc for rc, eid in value.at.items()}
         lines = wrapped(f"{head}build_geometry({value.name!r}, {value.kind!r}, ",
@@ -213,8 +227,8 @@ def assigned_none(names) -> list:
     return lines + ([" = ".join(line) + " = None"] if line else [])
 
 
-def set_names(bound) -> list:
-    """The functions of sets the module's values are or are made by (none for most games)."""
+def on_use_names(bound) -> set:
+    """The functions the module's values are or are made by (a Boards with a map: map_geometry)."""
     found, values = set(), [value for _, value in bound]
     while values:
         value = values.pop()
@@ -222,9 +236,13 @@ def set_names(bound) -> list:
         if made_by is not None:
             found.add(made_by[0])
             values.extend(made_by[1])
+        elif value.__class__ is runtime.Boards:
+            if any(g.kind in MAP_KINDS for g in value.geometries.values()):
+                found.add("map_geometry")
         elif callable(value):
             found.add(RUNTIME_NAMES.get(id(value)))
-    return sorted(found & set(sets.ON_USE))
+    return found
+
 
 
 def module_text(compiler) -> str:
@@ -233,7 +251,8 @@ def module_text(compiler) -> str:
     game = compiler.game
     public = set(runtime.__all__)
     functions, bound = written_parts(compiler)
-    used = set_names(bound)
+    found = on_use_names(bound)
+    used, of_maps = sorted(found & set(sets.ON_USE)), sorted(found & set(maps.ON_USE))
     constants, linked, written = [], [], {}
     for name, value in bound:
         for argument in getattr(value, "made_by", (None, ()))[1]:
@@ -256,6 +275,7 @@ def module_text(compiler) -> str:
              'and runs the functions below."""',
              *names_line("from referee.interpreter.runtime import (", sorted(public), ")"),
              *(names_line("from referee.interpreter.runtime.sets import (", used, ")") if used else []),
+             *(names_line("from referee.interpreter.runtime.maps import (", of_maps, ")") if of_maps else []),
              "",
              f"RULES_PATH = {compiler.program.path!r}",
              *wrapped("RULES = ", dict(compiler.sources)),

@@ -25,11 +25,12 @@ work whatever the rules say, and the common small aggregates of board games char
 import attrs
 
 from referee.dsl import ast
+from referee.dsl.builtins import SEAT_LISTS
 
 FREE_WORK = 10_000        # what a free aggregate (or a function not charged at entry) may cost
 ROUND_FREE_WORK = 100     # what a loop round may cost without charging the work budget
 
-ITERATING_KINDS_WITHOUT_FILTER = ("sum", "max", "min", "map", "any", "all")   # the others just take len/copy
+ITERATING_KINDS_WITHOUT_FILTER = ("sum", "max", "min", "map", "any", "all", "longest_trail")   # the others just take len/copy
 
 
 def children(node):
@@ -104,7 +105,7 @@ class WorkModel:
         if isinstance(domain, ast.Name):
             if domain.id in self.types.boards:
                 return len(c.game.geometries[domain.id].cells)
-            if domain.id in ("players", "Player"):
+            if domain.id in SEAT_LISTS:
                 return c.game.num_players
             if domain.id in self.types.enums:
                 return len(self.types.enums[domain.id].members)

@@ -13,12 +13,12 @@ from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checks import check
 from referee.dsl.orders import member_positions
 from referee.dsl.templates import parse_template
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, SetOf, element_type, named_type, type_of, written_type
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, MAX_TEXT
 
 from ..runtime import random_source
 from ..runtime import stdlib
-from ..runtime.boards import build_geometry, grid_cells, hex_cells
+from ..runtime.boards import build_geometry, grid_cells, hex_cells, map_geometry, place_neighbors, route_labels, route_neighbors
 from ..compile.compiler import PUBLIC, Compiler, names_in
 from ..runtime import entity_labeler, list_labeler, plain_labeler, player_labeler, seen_labeler
 from ..runtime.sets import set_labeler
@@ -78,6 +78,7 @@ class Game:
         self.geometries = self.boards.geometries
         self.geometry_by_cell = self.boards.geometry_by_cell
         self.static_entities = []
+        self.place_ids = {}            # a place of a places board -> its entity
         self.static_by_type = {}
         self.label_templates = {}
         self.score = None
@@ -117,7 +118,7 @@ class Game:
             if declared[a.name].public_template is not None else None for a in self.actions]
         self.public_binder_labelers = {
             a.index: [self.labeler(element, PUBLIC) for (_, _, _, element) in a.binders] for a in self.actions
-            if any(strip_optional(b[3]) in self.private_fields for b in a.binders)
+            if any(named_type(b[3]) in self.private_fields for b in a.binders)
             or self.public_templates[a.index] is not None}
         self.templates = [self.parse_template(a.template, [b[0] for b in a.binders], a.name) for a in self.actions]
         # (action, k) -> f(s, *args): the text of the k-th {expression} of its label
@@ -128,18 +129,18 @@ class Game:
         self.column_names = list(self.column_index)
         self.static_columns = [[entity_column_value(self, entity, eid, name) for eid, entity in enumerate(self.static_entities)]
                                for name in self.column_names]
-        self.argument_is_component = [tuple(strip_optional(b[3]) in self.types.components for b in a.binders)
+        self.argument_is_component = [tuple(named_type(b[3]) in self.types.components for b in a.binders)
                                       for a in self.actions]
         # (a binder over lists of components, a subset of a hand: two moves alike item by item are one)
-        self.argument_lists_components = [tuple(strip_optional(b[3]).startswith("list[") and strip_optional(
-            element_of(b[3])) in self.types.components for b in a.binders) for a in self.actions]
+        self.argument_lists_components = [tuple(isinstance(b[3], ListOf) and named_type(
+            b[3].element) in self.types.components for b in a.binders) for a in self.actions]
         # Where a template names every argument, equal labels mean equal names.
         self.dedupe_by_labels = []
         for action, (parts, _), lists in zip(self.actions, self.templates, self.argument_lists_components):
             named = {position for _, position in parts if position is not None}
             if named == set(range(len(action.binders))):
                 self.dedupe_by_labels.append(tuple(
-                    LISTED if listed else (strip_optional(b[3]) in self.types.components or strip_optional(b[3]) in self.types.boards)
+                    LISTED if listed else (named_type(b[3]) in self.types.components or named_type(b[3]) in self.types.boards)
                     for b, listed in zip(action.binders, lists)))
             else:
                 self.dedupe_by_labels.append(None)
@@ -184,7 +185,14 @@ class Game:
             if param.type is not None:
                 self._check_typed_param(compiler, param)
         self.private_fields = {}
+        self.component_maximum = {}
         for component in self.types.components.values():
+            if component.maximum is not None:
+                most = compiler.constant(component.maximum)
+                if most.__class__ is not int or most < 0:
+                    raise DeclarationError("E701", f"there may be {plain_label(most)} components of {component.name}",
+                                           component.maximum.span, "a maximum is a whole number, 0 or more")
+                self.component_maximum[component.name] = most
             if component.label:
                 self.label_templates[component.name] = component.label
             private = {f.name for f in component.fields if f.visibility == "owner"}
@@ -192,6 +200,8 @@ class Game:
                 self.private_fields[component.name] = private
         for board in self.types.boards.values():
             shape = board.shape
+            if isinstance(shape, (ast.PlacesShape, ast.RoutesShape)):
+                continue            # (after the grids and hex maps: _map_boards)
             if isinstance(shape, ast.GridShape):
                 rows, cols = compiler.constant(shape.rows), compiler.constant(shape.cols)
                 if isinstance(rows, int) and isinstance(cols, int) and min(rows, cols) < 1:      # (a param made it so)
@@ -228,8 +238,9 @@ class Game:
             self.static_by_type[board.name] = list(geometry.cells)
             for eid in geometry.cells:
                 self.geometry_by_cell[eid] = geometry
+        self._map_boards(compiler)
         for var in self.types.vars.values():
-            t = self.types.type_name(var.type)
+            t = compiler.declared_type(var.type)
             if var.initial is not None:
                 read = variable_read(var.initial, self.types, self.var_defaults)
                 if read is not None:
@@ -241,19 +252,60 @@ class Game:
                     raise RulesRuntimeError(f"{var.name} is a player, but starts at {self.var_defaults[var.name]!r} "
                                             f"(players are 1..{self.num_players})", var.initial.span)
             else:
-                self.var_defaults[var.name] = {"int": 0, "real": 0, "bool": False}.get(t, None)
+                self.var_defaults[var.name] = {INT: 0, FRACTION: 0, BOOL: False}.get(t, None)
             if var.low is not None:
                 self.var_ranges[var.name] = self._var_range(compiler, var)
+        # name -> (kind, visibility, owner: the position of its Player index or None, the Type
+        # of each index); a var's last its own Type
         self.zone_meta = {}
         for zone in self.types.zones.values():
-            index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in zone.index]
-            owner = index_types.index("Player") if "Player" in index_types else None
+            index_types = [element_type(compiler.type_value(d, self.types.globals)) for d in zone.index]
+            owner = index_types.index(PLAYER) if PLAYER in index_types else None
             self.zone_meta[zone.name] = (zone.kind, zone.visibility, owner, index_types)
         self.var_meta = {}
         for var in self.types.vars.values():
-            index_types = [element_of(compiler.type_of(d, self.types.globals)) for d in var.index]
-            owner = index_types.index("Player") if "Player" in index_types else None
-            self.var_meta[var.name] = (var.visibility, owner, index_types, self.types.type_name(var.type))
+            index_types = [element_type(compiler.type_value(d, self.types.globals)) for d in var.index]
+            owner = index_types.index(PLAYER) if PLAYER in index_types else None
+            self.var_meta[var.name] = (var.visibility, owner, index_types, compiler.declared_type(var.type))
+
+    def _map_boards(self, compiler):
+        """The places boards and the routes between their places: each place and each route an
+        entity (a route with its `ends` and the attributes of its line); the places' neighbours
+        are the places a route joins them to, a route's the routes sharing a place with it."""
+        maps = [b for b in self.types.boards.values() if isinstance(b.shape, (ast.PlacesShape, ast.RoutesShape))]
+        if not maps:
+            return
+        routes_ends: dict = {}         # places board -> (its place -> routes' ends)
+        for board in maps:
+            if isinstance(board.shape, ast.PlacesShape):
+                eids = []
+                for place in board.shape.places:
+                    self.place_ids[place.name] = len(self.static_entities)
+                    eids.append(len(self.static_entities))
+                    self.static_entities.append({"__type__": board.name, "__label__": place.name})
+                self.geometries[board.name] = map_geometry(board.name, "places", eids, {})
+        for board in maps:
+            if isinstance(board.shape, ast.RoutesShape):
+                eids, ends = [], []
+                routes = board.shape.routes
+                labels = route_labels([(r.start.name, r.end.name) for r in routes])
+                for route, label in zip(routes, labels):
+                    pair = [self.place_ids[route.start.name], self.place_ids[route.end.name]]
+                    eids.append(len(self.static_entities))
+                    ends.append(pair)
+                    attributes = {i.name: compiler.constant(i.value) for i in route.inits}
+                    self.static_entities.append({"ends": pair, **attributes, "__type__": board.name, "__label__": label})
+                self.geometries[board.name] = map_geometry(board.name, "routes", eids, route_neighbors(eids, ends),
+                                                           dict(zip(eids, ends)))
+                routes_ends.setdefault(board.shape.places, []).extend(ends)
+        for board in maps:
+            geometry = self.geometries[board.name]
+            if geometry.kind == "places":
+                geometry.neighbors.update((place, tuple(near)) for place, near in
+                                          place_neighbors(geometry.cells, routes_ends.get(board.name, [])).items())
+            self.static_by_type[board.name] = list(geometry.cells)
+            for eid in geometry.cells:
+                self.geometry_by_cell[eid] = geometry
 
     def _var_range(self, compiler, var) -> tuple:
         """(low, high) of `var x: int in LOW..HIGH`, the params known: it must hold a value,
@@ -277,19 +329,20 @@ class Game:
     def _check_typed_param(self, compiler, param):
         """A typed param's value, given or computed, must be of its type and in its range."""
         value, given = self.params[param.name], param.name in self.given_params
-        if param.type.name == "bool":
+        kind = written_type(param.type)
+        if kind == BOOL:
             if value.__class__ is not bool:
                 raise ParamValueError(f"param '{param.name}' is true or false, not {plain_label(value)}", param.span, given)
             return
-        if param.type.name == "text":
+        if kind == TEXT:
             if value.__class__ is not str:
                 raise ParamValueError(f"param '{param.name}' is a text, not {plain_label(value)}", param.span, given)
             if len(value) > MAX_TEXT:
                 raise ParamValueError(f"param '{param.name}' is a text of at most {MAX_TEXT:,} characters, "
                                       f"not {len(value):,}", param.span, given)
             return
-        if value.__class__ is not int and not (param.type.name == "real" and value.__class__ is Fraction):
-            raise ParamValueError(f"param '{param.name}' is {'a number' if param.type.name == 'real' else 'a whole number'}, "
+        if value.__class__ is not int and not (kind == FRACTION and value.__class__ is Fraction):
+            raise ParamValueError(f"param '{param.name}' is {'a number' if kind == FRACTION else 'a whole number'}, "
                                   f"not {plain_label(value)}", param.span, given)
         if param.low is not None:
             low, high = compiler.constant(param.low), compiler.constant(param.high)
@@ -327,20 +380,21 @@ class Game:
         return self.cell_columns[name]
 
     def labeler(self, t, viewer=None):
-        """f(s, value) -> the text for a value of type t. viewer None: the full text (the
+        """f(s, value) -> the text for a value of type t (a Type value, or its text). viewer None: the full text (the
         referee's); a seat, or PUBLIC: what that seat sees (owner-only attributes of components
         it does not own read '?')."""
-        t = strip_optional(t)
-        if t == "Player":
+        t = (type_of(t) if isinstance(t, str) else t).without_none()     # (a Type, or its text)
+        if t == PLAYER:
             return player_labeler()
-        if viewer is not None and t in self.private_fields:
+        name = named_type(t)
+        if viewer is not None and name in self.private_fields:
             return seen_labeler(viewer)
-        if t in self.types.components or t in self.types.boards:
+        if name in self.types.components or name in self.types.boards:
             return entity_labeler()
-        if t.startswith("list["):
-            return list_labeler(self.labeler(element_of(t), viewer))
-        if t.startswith("set["):
-            return set_labeler(self.labeler(element_of(t), viewer), self.member_positions)
+        if isinstance(t, ListOf):
+            return list_labeler(self.labeler(t.element, viewer))
+        if isinstance(t, SetOf):
+            return set_labeler(self.labeler(t.element, viewer), self.member_positions)
         return plain_labeler()
 
     def namer(self, action, parts, tail):
@@ -421,7 +475,10 @@ class Game:
         return s
 
     def setup_done(self, s):
+        # tuples from now on: a type created in play (one with a maximum) gets a new one
         s.by_type = {k: tuple(v) for k, v in s.by_type.items()}
+        for type_name in self.component_maximum:
+            s.by_type.setdefault(type_name, ())
         s.names = self.names_for_labels_of(s)
 
     def names_for_labels_of(self, s) -> dict:

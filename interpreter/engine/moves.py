@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from referee.dsl.types import strip_optional
+from referee.dsl.types import named_type
 
 from ..runtime import CHANCE
 from ..runtime.values import same_value
@@ -294,7 +294,7 @@ def expression_text(s, index, node, args, masked) -> str:
     fn, names = game.label_expressions[(index, k)]
     if masked:
         action = game.actions[index]
-        if any(b[0] in names and strip_optional(b[3]) in game.private_fields for b in action.binders):
+        if any(b[0] in names and named_type(b[3]) in game.private_fields for b in action.binders):
             return "?"
     return fn(s, *args)
 

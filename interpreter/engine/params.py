@@ -4,6 +4,7 @@ from fractions import Fraction
 
 from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic, did_you_mean
+from referee.dsl.types import BOOL, FRACTION, INT, TEXT, written_type
 
 from ..runtime.errors import RulesRuntimeError
 from .labels import plain_label
@@ -31,6 +32,10 @@ def typed_params(program) -> dict:
             if isinstance(d.node, ast.Param) and d.node.type is not None}
 
 
+# a typed param's type -> the classes of its values, and what a value of it is in words
+PARAM_CLASSES = {BOOL: (bool,), INT: (int,), FRACTION: (int, Fraction), TEXT: (str,)}
+PARAM_WORDS = {BOOL: "true or false", INT: "a whole number (of at most 18 digits)",
+               FRACTION: "a number such as 6, 6.5 or 13/2", TEXT: "a text"}
 PARAM_INT = re.compile(r"[-+]?[0-9]{1,18}")
 # a real param's value: a whole or decimal number (6.5) or a fraction (13/2), 18 digits at most
 PARAM_REAL = re.compile(r"[-+]?(?=[0-9./]{1,20}$)[0-9]+(\.[0-9]+|/[0-9]*[1-9][0-9]*)?")
@@ -51,21 +56,19 @@ def param_values(program, params, here):
                                         f"declare it with a type to set it: 'param {name}: int = ...'")
             return None, Diagnostic("E603", f"unknown param '{name}'", here, did_you_mean(name, declared)
                                     or f"params that can be set: {', '.join(declared) or 'none'}")
-        kind = param.type.name
+        kind = written_type(param.type)
         if isinstance(value, str):
             text = value.strip()
-            if kind == "bool" and text.lower() in ("true", "false"):
+            if kind == BOOL and text.lower() in ("true", "false"):
                 value = text.lower() == "true"
-            elif kind == "int" and PARAM_INT.fullmatch(text):
+            elif kind == INT and PARAM_INT.fullmatch(text):
                 value = int(text)
-            elif kind == "real" and PARAM_REAL.fullmatch(text):
+            elif kind == FRACTION and PARAM_REAL.fullmatch(text):
                 value = Fraction(text)
                 value = int(value) if value.denominator == 1 else value
-        if kind == "bool" and value.__class__ is not bool or kind == "int" and value.__class__ is not int or \
-                kind == "real" and value.__class__ not in (int, Fraction) or kind == "text" and value.__class__ is not str:
+        if kind in PARAM_CLASSES and value.__class__ not in PARAM_CLASSES[kind]:
             shown = value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else plain_label(value)
-            want = {"bool": "true or false", "int": "a whole number (of at most 18 digits)",
-                    "real": "a number such as 6, 6.5 or 13/2", "text": "a text"}[kind]
+            want = PARAM_WORDS[kind]
             return None, Diagnostic("E604", f"param '{name}' is {want}, not {str(shown)[:40]!r}", param.span)
         values[name] = value
     return values, None

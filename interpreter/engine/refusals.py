@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT, PLAYER, named_type
 from referee.dsl.diagnostics import did_you_mean
 
 from ..runtime import RuleText
@@ -47,17 +47,18 @@ TYPED_NUMBERS = 8      # numbers of a typed move tried for a binder with a reaso
 
 
 def type_values(s, t, typed) -> list:
-    """Every value of type t a player may type (cells, components, players, enum members,
+    """Every value of type t (a Type) a player may type (cells, components, players, enum members,
     true/false), or for numbers those written in the typed text."""
-    t = strip_optional(t)
-    if t == "int":      # (a few: a typed move names few numbers, and each is tried with the other binders)
+    t = t.without_none()
+    if t == INT:      # (a few: a typed move names few numbers, and each is tried with the other binders)
         return [int(n) for n in list(dict.fromkeys(re.findall(r"-?\d{1,18}", typed)))[:TYPED_NUMBERS]]
-    if t == "Player":
+    if t == PLAYER:
         return list(s.game.seats)
-    if t == "bool":
+    if t == BOOL:
         return [False, True]
-    return index_values(s, None, None, t) if t in s.game.geometries or t in s.game.enum_members \
-        or t in s.game.types.components else []
+    named = named_type(t)
+    return index_values(s, None, None, t) if named in s.game.geometries or named in s.game.enum_members \
+        or named in s.game.types.components else []
 
 
 def with_values(rule: str, labels: dict) -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from referee.dsl.templates import parse_template
-from referee.dsl.types import ANY
+from referee.dsl.types import PLAYER, UNKNOWN, Type, named_type, written_type
 from referee.dsl.limits import MAX_STEP_WORK
 
 from ..runtime import CHANCE
 from ..runtime.writes import entity_column_value
-from ..runtime.errors import IllegalMove, RulesRuntimeError
+from ..runtime.errors import IllegalMove, RulesRuntimeError, UnlocatedRulesError
 from ..runtime.steps import AllLost
 from ..runtime.zone_rows import canonical_key
 from .labels import plain_label
@@ -290,8 +290,22 @@ class State:
             self.mark_changed(source)
 
     def create(self, type_name, values, template, key):
-        eid = len(self.entities)
         game = self.game
+        of_type = self.by_type.get(type_name)
+        in_play = of_type.__class__ is tuple       # (after the setup: Game.setup_done)
+        if in_play:
+            most = game.component_maximum.get(type_name)
+            if most is None or len(of_type) >= most:
+                raise UnlocatedRulesError(f"a {type_name} more than the {most} its declaration allows "
+                                          f"(component {type_name} {{ ... }} max {most})")
+            if not self.entities_mine:      # (shared with clones: copied before a change)
+                self.entities = list(self.entities)
+                self.columns = [column[:] for column in self.columns]
+                self.entities_mine = True
+        elif type_name in game.component_maximum and len(of_type or ()) >= game.component_maximum[type_name]:
+            raise UnlocatedRulesError(f"a {type_name} more than the {game.component_maximum[type_name]} "
+                                      "its declaration allows")
+        eid = len(self.entities)
         try:
             # identical components have the same labels, signature and columns: computed once per game
             given = (type_name, template, *values.items())
@@ -316,7 +330,11 @@ class State:
         self.entities.append(values)
         for column, value in zip(self.columns, known[1]):
             column.append(value)
-        self.by_type.setdefault(type_name, []).append(eid)
+        if in_play:      # a new tuple: the old one is shared with clones and checkpoints
+            self.by_type = {**self.by_type, type_name: (*of_type, eid)}
+            self.names = {}         # (the cached move names are those of the components before)
+        else:
+            self.by_type.setdefault(type_name, []).append(eid)
         if game.zone_marks is not None:
             self.mark_changed("#types")
         loc = self.loc
@@ -329,7 +347,14 @@ class State:
             if name in masked:
                 return "?"
             value = values.get(name)
-            return f"P{value}" if name == "owner" and value is not None else plain_label(value)
+            if value is None:
+                return plain_label(value)
+            declared = self.attribute_type(type_name, name)
+            if name == "owner" or declared.without_none() == PLAYER:
+                return f"P{value}"
+            if named_type(declared) in self.game.types.boards.keys() | self.game.types.components.keys():
+                return self.entities[value]["__label__"]        # a cell or a component: its own label
+            return plain_label(value)
         if template:
             # a value that is none leaves its placeholder empty ("{suit} {rank}" -> "joker")
             filled = "".join(part if isinstance(part, str) else part.written if not part.named
@@ -339,7 +364,13 @@ class State:
         shown = [text(k) for k in values if not k.startswith("__") and k != "owner"]
         return " ".join([type_name] + shown)
 
-    def label(self, value, t=ANY):
+    def attribute_type(self, type_name, name) -> Type:
+        """The declared Type of a component type's attribute (unknown for no such attribute)."""
+        component = self.game.types.components.get(type_name)
+        field = next((f for f in component.fields if f.name == name), None) if component is not None else None
+        return written_type(field.type) if field is not None else UNKNOWN
+
+    def label(self, value, t=UNKNOWN):
         return self.game.labeler(t)(self, value)
 
     # ---- interface ----
@@ -447,13 +478,13 @@ class State:
                 self.current, self.extra, self.terminal, self.winners, self.pending, self.choices,
                 self.cursor, self.turn, len(self.history), len(self.public_history), len(self.log),
                 self._legal, self.history, self.public_history, self.log, self.shared, self.shown_to,
-                self.entities, self.columns, self.names, mine, self.var_index)
+                self.entities, self.columns, self.names, mine, self.var_index, self.by_type)
 
     def restore(self, saved: tuple):
         (self.zones, self.loc, self.vars, self.env, self.rng, self.pc, self.current, self.extra,
          self.terminal, self.winners, self.pending, self.choices, self.cursor, self.turn, history,
          public_history, log, self._legal, self.history, self.public_history, self.log, self.shared,
-         self.shown_to, self.entities, self.columns, self.names, self.entities_mine, self.var_index) = saved
+         self.shown_to, self.entities, self.columns, self.names, self.entities_mine, self.var_index, self.by_type) = saved
         self.owned = {}
         self.var_index_mine = False
         if not self.shared:

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import itertools
-import re
 
 import attrs
 
 from referee.dsl import ast
-from referee.dsl.types import strip_optional
+from referee.dsl.types import OWNER, PLAYER, Named, named_type, names_in
 
 from .moves import public_moves
 
@@ -93,9 +92,10 @@ def table_columns(s) -> dict:
         if len(index_types) != 2:
             continue
         t = index_types[1]
-        if t in game.enum_members:
-            values = list(game.enum_members[t])
-        elif t in game.types.components or t in game.geometries:
+        index = named_type(t)
+        if index in game.enum_members:
+            values = list(game.enum_members[index])
+        elif index in game.types.components or index in game.geometries:
             continue
         else:
             values = game.compiler.index_domains(name)[1][1]
@@ -152,13 +152,16 @@ def var_keys(s) -> list:
 
 
 def index_values(s, name, position, t) -> list:
+    """The values of an index of type t (a Type): a board's cells, an enum's members, the
+    components of a type, else those its domain holds (`name`'s index at `position`)."""
     game = s.game
-    if t in game.geometries:
-        return list(game.geometries[t].cells)
-    if t in game.enum_members:
-        return list(game.enum_members[t])
-    if t in game.types.components:
-        return list(s.by_type.get(t, ()))
+    named = named_type(t)
+    if named in game.geometries:
+        return list(game.geometries[named].cells)
+    if named in game.enum_members:
+        return list(game.enum_members[named])
+    if named in game.types.components:
+        return list(s.by_type.get(named, ()))
     element, allowed, _ = game.compiler.index_domains(name)[position]
     return sorted(allowed) if allowed is not None else []
 
@@ -182,7 +185,7 @@ def known_labels(s, x, player) -> dict:
     """{attribute: its value's label}, of what the player was told of component x."""
     game = s.game
     fields = {f.name: f for f in game.types.components[s.entities[x]["__type__"]].fields}
-    return {name: game.labeler(game.types.type_name(fields[name].type) if name in fields else "Player?", player)(s, value)
+    return {name: game.labeler(game.compiler.declared_type(fields[name].type) if name in fields else OWNER, player)(s, value)
             for name, value in told(s, x, player)}
 
 
@@ -217,11 +220,14 @@ def board_views(s, player):
     indexed = layer_types(game)
     typed = named_boards(game)
     for name, geometry in game.geometries.items():
-        per_seat = ["Player", name] in indexed
-        plain = [name] in indexed
-        layers = [([name], (), name)] if plain or not per_seat else []
+        if geometry.kind not in ("grid", "hex"):
+            continue        # a map of places and routes is no drawing: its variables are listed
+        cells = Named(name)
+        per_seat = [PLAYER, cells] in indexed
+        plain = [cells] in indexed
+        layers = [([cells], (), name)] if plain or not per_seat else []
         if per_seat:
-            layers += [(["Player", name], (p,), f"{name}[P{p}]") for p in range(1, game.num_players + 1)]
+            layers += [([PLAYER, cells], (p,), f"{name}[P{p}]") for p in range(1, game.num_players + 1)]
         for index_types, prefix, shown in layers:
             marks = cell_marks(s, player, geometry, index_types, prefix)
             out[shown] = {
@@ -238,7 +244,7 @@ def board_views(s, player):
             # the zones and partitions drawn here (a text view need not list them again)
             out[shown]["zones"] = [z for z, meta in game.zone_meta.items() if meta[3] == index_types]
             out[shown]["parts"] = [v for v, meta in game.var_meta.items()
-                                   if meta[2] == index_types and strip_optional(meta[3]) == name]
+                                   if meta[2] == index_types and meta[3].without_none() == cells]
             out[shown]["vars"] = [v for v, meta in game.var_meta.items() if meta[2] == index_types]
     return out
 
@@ -262,7 +268,7 @@ def cell_marks(s, player, geometry, index_types, prefix):
     for var, (visibility, owner, types, t) in game.var_meta.items():
         # a var that maps each cell to a cell of the same board splits the board into parts:
         # a drawing shows their borders (from the view's vars), not a mark per cell
-        if types == index_types and allowed(visibility, owner) and strip_optional(t) != geometry.name:
+        if types == index_types and allowed(visibility, owner) and t.without_none() != Named(geometry.name):
             for cell in geometry.cells:
                 value = s.vars.get((var, *prefix, cell), game.var_defaults[var])
                 # a value is drawn, at its starting value too (pits of 4 are not empty); none
@@ -285,21 +291,11 @@ def named_boards(game) -> frozenset:
     if found is None:
         written = [b[3] for a in game.actions for b in a.binders] + [meta[3] for meta in game.var_meta.values()]
         types = game.compiler.checked.types
-        written += [type_name(types.get(id(node.binder.domain))) for node in syntax_nodes(game.program)
-                    if isinstance(node, ast.Choose)]
+        written += [types[id(node.binder.domain)] for node in syntax_nodes(game.program)
+                    if isinstance(node, ast.Choose) and id(node.binder.domain) in types]
         found = game._named_boards = frozenset(
-            name for name in game.geometries if any(name in mentioned(t) for t in written))
+            name for name in game.geometries if any(name in names_in(t) for t in written))
     return found
-
-
-def mentioned(text) -> set:
-    """The names a type's text holds ('list[Square]?' -> {'list', 'Square'})."""
-    return set(re.findall(r"\w+", text or ""))
-
-
-def type_name(t) -> str:
-    """A checker's type as text, its element's too ('ListOf(Named(Pos))' -> names Pos)."""
-    return repr(t) if t is not None else ""
 
 
 def syntax_nodes(program):

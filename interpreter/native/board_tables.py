@@ -1,15 +1,20 @@
 """A game's board as constant tables of a kernel module, and the board functions of the rules
 (`Cell(r, c)`, `toward`, `ray`, `directions`, `between`, `has_line`) rendered over them.
 
-One grid board is handled (its cells are the ids 0..n-1, in reading order, as the engine
-numbers them); a hex map or a second board is refused (`NotNative`). Per cell: its row and
-column, its neighbour one step along each direction of the `Direction` enum (-1: off the board)
-and along each line direction of `has_line`."""
+One board is handled, a grid or a hex map (its cells are the ids 0..n-1, in reading order, as
+the engine numbers them); a second board is refused (`NotNative`). Per cell: its row and
+column, its neighbour one step along each direction of the `Direction` enum (-1: off the board
+or a direction the board has not, as north on a hex map) and along each line direction of
+`has_line` (board_graph.py: surrounding and distance; cell_lists_source.py: the neighbours)."""
 from __future__ import annotations
 
 import numpy as np
+from referee.dsl.types import INT, ListOf, Named, OptionalOf
 
+from .board_graph import graph_call, hex_refused
 from .not_native import NotNative
+
+SOME_DIRECTION = OptionalOf(Named("Direction"))     # (the built-in enum: a step's direction, or none)
 
 
 class BoardTables:
@@ -25,11 +30,14 @@ class BoardTables:
         (self.name, self.geometry), = self.geometries.items()
         geometry = self.geometry
         span = game.program.get(self.name).span
-        if geometry.kind != "grid" or list(geometry.cells) != list(range(len(geometry.cells))):
-            raise NotNative(f"the board {self.name}: only a grid has a native form yet", span)
+        if geometry.kind not in ("grid", "hex"):
+            raise NotNative(f"the board {self.name}: a map of places and routes has no native form yet", span)
+        if list(geometry.cells) != list(range(len(geometry.cells))):
+            raise NotNative(f"the board {self.name}: its cells are not numbered 0..n-1 in reading order", span)
         self.ids = len(geometry.cells)
         self.directions = list(game.enum_members.get("Direction", ()))
-        if list(geometry.deltas) != self.directions:
+        if any(d not in self.directions for d in geometry.deltas) or \
+                list(geometry.deltas) != [d for d in self.directions if d in geometry.deltas]:
             raise NotNative(f"the board {self.name}: its directions are not the Direction enum's", span)
 
     def range_of(self, name: str) -> tuple:
@@ -43,11 +51,13 @@ class BoardTables:
         where = {eid: rc for rc, eid in g.at.items()}
 
         def step(cell, delta):
+            if delta is None:
+                return -1
             r, c = where[cell]
             return g.at.get((r + delta[0], c + delta[1]), -1)
         units = [[-1] * 3 for _ in range(3)]
         for k, d in enumerate(self.directions):
-            dr, dc = g.deltas[d]
+            dr, dc = g.deltas.get(d, (9, 9))
             if abs(dr) <= 1 and abs(dc) <= 1:
                 units[dr + 1][dc + 1] = k
         bits, shifts = self.line_bits(where)
@@ -55,13 +65,15 @@ class BoardTables:
         return {"BOARD_BIT": (bits, "uint64", (cells,)), "BOARD_SHIFT": (shifts, "int64", (len(shifts),)),
                 "BOARD_ROW": ([where[c][0] for c in g.cells], "int64", (cells,)),
                 "BOARD_COL": ([where[c][1] for c in g.cells], "int64", (cells,)),
-                "BOARD_STEP": ([step(c, g.deltas[d]) for c in g.cells for d in self.directions], "int64",
+                "BOARD_STEP": ([step(c, g.deltas.get(d)) for c in g.cells for d in self.directions], "int64",
                                (cells, directions)),
                 "BOARD_LINE": ([step(c, delta) for c in g.cells for delta in g.steps], "int64", (cells, len(g.steps))),
                 "BOARD_AT": ([g.at.get((r, c), -1) for r in range(g.rows + 2) for c in range(g.cols + 2)], "int64",
                              (g.rows + 2, g.cols + 2)),
                 "BOARD_UNIT": ([u for row in units for u in row], "int64", (3, 3)),
-                "BOARD_DIRECTIONS": (list(range(directions)), "int64", (directions,))}
+                "BOARD_DIRECTIONS": ([k for k, d in enumerate(self.directions) if d in g.deltas], "int64",
+                                     (len(g.deltas),)),
+                "BOARD_IS_HEX": ([int(g.kind == "hex")], "int64", (1,))}
 
     def constants(self) -> list:
         """The tables as a kernel module's global arrays (which Numba takes as constants)."""
@@ -92,17 +104,23 @@ class BoardTables:
         def arg(k, t):
             return renderer.expr(args[k], scope, t)
         cell = getattr(self, "name", None)
+        some_cell = OptionalOf(Named(cell))
         if name == cell and len(args) == 2:
-            return f"board_at(BOARD_AT, {arg(0, 'int')}, {arg(1, 'int')})"
+            return f"board_at(BOARD_AT, {arg(0, INT)}, {arg(1, INT)})"
         if name == "toward":
-            return f"toward(BOARD_STEP, {arg(0, cell + '?')}, {arg(1, 'Direction?')})"
+            return f"toward(BOARD_STEP, {arg(0, some_cell)}, {arg(1, SOME_DIRECTION)})"
         if name == "ray":
-            return f"ray(BOARD_STEP, {arg(0, cell + '?')}, {arg(1, 'Direction?')})"
+            return f"ray(BOARD_STEP, {arg(0, some_cell)}, {arg(1, SOME_DIRECTION)})"
         if name == "directions":
-            return f"directions_of(BOARD_DIRECTIONS, {arg(0, cell + '?')})"
+            return f"directions_of(BOARD_DIRECTIONS, {arg(0, some_cell)})"
+        if self.geometries:
+            hex_refused(name, self.geometry, node.span)
         if name == "between":
-            return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, cell + '?')}, {arg(1, cell + '?')})"
+            return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, some_cell)}, {arg(1, some_cell)})"
         if name == "has_line":
-            return f"has_line(BOARD_LINE, BOARD_BIT, BOARD_SHIFT, {arg(0, 'list[' + str(cell) + ']')}, {arg(1, 'int')})"
-        raise NotNative(f"the function {name} has no native form yet", node.span)
+            return f"has_line(BOARD_LINE, BOARD_BIT, BOARD_SHIFT, {arg(0, ListOf(Named(str(cell))))}, {arg(1, INT)})"
+        graphed = graph_call(renderer, node, scope, cell) if self.geometries else None
+        if graphed is None:
+            raise NotNative(f"the function {name} has no native form yet", node.span)
+        return graphed
 

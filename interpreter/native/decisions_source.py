@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from referee.dsl import ast
 from referee.dsl.limits import MAX_DECISION_DEPTH
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT, PLAYER, named_type
 
 from .not_native import NotNative
 
 DECISION_ARGUMENTS = ", mt, buf, max_moves, T"
-CHOICE = -1             # the trail's action code of a decision inside a step
+CHOICE = -2             # the trail's action code of a decision inside a step (-1: a skip, rules_source.SKIP)
 DECIDING = (ast.Choose, ast.PlayBy, ast.Respond)
 STOPPED_HERE = ["if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]
 VISIBILITY = {"public": 1, "top": 2}        # a zone's cells as seen by all (else 0: not by all)
@@ -79,7 +79,7 @@ class DecisionsSource:
         components = self.game.types.components
         chooses = [n for n in ast.walk(self.program.parts()) if isinstance(n, ast.Choose)]
         self.tracks_shown = any(isinstance(n, ast.Reveal) for n in ast.walk(self.program.parts())) and any(
-            strip_optional(self.checked.local_types[n.binder.span].text) in components for n in chooses)
+            named_type(self.checked.local_types[n.binder.span]) in components for n in chooses)
         self.shown_at = None
 
     @staticmethod
@@ -135,7 +135,7 @@ class DecisionsSource:
     def seat_checked(self, node, scope) -> tuple:
         """(the lines that bind a decision's seat, checked, its name)."""
         seat = self.fresh("seat")
-        value = self.expr(node, scope, "Player") if node is not None else "cur"
+        value = self.expr(node, scope, PLAYER) if node is not None else "cur"
         return [f"{seat} = {value}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return"], seat
 
     # ---- play ... by, respond ----------------------------------------------------------------
@@ -152,7 +152,7 @@ class DecisionsSource:
         var, order, count, k, responded = (self.fresh(p) for p in ("L_", "order", "count", "k", "responded"))
         loop, capacity = self.domain_loop(node.binder, scope, var)
         inner = scope.child(**{node.binder.name: var})
-        where = [f"if not ({self.expr(node.binder.condition, inner, 'bool')}):", "    continue"] \
+        where = [f"if not ({self.expr(node.binder.condition, inner, BOOL)}):", "    continue"] \
             if node.binder.condition is not None else []
         seat = self.fresh("seat")
         asked = [f"{seat} = {order}[{k}]", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
@@ -190,9 +190,10 @@ class DecisionsSource:
     def choose(self, node, scope) -> list:
         """`choose x in L where C by P { BODY }` (lower_statements.visit_Choose, steps.distinct_options)."""
         binder = node.binder
-        element = strip_optional(self.checked.local_types[binder.span].text)
-        if element.startswith(("list[", "set[")) or element not in self.choice_kinds():
-            raise NotNative(f"a choice among values of type {element} has no native form yet", binder.span)
+        t = self.checked.local_types[binder.span]
+        element = named_type(t)
+        if element not in self.choice_kinds():          # (a list, a set: no name)
+            raise NotNative(f"a choice among values of type {t.text} has no native form yet", binder.span)
         components = element in self.game.types.components
         if components and ({f.name for f in self.game.types.components[element].fields} | {"owner"}) \
                 & self.game.types.changed_attributes:
@@ -200,7 +201,7 @@ class DecisionsSource:
         var, options, count, kept, chosen = (self.fresh(p) for p in ("L_", "options", "count", "kept", "chosen"))
         loop, capacity = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
-        where = [f"if not ({self.expr(binder.condition, inner, 'bool')}):", "    continue"] \
+        where = [f"if not ({self.expr(binder.condition, inner, BOOL)}):", "    continue"] \
             if binder.condition is not None else []
         lines = [*loop[:-1], f"{options} = np.empty({capacity}, dtype=np.int64)", f"{count} = 0", loop[-1],
                  *indented(where + [f"{options}[{count}] = {var}", f"{count} += 1"])]
@@ -224,7 +225,7 @@ class DecisionsSource:
 
     def choice_kinds(self) -> set:
         """The types whose values a kernel's choice codes: ints, seats, enum members, cells, components."""
-        return {"int", "bool", "Player", *self.game.enum_members, *self.ids_of_type}
+        return {INT.name, BOOL.name, PLAYER.name, *self.game.enum_members, *self.ids_of_type}
 
     def may_repeat(self, domain, scope) -> bool:
         """Whether a domain's values may repeat (a list; not a zone, a type, a range or players)."""
@@ -292,11 +293,11 @@ class DecisionsSource:
         what = untag(node.what)
         if self.shown_offset() < 0 or isinstance(what, ast.Attribute):
             return []
-        t = strip_optional(self.type_of(what))
-        items = f"np.array([{self.expr(what, scope, self.type_of(what))}])" if t in self.game.types.components \
+        t = self.type_of(what)
+        items = f"np.array([{self.expr(what, scope, t)}])" if named_type(t) in self.game.types.components \
             else self.sequence(what, scope)
         seats = self.type_of(node.players)
-        players = f"np.array([{self.expr(node.players, scope, seats)}])" if strip_optional(seats) == "Player" \
+        players = f"np.array([{self.expr(node.players, scope, seats)}])" if seats.without_none() == PLAYER \
             else self.expr(node.players, scope, seats)
         self.reveal_helper()
         return [f"reveal_to(S, {items}, {players})"]

@@ -10,7 +10,7 @@ that game is played again in Python and gives Python's error.
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import BOOL, INT, PLAYER, ListOf, Type, element_type, named_type
 
 from ..runtime.values import LOOP_CAP
 from .not_native import NotNative
@@ -51,14 +51,14 @@ class FlowSource:
             scope = scope_class({trigger.binder.name: var} if var else {})
             self.define(f"def trigger_{trigger.name}(S, cur{scope.params()}):",
                         self.block(trigger.body, scope, flow=False))
-            test = ["if " + self.expr(trigger.condition, scope, "bool") + ":",
+            test = ["if " + self.expr(trigger.condition, scope, BOOL) + ":",
                     f"    trigger_{trigger.name}(S, cur{scope.params()})", "    return True"]
             if var is None:
                 fire += test
                 continue
             loop, _ = self.domain_loop(trigger.binder, scope_class(), var)
             where = [] if trigger.binder.condition is None else \
-                ["if not (" + self.expr(trigger.binder.condition, scope, "bool") + "):", "    continue"]
+                ["if not (" + self.expr(trigger.binder.condition, scope, BOOL) + "):", "    continue"]
             fire += loop + indented(where + test)
         self.define("def fire_one_trigger(S, cur):", fire + ["return False"])
         self.define("def run_triggers(S, cur):",
@@ -98,14 +98,14 @@ class FlowSource:
         deeper = self.depth[1] + 1
         return f"_d{deeper}" if deeper < DEPTHS else None
 
-    def zero_of(self, t: str, span) -> str:
+    def zero_of(self, t: Type, span) -> str:
         """A value of type t that a call too deep gives (its game then plays in Python)."""
-        base = strip_optional(t)
-        if base == "bool":
+        base, named = t.without_none(), named_type(t)
+        if base == BOOL:
             return "False"
-        if base == "int" or base == "Player" or base in self.game.enum_members or base in self.boards.geometries:
+        if base in (INT, PLAYER) or named in self.game.enum_members or named in self.boards.geometries:
             return "0"
-        raise NotNative(f"a recursive function of type {t}", span)
+        raise NotNative(f"a recursive function of type {t.text}", span)
 
     def proc_call(self, name: str, arguments: str, state: str = "S") -> list:
         suffix = self.callee_suffix(name)
@@ -136,20 +136,20 @@ class FlowSource:
         if kind is ast.CallStatement:
             return [*self.proc_call(node.name, self.call_arguments(node, scope)), *STOPS]
         if kind is ast.While:
-            test = ["if not (" + self.expr(node.condition, scope, "bool") + "):", "    break"]
-            return self.loop(test + self.block(node.body, scope, flow), flow)
+            test = ["if not (" + self.expr(node.condition, scope, BOOL) + "):", "    break"]
+            return self.loop(test + self.block(node.body, scope.child(), flow), flow)
         if kind is ast.Repeat:
             inner = scope.child()
             body = self.block(node.body, inner, flow)
             if node.until is not None:
-                body += ["if " + self.expr(node.until, inner, "bool") + ":", "    break"]
+                body += ["if " + self.expr(node.until, inner, BOOL) + ":", "    break"]
             return self.loop(body, flow)
         if kind is ast.Again:           # (the turn's player takes the next turn too: next_seat)
             return ["S[EXTRA] = 1"]
         if flow and kind is ast.Simultaneous:
             return self.simultaneous(node, scope)
         if flow and kind is ast.Turn:
-            return ["cur = " + self.expr(node.player, scope, "Player"),
+            return ["cur = " + self.expr(node.player, scope, PLAYER),
                     "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
                     "S[CURRENT] = cur", *self.block(node.body, scope, flow)]
         return None
@@ -166,7 +166,7 @@ class FlowSource:
         loop, capacity = self.domain_loop(node.binder, scope, var)
         inner = scope.child(**{node.binder.name: var})
         where = [] if node.binder.condition is None else \
-            ["if not (" + self.expr(node.binder.condition, inner, "bool") + "):", "    continue"]
+            ["if not (" + self.expr(node.binder.condition, inner, BOOL) + "):", "    continue"]
         found = self.fresh("found")
         lines = [*loop[:-1], f"{seats} = np.empty({capacity}, dtype=np.int64)", f"{found} = 0", loop[-1],
                  *indented(where + [f"{seats}[{found}] = {var}", f"{found} += 1"]),
@@ -227,17 +227,20 @@ class FlowSource:
     def reversed_loop(self, domain, scope, var: str) -> tuple:
         """`reversed(a..b)` as a domain: b down to a."""
         inner = ast.untag(domain.arguments[0])[0] if len(domain.arguments) == 1 else None
+        items = self.reversed_items(inner, scope, var) if inner is not None else None
+        if items is not None:
+            return items
         if not isinstance(inner, ast.Range):
             raise NotNative("reversed of other than a range", domain.span)
-        low, high = self.expr(inner.low, scope, "int"), self.expr(inner.high, scope, "int")
+        low, high = self.expr(inner.low, scope, INT), self.expr(inner.high, scope, INT)
         return [f"for {var} in range({high}, {low} - 1, -1):"], f"max(0, {high} - {low} + 1)"
 
     def order_with_none(self, node, left, right, scope) -> str:
         """An order where a side may be none: false then (runtime.values.order)."""
         left_type, right_type = self.type_of(left), self.type_of(right)
         for t in (left_type, right_type):
-            if strip_optional(t) not in ("int", "Player") and strip_optional(t) not in self.game.enum_members:
-                raise NotNative(f"an order of {t}", node.span)
+            if t.without_none() not in (INT, PLAYER) and named_type(t) not in self.game.enum_members:
+                raise NotNative(f"an order of {t.text}", node.span)
         return (f"{ORDERS[node.op]}({self.expr(left, scope, left_type)}, {self.expr(right, scope, right_type)}, "
                 f"{self.none_of(left_type)}, {self.none_of(right_type)})")
 
@@ -246,17 +249,16 @@ class FlowSource:
         float is the one the engine's exact fraction gives: both correctly rounded), under
         conditionals and negations; a division by zero is the engine's error."""
         node = ast.untag(node)[0]
-        t = strip_optional(self.type_of(node))
-        if t == "int":
-            return f"np.float64({self.expr(node, scope, 'int')})"
+        if self.type_of(node).without_none() == INT:
+            return f"np.float64({self.expr(node, scope, INT)})"
         if isinstance(node, ast.Conditional):
-            return (f"({self.real_returns(node.then, scope)} if {self.expr(node.condition, scope, 'bool')} "
+            return (f"({self.real_returns(node.then, scope)} if {self.expr(node.condition, scope, BOOL)} "
                     f"else {self.real_returns(node.otherwise, scope)})")
         if isinstance(node, ast.Negate):
             return f"(-{self.real_returns(node.operand, scope)})"
         if isinstance(node, ast.Binary) and node.op == "/" and \
-                all(self.type_of(ast.untag(side)[0]) == "int" for side in (node.left, node.right)):
-            return f"divided(S, {self.expr(node.left, scope, 'int')}, {self.expr(node.right, scope, 'int')})"
+                all(self.type_of(ast.untag(side)[0]) == INT for side in (node.left, node.right)):
+            return f"divided(S, {self.expr(node.left, scope, INT)}, {self.expr(node.right, scope, INT)})"
         raise NotNative("a real computed by other than one division of ints", node.span)
 
     def pick_from(self, node, scope) -> str:
@@ -265,10 +267,10 @@ class FlowSource:
         if self.is_zone(node.arguments[0], scope):
             return f"pick_item(S, {self.sequence(node.arguments[0], scope)}, -1)"
         t = self.type_of(node.arguments[0])
-        if not t.startswith("list["):
-            raise NotNative(f"pick of a {t}", node.span)
+        if not isinstance(t.without_none(), ListOf):
+            raise NotNative(f"pick of a {t.text}", node.span)
         items = self.expr(node.arguments[0], scope, t)
-        return f"pick_item(S, {items}, {self.none_of(element_of(t))})"
+        return f"pick_item(S, {items}, {self.none_of(element_type(t))})"
 
 
 PICK_ITEM = '''

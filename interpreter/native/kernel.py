@@ -22,6 +22,7 @@ import numpy as np
 
 from .decisions_source import CHOICE
 from .rules_source import NotNative, render
+from .teams_source import outcome_of
 
 CACHE_ENV = "REFEREE_NATIVE_CACHE"
 FINISHED, STOPPED, TO_PYTHON = 0, 1, 2
@@ -87,7 +88,10 @@ class Kernel:
         actions: dict = {}
         for _, action, seat in moves.tolist():
             per_seat = actions.setdefault(seat, {})
-            name = CHOICE_NAME if action == CHOICE else self.module.ACTION_NAMES[action]
+            if action == CHOICE:
+                name = CHOICE_NAME
+            else:
+                name = self.module.ACTION_NAMES[action] if action >= 0 else "(skip)"
             per_seat[name] = per_seat.get(name, 0) + 1
         record.update(branching=moves[:, 0].tolist(), actions=actions)
         return record
@@ -125,12 +129,12 @@ class Kernel:
                   "finished": False, "winners": [], "scores": [], "outcome": None, "team": None, "returns": [],
                   "log": None, "log_error": None, "coverage": None}
         if status == FINISHED:
-            winners = [p for p in players if mask >> p & 1]
-            win_returns = [1.0 if p in winners else 0.0 for p in players]
-            record.update(finished=True, winners=winners,
+            ended = outcome_of(game, mask)
+            win_returns = [1.0 if p in ended["winners"] else 0.0 for p in players]
+            lost_returns = [-1.0 for p in players] if ended["outcome"] == "lost" else win_returns
+            record.update(finished=True, **ended,
                           scores=[int(v) for v in scores] if game.score is not None else win_returns,
-                          outcome="draw" if not winners else "win" if len(winners) == 1 else "shared",
-                          returns=[float(v) for v in returns] if game.declared_returns is not None else win_returns)
+                          returns=[float(v) for v in returns] if game.declared_returns is not None else lost_returns)
         return record
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 from referee.dsl import ast
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT, OWNER, PLAYER, OptionalOf, Type, named_type, type_of
 
 from ..compile import ir
 from ..compile.render_native import FLOW_FIELDS, Places, VarPlace
@@ -54,24 +54,24 @@ class Coding:
     """How the values of one type are stored in an int64: ints as they are (INT_NONE: none),
     bools as 0/1, seats as numbers, an enum's members by position, components and cells by
     id (NONE: none)."""
-    type: str
+    type: Type
     kind: str                     # int, bool, seat, member, entity
     members: tuple = ()
 
     def encode(self, value) -> int:
         if value is None:
-            if not self.type.endswith("?"):
-                raise LayoutError(f"none where a {self.type} is stored")
+            if not isinstance(self.type, OptionalOf):
+                raise LayoutError(f"none where a {self.type.text} is stored")
             return INT_NONE if self.kind == "int" else NONE
         if self.kind == "member":
             return self.members.index(value)
         if value.__class__ not in (int, bool) or not INT_NONE < value <= np.iinfo(np.int64).max:
-            raise LayoutError(f"{value!r} does not fit the int64 of a {self.type}")
+            raise LayoutError(f"{value!r} does not fit the int64 of a {self.type.text}")
         return int(value)
 
     def decode(self, number: int):
         number = int(number)
-        if number == (INT_NONE if self.kind == "int" else NONE) and self.type.endswith("?"):
+        if number == (INT_NONE if self.kind == "int" else NONE) and isinstance(self.type, OptionalOf):
             return None
         if self.kind == "bool":
             return bool(number)
@@ -80,19 +80,19 @@ class Coding:
         return number
 
 
-def coding_of(game, t: str) -> Coding | None:
+def coding_of(game, t: Type) -> Coding | None:
     """The coding of the rules type t, or None when it has no fixed size (list, text, real)."""
-    base = strip_optional(t)
-    if base == "int":
+    base, named = t.without_none(), named_type(t)
+    if base == INT:
         return Coding(t, "int")
-    if base == "bool":
+    if base == BOOL:
         return Coding(t, "bool")
-    if base == "Player":
+    if base == PLAYER:
         return Coding(t, "seat")
-    if base in game.types.components or base in game.geometries:
+    if named in game.types.components or named in game.geometries:
         return Coding(t, "entity")
-    if base in game.enum_members:
-        return Coding(t, "member", tuple(game.enum_members[base]))
+    if named in game.enum_members:
+        return Coding(t, "member", tuple(game.enum_members[named]))
     return None
 
 
@@ -176,7 +176,7 @@ class Layout:
             declared = game.types.vars[name]
             coding, where = coding_of(game, t), family(game, self.reference, name, index_types)
             if coding is None or where is None:
-                why = f"a {t}" if coding is None else "an index with no finite domain"
+                why = f"a {t.text}" if coding is None else "an index with no finite domain"
                 self.unfit_value(f"var {name}", f"{why}: no fixed size", declared.span)
                 continue
             self.vars[name] = (where, coding, game.var_defaults[name])
@@ -189,7 +189,7 @@ class Layout:
             if where is None:
                 self.unfit_value(f"zone {name}", "an index with no finite domain: no fixed size", declared.span)
                 continue
-            element = strip_optional(declared.element_type)
+            element = named_type(type_of(declared.element_type))
             capacity = len(by_type[element]) if element in game.types.components else self.components
             self.zones[name] = (where, capacity)
 
@@ -197,13 +197,13 @@ class Layout:
         game = self.game
         changed = game.types.changed_attributes
         for type_name, component in game.types.components.items():
-            fields = [(f.name, game.types.type_name(f.type), f.span) for f in component.fields]
-            for attribute, t, span in fields + [("owner", "Player?", component.span)]:
+            fields = [(f.name, game.compiler.declared_type(f.type), f.span) for f in component.fields]
+            for attribute, t, span in fields + [("owner", OWNER, component.span)]:
                 coding = coding_of(game, t)
                 if coding is not None:
                     self.columns[(type_name, attribute)] = coding
                 elif attribute in changed:
-                    self.box_attribute(f"attribute {type_name}.{attribute}", attribute, f"a {t} that statements change",
+                    self.box_attribute(f"attribute {type_name}.{attribute}", attribute, f"a {t.text} that statements change",
                                        span)
                 else:
                     self.static_text.append((type_name, attribute))
@@ -221,11 +221,11 @@ class Layout:
                    if isinstance(node, (ast.For, ast.Simultaneous))} if game.program.flow is not None else {}
         for ins in game.flow:
             if ins.op == "turns_init":
-                self.add_env(EnvSlot(ins.key, "value", Coding("Player", "seat")))
+                self.add_env(EnvSlot(ins.key, "value", Coding(PLAYER, "seat")))
             elif ins.op in ("for_init", "simultaneous"):
                 binder = binders.get(ins.span)
                 t = checked.local_types.get(binder.span) if binder is not None else None
-                coding = coding_of(game, t.text) if t is not None else None
+                coding = coding_of(game, t) if t is not None else None
                 capacity = self.domain_size(coding, binder)
                 if coding is None or capacity is None:
                     what = f"a loop over {t.text if t is not None else 'values'} with no finite domain"
@@ -247,7 +247,7 @@ class Layout:
             for node in ast.walk(game.program.flow):
                 if isinstance(node, ast.Let):
                     t = checked.local_types.get(node.span)
-                    coding = coding_of(game, t.text) if t is not None else None
+                    coding = coding_of(game, t) if t is not None else None
                     if coding is None:
                         self.unfit_value(f"env {node.name}", f"a {t.text if t else 'value'} of no fixed size",
                                          node.span)
@@ -273,7 +273,7 @@ class Layout:
             del self.env[slot.key]
             self.scalars.remove(slot.key)
             self.unfit_value(f"env {slot.key}", "a flow local bound with values of two types", span)
-        elif known is not None and slot.coding.type.endswith("?"):
+        elif known is not None and isinstance(slot.coding.type, OptionalOf):
             self.env[slot.key] = slot       # (the same coding, none allowed)
         elif known is None and not any(u.name == f"env {slot.key}" for u in self.unfit):
             self.env[slot.key] = slot
@@ -285,7 +285,7 @@ class Layout:
     def domain_size(self, coding: Coding | None, binder) -> int | None:
         if coding is None or binder is None:
             return None
-        game, base = self.game, strip_optional(coding.type)
+        game, base = self.game, named_type(coding.type)
         if coding.kind == "seat":
             return game.num_players
         if coding.kind == "member":
@@ -320,7 +320,7 @@ class Layout:
         game, out = self.game, {}
         for prefix, table in (("fn_", game.types.functions), ("proc_", game.types.procedures)):
             for name, declared in table.items():
-                out[f"{prefix}{name}"] = self.nones_of((p.name, game.types.type_name(p.type))
+                out[f"{prefix}{name}"] = self.nones_of((p.name, game.compiler.declared_type(p.type))
                                                        for p in declared.parameters)
         for action in game.actions:
             nones = self.nones_of((b[0], b[3]) for b in action.binders)

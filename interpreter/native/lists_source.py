@@ -12,7 +12,7 @@ the engine draws them only for the values tied on the first key.
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT, ListOf, OptionalOf
 
 from .not_native import NotNative
 
@@ -26,23 +26,20 @@ class ListsSource:
 
     def visit_Ranking(self, node, scope, want):
         binder, kind = node.binder, node.kind
-        if kind not in ("best", "worst", "sorted"):
-            raise NotNative(f"the ranking {kind} has no native form yet", node.span)
-        if any(isinstance(n, ast.Call) and n.name == "pick" for k in node.keys for n in ast.walk(k)):
-            raise NotNative("a ranking by a key that draws", node.span)
+        self.refuse_ranking(node)
         name, var = self.fresh(f"rank_{kind}_"), self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
-        test = [f"if not ({self.expr(binder.condition, inner, 'bool')}): continue"] \
+        test = [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"] \
             if binder.condition is not None else []
         keys = []
         for k, key in enumerate(node.keys):
-            t = strip_optional(self.type_of(key))
-            if t not in ("int", "bool"):
-                raise NotNative(f"a ranking by a {t}", key.span)
+            t = self.type_of(key).without_none()
+            if t not in (INT, BOOL):
+                raise NotNative(f"a ranking by a {t.text}", key.span)
             keys.append(f"k{k}")
             test += [f"k{k} = np.int64({self.expr(key, inner, self.type_of(key))})",
-                     f"if k{k} == {self.none_of('int')}:", f"    k{k} = 0"]
+                     f"if k{k} == {self.none_of(INT)}:", f"    k{k} = 0"]
         width = len(keys)
         room = [f"out = np.empty({capacity}, dtype=np.int64)", f"ranks = np.empty(({capacity}, {width}), dtype=np.int64)"]
         loop = loop[:-1] + room + loop[-1:]
@@ -52,6 +49,13 @@ class ListsSource:
                  f"{'' if kind == 'sorted' else ', ' + str(kind == 'best')})"]
         self.define(f"def {name}(S, cur{scope.params()}):", body)
         return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
+
+    @staticmethod
+    def refuse_ranking(node) -> None:
+        if node.kind not in ("best", "worst", "sorted"):
+            raise NotNative(f"the ranking {node.kind} has no native form yet", node.span)
+        if any(isinstance(n, ast.Call) and n.name == "pick" for k in node.keys for n in ast.walk(k)):
+            raise NotNative("a ranking by a key that draws", node.span)
 
     def visit_LetIn(self, node, scope, want):
         """`let NAME = VALUE in BODY`: a function of its own, the value its last argument (made once)."""
@@ -66,12 +70,12 @@ class ListsSource:
         """`a // b`, `a % b` (by zero: the engine's error, played in Python) and arithmetic on
         ints that may be none (none: the engine's error too); None for the rest."""
         typed = [self.checked.type_of(untag(side)) for side in (node.left, node.right)]
-        optional = [t is not None and t.text.endswith("?") for t in typed]
+        optional = [isinstance(t, OptionalOf) for t in typed]
         if node.op not in ("//", "%") and not (any(optional) and node.op in ("+", "-", "*")):
             return None
-        if self.type_of(node) != "int":
+        if self.type_of(node) != INT:
             raise NotNative(f"the operator {node.op} here", node.span)
-        left, right = (self.expr(side, scope, "int?" if maybe else "int")
+        left, right = (self.expr(side, scope, OptionalOf(INT) if maybe else INT)
                        for side, maybe in zip((node.left, node.right), optional))
         left, right = (f"some(S, {value})" if maybe else value for value, maybe in zip((left, right), optional))
         if node.op in ("//", "%"):
@@ -84,12 +88,11 @@ class ListsSource:
         if len(node.indexes) != 1:
             return None
         if isinstance(obj, ast.Name) and obj.id in self.game.enum_members and obj.id not in scope.names:
-            return f"member_at({self.expr(node.indexes[0], scope, 'int')}, {len(self.game.enum_members[obj.id])})"
-        typed = self.checked.type_of(obj)       # (a variable's name is not typed: not a list)
-        t = typed.text if typed is not None else ""
-        if not strip_optional(t).startswith("list[") or t.endswith("?"):
+            return f"member_at({self.expr(node.indexes[0], scope, INT)}, {len(self.game.enum_members[obj.id])})"
+        t = self.checked.type_of(obj)       # (a variable's name is not typed: not a list)
+        if not isinstance(t, ListOf):
             return None
-        index = self.expr(node.indexes[0], scope, "int")
+        index = self.expr(node.indexes[0], scope, INT)
         return f"item_at({self.expr(obj, scope, t)}, {index}, {self.none_of(self.type_of(node))})"
 
 

@@ -15,6 +15,7 @@ refused (NotNative): rollouts then stay in Python.
 from __future__ import annotations
 
 from referee.dsl import ast
+from referee.dsl.types import BOOL, PLAYER
 
 from .not_native import NotNative
 from .rules_source import KernelSource, Scope, module_source, untag
@@ -80,7 +81,7 @@ class RolloutSource(KernelSource):
         branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
         for k, (condition, body) in enumerate(branches):
             inside = [f"resume == {n}" for b in body for n in self.plays_in(untag(b))]
-            test = " or ".join(inside + [f"(resume == 0 and {self.expr(condition, scope, 'bool')})"])
+            test = " or ".join(inside + [f"(resume == 0 and {self.expr(condition, scope, BOOL)})"])
             out.append(f"{'if' if k == 0 else 'elif'} {test}:")
             out += ["    " + line for line in (self.block(body, scope, flow=True) or ["pass"])]
         if node.orelse:
@@ -94,8 +95,8 @@ class RolloutSource(KernelSource):
         k = len(self.resumed_turns)
         self.resumed_turns.append(self.turns_key[node.span])
         seat = self.fresh("seat")
-        start = self.expr(node.start, scope, "Player")
-        until = self.expr(node.until, scope, "bool") if node.until is not None else "False"
+        start = self.expr(node.start, scope, PLAYER)
+        until = self.expr(node.until, scope, BOOL) if node.until is not None else "False"
         body = self.block(node.body, scope, flow=True)
         return [f"{seat} = {start} if resume == 0 else seats[{k}]", f"if {seat} < 1 or {seat} > PLAYERS:",
                 "    S[ERROR] = 1", "    return",

@@ -20,6 +20,7 @@ from .not_native import NotNative
 from .rollout_source import render_rollouts
 from .rules_source import MOST_MOVES
 from .shared_random import SharedRandom, twisted_whole
+from .teams_source import ALL_LOST
 
 FINISHED, STOPPED = 0, 1
 # what state_array sets (EXTRA: 0 as the template has it, a state with `again` pending is refused)
@@ -121,6 +122,8 @@ class NativeRollouts:
         if self.game.declared_returns is not None:
             return [float(v) for v in self.out]
         mask = int(S[self.slots["WINNERS"]])
+        if mask & ALL_LOST:             # (`finish lost`: every seat loses)
+            return [-1.0] * len(players)
         return [1.0 if mask >> p & 1 else 0.0 for p in players]
 
     def compile(self) -> float:

@@ -18,22 +18,33 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import element_of, strip_optional, written
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, OptionalOf, SetOf, Type, element_type, named_type
 from referee.dsl.visitor import Visitor
 
+from .alike_source import AlikeSource
+from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
 from .decisions_source import DecisionsSource
 from .subsets_source import SubsetsSource
 from .values_source import VALUE_FUNCTIONS, ValuesSource
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
+from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
+from .listing_source import ListingSource
+from .ties_source import TiesSource
+from .positions_source import PositionsSource
+from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
+from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
+from .params_source import ParamsSource
+from .teams_source import TeamsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
 ARGUMENT_BITS = 10          # a move's code: action index * MOVE_BASE + each argument's code in 10 bits
 MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
+SKIP = -1                   # the code of `skip`, a `play optional`'s move that plays nothing (its kind -1)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA")     # EXTRA: `again`
 
 
@@ -62,7 +73,10 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, ZonesSource, ListsSource, Visitor):
+class KernelSource(
+    DecisionsSource, SubsetsSource, ValuesSource, ListingSource, CellListsSource, TiesSource, ListVarsSource, FlowSource,
+    AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, Visitor
+):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
     NotNative, the fallback note)."""
@@ -81,6 +95,7 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
         self.find_decisions()
         self.vars: dict[str, VarSlot] = {}
+        self.list_params: dict[str, list] = {}     # (params_source.py)
         self.size = 0
         self.refuse_unhandled()
         self.lay_out_vars()
@@ -97,11 +112,8 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
                 if isinstance(node, cls) and what is not None:
                     raise NotNative(f"{what} ({node.name}) have no native form yet", node.span)
         header = self.program.game
-        for field in header.fields if header is not None else ():
-            if isinstance(field, ast.TeamsField):
-                raise NotNative("teams have no native form yet", field.span)
-        if self.game.may_lose or self.game.explicit_chance:
-            raise NotNative("chance and lost games have no native form yet", header.span if header else None)
+        if self.game.explicit_chance:
+            raise NotNative("chance has no native form yet", header.span if header else None)
         for action in self.actions.values():
             if len(action[1].binders) * ARGUMENT_BITS > 40:
                 raise NotNative("an action of more than four arguments", action[1].span)
@@ -111,10 +123,13 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if strip_optional(t).startswith("set["):
-                raise NotNative(f"a set ({name}: {written(t)}) has no native form yet", declared.span)
+            if isinstance(t.without_none(), SetOf):
+                raise NotNative(f"a set ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
+            if isinstance(t.without_none(), ListOf):
+                self.lay_out_list_var(name, t, axes, declared.span)
+                continue
             default = self.code_of(self.game.var_defaults[name], t, declared.span)
             self.vars[name] = VarSlot(self.size, axes, t, default)
             cells = 1
@@ -122,34 +137,37 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
                 cells *= size
             self.size += cells
 
-    def axis(self, t: str, values: list, span) -> tuple:
-        """(the code of the first index, how many) of an index domain of consecutive codes."""
-        if t in self.game.enum_members:
+    def axis(self, t: Type, values: list, span) -> tuple:
+        """(the code of the first index, how many) of an index domain (of type t) of consecutive codes."""
+        named = named_type(t)
+        if named in self.game.enum_members:
             return (0, len(values), tuple(values))
-        if t != "Player" and t != "int" and t not in self.boards.geometries and t not in self.game.types.components:
-            raise NotNative(f"a variable indexed by {t}", span)
+        if t not in (PLAYER, INT) and named not in self.boards.geometries and named not in self.game.types.components:
+            raise NotNative(f"a variable indexed by {t.text}", span)
         if not values or values != list(range(values[0], values[0] + len(values))):
-            raise NotNative(f"a variable indexed by {t} values that do not follow each other", span)
+            raise NotNative(f"a variable indexed by {t.text} values that do not follow each other", span)
         return (values[0], len(values), ())
 
-    def code_of(self, value, t: str, span) -> int:
-        base = strip_optional(t)
+    def code_of(self, value, t: Type, span) -> int:
+        named = named_type(t)
         if value is None:
-            return INT_NONE if base == "int" else -1
-        if base in self.game.enum_members:
-            return self.game.enum_members[base].index(value)
+            return INT_NONE if t.without_none() == INT else -1
+        if named in self.game.enum_members:
+            return self.game.enum_members[named].index(value)
         if value.__class__ in (int, bool):
             return int(value)
-        raise NotNative(f"a value of type {t} has no native coding", span)
+        if value.__class__ is str and t.without_none() == TEXT:
+            return self.text_code(value)
+        raise NotNative(f"a value of type {t.text} has no native coding", span)
 
-    def none_of(self, t: str) -> str:
-        return str(INT_NONE) if strip_optional(t) == "int" else "-1"
+    def none_of(self, t: Type) -> str:
+        return str(INT_NONE) if t.without_none() == INT else "-1"
 
-    def type_of(self, node) -> str:
+    def type_of(self, node) -> Type:
         found = self.checked.type_of(node)
         if found is None:
             raise NotNative(f"{type(node).__name__}: an expression the checker did not type", node.span)
-        return found.text
+        return found
 
     def fresh(self, prefix: str) -> str:
         self.fresh_count += 1
@@ -159,6 +177,7 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
     def render(self) -> str:
         self.procedures(Scope)
         self.triggers(Scope)
+        self.teams(Scope)
         for fn in self.functions.values():
             self.function(fn)
         for name, (index, action) in self.actions.items():
@@ -166,14 +185,15 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         self.setup()
         self.flow()
         self.results()
-        head = ["import numpy as np", "from numba import njit",
+        head = ["import numpy as np", "from numba import njit, types", "from numba.typed import List",
                 "from referee.interpreter.native.bot_random import below, seed_into",
                 "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
-                *self.boards.constants(), *self.zones_constants()]
+                *self.boards.constants(), *self.cell_tables(), *self.zones_constants(),
+                *self.param_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -189,43 +209,34 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         binders = action.binders
         names = [f"L_{b.name}" for b in binders]
         scope = Scope({b.name: name for b, name in zip(binders, names)})
-        body = [untag(s) for s in action.body]
-        requires = []
-        while body and isinstance(body[0], ast.Require):
-            requires.append(body.pop(0))
-        if any(isinstance(s, ast.Require) for s in body):
-            raise NotNative("a require after the action's first effect", action.span)
-        tests = [b.condition for b in binders if b.condition is not None] + [r.condition for r in requires]
-        legal = [f"if not ({self.expr(t, scope, 'bool')}): return False" for t in tests] + ["return True"]
+        tests = [b.condition for b in binders if b.condition is not None]
+        legal = [f"if not ({self.expr(t, scope, BOOL)}): return False" for t in tests]
+        guard, apply, body, apply_scope = self.action_guard(action, scope)
         arguments = "".join(f", {name}" for name in names)
-        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal)
-        apply = self.block(body, scope, flow=False)
+        self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
+        apply += self.block(body, apply_scope, flow=False)
         deciding = self.decision_arguments(action.name)       # (the decision's arrays, if it decides)
         self.define(f"def act_{action.name}(S, cur{arguments}{deciding}):", apply or ["pass"])
         if self.subsets_action(index, action, scope, deciding):
             return
-        # the moves of the action: its binders' domains nested, first binder outermost
-        loop, inner_scope = [], Scope()
-        for depth, (binder, name) in enumerate(zip(binders, names)):
-            lines, _ = self.domain_loop(binder, inner_scope, name)
-            loop += ["    " * depth + line for line in lines]
-            inner_scope = inner_scope.child(**{binder.name: name})
+        # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
+        loop, legal = self.legal_loops(action, names, tests, Scope)
         code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
         fits = " and ".join(f"0 <= {name} < {1 << ARGUMENT_BITS}" for name in names) or "True"
         indent = "    " * len(binders)
-        listed = [f"if legal_{action.name}(S, cur{arguments}):",
+        listed = [f"if {legal}:",
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
         alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
+        before = []
         if alike is None:
             listed += [f"    buf[n] = {code}", "    n += 1"]
-        else:                       # (moves of identical components are one move)
-            listed += [f"    code = {code}", f"    alike = {alike}(buf, start, n, code)", "    if alike < 0:",
-                       "        S[ERROR] = 1", "        return n", "    if alike == 0:", "        buf[n] = code",
-                       "        n += 1"]
+        else:                       # (moves of identical components are one move: alike_source.py)
+            before, each = alike
+            listed += [f"    code = {code}", *("    " + line for line in each)]
         self.define(f"def moves_{action.name}(S, cur, buf, start):",
-                    ["n = start"] + loop + [indent + line for line in listed] + ["return n"])
+                    ["n = start", *before] + loop + [indent + line for line in listed] + ["return n"])
         self.define(f"def any_{action.name}(S, cur):",
-                    loop + [indent + f"if legal_{action.name}(S, cur{arguments}):", indent + "    return True",
+                    loop + [indent + f"if {legal}:", indent + "    return True",
                             "return False"])
         mask = (1 << ARGUMENT_BITS) - 1
         decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
@@ -245,14 +256,14 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         if isinstance(domain, ast.Call) and domain.name == "reversed":
             return self.reversed_loop(domain, scope, var)
         if isinstance(domain, ast.Range):
-            low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
+            low, high = self.expr(domain.low, scope, INT), self.expr(domain.high, scope, INT)
             return [f"for {var} in range({low}, {high} + 1):"], f"max(0, {high} - {low} + 1)"
-        zoned = self.zone_domain(domain, scope, var, copy=changing)
+        zoned = self.zone_domain(domain, scope, var, copy=changing) or neighbour_loop(self, domain, scope, var)
         if zoned is not None:
             return zoned
         t = self.type_of(domain)
-        if not strip_optional(t).startswith("list["):
-            raise NotNative(f"a domain of type {t}", domain.span)
+        if not isinstance(t.without_none(), ListOf):
+            raise NotNative(f"a domain of type {t.text}", domain.span)
         return [f"items_{var} = {self.expr(domain, scope, t)}", f"for {var} in items_{var}:"], f"len(items_{var})"
 
     # ---- statements ------------------------------------------------------------------------
@@ -269,6 +280,9 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         kind = type(node)
         if (kind is ast.Assign or kind is ast.Augment) and node.target.name in scope.names:
             return self.local_write(node, scope)
+        listed = self.list_var_write(node, scope)
+        if listed is not None:
+            return listed
         if kind is ast.Assign or kind is ast.Augment:
             target = self.target(node.target, scope)
             slot = self.vars[node.target.name]
@@ -283,11 +297,11 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
             out = []
             branches = [(node.condition, node.body)] + [(c.condition, c.body) for c in node.elifs]
             for k, (condition, body) in enumerate(branches):
-                out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, 'bool')}:")
-                out += ["    " + line for line in (self.block(body, scope, flow) or ["pass"])]
-            if node.orelse:
+                out.append(f"{'if' if k == 0 else 'elif'} {self.expr(condition, scope, BOOL)}:")
+                out += ["    " + line for line in (self.block(body, scope.child(), flow) or ["pass"])]
+            if node.orelse:         # (a branch's lets are its own)
                 out.append("else:")
-                out += ["    " + line for line in self.block(node.orelse, scope, flow)]
+                out += ["    " + line for line in (self.block(node.orelse, scope.child(), flow) or ["pass"])]
             return out
         if kind is ast.For:
             var = self.fresh("L_")
@@ -295,7 +309,7 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
             inner = scope.child(**{node.binder.name: var})
             body = []
             if node.binder.condition is not None:
-                body.append(f"if not ({self.expr(node.binder.condition, inner, 'bool')}): continue")
+                body.append(f"if not ({self.expr(node.binder.condition, inner, BOOL)}): continue")
             body += self.block(node.body, inner, flow)
             return loop + ["    " + line for line in body or ["pass"]]
         if kind is ast.Let:
@@ -304,7 +318,7 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
             scope.names[node.name] = var
             return [f"{var} = {value}"]
         if kind is ast.Finish:
-            mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, 'list[Player]')})"
+            mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, ListOf(PLAYER))})"
             return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
         if kind is ast.Log:              # (the log is not played: it changes no move)
             return []
@@ -313,6 +327,8 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         if flow and kind is ast.Turns:
             return self.turns(node, scope)
         lines = self.flow_statement(node, scope, flow)
+        if lines is None:
+            lines = self.finish_statement(node, scope)
         if lines is None:
             lines = self.decision_statement(node, scope)
         if lines is not None:
@@ -342,14 +358,17 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
     # ---- the flow ----------------------------------------------------------------------------
     def play(self, node) -> list:
         choose = self.listed_moves(node)
-        if node.optional:
-            choose += ["if n > 0:"]
+        applied = self.applied_move(node)
+        if node.optional:           # (the engine's move `skip` last, where a move is legal: no effect, no trigger)
+            choose += ["if n > 0:", "    if n >= MOST_MOVES:", "        S[ERROR] = 1", "        return",
+                       f"    buf[n] = {SKIP}", "    n += 1"]
             indent = "    "
+            applied = [f"if move != {SKIP}:", *("    " + line for line in applied)]
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
         # (counted before it is played: the decisions inside its effect are the moves after it)
-        apply = self.chosen_move() + ["S[MOVES] += 1"] + self.applied_move(node)
+        apply = self.chosen_move() + ["S[MOVES] += 1"] + applied
         apply += ["jumps = 0", "if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]
         return choose + [indent + line for line in apply]
 
@@ -378,8 +397,8 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
 
     def turns(self, node, scope) -> list:
         seat = self.fresh("seat")
-        start = self.expr(node.start, scope, "Player")
-        until = self.expr(node.until, scope, "bool") if node.until is not None else "False"
+        start = self.expr(node.start, scope, PLAYER)
+        until = self.expr(node.until, scope, BOOL) if node.until is not None else "False"
         body = self.block(node.body, scope, flow=True)
         return [f"{seat} = {start}", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
                 "while True:", f"    if {until}:", "        break", f"    cur = {seat}", f"    S[CURRENT] = {seat}",
@@ -419,12 +438,12 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
                 continue
             scope = Scope({field.player_name: "p"})
             t = self.type_of(field.expr)
-            if name == "returns" and t == "real":       # (the returns array holds float64)
+            if name == "returns" and t == FRACTION:       # (the returns array holds float64)
                 value = self.real_returns(field.expr, scope)
-            elif strip_optional(t) != "int":
-                raise NotNative(f"a {name} of type {t}", field.expr.span)
+            elif t.without_none() != INT:
+                raise NotNative(f"a {name} of type {t.text}", field.expr.span)
             else:
-                value = self.expr(field.expr, scope, "int")
+                value = self.expr(field.expr, scope, INT)
             self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {value}"])
         ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
         if score is not None:
@@ -435,7 +454,7 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         self.has_score, self.has_returns = score is not None, returns is not None
 
     # ---- expressions ----------------------------------------------------------------------
-    def expr(self, node, scope, want: str) -> str:
+    def expr(self, node, scope, want: Type) -> str:
         node = untag(node)
         if self.handler(type(node)) is None:
             raise NotNative(f"the expression {type(node).__name__} has no native form yet", node.span)
@@ -458,10 +477,10 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
             return "cur"
         if name == "num_players":
             return "PLAYERS"
-        if name in self.game.params:
-            return self.param_value(name, node.span)
         if name == "players":
-            return self.visit_players_name()
+            return "np.arange(1, PLAYERS + 1)"
+        if name in self.game.params:
+            return self.param_value(name, node)
         if name in self.game.types.options:
             return str(name in self.game.options)
         if name in self.vars and not self.vars[name].axes:
@@ -470,26 +489,30 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
             if name in members:
                 return str(members.index(name))
         items = self.zone_name(node, scope)
+        if items is None:
+            items = self.list_var_value(node, scope)
         if items is not None:
             return items
         raise NotNative(f"the name {name} has no native form yet", node.span)
 
     def visit_Conditional(self, node, scope, want):
         t = self.type_of(node)
-        return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, 'bool')} "
+        return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, BOOL)} "
                 f"else {self.expr(node.otherwise, scope, t)})")
 
     def visit_And(self, node, scope, want):
-        return f"({self.expr(node.left, scope, 'bool')} and {self.expr(node.right, scope, 'bool')})"
+        return f"({self.expr(node.left, scope, BOOL)} and {self.expr(node.right, scope, BOOL)})"
 
     def visit_Or(self, node, scope, want):
-        return f"({self.expr(node.left, scope, 'bool')} or {self.expr(node.right, scope, 'bool')})"
+        return f"({self.expr(node.left, scope, BOOL)} or {self.expr(node.right, scope, BOOL)})"
 
     def visit_Not(self, node, scope, want):
-        return f"(not {self.expr(node.operand, scope, 'bool')})"
+        return f"(not {self.expr(node.operand, scope, BOOL)})"
 
     def visit_Compare(self, node, scope, want):
         compared = self.components_compared(node, scope)
+        if compared is None:
+            compared = self.texts_compared(node, scope)
         if compared is not None:
             return compared
         left, right = untag(node.left), untag(node.right)
@@ -499,31 +522,35 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
             if node.op not in ("==", "!="):
                 raise NotNative("an order with none", node.span)
             return f"({self.expr(other, scope, t)} {node.op} {self.none_of(t)})"
-        if node.op not in ("==", "!=") and (self.type_of(left).endswith("?") or self.type_of(right).endswith("?")):
+        if node.op not in ("==", "!=") and (isinstance(self.type_of(left), OptionalOf)
+                                            or isinstance(self.type_of(right), OptionalOf)):
             return self.order_with_none(node, left, right, scope)
-        if strip_optional(t) not in ("int", "bool", "Player") and t not in self.boards.geometries \
-                and strip_optional(t) not in self.boards.geometries and strip_optional(t) not in self.game.enum_members:
-            raise NotNative(f"a comparison of {t}", node.span)
+        if t.without_none() not in (INT, BOOL, PLAYER) and named_type(t) not in self.boards.geometries \
+                and named_type(t) not in self.game.enum_members:
+            raise NotNative(f"a comparison of {t.text}", node.span)
         return f"({self.expr(left, scope, t)} {node.op} {self.expr(right, scope, t)})"
 
     def visit_Binary(self, node, scope, want):
         worked = self.arithmetic(node, scope)
         if worked is not None:
             return worked
-        if node.op not in ("+", "-", "*", "%") or self.type_of(node) != "int":
+        if node.op not in ("+", "-", "*", "%") or self.type_of(node) != INT:
             raise NotNative(f"the operator {node.op} here", node.span)
-        left, right = self.expr(node.left, scope, "int"), self.expr(node.right, scope, "int")
-        if self.type_of(untag(node.left)).endswith("?") or self.type_of(untag(node.right)).endswith("?"):
+        left, right = self.expr(node.left, scope, INT), self.expr(node.right, scope, INT)
+        if isinstance(self.type_of(untag(node.left)), OptionalOf) or isinstance(self.type_of(untag(node.right)), OptionalOf):
             raise NotNative("arithmetic on a value that may be none", node.span)
         return f"({left} {node.op} {right})"
 
     def visit_Negate(self, node, scope, want):
-        return f"(-{self.expr(node.operand, scope, 'int')})"
+        return f"(-{self.expr(node.operand, scope, INT)})"
 
     def visit_Subscript(self, node, scope, want):
         if self.is_zone(node, scope):
             return self.zone_items(node, scope)
         item = self.list_item(node, scope)
+        if item is None:
+            item = self.list_var_value(node, scope)
+        item = self.zone_item(node, scope) if item is None else item
         if item is not None:
             return item
         obj = untag(node.obj)
@@ -533,7 +560,7 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         return f"read(S, {self.var_index(obj.id, node.indexes, scope, node.span)}, {slot.default})"
 
     def visit_ListLiteral(self, node, scope, want):
-        element = element_of(want) if want.startswith("list[") else element_of(self.type_of(node))
+        element = element_type(want) if isinstance(want.without_none(), ListOf) else element_type(self.type_of(node))
         items = ", ".join(self.expr(i, scope, element) for i in node.items)
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
 
@@ -545,7 +572,7 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
         if where is not None:
             return where
         t = self.type_of(node.collection)
-        return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_of(t))})"
+        return f"contains({self.expr(node.collection, scope, t)}, {self.expr(node.item, scope, element_type(t))})"
 
     def visit_NotMember(self, node, scope, want):
         return f"(not {self.visit_Member(node, scope, want)})"
@@ -559,11 +586,11 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
                 return f"too_deep(S, {self.zero_of(self.type_of(node), node.span)})"
             return f"fn_{name}{suffix}(S, cur{''.join(', ' + v for v in values)})"
         if name in ("next", "previous") and len(args) == 1:
-            p = self.expr(args[0], scope, "Player")
+            p = self.expr(args[0], scope, PLAYER)
             return f"({p} % PLAYERS + 1)" if name == "next" else f"(({p} - 2) % PLAYERS + 1)"
         if name == "pick" and len(args) == 1 and isinstance(untag(args[0]), ast.Range):
             domain = untag(args[0])
-            low, high = self.expr(domain.low, scope, "int"), self.expr(domain.high, scope, "int")
+            low, high = self.expr(domain.low, scope, INT), self.expr(domain.high, scope, INT)
             return f"pick_in(S, {low}, {high})"
         if name == "pick" and len(args) == 1:
             return self.pick_from(node, scope)
@@ -571,25 +598,28 @@ class KernelSource(DecisionsSource, SubsetsSource, ValuesSource, FlowSource, Zon
             action = untag(args[0])
             if not isinstance(action, ast.Name) or action.id not in self.actions:
                 raise NotNative("can_play of other than an action", node.span)
-            player = self.expr(args[1], scope, "Player") if len(args) > 1 else "cur"
+            player = self.expr(args[1], scope, PLAYER) if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
         valued = self.value_call(node, scope)
         if valued is not None:
             return valued
         zoned = self.zone_call(node, scope)
+        if zoned is None:
+            zoned = self.cell_list_call(node, scope)
         return zoned if zoned is not None else self.boards.call(self, node, scope)
 
     def visit_Aggregate(self, node, scope, want):
         """A function of its own over the binder's domain (its locals as arguments)."""
         kind, binder = node.kind, node.binder
+        self.refuse_nested_aggregate(node)
         name = self.fresh(f"agg_{kind}_")
         var = self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
-        element = strip_optional(element_of(self.type_of(binder.domain))) \
+        element = element_type(self.type_of(binder.domain)).without_none() \
             if not isinstance(untag(binder.domain), (ast.Name, ast.Range)) else None
-        test = [f"if not ({self.expr(binder.condition, inner, 'bool')}): continue"] if binder.condition is not None else []
-        value_type = self.type_of(node.value) if node.value is not None else (element or "int")
+        test = [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"] if binder.condition is not None else []
+        value_type = self.type_of(node.value) if node.value is not None else (element or INT)
         value = self.expr(node.value, inner, value_type) if node.value is not None else var
         before, each, after = self.aggregate_parts(kind, value, var, node)
         if kind in ("filter", "map"):           # (the list's room: the domain's size)
@@ -628,7 +658,11 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    return source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + VALUE_FUNCTIONS + driver(source)
+    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
+    return (
+        source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
+        + VALUE_FUNCTIONS + graph + driver(source)
+    )
 
 
 def driver(source: KernelSource) -> str:
@@ -692,6 +726,8 @@ def play_game(S, mt, buf, seed, max_moves, T):
     setup_effects(S, 1)
     if not S[ERROR] and not S[TERMINAL]:
         run_flow(S, mt, buf, max_moves, T)
+    if S[TERMINAL] and not S[ERROR]:
+        mark_outcome(S)
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from referee.dsl import ast
 from referee.dsl.limits import MAX_LIST
-from referee.dsl.types import element_of, strip_optional
+from referee.dsl.types import element_type, named_type
 
 from .not_native import NotNative
 
@@ -41,9 +41,9 @@ class SubsetsSource:
             raise NotNative("subsets as one binder among others, or of a given size, have no native form yet",
                             found[0].span)
         listed = found[0].arguments[0]
-        element = strip_optional(element_of(self.type_of(listed)))
+        element = named_type(element_type(self.type_of(listed)))
         if element not in self.game.types.components:
-            raise NotNative(f"subsets of {element}s as a move's argument have no native form yet", found[0].span)
+            raise NotNative(f"subsets of {element_type(self.type_of(listed)).text}s as a move's argument have no native form yet", found[0].span)
         return listed
 
     def subsets_action(self, index: int, action, scope, deciding: str) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 
 from referee.dsl import ast
+from referee.dsl.types import BOOL
 
 from .not_native import NotNative
 from .rules_source import KernelSource, Scope, module_source, untag
@@ -28,7 +29,7 @@ class VerifySource(KernelSource):
 
     def render(self) -> str:
         invariants = [untag(node) for node in self.program.of_kind(ast.Invariant)]
-        checks = [f"if not ({self.expr(node.condition, Scope(), 'bool')}): return False" for node in invariants]
+        checks = [f"if not ({self.expr(node.condition, Scope(), BOOL)}): return False" for node in invariants]
         self.define("def invariants_hold(S, cur):", checks + ["return True"])
         return super().render()
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT, OWNER, PLAYER, TEXT, Type, named_type, type_of
 
+from .board_graph import cell_column
 from .not_native import NotNative
 
 
@@ -53,9 +54,10 @@ class ZonesSource:
         from ..engine.views import index_values
         for name, (_, _, _, index_types) in game.zone_meta.items():
             declared = self.program.get(name)
-            element = strip_optional(declared.element_type)
+            items = type_of(declared.element_type).without_none()
+            element = named_type(items)
             if element not in self.ids_of_type:
-                raise NotNative(f"a zone of {element}", declared.span)
+                raise NotNative(f"a zone of {items.text}", declared.span)
             axes = tuple(self.axis(t, index_values(reference, name, k, t), declared.span)
                          for k, t in enumerate(index_types))
             family = ZoneFamily(cells, axes, len(self.ids_of_type[element]), element)
@@ -74,7 +76,7 @@ class ZonesSource:
         for type_name, component in game.types.components.items():
             for field in list(component.fields) + ["owner"]:
                 attribute = field if field == "owner" else field.name
-                t = "Player?" if field == "owner" else game.types.type_name(field.type)
+                t = OWNER if field == "owner" else game.compiler.declared_type(field.type)
                 if self.column_coding(t):
                     self.columns[(type_name, attribute)] = self.size
                     self.size += self.components
@@ -84,15 +86,14 @@ class ZonesSource:
         for type_name in game.geometries:
             cells = [e for e in reference.entities if e["__type__"] == type_name]
             for attribute in (cells[0] if cells else {}):
-                values = [e.get(attribute) for e in cells]
-                if attribute.startswith("__") or attribute in game.types.changed_attributes \
-                        or any(v.__class__ is not int for v in values):
+                coded = cell_column(game, [e.get(attribute) for e in cells])
+                if attribute.startswith("__") or attribute in game.types.changed_attributes or coded is None:
                     continue
                 self.columns[(type_name, attribute)] = self.size
                 self.cell_columns.append(len(self.column_values))
                 self.size += self.components
-                self.column_values.append([e.get(attribute) if e["__type__"] == type_name else 0
-                                           for e in reference.entities])
+                by_id = dict(zip((x for x, e in enumerate(reference.entities) if e["__type__"] == type_name), coded))
+                self.column_values.append([by_id.get(x, 0) for x in range(len(reference.entities))])
         entities = list(enumerate(reference.entities))      # (a cell: like no other)
         self.label_class = self.classes([e.get("__label__", ("cell", x)) for x, e in entities])
         self.same_class = self.classes([e.get("__same__", ("cell", x)) for x, e in entities])
@@ -110,9 +111,9 @@ class ZonesSource:
             cells *= size
         return cells
 
-    def column_coding(self, t: str) -> bool:
-        base = strip_optional(t)
-        return base in ("int", "bool", "Player") or base in self.game.enum_members or base in self.ids_of_type
+    def column_coding(self, t: Type) -> bool:
+        named = named_type(t)
+        return t.without_none() in (INT, BOOL, PLAYER, TEXT) or named in self.game.enum_members or named in self.ids_of_type
 
     def zones_constants(self) -> list:
         at = ", ".join(map(str, self.items_at)) or ""
@@ -127,9 +128,11 @@ class ZonesSource:
                 f"COLUMN_VALUES = np.array({self.column_values or [[0] * self.components]!r}, dtype=np.int64)"]
 
     def zones_setup(self) -> list:
-        """The empty zones, no component yet and the cells' attributes (S is all zeros before)."""
+        """The empty zones, no component yet (the board's cells are the first ids: the next one
+        `create` gives comes after them) and the cells' attributes (S is all zeros before)."""
         offsets = list(self.columns.values())
         return ([f"S[LOC:LOC + {self.components}] = -1"] if self.components else []) + \
+            [f"S[NEXT_ID] = {self.boards.ids}"] + \
             [f"S[{offsets[k]}:{offsets[k] + self.components}] = COLUMN_VALUES[{k}]" for k in self.cell_columns]
 
     # ---- zones as values ----------------------------------------------------------------------
@@ -159,6 +162,8 @@ class ZonesSource:
         sizes = [str(size) for _, size, _ in family.axes]
         if len(parts) == 1:
             return f"cell_of({family.first_cell}, {positions[0]}, {sizes[0]})"
+        if len(parts) == 2:         # (no arrays made: a cell of two indexes is read in every listing)
+            return f"cell_of2({family.first_cell}, {positions[0]}, {sizes[0]}, {positions[1]}, {sizes[1]})"
         return f"cell_at({family.first_cell}, np.array([{', '.join(positions)}]), np.array([{', '.join(sizes)}]))"
 
     def zone_items(self, node, scope, copy: bool = False) -> str:
@@ -202,19 +207,19 @@ class ZonesSource:
         return {"size": f"len({items})", "top": f"last_of({items})", "bottom": f"first_of({items})"}[name]
 
     def visit_Attribute(self, node, scope, want):
-        t = strip_optional(self.type_of(node.obj))
-        column = self.columns.get((t, node.name))
+        t = self.type_of(node.obj).without_none()
+        column = self.columns.get((named_type(t), node.name))
         if column is None:
-            raise NotNative(f"the attribute {node.name} of a {t} has no native form yet", node.span)
-        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))})"
+            raise NotNative(f"the attribute {node.name} of a {t.text} has no native form yet", node.span)
+        none = self.none_of(self.type_of(node))         # (an attribute of none is none)
+        return f"attribute_of(S, {column}, {self.expr(node.obj, scope, self.type_of(node.obj))}, {none})"
 
     def components_compared(self, node, scope):
         """`a == b` or `a != b` of components (by id, none -1), else None."""
         left, right = untag(node.left), untag(node.right)
         if node.op not in ("==", "!=") or isinstance(left, ast.Nothing) or isinstance(right, ast.Nothing):
             return None
-        t = strip_optional(self.type_of(left))
-        if t not in self.ids_of_type:
+        if named_type(self.type_of(left)) not in self.ids_of_type:
             return None
         return f"({self.expr(left, scope, self.type_of(left))} {node.op} {self.expr(right, scope, self.type_of(right))})"
 
@@ -236,7 +241,7 @@ class ZonesSource:
             items = self.sequence(node.source, scope, copy=True)
             return [f"zone_move_all(S, {items}, {self.zone_cell(node.destination, scope)}, {self.under(node)})"]
         if kind is ast.Deal:
-            count = self.expr(node.count, scope, "int")
+            count = self.expr(node.count, scope, INT)
             return [f"zone_deal(S, {count}, {self.zone_cell(node.source, scope)}, "
                     f"{self.zone_cell(node.destination, scope)}, {self.under(node)})"]
         if kind is ast.Shuffle:
@@ -257,53 +262,31 @@ class ZonesSource:
 
     def create(self, node, scope) -> list:
         type_name = node.type_name
+        if type_name in self.game.component_maximum:
+            raise NotNative(f"components of {type_name} may be created in play: that has no native form yet", node.span)
         if type_name not in self.ids_of_type:
             raise NotNative(f"components of {type_name}", node.span)
-        fields = {f.name: self.game.types.type_name(f.type) for f in self.game.types.components[type_name].fields}
+        fields = {f.name: self.game.compiler.declared_type(f.type) for f in self.game.types.components[type_name].fields}
         values, lines = {}, []
         for init in node.inits:          # (the values first, once: the engine makes one dict)
             if (type_name, init.name) not in self.columns:
                 raise NotNative(f"the attribute {init.name} of a {type_name} has no native form yet", init.span)
             var = self.fresh("init")
-            lines.append(f"{var} = {self.expr(init.value, scope, fields.get(init.name, 'Player?'))}")
+            lines.append(f"{var} = {self.expr(init.value, scope, fields.get(init.name, OWNER))}")
             values[init.name] = var
         count = self.fresh("count")
         x = self.fresh("x")
-        lines += [f"{count} = {self.expr(node.count, scope, 'int')}",
+        lines += [f"{count} = {self.expr(node.count, scope, INT)}",
                   f"for _ in range({count}):", f"    {x} = S[NEXT_ID]",
                   f"    if {x} >= COMPONENTS or TYPE_OF_ID[{x}] != {self.component_types.index(type_name)}:",
                   "        S[ERROR] = 1", "        return", f"    S[NEXT_ID] = {x} + 1"]
         for k, ((t, attribute), offset) in enumerate(self.columns.items()):
             if t == type_name:       # (the reference's values: those the move names were made from)
-                default = self.none_of(fields.get(attribute, "Player?"))   # (not given: none)
+                default = self.none_of(fields.get(attribute, OWNER))   # (not given: none)
                 lines += [f"    S[{offset} + {x}] = {values.get(attribute, default)}",
                           f"    if S[{offset} + {x}] != COLUMN_VALUES[{k}, {x}]:", "        S[ERROR] = 1", "        return"]
         lines.append(f"    zone_move(S, {x}, {self.zone_cell(node.zone, scope)}, False)")
         return lines
-
-    def alike_moves(self, action_name: str, binders: int, bits: int):
-        """The name of the kernel function that tells a move listed from one listed before it of
-        the same action (its arguments, each in `bits` of its code) whose component arguments are identical (the engine lists one, the first;
-        of the same label but not identical: an error), or None when no two components look alike."""
-        index = next(k for k, a in enumerate(self.game.actions) if a.name == action_name)
-        components = self.game.argument_is_component[index][:binders]
-        alike = [k for k, component in enumerate(components) if component]
-        if not alike or len(set(self.label_class)) == len(self.label_class):
-            return None
-        mask = (1 << bits) - 1
-        name = f"alike_{action_name}"
-        body = ["for j in range(start, n):", "    other = buf[j]", "    if other // MOVE_BASE != code // MOVE_BASE:",
-                "        continue", "    same = True"]
-        for k in range(binders):
-            a, b = f"(code >> {bits * k}) & {mask}", f"(other >> {bits * k}) & {mask}"
-            if k in alike:
-                body += [f"    if LABEL_CLASS[{a}] != LABEL_CLASS[{b}]:", "        continue",
-                         f"    same = same and SAME_CLASS[{a}] == SAME_CLASS[{b}]"]
-            else:
-                body += [f"    if {a} != {b}:", "        continue"]
-        body += ["    return 1 if same else -1", "return 0"]
-        self.define(f"def {name}(buf, start, n, code):", body)
-        return name
 
     def attribute_write(self, node, scope) -> list:
         """`x.attribute = value` of a component (none: the engine's error). Refused where the
@@ -314,11 +297,11 @@ class ZonesSource:
         if target.indexes or target.name not in scope.names or len(owners) != 1:
             raise NotNative(f"a write to the attribute {target.attribute} has no native form yet", target.span)
         type_name = owners[0]
-        if any(strip_optional(b[3]) == type_name for a in self.game.actions for b in a.binders):
+        if any(named_type(b[3]) == type_name for a in self.game.actions for b in a.binders):
             raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, an action's argument",
                             target.span)
-        fields = {f.name: self.game.types.type_name(f.type) for f in self.game.types.components[type_name].fields}
-        value = self.expr(node.value, scope, fields.get(target.attribute, "Player?"))
+        fields = {f.name: self.game.compiler.declared_type(f.type) for f in self.game.types.components[type_name].fields}
+        value = self.expr(node.value, scope, fields.get(target.attribute, OWNER))
         return [f"set_attribute(S, {self.columns[(type_name, target.attribute)]}, {scope.names[target.name]}, {value})"]
 
 
@@ -376,8 +359,10 @@ def zone_has(S, x, cell):
 
 
 @njit
-def attribute_of(S, column, x):
-    """A component's attribute (none: an error, the engine's answer is played in Python)."""
+def attribute_of(S, column, x, none):
+    """A component's attribute; of none, none (another value: an error, played in Python)."""
+    if x == -1:
+        return none
     if x < 0 or x >= COMPONENTS:
         S[ERROR] = 1
         return 0

@@ -26,6 +26,7 @@ class Geometry:
     deltas: dict = attrs.field(factory=dict)   # direction name -> (drow, dcol), the board's own
     rows: int = 0
     cols: int = 0
+    ends: dict = attrs.field(factory=dict)     # a routes board: route -> (its two places)
 
 
 def grid_cells(rows: int, cols: int):
@@ -77,3 +78,43 @@ def build_geometry(name, kind, placed):
     deltas = {d: delta for d, delta in zip(DIRECTIONS, GRID_DELTAS if kind == "grid" else HEX_DELTAS)
               if delta is not None}
     return Geometry(name, [eid for eid, _, _ in placed], at, neighbors, steps, kind, deltas, rows, cols)
+
+
+def route_labels(ends: list) -> list:
+    """The label of each route, given its two places' names in written order: 'a-b', and for
+    the second and later routes joining the same two places 'a-b/2', 'a-b/3'..."""
+    seen: dict = {}
+    labels = []
+    for a, b in ends:
+        pair = frozenset((a, b))
+        seen[pair] = seen.get(pair, 0) + 1
+        labels.append(f"{a}-{b}" + (f"/{seen[pair]}" if seen[pair] > 1 else ""))
+    return labels
+
+
+def map_geometry(name, kind, eids, neighbors, ends=None):
+    """The geometry of a places or a routes board: no rows, columns or lines, only the
+    neighbours (places joined by a route; routes sharing a place) and each route's ends."""
+    return Geometry(name, list(eids), {}, {eid: tuple(neighbors.get(eid, ())) for eid in eids}, (), kind,
+                    ends={route: tuple(pair) for route, pair in (ends or {}).items()})
+
+
+def place_neighbors(places: list, routes_ends: list) -> dict:
+    """place -> the places joined to it by a route, each once, in the places' order."""
+    order = {eid: k for k, eid in enumerate(places)}
+    joined: dict = {eid: set() for eid in places}
+    for a, b in routes_ends:
+        joined[a].add(b)
+        joined[b].add(a)
+    return {eid: sorted(near, key=order.__getitem__) for eid, near in joined.items()}
+
+
+def route_neighbors(routes: list, routes_ends: list) -> dict:
+    """route -> the other routes that share a place with it, in the routes' order."""
+    order = {eid: k for k, eid in enumerate(routes)}
+    at_place: dict = {}
+    for route, ends in zip(routes, routes_ends):
+        for place in ends:
+            at_place.setdefault(place, set()).add(route)
+    return {route: tuple(sorted((at_place[ends[0]] | at_place[ends[1]]) - {route}, key=order.__getitem__))
+            for route, ends in zip(routes, routes_ends)}

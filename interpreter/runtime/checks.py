@@ -2,8 +2,8 @@
 is not a seat, an index outside the declared ones) and the limits of a step (rounds, work, log)."""
 from __future__ import annotations
 
-from referee.dsl.checker import describe
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_STEP_ROUNDS, MAX_STEP_WORK
+from referee.dsl.types import ListOf, type_of
 
 from .errors import RulesRuntimeError
 
@@ -61,9 +61,11 @@ def outside_range(name, value, low, high, span):
 
 
 def stored_none(name, declared, span):
-    remedy = "test the value first" if declared.startswith("list[") else \
+    """A none written where `declared` (the text of a type, as generated code passes it) may not be none."""
+    t = type_of(declared)
+    remedy = "test the value first" if isinstance(t.without_none(), ListOf) else \
         f"declare it '{declared}?' if it may be none, or test the value first"
-    raise RulesRuntimeError(f"{name} holds {describe(declared)}, but is given none here ({remedy})", span)
+    raise RulesRuntimeError(f"{name} holds {t.describe()}, but is given none here ({remedy})", span)
 
 
 def seat(s, player, what, span):

@@ -9,7 +9,7 @@ from math import comb
 
 from referee.dsl.limits import MAX_INT_DIGITS, MAX_LIST, MAX_STEP_WORK, MAX_TEXT
 
-from . import random_source
+from . import maps, random_source
 from .errors import UnlocatedRulesError
 
 
@@ -474,6 +474,8 @@ def board_functions(game):
         geometry = geometry_of(a)
         if geometry_of(b) is not geometry:
             raise UnlocatedRulesError(f"distance between cells of two boards ({geometry.name}, {geometry_of(b).name})")
+        if geometry.kind in maps.MAP_KINDS:      # the fewest routes (or none): no rows and columns
+            return maps.steps_between(cache.setdefault(("distances", geometry.name), {}), geometry, a, b)
         where = position(geometry)
         (ra, ca), (rb, cb) = where[a], where[b]
         dr, dc = abs(ra - rb), abs(ca - cb)
@@ -524,5 +526,6 @@ FUNCTIONS = {
     "char_at": char_at, "split_text": split_text, "join": join, "to_int": to_int, "text_of": text_of,
     "subsets": subsets, "flatten": flatten,
     "index": member_index,
+    "connected": maps.connected, "longest_trail": maps.longest_trail,
     **{name: on_board(name) for name in GEOMETRY},
 }

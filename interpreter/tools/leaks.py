@@ -29,7 +29,7 @@ import json
 from functools import lru_cache
 from typing import Optional
 
-from referee.dsl.types import strip_optional
+from referee.dsl.types import BOOL, INT, PLAYER, OptionalOf, named_type
 
 from ..runtime import random_source
 from ..runtime.errors import Finished, IllegalMove, NeedChoice, RulesRuntimeError
@@ -101,19 +101,19 @@ def drawn_values(game, name) -> Optional[tuple]:
     """The values an unseen entry of the variable may take in a twin or a determinization (a
     finite domain of its type: ranged int, bool, enum, Player; none too if optional), or None."""
     _, _, _, t = game.var_meta[name]
-    base = strip_optional(t)
-    if base == "int" and name in game.var_ranges:
+    base, named = t.without_none(), named_type(t)
+    if base == INT and name in game.var_ranges:
         low, high = game.var_ranges[name]
         values = tuple(range(low, high + 1))
-    elif base == "bool":
+    elif base == BOOL:
         values = (False, True)
-    elif base == "Player":
+    elif base == PLAYER:
         values = tuple(game.seats)
-    elif base in game.enum_members and base not in game.types.components:
-        values = tuple(game.enum_members[base])
+    elif named in game.enum_members and named not in game.types.components:
+        values = tuple(game.enum_members[named])
     else:
         return None
-    return values + (None,) if t.endswith("?") else values
+    return values + (None,) if isinstance(t, OptionalOf) else values
 
 
 def variable_twins(state, seat, rng, count) -> list:

@@ -1,0 +1,77 @@
+"""Lists of cells, lists of lists, list variables and texts in native kernels (issue 24):
+tests/native/cell-lists.rules (squares, groups, largest_group, bordering, reachable, neighbors,
+adjacent, the best of a list of lists, a list variable plain and per player, texts compared,
+pick of a zone) gives the games Python gives, move for move, none handed to Python. Its kernel
+is compiled once per run at most (Numba's cache keeps it between runs)."""
+import pytest
+
+from referee.interpreter.engine import load_game
+from referee.interpreter.play.simulate import simulate_game
+
+numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+from referee.interpreter.native.kernel import load_kernel  # noqa: E402
+from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+
+CELL_LISTS = "tests/native/cell-lists.rules"
+
+
+@pytest.fixture(scope="module")
+def cell_lists():
+    game, diagnostics, _ = load_game(CELL_LISTS, players=2)
+    assert game is not None, diagnostics
+    return load_kernel(game)
+
+
+def test_lists_of_cells_play_the_python_games(cell_lists):
+    seeds = range(1, 41)
+    handed = []
+
+    def in_python(seed):
+        handed.append(seed)
+        return simulate_game(cell_lists.game, seed, 10_000)
+    native = cell_lists.records(seeds, 10_000, in_python)
+    python = [simulate_game(cell_lists.game, seed, 10_000) for seed in seeds]
+    assert native == python and handed == []
+    assert len({tuple(r["scores"]) for r in python}) > 5         # (games that differ)
+
+
+def kernel_source(tmp_path, text: str) -> str:
+    path = tmp_path / "game.rules"
+    path.write_text(text)
+    game, diagnostics, _ = load_game(str(path), players=2)
+    assert game is not None, diagnostics
+    return render(game)
+
+
+GAME = '''game "G" {{
+  players 2
+}}
+{declarations}
+action go "go" {{
+  {effect}
+}}
+flow {{
+  turns from 1 until done {{
+    play go
+  }}
+}}
+'''
+
+
+def test_a_list_variable_is_a_row_of_the_state_and_its_writes_are_checked(tmp_path):
+    source = kernel_source(tmp_path, GAME.format(declarations="var done: bool = false\nvar seats: list of Player = []",
+                                                 effect="seats = map(p in players: p)\n  done = size(seats) > 1"))
+    assert "list_write(S, " in source and "list_read(S, " in source
+
+
+def test_a_list_variable_that_does_not_start_empty_is_refused_with_its_line(tmp_path):
+    with pytest.raises(NotNative) as refused:
+        kernel_source(tmp_path, GAME.format(declarations="var done: bool = false\nvar seats: list of int = [1]",
+                                            effect="done = true"))
+    assert "not the empty list" in str(refused.value.note()) and ":5" in refused.value.note()
+
+
+def test_texts_are_coded_by_their_literal_braces_and_all(tmp_path):
+    source = kernel_source(tmp_path, GAME.format(declarations="var done: bool = false",
+                                                 effect='done = "a" != "b" and "{current}" == "{current}"'))
+    assert "(0 != 1)" in source and "(2 == 2)" in source
