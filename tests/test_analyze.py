@@ -316,5 +316,7 @@ def test_the_reports_of_the_seed_games_are_there():
     assert "[the-resistance.html](the-resistance.html)" in readme
     assert "500 games (seeds 0..499)" in team and "team resistance" in team and "team spy" in team
     assert "[dominion.html](dominion.html)" in readme and "500 games (seeds 0..499)" in (folder / "dominion.html").read_text()
+    assert "[ticket-to-ride.html](ticket-to-ride.html)" in readme
+    assert "500 games (seeds 0..499)" in (folder / "ticket-to-ride.html").read_text()
     skull = (folder / "skull.html").read_text()                   # three seats, the smallest count
     assert "[skull.html](skull.html)" in readme and "500 games (seeds 0..499)" in skull and "3 players" in skull

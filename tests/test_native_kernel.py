@@ -65,6 +65,21 @@ def test_the_lazy_twist_draws_what_the_whole_twist_draws_over_rounds():
     assert [int(bot_random.below(mt, n)) for n in sizes] == [rng.randrange(n) for n in sizes]
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=9), st.integers(0, 8))
+def test_seeds_seeded_side_by_side_draw_what_random_random_draws(seeds, first):
+    """The driver seeds the generators of bot_random.LANES games at once (seed_group); past the
+    last seed it repeats the last one."""
+    first = min(first, len(seeds) - 1)
+    mts = np.empty((bot_random.LANES, 626), dtype=np.uint64)
+    bot_random.seed_group(mts, np.array(seeds, dtype=np.int64), first)
+    for lane in range(bot_random.LANES):
+        seed = seeds[min(first + lane, len(seeds) - 1)]
+        rng, mt = random.Random(seed), mts[lane].copy()
+        assert tuple(int(w) for w in mt[:625]) == rng.getstate()[1]
+        assert [int(bot_random.below(mt, n)) for n in (2, 9, 700)] == [rng.randrange(n) for n in (2, 9, 700)]
+
+
 # ---- the same games ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("fixture", ["tic_tac_toe", "liars_dice"])
@@ -205,4 +220,51 @@ def test_has_line_answers_as_the_engine_does(rules):
         native = kernel_helpers.has_line(names["BOARD_LINE"], names["BOARD_BIT"], names["BOARD_SHIFT"],
                                          np.array(chosen, dtype=np.int64), length)
         assert bool(native) == engine_has_line(chosen, length)
+        if names["BOARD_SHIFT"][0] >= 0:        # (the word of words_source.py, where the board fits one)
+            word = np.uint64(sum(int(names["BOARD_BIT"][c]) for c in chosen))
+            assert bool(kernel_helpers.has_line_word(names["BOARD_SHIFT"], (word, len(chosen)), length)) == \
+                engine_has_line(chosen, length)
     same()
+
+
+LINES_WRITTEN_OUT = """
+game "Lines" {
+  players 2
+}
+board Cell: grid 4 by 4
+var mark[Cell]: Player? = none
+fn mine(p: Player, q: Player): list of Cell = filter(c in Cell where mark[c] == p or mark[c] == q)
+action put(c in Cell where mark[c] == none) "{c}" {
+  mark[c] = current
+}
+flow {
+  turns from 1 {
+    play put
+    if has_line(filter(c in Cell where mark[c] == current), 3) {
+      finish winners [current]
+    }
+    if has_line(filter(c in Cell), 0) and has_line(mine(next(current), next(current)), 4) {
+      finish winners [next(current)]
+    }
+    if count(c in Cell where mark[c] == none) == 0 {
+      finish
+    }
+  }
+}
+"""
+
+
+def test_has_line_over_a_filter_of_cells_goes_over_one_word_to_the_same_games(tmp_path):
+    """has_line of a filter of the board's cells, written there or as a function's body, is
+    rendered over one word (words_source.py), no list made; the games are Python's."""
+    rules = tmp_path / "lines.rules"
+    rules.write_text(LINES_WRITTEN_OUT)
+    game, diagnostics, _ = load_game(str(rules), players=2)
+    assert game is not None, diagnostics
+    source = render(game)
+    assert source.count("has_line_word(BOARD_SHIFT, ") == 3 and "has_line(BOARD_LINE" not in source
+    kernel = load_kernel(game)
+    seeds = range(41)                   # (not a multiple of bot_random.LANES: the last group is short)
+    assert 2 not in set(kernel.play(seeds, 1000)[0])         # (none left to Python)
+    records = kernel.records(seeds, 1000, lambda seed: simulate_game(game, seed, 1000))
+    assert records == [simulate_game(game, seed, 1000) for seed in seeds]

@@ -38,6 +38,23 @@ def is_pick(node) -> bool:
     return isinstance(node, ast.Call) and node.name == "pick" and len(node.arguments) == 1
 
 
+def guard_placement(action) -> tuple:
+    """The guard's let/require nodes: those that need no binder, and those placed right
+    after the last binder they depend on, so that enumeration prunes as early as it can."""
+    level = {b.name: k for k, b in enumerate(action.binders)}
+    early, placed = [], [[] for _ in action.binders]
+    for statement in action.body:
+        node = ast.untag(statement)[0]
+        if not isinstance(node, (ast.Let, ast.Require)):
+            break
+        expression = node.value if isinstance(node, ast.Let) else node.condition
+        depth = max((level[n] for n in names_in(expression) if n in level), default=-1)
+        if isinstance(node, ast.Let):
+            level[node.name] = depth
+        (early if depth < 0 else placed[depth]).append(node)
+    return early, placed
+
+
 class ActionCompiler:
     """The part of the Compiler that compiles actions (a mixin of compiler.Compiler)."""
 
@@ -192,20 +209,7 @@ class ActionCompiler:
         return attrs.evolve(action, binders=tuple(binders), body=body)
 
     def guard_placement(self, action):
-        """The guard's let/require nodes: those that need no binder, and those placed right
-        after the last binder they depend on, so that enumeration prunes as early as it can."""
-        level = {b.name: k for k, b in enumerate(action.binders)}
-        early, placed = [], [[] for _ in action.binders]
-        for statement in action.body:
-            node = ast.untag(statement)[0]
-            if not isinstance(node, (ast.Let, ast.Require)):
-                break
-            expression = node.value if isinstance(node, ast.Let) else node.condition
-            depth = max((level[n] for n in names_in(expression) if n in level), default=-1)
-            if isinstance(node, ast.Let):
-                level[node.name] = depth
-            (early if depth < 0 else placed[depth]).append(node)
-        return early, placed
+        return guard_placement(action)
 
     def may_choose(self, statements) -> bool:
         """Whether running these statements may stop at a choice (so the engine keeps a copy);

@@ -44,28 +44,58 @@ def seeded(seed):
 @njit(cache=True)
 def seed_into(mt, seed):
     """seeded(seed), written into the array mt (a kernel seeds one array game after game)."""
-    mt[:N] = INIT
-    key = np.uint64(seed)
-    i = 1
-    for j in range(N):          # (a key of one word: j of the reference is always 0)
-        previous = mt[i - 1]
-        mixed = (mt[i] ^ ((previous ^ (previous >> U30)) * np.uint64(1664525))) & WORD
-        mt[i] = (mixed + key) & WORD
-        i += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            i = 1
-    for _ in range(N - 1):
-        previous = mt[i - 1]
-        mixed = (mt[i] ^ ((previous ^ (previous >> U30)) * np.uint64(1566083941))) & WORD
-        mt[i] = (mixed - np.uint64(i)) & WORD
-        i += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            i = 1
-    mt[0] = np.uint64(0x80000000)
-    mt[N] = np.uint64(N)
-    mt[N + 1] = np.uint64(N)
+    mts = mt.reshape((1, N + 2))
+    seed_lanes(mts, mts, mts, mts, np.uint64(seed), np.uint64(seed), np.uint64(seed), np.uint64(seed))
+
+
+@njit(cache=True, inline="always")
+def first_step(word, previous, key):
+    return ((word ^ ((previous ^ (previous >> U30)) * np.uint64(1664525))) + key) & WORD
+
+
+@njit(cache=True, inline="always")
+def second_step(word, previous, at):
+    return ((word ^ ((previous ^ (previous >> U30)) * np.uint64(1566083941))) - at) & WORD
+
+
+LANES = 4       # (seed_lanes seeds four at once)
+
+
+@njit(cache=True)
+def seed_lanes(m0, m1, m2, m3, k0, k1, k2, k3):
+    """seeded(k) into row 0 of m for each (m, k) of the four (the same array may be given more
+    than once with the same key). CPython's init_by_array for a one-word key, unrolled: its
+    first pass over words 1..623 then word 1 again, its second over 2..623 then 1 (word 0,
+    a copy of word 623 at each wrap, is the previous word in hand). Each word's previous one
+    stays in a local, not read back, and four seeds' chains (1,247 dependent steps each) are interleaved so that the processor runs them side
+    by side."""
+    p0 = p1 = p2 = p3 = INIT[0]
+    for at in range(1, N):          # (the first pass reads the words of INIT)
+        word = INIT[at]
+        p0, p1, p2, p3 = first_step(word, p0, k0), first_step(word, p1, k1), first_step(word, p2, k2), first_step(word, p3, k3)
+        m0[0, at], m1[0, at], m2[0, at], m3[0, at] = p0, p1, p2, p3
+    p0, p1 = first_step(m0[0, 1], p0, k0), first_step(m1[0, 1], p1, k1)
+    p2, p3 = first_step(m2[0, 1], p2, k2), first_step(m3[0, 1], p3, k3)
+    m0[0, 1], m1[0, 1], m2[0, 1], m3[0, 1] = p0, p1, p2, p3
+    for step in range(2, N + 1):
+        at = step if step < N else 1
+        down = np.uint64(at)
+        p0, p1 = second_step(m0[0, at], p0, down), second_step(m1[0, at], p1, down)
+        p2, p3 = second_step(m2[0, at], p2, down), second_step(m3[0, at], p3, down)
+        m0[0, at], m1[0, at], m2[0, at], m3[0, at] = p0, p1, p2, p3
+    for m in (m0, m1, m2, m3):
+        m[0, 0] = np.uint64(0x80000000)
+        m[0, N] = np.uint64(N)
+        m[0, N + 1] = np.uint64(N)
+
+
+@njit(cache=True)
+def seed_group(mts, seeds, first):
+    """The generators of seeds[first:first + LANES] into the rows of mts (LANES of them),
+    seeded side by side (past the last seed, the last one again)."""
+    last = len(seeds) - 1
+    seed_lanes(mts[0:1], mts[1:2], mts[2:3], mts[3:4], np.uint64(seeds[first]), np.uint64(seeds[min(first + 1, last)]),
+               np.uint64(seeds[min(first + 2, last)]), np.uint64(seeds[min(first + 3, last)]))
 
 
 @njit(cache=True, inline="always")

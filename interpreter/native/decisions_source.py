@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from referee.dsl import ast
 from referee.dsl.limits import MAX_DECISION_DEPTH
-from referee.dsl.types import BOOL, INT, PLAYER, named_type
+from referee.dsl.types import BOOL, INT, PLAYER, TEXT, named_type
 
 from .not_native import NotNative
 
@@ -224,8 +224,9 @@ class DecisionsSource:
         return lines + [f"if {count} > 0:", *indented(chosen_lines)]
 
     def choice_kinds(self) -> set:
-        """The types whose values a kernel's choice codes: ints, seats, enum members, cells, components."""
-        return {INT.name, BOOL.name, PLAYER.name, *self.game.enum_members, *self.ids_of_type}
+        """The types whose values a kernel's choice codes: ints, seats, texts (list_vars_source's
+        codes), enum members, cells, components."""
+        return {INT.name, BOOL.name, PLAYER.name, TEXT.name, *self.game.enum_members, *self.ids_of_type}
 
     def may_repeat(self, domain, scope) -> bool:
         """Whether a domain's values may repeat (a list; not a zone, a type, a range or players)."""

@@ -81,15 +81,7 @@ def has_line(lines, bits, shifts, cells, length):
         chosen = np.uint64(0)
         for cell in cells:
             chosen |= bits[cell]
-        for shift in shifts:
-            starts = chosen
-            for k in range(1, length):
-                starts &= chosen >> np.uint64(k * shift)
-                if not starts:
-                    break
-            if starts:
-                return True
-        return False
+        return line_in_word(shifts, chosen, length)
     marked = np.zeros(lines.shape[0], dtype=np.bool_)
     for cell in cells:
         marked[cell] = True
@@ -104,3 +96,34 @@ def has_line(lines, bits, shifts, cells, length):
             if run >= length:
                 return True
     return False
+
+
+@njit(cache=True)
+def has_line_word(shifts, chosen_count, length):
+    """has_line of cells given as (their word, their number): words_source.py."""
+    chosen, count = chosen_count
+    if length <= 0:
+        return True
+    if count == 0 or length > count:
+        return False
+    return line_in_word(shifts, chosen, length)
+
+
+@njit(cache=True)
+def line_in_word(shifts, chosen, length):
+    """Whether `length` of the word's cells stand in a row along one of the shifts."""
+    for shift in shifts:
+        starts = chosen
+        for k in range(1, length):
+            starts &= chosen >> np.uint64(k * shift)
+            if not starts:
+                break
+        if starts:
+            return True
+    return False
+
+
+@njit(cache=True)
+def seat_bit(p, players):
+    """A winner's bit in the WINNERS mask, -1 (flagged) for a value that is no seat."""
+    return 1 << p if 1 <= p <= players else -1

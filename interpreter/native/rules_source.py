@@ -32,12 +32,14 @@ from .not_native import NotNative
 from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
+from .placed_listing_source import PlacedListingSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
 from .params_source import ParamsSource
 from .teams_source import TeamsSource
+from .words_source import WordsSource
 from .zones_source import ZONE_FUNCTIONS, ZonesSource
 
 INT_NONE = -(2 ** 63)
@@ -74,8 +76,9 @@ def untag(node):
 
 
 class KernelSource(
-    DecisionsSource, SubsetsSource, ValuesSource, ListingSource, CellListsSource, TiesSource, ListVarsSource, FlowSource,
-    AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, Visitor
+    DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource, CellListsSource, TiesSource,
+    ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, GuardsSource,
+    PositionsSource, WordsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -186,8 +189,8 @@ class KernelSource(
         self.flow()
         self.results()
         head = ["import numpy as np", "from numba import njit, types", "from numba.typed import List",
-                "from referee.interpreter.native.bot_random import below, seed_into",
-                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, ray, toward",
+                "from referee.interpreter.native.bot_random import LANES, below, seed_group",
+                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, has_line_word, ray, seat_bit, toward",
                 "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
@@ -219,6 +222,9 @@ class KernelSource(
         self.define(f"def act_{action.name}(S, cur{arguments}{deciding}):", apply or ["pass"])
         if self.subsets_action(index, action, scope, deciding):
             return
+        if self.placed_listing(index, action, names, Scope(), MOVE_BASE, ARGUMENT_BITS):
+            self.run_move(action)   # (a guard that starts with a let: placed_listing_source.py)
+            return
         # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
         loop, legal = self.legal_loops(action, names, tests, Scope)
         code = " + ".join([str(index * MOVE_BASE)] + [f"({name} << {ARGUMENT_BITS * k})" for k, name in enumerate(names)])
@@ -238,8 +244,13 @@ class KernelSource(
         self.define(f"def any_{action.name}(S, cur):",
                     loop + [indent + f"if {legal}:", indent + "    return True",
                             "return False"])
+        self.run_move(action)
+
+    def run_move(self, action) -> None:
+        """run_NAME(S, cur, move): the action played with the arguments its move's code holds."""
         mask = (1 << ARGUMENT_BITS) - 1
-        decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(binders)))
+        decoded = "".join(f", (move >> {ARGUMENT_BITS * k}) & {mask}" for k in range(len(action.binders)))
+        deciding = self.decision_arguments(action.name)
         self.define(f"def run_{action.name}(S, cur, move{deciding}):", [f"act_{action.name}(S, cur{decoded}{deciding})"])
 
     def domain_loop(self, binder, scope, var: str, changing: bool = False) -> tuple:
@@ -318,7 +329,7 @@ class KernelSource(
             scope.names[node.name] = var
             return [f"{var} = {value}"]
         if kind is ast.Finish:
-            mask = "0" if node.winners is None else f"winner_mask({self.expr(node.winners, scope, ListOf(PLAYER))})"
+            mask = "0" if node.winners is None else self.winners_word(node.winners, scope)
             return ["S[TERMINAL] = 1", f"S[WINNERS] = {mask}", "return"]
         if kind is ast.Log:              # (the log is not played: it changes no move)
             return []
@@ -606,6 +617,8 @@ class KernelSource(
         zoned = self.zone_call(node, scope)
         if zoned is None:
             zoned = self.cell_list_call(node, scope)
+        if zoned is None:
+            zoned = self.word_call(node, scope)
         return zoned if zoned is not None else self.boards.call(self, node, scope)
 
     def visit_Aggregate(self, node, scope, want):
@@ -743,10 +756,12 @@ def playouts(seeds, max_moves, T):
     scores = np.zeros((games, {players}), dtype=np.int64)
     returns = np.zeros((games, {players}), dtype=np.float64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
-    mt = np.empty(626, dtype=np.uint64)
+    mts = np.empty((LANES, 626), dtype=np.uint64)
     buf = np.empty(MOST_MOVES, dtype=np.int64)
     for g in range(games):
-        seed_into(mt, seeds[g])
+        if g % LANES == 0:          # (the RandomBot's generators, LANES seeded at once)
+            seed_group(mts, seeds, g)
+        mt = mts[g % LANES]
         play_game(S, mt, buf, seeds[g], max_moves, T)
         length[g] = S[MOVES]
         winners[g] = S[WINNERS]
