@@ -9,7 +9,8 @@ times of the anchors and kernels reported apart.
     python benchmarks/native.py --only backgammon        the configurations whose name holds a word
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
-hearts, goofspiel, the card games, Continents, Titicaca and their variants, The Resistance, Solstis) are
+hearts, goofspiel, the card games, Continents, Titicaca and their variants, The Resistance, Solstis,
+skull, dominion) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -51,6 +52,9 @@ KERNEL_GAMES.update({         # (the card games: components and zones; name, opt
     "titicaca-wide 4p": ("variants/titicaca-wide", (), 4)})
 KERNEL_GAMES.update({f"the-resistance {p}p": ("the-resistance", (), p) for p in (5, 7, 10)})     # (teams)
 KERNEL_GAMES.update({"solstis": ("solstis", (), 2), "solstis --option discovery": ("solstis", ("discovery",), 2)})
+KERNEL_GAMES.update({         # (decisions inside a step: choose, play ... by)
+    **{f"skull {p}p": ("skull", (), p) for p in (3, 4, 5, 6)},
+    **{f"dominion {p}p": ("dominion", (), p) for p in (2, 3, 4)}})
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 

@@ -144,9 +144,8 @@ flow {{
 
 
 @pytest.mark.parametrize("declaration, flow, line, what", [
-    ("proc ask() {\n  play wait by current\n}", "ask()", 11, "the statement PlayBy has no native form yet"),
     ("trigger asked when n > 3 {\n  choose k in 1..2 by current {\n    n = k\n  }\n}", "play wait", 11,
-     "the statement Choose has no native form yet"),
+     "a trigger that decides has no native form yet"),
 ])
 def test_a_construct_without_native_form_is_refused_with_its_line(tmp_path, declaration, flow, line, what):
     rules = tmp_path / "asked.rules"

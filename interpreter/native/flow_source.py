@@ -16,7 +16,7 @@ from ..runtime.values import LOOP_CAP
 from .not_native import NotNative
 from .recursion import deeper_calls, depths_of, recursive_groups
 
-STOPS = ["if S[TERMINAL] or S[ERROR]:", "    return"]        # after a call that may finish the game
+STOPS = ["if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]     # after a call that may finish or stop the game
 
 
 def indented(lines: list) -> list:
@@ -28,11 +28,12 @@ class FlowSource:
     fresh, type_of and the Scope class)."""
 
     def procedures(self, scope_class) -> None:
-        """proc_NAME(S, cur, its parameters): a procedure's body as effects (no decision in it)."""
+        """proc_NAME(S, cur, its parameters): a procedure's body as effects (and the decision's
+        arrays where it decides: decisions_source.py)."""
         for proc in self.program.of_kind(ast.Procedure):
             for suffix in self.copies(proc.name):
                 scope = scope_class({p.name: f"L_{p.name}" for p in proc.parameters})
-                self.define(f"def proc_{proc.name}{suffix}(S, cur{scope.params()}):",
+                self.define(f"def proc_{proc.name}{suffix}(S, cur{scope.params()}{self.decision_arguments(proc.name)}):",
                             self.block(proc.body, scope, flow=False))
 
     # ---- triggers ----------------------------------------------------------------------------
@@ -115,7 +116,10 @@ class FlowSource:
         suffix = self.callee_suffix(name)
         if suffix is None:
             return ["S[ERROR] = 1"]
-        return [f"proc_{name}{suffix}({state}, cur{arguments})"]
+        deciding = self.decision_arguments(name)
+        if deciding and state != "S":
+            raise NotNative(f"{name} decides: it cannot run on a copy of the state", None)
+        return [f"proc_{name}{suffix}({state}, cur{arguments}{deciding})"]
 
     def procedure_named(self, name: str, span):
         found = self.program.get(name)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .decisions_source import CHOICE
 from .rules_source import NotNative, render
 from .teams_source import outcome_of
 
@@ -28,6 +29,7 @@ FINISHED, STOPPED, TO_PYTHON = 0, 1, 2
 NO_TRAIL = np.zeros(1, dtype=np.int64)      # (no details asked)
 COMPILE_RECURSION = 20_000                  # Python's recursion limit while a kernel compiles
 DETAILED_MOVES = 1_000_000                  # the moves of one game analyze records at most natively
+CHOICE_NAME = "(choice)"                    # a decision inside a step, as simulate_game's details name it
 
 
 def cache_folder() -> Path:
@@ -86,7 +88,10 @@ class Kernel:
         actions: dict = {}
         for _, action, seat in moves.tolist():
             per_seat = actions.setdefault(seat, {})
-            name = self.module.ACTION_NAMES[action] if action >= 0 else "(skip)"
+            if action == CHOICE:
+                name = CHOICE_NAME
+            else:
+                name = self.module.ACTION_NAMES[action] if action >= 0 else "(skip)"
             per_seat[name] = per_seat.get(name, 0) + 1
         record.update(branching=moves[:, 0].tolist(), actions=actions)
         return record

@@ -24,6 +24,9 @@ from referee.dsl.visitor import Visitor
 from .alike_source import AlikeSource
 from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
+from .decisions_source import DecisionsSource
+from .subsets_source import SubsetsSource
+from .values_source import VALUE_FUNCTIONS, ValuesSource
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .guards_source import GuardsSource
@@ -74,8 +77,9 @@ def untag(node):
 
 
 class KernelSource(
-    ListingSource, PlacedListingSource, CellListsSource, NestedListsSource, TiesSource, ListVarsSource, FlowSource,
-    AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
+    DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource, CellListsSource, NestedListsSource,
+    TiesSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource,
+    GuardsSource, PositionsSource, WordsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -93,6 +97,7 @@ class KernelSource(
         self.find_recursion()
         self.actions = {a.name: (k, a) for k, a in enumerate(self.program.of_kind(ast.Action))}
         self.functions = {f.name: f for f in self.program.of_kind(ast.Function)}
+        self.find_decisions()
         self.vars: dict[str, VarSlot] = {}
         self.list_params: dict[str, list] = {}     # (params_source.py)
         self.size = 0
@@ -214,7 +219,10 @@ class KernelSource(
         arguments = "".join(f", {name}" for name in names)
         self.define(f"def legal_{action.name}(S, cur{arguments}):", legal + guard + ["return True"])
         apply += self.block(body, apply_scope, flow=False)
-        self.define(f"def act_{action.name}(S, cur{arguments}):", apply or ["pass"])
+        deciding = self.decision_arguments(action.name)       # (the decision's arrays, if it decides)
+        self.define(f"def act_{action.name}(S, cur{arguments}{deciding}):", apply or ["pass"])
+        if self.subsets_action(index, action, scope, deciding):
+            return
         rows = any(self.over_rows(b) for b in binders)     # (an argument over a list of lists: nested_source.py)
         if not rows and self.placed_listing(index, action, names, Scope(), MOVE_BASE, ARGUMENT_BITS):
             self.run_move(action)   # (a guard that starts with a let: placed_listing_source.py)
@@ -245,8 +253,9 @@ class KernelSource(
         """run_NAME(S, cur, move): the action played with the arguments its move's code holds."""
         names = [f"L_{b.name}" for b in action.binders]
         lines, decoded = self.argument_decoded(action.binders, names, ARGUMENT_BITS, Scope)
-        self.define(f"def run_{action.name}(S, cur, move):",
-                    lines + [f"act_{action.name}(S, cur{''.join(', ' + a for a in decoded)})"])
+        deciding = self.decision_arguments(action.name)
+        self.define(f"def run_{action.name}(S, cur, move{deciding}):",
+                    lines + [f"act_{action.name}(S, cur{''.join(', ' + a for a in decoded)}{deciding})"])
 
     def domain_loop(self, binder, scope, var: str, changing: bool = False) -> tuple:
         """(the lines of a loop over a binder's domain, how many values it has at most)."""
@@ -335,6 +344,8 @@ class KernelSource(
         lines = self.flow_statement(node, scope, flow)
         if lines is None:
             lines = self.finish_statement(node, scope)
+        if lines is None:
+            lines = self.decision_statement(node, scope)
         if lines is not None:
             return lines
         raise NotNative(f"the statement {kind.__name__} has no native form yet", node.span)
@@ -371,8 +382,9 @@ class KernelSource(
         else:
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
-        apply = self.chosen_move() + applied
-        apply += ["S[MOVES] += 1", "jumps = 0", "if S[TERMINAL] or S[ERROR]:", "    return"]
+        # (counted before it is played: the decisions inside its effect are the moves after it)
+        apply = self.chosen_move() + ["S[MOVES] += 1"] + applied
+        apply += ["jumps = 0", "if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]
         return choose + [indent + line for line in apply]
 
     def listed_moves(self, node) -> list:
@@ -395,7 +407,7 @@ class KernelSource(
         apply = []
         for name in node.actions:
             index = self.actions[name][0]
-            apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move)"]
+            apply += [f"if kind == {index}:", f"    run_{name}(S, cur, move{self.decision_arguments(name)})"]
         return apply + self.after_move()
 
     def turns(self, node, scope) -> list:
@@ -607,6 +619,9 @@ class KernelSource(
                 raise NotNative("can_play of other than an action", node.span)
             player = self.expr(args[1], scope, PLAYER) if len(args) > 1 else "cur"
             return f"any_{action.id}(S, {player})"
+        valued = self.value_call(node, scope)
+        if valued is not None:
+            return valued
         zoned = self.zone_call(node, scope)
         if zoned is None:
             zoned = self.cell_list_call(node, scope)
@@ -668,7 +683,7 @@ def module_source(source: KernelSource) -> str:
     graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
     return (
         source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + graph + driver(source)
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + driver(source)
     )
 
 

@@ -34,7 +34,10 @@ class VerifySource(KernelSource):
         return super().render()
 
     def play(self, node) -> list:
-        return ["if not invariants_hold(S, cur):", "    S[ERROR] = 1", "    return", *super().play(node)]
+        return [*self.decision_prologue("cur"), *super().play(node)]
+
+    def decision_prologue(self, seat: str) -> list:
+        return [f"if not invariants_hold(S, {seat}):", "    S[ERROR] = 1", "    return"]
 
 
 VERIFY_DRIVER = '''

@@ -118,6 +118,7 @@ class ZonesSource:
     def zones_constants(self) -> list:
         at = ", ".join(map(str, self.items_at)) or ""
         return [f"LOC = {self.loc_at}", f"NEXT_ID = {self.next_id_at}", f"COMPONENTS = {self.components}",
+                f"SHOWN = {self.shown_offset()}",
                 f"LENGTHS = {self.lengths_at}", f"ITEMS_AT = np.array([{at}], dtype=np.int64)",
                 f"TYPE_OF_ID = np.array([{', '.join(map(str, self.type_of_id))}], dtype=np.int64)",
                 *(f"IDS_{t} = np.array([{', '.join(map(str, ids))}], dtype=np.int64)"
@@ -247,8 +248,8 @@ class ZonesSource:
             return [f"zone_shuffle(S, {self.zone_cell(node.zone, scope)})"]
         if kind is ast.Let and self.is_zone(node.value, scope):
             raise NotNative("a local holding a zone (the engine's list, changed by the moves after)", node.span)
-        if kind is ast.Reveal:              # (who sees what changes no move of a random playout)
-            return []
+        if kind is ast.Reveal:              # (who sees what: kept only where a choice asks it)
+            return self.reveal(node, scope)
         if kind is ast.Create:
             return self.create(node, scope)
         if kind is ast.Assign and isinstance(node.target, ast.AttributeTarget):
@@ -402,6 +403,8 @@ def zone_move(S, x, cell, under):
         S[at + n] = x
     S[LENGTHS + cell] = n + 1
     S[LOC + x] = cell
+    if SHOWN >= 0:          # (who saw it: forgotten once it moves)
+        S[SHOWN + x] = 0
 
 
 @njit
@@ -423,6 +426,9 @@ def zone_deal(S, count, source, cell, under):
 @njit
 def zone_shuffle(S, cell):
     items = zone_items(S, cell)
+    if SHOWN >= 0:          # (a shuffled component is no longer where it was shown)
+        for x in items:
+            S[SHOWN + x] = 0
     if len(items) > 1:
         S[RNG] = np.int64(shuffle_items(np.uint64(S[RNG]), items))
 '''

@@ -1,0 +1,156 @@
+"""Decisions inside a step in native playouts (issue 24): `choose`, `play ... by` and `respond`
+drawn as the Python engine's RandomBot draws them, each a move (counted, stopped at max_moves, in
+analyze's trail as "(choice)"), and what they need besides: a list of cards as a move's argument
+(`subsets`), who saw what (`reveal`: a choice among identical cards is asked unless every seat
+sees them), `pick` of a zone, `index`, list params and `players` as a list.
+tests/native/decisions.rules, tests/native/respond.rules, Skull and Dominion play the Python
+games, move for move. Six kernels are compiled here at most once per run (Numba's cache keeps
+them between runs)."""
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.interpreter.engine import load_game
+from referee.interpreter.play.simulate import simulate_game
+
+numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
+from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+
+DECISIONS = "tests/native/decisions.rules"
+
+
+def kernel_of(path, players):
+    game, diagnostics, _ = load_game(path, players=players)
+    assert game is not None, diagnostics
+    return load_kernel(game)
+
+
+@pytest.fixture(scope="module")
+def decisions():
+    return kernel_of(DECISIONS, 3)
+
+
+@pytest.fixture(scope="module", params=[("skull", 4), ("dominion", 2)], ids=lambda p: f"{p[0]}-{p[1]}p")
+def game_with_decisions(request):
+    name, players = request.param
+    return kernel_of(f"games/{name}.rules", players)
+
+
+def in_python(kernel, max_moves, details=False):
+    return lambda seed: simulate_game(kernel.game, seed, max_moves, details=details)
+
+
+def test_decisions_play_the_python_games(decisions):
+    seeds = range(1, 61)
+    native = decisions.records(seeds, 10_000, in_python(decisions, 10_000))
+    assert native == [simulate_game(decisions.game, seed, 10_000) for seed in seeds]
+    assert np.count_nonzero(decisions.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+
+
+def test_each_decision_is_a_move_of_its_chooser(decisions):
+    """The branching of every move, decisions included, and each seat's moves by action, where
+    a decision inside a step is "(choice)": analyze's details, as the engine gives them."""
+    seeds = range(1, 21)
+    native = [decisions.detailed(seed, 10_000, in_python(decisions, 10_000, True)) for seed in seeds]
+    python = [simulate_game(decisions.game, seed, 10_000, details=True) for seed in seeds]
+    assert native == python
+    assert all("(choice)" in per_seat for record in python for per_seat in record["actions"].values())
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=4), st.integers(1, 90))
+def test_a_game_stopped_inside_a_step_is_the_python_game(decisions, seeds, max_moves):
+    """max_moves reached at a decision inside a move's effect stops the game there, as Python's
+    simulate stops before asking it."""
+    assert decisions.records(seeds, max_moves, in_python(decisions, max_moves)) == \
+        [simulate_game(decisions.game, seed, max_moves) for seed in seeds]
+
+
+def test_response_windows_play_the_python_games():
+    """tests/native/respond.rules: windows nested in a response's effect, the `else` when nobody
+    responded, players with no legal response passed over."""
+    kernel = kernel_of("tests/native/respond.rules", 3)
+    seeds = range(1, 41)
+    native = kernel.records(seeds, 10_000, in_python(kernel, 10_000))
+    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
+    assert np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+    for seed in seeds[:10]:
+        assert kernel.detailed(seed, 10_000, in_python(kernel, 10_000, True)) == \
+            simulate_game(kernel.game, seed, 10_000, details=True)
+
+
+def test_search_bots_playouts_with_decisions_are_the_python_playouts():
+    """A rollout kernel (rollout_source.py) draws the decisions inside its moves from the bot's
+    generator as bots.playout does: the same returns, the generator left where Python leaves it
+    (max_moves reached inside a step too)."""
+    from referee.interpreter.native.rollouts import rollouts_of
+    from referee.interpreter.play.bots import RandomBot, playout
+    game, _, _ = load_game("tests/native/respond.rules", players=3)
+    rollouts = rollouts_of(game)
+    played = 0
+    for seed in range(20):
+        s, bot = game.new_initial_state(seed), RandomBot(seed)
+        for _ in range(seed % 5):
+            s.apply(bot.choose(s))
+        for max_moves in (3, 1_000):
+            native_rng, python_rng = random.Random(seed), random.Random(seed)
+            native = rollouts.returns(s.clone(), native_rng, max_moves)
+            if native is None:          # (a state stopped at a decision: Python plays it)
+                assert s.pending is not None
+                continue
+            assert native == playout(s.clone(), python_rng, max_moves)
+            assert native_rng.getstate() == python_rng.getstate()
+            played += 1
+    assert played > 20
+
+
+def test_skull_and_dominion_play_the_python_games(game_with_decisions):
+    kernel = game_with_decisions
+    seeds = range(1, 16)
+    native = kernel.records(seeds, 10_000, in_python(kernel, 10_000))
+    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
+    assert np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+
+
+RECURSIVE = '''game "Again and again" {
+  players 2
+}
+
+var n: int = 0
+
+action echo "echo" {
+  n += 1
+  play echo by current
+}
+
+flow {
+  turns from 1 until n > 3 {
+    play echo
+  }
+}
+'''
+
+
+def test_an_action_played_inside_its_own_effect_is_refused_with_its_line(tmp_path):
+    rules = tmp_path / "echo.rules"
+    rules.write_text(RECURSIVE)
+    game, diagnostics, _ = load_game(str(rules), players=2)
+    assert game is not None, diagnostics
+    with pytest.raises(NotNative) as refused:
+        render(game)
+    assert refused.value.note() == f"{rules}:7: the action echo is played inside its own effect"
+
+
+def test_subsets_of_other_than_components_are_refused(tmp_path):
+    rules = tmp_path / "dice.rules"
+    rules.write_text(RECURSIVE.replace('action echo "echo" {\n  n += 1\n  play echo by current\n}',
+                                       'action echo(k in subsets([1, 2, 3])) "echo {k}" {\n  n += size(k)\n}'))
+    game, diagnostics, _ = load_game(str(rules), players=2)
+    assert game is not None, diagnostics
+    with pytest.raises(NotNative) as refused:
+        render(game)
+    assert refused.value.note() == f"{rules}:7: subsets of ints as a move's argument have no native form yet"
