@@ -435,7 +435,10 @@ def joined_text(node: ir.JoinedText) -> tuple[str, int]:
         return repr(""), ATOM
     if len(pieces) > 16:
         return f"''.join(({', '.join(pieces)},))", ATOM
-    return " + ".join(pieces), SUM if len(pieces) > 1 else ATOM
+    text = " + ".join(pieces)
+    if LAYOUT.wide and len(pieces) > 1 and len(text) > spread_past():     # (in brackets, to go over lines)
+        return "(" + joined(pieces, " + ") + ")", ATOM
+    return text, SUM if len(pieces) > 1 else ATOM
 
 
 def argument_text(node: ir.ArgumentText) -> tuple[str, int]:

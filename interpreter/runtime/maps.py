@@ -73,26 +73,29 @@ def longest_trail(s, weighted) -> int:
     used = [False] * len(seen)
     budget = s.game.step_budget if s is not None else [0, MAX_STEP_WORK]
     best = 0
-
-    def walk(place, total):
-        nonlocal best
-        if total > best:
-            best = total
-        for k, other, weight in incident[place]:
-            if not used[k]:
-                budget[1] -= 1
-                if budget[1] < 0:
-                    raise UnlocatedRulesError(f"this step did more than {MAX_STEP_WORK:,} units of work "
-                                              "(see the limits in docs/language.md)")
-                used[k] = True
-                walk(other, total + weight)
-                used[k] = False
-
     for place in trail_starts(incident):
         if place.__class__ is tuple:          # a network whose every place has an even degree
             best = max(best, place[1])
         else:
-            walk(place, 0)
+            best = walk_trails(incident, used, budget, place, 0, best)
+    return best
+
+
+def walk_trails(incident: dict, used: list, budget: list, place, total, best):
+    """The best total of the trails from `place` over the routes not used yet, `best` at least.
+    (A function of the module, not a closure: a recursive closure is a reference cycle, which
+    only the garbage collector frees.)"""
+    if total > best:
+        best = total
+    for k, other, weight in incident[place]:
+        if not used[k]:
+            budget[1] -= 1
+            if budget[1] < 0:
+                raise UnlocatedRulesError(f"this step did more than {MAX_STEP_WORK:,} units of work "
+                                          "(see the limits in docs/language.md)")
+            used[k] = True
+            best = walk_trails(incident, used, budget, other, total + weight, best)
+            used[k] = False
     return best
 
 
