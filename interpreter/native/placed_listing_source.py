@@ -14,7 +14,7 @@ start of the action's listing; or only back to the start of the innermost loop's
 moves) where that is enough: when every binder but the last takes distinct values (a zone, a
 range, an enum, a type, the seats) and the move's components of those binders are each the
 only one of their label, a move alike to it has the same outer arguments, so it was listed in
-the same run (Continents' listings: no table made per listing, no scan of all of it).
+the same run (no table made per listing, no scan of all of it).
 """
 from __future__ import annotations
 
