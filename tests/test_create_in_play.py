@@ -6,6 +6,8 @@ a runtime error at the `create`, and the adapters number such a type's component
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime.errors import RulesRuntimeError
@@ -109,3 +111,29 @@ def test_a_compiled_module_creates_as_its_rules_do(write_rules, tmp_path):
     state = game.new_initial_state(0)
     state.apply(state.find_move("mint blue"))
     assert labels(state, ("purse", 1)) == ["blue coin 1"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 10), max_size=8))
+def test_random_play_creates_within_the_maximum_and_leaves_clones_as_they_were(mint, seed, picks):
+    state = mint.new_initial_state(seed)
+    for pick in picks:
+        if state.is_terminal():
+            break
+        before = state.clone()
+        kept = (len(before.entities), tuple(before.by_type["Coin"]), {k: list(v) for k, v in before.zones.items()})
+        moves = state.legal_moves()
+        state.apply(moves[pick % len(moves)])
+        assert (len(before.entities), tuple(before.by_type["Coin"]),
+                {k: list(v) for k, v in before.zones.items()}) == kept
+        assert len(state.by_type["Coin"]) <= 6 and state_problem(state) is None
+        assert sorted(x for items in state.zones.values() for x in items) == list(state.by_type["Coin"])
+
+
+@pytest.fixture(scope="module")
+def mint(tmp_path_factory):
+    path = tmp_path_factory.mktemp("mint") / "mint.rules"
+    path.write_text(MINT, encoding="utf-8")
+    game, diagnostics, _ = load_game(str(path))
+    assert not diagnostics
+    return game
