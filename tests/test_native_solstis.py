@@ -9,17 +9,12 @@ from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.interpreter.native.kernel import load_kernel  # noqa: E402
-from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def solstis():
     game, diagnostics, _ = load_game("games/solstis.rules", players=2)
     assert game is not None, diagnostics
-    try:
-        render(game)
-    except NotNative as refused:        # (its choices need native-choose's decisions_source.py)
-        pytest.skip(f"Solstis does not render natively here yet: {refused.note()}")
     return load_kernel(game)
 
 
