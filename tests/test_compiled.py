@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from referee.dsl.types import named_type
 from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.cli.main import main
 from referee.interpreter.engine import Move, load_game
@@ -430,7 +431,7 @@ def test_cached_values_are_never_stale_during_play(name, players):
     def arguments(fn):
         combos = [()]
         for parameter in fn.parameters:
-            values = samples.get(game.types.type_name(parameter.type).rstrip("?"))
+            values = samples.get(named_type(game.types.type_name(parameter.type)))
             if values is None:
                 return []
             combos = [c + (v,) for c in combos for v in values]
