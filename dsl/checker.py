@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ast
-from .builtins import BUILTIN_VALUES, CELL, DIRECTION, ELEMENT, FEWEST_ARGUMENTS, LIST, STDLIB_SIGNATURES, ZONE
+from .builtins import BUILTIN_TYPES, BUILTIN_VALUES, CELL, DIRECTION, ELEMENT, FEWEST_ARGUMENTS, LIST, STDLIB_SIGNATURES, ZONE
 from .diagnostics import Diagnostic, did_you_mean
 from .orders import ordered_enum
 from .parser import parse_expression
@@ -26,8 +26,8 @@ FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
 GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "distance")
 # the functions of a board's rows and columns, which a map of places and routes has not
 LINES_AND_DIRECTIONS = ("surrounding", "directions", "toward", "ray", "between", "has_line", "squares")
-# the names of the types every game has (an unknown type's hint)
-BUILTIN_TYPE_NAMES = ("int", "real", "bool", "text", "Player")
+# the names of the types every game has (and an unknown type's hint)
+BUILTIN_TYPE_NAMES = (*BUILTIN_TYPES, "Player")
 INT_OR_NONE = OptionalOf(INT)
 PLAYERS = ListOf(PLAYER)
 

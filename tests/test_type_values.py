@@ -180,3 +180,25 @@ if coding.kind == "int": pass
 if isinstance(t, ListOf) and t == INT: pass
 '''
     assert type_texts_taken_apart(ast.parse(source)) == []
+
+
+# ---- the standard functions' signatures ---------------------------------------------------------
+
+def test_a_signature_is_made_of_types_and_kinds_of_argument_built_once():
+    from referee.dsl.builtins import ANY_VALUE, CELL, ENUM, LIST, STDLIB_SIGNATURES, ZONE
+    kinds = {LIST, ZONE, CELL, ENUM, ANY_VALUE}
+    for name, (parameters, result) in STDLIB_SIGNATURES.items():
+        assert all(isinstance(p, types.Type) or p in kinds for p in parameters), name
+        assert isinstance(result, types.Type), name
+    assert STDLIB_SIGNATURES["top"][1] is STDLIB_SIGNATURES["pick"][1]       # (one value, not a text parsed per call)
+
+
+def test_the_element_type_stands_for_t_in_a_result():
+    from referee.dsl.builtins import STDLIB_SIGNATURES
+    from referee.dsl.checker import instantiated
+    card, token = type_of("Card"), type_of("Token")    # (a value put in whole: no T inside a name is replaced)
+    top, subsets, size = (STDLIB_SIGNATURES[n][1] for n in ("top", "subsets", "size"))
+    assert instantiated(top, card) == type_of("Card?") and instantiated(top, type_of("Card?")) == type_of("Card?")
+    assert instantiated(top, types.UNKNOWN) is types.UNKNOWN             # (unknown stays unknown, with or without none)
+    assert instantiated(subsets, token) == type_of("list[list[Token]]") and instantiated(size, card) == types.INT
+    assert str(instantiated(STDLIB_SIGNATURES["reversed"][1], type_of("list[Card]"))) == "list[list[Card]]"
