@@ -202,3 +202,12 @@ def test_the_element_type_stands_for_t_in_a_result():
     assert instantiated(top, types.UNKNOWN) is types.UNKNOWN             # (unknown stays unknown, with or without none)
     assert instantiated(subsets, token) == type_of("list[list[Token]]") and instantiated(size, card) == types.INT
     assert str(instantiated(STDLIB_SIGNATURES["reversed"][1], type_of("list[Card]"))) == "list[list[Card]]"
+
+
+def test_a_scope_holds_type_values_and_reads_a_text_the_compiler_writes_in_as_one():
+    from referee.dsl.symbols import Scope
+    scope = Scope({"n": types.INT}).child(row="int", cell=type_of("Cell?"))
+    scope.names["hand"] = "list[Card]"            # (as interpreter/compile still writes a let's type)
+    assert scope.lookup("row") == types.INT and scope.lookup("n") is types.INT
+    assert scope.lookup("cell") == types.OptionalOf(types.Named("Cell"))
+    assert scope.lookup("hand") == types.ListOf(types.Named("Card")) and scope.lookup("nothing") is None
