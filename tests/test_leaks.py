@@ -389,3 +389,47 @@ def test_a_component_exchanged_in_a_twin_is_exchanged_in_the_sealed_moves_too(wr
         assert twin.loc[coin] == ("purse", 1)                   # still a coin of P1's purse
         assert twin.history[-1] == f"put {twin.entities[coin]['__label__']}"
     assert verify(game, games=12, leaks="flows").failures == []
+
+
+FLIP_BACK = """
+game "Flip back" { players 2 }
+enum Face { heads, tails }
+component Coin { face: Face } label "coin"
+zone hand[Player]: pile of Coin owner
+zone table: row of Coin public
+var score[Player]: int = 0
+var shown: int = 0
+setup {
+  for p in players {
+    create 1 Coin { face: heads } in hand[p]
+    create 1 Coin { face: tails } in hand[p]
+    shuffle hand[p]
+  }
+}
+action show "show" {
+  let x = top(hand[current])
+  SHOW
+  if x.face == heads { score[current] += 1 }
+  shown += 1
+}
+flow { turns from 1 until shown >= 6 { play show } }
+"""
+
+
+def test_a_coin_shown_and_taken_back_in_one_move_carries_no_flow(write_rules):
+    """verify --flows follows a move on in twins where two coins the seat cannot tell apart are
+    exchanged: a coin turned face up on the table, then taken back into the hand by the same
+    move, was seen, so what the move goes on to do with it may differ between the twins."""
+    shown = FLIP_BACK.replace("SHOW", "move x to table\n  move x under hand[current]")
+    game, diagnostics, _ = load_game(str(write_rules(shown)))
+    assert diagnostics == []
+    report = verify(game, games=30, leaks="flows")
+    assert report.finished == 30 and report.failures == []
+
+
+def test_a_hidden_coin_copied_into_a_public_score_is_a_flow(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(FLIP_BACK.replace("SHOW", ""))))
+    assert diagnostics == []
+    assert verify(game, games=30).failures == []       # found only by following the move on
+    failures = verify(game, games=30, leaks="flows").failures
+    assert failures and failures[0].kind == "leak" and "then 'show' played" in failures[0].message

@@ -347,18 +347,21 @@ def find_leak(state, seat, rng, move=None, flows=False) -> Optional[str]:
     found = shown_move_leak(state, seat, exchanges, move) if exchanges else None
     if found or not flows or not (exchanges or variables):
         return found
+    exchanged = {x for _, _, pair in exchanges for x in pair}
     after = state.clone()
-    after.apply(move)
+    shown_in_move = play_watching(after, move, seat, exchanged)
     seen = appearances(after, seat)
     shown = None
     for number, (twin, how, differs) in enumerate(exchanges + variables):
         other = twin.clone()
         try:
-            other.apply(move)
+            shown_in_twin = play_watching(other, move, seat, set(differs) if number < len(exchanges) else set())
         except (IllegalMove, RulesRuntimeError):
             continue           # the move depends on what differs (another seat's hidden hand or number)
         if number < len(exchanges):
             a, b = differs
+            if {a, b} & (shown_in_move | shown_in_twin):
+                continue           # the move showed one of them to the seat, then hid it again
             seen_other = appearances(other, seat)
             if not (seen.get(a) is not None and seen.get(a) == seen.get(b) == seen_other.get(a) == seen_other.get(b)):
                 continue           # the move showed one of them to the seat: the views may differ
@@ -370,6 +373,42 @@ def find_leak(state, seat, rng, move=None, flows=False) -> Optional[str]:
         if found:
             return found
     return None
+
+
+def play_watching(state, move, seat, watched) -> set:
+    """Play `move` on `state` and return those of `watched` that the seat saw whole at some
+    time during the move: a card flipped face up, then gathered back into a hand by the same
+    move, was shown (the views after the move may then differ), though it is hidden again."""
+    seen: set = set()
+    if not watched:
+        state.apply(move)
+        return seen
+    base = type(state)
+
+    def note(s, candidates):
+        hidden = appearances(s, seat)
+        seen.update(x for x in candidates if x not in hidden and s.loc[x] is not None)
+
+    class Watching(base):       # the engine's moves stay as fast as ever: only this state is watched
+        __slots__ = ()
+
+        def move(self, x, key, under=False):
+            if x in watched:
+                note(self, (x,))        # (shown by a `reveal`, then moved away)
+            base.move(self, x, key, under)
+            if x in watched:
+                note(self, (x,))
+
+        def deal(self, n, source, key, under):
+            base.deal(self, n, source, key, under)
+            note(self, [x for x in self.zones.get(key, ()) if x in watched])
+
+    state.__class__ = Watching
+    try:
+        state.apply(move)
+    finally:
+        state.__class__ = base
+    return seen
 
 
 def variable_leak(shown, twin, seat, probes, how, key, move=None) -> Optional[str]:
