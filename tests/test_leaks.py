@@ -433,3 +433,38 @@ def test_a_hidden_coin_copied_into_a_public_score_is_a_flow(write_rules):
     assert verify(game, games=30).failures == []       # found only by following the move on
     failures = verify(game, games=30, leaks="flows").failures
     assert failures and failures[0].kind == "leak" and "then 'show' played" in failures[0].message
+
+
+KEEPING = """
+game "Keeping" { players 3 }
+component Card { rank: int } label "card {rank}"
+zone deck: pile of Card hidden
+zone offered[Player]: row of Card owner
+zone kept[Player]: row of Card owner
+var done: int = 0
+setup {
+  for r in 1..9 { create 1 Card { rank: r } in deck }
+  shuffle deck
+  for p in players { deal 3 from deck to offered[p] }
+}
+action keep(chosen in subsets(offered[current]) where size(chosen) >= 1) "keep {chosen}"PUBLIC {
+  move all of chosen to kept[current]
+  move all of offered[current] to deck
+  done += 1
+}
+flow { turns from 1 until done >= 3 { play keep } }
+"""
+
+
+def test_a_move_whose_list_argument_names_hidden_cards_is_a_leak(write_rules):
+    """A move that takes a subset of a hidden hand shows the cards it names: the others learn
+    which cards were kept unless the action has a public text."""
+    game, diagnostics, _ = load_game(str(write_rules(KEEPING.replace("PUBLIC", ""))))
+    assert diagnostics == []
+    failures = verify(game, games=20).failures
+    assert failures and "'s moves seen depend on what P" in failures[0].message
+    assert "give the action a public text" in failures[0].message
+    again = replay_names(game, failures[0].seed, failures[0].moves, leaks=leak_seats(failures[0]))
+    assert again is not None and again.key() == failures[0].key()
+    game, diagnostics, _ = load_game(str(write_rules(KEEPING.replace("PUBLIC", ' public "keeps some cards"'))))
+    assert diagnostics == [] and verify(game, games=20).failures == []

@@ -208,14 +208,33 @@ def exchange_in_sealed(state, a, b):
         first = len(state.history) - len(sealed)      # where the sealed moves stand in the history
         changed = list(sealed)
         for k, (player, index, args) in enumerate(sealed):
-            components = state.game.argument_is_component[index]
-            swapped = tuple((b if x == a else a if x == b else x) if component else x
-                            for x, component in zip(args, components))
+            swapped = exchanged_arguments(state.game, index, args, a, b)
             if swapped != args:
                 changed[k] = (player, index, swapped)
                 state.own_trails()
                 state.history[first + k] = move_name(state, index, swapped)
         state.env[instruction.key] = (remaining, tuple(changed))
+
+
+def used_components(game, index, args) -> set:
+    """The components a move of action `index` takes: its component arguments and the items
+    of its arguments that are lists of components (a subset of cards kept)."""
+    used = set()
+    for x, component, listed in zip(args, game.argument_is_component[index], game.argument_lists_components[index]):
+        if component:
+            used.add(x)
+        elif listed and x is not None:
+            used.update(x)
+    return used
+
+
+def exchanged_arguments(game, index, args, a, b) -> tuple:
+    """A move's arguments with components a and b exchanged, inside lists of components too."""
+    def swap(x):
+        return b if x == a else a if x == b else x
+    return tuple(swap(x) if component else type(x)(map(swap, x)) if listed and x is not None else x
+                 for x, component, listed in zip(args, game.argument_is_component[index],
+                                                 game.argument_lists_components[index]))
 
 
 def label(state, x) -> str:
@@ -443,13 +462,11 @@ def shown_move_leak(state, seat, exchanges, name) -> Optional[str]:
     if move.kind != "action" or shown is None:
         return None
     after = None
-    components = state.game.argument_is_component[move.action]
-    used = {x for x, component in zip(move.args, components) if component}
+    used = used_components(state.game, move.action, move.args)
     for twin, how, (a, b) in exchanges:
         if a not in used and b not in used:
             continue
-        swapped = tuple((b if x == a else a if x == b else x) if component else x
-                        for x, component in zip(move.args, components))
+        swapped = exchanged_arguments(state.game, move.action, move.args, a, b)
         other = next((m for m in twin.legal_moves() if m.kind == "action" and m.action == move.action
                       and m.args == swapped), None)
         if other is None:
