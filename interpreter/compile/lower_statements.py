@@ -8,7 +8,7 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_LOG_LINE, MAX_NUMBER
 from referee.dsl.parser import parse_expression
 from referee.dsl.templates import parse_template
-from referee.dsl.types import INT, PLAYER, TEXT, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, type_of
+from referee.dsl.types import INT, PLAYER, TEXT, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, named_type, type_of
 
 from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.values import EMPTY_VALUE
@@ -559,7 +559,13 @@ class StatementLowering:
         elif self.private_fields_of(element):
             labeler = ir.Global(cg.bind(self.game.labeler(element, PUBLIC)))
             public = ir.Comprehension(ir.Call(labeler.name, (STATE, ir.Local("v"))), ("v",), options, spread=False)
-        need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
+        args = (options, names, who, ir.Constant(prompt), public)
+        item = element.element.without_none() if isinstance(element, ListOf) else None
+        created = self.created_in_play(item if item is not None else element)
+        if item is not None or created is not None:     # (how the adapters number the options)
+            labeler = ir.Global(cg.bind(self.game.labeler(item))) if item is not None else NONE
+            args += (NONE, labeler, ir.Constant(created))
+        need = ir.Call("NeedChoice", args)
         # with steps, the engine sends the chosen option back: the step goes on from here
         asked = ir.Yield(need, index.name) if ctx.steps else ir.Raise(need)
         cursor = ir.ReadState("cursor")
@@ -572,6 +578,12 @@ class StatementLowering:
                 guard(ir.Compare("is", names, NONE), ir.Assign(index.name, ir.Constant(0)), orelse=(replayed,)),
                 self.set_local(node.binder.name, ctx, ir.Item(options, index)))
         out.append(ir.If(options, body + self.statements(node.body, chosen_scope, ctx)))
+
+    def created_in_play(self, t) -> str | None:
+        """The name of a component type that may be created in play (`max N`), which the
+        adapters number by position, else None."""
+        component = self.types.components.get(named_type(t))
+        return component.name if component is not None and component.maximum is not None else None
 
     def action_numbers(self, names) -> ir.Constant:
         """The indexes of the actions named (in the order of the file)."""
