@@ -13,6 +13,7 @@ from referee.dsl.types import ListOf, ZoneOf
 from ..runtime.maintained import PartCounts
 from . import ir
 from .codegen import Context, names_in
+from .generated_names import rules_local
 
 # how many cells an aggregate may visit before a function is worth caching (see memoized)
 MEMO_COST = 40
@@ -245,13 +246,13 @@ class Caching:
             else:
                 source = ir.Call("counted", (ir.Loops(element, tuple(clauses)),))
         others = [p for p in fn.parameters if p.name != b]
-        asked, table = ir.Local(f"L_{b}"), ir.Local("table")
+        asked, table = ir.Local(rules_local(b)), ir.Local("table")
         found = {"any": ir.Grouped(ir.Compare("in", asked, table)),
                  "filter": ir.Grouped(ir.BoolOp("or", (ir.Method(table, "get", (asked,)), ir.NewList()))),
                  "count": ir.Method(table, "get", (asked, ir.Constant(0)))}[node.kind]
         # the aggregate as written, for a value of b asked alone
         index = self.index_function(name, others, b, source, lambda: cg.lower(node, scope, Context("local")), found)
-        read = ir.Call(index, (ir.TheState(), *(ir.Local(f"L_{p.name}") for p in others), ir.Local(f"L_{b}")))
+        read = ir.Call(index, (ir.TheState(), *(ir.Local(rules_local(p.name)) for p in others), ir.Local(rules_local(b))))
         fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         guard = ir.BoolOp("and", tuple(ir.Grouped(cg.lower(g, fn_scope, Context("local"))) for g in guards))
         empty = {"any": ir.Constant(False), "filter": ir.NewList(()), "count": ir.Constant(0)}[node.kind]

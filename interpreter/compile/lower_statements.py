@@ -14,7 +14,8 @@ from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.values import EMPTY_VALUE
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .expression_facts import RULES_LOCAL, attributes_read_once, truth
+from .expression_facts import attributes_read_once, truth
+from .generated_names import RulesLocal
 from .lower_flow import located
 from .work import ROUND_FREE_WORK
 
@@ -31,7 +32,7 @@ def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
 def is_temporary_local(value: ir.Expression) -> bool:
     """Whether a value is a local this lowering bound (a checked value), not a rules local:
     a rules local is copied before a write that tells a table by value (as it always was)."""
-    return isinstance(value, ir.Local) and not value.name.startswith(RULES_LOCAL)
+    return isinstance(value, ir.Local) and not isinstance(value.name, RulesLocal)
 
 
 def negated(test: ir.Expression) -> ir.Not:
