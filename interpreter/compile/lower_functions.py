@@ -11,7 +11,7 @@ from referee.dsl.types import BOOL, ListOf
 from ..runtime import without_choice
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .caching import callers
+from .caching import Stamp, callers
 from .codegen import Context
 from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, negated
@@ -192,7 +192,7 @@ class FunctionLowering:
                 part = ir.Tuple((ir.Constant(zone), ir.Local(rules_local(param))))
                 terms.append(ir.Method(ir.Global("MEMO_PARTS"), "get", (part, ir.Constant(0))))
             else:
-                terms.append(memo_item("MEMO_STAMPS", self.memo_stamp_index["zone:" + zone]))
+                terms.append(memo_item("MEMO_STAMPS", self.memo_stamp_index[Stamp("zone", zone)]))
         terms = list(dict.fromkeys(terms))
         total = terms[0]
         for term in terms[1:]:

@@ -14,6 +14,7 @@ from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.values import EMPTY_VALUE
 from ..runtime.errors import RulesRuntimeError
 from . import ir
+from .caching import Stamp
 from .expression_facts import attributes_read_once, truth
 from .generated_names import RulesLocal
 from .lower_flow import located
@@ -144,7 +145,7 @@ class StatementLowering:
         target = node.target
         out.append(call("set_attribute", STATE, self.local(target.name, ctx), ir.Constant(target.attribute), value,
                         self.spanned(node.span)))
-        self.invalidate("." + target.attribute, out)
+        self.invalidate(Stamp("attribute", target.attribute), out)
 
     def visit_Assign(self, node, scope, ctx, out):
         target = node.target
@@ -168,7 +169,7 @@ class StatementLowering:
             value = self.in_range(node.target.name, self.bounded(value, node.span, out), node.span, out)
         key, value = self.index_write(node.target.name, key, value, out)
         out.append(ir.WriteVar(key, value))
-        self.invalidate(node.target.name, out)
+        self.invalidate(Stamp("variable", node.target.name), out)
 
     def temporary(self, hint, value, out) -> ir.Local:
         temp = self.fresh(hint)
@@ -352,7 +353,7 @@ class StatementLowering:
                                     node.span, out)
         written, total = self.index_write(node.target.name, ir.Local(key), total, out)
         out.append(ir.WriteVar(written, total))
-        self.invalidate(node.target.name, out)
+        self.invalidate(Stamp("variable", node.target.name), out)
 
     def invalidate(self, dependency, out):
         """After a statement writes a variable (or moves components): the cached values of the
