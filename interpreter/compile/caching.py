@@ -13,6 +13,7 @@ from referee.dsl.types import ListOf, ZoneOf
 from ..runtime.maintained import PartCounts
 from . import ir
 from .codegen import Context, names_in
+from .generated_names import rules_local
 
 # how many cells an aggregate may visit before a function is worth caching (see memoized)
 MEMO_COST = 40
@@ -21,6 +22,22 @@ MEMO_LIMIT = 50_000
 # what a comparison may compare in a body answered by indexes alone (answered_by_indexes)
 SIMPLE_OPERANDS = (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing)
 LAST_CALL_GRAPH = []     # (functions, how many, their call graph): the last asked about
+
+
+@attrs.frozen
+class Stamp:
+    """What one counter of the cached functions' stamps counts the changes of: the `epoch` (the
+    engine entered again), a `variable`, an `attribute` that statements change, or a `zone`
+    family (`#types`: the components of every type)."""
+    kind: str
+    name: str = ""
+
+    def order(self) -> str:
+        """(the counters are numbered in the order they have always had: that of these texts)"""
+        return {"variable": self.name, "attribute": "." + self.name}.get(self.kind, f"{self.kind}:{self.name}")
+
+
+EPOCH = Stamp("epoch")
 
 
 def call_graph(functions) -> dict:
@@ -245,13 +262,13 @@ class Caching:
             else:
                 source = ir.Call("counted", (ir.Loops(element, tuple(clauses)),))
         others = [p for p in fn.parameters if p.name != b]
-        asked, table = ir.Local(f"L_{b}"), ir.Local("table")
+        asked, table = ir.Local(rules_local(b)), ir.Local("table")
         found = {"any": ir.Grouped(ir.Compare("in", asked, table)),
                  "filter": ir.Grouped(ir.BoolOp("or", (ir.Method(table, "get", (asked,)), ir.NewList()))),
                  "count": ir.Method(table, "get", (asked, ir.Constant(0)))}[node.kind]
         # the aggregate as written, for a value of b asked alone
         index = self.index_function(name, others, b, source, lambda: cg.lower(node, scope, Context("local")), found)
-        read = ir.Call(index, (ir.TheState(), *(ir.Local(f"L_{p.name}") for p in others), ir.Local(f"L_{b}")))
+        read = ir.Call(index, (ir.TheState(), *(ir.Local(rules_local(p.name)) for p in others), ir.Local(rules_local(b))))
         fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         guard = ir.BoolOp("and", tuple(ir.Grouped(cg.lower(g, fn_scope, Context("local"))) for g in guards))
         empty = {"any": ir.Constant(False), "filter": ir.NewList(()), "count": ir.Constant(0)}[node.kind]
@@ -380,7 +397,7 @@ class Caching:
         # parameters: a function f(p) that reads only zone[p, ...] keeps its values when
         # zone[q, ...] changes)
         # one counter per thing read ('#epoch' grows when the engine is entered again)
-        self.memo_stamp_index = {"#epoch": 0}
+        self.memo_stamp_index = {EPOCH: 0}
         self.memo_reads = {}
         self.memo_zone_parts = {}      # cached function -> {(zone family, its parameter)}
         partitioned = set()
@@ -390,18 +407,18 @@ class Caching:
             wholes = {zone for zone, param in zones if param is None}
             parts = {(zone, param) for zone, param in parts if zone not in wholes}
             partitioned |= {zone for zone, _ in parts}
-            reads = variables | {"zone:" + zone for zone in wholes}
-            for dependency in sorted(reads):
+            reads = variables | {Stamp("zone", zone) for zone in wholes}
+            for dependency in sorted(reads, key=Stamp.order):
                 self.memo_stamp_index.setdefault(dependency, len(self.memo_stamp_index))
             self.memo_reads[name] = [0] + sorted(self.memo_stamp_index[d] for d in reads)
             self.memo_zone_parts[name] = parts
         # a family read by part is also read whole by an index over that parameter
         for zone in partitioned:
-            self.memo_stamp_index.setdefault("zone:" + zone, len(self.memo_stamp_index))
+            self.memo_stamp_index.setdefault(Stamp("zone", zone), len(self.memo_stamp_index))
         stamps = [0] * len(self.memo_stamp_index)
         owner = self.game.memo_owner
         part_stamps = {}
-        families = {d[5:]: k for d, k in self.memo_stamp_index.items() if d.startswith("zone:")}
+        families = {d.name: k for d, k in self.memo_stamp_index.items() if d.kind == "zone"}
 
         logs = self.change_logs = []       # the PartCounts a new epoch empties (log_changes)
 
@@ -420,7 +437,7 @@ class Caching:
         self.game.memo_stamps, self.game.memo_parts = stamps, part_stamps
 
     def state_read(self, name, mapping, seen):
-        """(variables, {(zone family, parameter of the cached function or None)}) that function
+        """({Stamp} of the variables and attributes, {(zone family, parameter of the cached function or None)}) that function
         `name` reads, its parameters standing for the cached function's as `mapping` says."""
         key = (name, tuple(sorted(mapping.items())))
         if key in seen:
@@ -445,16 +462,16 @@ class Caching:
                 return
             if isinstance(node, ast.Name):
                 if node.id in self.types.vars:
-                    variables.add(node.id)
+                    variables.add(Stamp("variable", node.id))
                 elif node.id in self.types.zones:
                     zones.add((node.id, None))
                 elif node.id in self.types.components:
                     zones.add(("#types", None))
                 return
             if isinstance(node, ast.Subscript) and isinstance(node.obj, ast.Name) and node.obj.id in self.types.vars:
-                variables.add(node.obj.id)
+                variables.add(Stamp("variable", node.obj.id))
             if isinstance(node, ast.Attribute) and node.name in self.changed_attributes:
-                variables.add("." + node.name)       # an attribute that statements change
+                variables.add(Stamp("attribute", node.name))       # an attribute that statements change
             if isinstance(node, ast.Call) and node.name in self.types.functions:
                 callee = self.types.functions[node.name]
                 passed = {p.name: mapping.get(a.id) for p, a in zip(callee.parameters, node.arguments)

@@ -27,9 +27,9 @@ from .. import runtime
 from ..runtime import sets, stdlib
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .expression_facts import (HOISTED, RULES_LOCAL, binds_locals, is_bare_name, is_comprehension_variable,
-                               is_constant, is_temporary, is_text_literal, mentioned_locals, name_of, none_test,
-                               number_value, numbered)
+from .expression_facts import (binds_locals, is_bare_name, is_comprehension_variable, is_constant, is_temporary,
+                               is_text_literal, mentioned_locals, name_of, none_test, number_value)
+from .generated_names import BoundConstant, Hoisted, RulesFunction, RulesLocal, Temporary, rules_local
 from .lower_aggregates import UNROLL, AggregateLowering, MaintainedFilter, names_in
 from .render_python import expression as rendered
 
@@ -74,7 +74,7 @@ class Context:
         """A rules local as IR."""
         if name in self.bound:
             return as_node(self.bound[name])
-        return ir.Local(f"L_{name}") if self.mode == "local" else ir.ReadEnv(name)
+        return ir.Local(rules_local(name)) if self.mode == "local" else ir.ReadEnv(name)
 
     def local(self, name) -> str:
         return rendered(self.name(name))
@@ -112,14 +112,14 @@ class SourceGenerator(AggregateLowering, Visitor):
         if known is not None and self.namespace.get(known) is value:
             return known
         self.count += 1
-        name = f"_{hint}{self.count}"
+        name = f"_{hint}{self.count}" if hint != "k" else BoundConstant(f"_k{self.count}")
         self.namespace[name] = value
         self.bound_values[id(value)] = name
         return name
 
     def temp(self) -> str:
         self.count += 1
-        return f"_t{self.count}"
+        return Temporary(f"_t{self.count}")
 
     def literal_node(self, value) -> ir.Expression:
         if value is None or isinstance(value, (bool, int, str)):
@@ -190,7 +190,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         names = mentioned_locals(value)
         if any(is_temporary(n) or is_comprehension_variable(n) or n == "e" for n in names):
             return value        # it changes inside the expression: not hoisted
-        names = {n for n in names if n.startswith(RULES_LOCAL) or numbered(n, HOISTED)}
+        names = {n for n in names if isinstance(n, (RulesLocal, Hoisted))}
         if any(n not in ctx.levels for n in names):
             return value       # it needs a let: not hoisted
         if ctx.outside_loops and any(ctx.levels[n] >= 0 for n in names):
@@ -198,7 +198,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         known = ctx.hoist.get(value)
         if known is None:
             self.count += 1
-            known = ctx.hoist[value] = f"_h{self.count}"
+            known = ctx.hoist[value] = Hoisted(f"_h{self.count}")
             ctx.levels[known] = max((ctx.levels[n] for n in names), default=-1)
         return ir.Local(known)
 
@@ -574,7 +574,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         value = self.lower(node.value, inner_scope, Context("local"))
         self.count += 1
         name = f"_after{self.count}"
-        c.define(ir.Function(name, ("s", *(f"L_{n}" for n in free)), (ir.Return(value, node.span),), node.span), c.where(node))
+        c.define(ir.Function(name, ("s", *(rules_local(n) for n in free)), (ir.Return(value, node.span),), node.span), c.where(node))
         args = ir.Arguments(tuple(self.lower(a, scope, ctx) for a in node.arguments))
         passed = ir.Arguments(tuple(ctx.name(n) for n in free))
         procedure = ir.Global(f"proc_{node.procedure}")
@@ -601,7 +601,7 @@ class SourceGenerator(AggregateLowering, Visitor):
                     not c.work.charges_at_entry(name) and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
             args = (ir.TheState(), *(self.lower(a, scope, ctx) for a in node.arguments))
-            call = ir.Call(f"fn_{name}", args, spread=True)
+            call = ir.Call(RulesFunction.of(name), args, spread=True)
             if name not in c.random_functions:
                 return self.hoisted_lazy(call, ctx)
             return call

@@ -14,7 +14,9 @@ from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.values import EMPTY_VALUE
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .expression_facts import RULES_LOCAL, attributes_read_once, truth
+from .caching import Stamp
+from .expression_facts import attributes_read_once, truth
+from .generated_names import RulesLocal
 from .lower_flow import located
 from .work import ROUND_FREE_WORK
 
@@ -31,7 +33,7 @@ def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
 def is_temporary_local(value: ir.Expression) -> bool:
     """Whether a value is a local this lowering bound (a checked value), not a rules local:
     a rules local is copied before a write that tells a table by value (as it always was)."""
-    return isinstance(value, ir.Local) and not value.name.startswith(RULES_LOCAL)
+    return isinstance(value, ir.Local) and not isinstance(value.name, RulesLocal)
 
 
 def negated(test: ir.Expression) -> ir.Not:
@@ -143,7 +145,7 @@ class StatementLowering:
         target = node.target
         out.append(call("set_attribute", STATE, self.local(target.name, ctx), ir.Constant(target.attribute), value,
                         self.spanned(node.span)))
-        self.invalidate("." + target.attribute, out)
+        self.invalidate(Stamp("attribute", target.attribute), out)
 
     def visit_Assign(self, node, scope, ctx, out):
         target = node.target
@@ -167,7 +169,7 @@ class StatementLowering:
             value = self.in_range(node.target.name, self.bounded(value, node.span, out), node.span, out)
         key, value = self.index_write(node.target.name, key, value, out)
         out.append(ir.WriteVar(key, value))
-        self.invalidate(node.target.name, out)
+        self.invalidate(Stamp("variable", node.target.name), out)
 
     def temporary(self, hint, value, out) -> ir.Local:
         temp = self.fresh(hint)
@@ -351,7 +353,7 @@ class StatementLowering:
                                     node.span, out)
         written, total = self.index_write(node.target.name, ir.Local(key), total, out)
         out.append(ir.WriteVar(written, total))
-        self.invalidate(node.target.name, out)
+        self.invalidate(Stamp("variable", node.target.name), out)
 
     def invalidate(self, dependency, out):
         """After a statement writes a variable (or moves components): the cached values of the

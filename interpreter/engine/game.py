@@ -20,6 +20,7 @@ from ..runtime import random_source
 from ..runtime import stdlib
 from ..runtime.boards import build_geometry, grid_cells, hex_cells, map_geometry, place_neighbors, route_labels, route_neighbors
 from ..compile.compiler import PUBLIC, Compiler, names_in
+from ..compile.generated_names import ComponentColumn
 from ..runtime import entity_labeler, list_labeler, plain_labeler, player_labeler, seen_labeler
 from ..runtime.sets import set_labeler
 from ..runtime.writes import entity_column_value
@@ -359,14 +360,14 @@ class Game:
         """cell -> the tuple of its neighbours, on every board."""
         return self.boards.neighbor_table()
 
-    def component_column(self, name) -> str:
+    def component_column(self, name) -> ComponentColumn:
         """The generated name of the list that holds attribute `name` of every component,
         indexed by the component (attributes never change once created): `_A<k>`, bound from
         `s.columns[k]` at the top of a generated function."""
         k = self.column_index.get(name)
         if k is None:
             k = self.column_index[name] = len(self.column_index)
-        return f"_A{k}"
+        return ComponentColumn(f"_A{k}")
 
     def column_locals(self) -> dict:
         """The local of each component attribute's column so far (component_column) -> its
