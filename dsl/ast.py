@@ -355,6 +355,13 @@ class SetType:
     element: Any
 
 
+@node
+class MapType:
+    span: Span
+    key: Any
+    value: Any
+
+
 # ---- statements -------------------------------------------------------------------------
 
 @node
@@ -765,6 +772,20 @@ class ListLiteral:
 class SetLiteral:
     span: Span
     items: tuple
+
+
+@node
+class MapEntry:
+    span: Span
+    key: Any
+    value: Any
+
+
+@node
+class MapLiteral:
+    """{k: v, ...}; `{:}` (no entries) is the empty map."""
+    span: Span
+    entries: tuple = ()
 
 
 @node

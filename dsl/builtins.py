@@ -65,6 +65,10 @@ STDLIB_SIGNATURES = {
     "ray": (("cell", "Direction"), "list[T]"),  # the cells from a cell in a direction to the edge, nearest first
     "between": (("cell", "cell"), "list[T]"),   # the cells strictly between two cells on a line
     "distance": (("cell", "cell"), "int"),      # steps from cell to cell: king moves on a grid, hex steps on a map (on places: routes, or none)
+    # maps of values (K: the key type, V: the value type of the map)
+    "keys": (("map",), "list[K]"),              # the keys, in the language's order of values
+    "values": (("map",), "list[V]"),            # the values, in the order of their keys
+    "get": (("map", "key", "value"), "V"),      # the value of a key, or the default (arg 3) when there is none
     # maps of places and routes
     "connected": (("cell", "cell", "list"), "bool"),  # whether a chain of the routes (arg 3) joins the places
 }

@@ -18,8 +18,9 @@ from .program import Program
 from .symbols import Scope, Symbols
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
-from .types import (ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, is_set, list_of, may_be_none, optional, set_of,
-                    strip_optional, type_of)
+from .map_typing import EMPTY_MAP_HINT, MAP_FUNCTIONS, MapTyping
+from .types import (ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, is_map, is_set, key_and_value, list_of,
+                    may_be_none, optional, set_of, strip_optional, type_of)
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
@@ -29,7 +30,7 @@ GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "di
 LINES_AND_DIRECTIONS = ("surrounding", "directions", "toward", "ray", "between", "has_line", "squares")
 
 
-class Checker(Visitor):
+class Checker(MapTyping, Visitor):
     """Types expressions and statements in scopes over a program's symbol table; collects the
     diagnostics."""
     kinds = EXPRESSIONS + STATEMENTS
@@ -81,7 +82,7 @@ class Checker(Visitor):
             self.error("E303", mismatch, span, "a list is never none: an empty list is []" if expected.startswith("list[")
                        else f"a '?' after a type lets it hold none: '{expected}?'")
         elif not compatible(given, expected):
-            self.error("E303", mismatch, span)
+            self.error("E303", mismatch, span, EMPTY_MAP_HINT if is_map(expected) and given == "set[any]" else None)
 
     def _global_scope(self) -> Scope:
         names = dict(BUILTIN_VALUES)
@@ -105,6 +106,8 @@ class Checker(Visitor):
         base = strip_optional(t)
         if base.startswith(("list[", "zone[", "set[")):
             return self.known_type(element_of(base))
+        if base.startswith("map["):
+            return all(self.known_type(t) for t in key_and_value(base))
         return base in ("int", REAL, "bool", "text", "Player", ANY) or base in self.enums \
             or base in self.components or base in self.boards
 
@@ -117,6 +120,8 @@ class Checker(Visitor):
             name = node.name + "?"
         elif isinstance(node, ast.SetType):
             name = set_of(self.set_element(self.type_name(node.element), node.element.span))
+        elif isinstance(node, ast.MapType):
+            name = self.map_type(node)
         else:
             name = list_of(self.type_name(node.element))
         if not self.known_type(name):
@@ -197,6 +202,10 @@ class Checker(Visitor):
             self.error("E303", f"a set cannot hold none, but this is {describe(t)}", span,
                        f"write set of {strip_optional(t)}, without the '?', and add only values that are not none")
             return strip_optional(t) if t != "none" else ANY
+        if "map[" in t:
+            self.error("E303", f"a set holds values that are never changed in place, not {describe(t)}", span,
+                       "a set of keys is a set of the key type: keys(m) lists them")
+            return ANY
         return t
 
     def visit_Conditional(self, node, scope):
@@ -235,6 +244,8 @@ class Checker(Visitor):
         self.require_collection(c, node.collection)
         if is_set(c) and not compatible(item, element_of(c)):
             self.error("E303", f"{describe(c)} never holds {describe(item)}", node.item.span)
+        if is_map(c):
+            self.looked_up(c, item, node.item.span)
         return "bool"
 
     visit_NotMember = visit_Member
@@ -250,6 +261,8 @@ class Checker(Visitor):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op == "+" and a.startswith("list[") and b.startswith("list["):
             return a
+        if node.op == "+" and (is_map(a) or is_map(b)):
+            return self.joined_maps(a, b, node)
         if node.op == "+" and (is_set(a) or is_set(b)):
             return self.union(a, b, node)
         for t, side in ((a, node.left), (b, node.right)):
@@ -336,10 +349,12 @@ class Checker(Visitor):
             if name in self.zones:
                 self.indexes(self.zones[name].index, node, scope, f"zone '{name}'")
                 return f"zone[{self.zones[name].element_type}]"
-            if name in self.vars:
+            if name in self.vars and (self.vars[name].index or not is_map(self.type_name(self.vars[name].type))):
                 self.indexes(self.vars[name].index, node, scope, f"'{name}'")
                 return self.type_name(self.vars[name].type)
         t = self.expr(node.obj, scope)
+        if is_map(t):
+            return self.map_subscript(t, node, scope)
         if (t.startswith("list[") or t.startswith("zone[")) and len(node.indexes) == 1:
             self.whole(self.expr(node.indexes[0], scope), node.indexes[0].span, "a position in a list or a zone")
             return optional(element_of(t))     # (a list of Card? gives a Card?, not a Card??)
@@ -414,6 +429,8 @@ class Checker(Visitor):
             if not FEWEST_ARGUMENTS.get(node.name, len(params)) <= len(node.arguments) <= len(params):
                 self.arity(node, len(params))
             first = args[0] if args else ANY
+            if node.name in MAP_FUNCTIONS:
+                return self.map_function(node, args)
             if node.name == "index":
                 return self.member_index(first, node)
             if node.name == "flatten":
@@ -425,7 +442,7 @@ class Checker(Visitor):
                     continue
                 if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY
                                                          or node.name == "size" and (strip_optional(given) == "text"
-                                                                                     or is_set(given))):
+                                                                                     or is_set(given) or is_map(given))):
                     self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
                 elif expected in ("text", "list[text]") and (given == "none" or not compatible(given, expected)
                                                               or given.startswith("zone[")):
@@ -516,8 +533,8 @@ class Checker(Visitor):
             self.error("E208", f"'{node.name}' takes {expected} argument(s), not {len(node.arguments)}", node.span)
 
     def require_collection(self, t, node):
-        if not (t.startswith(("list[", "zone[", "set[")) or t == ANY):
-            self.error("E306", f"expected a list, a set or a zone, but this is {describe(t)}", node.span)
+        if not (t.startswith(("list[", "zone[", "set[", "map[")) or t == ANY):
+            self.error("E306", f"expected a list, a set, a map or a zone, but this is {describe(t)}", node.span)
 
     def binder(self, binder: ast.Binder, scope) -> Scope:
         self.no_shadowing(binder.name, binder.span)
@@ -641,6 +658,8 @@ class Checker(Visitor):
             return self.attribute_target(target, scope)
         if self.local_type(target.name, scope) is not None and not target.indexes:
             return self.local_type(target.name, scope)
+        if target.indexes and self.map_written(target, scope):
+            return ANY
         if target.name in self.vars:
             var = self.vars[target.name]
             fake = ast.Subscript(target.span, ast.Name(target.span, target.name), target.indexes)

@@ -32,7 +32,7 @@ LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholde
 
 # Rules that are lists or plain words, not nodes.
 LIST_RULES = {"game_fields", "option_body", "names", "fields", "index", "parameters", "binders",
-              "legend", "places", "routes", "block", "elifs", "inits", "arguments"}
+              "legend", "places", "routes", "block", "elifs", "inits", "arguments", "map_entries"}
 WORD_RULES = {"aggregate_kind", "ranking_kind", "zone_kind", "visibility", "display"}
 
 
@@ -219,7 +219,8 @@ class ToAst(Transformer):
 
 # fields that hold a list of parts, given as None by the parser when the list is empty
 LIST_FIELDS = frozenset({"fields", "index", "parameters", "binders", "body", "elifs", "orelse",
-                         "inits", "arguments", "settings", "items", "indexes", "legend", "routes"})
+                         "inits", "arguments", "settings", "items", "indexes", "legend", "routes",
+                         "entries"})
 LIST_POSITIONS: dict = {}      # node class -> the positions of its LIST_FIELDS among the parser's children
 RULE_CLASSES: dict = {}        # grammar rule -> its node class
 

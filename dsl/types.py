@@ -1,5 +1,6 @@
 """The types of the language: `Type` values that the checker hands out, and the texts they are
-written as ('int', 'Card?', 'list[Player]', 'set[int]', 'zone[Card]': the checker's working spelling).
+written as ('int', 'Card?', 'list[Player]', 'set[int]', 'map[list[int],int]', 'zone[Card]': the checker's
+working spelling).
 
 `type_of(text)` gives the value of a text and `Type.text` the text back; `describe()` and
 `written()` give the words of the diagnostics ("a list of Card", "list of int").
@@ -36,8 +37,28 @@ def is_set(t: str) -> bool:
     return strip_optional(t).startswith("set[")
 
 
+def map_of(key: str, value: str) -> str:
+    return f"map[{key},{value}]"
+
+
+def is_map(t: str) -> bool:
+    return strip_optional(t).startswith("map[")
+
+
+def key_and_value(t: str) -> tuple[str, str]:
+    """The key type and the value type of a map's text (the comma outside any brackets)."""
+    inner, depth = strip_optional(t)[4:-1], 0
+    for at, character in enumerate(inner):
+        depth += (character == "[") - (character == "]")
+        if character == "," and depth == 0:
+            return inner[:at], inner[at + 1:]
+    return ANY, ANY
+
+
 def element_of(t: str) -> str:
     t = strip_optional(t)      # a list that may be none ('pick' of lists): its elements'
+    if t.startswith("map["):   # a map is gone through by its keys
+        return key_and_value(t)[0]
     for prefix in ("list[", "zone[", "set["):
         if t.startswith(prefix):
             return t[len(prefix):-1]
@@ -63,6 +84,8 @@ def describe(t: str) -> str:
         return f"a zone of {written(element_of(t))}"
     if t.startswith("set["):
         return "a set" if element_of(t) == ANY else f"a set of {written(element_of(t))}"
+    if t.startswith("map["):
+        return "a map" if key_and_value(t) == (ANY, ANY) else f"a {written(t)}"
     if t == "int":
         return "a number"
     if t == REAL:
@@ -74,6 +97,9 @@ def describe(t: str) -> str:
 
 def written(t: str) -> str:
     """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
+    if strip_optional(t).startswith("map["):
+        key, value = key_and_value(t)
+        return f"map of {written(key)} to {written(value)}"
     for kind in ("list", "zone", "set"):
         if strip_optional(t).startswith(kind + "["):
             return f"{kind} of {written(element_of(t))}"
@@ -98,6 +124,8 @@ def compatible(a: str, b: str) -> bool:
     for kind in ("list[", "set["):
         if sa.startswith(kind) and sb.startswith(kind):
             return compatible(element_of(sa), element_of(sb))
+    if sa.startswith("map[") and sb.startswith("map["):
+        return all(compatible(x, y) for x, y in zip(key_and_value(sa), key_and_value(sb)))
     return False
 
 
@@ -186,6 +214,17 @@ class SetOf(Type):
 
 
 @value_class
+class MapOf(Type):
+    """A map from keys to values: each key once (gone through in the language's value order)."""
+    key: Type
+    value: Type
+
+    @property
+    def text(self) -> str:
+        return map_of(self.key.text, self.value.text)
+
+
+@value_class
 class ZoneOf(Type):
     element: Type
 
@@ -225,13 +264,17 @@ def names_in(t: Type) -> frozenset:
     t = t.without_none()
     if isinstance(t, Named):
         return frozenset((t.name,))
+    if isinstance(t, MapOf):
+        return names_in(t.key) | names_in(t.value)
     return names_in(t.element) if isinstance(t, (ListOf, ZoneOf, SetOf)) else frozenset()
 
 
 def element_type(t: Type) -> Type:
-    """The type of the items of a list or a zone (or of a list that may be none); unknown for
-    any other type (element_of's value)."""
+    """The type of the items of a list or a zone (or of a list that may be none), of the keys of
+    a map; unknown for any other type (element_of's value)."""
     t = t.without_none()
+    if isinstance(t, MapOf):
+        return t.key
     return t.element if isinstance(t, (ListOf, ZoneOf, SetOf)) else UNKNOWN
 
 
@@ -250,13 +293,16 @@ def type_of(text: str) -> Type:
         return ZoneOf(type_of(text[5:-1]))
     if text.startswith("set["):
         return SetOf(type_of(text[4:-1]))
+    if text.startswith("map["):
+        key, value = key_and_value(text)
+        return MapOf(type_of(key), type_of(value))
     if text == REAL:
         return Real()
     return Named(text)
 
 
 def written_type(node: Any) -> Type:
-    """The Type a declaration writes (`int`, `Card?`, `list of Card`, `set of int`), as written:
+    """The Type a declaration writes (`int`, `Card?`, `list of Card`, `set of int`, `map of K to V`), as written:
     not checked (the checker's `type_name` says whether its names are known); unknown of none."""
     if node is None:
         return UNKNOWN
@@ -266,4 +312,6 @@ def written_type(node: Any) -> Type:
         return OptionalOf(type_of(node.name))
     if isinstance(node, ast.SetType):
         return SetOf(written_type(node.element))
+    if isinstance(node, ast.MapType):
+        return MapOf(written_type(node.key), written_type(node.value))
     return ListOf(written_type(node.element))

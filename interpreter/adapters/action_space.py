@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Optional
 
 from referee.dsl import ast
-from referee.dsl.types import BOOL, INT, PLAYER, ListOf, Named, OptionalOf, SetOf, element_type, named_type, written_type
+from referee.dsl.types import BOOL, INT, PLAYER, ListOf, MapOf, Named, OptionalOf, SetOf, element_type, named_type, written_type
 
 from ..engine import CHANCE, PUBLIC, Move, load_game
 from ..engine.views import key_label
@@ -690,9 +690,15 @@ def list_items(engine_game, key) -> Optional[list]:
 
 def refuse_unencoded_set(engine_game, key, items) -> None:
     """A set is encoded as a list, one number per possible item, when its items are seats or
-    enum members; another set (of numbers, of positions) has no fixed place in the tensor."""
+    enum members; another set (of numbers, of positions) has no fixed place in the tensor, nor
+    has a map (its keys are not known before the game)."""
     name = key.partition("[")[0]
     t = engine_game.var_meta[name][3]
+    if isinstance(t.without_none(), MapOf):
+        declared = engine_game.program.get(name)
+        raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: a map has no "
+                               "place of a fixed size (declare it hidden to leave it out of the views and of "
+                               "the tensor)", getattr(declared, "span", None))
     if items is None and isinstance(t.without_none(), SetOf):
         declared = engine_game.program.get(name)
         raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: only sets of "

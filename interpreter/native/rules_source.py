@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, OptionalOf, SetOf, Type, element_type, named_type, written_type
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, OptionalOf, SetOf, Type, element_type, named_type, written_type
 from referee.dsl.visitor import Visitor
 
 from .alike_source import AlikeSource
@@ -127,8 +127,9 @@ class KernelSource(
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if isinstance(t.without_none(), SetOf):
-                raise NotNative(f"a set ({name}: {t.written()}) has no native form yet", declared.span)
+            if isinstance(t.without_none(), (SetOf, MapOf)):
+                kind = "a set" if isinstance(t.without_none(), SetOf) else "a map"
+                raise NotNative(f"{kind} ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
             if isinstance(t.without_none(), ListOf):
@@ -585,6 +586,9 @@ class KernelSource(
 
     def visit_SetLiteral(self, node, scope, want):
         raise NotNative("a set has no native form yet", node.span)
+
+    def visit_MapLiteral(self, node, scope, want):
+        raise NotNative("a map has no native form yet", node.span)
 
     def visit_Member(self, node, scope, want):
         where = self.zone_member(node, scope)

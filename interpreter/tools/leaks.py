@@ -18,7 +18,7 @@ cannot hold another value. Its value deciding something shown is still reported,
 information flow it is (the seat could have worked it out, so the variable need not be hidden),
 with that said in the message; twins that break a declared invariant are left out, so a rules
 file states how such a value follows from public facts with an invariant. Variables of other
-types (an int without a range, a list, a text, a component) are not perturbed. Nor is what a
+types (an int without a range, a list, a set, a map, a text, a component) are not perturbed. Nor is what a
 move shows of its author's own variables by being legal only with them (its name shows its
 arguments only): as a card played from a hidden hand, it is what playing it tells.
 """
