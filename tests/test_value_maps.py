@@ -240,3 +240,8 @@ def test_hover_gives_a_map_its_written_type(write_rules):
     hover = names.hover_text(index, str(path), 6, 6)
     assert hover.startswith("```rules\nvar seen: map of list of int to int = {[0, 0]: 1}\n```")
     assert "`map of list of int to int`" in hover
+    offered = {c.label: c for c in names.completions(index, str(path), 6, 11, "var seen: ")}
+    assert {"map", "of", "to"} <= set(offered) and offered["map"].kind == "keyword"
+    assert {"keys", "values", "get"} <= set(offered)
+    hover = names.hover_text(index, str(path), 12, 26)        # get(seen, dials, 0)
+    assert hover.startswith("```rules\nget(map, key, value): V\n```")
