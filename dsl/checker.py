@@ -801,7 +801,9 @@ class Checker(MapTyping, Visitor):
                 self.error("E303", f"who chooses must be a player, not {describe(t)}", node.chooser.span)
         if node.public is not None:
             self.public_choice_text(node, scope)
-        self.block(node.body, self.binder(node.binder, scope), where)
+        inner = self.binder(node.binder, scope)
+        self.no_map_option(inner.names[node.binder.name], node.binder.span, "an option of a choice")
+        self.block(node.body, inner, where)
 
     def public_choice_text(self, node, scope):
         """`choose x in D public "TEXT"`: what the others see, {expressions} of what is known

@@ -130,3 +130,10 @@ class MapTyping:
         self.error("E308", f"'{target.name}' is {describe(t)}, a value: an entry is not written in place", target.span,
                    f"write {target.name} = {target.name} + {{key: value}} (the new map replaces the old one)")
         return True
+
+    def no_map_option(self, t: str, span, what: str) -> None:
+        """E308 for a move's argument or a choice's option that is (or holds) a map: an option is
+        told apart by its value, and a map, changed only by making another, is no such key."""
+        if "map[" in t:
+            self.error("E308", f"{what} cannot be {describe(t)}", span,
+                       "give the keys instead (k in keys(m)), and read the map there: m[k]")

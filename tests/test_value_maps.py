@@ -131,10 +131,28 @@ def test_a_map_of_the_rules_built_by_updates_answers_like_a_dict(write_rules, up
      ("E306", 5, 52, "reversed takes a list or a zone here, not a map of int to int")),
     ("var m: map of int to int = {:}\naction a \"a\" {\n  m[1] = 2\n}\n",
      ("E308", 7, 3, "'m' is a map of int to int, a value: an entry is not written in place")),
+    ("fn f(): list of map of int to int = [{1: 2}]\naction a(m in f()) \"a\" { }\n",
+     ("E308", 6, 10, "a move's argument cannot be a map of int to int")),
+    ("fn f(): list of map of int to int = [{1: 2}]\naction a \"a\" {\n  choose m in f() { }\n}\n",
+     ("E308", 7, 10, "an option of a choice cannot be a map of int to int")),
     ("fn f(s: set of map of int to int): int = 0\n", ("E303", 5, 16, "a set holds values that are never changed in place, not a map of int to int")),
 ])
 def test_what_a_map_refuses_is_located(write_rules, text, expected):
     assert expected in diagnostics_of(write_rules, text)
+
+
+def test_a_costly_function_of_a_map_is_not_cached_by_it(write_rules):
+    """A function over a large board is cached by its arguments: never by a map (no key)."""
+    text = HEAD + ('board Square: grid 8 by 8\nvar marks: map of int to int = {:}\n'
+                   'fn marked(m: map of int to int): int = count(c in Square where get(m, c.row, 0) > 0)\n'
+                   'action mark(r in 1..3) "mark {r}" {\n  marks = marks + {r: 1}\n  log "{marked(marks)}"\n}\n'
+                   'flow {\n  turns from 1 until size(marks) == 3 {\n    play mark\n  }\n}\n')
+    game = load(write_rules, text)
+    assert "marked" not in game.compiler.memoized
+    state = game.new_initial_state(0)
+    for move in ("mark 2", "mark 2", "mark 1", "mark 3"):
+        state.apply(move)
+    assert state.log == ["8", "8", "16", "24"] and state.is_terminal()
 
 
 def test_the_hints_say_how_to_write_it(write_rules):
@@ -222,3 +240,8 @@ def test_hover_gives_a_map_its_written_type(write_rules):
     hover = names.hover_text(index, str(path), 6, 6)
     assert hover.startswith("```rules\nvar seen: map of list of int to int = {[0, 0]: 1}\n```")
     assert "`map of list of int to int`" in hover
+    offered = {c.label: c for c in names.completions(index, str(path), 6, 11, "var seen: ")}
+    assert {"map", "of", "to"} <= set(offered) and offered["map"].kind == "keyword"
+    assert {"keys", "values", "get"} <= set(offered)
+    hover = names.hover_text(index, str(path), 12, 26)        # get(seen, dials, 0)
+    assert hover.startswith("```rules\nget(map, key, value): V\n```")

@@ -8,12 +8,14 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.builtins import SEAT_LISTS
-from referee.dsl.types import ListOf, ZoneOf
+from referee.dsl.types import ListOf, MapOf, ZoneOf
 
 from ..runtime.maintained import PartCounts
 from . import ir
 from .codegen import Context, names_in
 from .generated_names import rules_local
+
+UNHASHABLE = (ListOf, MapOf)      # the values that are no keys of a dict (a list, a map)
 
 # how many cells an aggregate may visit before a function is worth caching (see memoized)
 MEMO_COST = 40
@@ -238,7 +240,7 @@ class Caching:
             for binder in inner_levels:
                 inner_var, domain, where, inner_scope, ctx = cg.lowered_comprehension(binder, inner_scope, ctx)
                 inner_clauses.append(ir.ForClause(inner_var, domain, () if where is None else (where,)))
-            if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
+            if isinstance(self.type_value(value, inner_scope).without_none(), UNHASHABLE):
                 return False
             inner_tests = tuple(cg.lower(c, inner_scope, ctx) for c in inner_rest)
             last = inner_clauses[-1]
@@ -250,7 +252,7 @@ class Caching:
             source = ir.Call("grouped", (ir.Loops(ir.Tuple((key, item)), loops),)) if node.kind == "filter" \
                 else ir.Call("counted", (ir.Loops(key, loops),))
         else:
-            if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
+            if isinstance(self.type_value(value, inner_scope).without_none(), UNHASHABLE):
                 return False        # not hashable
             last = clauses[-1]
             clauses[-1] = attrs.evolve(last, tests=last.tests + tuple(cg.lower(c, inner_scope, ctx) for c in rest))
@@ -343,7 +345,7 @@ class Caching:
                 var = self.types.vars.get(side.obj.id)
                 if var is None or len(var.index) != 1 or self.static_domain(var.index[0]) != values:
                     continue
-                if isinstance(self.declared_type(var.type).without_none(), ListOf):
+                if isinstance(self.declared_type(var.type).without_none(), UNHASHABLE):
                     continue
                 others = conjuncts[:k] + conjuncts[k + 1:]
                 if isinstance(value, ast.Name) and value.id == name:
@@ -365,7 +367,7 @@ class Caching:
         function reads (a variable it names, or any zone), or until the engine is entered
         again (a state changed from outside). Not cached: functions that call pick (they
         change the random source), ask `can_play` (it reads the whole state), read `current`, or
-        take lists (unhashable)."""
+        take lists or maps (unhashable)."""
         functions = self.types.functions
         costly = set()
         for name, fn in functions.items():
@@ -379,7 +381,7 @@ class Caching:
                     costly.add(name)
         reads_current = {name for name, fn in functions.items() if "current" in names_in(fn.body)}
         scalar = {name for name, fn in functions.items()
-                  if not any(isinstance(self.declared_type(p.type).without_none(), ListOf) for p in fn.parameters)}
+                  if not any(isinstance(self.declared_type(p.type).without_none(), UNHASHABLE) for p in fn.parameters)}
         # a zone given as an argument is read under another name: such functions are not cached
         takes_zone = {name for name, fn in functions.items()
                       if any(isinstance(self.declared_type(p.type).without_none(), ZoneOf) for p in fn.parameters)}
