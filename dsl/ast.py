@@ -586,9 +586,12 @@ class PlayBy:
 
 @node
 class Respond:
-    """`respond p in ORDER { play A, B } else { ... }`: each player of ORDER in turn may play a
-    move of the actions; the first who does closes the window; `else` runs when nobody did."""
+    """`respond [every] p in ORDER { play A, B } else { ... }`: each player of ORDER in turn may
+    play a move of the actions; the first who does closes the window; `else` runs when nobody
+    did. A player with no legal move is passed over, unless `every` (`everyone`): then asked all
+    the same, with only the skip, so that who is asked shows nothing of what they hold."""
     span: Span
+    everyone: bool
     binder: Binder
     body: tuple
     orelse: tuple

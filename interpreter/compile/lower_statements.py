@@ -603,8 +603,10 @@ class StatementLowering:
         play = ast.untag(node.body[0])[0]
         players = self.options_list(node.binder, scope, ctx, out, "_players")
         prompt = f"respond with {' or '.join(play.actions)}, or skip"
+        # (`every`: one more argument, so that the ordinary window's code stays as it was)
+        everyone = (ir.Constant(True),) if node.everyone else ()
         run = ir.Call("respond_steps", (STATE, players, self.action_numbers(play.actions), self.spanned(node.span),
-                                        ir.Constant(prompt)))
+                                        ir.Constant(prompt), *everyone))
         if not ctx.steps:
             out.append(call("without_choice", run))
             return
