@@ -3,9 +3,9 @@ drawn as the Python engine's RandomBot draws them, each a move (counted, stopped
 analyze's trail as "(choice)"), and what they need besides: a list of cards as a move's argument
 (`subsets`), who saw what (`reveal`: a choice among identical cards is asked unless every seat
 sees them), `pick` of a zone, `index`, list params and `players` as a list.
-tests/native/decisions.rules, tests/native/respond.rules, Skull and Dominion play the Python
-games, move for move. Six kernels are compiled here at most once per run (Numba's cache keeps
-them between runs)."""
+tests/native/decisions.rules, tests/native/respond.rules, tests/interactive/ambush.rules (`respond
+every`), Skull and Dominion play the Python games, move for move. Seven kernels are compiled here
+at most once per run (Numba's cache keeps them between runs)."""
 import random
 
 import numpy as np
@@ -74,6 +74,16 @@ def test_response_windows_play_the_python_games():
     """tests/native/respond.rules: windows nested in a response's effect, the `else` when nobody
     responded, players with no legal response passed over."""
     kernel = kernel_of("tests/native/respond.rules", 3)
+    seeds = range(1, 41)
+    native = kernel.records(seeds, 10_000, in_python(kernel, 10_000))
+    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
+    assert np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+
+
+def test_a_window_that_asks_everyone_plays_the_python_games():
+    """tests/interactive/ambush.rules: `respond every` asks a victim without a guard too, who
+    may only skip (a draw among one option, as the RandomBot draws it)."""
+    kernel = kernel_of("tests/interactive/ambush.rules", 3)
     seeds = range(1, 41)
     native = kernel.records(seeds, 10_000, in_python(kernel, 10_000))
     assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]

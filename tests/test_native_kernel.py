@@ -7,6 +7,8 @@ at most: Numba's cache keeps them between runs."""
 import json
 import random
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -126,6 +128,25 @@ def test_bench_reports_the_compile_apart(capsys, tic_tac_toe):
     result = json.loads(out)
     assert code == 0 and result["engine"] == "native" and result["compile_seconds"] >= 0
     assert result["playouts"] > 0 and 5 <= result["mean_moves_per_game"] <= 9
+    # (the fixture compiled or loaded the kernel already: this process's call is a load)
+    assert result["kernel_from_cache"] is True and result["native_start_seconds"] >= result["compile_seconds"]
+
+
+def test_a_command_imports_numba_without_scipy_linalg():
+    """engine_choice.import_numba keeps numba's BLAS check from importing scipy.linalg (a part of
+    a cached kernel's start), and SciPy stays importable after it (in a new process: this one
+    may have imported numba already)."""
+    child = ("import sys\n"
+             "from referee.interpreter.native.engine_choice import import_numba, NUMBA_IMPORT\n"
+             "import_numba()\n"
+             "import numba.np.arraymath as m\n"
+             "print(m._HAVE_BLAS, 'scipy.linalg' in sys.modules, len(NUMBA_IMPORT))\n"
+             "import importlib.util\n"
+             "if importlib.util.find_spec('scipy') is not None:\n"
+             "    import scipy.linalg\n"
+             "    print(scipy.linalg.__name__)\n")
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True).stdout
+    assert out.split()[:3] == ["False", "False", "1"] and out.split()[3:] in ([], ["scipy.linalg"])
 
 
 # ---- the fallback -----------------------------------------------------------------------

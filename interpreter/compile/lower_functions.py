@@ -11,7 +11,7 @@ from referee.dsl.types import BOOL, ListOf
 from ..runtime import without_choice
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .caching import callers
+from .caching import Stamp, callers
 from .codegen import Context
 from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, negated
@@ -19,6 +19,7 @@ from .module import digest, functions_text, generated, written_parts
 from .passes import run_passes
 from .render_python import where
 from .expression_facts import facts_of
+from .generated_names import RulesFunction, rules_local
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
@@ -172,7 +173,7 @@ class FunctionLowering:
         """score(s, p), returns(s, p) or teams(s, p) of the game's header."""
         scope = self.types.globals.child(**{field.player_name: "Player"})
         value = self.value(field.expr, scope, Context("local"))
-        return self.define(ir.Function(kind, ("s", f"L_{field.player_name}"), (ir.Return(value, field.span),), field.span))
+        return self.define(ir.Function(kind, ("s", rules_local(field.player_name)), (ir.Return(value, field.span),), field.span))
 
     # ---- functions and procedures ----
     def parameters(self, parameters) -> str:
@@ -180,7 +181,7 @@ class FunctionLowering:
 
     @staticmethod
     def params_of(parameters) -> tuple:
-        return ("s",) + tuple(f"L_{p.name}" for p in parameters)
+        return ("s",) + tuple(rules_local(p.name) for p in parameters)
 
     def stamp(self, name, available) -> ir.Expression:
         """The stamp of a cached function's values: it grows when what it reads changes. A zone
@@ -188,10 +189,10 @@ class FunctionLowering:
         terms = [memo_item("MEMO_STAMPS", k) for k in self.memo_reads[name]]
         for zone, param in sorted(self.memo_zone_parts[name]):
             if param in available:
-                part = ir.Tuple((ir.Constant(zone), ir.Local(f"L_{param}")))
+                part = ir.Tuple((ir.Constant(zone), ir.Local(rules_local(param))))
                 terms.append(ir.Method(ir.Global("MEMO_PARTS"), "get", (part, ir.Constant(0))))
             else:
-                terms.append(memo_item("MEMO_STAMPS", self.memo_stamp_index["zone:" + zone]))
+                terms.append(memo_item("MEMO_STAMPS", self.memo_stamp_index[Stamp("zone", zone)]))
         terms = list(dict.fromkeys(terms))
         total = terms[0]
         for term in terms[1:]:
@@ -204,7 +205,7 @@ class FunctionLowering:
         set its `value`, `charge` its cost (none for a value found in the cache). A filter
         `maintained` (codegen.MaintainedFilter) tests again only the values whose zones changed
         since its last value, when it can (maintained.py)."""
-        key = ir.CacheKey(tuple(ir.Local(f"L_{p.name}") for p in parameters))
+        key = ir.CacheKey(tuple(ir.Local(rules_local(p.name)) for p in parameters))
         cache = ir.Global(cache)
         head = [guard(ir.Compare("is not", memo_item("MEMO_OWNER", 0), STATE), call("memo_reset", STATE)),
                 ir.Assign("stamp", self.stamp(name, {p.name for p in parameters})),
@@ -266,7 +267,7 @@ class FunctionLowering:
         else:
             body = charge + body
         body = [located(s, span) for s in body]
-        self.define(ir.Function(f"fn_{name}", self.params_of(fn.parameters), tuple(body), fn.span))
+        self.define(ir.Function(RulesFunction.of(name), self.params_of(fn.parameters), tuple(body), fn.span))
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]
         reset = self.game.memo_reset
@@ -284,7 +285,7 @@ class FunctionLowering:
         asked = ir.Global(self.codegen.bind({}, f"asked_{name}_index"))
         index = self.fresh(f"index_{name}_")
         plain = plain()
-        key = ir.CacheKey(tuple(ir.Local(f"L_{p.name}") for p in others))
+        key = ir.CacheKey(tuple(ir.Local(rules_local(p.name)) for p in others))
         table = ir.Local("table")
         second = ir.BoolOp("or", (ir.Compare("is", ir.Method(asked, "get", (key, ir.Constant(0))), ir.Constant(True)),
                                   ir.Compare("==", ir.Method(asked, "get", (key,)), STAMP)))
@@ -300,7 +301,7 @@ class FunctionLowering:
                                       stale_cache_dropped(cache), ir.SetItem(cache, key, ir.Tuple((STAMP, table)))),
                              (ir.SetItem(asked, key, STAMP), ir.Return(plain))),)),
                 ir.Return(found))
-        self.define(ir.Function(index, self.params_of(others) + (f"L_{b}",), body),
+        self.define(ir.Function(index, self.params_of(others) + (rules_local(b),), body),
                     comment=f"# {name}: its aggregate over the values of '{b}', a table once two are asked")
         return index
 
@@ -335,7 +336,7 @@ class FunctionLowering:
             if trigger.binder is not None:
                 domain, scope = self.loop_variable(trigger.binder, scope, ctx)
                 # (no copy: the loop ends with the first body it runs, which may change the domain)
-                loop = (f"L_{trigger.binder.name}", domain)
+                loop = (rules_local(trigger.binder.name), domain)
                 tests = [guard(negated(self.condition(trigger.binder.condition, scope, ctx)), ir.Continue())] \
                     if trigger.binder.condition is not None else []
             counter = self.counter(trigger)

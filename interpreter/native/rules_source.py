@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, OptionalOf, SetOf, Type, element_type, named_type, written_type
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, OptionalOf, SetOf, Type, element_type, named_type, written_type
 from referee.dsl.visitor import Visitor
 
 from .alike_source import AlikeSource
 from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
+from .maps_source import MAP_FUNCTIONS, MapsSource
+from .trails_source import TRAIL_FUNCTIONS, TrailsSource
 from .decisions_source import DecisionsSource
 from .subsets_source import SubsetsSource
 from .values_source import VALUE_FUNCTIONS, ValuesSource
@@ -77,7 +79,7 @@ def untag(node):
 
 
 class KernelSource(
-    DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource, CellListsSource, NestedListsSource,
+    MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource, CellListsSource, NestedListsSource,
     TiesSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource,
     GuardsSource, PositionsSource, WordsSource, Visitor
 ):
@@ -104,8 +106,8 @@ class KernelSource(
         self.refuse_unhandled()
         self.lay_out_vars()
         self.lay_out_zones()
-        self.slots = {name: self.size + k for k, name in enumerate(SLOTS)}
-        self.size += len(SLOTS)
+        self.slots = {name: self.size + k for k, name in enumerate(SLOTS + self.extra_slots())}
+        self.size += len(self.slots)
 
     # ---- what is refused whole ------------------------------------------------------------
     def refuse_unhandled(self) -> None:
@@ -127,8 +129,9 @@ class KernelSource(
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if isinstance(t.without_none(), SetOf):
-                raise NotNative(f"a set ({name}: {t.written()}) has no native form yet", declared.span)
+            if isinstance(t.without_none(), (SetOf, MapOf)):
+                kind = "a set" if isinstance(t.without_none(), SetOf) else "a map"
+                raise NotNative(f"{kind} ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
             if isinstance(t.without_none(), ListOf):
@@ -506,6 +509,8 @@ class KernelSource(
         items = self.zone_name(node, scope)
         if items is None:
             items = self.list_var_value(node, scope)
+        if items is None and name in self.game.place_ids:      # (a place of a map: its id)
+            items = str(self.game.place_ids[name])
         if items is not None:
             return items
         raise NotNative(f"the name {name} has no native form yet", node.span)
@@ -528,6 +533,8 @@ class KernelSource(
         compared = self.components_compared(node, scope)
         if compared is None:
             compared = self.texts_compared(node, scope)
+        if compared is None:
+            compared = self.lists_compared(node, scope)
         if compared is not None:
             return compared
         left, right = untag(node.left), untag(node.right)
@@ -585,6 +592,9 @@ class KernelSource(
 
     def visit_SetLiteral(self, node, scope, want):
         raise NotNative("a set has no native form yet", node.span)
+
+    def visit_MapLiteral(self, node, scope, want):
+        raise NotNative("a map has no native form yet", node.span)
 
     def visit_Member(self, node, scope, want):
         where = self.zone_member(node, scope)
@@ -644,8 +654,8 @@ class KernelSource(
         value_type = self.type_of(node.value) if node.value is not None else (element or INT)
         value = self.expr(node.value, inner, value_type) if node.value is not None else var
         before, each, after = self.aggregate_parts(kind, value, var, node)
-        if kind in ("filter", "map"):           # (the list's room: the domain's size)
-            loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)"] + loop[-1:]
+        if kind in ("filter", "map", "longest_trail"):           # (the list's room: the domain's size)
+            loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)", *self.trail_room(kind, capacity)] + loop[-1:]
         body = before + loop + ["    " + line for line in test + each] + after
         self.define(f"def {name}(S, cur{scope.params()}):", body)
         return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
@@ -670,6 +680,8 @@ class KernelSource(
                  f"if not found or v {better} best:", "    best = v", "    found = True"], ["return best"]
         if kind in ("filter", "map"):
             return ["n = 0"], [f"out[n] = {value if kind == 'map' else var}", "n += 1"], ["return out[:n]"]
+        if kind == "longest_trail":
+            return self.trail_parts(value, var, node)
         raise NotNative(f"the aggregate {kind} has no native form yet", node.span)
 
 
@@ -680,10 +692,12 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
+    graph = GRAPH_FUNCTIONS if source.boards.grid else ""
+    maps = MAP_FUNCTIONS if source.boards.maps else ""
+    maps += TRAIL_FUNCTIONS if "TRAIL_WORK" in source.slots else ""
     return (
         source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + driver(source)
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + maps + driver(source)
     )
 
 
