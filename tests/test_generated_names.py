@@ -187,3 +187,19 @@ def test_a_plain_text_spelled_like_a_kind_is_found():
     assert wrong_kinds(plain) == {("fn_f", "RulesFunction"), ("_h1", "Hoisted"), ("_A0", "ComponentColumn")}
     made = ir.Call(RulesFunction.of("f"), (ir.Local(Hoisted("_h1")), ir.ReadColumn(ComponentColumn("_A0"), ir.Local("y"))))
     assert wrong_kinds(made) == set()
+
+
+def test_the_namespace_the_functions_run_in_has_plain_text_keys(monkeypatch):
+    """A name of a kind is a str subclass: as a key of the functions' globals it would cost every
+    global read its speed (a dict whose keys are all exact str is looked up on a faster path)."""
+    from referee.interpreter.compile import codegen
+    made = []
+    init = codegen.SourceGenerator.__init__
+
+    def recording_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(self)
+    monkeypatch.setattr(codegen.SourceGenerator, "__init__", recording_init)
+    loaded, diagnostics, _ = load_game(str(ROOT / "games" / "continents.rules"))
+    assert loaded is not None, diagnostics
+    assert made and {type(name) for generator in made for name in generator.namespace} == {str}

@@ -113,7 +113,7 @@ class SourceGenerator(AggregateLowering, Visitor):
             return known
         self.count += 1
         name = BoundConstant(f"_k{self.count}") if hint == "k" else ModuleValue(f"_{hint}{self.count}")
-        self.namespace[name] = value
+        self.namespace[str(name)] = value    # (a plain str key: a dict of only those reads globals faster)
         self.bound_values[id(value)] = name
         return name
 

@@ -89,7 +89,7 @@ class FunctionLowering:
         if self.adopted is not None and name in self.adopted.namespace:
             # the module's own function, reading the values bound here (its globals)
             self.adopted.namespace.update(namespace)
-            namespace[name] = self.adopted.namespace[name]
+            namespace[str(name)] = self.adopted.namespace[name]      # (a plain str key, as bind's)
         else:
             self.game.line_spans[filename] = made.line_spans
             try:
