@@ -30,7 +30,7 @@ from ..runtime.errors import RulesRuntimeError
 from . import ir
 from .expression_facts import (binds_locals, is_bare_name, is_comprehension_variable, is_constant, is_temporary,
                                is_text_literal, mentioned_locals, name_of, none_test, number_value)
-from .generated_names import BoundConstant, Hoisted, RulesFunction, RulesLocal, Temporary, rules_local
+from .generated_names import BoundConstant, Hoisted, ModuleValue, RulesFunction, RulesLocal, Temporary, rules_local
 from .lower_aggregates import UNROLL, AggregateLowering, MaintainedFilter, names_in
 from .render_python import expression as rendered
 
@@ -114,8 +114,8 @@ class SourceGenerator(AggregateLowering, Visitor):
         if known is not None and self.namespace.get(known) is value:
             return known
         self.count += 1
-        name = f"_{hint}{self.count}" if hint != "k" else BoundConstant(f"_k{self.count}")
-        self.namespace[name] = value
+        name = BoundConstant(f"_k{self.count}") if hint == "k" else ModuleValue(f"_{hint}{self.count}")
+        self.namespace[str(name)] = value    # (a plain str key: a dict of only those reads globals faster)
         self.bound_values[id(value)] = name
         return name
 
