@@ -131,7 +131,7 @@ def contestants(rules):
                                          players=players[0] if players else None)
         if game is None:
             raise SystemExit(f"native.py: cannot load {rules}: {diagnostics}")
-        batch = 20 if name == "backgammon" else 200     # (a card game is short: batches as long as a slice)
+        batch = 20 if name in ("backgammon", "ticket-to-ride") else 200     # (a card game is short: batches as long as a slice)
         return [Python("engine (Python path)", game), Kernel("engine (native kernel)", game, batch=batch)]
     reference, anchor = GAMES[rules]
     game, diagnostics, _ = load_game(str(ROOT / "games" / f"{rules}.rules"), players=2)
