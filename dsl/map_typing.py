@@ -6,27 +6,32 @@ E308 is a map used with a key or a value of another type; E309 a key or a value 
 hold (a key that may be none, or another map; a zone, a place whose content changes)."""
 from __future__ import annotations
 
+from typing import Optional
+
 from . import ast
 from .types import ANY, REAL, compatible, describe, is_map, key_and_value, list_of, map_of, may_be_none, optional, \
     strip_optional
 
 EMPTY_MAP_HINT = "the empty map is {:} ({} is the empty set)"
-# the functions of maps: name -> the type of their result, K the key type, V the value type
-MAP_FUNCTIONS = {"keys": "list[K]", "values": "list[V]", "get": "V"}
+MAP_FUNCTIONS = ("keys", "values", "get")      # (their signatures: builtins.STDLIB_SIGNATURES)
 
 
-def one_type(types: set) -> str:
-    """The type of the items of a literal: their one type, a fraction among whole numbers, a T
-    among nones a T?; None for items of different types."""
+def one_type(types: set) -> Optional[str]:
+    """The type of the keys (or of the values) of a literal: their one type, a fraction among
+    whole numbers, a T among nones a T?, a list of T among empty lists; None for different types."""
     found = set(types)
     if not found:
         return ANY
-    if found <= {"int", REAL, "int?", REAL + "?"} and len(found) > 1:
-        return REAL + ("?" if any(t.endswith("?") for t in found) else "")
-    if "none" in found and len(found) > 1:
-        found.discard("none")
-        return optional(found.pop()) if len(found) == 1 else None
-    return found.pop() if len(found) == 1 else None
+    maybe_none = "none" in found or any(t.endswith("?") for t in found)
+    found = {strip_optional(t) for t in found if t != "none"} or {"none"}
+    if len(found) > 1 and list_of(ANY) in found and all(t.startswith("list[") for t in found):
+        found.discard(list_of(ANY))
+    if found == {"int", REAL}:
+        found = {REAL}
+    if len(found) > 1:
+        return None
+    (one,) = found
+    return optional(one) if maybe_none and one != "none" else one
 
 
 class MapTyping:
