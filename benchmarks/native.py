@@ -10,7 +10,7 @@ times of the anchors and kernels reported apart.
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
 hearts, goofspiel, the card games, Continents, Titicaca and their variants, The Resistance, Solstis,
-skull, dominion) are
+skull, dominion, checkers) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -55,6 +55,7 @@ KERNEL_GAMES.update({"solstis": ("solstis", (), 2), "solstis --option discovery"
 KERNEL_GAMES.update({         # (decisions inside a step: choose, play ... by)
     **{f"skull {p}p": ("skull", (), p) for p in (3, 4, 5, 6)},
     **{f"dominion {p}p": ("dominion", (), p) for p in (2, 3, 4)}})
+KERNEL_GAMES.update({"checkers": ("checkers", (), 2)})        # (a recursion: recursion_heads.py)
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 

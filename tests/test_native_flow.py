@@ -14,6 +14,7 @@ from referee.interpreter.play.simulate import simulate_game
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
 from referee.interpreter.native.recursion import DEPTHS, recursive_groups  # noqa: E402
+from referee.interpreter.native.recursion_heads import RecursionHeadsSource  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
 
 CONSTRUCTS = "tests/native/flow-constructs.rules"
@@ -85,7 +86,17 @@ def test_a_game_stopped_at_max_moves_is_the_same_unfinished_game(constructs):
     assert native == python and not any(r["finished"] for r in native)
 
 
-def test_a_recursion_deeper_than_the_kernel_copies_plays_in_python():
+def test_a_recursion_deeper_than_the_copies_were_plays_natively():
+    game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
+    native, python, handed = records_of(load_kernel(game), range(1, 6))
+    assert native == python and handed == []
+
+
+def test_by_copies_a_recursion_deeper_than_the_copies_plays_in_python(monkeypatch):
+    def no_heads(self, groups):         # (as a recursion through a procedure is still rendered)
+        self.recursing = None
+        return {}
+    monkeypatch.setattr(RecursionHeadsSource, "native_groups", no_heads)
     game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
     kernel = load_kernel(game)
     status, *_ = kernel.play(range(1, 6), 10_000)
@@ -114,8 +125,8 @@ def test_any_seeds_and_move_limit_give_the_python_records(constructs, seeds, max
 def test_the_recursive_functions_are_found():
     game, _, _ = load_game("games/backgammon.rules", players=2)
     assert recursive_groups(game.program) == {"can_play_dice": frozenset({"can_play_dice"})}
-    source = render(game)
-    assert f"def fn_can_play_dice_d{DEPTHS - 1}(" in source and "def fn_can_play_dice(" not in source
+    source = render(game)       # (Numba's own recursion: recursion_heads.py)
+    assert "def rec_can_play_dice(S, cur, L_n):" in source and "_d0(" not in source
 
 
 def test_an_option_is_a_constant_of_the_kernel():
