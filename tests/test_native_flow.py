@@ -13,6 +13,7 @@ from referee.interpreter.engine import load_game
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.interpreter.native.kernel import TO_PYTHON  # noqa: E402
 from referee.interpreter.native.recursion import DEPTHS, recursive_groups  # noqa: E402
+from referee.interpreter.native.recursion_heads import RecursionHeadsSource  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
 from tests.native_support import kernel_of, natively, same_games  # noqa: E402
 
@@ -67,8 +68,24 @@ def test_a_game_stopped_at_max_moves_is_the_same_unfinished_game(constructs):
     assert not any(r["finished"] for r in python)
 
 
+<<<<<<< HEAD
 def test_a_recursion_deeper_than_the_kernel_copies_plays_in_python():
     kernel = kernel_of(CONSTRUCTS, 3, ["bonus"], {"lookahead": DEPTHS + 2})
+=======
+def test_a_recursion_deeper_than_the_copies_were_plays_natively():
+    game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
+    native, python, handed = records_of(load_kernel(game), range(1, 6))
+    assert native == python and handed == []
+
+
+def test_by_copies_a_recursion_deeper_than_the_copies_plays_in_python(monkeypatch):
+    def no_heads(self, groups):         # (as a recursion through a procedure is still rendered)
+        self.recursing = None
+        return {}
+    monkeypatch.setattr(RecursionHeadsSource, "native_groups", no_heads)
+    game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
+    kernel = load_kernel(game)
+>>>>>>> native-checkers
     status, *_ = kernel.play(range(1, 6), 10_000)
     assert list(status) == [TO_PYTHON] * 5
     assert same_games(kernel, range(1, 6)).handed == list(range(1, 6))
@@ -92,8 +109,8 @@ def test_any_seeds_and_move_limit_give_the_python_records(constructs, seeds, max
 def test_the_recursive_functions_are_found():
     game, _, _ = load_game("games/backgammon.rules", players=2)
     assert recursive_groups(game.program) == {"can_play_dice": frozenset({"can_play_dice"})}
-    source = render(game)
-    assert f"def fn_can_play_dice_d{DEPTHS - 1}(" in source and "def fn_can_play_dice(" not in source
+    source = render(game)       # (Numba's own recursion: recursion_heads.py)
+    assert "def rec_can_play_dice(S, cur, L_n):" in source and "_d0(" not in source
 
 
 def test_an_option_is_a_constant_of_the_kernel():
