@@ -40,6 +40,18 @@ def test_continents_stopped_early_plays_as_in_python(continents):
     same_games(continents, range(100, 110), 25)
 
 
+def test_continents_lists_the_moves_the_engine_lists(continents):
+    """The number of legal moves before each move (analyze's branching) and the moves played
+    per seat and action are the engine's: `strike`'s lightning, filtered once a listing
+    (placed_listing_source.py), and identical cards kept once."""
+    seeds = range(1, 11)
+    native = [continents.detailed(seed, 10_000, lambda s: simulate_game(continents.game, s, 10_000, details=True))
+              for seed in seeds]
+    python = [simulate_game(continents.game, seed, 10_000, details=True) for seed in seeds]
+    assert [(r["branching"], r["actions"]) for r in native] == [(r["branching"], r["actions"]) for r in python]
+    assert any("strike" in per_seat for r in python for per_seat in r["actions"].values())
+
+
 def test_the_stacks_game_plays_as_in_python(stacks):
     python = natively(stacks, range(1, 61))
     assert len({tuple(r["winners"]) for r in python}) >= 3

@@ -1,9 +1,9 @@
 """Hex maps in native playouts (issue 24): a hex map's cells as ids with attribute columns (a
 number or none, an enum member), its steps and neighbours as tables, and the graph functions
-over them (neighbors, adjacent, surrounding, distance, largest_group, reachable, bordering)
-give the engine's answers, and tests/native/hexes.rules (with components made after the cells, an
-attribute of none and `play optional`) plays the Python games move for move. One kernel is
-compiled here (Numba's cache keeps it between runs)."""
+over them (neighbors, adjacent, surrounding, distance, largest_group, reachable, bordering,
+between) give the engine's answers, and tests/native/hexes.rules (with components made after
+the cells, an attribute of none and `play optional`) plays the Python games move for move. One
+kernel is compiled here (Numba's cache keeps it between runs)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -73,6 +73,20 @@ def test_the_graph_functions_answer_as_the_engine_on_a_hex_map(hexes, starts, th
     if cell is not None:
         assert kernel.cell_distance(S, a, b) == engine["distance"](a, b)
     assert not S[kernel.ERROR]
+
+
+def test_between_answers_as_the_engine_on_a_hex_map(hexes):
+    """Every pair of hexes (and none): the cells strictly between them on a row or a diagonal,
+    none off a line or across a hole of the map (hexes.rules' map has holes)."""
+    engine, kernel = hexes.game.board_functions, hexes.module
+    rows, cols = kernel.BOARD_ROW, kernel.BOARD_COL
+    lined = 0
+    for a in range(-1, CELLS):
+        for b in range(-1, CELLS):
+            found = list(kernel.hex_between(rows, cols, kernel.BOARD_HEX_UNIT, kernel.BOARD_STEP, a, b))
+            assert found == engine["between"](None if a < 0 else a, None if b < 0 else b), (a, b)
+            lined += len(found) > 1
+    assert lined > 10
 
 
 def test_the_distance_of_none_is_played_in_python(hexes):

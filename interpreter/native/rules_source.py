@@ -232,7 +232,7 @@ class KernelSource(
             return
         rows = any(self.over_rows(b) for b in binders)     # (an argument over a list of lists: nested_source.py)
         if not rows and self.placed_listing(index, action, names, Scope(), MOVE_BASE, ARGUMENT_BITS):
-            self.run_move(action)   # (a guard that starts with a let: placed_listing_source.py)
+            self.run_move(action)   # (a leading let, a fixed inner filter: placed_listing_source.py)
             return
         # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
         loop, legal = self.legal_loops(action, names, tests, Scope)
