@@ -11,7 +11,7 @@ times of the anchors and kernels reported apart.
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
 hearts, goofspiel, the card games, Continents, Titicaca and their variants, The Resistance, Solstis,
-skull, dominion, Ticket to Ride) are
+skull, dominion, Ticket to Ride, checkers) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -58,6 +58,7 @@ KERNEL_GAMES.update({         # (decisions inside a step: choose, play ... by)
     **{f"skull {p}p": ("skull", (), p) for p in (3, 4, 5, 6)},
     **{f"dominion {p}p": ("dominion", (), p) for p in (2, 3, 4)}})
 KERNEL_GAMES.update({f"ticket-to-ride {p}p": ("ticket-to-ride", (), p) for p in (2, 3, 4, 5)})     # (maps)
+KERNEL_GAMES.update({"checkers": ("checkers", (), 2)})        # (a recursion: recursion_heads.py)
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 
@@ -131,7 +132,7 @@ def contestants(rules):
                                          players=players[0] if players else None)
         if game is None:
             raise SystemExit(f"native.py: cannot load {rules}: {diagnostics}")
-        batch = 20 if name == "backgammon" else 200     # (a card game is short: batches as long as a slice)
+        batch = 20 if name in ("backgammon", "ticket-to-ride") else 200     # (a card game is short: batches as long as a slice)
         return [Python("engine (Python path)", game), Kernel("engine (native kernel)", game, batch=batch)]
     reference, anchor = GAMES[rules]
     game, diagnostics, _ = load_game(str(ROOT / "games" / f"{rules}.rules"), players=2)

@@ -9,12 +9,10 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ast
-from .types import FRACTION, INT, NONE, UNKNOWN, ListOf, MapOf, OptionalOf, SetOf, Type, ZoneOf
+from .types import FRACTION, INT, NONE, UNKNOWN, ListOf, MapOf, SetOf, Type, ZoneOf
 
 EMPTY_MAP_HINT = "the empty map is {:} ({} is the empty set)"
-# the functions of maps (their signatures in builtins.py; typed here)
-MAP_FUNCTIONS = ("keys", "values", "get")
-NUMBERS_OR_NONE = frozenset((INT, FRACTION, OptionalOf(INT), OptionalOf(FRACTION)))
+MAP_FUNCTIONS = ("keys", "values", "get")      # (their signatures: builtins.STDLIB_SIGNATURES)
 
 
 def holds_a_map(t: Type) -> bool:
@@ -26,17 +24,21 @@ def holds_a_map(t: Type) -> bool:
 
 
 def one_type(types: set) -> Optional[Type]:
-    """The type of the items of a literal: their one type, a fraction among whole numbers, a T
-    among nones a T?; None for items of different types."""
+    """The type of the keys (or of the values) of a literal: their one type, a fraction among
+    whole numbers, a T among nones a T?, a list of T among empty lists; None for different types."""
     found = set(types)
     if not found:
         return UNKNOWN
-    if found <= NUMBERS_OR_NONE and len(found) > 1:
-        return FRACTION.or_none() if any(t.may_be_none() for t in found) else FRACTION
-    if NONE in found and len(found) > 1:
-        found.discard(NONE)
-        return found.pop().or_none() if len(found) == 1 else None
-    return found.pop() if len(found) == 1 else None
+    maybe_none = NONE in found or any(t.may_be_none() and t != UNKNOWN for t in found)
+    found = {t.without_none() for t in found if t != NONE} or {NONE}
+    if len(found) > 1 and ListOf(UNKNOWN) in found and all(t.is_list() for t in found):
+        found.discard(ListOf(UNKNOWN))
+    if found == {INT, FRACTION}:
+        found = {FRACTION}
+    if len(found) > 1:
+        return None
+    (one,) = found
+    return one.or_none() if maybe_none and one != NONE else one
 
 
 class MapTyping:

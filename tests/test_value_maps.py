@@ -28,6 +28,10 @@ def test_a_map_holds_each_key_once_in_the_order_of_values(write_rules):
         == "1: no; 1, 2: yes; 2, 1: yes"
     assert value_of(write_rules, "{:}", "map of int to text") == ""
     assert value_of(write_rules, "size({1: 2, 1: 3} + {4: 4})", "int") == "2"
+    # the keys (and the values) of a literal are of one type: whole numbers among fractions,
+    # a value among nones, a list among empty lists
+    assert value_of(write_rules, "{1: 1, 2: 1 / 2, 3: none}", "map of int to real?") == "1: 1, 2: 1/2, 3: none"
+    assert value_of(write_rules, "{[]: 1, [1]: 2}", "map of list of int to int") == ": 1; 1: 2"
 
 
 def test_lookups_give_none_or_the_default_when_the_key_is_missing(write_rules):

@@ -19,6 +19,7 @@ import contextlib
 from referee.dsl import ast
 from referee.dsl.builtins import SEAT_LISTS
 from referee.dsl.limits import MAX_RANGE
+from referee.dsl.map_typing import MAP_FUNCTIONS
 from referee.dsl.orders import ordered_enum
 from referee.dsl.types import (BOOL, INT, ListOf, MapOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, element_type, named_type,
                                type_of)
@@ -30,7 +31,7 @@ from ..runtime.errors import RulesRuntimeError
 from . import ir
 from .expression_facts import (binds_locals, is_bare_name, is_comprehension_variable, is_constant, is_temporary,
                                is_text_literal, mentioned_locals, name_of, none_test, number_value)
-from .generated_names import BoundConstant, Hoisted, RulesFunction, RulesLocal, Temporary, rules_local
+from .generated_names import BoundConstant, Hoisted, ModuleValue, RulesFunction, RulesLocal, Temporary, rules_local
 from .lower_aggregates import UNROLL, AggregateLowering, MaintainedFilter, names_in
 from .render_python import expression as rendered
 
@@ -114,8 +115,8 @@ class SourceGenerator(AggregateLowering, Visitor):
         if known is not None and self.namespace.get(known) is value:
             return known
         self.count += 1
-        name = f"_{hint}{self.count}" if hint != "k" else BoundConstant(f"_k{self.count}")
-        self.namespace[name] = value
+        name = BoundConstant(f"_k{self.count}") if hint == "k" else ModuleValue(f"_{hint}{self.count}")
+        self.namespace[str(name)] = value    # (a plain str key: a dict of only those reads globals faster)
         self.bound_values[id(value)] = name
         return name
 
@@ -197,11 +198,11 @@ class SourceGenerator(AggregateLowering, Visitor):
         return ir.Call(self.bind(function, "map"), (m, self.positions()))
 
     def member_test(self, op: str, node, scope, ctx) -> ir.Expression:
-        """x in C / x not in C: a set is asked at once (a list it holds as a tuple)."""
-        item = self.lower(node.item, scope, ctx)
+        """x in C / x not in C: a set or a map is asked at once (a list it holds as a tuple)."""
         t = self.compiler.type_value(node.collection, scope).without_none()
         if isinstance(t, MapOf):        # one lookup among the keys
             return ir.Grouped(ir.Compare(op, self.map_key(node.item, t, scope, ctx), self.lower(node.collection, scope, ctx)))
+        item = self.lower(node.item, scope, ctx)
         if not isinstance(t, SetOf):
             return ir.Grouped(ir.Compare(op, item, self.collection_node(node.collection, scope, ctx)))
         if isinstance(t.element.without_none(), (ListOf, Unknown)):
@@ -653,7 +654,7 @@ class SourceGenerator(AggregateLowering, Visitor):
             t = c.type_value(node.arguments[0], scope)
             labeler = self.bind(c.game.labeler(ListOf(element_type(t)) if isinstance(t.without_none(), ZoneOf) else t))
             return ir.Call(labeler, (ir.TheState(), self.whole_value(node.arguments[0], scope, ctx)))
-        if name in ("keys", "values", "get"):
+        if name in MAP_FUNCTIONS:
             return self.map_call(node, scope, ctx)
         args = [self.whole_value(a, scope, ctx) if name == "size" else self.collection_node(a, scope, ctx)
                 for a in node.arguments]

@@ -20,8 +20,13 @@ class Hoisted(GeneratedName):
     __slots__ = ()
 
 
-class BoundConstant(GeneratedName):
-    """`_k<n>`: a value the compiler bound in the module (a listing's domain needs no copy)."""
+class ModuleValue(GeneratedName):
+    """`_<hint><n>`: a value the compiler bound in the module (SourceGenerator.bind)."""
+    __slots__ = ()
+
+
+class BoundConstant(ModuleValue):
+    """`_k<n>`: a value bound with no other hint (a listing's domain needs no copy)."""
     __slots__ = ()
 
 

@@ -15,7 +15,7 @@ from . import ir
 from .expression_facts import (attributes_read_once, binds_locals, filter_values, is_comprehension_variable,
                                is_temporary, name_of, names_written, reusing, temporaries_of_their_own, top_of_tested,
                                truth)
-from .generated_names import ComponentColumn, ComprehensionVariable, rules_local
+from .generated_names import ComponentColumn, ComprehensionVariable, ModuleValue, rules_local
 from .key_rows import KeyRows
 
 UNROLL = 12             # aggregates over a constant range this small are unrolled
@@ -30,13 +30,6 @@ def grouped_or_zero(value: ir.Expression) -> ir.Expression:
 def found(answer: bool) -> tuple[ir.Statement, ...]:
     """A loop that stops at its answer."""
     return (ir.Assign("value", ir.Constant(answer)), ir.Break())
-
-
-def module_binding(name: str) -> bool:
-    """`_<lowercase>_<k>`: a name the compiler bound in the generated module (`_col3`)."""
-    head = name.rstrip("0123456789")
-    return len(head) < len(name) and len(head) >= 2 and head[0] == "_" and \
-        all(c == "_" or (c.isalpha() and c.islower()) for c in head[1:])
 
 
 @attrs.frozen
@@ -360,7 +353,7 @@ class AggregateLowering:
                     return False
             elif not (name == var or name in row_names or name in parameters or name in self.PURE_NAMES
                       or is_temporary(name) or isinstance(name, ComponentColumn) or is_comprehension_variable(name)
-                      or (module_binding(name) and name in self.namespace)):
+                      or (isinstance(name, ModuleValue) and name in self.namespace)):
                 return False
         return True
 

@@ -89,7 +89,7 @@ class FunctionLowering:
         if self.adopted is not None and name in self.adopted.namespace:
             # the module's own function, reading the values bound here (its globals)
             self.adopted.namespace.update(namespace)
-            namespace[name] = self.adopted.namespace[name]
+            namespace[str(name)] = self.adopted.namespace[name]      # (a plain str key, as bind's)
         else:
             self.game.line_spans[filename] = made.line_spans
             try:
@@ -120,13 +120,14 @@ class FunctionLowering:
         self.adopted = None          # (functions compiled later, for a tool, are executed here)
 
     # ---- expressions as functions ----
-    def expression_function(self, node, scope, ctx=None, name=None, emitted=True):
+    def expression_function(self, node, scope, ctx=None, held=(), emitted=True):
         """f(s, e) -> the value of an expression (e: the flow's or a caller's environment);
-        `emitted` False: one only run while compiling, not in the module."""
+        `held`: the words of its name (held_name), `emitted` False: one only run while
+        compiling, not in the module."""
         ctx = ctx or Context("env")
         value = self.value(node, scope, ctx)
-        fn = self.define(ir.Function(name or self.fresh("_x"), ("s", "e"), (ir.Return(value, node.span),), node.span),
-                         emitted=emitted)
+        name = self.held_name(*held) if held else self.fresh("_x")
+        fn = self.define(ir.Function(name, ("s", "e"), (ir.Return(value, node.span),), node.span), emitted=emitted)
         constant = self.codegen.constant_of(node)
         if constant is not None:
             fn.value = constant[0]
@@ -155,18 +156,21 @@ class FunctionLowering:
             raise RulesRuntimeError(f"this cannot be computed before the game starts "
                                     f"({type(error).__name__}: {error})", node.span) from None
 
-    def expr(self, node, scope):
-        return self.expression_function(node, scope)
+    def expr(self, node, scope, *words):
+        """f(s, e) -> the value of an expression, a function the engine holds (named from `words`)."""
+        return self.expression_function(node, scope, held=words)
 
-    def binder_functions(self, binder, scope):
-        """(domain fn, where fn or None, inner scope, element Type), in the env form."""
+    def binder_functions(self, binder, scope, owner):
+        """(domain fn, where fn or None, inner scope, element Type), in the env form; named
+        after the binder and its `owner` (an action, or the flow's statement)."""
         values = self.sequence(binder.domain, scope, Context("env"))
         element = self.items_type(binder.domain, scope)
         if isinstance(element, ListOf):
             values = ir.Call("hashable_values", (values,))
-        domain = self.define(ir.Function(self.fresh("_d"), ("s", "e"), (ir.Return(values, binder.span),), binder.span))
+        domain = self.define(ir.Function(self.held_name("domain", owner, binder.name), ("s", "e"),
+                                         (ir.Return(values, binder.span),), binder.span))
         inner = scope.child(**{binder.name: element.text})
-        where_fn = self.expr(binder.condition, inner) if binder.condition is not None else None
+        where_fn = self.expr(binder.condition, inner, "where", owner, binder.name) if binder.condition is not None else None
         return domain, where_fn, inner, element
 
     def header_function(self, kind, field):

@@ -55,12 +55,6 @@ def neighbour_loop(renderer, domain, scope, var: str):
     return [f"items_{var} = near_row(CELL_NEAR, {cell})", f"for {var} in items_{var}:"], f"len(items_{var})"
 
 
-def hex_refused(name: str, geometry, span) -> None:
-    """What a hex map does not have natively yet (the function's text: a grid's)."""
-    if geometry.kind != "grid" and name == "between":
-        raise NotNative("between on a hex map has no native form yet", span)
-
-
 GRAPH_FUNCTIONS = '''
 @njit
 def near_row(near, cell):

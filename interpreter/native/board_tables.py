@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from referee.dsl.types import INT, ListOf, Named, OptionalOf
 
-from .board_graph import graph_call, hex_refused
+from .board_graph import graph_call
+from .hex_lines import hex_between_call
 from .maps_source import MAP_KINDS, maps_arrays
 from .not_native import NotNative
 
@@ -132,8 +133,8 @@ class BoardTables:
             return f"ray(BOARD_STEP, {arg(0, some_cell)}, {arg(1, SOME_DIRECTION)})"
         if name == "directions":
             return f"directions_of(BOARD_DIRECTIONS, {arg(0, some_cell)})"
-        if self.grid:
-            hex_refused(name, self.geometry, node.span)
+        if name == "between" and self.grid and self.geometry.kind != "grid":
+            return hex_between_call(renderer, self, arg(0, some_cell), arg(1, some_cell))
         if name == "between":
             return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, some_cell)}, {arg(1, some_cell)})"
         if name == "has_line":

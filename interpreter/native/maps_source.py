@@ -67,9 +67,13 @@ class MapsSource:
 
     def visit_Attribute(self, node, scope, want):
         """A route's `ends`: its two places as a list (of none: the engine's error)."""
-        if node.name == "ends" and self.boards.kind_of(named_type(self.type_of(node.obj))) == "routes":
+        if self.is_ends(node):
             return f"route_ends(S, ROUTE_ENDS, {self.expr(node.obj, scope, self.type_of(node.obj))})"
         return super().visit_Attribute(node, scope, want)
+
+    def is_ends(self, node) -> bool:
+        return isinstance(node, ast.Attribute) and node.name == "ends" \
+            and self.boards.kind_of(named_type(self.type_of(node.obj))) == "routes"
 
     def lists_compared(self, node, scope):
         """`a == b` or `a != b` of two lists of one coded type (cells, members, ints), else None."""
@@ -80,7 +84,11 @@ class MapsSource:
         if not isinstance(t, ListOf) or isinstance(t.element.without_none(), ListOf) \
                 or self.type_of(right).without_none() != t:
             return None
-        same = f"same_items({self.expr(left, scope, t)}, {self.expr(right, scope, t)})"
+        if self.is_ends(left) and self.is_ends(right):       # (two routes' ends: no list made)
+            same = (f"same_ends(S, ROUTE_ENDS, {self.expr(left.obj, scope, self.type_of(left.obj))}, "
+                    f"{self.expr(right.obj, scope, self.type_of(right.obj))})")
+        else:
+            same = f"same_items({self.expr(left, scope, t)}, {self.expr(right, scope, t)})"
         return same if node.op == "==" else f"(not {same})"
 
 
@@ -91,6 +99,15 @@ def route_ends(S, ends, route):
         S[ERROR] = 1
         return np.empty(0, dtype=np.int64)
     return ends[route].copy()
+
+
+@njit
+def same_ends(S, ends, a, b):
+    """Whether two routes join the same two places, as written (`a.ends == b.ends`)."""
+    if a < 0 or b < 0 or ends[a, 0] < 0 or ends[b, 0] < 0:
+        S[ERROR] = 1
+        return False
+    return ends[a, 0] == ends[b, 0] and ends[a, 1] == ends[b, 1]
 
 
 @njit

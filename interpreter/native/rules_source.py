@@ -35,6 +35,7 @@ from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
 from .placed_listing_source import PlacedListingSource
+from .recursion_heads import RecursionHeadsSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
@@ -79,9 +80,9 @@ def untag(node):
 
 
 class KernelSource(
-    MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource, CellListsSource, NestedListsSource,
-    TiesSource, ListVarsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource, ParamsSource,
-    GuardsSource, PositionsSource, WordsSource, Visitor
+    MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
+    CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
+    ZonesSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -204,12 +205,15 @@ class KernelSource(
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
-        self.defs.append("@njit\n" + header + "\n" + "\n".join("    " + line for line in body or ["pass"]))
+        self.defs.append(self.recursion_decorator() + "\n" + header + "\n" + "\n".join("    " + line for line in body or ["pass"]))
 
     def function(self, fn) -> None:
         for suffix in self.copies(fn.name):         # (one a depth, for a recursive function)
             scope = Scope({p.name: f"L_{p.name}" for p in fn.parameters})
             value = self.expr(fn.body, scope, self.known_type(fn.body, written_type(fn.result_type)))
+            if self.heads.get(fn.name) == fn.name:
+                self.define_head(fn, scope, value)
+                continue
             self.define(f"def fn_{fn.name}{suffix}(S, cur{scope.params()}):", [f"return {value}"])
 
     def action(self, index: int, action) -> None:
@@ -228,7 +232,7 @@ class KernelSource(
             return
         rows = any(self.over_rows(b) for b in binders)     # (an argument over a list of lists: nested_source.py)
         if not rows and self.placed_listing(index, action, names, Scope(), MOVE_BASE, ARGUMENT_BITS):
-            self.run_move(action)   # (a guard that starts with a let: placed_listing_source.py)
+            self.run_move(action)   # (a leading let, a fixed inner filter: placed_listing_source.py)
             return
         # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
         loop, legal = self.legal_loops(action, names, tests, Scope)
@@ -697,7 +701,7 @@ def module_source(source: KernelSource) -> str:
     maps += TRAIL_FUNCTIONS if "TRAIL_WORK" in source.slots else ""
     return (
         source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + maps + driver(source)
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + maps + driver(source) + source.recursion_compiles()
     )
 
 
