@@ -1,13 +1,14 @@
 """Names every game can use without declaring them, with their types (for the checker).
 
 Types are `Type` values (dsl/types.py), built once here; a standard function's signature gives
-each parameter a type or a kind of argument ('list', 'zone', 'cell', 'enum', 'any'), and its
+each parameter a type or a kind of argument ('list', 'zone', 'cell', 'enum', 'any', 'map', 'key', 'value'), and its
 result a type in which T stands for the element type of the first argument.
 """
 from .types import BOOL, INT, PLAYER, TEXT, ListOf, Named, OptionalOf
 
 DIRECTION = Named("Direction")
 ELEMENT = Named("T")        # (a marker of the signatures only: replaced, never compared with a game's type)
+KEY, VALUE = Named("K"), Named("V")     # (the same, for a map's key and value types)
 
 BUILTIN_VALUES = {
     "players": ListOf(PLAYER),       # the seats 1..N, in turn order
@@ -35,6 +36,7 @@ BUILTIN_ENUMS = {
 
 # the kinds of argument that are no one type
 LIST, ZONE, CELL, ENUM, ANY_VALUE = "list", "zone", "cell", "enum", "any"
+MAP, MAP_KEY, MAP_VALUE = "map", "key", "value"     # (a map, and a key or a value of that map)
 T, T_OR_NONE, LIST_OF_T, LIST_OF_LISTS_OF_T = ELEMENT, OptionalOf(ELEMENT), ListOf(ELEMENT), ListOf(ListOf(ELEMENT))
 
 # name -> (parameter types or kinds, result type)
@@ -74,6 +76,10 @@ STDLIB_SIGNATURES = {
     "ray": ((CELL, DIRECTION), LIST_OF_T),      # the cells from a cell in a direction to the edge, nearest first
     "between": ((CELL, CELL), LIST_OF_T),       # the cells strictly between two cells on a line
     "distance": ((CELL, CELL), INT),            # steps from cell to cell: king moves on a grid, hex steps on a map (on places: routes, or none)
+    # maps of values (K: the key type, V: the value type of the map; map_typing.py types them)
+    "keys": ((MAP,), ListOf(KEY)),              # the keys, in the language's order of values
+    "values": ((MAP,), ListOf(VALUE)),          # the values, in the order of their keys
+    "get": ((MAP, MAP_KEY, MAP_VALUE), VALUE),      # the value of a key, or the default (arg 3) when there is none
     # maps of places and routes
     "connected": ((CELL, CELL, LIST), BOOL),    # whether a chain of the routes (arg 3) joins the places
 }

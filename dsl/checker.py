@@ -17,8 +17,9 @@ from .program import Program
 from .symbols import Scope, Symbols, held
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
-from .types import (BOOL, FRACTION, INT, NONE, OWNER, PLAYER, TEXT, UNKNOWN, ListOf, Named, OptionalOf, SetOf, Type, ZoneOf,
-                    element_type, named_type, written_type)
+from .map_typing import EMPTY_MAP_HINT, MAP_FUNCTIONS, MapTyping, holds_a_map
+from .types import (BOOL, FRACTION, INT, NONE, OWNER, PLAYER, TEXT, UNKNOWN, ListOf, MapOf, Named, OptionalOf, SetOf, Type,
+                    ZoneOf, element_type, named_type, written_type)
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
@@ -43,7 +44,7 @@ def instantiated(result: Type, element: Type) -> Type:
     return result
 
 
-class Checker(Visitor):
+class Checker(MapTyping, Visitor):
     """Types expressions and statements in scopes over a program's symbol table; collects the
     diagnostics."""
     kinds = EXPRESSIONS + STATEMENTS
@@ -95,7 +96,7 @@ class Checker(Visitor):
             self.error("E303", mismatch, span, "a list is never none: an empty list is []" if expected.is_list()
                        else f"a '?' after a type lets it hold none: '{expected}?'")
         elif not given.fits(expected):
-            self.error("E303", mismatch, span)
+            self.error("E303", mismatch, span, EMPTY_MAP_HINT if expected.is_map() and given == SetOf(UNKNOWN) else None)
 
     def _global_scope(self) -> Scope:
         names: dict[str, Type] = dict(BUILTIN_VALUES)
@@ -119,6 +120,8 @@ class Checker(Visitor):
         base = t.without_none()
         if base.is_collection():
             return self.known_type(element_type(base))
+        if isinstance(base, MapOf):
+            return self.known_type(base.key) and self.known_type(base.value)
         if base in (UNKNOWN, FRACTION):
             return True
         name = named_type(base)       # (none is no type a declaration may write)
@@ -131,6 +134,8 @@ class Checker(Visitor):
             return UNKNOWN
         if isinstance(node, ast.SetType):
             t: Type = SetOf(self.set_element(self.type_name(node.element), node.element.span))
+        elif isinstance(node, ast.MapType):
+            t = self.map_type(node)
         elif isinstance(node, ast.ListType):
             t = ListOf(self.type_name(node.element))
         else:
@@ -213,6 +218,10 @@ class Checker(Visitor):
             self.error("E303", f"a set cannot hold none, but this is {t.describe()}", span,
                        f"write set of {t.without_none()}, without the '?', and add only values that are not none")
             return t.without_none() if t != NONE else UNKNOWN
+        if holds_a_map(t):
+            self.error("E303", f"a set holds values that are never changed in place, not {t.describe()}", span,
+                       "a set of keys is a set of the key type: keys(m) lists them")
+            return UNKNOWN
         return t
 
     def visit_Conditional(self, node, scope):
@@ -251,6 +260,8 @@ class Checker(Visitor):
         self.require_collection(c, node.collection)
         if c.is_set() and not item.fits(element_type(c)):
             self.error("E303", f"{c.describe()} never holds {item.describe()}", node.item.span)
+        if c.is_map():
+            self.looked_up(c, item, node.item.span)
         return BOOL
 
     visit_NotMember = visit_Member
@@ -266,6 +277,8 @@ class Checker(Visitor):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op == "+" and a.is_list() and b.is_list():
             return a
+        if node.op == "+" and (a.is_map() or b.is_map()):
+            return self.joined_maps(a, b, node)
         if node.op == "+" and (a.is_set() or b.is_set()):
             return self.union(a, b, node)
         for t, side in ((a, node.left), (b, node.right)):
@@ -355,10 +368,12 @@ class Checker(Visitor):
             if name in self.zones:
                 self.indexes(self.zones[name].index, node, scope, f"zone '{name}'")
                 return ZoneOf(Named(self.zones[name].element_type))
-            if name in self.vars:
+            if name in self.vars and (self.vars[name].index or not self.type_name(self.vars[name].type).is_map()):
                 self.indexes(self.vars[name].index, node, scope, f"'{name}'")
                 return self.type_name(self.vars[name].type)
         t = self.expr(node.obj, scope)
+        if t.is_map():
+            return self.map_subscript(t, node, scope)
         if (t.is_list() or t.is_zone()) and len(node.indexes) == 1:
             self.whole(self.expr(node.indexes[0], scope), node.indexes[0].span, "a position in a list or a zone")
             return element_type(t).or_none()     # (a list of Card? gives a Card?, not a Card??)
@@ -444,6 +459,8 @@ class Checker(Visitor):
         if not FEWEST_ARGUMENTS.get(node.name, len(params)) <= len(node.arguments) <= len(params):
             self.arity(node, len(params))
         first = args[0] if args else UNKNOWN
+        if node.name in MAP_FUNCTIONS:
+            return self.map_function(node, args)
         if node.name == "index":
             return self.member_index(first, node)
         if node.name == "flatten":
@@ -471,7 +488,7 @@ class Checker(Visitor):
         if expected in (INT, PLAYER) and not self.whole(given, span, f"what {name} takes here"):
             return
         if expected in (LIST, ZONE) and not (given.is_list() or given.is_zone() or given == UNKNOWN
-                                             or name == "size" and (given.without_none() == TEXT or given.is_set())):
+                                             or name == "size" and (given.without_none() == TEXT or given.is_set() or given.is_map())):
             self.error("E306", f"{name} takes a list or a zone here, not {given.describe()}", span)
         elif expected in (TEXT, ListOf(TEXT)) and (given == NONE or not given.fits(expected) or given.is_zone()):
             self.error("E303", f"{name} takes {expected.describe()} here, not {given.describe()}", span)
@@ -538,8 +555,8 @@ class Checker(Visitor):
             self.error("E208", f"'{node.name}' takes {expected} argument(s), not {len(node.arguments)}", node.span)
 
     def require_collection(self, t: Type, node):
-        if not (t.is_collection() or t == UNKNOWN):
-            self.error("E306", f"expected a list, a set or a zone, but this is {t.describe()}", node.span)
+        if not (t.is_collection() or t.is_map() or t == UNKNOWN):
+            self.error("E306", f"expected a list, a set, a map or a zone, but this is {t.describe()}", node.span)
 
     def binder(self, binder: ast.Binder, scope) -> Scope:
         self.no_shadowing(binder.name, binder.span)
@@ -663,6 +680,8 @@ class Checker(Visitor):
             return self.attribute_target(target, scope)
         if self.local_type(target.name, scope) is not None and not target.indexes:
             return self.local_type(target.name, scope)
+        if target.indexes and self.map_written(target, scope):
+            return UNKNOWN
         if target.name in self.vars:
             var = self.vars[target.name]
             fake = ast.Subscript(target.span, ast.Name(target.span, target.name), target.indexes)
@@ -804,7 +823,9 @@ class Checker(Visitor):
                 self.error("E303", f"who chooses must be a player, not {t.describe()}", node.chooser.span)
         if node.public is not None:
             self.public_choice_text(node, scope)
-        self.block(node.body, self.binder(node.binder, scope), where)
+        inner = self.binder(node.binder, scope)
+        self.no_map_option(inner.names[node.binder.name], node.binder.span, "an option of a choice")
+        self.block(node.body, inner, where)
 
     def public_choice_text(self, node, scope):
         """`choose x in D public "TEXT"`: what the others see, {expressions} of what is known

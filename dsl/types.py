@@ -2,7 +2,7 @@
 
 Each is asked by its structure (`without_none`, `fits`, `is_number`, `element_type`...); a type's
 text exists only to be shown: `str(t)` or `t.text` its spelling ('int', 'Card?', 'list[Player]',
-'set[int]', 'zone[Card]'), `describe()` and `written()` the words of the diagnostics and hovers
+'set[int]', 'map[list[int],int]', 'zone[Card]'), `describe()` and `written()` the words of the diagnostics and hovers
 ("a list of Card", "list of int"). `type_of(text)` reads a spelling back (a type that a test or a
 compiled scope writes as a text).
 """
@@ -45,6 +45,8 @@ class Type:
             return kind if base.element == UNKNOWN else f"{kind} of {base.element.written()}"    # (of mixed or no items)
         if isinstance(base, ZoneOf):
             return f"a zone of {base.element.written()}"
+        if isinstance(base, MapOf):
+            return "a map" if (base.key, base.value) == (UNKNOWN, UNKNOWN) else f"a {base.written()}"
         return WORDS.get(self) or f"'{self.text}'"
 
     def written(self) -> str:
@@ -52,6 +54,8 @@ class Type:
         base = self.without_none()
         if isinstance(base, (ListOf, SetOf, ZoneOf)):
             return f"{base.kind} of {base.element.written()}"
+        if isinstance(base, MapOf):
+            return f"map of {base.key.written()} to {base.value.written()}"
         return self.text
 
     def may_be_none(self) -> bool:
@@ -66,6 +70,8 @@ class Type:
             return True                     # (and a whole number a fraction, not the other way)
         if isinstance(a, (ListOf, SetOf)) and a.__class__ is b.__class__:
             return a.element.fits(b.element)
+        if isinstance(a, MapOf) and isinstance(b, MapOf):
+            return a.key.fits(b.key) and a.value.fits(b.value)
         return False
 
     def without_none(self) -> Type:
@@ -90,6 +96,9 @@ class Type:
 
     def is_set(self) -> bool:
         return isinstance(self.without_none(), SetOf)
+
+    def is_map(self) -> bool:
+        return isinstance(self.without_none(), MapOf)
 
     def is_zone(self) -> bool:
         return isinstance(self.without_none(), ZoneOf)
@@ -166,6 +175,17 @@ class SetOf(Type):
 
 
 @value_class
+class MapOf(Type):
+    """A map from keys to values: each key once (gone through in the language's value order)."""
+    key: Type
+    value: Type
+
+    @property
+    def text(self) -> str:
+        return f"map[{self.key.text},{self.value.text}]"
+
+
+@value_class
 class ZoneOf(Type):
     element: Type
     kind = "zone"
@@ -213,13 +233,17 @@ def names_in(t: Type) -> frozenset:
     t = t.without_none()
     if isinstance(t, Named):
         return frozenset((t.name,))
+    if isinstance(t, MapOf):
+        return names_in(t.key) | names_in(t.value)
     return names_in(t.element) if isinstance(t, (ListOf, ZoneOf, SetOf)) else frozenset()
 
 
 def element_type(t: Type) -> Type:
-    """The type of the items of a list or a zone (or of a list that may be none); unknown for
-    any other type."""
+    """The type of the items of a list or a zone (or of a list that may be none), of the keys of
+    a map; unknown for any other type."""
     t = t.without_none()
+    if isinstance(t, MapOf):
+        return t.key
     return t.element if isinstance(t, (ListOf, ZoneOf, SetOf)) else UNKNOWN
 
 
@@ -241,13 +265,16 @@ def type_of(text: str | Type) -> Type:
         return ZoneOf(type_of(text[5:-1]))
     if text.startswith("set["):
         return SetOf(type_of(text[4:-1]))
+    if text.startswith("map["):
+        key, value = key_and_value(text)
+        return MapOf(type_of(key), type_of(value))
     if text == REAL:
         return Real()
     return Named(text)
 
 
 def written_type(node: Any) -> Type:
-    """The Type a declaration writes (`int`, `Card?`, `list of Card`, `set of int`), as written:
+    """The Type a declaration writes (`int`, `Card?`, `list of Card`, `set of int`, `map of K to V`), as written:
     not checked (the checker's `type_name` says whether its names are known); unknown of none."""
     if node is None:
         return UNKNOWN
@@ -257,4 +284,17 @@ def written_type(node: Any) -> Type:
         return OptionalOf(type_of(node.name))
     if isinstance(node, ast.SetType):
         return SetOf(written_type(node.element))
+    if isinstance(node, ast.MapType):
+        return MapOf(written_type(node.key), written_type(node.value))
     return ListOf(written_type(node.element))
+
+
+def key_and_value(text: str) -> tuple[str, str]:
+    """The key's and the value's spellings in a map's ('map[list[int],int]'): the comma outside
+    any brackets (type_of's reading of a spelling)."""
+    inner, depth = text[4:-1], 0
+    for at, character in enumerate(inner):
+        depth += (character == "[") - (character == "]")
+        if character == "," and depth == 0:
+            return inner[:at], inner[at + 1:]
+    return ANY, ANY

@@ -1,18 +1,23 @@
 """Lists of lists and deep recursion in native kernels (issue 24): checkers' jumps (a recursion
 through four functions that return lists of lists of squares, an action whose argument is one
-of those lists) render natively once the group's copies are allowed (MOST_COPIES: their compile
-grows with the square of the copies, so checkers is refused by default). Only the calls that
-close a cycle of calls go a copy deeper (recursion.deeper_calls), so a chain of jumps spends one
-depth per round."""
+of those lists) render as Numba's own recursion (recursion_heads.py): one head that calls
+itself, the others inlined into it, at any depth, and checkers plays Python's games move for
+move. A group rendered by copies by depth (forced here with `copies_forced`: procedures still
+are) spends one depth per round (recursion.deeper_calls), and too many copies are refused."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
+from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.dsl.types import INT, ListOf, Named, OptionalOf  # noqa: E402
 from referee.interpreter.native.cell_lists_source import is_nested  # noqa: E402
 from referee.interpreter.native import recursion  # noqa: E402
+from referee.interpreter.native.kernel import load_kernel  # noqa: E402
 from referee.interpreter.native.recursion import deeper_calls, depths_of, recursive_groups  # noqa: E402
+from referee.interpreter.native.recursion_heads import RecursionHeadsSource, has_cycle, head_of  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative  # noqa: E402
 from referee.interpreter.native.rules_source import render  # noqa: E402
 
@@ -24,11 +29,49 @@ def loaded(path, players=2):
 
 
 @pytest.fixture
-def copies_allowed(monkeypatch):
+def copies_forced(monkeypatch):
+    """Every recursive group rendered by copies by depth, as before recursion_heads.py."""
+    def no_heads(self, groups):
+        self.recursing = None
+        return {}
+    monkeypatch.setattr(RecursionHeadsSource, "native_groups", no_heads)
+
+
+@pytest.fixture
+def copies_allowed(copies_forced, monkeypatch):
     monkeypatch.setattr(recursion, "MOST_COPIES", 1000)
 
 
-def test_checkers_is_refused_for_its_copies_with_its_line():
+@pytest.fixture(scope="module")
+def checkers():
+    return load_kernel(loaded("games/checkers.rules"))
+
+
+def test_checkers_plays_the_python_games(checkers):
+    handed = []
+
+    def in_python(seed):
+        handed.append(seed)
+        return simulate_game(checkers.game, seed, 10_000)
+    seeds = range(1, 9)
+    native = checkers.records(seeds, 10_000, in_python)
+    assert native == [simulate_game(checkers.game, seed, 10_000) for seed in seeds] and handed == []
+    assert {r["outcome"] for r in native} == {"win", "draw"}
+
+
+def test_checkers_jumps_are_one_head_that_calls_itself():
+    source = render(loaded("games/checkers.rules"))
+    # jumps_along lies on every cycle (its own, and from -> along -> toward -> on -> from)
+    assert "@njit(cache=True)\ndef rec_jumps_along(" in source
+    for other in ("jumps_from", "jumps_toward", "jumps_on"):
+        assert f"@njit(inline='always')\ndef fn_{other}(" in source
+    assert "_d0(" not in source and "fn_jumps_on_d" not in source
+    assert source.rstrip().endswith("rec_jumps_along.disable_compile()")
+    # the wrapper gives the head its arguments in the signature's types (a literal 1 is an int64)
+    assert "rec_jumps_along(S, np.int64(cur), np.ascontiguousarray(L_ds), np.int64(L_i)," in source
+
+
+def test_checkers_by_copies_is_refused_for_its_copies_with_its_line(copies_forced):
     game = loaded("games/checkers.rules")
     with pytest.raises(NotNative) as refused:
         render(game)
@@ -36,7 +79,7 @@ def test_checkers_is_refused_for_its_copies_with_its_line():
                                     "jumps_from, jumps_on, jumps_toward): its 64 copies by depth compile too slowly yet")
 
 
-def test_only_the_calls_that_close_a_cycle_go_deeper(copies_allowed):
+def test_only_the_calls_that_close_a_cycle_go_deeper():
     program = loaded("games/checkers.rules").program
     groups = recursive_groups(program)
     assert set(groups) == {"jumps_from", "jumps_along", "jumps_toward", "jumps_on"}
@@ -54,6 +97,31 @@ def test_the_copies_by_depth_and_the_paths_coded_by_position(copies_allowed):
     # the jump's move codes its path's position among the paths; playing it lists them again
     assert "for at_L_path in range(len(items_L_path)):" in source
     assert "L_path = items_L_path[(move >> 10) & 1023]" in source
+
+
+def test_a_head_lies_on_every_cycle_or_there_is_none():
+    calls = {"a": {"a", "b"}, "b": {"c"}, "c": {"a"}}
+    assert head_of(frozenset(calls), calls, ["b", "c", "a"]) == "a"
+    two_cycles = {"a": {"a", "b"}, "b": {"b", "a"}}      # a and b each call themselves: no one head
+    assert head_of(frozenset(two_cycles), two_cycles, ["a", "b"]) is None
+
+
+NAMES = "abcde"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(NAMES), st.sets(st.sampled_from(NAMES)), min_size=1))
+def test_the_head_found_cuts_every_cycle(calls):
+    group = frozenset(calls)
+    calls = {name: callees & group for name, callees in calls.items()}
+    head = head_of(group, calls, list(NAMES))
+
+    def without(name):
+        return {n: callees - {name} for n, callees in calls.items() if n != name}
+    if head is not None:
+        assert not has_cycle(without(head))
+    else:
+        assert all(has_cycle(without(name)) for name in group)
 
 
 SQUARES = ListOf(Named("Square"))

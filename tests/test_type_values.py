@@ -185,8 +185,8 @@ if isinstance(t, ListOf) and t == INT: pass
 # ---- the standard functions' signatures ---------------------------------------------------------
 
 def test_a_signature_is_made_of_types_and_kinds_of_argument_built_once():
-    from referee.dsl.builtins import ANY_VALUE, CELL, ENUM, LIST, STDLIB_SIGNATURES, ZONE
-    kinds = {LIST, ZONE, CELL, ENUM, ANY_VALUE}
+    from referee.dsl.builtins import ANY_VALUE, CELL, ENUM, LIST, MAP, MAP_KEY, MAP_VALUE, STDLIB_SIGNATURES, ZONE
+    kinds = {LIST, ZONE, CELL, ENUM, ANY_VALUE, MAP, MAP_KEY, MAP_VALUE}
     for name, (parameters, result) in STDLIB_SIGNATURES.items():
         assert all(isinstance(p, types.Type) or p in kinds for p in parameters), name
         assert isinstance(result, types.Type), name

@@ -18,10 +18,11 @@ from .declarations import (check_boards, check_game_fields, check_owner_has_a_se
                            check_types_and_names, check_var_display, check_var_ranges)
 from .labels import check_labels, check_labels_of_a_play
 from .maps import check_maps
+from .windows import check_open_windows
 
 CHECKS = (check_sections, check_types_and_names, check_params_and_options, check_var_ranges, check_owner_has_a_seat, check_var_display,
           check_boards, check_maps, check_game_fields, check_functions, check_procedures, check_actions, check_labels, check_labels_of_a_play, check_triggers,
-          check_invariants, check_setup_and_flow, check_binder_reasons)
+          check_invariants, check_setup_and_flow, check_binder_reasons, check_open_windows)
 
 
 def check(program: Program, sources: Optional[dict] = None) -> Checked:

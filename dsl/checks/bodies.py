@@ -33,6 +33,7 @@ def check_actions(c: Checker):
         for binder in action.binders:
             scope = c.binder(binder, scope)
             c.argument_types[action.name, binder.name] = scope.lookup(binder.name)
+            c.no_map_option(scope.lookup(binder.name), binder.span, "a move's argument")
             if binder.reason:
                 c.text_placeholders(binder.reason, scope, binder.span, "the reason of a refusal")
             if binder.outside:

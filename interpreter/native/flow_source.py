@@ -14,7 +14,7 @@ from referee.dsl.types import BOOL, INT, PLAYER, ListOf, Type, element_type, nam
 
 from ..runtime.values import LOOP_CAP
 from .not_native import NotNative
-from .recursion import deeper_calls, depths_of, recursive_groups
+from .recursion import deeper_calls, depths_of, recursive_groups, refuse_many_copies
 
 STOPS = ["if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]     # after a call that may finish or stop the game
 
@@ -71,14 +71,22 @@ class FlowSource:
             return []
         return ["if not (S[TERMINAL] or S[ERROR]):", "    run_triggers(S, cur)"]
 
-    # ---- recursion: copies by depth (recursion.py) ------------------------------------------
+    # ---- recursion: Numba's own (recursion_heads.py), else copies by depth (recursion.py) -----
     def find_recursion(self) -> None:
-        self.groups = recursive_groups(self.program)
+        groups = recursive_groups(self.program)
+        self.heads = self.native_groups(groups)
+        self.groups = {name: group for name, group in groups.items() if name not in self.heads}
+        refuse_many_copies(self.program, self.groups)
         self.deeper = deeper_calls(self.program, self.groups)
         self.depth = None           # while a copy renders: (its group, its depth, its name)
 
     def copies(self, name: str):
         """The suffixes of a function's or procedure's copies, each rendered in its turn."""
+        if name in self.heads:
+            outer_head, self.recursing = self.recursing, self.heads[name]
+            yield ""
+            self.recursing = outer_head
+            return
         group = self.groups.get(name)
         if group is None:
             yield ""

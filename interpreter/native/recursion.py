@@ -1,5 +1,6 @@
 """Which rules functions and procedures call themselves, through others or `after`: a native
-kernel renders each of those as copies by depth (Numba's cache cannot load a recursive function:
+kernel renders a group of functions as Numba's own recursion where it can (recursion_heads.py),
+and the others as copies by depth (Numba's cache cannot load a recursive function:
 numba/numba#6061, a segmentation fault), the last depth's calls setting the error slot (that
 game is then played in Python).
 
@@ -57,12 +58,16 @@ def recursive_groups(program) -> dict:
     for name, group in groups.items():
         if name in actions:
             raise NotNative(f"a recursion through can_play({name}) has no native form yet", actions[name].span)
+    return groups
+
+
+def refuse_many_copies(program, groups: dict) -> None:
+    """NotNative for a group (rendered by copies) whose copies would compile too slowly."""
     bodies = {**{f.name: f for f in program.of_kind(ast.Function)}, **{p.name: p for p in program.of_kind(ast.Procedure)}}
     for name, group in groups.items():
         if len(group) * depths_of(group) > MOST_COPIES:
             raise NotNative(f"a recursion through {len(group)} functions ({', '.join(sorted(group))}): its "
                             f"{len(group) * depths_of(group)} copies by depth compile too slowly yet", bodies[name].span)
-    return groups
 
 
 def deeper_calls(program, groups: dict) -> frozenset:
