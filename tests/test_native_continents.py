@@ -44,11 +44,7 @@ def test_continents_lists_the_moves_the_engine_lists(continents):
     """The number of legal moves before each move (analyze's branching) and the moves played
     per seat and action are the engine's: `strike`'s lightning, filtered once a listing
     (placed_listing_source.py), and identical cards kept once."""
-    seeds = range(1, 11)
-    native = [continents.detailed(seed, 10_000, lambda s: simulate_game(continents.game, s, 10_000, details=True))
-              for seed in seeds]
-    python = [simulate_game(continents.game, seed, 10_000, details=True) for seed in seeds]
-    assert [(r["branching"], r["actions"]) for r in native] == [(r["branching"], r["actions"]) for r in python]
+    python = same_games(continents, range(1, 11), details=True).records     # (branching and actions too)
     assert any("strike" in per_seat for r in python for per_seat in r["actions"].values())
 
 

@@ -15,7 +15,8 @@ from referee.interpreter.native.kernel import TO_PYTHON  # noqa: E402
 from referee.interpreter.native.recursion import DEPTHS, recursive_groups  # noqa: E402
 from referee.interpreter.native.recursion_heads import RecursionHeadsSource  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
-from tests.native_support import kernel_of, natively, same_games  # noqa: E402
+from referee.interpreter.native.kernel import load_kernel  # noqa: E402
+from tests.native_support import compiled, kernel_of, natively, same_games  # noqa: E402
 
 CONSTRUCTS = "tests/native/flow-constructs.rules"
 
@@ -68,14 +69,8 @@ def test_a_game_stopped_at_max_moves_is_the_same_unfinished_game(constructs):
     assert not any(r["finished"] for r in python)
 
 
-<<<<<<< HEAD
-def test_a_recursion_deeper_than_the_kernel_copies_plays_in_python():
-    kernel = kernel_of(CONSTRUCTS, 3, ["bonus"], {"lookahead": DEPTHS + 2})
-=======
 def test_a_recursion_deeper_than_the_copies_were_plays_natively():
-    game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
-    native, python, handed = records_of(load_kernel(game), range(1, 6))
-    assert native == python and handed == []
+    natively(kernel_of(CONSTRUCTS, 3, ["bonus"], {"lookahead": DEPTHS + 2}), range(1, 6))
 
 
 def test_by_copies_a_recursion_deeper_than_the_copies_plays_in_python(monkeypatch):
@@ -84,8 +79,7 @@ def test_by_copies_a_recursion_deeper_than_the_copies_plays_in_python(monkeypatc
         return {}
     monkeypatch.setattr(RecursionHeadsSource, "native_groups", no_heads)
     game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
-    kernel = load_kernel(game)
->>>>>>> native-checkers
+    kernel = compiled(load_kernel(game))        # (its own kernel: not the one kernel_of shares)
     status, *_ = kernel.play(range(1, 6), 10_000)
     assert list(status) == [TO_PYTHON] * 5
     assert same_games(kernel, range(1, 6)).handed == list(range(1, 6))
