@@ -62,17 +62,18 @@ def parsed_header(path: str) -> Optional[Header]:
     return Header(range(low, high + 1), tuple(option.name for option in program.of_kind(ast.Option)))
 
 
-NATIVE_MODULES = ("test_native_", "test_render_native")
+# the modules whose module fixtures cost most: native kernels, a Dask cluster, a Chromium
+ONE_WORKER_MODULES = ("test_native_", "test_render_native", "test_cluster", "test_web_browser")
 
 
 @pytest.hookimpl(tryfirst=True)         # (before xdist's worker reads the groups)
 def pytest_collection_modifyitems(items):
-    """Each module that compiles native kernels runs whole on one xdist worker (pyproject's
-    `--dist loadgroup`): its module fixtures, the kernels, are then loaded (and compiled) once,
+    """Each module that compiles native kernels (or starts a cluster or a browser) runs whole on
+    one xdist worker (pyproject's `--dist loadgroup`): its module fixtures are then built once,
     not once per worker; the other tests are spread one by one."""
     for item in items:
         module = item.path.stem
-        if module.startswith(NATIVE_MODULES):
+        if module.startswith(ONE_WORKER_MODULES):
             item.add_marker(pytest.mark.xdist_group(module))
 
 
