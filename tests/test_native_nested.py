@@ -71,6 +71,25 @@ def test_checkers_jumps_are_one_head_that_calls_itself():
     assert "rec_jumps_along(S, np.int64(cur), np.ascontiguousarray(L_ds), np.int64(L_i)," in source
 
 
+def test_a_test_that_reads_no_binder_is_asked_once_before_the_loops():
+    """The step's `require not can_play(jump)` reads neither `from` nor `to`: once a listing (it
+    lists every jump), not once a square; a test that draws is left in its loop."""
+    from referee.dsl import ast
+    from referee.interpreter.native.listing_source import reads_binder_or_draws
+    game = loaded("games/checkers.rules")
+    source = render(game)
+    moves = source.split("def moves_step(")[1].split("@njit")[0]
+    assert "    listed_step = legal_step_0(S, cur)\n    for L_from in range(0, 32):\n        if not listed_step: break" in moves
+    assert "any_jump" in source.split("def legal_step_0(")[1].split("@njit")[0]
+    assert "any_jump" not in source.split("def legal_step_1(")[1].split("@njit")[0]
+    step = next(a for a in game.program.of_kind(ast.Action) if a.name == "step")
+    require = ast.untag(step.body[0])[0].condition
+    assert not reads_binder_or_draws(require, step.binders)
+    assert reads_binder_or_draws(step.binders[0].condition, step.binders)
+    draws = ast.Call(require.span, "pick", (ast.Range(require.span, ast.Integer(require.span, 1), ast.Integer(require.span, 2)),))
+    assert reads_binder_or_draws(draws, step.binders)
+
+
 def test_checkers_by_copies_is_refused_for_its_copies_with_its_line(copies_forced):
     game = loaded("games/checkers.rules")
     with pytest.raises(NotNative) as refused:
