@@ -7,10 +7,11 @@ times of the anchors and kernels reported apart.
     python benchmarks/native.py --rounds 9 --seconds 2 --markdown
     python benchmarks/native.py --check                  do the anchors play the rules files' games?
     python benchmarks/native.py --only backgammon        the configurations whose name holds a word
+    python benchmarks/native.py --only "continents " --cached   the kernels loaded from Numba's cache
 
 Games with no hand-written reference (KERNEL_GAMES: backgammon with and without its cube,
 hearts, goofspiel, the card games, Continents, Titicaca and their variants, The Resistance, Solstis,
-skull, dominion, checkers) are
+skull, dominion, Ticket to Ride, checkers) are
 measured as the engine's Python path against its native kernel only.
 
 One process plays everything. Each round gives each contestant one slice per game, in an order
@@ -18,8 +19,9 @@ that rotates from round to round; a slice plays whole games until its time is up
 contestants the random games of seeds 0, 1, 2, ... as compare.py does, the anchors batches of
 games in one compiled call each). The figures are the median and min-max over the rounds of
 playouts per CPU second, and the ratios are taken round by round (slices close in time), then
-the median. The anchors are compiled first, in a cache folder of their own (so the compile is
-measured, not a cache load), and timed apart.
+the median. The anchors and kernels are compiled first, in a cache folder of their own (so the
+compile is measured, not a cache load), and timed apart; with --cached, in Numba's own cache (a
+kernel compiled before, by simulate or an earlier run, is loaded: the quick way to measure speed).
 """
 import argparse
 import importlib
@@ -55,6 +57,7 @@ KERNEL_GAMES.update({"solstis": ("solstis", (), 2), "solstis --option discovery"
 KERNEL_GAMES.update({         # (decisions inside a step: choose, play ... by)
     **{f"skull {p}p": ("skull", (), p) for p in (3, 4, 5, 6)},
     **{f"dominion {p}p": ("dominion", (), p) for p in (2, 3, 4)}})
+KERNEL_GAMES.update({f"ticket-to-ride {p}p": ("ticket-to-ride", (), p) for p in (2, 3, 4, 5)})     # (maps)
 KERNEL_GAMES.update({"checkers": ("checkers", (), 2)})        # (a recursion: recursion_heads.py)
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
@@ -129,7 +132,7 @@ def contestants(rules):
                                          players=players[0] if players else None)
         if game is None:
             raise SystemExit(f"native.py: cannot load {rules}: {diagnostics}")
-        batch = 20 if name == "backgammon" else 200     # (a card game is short: batches as long as a slice)
+        batch = 20 if name in ("backgammon", "ticket-to-ride") else 200     # (a card game is short: batches as long as a slice)
         return [Python("engine (Python path)", game), Kernel("engine (native kernel)", game, batch=batch)]
     reference, anchor = GAMES[rules]
     game, diagnostics, _ = load_game(str(ROOT / "games" / f"{rules}.rules"), players=2)
@@ -163,7 +166,7 @@ def ratio(figures, top, bottom):
     return statistics.median(a / b for a, b in zip(figures[top], figures[bottom]))
 
 
-def report(figures, compile_times, markdown):
+def report(figures, compile_times, markdown, first_call="compile"):
     rows = []
     for rules, by_label in figures.items():
         for label, rates in by_label.items():
@@ -181,7 +184,7 @@ def report(figures, compile_times, markdown):
         for row in [header] + rows:
             print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)))
     for (rules, label), seconds in compile_times.items():
-        print(f"\n{rules}: {label}'s first call, its compile (the first one also compiles the random stream): "
+        print(f"\n{rules}: {label}'s first call, its {first_call} (the first one also compiles the random stream): "
               f"{seconds:.2f} s", end="")
     print()
 
@@ -228,15 +231,19 @@ def main():
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--check", action="store_true", help="check the anchors against the engine, then stop")
     parser.add_argument("--only", help="only the configurations whose name holds this (e.g. backgammon)")
+    parser.add_argument("--cached", action="store_true",
+                        help="load the kernels from Numba's cache (compiled there first if they are not): "
+                             "the first call's time is then a load")
     args = parser.parse_args()
     if args.check:
         return check()
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds and --seconds must be positive")
     with tempfile.TemporaryDirectory(prefix="referee-numba-") as folder:
-        os.environ["NUMBA_CACHE_DIR"] = folder        # (read when numba is first imported, below)
+        if not args.cached:
+            os.environ["NUMBA_CACHE_DIR"] = folder        # (read when numba is first imported, below)
         figures, compile_times = measure(args.rounds, args.seconds, args.only)
-    report(figures, compile_times, args.markdown)
+    report(figures, compile_times, args.markdown, "load or compile" if args.cached else "compile")
     return 0
 
 

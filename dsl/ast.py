@@ -355,6 +355,13 @@ class SetType:
     element: Any
 
 
+@node
+class MapType:
+    span: Span
+    key: Any
+    value: Any
+
+
 # ---- statements -------------------------------------------------------------------------
 
 @node
@@ -579,9 +586,12 @@ class PlayBy:
 
 @node
 class Respond:
-    """`respond p in ORDER { play A, B } else { ... }`: each player of ORDER in turn may play a
-    move of the actions; the first who does closes the window; `else` runs when nobody did."""
+    """`respond [every] p in ORDER { play A, B } else { ... }`: each player of ORDER in turn may
+    play a move of the actions; the first who does closes the window; `else` runs when nobody
+    did. A player with no legal move is passed over, unless `every` (`everyone`): then asked all
+    the same, with only the skip, so that who is asked shows nothing of what they hold."""
     span: Span
+    everyone: bool
     binder: Binder
     body: tuple
     orelse: tuple
@@ -765,6 +775,20 @@ class ListLiteral:
 class SetLiteral:
     span: Span
     items: tuple
+
+
+@node
+class MapEntry:
+    span: Span
+    key: Any
+    value: Any
+
+
+@node
+class MapLiteral:
+    """{k: v, ...}; `{:}` (no entries) is the empty map."""
+    span: Span
+    entries: tuple = ()
 
 
 @node

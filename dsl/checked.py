@@ -29,7 +29,7 @@ class Checked:
     templates: dict[str, Template]             # each text with placeholders the program holds
     placeholder_nodes: dict[tuple[str, str], Any]   # (text, inside) -> the expression of a {...}
     label_expressions: dict[tuple[str, str], Any]   # (action, inside) -> a label's {expression}
-    argument_types: dict[tuple[str, str], str]      # (action, argument) -> its type
+    argument_types: dict[tuple[str, str], Type]     # (action, argument) -> its type
     # the checker that typed it all, for a consumer's own scopes (its symbols and type_name)
     typer: Any = attrs.field(eq=False, repr=False)
 

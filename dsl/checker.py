@@ -6,20 +6,20 @@ keeps the type of every expression it typed and of every local, which `check` ha
 """
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from . import ast
-from .builtins import BUILTIN_VALUES, FEWEST_ARGUMENTS, STDLIB_SIGNATURES
+from .builtins import BUILTIN_TYPES, BUILTIN_VALUES, CELL, DIRECTION, ELEMENT, FEWEST_ARGUMENTS, LIST, STDLIB_SIGNATURES, ZONE
 from .diagnostics import Diagnostic, did_you_mean
 from .orders import ordered_enum
 from .parser import parse_expression
 from .program import Program
-from .symbols import Scope, Symbols
+from .symbols import Scope, Symbols, held
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
-from .types import (ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, is_set, list_of, may_be_none, optional, set_of,
-                    strip_optional, type_of)
+from .map_typing import EMPTY_MAP_HINT, MAP_FUNCTIONS, MapTyping, holds_a_map
+from .types import (BOOL, FRACTION, INT, NONE, OWNER, PLAYER, TEXT, UNKNOWN, ListOf, MapOf, Named, OptionalOf, SetOf, Type,
+                    ZoneOf, element_type, named_type, written_type)
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
@@ -27,9 +27,24 @@ FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
 GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "distance")
 # the functions of a board's rows and columns, which a map of places and routes has not
 LINES_AND_DIRECTIONS = ("surrounding", "directions", "toward", "ray", "between", "has_line", "squares")
+# the names of the types every game has (and an unknown type's hint)
+BUILTIN_TYPE_NAMES = (*BUILTIN_TYPES, "Player")
+INT_OR_NONE = OptionalOf(INT)
+PLAYERS = ListOf(PLAYER)
 
 
-class Checker(Visitor):
+def instantiated(result: Type, element: Type) -> Type:
+    """A standard function's result type, its T the element type of the first argument."""
+    if result == ELEMENT:
+        return element
+    if isinstance(result, OptionalOf):
+        return instantiated(result.base, element).or_none()
+    if isinstance(result, ListOf):
+        return ListOf(instantiated(result.element, element))
+    return result
+
+
+class Checker(MapTyping, Visitor):
     """Types expressions and statements in scopes over a program's symbol table; collects the
     diagnostics."""
     kinds = EXPRESSIONS + STATEMENTS
@@ -46,109 +61,115 @@ class Checker(Visitor):
         self.actions, self.changed_attributes = symbols.actions, symbols.changed_attributes
         self.places = symbols.places
         self.board_cache = {}
-        self.argument_types = {}      # (action, argument) -> its type, found by check_actions
+        self.argument_types: dict[tuple[str, str], Type] = {}    # (action, argument) -> its type, found by check_actions
         self.label_expressions = {}   # (action, the text inside {...}) -> the expression of a label
         # what `check` hands out: id(node) -> (node, its type) of each expression typed (the
         # last typing wins: a param's type is refined once params are typed), a local's type by
         # the span of its binder or let, each text with placeholders and their expressions
-        self.expression_types = {}
-        self.local_types = {}
+        self.expression_types: dict[int, tuple[object, Type]] = {}
+        self.local_types: dict[ast.Span, Type] = {}
         self.templates = {}
         self.placeholder_nodes = {}   # (span of the text, inside {...}) -> its expression
-        self.team_type = None         # the type of the header's `teams p: EXPR`, when it has one
+        self.team_type: Optional[Type] = None    # the type of the header's `teams p: EXPR`, when it has one
         self.globals = self._global_scope()
 
     # ---- reporting ----
     def error(self, code, message, span, hint=None):
         self.diagnostics.append(Diagnostic(code, message, span, hint))
 
-    def whole(self, t, span, what) -> bool:
+    def whole(self, t: Type, span, what) -> bool:
         """E215 where only a whole number has a meaning (a count, an index, a range, a
         position): False when t is a fraction."""
-        if strip_optional(t) != REAL:
+        if not t.is_fraction():
             return True
         self.error("E215", f"{what} must be a whole number, not a fraction", span, ROUND_DOWN_HINT)
         return False
 
-    def fits(self, given, expected, span, mismatch):
+    def fits(self, given: Type, expected: Type, span, mismatch):
         """A value of type `given` where `expected` is needed: E303 `mismatch` when it does
         not fit, E215 when it is a fraction where a whole number is needed."""
-        if strip_optional(given) == REAL and strip_optional(expected) in ("int", "Player"):
+        if given.is_fraction() and expected.without_none() in (INT, PLAYER):
             # "'x' holds a number, not a fraction" says more as "a whole number"
-            self.error("E215", mismatch.replace(describe("int"), "a whole number", 1), span, ROUND_DOWN_HINT)
-        elif given == "none" and not may_be_none(expected):
+            self.error("E215", mismatch.replace(INT.describe(), "a whole number", 1), span, ROUND_DOWN_HINT)
+        elif given == NONE and not expected.may_be_none():
             # a none written where the declared type says a value is always there
-            self.error("E303", mismatch, span, "a list is never none: an empty list is []" if expected.startswith("list[")
+            self.error("E303", mismatch, span, "a list is never none: an empty list is []" if expected.is_list()
                        else f"a '?' after a type lets it hold none: '{expected}?'")
-        elif not compatible(given, expected):
-            self.error("E303", mismatch, span)
+        elif not given.fits(expected):
+            self.error("E303", mismatch, span, EMPTY_MAP_HINT if expected.is_map() and given == SetOf(UNKNOWN) else None)
 
     def _global_scope(self) -> Scope:
-        names = dict(BUILTIN_VALUES)
+        names: dict[str, Type] = dict(BUILTIN_VALUES)
         for name in self.enums:
-            names[name] = list_of(name)
+            names[name] = ListOf(Named(name))
         for name in self.components:
-            names[name] = list_of(name)
+            names[name] = ListOf(Named(name))
         for name in self.boards:
-            names[name] = list_of(name)
+            names[name] = ListOf(Named(name))
         for place, board in self.places.items():
-            names[place] = board
+            names[place] = Named(board)
         for member, enum in self.members.items():
-            names[member] = enum
+            names[member] = Named(enum)
         for name in self.options:
-            names[name] = "bool"
+            names[name] = BOOL
         for name, param in self.params.items():
-            names[name] = ANY   # refined once params are typed
+            names[name] = UNKNOWN   # refined once params are typed
         return Scope(names)
 
-    def known_type(self, t: str) -> bool:
-        base = strip_optional(t)
-        if base.startswith(("list[", "zone[", "set[")):
-            return self.known_type(element_of(base))
-        return base in ("int", REAL, "bool", "text", "Player", ANY) or base in self.enums \
-            or base in self.components or base in self.boards
+    def known_type(self, t: Type) -> bool:
+        base = t.without_none()
+        if base.is_collection():
+            return self.known_type(element_type(base))
+        if isinstance(base, MapOf):
+            return self.known_type(base.key) and self.known_type(base.value)
+        if base in (UNKNOWN, FRACTION):
+            return True
+        name = named_type(base)       # (none is no type a declaration may write)
+        return name is not None and (name in BUILTIN_TYPE_NAMES or name in self.enums or name in self.components
+                                     or name in self.boards)
 
-    def type_name(self, node) -> str:
+    def type_name(self, node) -> Type:
+        """The type a declaration writes, its names known (E206 of one that is not: unknown)."""
         if node is None:
-            return ANY
-        if isinstance(node, ast.NamedType):
-            name = node.name
-        elif isinstance(node, ast.OptionalType):
-            name = node.name + "?"
-        elif isinstance(node, ast.SetType):
-            name = set_of(self.set_element(self.type_name(node.element), node.element.span))
+            return UNKNOWN
+        if isinstance(node, ast.SetType):
+            t: Type = SetOf(self.set_element(self.type_name(node.element), node.element.span))
+        elif isinstance(node, ast.MapType):
+            t = self.map_type(node)
+        elif isinstance(node, ast.ListType):
+            t = ListOf(self.type_name(node.element))
         else:
-            name = list_of(self.type_name(node.element))
-        if not self.known_type(name):
-            candidates = ["int", REAL, "bool", "text", "Player", *self.enums, *self.components, *self.boards]
-            self.error("E206", f"unknown type '{strip_optional(name)}'", node.span,
-                       did_you_mean(strip_optional(name), candidates))
-            return ANY
-        return name
+            t = written_type(node)
+        if not self.known_type(t):
+            candidates = [*BUILTIN_TYPE_NAMES, *self.enums, *self.components, *self.boards]
+            name = str(t.without_none())
+            self.error("E206", f"unknown type '{name}'", node.span, did_you_mean(name, candidates))
+            return UNKNOWN
+        return t
 
     # ---- expressions: return the inferred type, report what does not fit ----
-    def expr(self, node, scope: Scope) -> str:
+    def expr(self, node, scope: Scope) -> Type:
         found = self.dispatch(node, scope)
         self.expression_types[id(node)] = (node, found)
         return found
 
     def condition(self, node, scope, what="a condition"):
         t = self.expr(node, scope)
-        if strip_optional(t) not in ("bool", ANY):
-            self.error("E301", f"{what} must be true or false, but this is {describe(t)}", node.span,
+        if t.without_none() not in (BOOL, UNKNOWN):
+            self.error("E301", f"{what} must be true or false, but this is {t.describe()}", node.span,
                        "compare it with something, e.g. 'x > 0' or 'x != none'")
 
     def visit_Integer(self, node, scope):
-        return "int"
+        return INT
 
     def visit_Text(self, node, scope):
-        return "text"
+        return TEXT
 
     def visit_Boolean(self, node, scope):
-        return "bool"
+        return BOOL
 
     def visit_Nothing(self, node, scope):
-        return "none"
+        return NONE
 
     def visit_Name(self, node, scope):
         t = scope.lookup(node.id)
@@ -158,7 +179,7 @@ class Checker(Visitor):
             zone = self.zones[node.id]
             if zone.index:
                 self.error("E208", f"zone '{node.id}' takes {len(zone.index)} index(es): write {node.id}[...]", node.span)
-            return f"zone[{zone.element_type}]"
+            return ZoneOf(Named(zone.element_type))
         if node.id in self.vars:
             var = self.vars[node.id]
             if var.index:
@@ -166,124 +187,134 @@ class Checker(Visitor):
             return self.type_name(var.type)
         candidates = scope.all_names() | set(self.zones) | set(self.vars)
         self.error("E202", f"unknown name '{node.id}'", node.span, did_you_mean(node.id, candidates))
-        return ANY
+        return UNKNOWN
 
     def visit_ListLiteral(self, node, scope):
         types = {self.expr(item, scope) for item in node.items}
-        if types == {"int", REAL}:
-            return list_of(REAL)          # whole numbers and fractions: fractions
-        if len(types) == 2 and list_of(ANY) in types and all(t.startswith("list[") for t in types):
-            return list_of((types - {list_of(ANY)}).pop())      # ([[], [1]]: the empty list is of any)
-        return list_of(types.pop() if len(types) == 1 else ANY)
+        if types == {INT, FRACTION}:
+            return ListOf(FRACTION)          # whole numbers and fractions: fractions
+        if len(types) == 2 and ListOf(UNKNOWN) in types and all(t.is_list() for t in types):
+            return ListOf((types - {ListOf(UNKNOWN)}).pop())      # ([[], [1]]: the empty list is of any)
+        return ListOf(types.pop() if len(types) == 1 else UNKNOWN)
 
     def visit_SetLiteral(self, node, scope):
         types = {self.expr(item, scope) for item in node.items}
-        if types == {"int", REAL}:
-            return set_of(REAL)
+        if types == {INT, FRACTION}:
+            return SetOf(FRACTION)
         if len(types) > 1:
             self.error("E303", "the items of a set are of one type, but these are "
-                               + " and ".join(sorted(describe(t) for t in types)), node.span)
-            return set_of(ANY)
-        return set_of(self.set_element(types.pop(), node.items[0].span) if types else ANY)
+                               + " and ".join(sorted(t.describe() for t in types)), node.span)
+            return SetOf(UNKNOWN)
+        return SetOf(self.set_element(types.pop(), node.items[0].span) if types else UNKNOWN)
 
-    def set_element(self, t: str, span) -> str:
+    def set_element(self, t: Type, span) -> Type:
         """What a set may hold: values that compare and order (to be found at once and listed in
         one order), never none (a set without it says the same) nor a zone (a place, not a value)."""
-        if t.startswith("zone["):
-            self.error("E303", f"a set holds values, not {describe(t)}: a zone is a place whose content changes",
-                       span, f"a set of {element_of(t)} holds the components themselves")
-            return ANY
-        if t != ANY and may_be_none(t):
-            self.error("E303", f"a set cannot hold none, but this is {describe(t)}", span,
-                       f"write set of {strip_optional(t)}, without the '?', and add only values that are not none")
-            return strip_optional(t) if t != "none" else ANY
+        if t.is_zone():
+            self.error("E303", f"a set holds values, not {t.describe()}: a zone is a place whose content changes",
+                       span, f"a set of {element_type(t)} holds the components themselves")
+            return UNKNOWN
+        if t != UNKNOWN and t.may_be_none():
+            self.error("E303", f"a set cannot hold none, but this is {t.describe()}", span,
+                       f"write set of {t.without_none()}, without the '?', and add only values that are not none")
+            return t.without_none() if t != NONE else UNKNOWN
+        if holds_a_map(t):
+            self.error("E303", f"a set holds values that are never changed in place, not {t.describe()}", span,
+                       "a set of keys is a set of the key type: keys(m) lists them")
+            return UNKNOWN
         return t
 
     def visit_Conditional(self, node, scope):
         self.condition(node.condition, scope)
         a, b = self.expr(node.then, scope), self.expr(node.otherwise, scope)
-        if {strip_optional(a), strip_optional(b)} == {"int", REAL}:
-            return REAL + ("?" if a.endswith("?") or b.endswith("?") else "")
-        return a if a == b else (a if b == "none" else (b if a == "none" else ANY))
+        if {a.without_none(), b.without_none()} == {INT, FRACTION}:
+            return FRACTION.or_none() if isinstance(a, OptionalOf) or isinstance(b, OptionalOf) else FRACTION
+        return a if a == b else (a if b == NONE else (b if a == NONE else UNKNOWN))
 
     def visit_Or(self, node, scope):
         self.condition(node.left, scope, "each side of 'or'")
         self.condition(node.right, scope, "each side of 'or'")
-        return "bool"
+        return BOOL
 
     visit_And = visit_Or
 
     def visit_Not(self, node, scope):
         self.condition(node.operand, scope, "what 'not' applies to")
-        return "bool"
+        return BOOL
 
     def visit_Compare(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        if node.op in ("<", ">", "<=", ">=") and ordered_enum(type_of(a), type_of(b), self.enums) is None:
+        if node.op in ("<", ">", "<=", ">=") and ordered_enum(a, b, self.enums) is None:
             for t, side in ((a, node.left), (b, node.right)):
-                if strip_optional(t) not in NUMBERS:
+                if not t.is_number():
                     self.error("E303", f"'{node.op}' compares numbers or members of one enum, but this is "
-                                       f"{describe(t)}", side.span)
-        elif not (compatible(a, b) or compatible(b, a)):
-            self.error("E303", f"comparing {describe(a)} with {describe(b)} is always false", node.span,
+                                       f"{t.describe()}", side.span)
+        elif not (a.fits(b) or b.fits(a)):
+            self.error("E303", f"comparing {a.describe()} with {b.describe()} is always false", node.span,
                        "both sides must be of the same kind")
-        return "bool"
+        return BOOL
 
     def visit_Member(self, node, scope):
         item = self.expr(node.item, scope)
         c = self.expr(node.collection, scope)
         self.require_collection(c, node.collection)
-        if is_set(c) and not compatible(item, element_of(c)):
-            self.error("E303", f"{describe(c)} never holds {describe(item)}", node.item.span)
-        return "bool"
+        if c.is_set() and not item.fits(element_type(c)):
+            self.error("E303", f"{c.describe()} never holds {item.describe()}", node.item.span)
+        if c.is_map():
+            self.looked_up(c, item, node.item.span)
+        return BOOL
 
     visit_NotMember = visit_Member
 
     def visit_Range(self, node, scope):
         for side in (node.low, node.high):
             t = self.expr(side, scope)
-            if self.whole(t, side.span, "a bound of a range") and strip_optional(t) not in NUMBERS:
-                self.error("E302", f"a range runs between numbers, but this is {describe(t)}", side.span)
-        return "list[int]"
+            if self.whole(t, side.span, "a bound of a range") and not t.is_number():
+                self.error("E302", f"a range runs between numbers, but this is {t.describe()}", side.span)
+        return ListOf(INT)
 
     def visit_Binary(self, node, scope):
         a, b = self.expr(node.left, scope), self.expr(node.right, scope)
-        if node.op == "+" and a.startswith("list[") and b.startswith("list["):
+        if node.op == "+" and a.is_list() and b.is_list():
             return a
-        if node.op == "+" and (is_set(a) or is_set(b)):
+        if node.op == "+" and (a.is_map() or b.is_map()):
+            return self.joined_maps(a, b, node)
+        if node.op == "+" and (a.is_set() or b.is_set()):
             return self.union(a, b, node)
         for t, side in ((a, node.left), (b, node.right)):
-            if strip_optional(t) not in NUMBERS:
-                self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", side.span)
+            if not t.is_number():
+                self.error("E302", f"'{node.op}' works on numbers, but this is {t.describe()}", side.span)
         if node.op == "/":
-            return REAL
+            return FRACTION
         # '//' rounds down to a whole number; '+', '-', '*' and '%' keep a fraction a fraction
-        return REAL if node.op != "//" and REAL in (strip_optional(a), strip_optional(b)) else "int"
+        return FRACTION if node.op != "//" and (a.is_fraction() or b.is_fraction()) else INT
 
-    def union(self, a: str, b: str, node) -> str:
+    def union(self, a: Type, b: Type, node) -> Type:
         """s + t of two sets: the values of both."""
         for t, side in ((a, node.left), (b, node.right)):
-            if not is_set(t) and t != ANY:
-                self.error("E303", f"'+' joins two sets, but this is {describe(t)}", side.span,
+            if not t.is_set() and t != UNKNOWN:
+                self.error("E303", f"'+' joins two sets, but this is {t.describe()}", side.span,
                            "a value x is added as a set of one: s + {x}")
-                return a if is_set(a) else b
-        if element_of(a) == ANY:
+                return a if a.is_set() else b
+        if element_type(a) == UNKNOWN:
             return b
-        if not compatible(element_of(b), element_of(a)):
-            self.error("E303", f"{describe(a)} cannot take the items of {describe(b)}", node.right.span)
+        if not element_type(b).fits(element_type(a)):
+            self.error("E303", f"{a.describe()} cannot take the items of {b.describe()}", node.right.span)
         return a
 
     def visit_Negate(self, node, scope):
         t = self.expr(node.operand, scope)
-        if strip_optional(t) not in NUMBERS:
-            self.error("E302", f"'-' works on numbers, but this is {describe(t)}", node.operand.span)
-        return REAL if strip_optional(t) == REAL else "int"
+        if not t.is_number():
+            self.error("E302", f"'-' works on numbers, but this is {t.describe()}", node.operand.span)
+        return FRACTION if t.is_fraction() else INT
 
-    def fields_of(self, t: str):
-        base = strip_optional(t)
+    def fields_of(self, t) -> Optional[dict[str, Type]]:
+        """The attributes of a component or of a board's cells, with their types: t a type (t?
+        alike) or the name of a component type or a board; None for any other."""
+        base = named_type(t) if isinstance(t, Type) else t
         if base in self.components:
             fields = {f.name: self.type_name(f.type) for f in self.components[base].fields}
-            fields.setdefault("owner", "Player?")
+            fields.setdefault("owner", OWNER)
             return fields
         if base in self.boards:
             return self.board_fields(base)
@@ -297,17 +328,18 @@ class Checker(Visitor):
         a mistake in a legend is reported once, not at every use of a cell's attribute."""
         if name not in self.board_cache:
             board = self.boards[name]
-            fields, typed = {"row": "int", "col": "int"}, []
+            fields: dict[str, Type] = {"row": INT, "col": INT}
+            typed: list = []
             if isinstance(board.shape, ast.PlacesShape):
                 fields = {}
             elif isinstance(board.shape, ast.RoutesShape):
-                fields = {"ends": list_of(board.shape.places)}
+                fields = {"ends": ListOf(Named(board.shape.places))}
                 for route in board.shape.routes:
                     for init in route.inits:
                         typed.append((init, self.expr(init.value, self.globals)))
                         fields.setdefault(init.name, typed[-1][1])
             elif isinstance(board.shape, ast.HexShape):
-                fields = {"row": "int", "col": "int", "number": "int?"}
+                fields = {"row": INT, "col": INT, "number": INT_OR_NONE}
                 for entry in board.shape.legend:
                     for init in entry.inits:
                         typed.append((init, self.expr(init.value, self.globals)))
@@ -317,43 +349,45 @@ class Checker(Visitor):
 
     def visit_Attribute(self, node, scope):
         t = self.expr(node.obj, scope)
-        if t == ANY:
-            return ANY
+        if t == UNKNOWN:
+            return UNKNOWN
         fields = self.fields_of(t)
         if fields is None:
-            self.error("E305", f"{describe(t)} has no attributes (it is not a component or a cell)", node.span)
-            return ANY
+            self.error("E305", f"{t.describe()} has no attributes (it is not a component or a cell)", node.span)
+            return UNKNOWN
         if node.name not in fields:
-            self.error("E203", f"{strip_optional(t)} has no attribute '{node.name}'", node.span,
+            self.error("E203", f"{t.without_none()} has no attribute '{node.name}'", node.span,
                        did_you_mean(node.name, fields) or f"its attributes: {', '.join(sorted(fields))}")
-            return ANY
+            return UNKNOWN
         result = fields[node.name]
-        return optional(result) if t.endswith("?") else result
+        return result.or_none() if isinstance(t, OptionalOf) else result
 
     def visit_Subscript(self, node, scope):
         if isinstance(node.obj, ast.Name) and scope.lookup(node.obj.id) is None:
             name = node.obj.id
             if name in self.zones:
                 self.indexes(self.zones[name].index, node, scope, f"zone '{name}'")
-                return f"zone[{self.zones[name].element_type}]"
-            if name in self.vars:
+                return ZoneOf(Named(self.zones[name].element_type))
+            if name in self.vars and (self.vars[name].index or not self.type_name(self.vars[name].type).is_map()):
                 self.indexes(self.vars[name].index, node, scope, f"'{name}'")
                 return self.type_name(self.vars[name].type)
         t = self.expr(node.obj, scope)
-        if (t.startswith("list[") or t.startswith("zone[")) and len(node.indexes) == 1:
+        if t.is_map():
+            return self.map_subscript(t, node, scope)
+        if (t.is_list() or t.is_zone()) and len(node.indexes) == 1:
             self.whole(self.expr(node.indexes[0], scope), node.indexes[0].span, "a position in a list or a zone")
-            return optional(element_of(t))     # (a list of Card? gives a Card?, not a Card??)
-        if t != ANY:
-            self.error("E304", f"only zones, variables and lists take [...], not {describe(t)}", node.obj.span)
-        return ANY
+            return element_type(t).or_none()     # (a list of Card? gives a Card?, not a Card??)
+        if t != UNKNOWN:
+            self.error("E304", f"only zones, variables and lists take [...], not {t.describe()}", node.obj.span)
+        return UNKNOWN
 
     def indexes(self, declared, node, scope, what):
         if len(declared) != len(node.indexes):
             self.error("E208", f"{what} takes {len(declared)} index(es), not {len(node.indexes)}", node.span)
         for given, domain in zip(node.indexes, declared):
             t = self.expr(given, scope)
-            expected = element_of(self.expr(domain, self.globals))
-            self.fits(t, expected, given.span, f"{what} is indexed by {describe(expected)}, not {describe(t)}")
+            expected = element_type(self.expr(domain, self.globals))
+            self.fits(t, expected, given.span, f"{what} is indexed by {expected.describe()}, not {t.describe()}")
         for extra in node.indexes[len(declared):]:
             self.expr(extra, scope)
 
@@ -400,130 +434,135 @@ class Checker(Visitor):
             self.arity(node, len(fn.parameters))
             for given, parameter, arg in zip(args, fn.parameters, node.arguments):
                 expected = self.type_name(parameter.type)
-                self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}")
+                self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {expected.describe()}, not {given.describe()}")
             return self.type_name(fn.result_type)
         if node.name in self.boards:
             self.arity(node, 2)
             for given, arg in zip(args, node.arguments):
-                if self.whole(given, arg.span, f"a row or column of {node.name}") and strip_optional(given) not in WHOLE:
+                if self.whole(given, arg.span, f"a row or column of {node.name}") and not given.is_whole():
                     self.error("E303", f"a cell of {node.name} is found by its row and column numbers, "
-                                       f"not {describe(given)}", arg.span)
-            return node.name + "?"
+                                       f"not {given.describe()}", arg.span)
+            return OptionalOf(Named(node.name))
         if node.name in STDLIB_SIGNATURES:
-            params, result = STDLIB_SIGNATURES[node.name]
-            if not FEWEST_ARGUMENTS.get(node.name, len(params)) <= len(node.arguments) <= len(params):
-                self.arity(node, len(params))
-            first = args[0] if args else ANY
-            if node.name == "index":
-                return self.member_index(first, node)
-            if node.name == "flatten":
-                first = self.inner_list(first, node)
-            if node.name == "abs" and args and strip_optional(args[0]) == REAL:
-                return REAL          # abs keeps a fraction a fraction
-            for given, expected, arg in zip(args, params, node.arguments):
-                if expected in ("int", "Player") and not self.whole(given, arg.span, f"what {node.name} takes here"):
-                    continue
-                if expected in ("list", "zone") and not (given.startswith("list[") or given.startswith("zone[") or given == ANY
-                                                         or node.name == "size" and (strip_optional(given) == "text"
-                                                                                     or is_set(given))):
-                    self.error("E306", f"{node.name} takes a list or a zone here, not {describe(given)}", arg.span)
-                elif expected in ("text", "list[text]") and (given == "none" or not compatible(given, expected)
-                                                              or given.startswith("zone[")):
-                    self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
-                elif expected in ("int", "Player") and (given == "none" or not compatible(given, expected)):
-                    self.error("E303", f"{node.name} takes {describe(expected)} here, not {describe(given)}", arg.span)
-                elif expected == "Direction" and not compatible(given, expected):
-                    self.error("E303", f"{node.name} takes a Direction here, not {describe(given)}", arg.span)
-                elif expected == "cell" and node.name in (*GEOMETRY_BY_CELL, "connected") and given != "none" \
-                        and strip_optional(given) not in self.boards and given != ANY:
-                    self.error("E303", f"{node.name} takes a cell of a board here, not {describe(given)}", arg.span)
-            if node.name in LINES_AND_DIRECTIONS and self.map_kind(element_of(first) if first.startswith("list[")
-                                                                   else first) is not None:
-                self.error("E226", f"{node.name} works on a grid or a hex map: a map of places and routes has no "
-                                   "lines, directions or squares", node.span,
-                           "on a map: neighbors, adjacent, distance, reachable, groups, connected, longest_trail")
-            if node.name == "connected":
-                self.routes_of(args[2] if len(args) > 2 else ANY, node.arguments[2] if len(args) > 2 else node, "connected",
-                               strip_optional(first))
-            if node.name == "distance" and self.map_kind(first) is not None:
-                return "int?"        # (no route may join them)
-            element = element_of(first) if first != ANY else ANY
-            if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
-                element = strip_optional(first)
-            if result == "T?":
-                return optional(element)
-            # replace the whole word T only: an element type may itself contain a T (Token)
-            return re.sub(r"\bT\b", element, result)
+            return self.standard_call(node, args)
         if node.name in self.procedures:
             self.error("E204", f"'{node.name}' is a procedure: call it as a statement, it has no value", node.span)
-            return ANY
+            return UNKNOWN
         candidates = set(self.functions) | set(STDLIB_SIGNATURES) | set(self.boards)
         self.error("E204", f"unknown function '{node.name}'", node.span, did_you_mean(node.name, candidates))
-        return ANY
+        return UNKNOWN
 
-    def map_kind(self, t: str):
+    def standard_call(self, node, args: list[Type]) -> Type:
+        """A call of a standard function: its arguments checked against its signature, its
+        result's T the element type of the first argument."""
+        params, result = STDLIB_SIGNATURES[node.name]
+        if not FEWEST_ARGUMENTS.get(node.name, len(params)) <= len(node.arguments) <= len(params):
+            self.arity(node, len(params))
+        first = args[0] if args else UNKNOWN
+        if node.name in MAP_FUNCTIONS:
+            return self.map_function(node, args)
+        if node.name == "index":
+            return self.member_index(first, node)
+        if node.name == "flatten":
+            first = self.inner_list(first, node)
+        if node.name == "abs" and args and args[0].is_fraction():
+            return FRACTION          # abs keeps a fraction a fraction
+        for given, expected, arg in zip(args, params, node.arguments):
+            self.standard_argument(node.name, given, expected, arg.span)
+        if node.name in LINES_AND_DIRECTIONS and self.map_kind(element_type(first) if first.is_list() else first) is not None:
+            self.error("E226", f"{node.name} works on a grid or a hex map: a map of places and routes has no "
+                               "lines, directions or squares", node.span,
+                       "on a map: neighbors, adjacent, distance, reachable, groups, connected, longest_trail")
+        if node.name == "connected":
+            self.routes_of(args[2] if len(args) > 2 else UNKNOWN, node.arguments[2] if len(args) > 2 else node, "connected",
+                           first.without_none())
+        if node.name == "distance" and self.map_kind(first) is not None:
+            return INT_OR_NONE        # (no route may join them)
+        element = element_type(first)
+        if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
+            element = first.without_none()
+        return instantiated(result, element)
+
+    def standard_argument(self, name: str, given: Type, expected, span):
+        """An argument of a standard function: `expected` a type, or a kind of argument."""
+        if expected in (INT, PLAYER) and not self.whole(given, span, f"what {name} takes here"):
+            return
+        if expected in (LIST, ZONE) and not (given.is_list() or given.is_zone() or given == UNKNOWN
+                                             or name == "size" and (given.without_none() == TEXT or given.is_set() or given.is_map())):
+            self.error("E306", f"{name} takes a list or a zone here, not {given.describe()}", span)
+        elif expected in (TEXT, ListOf(TEXT)) and (given == NONE or not given.fits(expected) or given.is_zone()):
+            self.error("E303", f"{name} takes {expected.describe()} here, not {given.describe()}", span)
+        elif expected in (INT, PLAYER) and (given == NONE or not given.fits(expected)):
+            self.error("E303", f"{name} takes {expected.describe()} here, not {given.describe()}", span)
+        elif expected == DIRECTION and not given.fits(expected):
+            self.error("E303", f"{name} takes a Direction here, not {given.describe()}", span)
+        elif expected == CELL and name in (*GEOMETRY_BY_CELL, "connected") and given != NONE \
+                and named_type(given) not in self.boards and given != UNKNOWN:
+            self.error("E303", f"{name} takes a cell of a board here, not {given.describe()}", span)
+
+    def map_kind(self, t: Type):
         """PlacesShape or RoutesShape when t is a place or a route, else None."""
-        board = self.boards.get(strip_optional(t))
+        board = self.boards.get(named_type(t))
         return type(board.shape) if board is not None and isinstance(board.shape, (ast.PlacesShape, ast.RoutesShape)) \
             else None
 
-    def routes_of(self, t: str, node, what: str, places: str = ANY):
+    def routes_of(self, t: Type, node, what: str, places: Type = UNKNOWN):
         """E226 unless t is a route (or a list of routes) of a routes board, between places of type `places`."""
-        route = strip_optional(element_of(t) if t.startswith("list[") else t)
-        if t == ANY or route == ANY:
+        route = (element_type(t) if t.is_list() else t).without_none()
+        if t == UNKNOWN or route == UNKNOWN:
             return
-        if self.map_kind(route) is not ast.RoutesShape or not (t.startswith("list[") or what == "longest_trail"):
-            self.error("E226", f"{what} takes routes (of a routes board), not {describe(t)}", node.span,
+        if self.map_kind(route) is not ast.RoutesShape or not (t.is_list() or what == "longest_trail"):
+            self.error("E226", f"{what} takes routes (of a routes board), not {t.describe()}", node.span,
                        "e.g. filter(r in Route where owner[r] == p)" if what == "connected" else None)
-        elif places not in (ANY, self.boards[route].shape.places):
-            self.error("E226", f"the routes of {route} join places of {self.boards[route].shape.places}, not of {places}",
-                       node.span)
+        elif places not in (UNKNOWN, Named(self.boards[named_type(route)].shape.places)):
+            board = self.boards[named_type(route)]
+            self.error("E226", f"the routes of {route} join places of {board.shape.places}, not of {places}", node.span)
 
-    def member_index(self, given: str, node) -> str:
+    def member_index(self, given: Type, node) -> Type:
         """index(m): m a member of an enum (or none: then the index is none)."""
-        if given != ANY and strip_optional(given) not in self.enums:
-            self.error("E303", f"index takes a member of an enum, not {describe(given)}", node.arguments[0].span,
+        if given != UNKNOWN and named_type(given) not in self.enums:
+            self.error("E303", f"index takes a member of an enum, not {given.describe()}", node.arguments[0].span,
                        "a position in a list is found by a loop: first(k in 1..size(L) where L[k] == x)")
-        return "int?" if may_be_none(given) else "int"
+        return INT_OR_NONE if given.may_be_none() else INT
 
-    def inner_list(self, given: str, node) -> str:
+    def inner_list(self, given: Type, node) -> Type:
         """flatten(L): L a list of lists; the type of the inner lists (what T stands for)."""
-        inner = element_of(given) if given.startswith("list[") else ANY
-        if not (inner.startswith("list[") or inner == ANY):
-            self.error("E306", f"flatten takes a list of lists, not {describe(given)}", node.arguments[0].span)
-            return ANY
+        inner = element_type(given) if given.is_list() else UNKNOWN
+        if not (inner.is_list() or inner == UNKNOWN):
+            self.error("E306", f"flatten takes a list of lists, not {given.describe()}", node.arguments[0].span)
+            return UNKNOWN
         return inner
 
-    def can_play(self, node, scope) -> str:
+    def can_play(self, node, scope) -> Type:
         """can_play(ACTION) or can_play(ACTION, PLAYER): whether the action has a legal move now
         (for that player)."""
         if not 1 <= len(node.arguments) <= 2:
             self.error("E208", f"'can_play' takes an action and optionally a player, not {len(node.arguments)} argument(s)",
                        node.span)
-            return "bool"
+            return BOOL
         action = node.arguments[0]
         if not isinstance(action, ast.Name) or action.id not in self.actions:
             self.error("E205", "can_play asks about an action: its first argument must be an action's name",
                        action.span, did_you_mean(action.id, self.actions) if isinstance(action, ast.Name) else None)
         if len(node.arguments) == 2:
             given = self.expr(node.arguments[1], scope)
-            if given == "none" or not compatible(given, "Player"):
-                self.error("E303", f"can_play asks for a player, not {describe(given)}", node.arguments[1].span)
-        return "bool"
+            if given == NONE or not given.fits(PLAYER):
+                self.error("E303", f"can_play asks for a player, not {given.describe()}", node.arguments[1].span)
+        return BOOL
 
     def arity(self, node, expected):
         if len(node.arguments) != expected:
             self.error("E208", f"'{node.name}' takes {expected} argument(s), not {len(node.arguments)}", node.span)
 
-    def require_collection(self, t, node):
-        if not (t.startswith(("list[", "zone[", "set[")) or t == ANY):
-            self.error("E306", f"expected a list, a set or a zone, but this is {describe(t)}", node.span)
+    def require_collection(self, t: Type, node):
+        if not (t.is_collection() or t.is_map() or t == UNKNOWN):
+            self.error("E306", f"expected a list, a set, a map or a zone, but this is {t.describe()}", node.span)
 
     def binder(self, binder: ast.Binder, scope) -> Scope:
         self.no_shadowing(binder.name, binder.span)
         domain = self.expr(binder.domain, scope)
         self.require_collection(domain, binder.domain)
-        inner = scope.child(**{binder.name: strip_optional(element_of(domain))})
+        inner = scope.child(**{binder.name: element_type(domain).without_none()})
         self.local_types[binder.span] = inner.names[binder.name]
         if binder.condition is not None:
             self.condition(binder.condition, inner, "a 'where' filter")
@@ -535,38 +574,38 @@ class Checker(Visitor):
         body = self.expr(node.value, inner) if node.value is not None else None
         kind = node.kind
         if kind in ("count",):
-            return "int"
+            return INT
         if kind in ("any", "all"):
-            if body is not None and strip_optional(body) not in ("bool", ANY):
+            if body is not None and body.without_none() not in (BOOL, UNKNOWN):
                 self.error("E301", f"'{kind}' needs a condition after ':'", node.value.span)
-            return "bool"
+            return BOOL
         if kind == "filter":
-            return list_of(element)
+            return ListOf(element)
         if kind == "map":
-            return list_of(body or element)
+            return ListOf(body or element)
         if kind == "first":
-            return optional(element)
+            return element.or_none()
         if kind == "longest_trail":
             self.routes_of(element, node.binder.domain, kind)
-            if body is not None and strip_optional(body) not in NUMBERS:
-                self.error("E302", f"a route's weight in longest_trail is a number, not {describe(body)}", node.value.span)
-            return REAL if body is not None and strip_optional(body) == REAL else "int"
+            if body is not None and not body.is_number():
+                self.error("E302", f"a route's weight in longest_trail is a number, not {body.describe()}", node.value.span)
+            return FRACTION if body is not None and body.is_fraction() else INT
         if kind in ("sum", "max", "min"):
             value = body or element
-            if strip_optional(value) not in NUMBERS:
-                self.error("E302", f"'{kind}' adds up or compares numbers, but this is {describe(value)}",
+            if not value.is_number():
+                self.error("E302", f"'{kind}' adds up or compares numbers, but this is {value.describe()}",
                            (node.value or node.binder).span)
-            number = REAL if strip_optional(value) == REAL else "int"
-            return number if kind == "sum" else number + "?"
-        return ANY
+            number = FRACTION if value.is_fraction() else INT
+            return number if kind == "sum" else number.or_none()
+        return UNKNOWN
 
     def visit_Ranking(self, node, scope):
         inner = self.binder(node.binder, scope)
         for key in node.keys:
             t = self.expr(key, inner)
-            if strip_optional(t) not in ("int", REAL, "bool", ANY):
-                self.error("E302", f"a ranking key must be a number, but this is {describe(t)}", key.span)
-        return list_of(inner.names[node.binder.name])
+            if t.without_none() not in (INT, FRACTION, BOOL, UNKNOWN):
+                self.error("E302", f"a ranking key must be a number, but this is {t.describe()}", key.span)
+        return ListOf(inner.names[node.binder.name])
 
     # ---- statements ----
     def block(self, statements, scope: Scope, where: str, guard_allowed=False):
@@ -628,19 +667,21 @@ class Checker(Visitor):
                            span, f"give the local a name of its own (e.g. '{name}_here')")
                 return
 
-    def local_type(self, name, scope):
+    def local_type(self, name, scope) -> Optional[Type]:
         """The type of a local (let, binder, parameter): a name bound below the global scope."""
         while scope is not None and scope is not self.globals:
             if name in scope.names:
-                return scope.names[name]
+                return held(scope.names[name])
             scope = scope.parent
         return None
 
-    def target(self, target: ast.Target, scope) -> str:
+    def target(self, target: ast.Target, scope) -> Type:
         if isinstance(target, ast.AttributeTarget):
             return self.attribute_target(target, scope)
         if self.local_type(target.name, scope) is not None and not target.indexes:
             return self.local_type(target.name, scope)
+        if target.indexes and self.map_written(target, scope):
+            return UNKNOWN
         if target.name in self.vars:
             var = self.vars[target.name]
             fake = ast.Subscript(target.span, ast.Name(target.span, target.name), target.indexes)
@@ -648,46 +689,46 @@ class Checker(Visitor):
             return self.type_name(var.type)
         if target.name in self.zones or target.name in self.params or scope.lookup(target.name) is not None:
             self.error("E209", f"'{target.name}' cannot be assigned: only variables (var) and locals (let) can", target.span)
-            return ANY
+            return UNKNOWN
         self.error("E202", f"unknown variable '{target.name}'", target.span,
                    did_you_mean(target.name, set(self.vars) | scope.all_names()) or "declare it with 'var'")
-        return ANY
+        return UNKNOWN
 
-    def attribute_target(self, target, scope) -> str:
+    def attribute_target(self, target, scope) -> Type:
         """x.a = ...: x a component (a local), a one of its attributes; a board cell's never change."""
         t = self.local_type(target.name, scope)
         if t is None:
             self.error("E202", f"unknown local '{target.name}'", target.span,
                        "an attribute is changed through a local that holds the component: 'let x = ...' first")
-            return ANY
-        base = strip_optional(t)
-        if base == ANY:
-            return ANY            # unknown already (an error said so, or a value of no one type)
-        if base in self.boards:
+            return UNKNOWN
+        base = t.without_none()
+        if base == UNKNOWN:
+            return UNKNOWN            # unknown already (an error said so, or a value of no one type)
+        if named_type(base) in self.boards:
             self.error("E209", f"'{target.name}' is a cell of {base}: the attributes of board cells never change", target.span,
                        "keep what changes in a variable indexed by the board")
-            return ANY
-        fields = self.fields_of(base) if base in self.components else None
+            return UNKNOWN
+        fields = self.fields_of(base) if named_type(base) in self.components else None
         if fields is None:
-            self.error("E305", f"'{target.name}' is {describe(t)}, which has no attributes to change", target.span)
-            return ANY
+            self.error("E305", f"'{target.name}' is {t.describe()}, which has no attributes to change", target.span)
+            return UNKNOWN
         if target.attribute not in fields:
             self.error("E203", f"{base} has no attribute '{target.attribute}'", target.span, did_you_mean(target.attribute, fields))
-            return ANY
+            return UNKNOWN
         return fields[target.attribute]
 
     def visit_Assign(self, node, scope, where):
         expected = self.target(node.target, scope)
         given = self.expr(node.value, scope)
-        self.fits(given, expected, node.value.span, f"'{node.target.name}' holds {describe(expected)}, not {describe(given)}")
+        self.fits(given, expected, node.value.span, f"'{node.target.name}' holds {expected.describe()}, not {given.describe()}")
 
     def visit_Augment(self, node, scope, where):
         expected = self.target(node.target, scope)
         given = self.expr(node.value, scope)
         for t, span in ((expected, node.target.span), (given, node.value.span)):
-            if strip_optional(t) not in NUMBERS:
-                self.error("E302", f"'{node.op}' works on numbers, but this is {describe(t)}", span)
-        if strip_optional(expected) in WHOLE and strip_optional(expected) != ANY:
+            if not t.is_number():
+                self.error("E302", f"'{node.op}' works on numbers, but this is {t.describe()}", span)
+        if expected.is_whole() and expected.without_none() != UNKNOWN:
             self.whole(given, node.value.span, f"'{node.target.name}' holds whole numbers: what '{node.op}' changes it by")
 
     def visit_If(self, node, scope, where):
@@ -712,14 +753,14 @@ class Checker(Visitor):
 
     def zone_expr(self, node, scope, what):
         t = self.expr(node, scope)
-        if not (t.startswith("zone[") or t == ANY):
-            self.error("E304", f"{what} must be a zone, but this is {describe(t)}", node.span)
+        if not (t.is_zone() or t == UNKNOWN):
+            self.error("E304", f"{what} must be a zone, but this is {t.describe()}", node.span)
         return t
 
     def visit_Move(self, node, scope, where):
         item = self.expr(node.item, scope)
-        if strip_optional(item) not in self.components and item != ANY:
-            self.error("E305", f"only components move, but this is {describe(item)}", node.item.span)
+        if named_type(item) not in self.components and item != UNKNOWN:
+            self.error("E305", f"only components move, but this is {item.describe()}", node.item.span)
         self.zone_expr(node.destination.zone, scope, "the destination")
 
     def visit_MoveAll(self, node, scope, where):
@@ -729,8 +770,8 @@ class Checker(Visitor):
 
     def visit_Deal(self, node, scope, where):
         count = self.expr(node.count, scope)
-        if self.whole(count, node.count.span, "the number to deal") and strip_optional(count) not in NUMBERS:
-            self.error("E302", f"the number to deal must be a number, not {describe(count)}", node.count.span)
+        if self.whole(count, node.count.span, "the number to deal") and not count.is_number():
+            self.error("E302", f"the number to deal must be a number, not {count.describe()}", node.count.span)
         self.zone_expr(node.source, scope, "what to deal from")
         self.zone_expr(node.destination.zone, scope, "the destination")
 
@@ -739,21 +780,21 @@ class Checker(Visitor):
 
     def visit_Reveal(self, node, scope, where):
         what = self.expr(node.what, scope)
-        if isinstance(node.what, ast.Attribute) and what != ANY and \
-                strip_optional(self.expr(node.what.obj, scope)) in self.components:
-            what = ANY          # `reveal c.colour to p`: one attribute of a component is told
-        collection = what.startswith("list[") or what.startswith("zone[")
-        if what != ANY and strip_optional(element_of(what) if collection else what) not in self.components:
-            self.error("E305", f"only components can be revealed (one, a list or a zone), but this is {describe(what)}",
+        if isinstance(node.what, ast.Attribute) and what != UNKNOWN and \
+                named_type(self.expr(node.what.obj, scope)) in self.components:
+            what = UNKNOWN          # `reveal c.colour to p`: one attribute of a component is told
+        collection = what.is_list() or what.is_zone()
+        if what != UNKNOWN and named_type(element_type(what) if collection else what) not in self.components:
+            self.error("E305", f"only components can be revealed (one, a list or a zone), but this is {what.describe()}",
                        node.what.span)
         players = self.expr(node.players, scope)
-        if strip_optional(players) != "Player" and strip_optional(element_of(players)) != "Player" and players != ANY:
-            self.error("E303", f"reveal ... to a player or a list of players, not {describe(players)}", node.players.span)
+        if players.without_none() != PLAYER and element_type(players).without_none() != PLAYER and players != UNKNOWN:
+            self.error("E303", f"reveal ... to a player or a list of players, not {players.describe()}", node.players.span)
 
     def visit_Create(self, node, scope, where):
         count = self.expr(node.count, scope)
-        if self.whole(count, node.count.span, "how many to create") and strip_optional(count) not in NUMBERS:
-            self.error("E302", f"how many to create must be a number, not {describe(count)}", node.count.span)
+        if self.whole(count, node.count.span, "how many to create") and not count.is_number():
+            self.error("E302", f"how many to create must be a number, not {count.describe()}", node.count.span)
         component = self.components.get(node.type_name)
         if component is None:
             self.error("E206", f"unknown component type '{node.type_name}'", node.span,
@@ -769,7 +810,7 @@ class Checker(Visitor):
                                did_you_mean(init.name, fields))
                 else:
                     self.fits(value, fields[init.name], init.value.span,
-                              f"'{init.name}' is {describe(fields[init.name])}, not {describe(value)}")
+                              f"'{init.name}' is {fields[init.name].describe()}, not {value.describe()}")
             missing = [f.name for f in component.fields if f.name not in given]
             if missing:
                 self.error("E207", f"missing attribute(s) of {node.type_name}: {', '.join(missing)}", node.span)
@@ -778,11 +819,13 @@ class Checker(Visitor):
     def visit_Choose(self, node, scope, where):
         if node.chooser is not None:
             t = self.expr(node.chooser, scope)
-            if not compatible(t, "Player"):
-                self.error("E303", f"who chooses must be a player, not {describe(t)}", node.chooser.span)
+            if not t.fits(PLAYER):
+                self.error("E303", f"who chooses must be a player, not {t.describe()}", node.chooser.span)
         if node.public is not None:
             self.public_choice_text(node, scope)
-        self.block(node.body, self.binder(node.binder, scope), where)
+        inner = self.binder(node.binder, scope)
+        self.no_map_option(inner.names[node.binder.name], node.binder.span, "an option of a choice")
+        self.block(node.body, inner, where)
 
     def public_choice_text(self, node, scope):
         """`choose x in D public "TEXT"`: what the others see, {expressions} of what is known
@@ -820,8 +863,8 @@ class Checker(Visitor):
     def visit_Finish(self, node, scope, where):
         if node.winners is not None:
             t = self.expr(node.winners, scope)
-            if not compatible(t, "list[Player]"):
-                self.error("E303", f"the winners must be a list of players, not {describe(t)}", node.winners.span,
+            if not t.fits(PLAYERS):
+                self.error("E303", f"the winners must be a list of players, not {t.describe()}", node.winners.span,
                            "write e.g. 'finish winners [p]'")
 
     def visit_FinishTeam(self, node, scope, where):
@@ -832,8 +875,8 @@ class Checker(Visitor):
         elif self.team_type is None:
             self.error("E419", "'finish winners team' in a game without teams", node.span,
                        "declare each player's team last in the game's header, e.g. 'teams p: side[p]'")
-        elif not compatible(t, self.team_type):
-            self.error("E303", f"the teams are {describe(self.team_type)}, not {describe(t)}", node.team.span)
+        elif not t.fits(self.team_type):
+            self.error("E303", f"the teams are {self.team_type.describe()}, not {t.describe()}", node.team.span)
 
     def visit_FinishLost(self, node, scope, where):
         pass
@@ -849,15 +892,15 @@ class Checker(Visitor):
     def visit_PlayBy(self, node, scope, where):
         self.visit_Play(node, scope, where)
         t = self.expr(node.player, scope)
-        if not compatible(t, "Player"):
-            self.error("E303", f"who plays must be a player, not {describe(t)}", node.player.span,
+        if not t.fits(PLAYER):
+            self.error("E303", f"who plays must be a player, not {t.describe()}", node.player.span,
                        "write e.g. 'play discard by next(current)'")
 
     def visit_Respond(self, node, scope, where):
         inner = self.binder(node.binder, scope)
         players = inner.names[node.binder.name]
-        if not compatible(players, "Player"):
-            self.error("E303", f"who may respond must be players, not {describe(players)}", node.binder.domain.span,
+        if not players.fits(PLAYER):
+            self.error("E303", f"who may respond must be players, not {players.describe()}", node.binder.domain.span,
                        "write e.g. 'respond p in players where p != current { ... }'")
         plays = [s for s in node.body if isinstance(ast.untag(s)[0], ast.Play)]
         if len(node.body) != 1 or len(plays) != 1 or ast.untag(plays[0])[0].optional:
@@ -869,16 +912,16 @@ class Checker(Visitor):
 
     def visit_Turns(self, node, scope, where):
         t = self.expr(node.start, scope)
-        if not compatible(t, "Player"):
-            self.error("E303", f"turns start from a player, not {describe(t)}", node.start.span)
+        if not t.fits(PLAYER):
+            self.error("E303", f"turns start from a player, not {t.describe()}", node.start.span)
         if node.until is not None:
             self.condition(node.until, scope)
         self.block(node.body, scope, where)
 
     def visit_Turn(self, node, scope, where):
         t = self.expr(node.player, scope)
-        if not compatible(t, "Player"):
-            self.error("E303", f"a turn is a player's, not {describe(t)}", node.player.span)
+        if not t.fits(PLAYER):
+            self.error("E303", f"a turn is a player's, not {t.describe()}", node.player.span)
         self.block(node.body, scope, where)
 
     def visit_Simultaneous(self, node, scope, where):
@@ -904,7 +947,7 @@ class Checker(Visitor):
         self.arity(node, len(proc.parameters))
         for given, parameter, arg in zip(args, proc.parameters, node.arguments):
             expected = self.type_name(parameter.type)
-            self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {describe(expected)}, not {describe(given)}")
+            self.fits(given, expected, arg.span, f"'{parameter.name}' of {node.name} is {expected.describe()}, not {given.describe()}")
         return proc
 
 

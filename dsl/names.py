@@ -26,7 +26,7 @@ from .checked import Checked
 from .checks import check
 from .symbols import Scope
 from .templates import parse_template
-from .types import strip_optional, written
+from .types import BOOL, INT, PLAYER, ListOf, Named, Type, ZoneOf, named_type
 from .diagnostics import source_lines
 from .parser import lark_parser, parse
 from .program import DECLARATION_KINDS, build_program, load_program
@@ -126,9 +126,9 @@ def inside(span: ast.Span, line: int, column: int) -> bool:
 
 # ---- types and what a name is ------------------------------------------------------------
 
-def type_text(t: Optional[str]) -> str:
+def type_text(t: Optional[Type]) -> str:
     """A checker's type as the rules write it: list of X, zone of X, X? (X a type)."""
-    return written(t) if t else "any"
+    return t.written() if t is not None else "any"
 
 
 @attrs.define
@@ -138,7 +138,7 @@ class Symbol:
     key: tuple
     name: str
     kind: str                          # fn, var, zone, ..., enum member, attribute, local, parameter, built-in
-    type: Optional[str] = None
+    type: Optional[Type] = None        # (of an enum member its enum, of a place its board)
     header: Optional[str] = None       # the declaration's first line
     doc: Optional[str] = None          # its comment lines
     tag: Optional[ast.Tagged] = None
@@ -279,7 +279,7 @@ class Resolver(Visitor):
             return scope
         key = ("local", *place(span))
         if type_ is None and node.span in self.index.checked.local_types:
-            type_ = self.index.checked.local_types[node.span].text
+            type_ = self.index.checked.local_types[node.span]
         self.index.symbols[key] = Symbol(key, name, kind, type_, f"{name}: {type_text(type_)}",
                                          declaration=node.span)
         self.index.add(Occurrence(span, key, declares=True))
@@ -343,7 +343,7 @@ class Resolver(Visitor):
     def visit_Game(self, node, scope):
         for field in node.fields:
             if isinstance(field, (ast.ScoreField, ast.ReturnsField, ast.TeamsField)):
-                inner = self.declare_local(field, field.player_name, scope.child(), field.span, "player", "Player")
+                inner = self.declare_local(field, field.player_name, scope.child(), field.span, "player", PLAYER)
                 self.visit(field.expr, inner)
 
     def visit_Option(self, node, scope):
@@ -453,7 +453,7 @@ class Resolver(Visitor):
         key = self.key_of(node.name, scope)
         self.use(self.tokens.name_span(node.span, node.name), key)
         symbol = self.index.symbols.get(key)
-        owner = strip_optional(symbol.type or "") if symbol is not None else ""
+        owner = named_type(symbol.type) if symbol is not None and symbol.type is not None else None
         if owner in self.symbols.components:
             self.use(self.tokens.name_span(node.span, node.attribute, last=True), ("attribute", owner, node.attribute))
         self.visit(node.indexes, scope)
@@ -525,7 +525,8 @@ class Resolver(Visitor):
 
     def visit_Attribute(self, node, scope):
         self.visit(node.obj, scope)
-        owner = strip_optional(self.index.types.get((node.obj.span, type(node.obj).__name__), ""))
+        t = self.index.types.get((node.obj.span, type(node.obj).__name__))
+        owner = named_type(t) if t is not None else None
         if owner in self.symbols.components or owner in self.symbols.boards:
             self.use(self.tokens.name_span(node.span, node.name, last=True), ("attribute", owner, node.name))
 
@@ -536,20 +537,20 @@ class Resolver(Visitor):
         self.visit(node.keys, self.binder(node.binder, scope, node.span))
 
 
-def global_type(checker, node) -> Optional[str]:
+def global_type(checker, node) -> Optional[Type]:
     """The type of a declared name used as a value."""
     if isinstance(node, ast.Var):
         return checker.type_name(node.type)
     if isinstance(node, ast.Zone):
-        return f"zone[{node.element_type}]"
+        return ZoneOf(Named(node.element_type))
     if isinstance(node, ast.Param):
         return checker.globals.names.get(node.name)
     if isinstance(node, ast.Option):
-        return "bool"
+        return BOOL
     if isinstance(node, ast.Function):
         return checker.type_name(node.result_type)
     if isinstance(node, (ast.Enum, ast.Component, ast.Board)):
-        return f"list[{node.name}]"
+        return ListOf(Named(node.name))
     return None
 
 
@@ -586,7 +587,7 @@ def declare_members(index: Index, text: str, enum: ast.Enum, tokens: Tokens, aft
         at = tokens.name_span(enum.span, member, after)
         if at is not None:
             key = ("member", member)
-            index.symbols[key] = Symbol(key, member, "enum member", enum.name, header(tokens, enum.span),
+            index.symbols[key] = Symbol(key, member, "enum member", Named(enum.name), header(tokens, enum.span),
                                         declaration=enum.span)
             index.add(Occurrence(at, key, declares=True))
             after = at
@@ -595,7 +596,7 @@ def declare_members(index: Index, text: str, enum: ast.Enum, tokens: Tokens, aft
 def declare_places(index: Index, board: ast.Board, tokens: Tokens):
     for place in board.shape.places:
         key = ("place", place.name)
-        index.symbols.setdefault(key, Symbol(key, place.name, "place", board.name, header(tokens, board.span),
+        index.symbols.setdefault(key, Symbol(key, place.name, "place", Named(board.name), header(tokens, board.span),
                                              declaration=place.span))
         index.add(Occurrence(place.span, key, declares=True))
 
@@ -628,7 +629,7 @@ def build_index(program, sources: dict) -> Index:
     checked = check(program, sources)
     index = Index(program, sources, checked)
     for key, node in checked.expressions.items():
-        index.types[node.span, type(node).__name__] = checked.types[key].text
+        index.types[node.span, type(node).__name__] = checked.types[key]
     for file in program.files:
         text, module = sources.get(file), program.modules.get(file)
         if text is None or module is None:
@@ -708,12 +709,12 @@ def symbol_of(index: Index, key) -> Optional[Symbol]:
         name = key[1]
         if name in STDLIB_SIGNATURES:
             parameters, result = STDLIB_SIGNATURES[name]
-            return Symbol(key, name, "built-in function", result, f"{name}({', '.join(parameters)}): {result}")
+            return Symbol(key, name, "built-in function", result, f"{name}({', '.join(map(str, parameters))}): {result}")
         if name == "can_play":
-            return Symbol(key, name, "built-in function", "bool", "can_play(action, player?): bool")
+            return Symbol(key, name, "built-in function", BOOL, "can_play(action, player?): bool")
         if name in BUILTIN_TYPES:
             return Symbol(key, name, "built-in type", None, name)
-        t = BUILTIN_VALUES.get(name) or ("int" if name in ("row", "col") else None)
+        t = BUILTIN_VALUES.get(name) or (INT if name in ("row", "col") else None)
         return Symbol(key, name, "built-in", t, f"{name}: {type_text(t)}")
     if key[0] == "attribute":
         fields = index.checked.typer.fields_of(key[1]) or {}
@@ -796,12 +797,12 @@ class Completion:
     detail: str = ""
 
 
-def attribute_completions(index: Index, owner: Optional[str]) -> list:
-    fields = index.checked.typer.fields_of(strip_optional(owner or "")) or {}
+def attribute_completions(index: Index, owner: Optional[Type]) -> list:
+    fields = (index.checked.typer.fields_of(owner) if owner is not None else None) or {}
     return [Completion(name, "attribute", type_text(t)) for name, t in sorted(fields.items())]
 
 
-def type_before(index: Index, file: str, line: int, column: int) -> Optional[str]:
+def type_before(index: Index, file: str, line: int, column: int) -> Optional[Type]:
     """The type of the expression that ends at a position (what stands before a '.')."""
     found = [(span, t) for (span, _), t in index.types.items()
              if real(span.file) == real(file) and (span.end_line, span.end_column) == (line, column)]
@@ -810,7 +811,7 @@ def type_before(index: Index, file: str, line: int, column: int) -> Optional[str
     return min(found, key=lambda pair: (pair[0].line, pair[0].column))[1]
 
 
-def chain_type(index: Index, file: str, line: int, column: int, written: str) -> Optional[str]:
+def chain_type(index: Index, file: str, line: int, column: int, written: str) -> Optional[Type]:
     """The type of `name.attribute...` written at the end of `written`, the text before a
     position, found by name: the local of that name in scope there (else the nearest declared
     before it: the text may have grown since the index was made), else the declared name."""
@@ -827,7 +828,7 @@ def chain_type(index: Index, file: str, line: int, column: int, written: str) ->
         symbol = index.symbols.get(("global", first))
         t = symbol.type if symbol is not None else BUILTIN_VALUES.get(first)
     for attribute in attributes:
-        t = (index.checked.typer.fields_of(strip_optional(t or "")) or {}).get(attribute)
+        t = ((index.checked.typer.fields_of(t) if t is not None else None) or {}).get(attribute)
     return t
 
 

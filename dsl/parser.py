@@ -32,7 +32,7 @@ LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholde
 
 # Rules that are lists or plain words, not nodes.
 LIST_RULES = {"game_fields", "option_body", "names", "fields", "index", "parameters", "binders",
-              "legend", "places", "routes", "block", "elifs", "inits", "arguments"}
+              "legend", "places", "routes", "block", "elifs", "inits", "arguments", "map_entries"}
 WORD_RULES = {"aggregate_kind", "ranking_kind", "zone_kind", "visibility", "display"}
 
 
@@ -166,7 +166,7 @@ def token_value(token: Token):
         return string_value(token)
     if token.type == "LONG_STRING":
         return drawing_value(token)
-    if token.type == "OPTIONAL":
+    if token.type in ("OPTIONAL", "EVERY"):
         return True
     return str(token)
 
@@ -208,7 +208,7 @@ class ToAst(Transformer):
         for i in positions:
             if i < len(out) and out[i] is None:
                 out[i] = ()
-        if cls is ast.Play or cls is ast.PlayBy:
+        if cls is ast.Play or cls is ast.PlayBy or cls is ast.Respond:
             out[0] = bool(out[0])
         if cls is ast.Zone:
             out[-1] = out[-1] or "hidden"
@@ -219,7 +219,8 @@ class ToAst(Transformer):
 
 # fields that hold a list of parts, given as None by the parser when the list is empty
 LIST_FIELDS = frozenset({"fields", "index", "parameters", "binders", "body", "elifs", "orelse",
-                         "inits", "arguments", "settings", "items", "indexes", "legend", "routes"})
+                         "inits", "arguments", "settings", "items", "indexes", "legend", "routes",
+                         "entries"})
 LIST_POSITIONS: dict = {}      # node class -> the positions of its LIST_FIELDS among the parser's children
 RULE_CLASSES: dict = {}        # grammar rule -> its node class
 
@@ -320,6 +321,8 @@ def parse_error(file: str, source: str, error: UnexpectedInput) -> Diagnostic:
         hint = "'else' and 'elif' follow the '}' of an 'if' block"
     elif text == "if" and re.search(r"\belse\s*$", source[:getattr(token, "start_pos", None) or 0]):
         hint = "write 'elif CONDITION { ... }' for another case (the language has no 'else if')"
+    elif text == "every":
+        hint = "'every' follows 'respond' only: write 'respond every p in ORDER { play A }' (asks each player of ORDER)"
     elif set(error.expected or ()) == {"IN"}:
         # an aggregate opened on something that is not a binder: max(hand[p]), first(best(...))
         opened = re.search(r"\b([a-z_]+)\s*\(\s*$", source[:getattr(token, "start_pos", None) or 0]) or \

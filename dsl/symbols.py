@@ -3,33 +3,41 @@ attributes that statements change; and `Scope`, the names (and types) visible at
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 
 from . import ast
 from .builtins import BUILTIN_ENUMS
 from .program import Program
+from .types import Type, type_of
 
 BUILTIN_SPAN = ast.Span("<built-in>", 0, 0, 0, 0)
 
 
+def held(value: Any) -> Any:
+    """What a scope holds for a name: a `Type` (a text of one that the compiler still writes in,
+    `scope.child(row="int")`, is read as its value here), or what another walk keeps there."""
+    return type_of(value) if isinstance(value, str) else value
+
+
 @attrs.define
 class Scope:
-    """Names to their types (texts), inside a parent scope."""
+    """Names to their types (`Type` values), inside a parent scope. (The language server's walk
+    keeps a symbol's key for each local instead.)"""
     names: dict
     parent: Optional["Scope"] = None
 
-    def lookup(self, name: str) -> Optional[str]:
+    def lookup(self, name: str) -> Optional[Type]:
         scope: Optional[Scope] = self
         while scope is not None:
             if name in scope.names:
-                return scope.names[name]
+                return held(scope.names[name])
             scope = scope.parent
         return None
 
-    def child(self, **names: str) -> "Scope":
-        return Scope(dict(names), self)
+    def child(self, **names: Any) -> "Scope":
+        return Scope({name: held(value) for name, value in names.items()}, self)
 
     def all_names(self) -> set:
         scope: Optional[Scope] = self

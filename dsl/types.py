@@ -1,8 +1,10 @@
-"""The types of the language: `Type` values that the checker hands out, and the texts they are
-written as ('int', 'Card?', 'list[Player]', 'set[int]', 'zone[Card]': the checker's working spelling).
+"""The types of the language: `Type` values, which the checker works on and hands out.
 
-`type_of(text)` gives the value of a text and `Type.text` the text back; `describe()` and
-`written()` give the words of the diagnostics ("a list of Card", "list of int").
+Each is asked by its structure (`without_none`, `fits`, `is_number`, `element_type`...); a type's
+text exists only to be shown: `str(t)` or `t.text` its spelling ('int', 'Card?', 'list[Player]',
+'set[int]', 'map[list[int],int]', 'zone[Card]'), `describe()` and `written()` the words of the diagnostics and hovers
+("a list of Card", "list of int"). `type_of(text)` reads a spelling back (a type that a test or a
+compiled scope writes as a text).
 """
 from __future__ import annotations
 
@@ -16,117 +18,93 @@ if TYPE_CHECKING:      # (the type checker knows attrs' classes, not the syntax 
 else:                  # frozen attrs classes sharing one repr, equality and hash: cheaper to make at start-up
     from .ast import node as value_class
 
-ANY = "any"
-REAL = "real"                        # an exact fraction, made by '/'; an int widens to it
-WHOLE = ("int", "Player", ANY)       # a seat is a number: p + 1, p < q
-NUMBERS = WHOLE + (REAL,)
-
-
-# ---- the texts ------------------------------------------------------------------------------
-
-def list_of(t: str) -> str:
-    return f"list[{t}]"
-
-
-def set_of(t: str) -> str:
-    return f"set[{t}]"
-
-
-def is_set(t: str) -> bool:
-    return strip_optional(t).startswith("set[")
-
-
-def element_of(t: str) -> str:
-    t = strip_optional(t)      # a list that may be none ('pick' of lists): its elements'
-    for prefix in ("list[", "zone[", "set["):
-        if t.startswith(prefix):
-            return t[len(prefix):-1]
-    return ANY
-
-
-def strip_optional(t: str) -> str:
-    return t[:-1] if t.endswith("?") else t
-
-
-def optional(t: str) -> str:
-    """t or none: 'Card?' of a Card and of a Card? alike; a value of unknown type stays unknown."""
-    return t if t == ANY else strip_optional(t) + "?"
-
-
-def describe(t: str) -> str:
-    """A type in the words of a diagnostic: 'a number', 'a list of Card', "'Card?'"."""
-    if t == "none":
-        return "none"
-    if t.startswith("list["):
-        return "a list" if element_of(t) == ANY else f"a list of {written(element_of(t))}"    # (of mixed or no items)
-    if t.startswith("zone["):
-        return f"a zone of {written(element_of(t))}"
-    if t.startswith("set["):
-        return "a set" if element_of(t) == ANY else f"a set of {written(element_of(t))}"
-    if t == "int":
-        return "a number"
-    if t == REAL:
-        return "a fraction"
-    if t == "bool":
-        return "true/false"
-    return f"'{t}'"
-
-
-def written(t: str) -> str:
-    """A type as a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
-    for kind in ("list", "zone", "set"):
-        if strip_optional(t).startswith(kind + "["):
-            return f"{kind} of {written(element_of(t))}"
-    return t
-
-
-def may_be_none(t: str) -> bool:
-    return t in (ANY, "none") or t.endswith("?")
-
-
-def compatible(a: str, b: str) -> bool:
-    """Whether a value of type a may stand where b is needed."""
-    if ANY in (a, b) or a == b:
-        return True
-    if "none" in (a, b):
-        return True
-    sa, sb = strip_optional(a), strip_optional(b)
-    if sa == sb or {sa, sb} == {"int", "Player"}:   # a seat number is a player
-        return True
-    if sa == "int" and sb == REAL:                  # a whole number is a fraction (not the other way)
-        return True
-    for kind in ("list[", "set["):
-        if sa.startswith(kind) and sb.startswith(kind):
-            return compatible(element_of(sa), element_of(sb))
-    return False
+ANY = "any"        # the texts of the types not known and of fractions (their values: UNKNOWN, FRACTION)
+REAL = "real"
 
 
 # ---- the values -----------------------------------------------------------------------------
 
 @value_class
 class Type:
-    """A type of the language. `text` is its checker spelling, `describe()` and `written()` its
-    words in diagnostics and in hovers."""
+    """A type of the language. `text` is its checker spelling (and `str`), `describe()` and
+    `written()` its words in diagnostics and in hovers; the rest asks its structure."""
 
     @property
     def text(self) -> str:
         raise NotImplementedError
 
+    def __str__(self) -> str:
+        return self.text
+
     def describe(self) -> str:
-        return describe(self.text)
+        """In the words of a diagnostic: 'a number', 'a list of Card', "'Card?'" (a list, a set
+        or a zone that may be none is told as one that may not)."""
+        base = self.without_none()
+        if isinstance(base, (ListOf, SetOf)):
+            kind = "a list" if isinstance(base, ListOf) else "a set"
+            return kind if base.element == UNKNOWN else f"{kind} of {base.element.written()}"    # (of mixed or no items)
+        if isinstance(base, ZoneOf):
+            return f"a zone of {base.element.written()}"
+        if isinstance(base, MapOf):
+            return "a map" if (base.key, base.value) == (UNKNOWN, UNKNOWN) else f"a {base.written()}"
+        return WORDS.get(self) or f"'{self.text}'"
 
     def written(self) -> str:
-        return written(self.text)
+        """As a rules file writes it: 'list of list of int', not 'list[list[int]]'."""
+        base = self.without_none()
+        if isinstance(base, (ListOf, SetOf, ZoneOf)):
+            return f"{base.kind} of {base.element.written()}"
+        if isinstance(base, MapOf):
+            return f"map of {base.key.written()} to {base.value.written()}"
+        return self.text
 
     def may_be_none(self) -> bool:
-        return may_be_none(self.text)
+        return False
 
     def fits(self, other: Type) -> bool:
         """Whether a value of this type may stand where `other` is needed."""
-        return compatible(self.text, other.text)
+        if self == other or UNKNOWN in (self, other) or NONE in (self, other):
+            return True
+        a, b = self.without_none(), other.without_none()
+        if a == b or a == INT and b in (PLAYER, FRACTION) or a == PLAYER and b == INT:   # a seat number is a player
+            return True                     # (and a whole number a fraction, not the other way)
+        if isinstance(a, (ListOf, SetOf)) and a.__class__ is b.__class__:
+            return a.element.fits(b.element)
+        if isinstance(a, MapOf) and isinstance(b, MapOf):
+            return a.key.fits(b.key) and a.value.fits(b.value)
+        return False
 
     def without_none(self) -> Type:
         return self
+
+    def or_none(self) -> Type:
+        """This type or none: Card? of a Card and of a Card? alike."""
+        return OptionalOf(self.without_none())
+
+    def is_number(self) -> bool:
+        """A number, a seat, a fraction, or none of them (or not known)."""
+        return self.without_none() in NUMBER_TYPES
+
+    def is_whole(self) -> bool:
+        return self.without_none() in WHOLE_TYPES
+
+    def is_fraction(self) -> bool:
+        return self.without_none() == FRACTION
+
+    def is_list(self) -> bool:
+        return isinstance(self.without_none(), ListOf)
+
+    def is_set(self) -> bool:
+        return isinstance(self.without_none(), SetOf)
+
+    def is_map(self) -> bool:
+        return isinstance(self.without_none(), MapOf)
+
+    def is_zone(self) -> bool:
+        return isinstance(self.without_none(), ZoneOf)
+
+    def is_collection(self) -> bool:
+        return isinstance(self.without_none(), (ListOf, SetOf, ZoneOf))
 
 
 @value_class
@@ -137,6 +115,12 @@ class Unknown(Type):
     def text(self) -> str:
         return ANY
 
+    def may_be_none(self) -> bool:
+        return True
+
+    def or_none(self) -> Type:
+        return self           # a value of unknown type stays unknown
+
 
 @value_class
 class NoneValue(Type):
@@ -145,6 +129,9 @@ class NoneValue(Type):
     @property
     def text(self) -> str:
         return "none"
+
+    def may_be_none(self) -> bool:
+        return True
 
 
 @value_class
@@ -169,25 +156,39 @@ class Named(Type):
 @value_class
 class ListOf(Type):
     element: Type
+    kind = "list"
 
     @property
     def text(self) -> str:
-        return list_of(self.element.text)
+        return f"list[{self.element.text}]"
 
 
 @value_class
 class SetOf(Type):
     """A set of values: no order, each value once (iterated in the language's value order)."""
     element: Type
+    kind = "set"
 
     @property
     def text(self) -> str:
-        return set_of(self.element.text)
+        return f"set[{self.element.text}]"
+
+
+@value_class
+class MapOf(Type):
+    """A map from keys to values: each key once (gone through in the language's value order)."""
+    key: Type
+    value: Type
+
+    @property
+    def text(self) -> str:
+        return f"map[{self.key.text},{self.value.text}]"
 
 
 @value_class
 class ZoneOf(Type):
     element: Type
+    kind = "zone"
 
     @property
     def text(self) -> str:
@@ -206,11 +207,18 @@ class OptionalOf(Type):
     def without_none(self) -> Type:
         return self.base
 
+    def may_be_none(self) -> bool:
+        return True
+
 
 UNKNOWN = Unknown()
 INT, BOOL, PLAYER, TEXT = Named("int"), Named("bool"), Named("Player"), Named("text")
 FRACTION = Real()
 OWNER = OptionalOf(PLAYER)         # the type of every component's owner: a seat, or none
+NONE = NoneValue()
+NUMBER_TYPES = frozenset((INT, PLAYER, UNKNOWN, FRACTION))   # a seat is a number: p + 1, p < q
+WHOLE_TYPES = frozenset((INT, PLAYER, UNKNOWN))
+WORDS = {NONE: "none", INT: "a number", FRACTION: "a fraction", BOOL: "true/false"}    # (describe's)
 
 
 def named_type(t: Type) -> Optional[str]:
@@ -225,19 +233,26 @@ def names_in(t: Type) -> frozenset:
     t = t.without_none()
     if isinstance(t, Named):
         return frozenset((t.name,))
+    if isinstance(t, MapOf):
+        return names_in(t.key) | names_in(t.value)
     return names_in(t.element) if isinstance(t, (ListOf, ZoneOf, SetOf)) else frozenset()
 
 
 def element_type(t: Type) -> Type:
-    """The type of the items of a list or a zone (or of a list that may be none); unknown for
-    any other type (element_of's value)."""
+    """The type of the items of a list or a zone (or of a list that may be none), of the keys of
+    a map; unknown for any other type."""
     t = t.without_none()
+    if isinstance(t, MapOf):
+        return t.key
     return t.element if isinstance(t, (ListOf, ZoneOf, SetOf)) else UNKNOWN
 
 
 @functools.lru_cache(maxsize=None)
-def type_of(text: str) -> Type:
-    """The value of a type's text ('list[Card?]' -> ListOf(OptionalOf(Named('Card'))))."""
+def type_of(text: str | Type) -> Type:
+    """The value of a type's text ('list[Card?]' -> ListOf(OptionalOf(Named('Card')))); a value
+    is its own (the compiler reads what the checker gives through here)."""
+    if isinstance(text, Type):
+        return text
     if text == ANY:
         return UNKNOWN
     if text == "none":
@@ -250,13 +265,16 @@ def type_of(text: str) -> Type:
         return ZoneOf(type_of(text[5:-1]))
     if text.startswith("set["):
         return SetOf(type_of(text[4:-1]))
+    if text.startswith("map["):
+        key, value = key_and_value(text)
+        return MapOf(type_of(key), type_of(value))
     if text == REAL:
         return Real()
     return Named(text)
 
 
 def written_type(node: Any) -> Type:
-    """The Type a declaration writes (`int`, `Card?`, `list of Card`, `set of int`), as written:
+    """The Type a declaration writes (`int`, `Card?`, `list of Card`, `set of int`, `map of K to V`), as written:
     not checked (the checker's `type_name` says whether its names are known); unknown of none."""
     if node is None:
         return UNKNOWN
@@ -266,4 +284,17 @@ def written_type(node: Any) -> Type:
         return OptionalOf(type_of(node.name))
     if isinstance(node, ast.SetType):
         return SetOf(written_type(node.element))
+    if isinstance(node, ast.MapType):
+        return MapOf(written_type(node.key), written_type(node.value))
     return ListOf(written_type(node.element))
+
+
+def key_and_value(text: str) -> tuple[str, str]:
+    """The key's and the value's spellings in a map's ('map[list[int],int]'): the comma outside
+    any brackets (type_of's reading of a spelling)."""
+    inner, depth = text[4:-1], 0
+    for at, character in enumerate(inner):
+        depth += (character == "[") - (character == "]")
+        if character == "," and depth == 0:
+            return inner[:at], inner[at + 1:]
+    return ANY, ANY

@@ -13,7 +13,7 @@ PREFIX = "visit_"
 EXPRESSIONS = (
     ast.Conditional, ast.Or, ast.And, ast.Not, ast.Compare, ast.Member, ast.NotMember, ast.Range, ast.Binary,
     ast.Negate, ast.Attribute, ast.Subscript, ast.Call, ast.Aggregate, ast.Ranking, ast.Integer, ast.Text,
-    ast.Boolean, ast.Nothing, ast.Name, ast.ListLiteral, ast.SetLiteral, ast.LetIn, ast.After,
+    ast.Boolean, ast.Nothing, ast.Name, ast.ListLiteral, ast.SetLiteral, ast.MapLiteral, ast.LetIn, ast.After,
 )
 
 # What the parser makes where a statement stands in a block. (Targets, `elif` clauses, a move's

@@ -18,6 +18,8 @@ from referee.dsl import ast
 from referee.dsl.program import load_program
 from referee.interpreter.engine.params import player_range
 
+pytest.register_assert_rewrite("tests.native_support")      # (its asserts explain themselves too)
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 
@@ -58,6 +60,20 @@ def parsed_header(path: str) -> Optional[Header]:
         return None
     low, high = player_range(program)
     return Header(range(low, high + 1), tuple(option.name for option in program.of_kind(ast.Option)))
+
+
+NATIVE_MODULES = ("test_native_", "test_render_native")
+
+
+@pytest.hookimpl(tryfirst=True)         # (before xdist's worker reads the groups)
+def pytest_collection_modifyitems(items):
+    """Each module that compiles native kernels runs whole on one xdist worker (pyproject's
+    `--dist loadgroup`): its module fixtures, the kernels, are then loaded (and compiled) once,
+    not once per worker; the other tests are spread one by one."""
+    for item in items:
+        module = item.path.stem
+        if module.startswith(NATIVE_MODULES):
+            item.add_marker(pytest.mark.xdist_group(module))
 
 
 @pytest.fixture(autouse=True)

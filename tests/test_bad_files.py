@@ -54,7 +54,7 @@ def test_there_are_bad_files_for_every_stage():
         assert any(code.startswith(family) for code in codes), family
     for code in ("E100", "E101", "E102", "E103", "E104", "E201", "E202", "E203", "E204", "E205", "E208",
                  "E221", "E222", "E223", "E224", "E225", "E226", "E301",
-                 "E302", "E303", "E401", "E402", "E404", "E405", "E407", "E415", "E416", "E417", "E501", "E504", "E601",
+                 "E302", "E303", "E308", "E309", "E401", "E402", "E404", "E405", "E407", "E415", "E416", "E417", "E501", "E504", "E601",
                  "E602", "E701"):
         assert code in codes, code
 

@@ -7,11 +7,13 @@ import re
 
 import pytest
 
+from referee.dsl.types import named_type
 from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.cli.main import main
 from referee.interpreter.engine import Move, load_game
 from referee.interpreter.runtime.errors import IllegalMove, RulesRuntimeError
 from tests.conftest import GAMES, game_files
+from referee.interpreter.compile.generated_names import ComprehensionVariable, Hoisted, Temporary
 
 
 def load(path, options=(), players=None):
@@ -430,7 +432,7 @@ def test_cached_values_are_never_stale_during_play(name, players):
     def arguments(fn):
         combos = [()]
         for parameter in fn.parameters:
-            values = samples.get(game.types.type_name(parameter.type).rstrip("?"))
+            values = samples.get(named_type(game.types.type_name(parameter.type)))
             if values is None:
                 return []
             combos = [c + (v,) for c in combos for v in values]
@@ -600,17 +602,17 @@ def test_a_ranking_key_the_filter_computed_is_read_from_the_filter():
     from referee.interpreter.compile.expression_facts import filter_values, reusing
     x, f = ir.Local("x"), ir.Call("f", (ir.TheState(), ir.Local("x")))
     g, h, a = ir.Call("g", (x,)), ir.Call("h", (x,)), ir.Local("a")
-    where = ir.Grouped(ir.BoolOp("and", (ir.Compare("is not", ir.Grouped(ir.Named("_t1", f)), ir.Constant(None)),
-                                         ir.Compare(">", ir.Local("_t1"), ir.Constant(0)),
-                                         ir.Not(ir.Grouped(ir.Named("_t2", g))))))
+    where = ir.Grouped(ir.BoolOp("and", (ir.Compare("is not", ir.Grouped(ir.Named(Temporary("_t1"), f)), ir.Constant(None)),
+                                         ir.Compare(">", ir.Local(Temporary("_t1")), ir.Constant(0)),
+                                         ir.Not(ir.Grouped(ir.Named(Temporary("_t2"), g))))))
     values = filter_values(where)
-    assert values == {f: "_t1", g: "_t2"}
-    assert reusing(ir.Grouped(f), values) == ir.Local("_t1")
+    assert values == {f: Temporary("_t1"), g: Temporary("_t2")}
+    assert reusing(ir.Grouped(f), values) == ir.Local(Temporary("_t1"))
     assert reusing(ir.Call("f", (ir.TheState(), ir.Local("y"))), values) == ir.Call("f", (ir.TheState(), ir.Local("y")))
     # only what is surely computed when the filter is true: not the right side of an `or`
-    positive = ir.Compare(">", ir.Grouped(ir.Named("_t3", h)), ir.Constant(0))
+    positive = ir.Compare(">", ir.Grouped(ir.Named(Temporary("_t3"), h)), ir.Constant(0))
     assert filter_values(ir.BoolOp("or", (a, positive))) == {}
-    assert filter_values(ir.BoolOp("or", (positive, a))) == {h: "_t3"}
+    assert filter_values(ir.BoolOp("or", (positive, a))) == {h: Temporary("_t3")}
 
 
 def test_a_ranking_whose_filter_and_key_are_one_function_ranks_as_before(write_rules):
@@ -644,17 +646,17 @@ flow {
 def test_tie_break_keys_that_bind_temporaries_move_into_the_lambda_only_when_they_are_their_own():
     from referee.interpreter.compile import ir
     from referee.interpreter.compile.expression_facts import temporaries_of_their_own
-    hand = ir.ReadZone(ir.Key("hand", (ir.Local("a1_p"),)), empty=True)
-    top = ir.Grouped(ir.Conditional(ir.Named("_t3", hand), ir.Item(ir.Local("_t3"), ir.Constant(-1)), ir.Constant(None)))
+    hand = ir.ReadZone(ir.Key("hand", (ir.Local(ComprehensionVariable("a1_p")),)), empty=True)
+    top = ir.Grouped(ir.Conditional(ir.Named(Temporary("_t3"), hand), ir.Item(ir.Local(Temporary("_t3")), ir.Constant(-1)), ir.Constant(None)))
     zero = ir.Constant(0)
     assert temporaries_of_their_own((ir.BoolOp("or", (top, zero)),), (ir.BoolOp("or", (ir.Call("len", (hand,)), zero)),))
     # one the filter binds and the key reads: it would read the last item's value in a lambda
-    kept = ir.Compare(">", ir.Grouped(ir.Named("_t1", ir.Call("f", (ir.TheState(),)))), zero)
-    assert not temporaries_of_their_own((ir.BoolOp("or", (ir.Local("_t1"), zero)),), (kept,))
+    kept = ir.Compare(">", ir.Grouped(ir.Named(Temporary("_t1"), ir.Call("f", (ir.TheState(),)))), zero)
+    assert not temporaries_of_their_own((ir.BoolOp("or", (ir.Local(Temporary("_t1")), zero)),), (kept,))
     # one the key binds and something else reads
-    assert not temporaries_of_their_own((ir.BoolOp("or", (top, zero)),), (ir.Compare(">", ir.Local("_t3"), zero),))
+    assert not temporaries_of_their_own((ir.BoolOp("or", (top, zero)),), (ir.Compare(">", ir.Local(Temporary("_t3")), zero),))
     # a value hoisted for a loop level, computed on first use: a lambda would make it its own
-    assert not temporaries_of_their_own((ir.FirstUse("_h4", ir.Call("f", (ir.TheState(),))),), (None,))
+    assert not temporaries_of_their_own((ir.FirstUse(Hoisted("_h4"), ir.Call("f", (ir.TheState(),))),), (None,))
 
 
 def test_a_ranking_broken_by_an_inlined_top_card_ranks_as_before(write_rules, tmp_path, capsys):

@@ -114,6 +114,7 @@ zone deck: pile of Card hidden
 zone hand[Player]: row of Card owner
 var wins[Player]: int public = 0
 var seen: set of list of int = {[1], [2]} + {}
+var counted: map of list of int to int = {[1]: 2, [2]: 3,} + {:}
 board Cell: grid 3 by 3
 board Hex: hexmap """
  a b

@@ -3,7 +3,8 @@ over every function every game compiles (before and after the passes); and a pas
 nothing gives back the very function it was given."""
 import pytest
 from referee.interpreter.compile import ir, lower_functions
-from referee.interpreter.compile.expression_facts import FOLDABLE, NOTHING, facts_of, numbered
+from referee.interpreter.compile.expression_facts import FOLDABLE, NOTHING, facts_of
+from referee.interpreter.compile.generated_names import ComponentColumn
 from referee.interpreter.compile.passes import FUNCTION_PASSES, LISTING_PASSES, run_passes
 from referee.interpreter.engine import load_game
 from tests.golden import ROOT
@@ -29,7 +30,7 @@ def walked(node):
             tables.add("_V")
         elif isinstance(n, (ir.ReadAttribute, ir.Entities)):
             tables.add("_E")
-        elif isinstance(n, ir.ReadColumn) and numbered(n.column, "_A"):
+        elif isinstance(n, ir.ReadColumn) and isinstance(n.column, ComponentColumn):
             tables.add(n.column)
         elif isinstance(n, ir.Cached):
             more.add(n.name)

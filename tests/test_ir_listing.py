@@ -18,10 +18,11 @@ from referee.interpreter.compile.render_python import render_function
 from referee.interpreter.engine import load_game
 
 from tests.golden import ROOT
+from referee.interpreter.compile.generated_names import ComponentColumn, Hoisted, RulesFunction, RulesLocal, Temporary
 
 UNSET = ir.Global("UNSET")
 
-H1, X, NONE = ir.Local("_h1"), ir.Local("x"), ir.Constant(None)
+H1, X, NONE = ir.Local(Hoisted("_h1")), ir.Local("x"), ir.Constant(None)
 
 
 def f(*args):
@@ -47,15 +48,15 @@ def test_listing_nodes_are_written_as_the_listings_write_them():
         ir.Assign("out", ir.EmptyList()),
         ir.ShortIf(ir.Not(fixed), (ir.Return(ir.Results((ir.Local("out"), ir.Local("exact")))),)),
         ir.ChargeWork(ir.Arithmetic("*", ir.Call("len", (fixed,)), ir.Constant(6)), "_span1"),
-        ir.ForEach("L_a", ir.ChargedDomain(f(), ir.Arithmetic("+", ir.Constant(3), ir.Constant(4)), "_span2"),
-                   (ir.ShortIf(ir.Not(ir.Grouped(ir.Call("g", (ir.Local("L_a"),)))),
+        ir.ForEach(RulesLocal("L_a"), ir.ChargedDomain(f(), ir.Arithmetic("+", ir.Constant(3), ir.Constant(4)), "_span2"),
+                   (ir.ShortIf(ir.Not(ir.Grouped(ir.Call("g", (ir.Local(RulesLocal("L_a")),)))),
                                (ir.Assign("on0", ir.Constant(False)), ir.Break())),
-                    ir.Append("out", ir.Arguments((ir.Local("L_a"),))),
-                    ir.AddToSet("seen", ir.Item(ir.Global("_A4"), ir.Local("L_a"))))),
+                    ir.Append("out", ir.Arguments((ir.Local(RulesLocal("L_a")),))),
+                    ir.AddToSet("seen", ir.Item(ir.Global(ComponentColumn("_A4")), ir.Local(RulesLocal("L_a")))))),
         ir.Assign("out", ir.SingleMoves(fixed)),
-        ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.LabelSet("_A5", fixed),)), ir.Call("len", (fixed,))),
+        ir.ShortIf(ir.Compare("!=", ir.Call("len", (ir.LabelSet(ComponentColumn("_A5"), fixed),)), ir.Call("len", (fixed,))),
                    (ir.Assign("exact", ir.Constant(False)),)),
-        ir.Assign("_h2", ir.TopOfZone(ir.Local("_h1"))),
+        ir.Assign(Hoisted("_h2"), ir.TopOfZone(ir.Local(Hoisted("_h1")))),
         ir.Return(ir.ByAction((ir.Constant(0), ir.Constant(3)), (ir.Local("a"), ir.Conditional(
             ir.Local("alike1"), ir.Local("b"), ir.Constant(None)))))) == "\n".join([
         "    out = []",
@@ -73,7 +74,7 @@ def test_listing_nodes_are_written_as_the_listings_write_them():
 
 
 def test_a_cached_call_is_written_where_it_is_first_asked_for():
-    cached = ir.Cached("_h3", ir.Call("fn_f", (ir.TheState(), ir.Local("L_a"))))
+    cached = ir.Cached(Hoisted("_h3"), ir.Call(RulesFunction.of("f"), (ir.TheState(), ir.Local(RulesLocal("L_a")))))
     assert lines(ir.If(ir.Call("g", (cached, ir.Constant(1))), (ir.Continue(),))) == \
         "    if g((_h3 if _h3 is not UNSET else (_h3 := fn_f(s, L_a))), 1):\n        continue"
 
@@ -81,17 +82,17 @@ def test_a_cached_call_is_written_where_it_is_first_asked_for():
 def test_calls_made_on_first_use_become_cached_and_nothing_else_does():
     class Context:
         # (codegen's values read once, as IR: fn_f(s) and _Z.get(k, EMPTY))
-        hoist = {ir.Call("fn_f", (ir.TheState(),)): "_h1", ir.ReadZone(ir.Local("k"), empty=True): "_h2"}
-        lazy = {"_h1"}
-    use = ir.FirstUse("_h1", ir.Call("fn_f", (ir.TheState(),)))
-    other = ir.FirstUse("_t3", ir.Call("g", ()))
+        hoist = {ir.Call(RulesFunction.of("f"), (ir.TheState(),)): Hoisted("_h1"), ir.ReadZone(ir.Local("k"), empty=True): Hoisted("_h2")}
+        lazy = {Hoisted("_h1")}
+    use = ir.FirstUse(Hoisted("_h1"), ir.Call(RulesFunction.of("f"), (ir.TheState(),)))
+    other = ir.FirstUse(Temporary("_t3"), ir.Call("g", ()))
     function = ir.Function("legal_x", ("s",), (
-        ir.If(ir.BoolOp("and", (ir.Call("a", (use,)), ir.Call("b", (use, ir.Local("_h2"), other)))), (ir.Break(),)),
-        ir.Assign("_h2", ir.ReadZone(ir.Local("k"), empty=True))))
+        ir.If(ir.BoolOp("and", (ir.Call("a", (use,)), ir.Call("b", (use, ir.Local(Hoisted("_h2")), other)))), (ir.Break(),)),
+        ir.Assign(Hoisted("_h2"), ir.ReadZone(ir.Local("k"), empty=True))))
     cut = with_cached_reads(function, Context)
     test = cut.body[0].test
-    cached = ir.Cached("_h1", ir.Call("fn_f", (ir.TheState(),)))
-    assert test.operands[0].args == (cached,) and test.operands[1].args == (cached, ir.Local("_h2"), other)
+    cached = ir.Cached(Hoisted("_h1"), ir.Call(RulesFunction.of("f"), (ir.TheState(),)))
+    assert test.operands[0].args == (cached,) and test.operands[1].args == (cached, ir.Local(Hoisted("_h2")), other)
     assert cut.body[1] is function.body[1]
     assert render_function(cut, comments=False).lines == render_function(function, comments=False).lines
 
@@ -137,21 +138,21 @@ def test_a_block_gives_each_statement_the_span_current_when_added_and_refuses_wh
 # ---- inline_single_lazy -------------------------------------------------------------------------
 
 def lazy_test(name="_h1"):
-    return ir.Not(ir.Grouped(ir.Cached(name, ir.Call("fn_f", (ir.TheState(),)))))
+    return ir.Not(ir.Grouped(ir.Cached(name, ir.Call(RulesFunction.of("f"), (ir.TheState(),)))))
 
 
 def test_a_call_asked_for_once_on_the_line_of_its_block_is_made_there():
-    once = (ir.Assign("_h1", UNSET), ir.ShortIf(lazy_test(), (ir.Continue(),)), call("a"))
+    once = (ir.Assign(Hoisted("_h1"), UNSET), ir.ShortIf(lazy_test(), (ir.Continue(),)), call("a"))
     assert lines(*once, passes=[inline_single_lazy]) == "    if not (fn_f(s)): continue\n    a()"
     assert inline_single_lazy(ir.Function("f", ("s",), ())) == ir.Function("f", ("s",), ())
 
 
 def test_a_call_asked_for_twice_deeper_or_in_a_comprehension_stays_cached():
-    twice = (ir.Assign("_h1", UNSET), ir.ShortIf(lazy_test(), (ir.Continue(),)),
+    twice = (ir.Assign(Hoisted("_h1"), UNSET), ir.ShortIf(lazy_test(), (ir.Continue(),)),
              ir.ShortIf(lazy_test(), (ir.Break(),)))
-    deeper = (ir.Assign("_h1", UNSET), ir.ForEach("v", ir.Local("xs"), (ir.ShortIf(lazy_test(), (ir.Continue(),)),)))
-    header = (ir.Assign("_h1", UNSET), ir.ForEach("v", lazy_test(), (call("a"),)))
-    comprehension = (ir.Assign("_h1", UNSET), ir.ShortIf(ir.Call("any", (ir.Comprehension(lazy_test(), ("v",), ir.Local("xs")),)),
+    deeper = (ir.Assign(Hoisted("_h1"), UNSET), ir.ForEach("v", ir.Local("xs"), (ir.ShortIf(lazy_test(), (ir.Continue(),)),)))
+    header = (ir.Assign(Hoisted("_h1"), UNSET), ir.ForEach("v", lazy_test(), (call("a"),)))
+    comprehension = (ir.Assign(Hoisted("_h1"), UNSET), ir.ShortIf(ir.Call("any", (ir.Comprehension(lazy_test(), ("v",), ir.Local("xs")),)),
                                                          (ir.Break(),)))
     for kept in (twice, deeper, header, comprehension):
         assert lines(*kept, passes=[inline_single_lazy]) == lines(*kept)
@@ -159,20 +160,20 @@ def test_a_call_asked_for_twice_deeper_or_in_a_comprehension_stays_cached():
 
 # ---- split_on_empty_zone ------------------------------------------------------------------------
 
-TOP = ir.Assign("_h2", ir.TopOfZone(ir.Local("_h1")))
-IS_NONE = ir.Compare("is", ir.Local("_h2"), ir.Constant(None))
+TOP = ir.Assign(Hoisted("_h2"), ir.TopOfZone(ir.Local(Hoisted("_h1"))))
+IS_NONE = ir.Compare("is", ir.Local(Hoisted("_h2")), ir.Constant(None))
 
 
 def test_an_empty_zone_is_tested_once_and_its_top_read_where_there_is_one():
-    plain = (TOP, ir.If(IS_NONE, (call("a", ir.Local("_h1")),), (call("b", ir.Local("_h2")),)), call("c"))
+    plain = (TOP, ir.If(IS_NONE, (call("a", ir.Local(Hoisted("_h1"))),), (call("b", ir.Local(Hoisted("_h2"))),)), call("c"))
     assert lines(*plain, passes=[split_on_empty_zone]) == "\n".join([
         "    if not _h1:", "        a(_h1)", "    else:", "        _h2 = _h1[-1]", "        b(_h2)", "    c()"])
 
 
 def test_a_top_read_that_a_branch_or_what_follows_still_needs_stays():
-    needed_when_empty = (TOP, ir.If(IS_NONE, (call("a", ir.Local("_h2")),), (call("b", ir.Local("_h2")),)))
-    needed_after = (TOP, ir.If(IS_NONE, (call("a"),), (call("b", ir.Local("_h2")),)), call("c", ir.Local("_h2")))
-    read_by_host = (TOP, ir.If(IS_NONE, (call("a"),), (call("b"),)), ir.ShortIf(ir.Call("f", (ir.Local("_h2"),)), (ir.Break(),)))
+    needed_when_empty = (TOP, ir.If(IS_NONE, (call("a", ir.Local(Hoisted("_h2"))),), (call("b", ir.Local(Hoisted("_h2"))),)))
+    needed_after = (TOP, ir.If(IS_NONE, (call("a"),), (call("b", ir.Local(Hoisted("_h2"))),)), call("c", ir.Local(Hoisted("_h2"))))
+    read_by_host = (TOP, ir.If(IS_NONE, (call("a"),), (call("b"),)), ir.ShortIf(ir.Call("f", (ir.Local(Hoisted("_h2")),)), (ir.Break(),)))
     no_else = (TOP, ir.If(IS_NONE, (call("a"),)), call("c"))
     for kept in (needed_when_empty, needed_after, read_by_host, no_else):
         assert lines(*kept, passes=[split_on_empty_zone]) == lines(*kept)
@@ -194,19 +195,19 @@ def described(test, known):
 
 
 def test_the_tests_a_none_split_folds_say_which_compare_with_a_constant():
-    fire, house = ir.ReadColumn("_A0", X), ir.ReadColumn("_A0", X)
-    outer = described(condition(fire, "fire", negated=True), {"_h1": False})
-    assert (outer.subject, outer.constant, outer.negated, outer.whole) == (("_A0", "x"), "fire", True, True)
-    inner = described(condition(house, "house", more=(ir.Grouped(ir.Compare("!=", ir.ReadColumn("_A1", X), X)),)),
-                      {"_h1": False})
-    assert (inner.subject, inner.constant, inner.negated, inner.whole) == (("_A0", "x"), "house", False, False)
-    assert folded_test(condition(fire, "fire", negated=True), {"_h1": True}) is True
+    fire, house = ir.ReadColumn(ComponentColumn("_A0"), X), ir.ReadColumn(ComponentColumn("_A0"), X)
+    outer = described(condition(fire, "fire", negated=True), {Hoisted("_h1"): False})
+    assert (outer.subject, outer.constant, outer.negated, outer.whole) == ((ComponentColumn("_A0"), "x"), "fire", True, True)
+    inner = described(condition(house, "house", more=(ir.Grouped(ir.Compare("!=", ir.ReadColumn(ComponentColumn("_A1"), X), X)),)),
+                      {Hoisted("_h1"): False})
+    assert (inner.subject, inner.constant, inner.negated, inner.whole) == ((ComponentColumn("_A0"), "x"), "house", False, False)
+    assert folded_test(condition(fire, "fire", negated=True), {Hoisted("_h1"): True}) is True
     assert folded_test(ir.Grouped(ir.BoolOp("and", (ir.Grouped(ir.Compare("is not", H1, NONE)), f(H1)))),
-                       {"_h1": True}) is False
-    assert folded_test(f(ir.Local("_h2")), {"_h1": True}) == f(ir.Local("_h2"))     # nothing known there: as it was
-    assert not isinstance(folded_test(condition(f(H1), "a"), {"_h1": False}), ir.HostTest)
-    assert folded(ir.BoolOp("and", (ir.Not(ir.Not(H1)), X)), {"_h2": True, ("truthy", "_h1"): False}) is False
-    assert folded(ir.BoolOp("or", (H1, X)), {("truthy", "_h1"): True}) is True
+                       {Hoisted("_h1"): True}) is False
+    assert folded_test(f(ir.Local(Hoisted("_h2"))), {Hoisted("_h1"): True}) == f(ir.Local(Hoisted("_h2")))     # nothing known there: as it was
+    assert not isinstance(folded_test(condition(f(H1), "a"), {Hoisted("_h1"): False}), ir.HostTest)
+    assert folded(ir.BoolOp("and", (ir.Not(ir.Not(H1)), X)), {Hoisted("_h2"): True, ("truthy", Hoisted("_h1")): False}) is False
+    assert folded(ir.BoolOp("or", (H1, X)), {("truthy", Hoisted("_h1")): True}) is True
 
 
 def test_a_subject_is_a_key_of_names_and_numbers_not_text():
@@ -214,14 +215,16 @@ def test_a_subject_is_a_key_of_names_and_numbers_not_text():
     table is one key; spans play no part; an item by anything but a name or a number has none."""
     t = ir.Local("t", Span("g.rules", 1, 1, 1, 2))
     assert subject_key(ir.Item(ir.Item(t, X), ir.Constant(0))) == ("t", "x", 0)
-    assert subject_key(ir.ReadColumn("_A0", X)) == subject_key(ir.Item(ir.Global("_A0"), ir.Local("x"))) == ("_A0", "x")
+    assert subject_key(ir.ReadColumn(ComponentColumn("_A0"), X)) == subject_key(ir.Item(ir.Global(ComponentColumn("_A0")), ir.Local("x"))) == (ComponentColumn("_A0"), "x")
     assert subject_key(ir.Item(t, ir.Constant("x"))) is None
     assert subject_key(ir.Item(t, ir.Call("f", ()))) is None and subject_key(ir.Call("f", ())) is None
 
 
 def implied(outer_constant="fire", inner_constant="house", inner_subject="_A0", more=()):
-    outer = described(condition(ir.ReadColumn("_A0", X), outer_constant, negated=True), {"_h1": False})
-    inner = described(condition(ir.ReadColumn(inner_subject, X), inner_constant, more=(ir.Local("y"),)), {"_h1": False})
+    outer = described(condition(ir.ReadColumn(ComponentColumn("_A0"), X), outer_constant, negated=True),
+                      {Hoisted("_h1"): False})
+    inner = described(condition(ir.ReadColumn(inner_subject, X), inner_constant, more=(ir.Local("y"),)),
+                      {Hoisted("_h1"): False})
     return (ir.If(outer, (ir.If(inner, (call("z"),)), *more)),)
 
 
@@ -230,7 +233,7 @@ def test_an_outer_test_that_the_inner_one_implies_goes():
 
 
 def test_an_outer_test_with_more_in_it_or_not_implied_stays():
-    for kept in (implied(more=(call("w"),)), implied(inner_constant="fire"), implied(inner_subject="_A1")):
+    for kept in (implied(more=(call("w"),)), implied(inner_constant="fire"), implied(inner_subject=ComponentColumn("_A1"))):
         assert lines(*kept, passes=[drop_implied_tests]) == lines(*kept)
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from referee.dsl.parser import parse_expression
-from referee.dsl.types import INT, ListOf, OptionalOf, element_of, element_type, strip_optional, type_of
+from referee.dsl.types import INT, ListOf, OptionalOf, element_type, type_of
 from referee.interpreter.compile import ir
 from referee.interpreter.compile.lower_functions import prologue
 from referee.interpreter.compile.lower_naming import gaps_closed, identifier, or_empty
@@ -16,6 +16,7 @@ from referee.interpreter.engine.labels import closed_gaps
 from referee.interpreter.runtime.values import EMPTY_VALUE
 
 from tests.golden import ROOT
+from tests.type_texts import element_of, strip_optional
 
 A0, A1 = ir.Local("a0"), ir.Local("a1")
 

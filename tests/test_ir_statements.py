@@ -11,6 +11,7 @@ from referee.interpreter.compile.render_python import expression, render_functio
 from referee.interpreter.engine import load_game
 
 from tests.golden import ROOT
+from referee.interpreter.compile.generated_names import ComponentColumn
 
 HERE = Span("games/x.rules", 12, 3, 12, 9)
 INNER = Span("games/x.rules", 12, 20, 12, 30)
@@ -90,7 +91,7 @@ def test_an_expression_over_lines_is_one_line_per_piece_with_its_span():
 
 
 def test_a_functions_tables_are_bound_from_what_its_ir_reads():
-    columns = ir.Arithmetic("+", ir.ReadColumn("_A10", X), ir.ReadColumn("_A3", Y))
+    columns = ir.Arithmetic("+", ir.ReadColumn(ComponentColumn("_A10"), X), ir.ReadColumn(ComponentColumn("_A3"), Y))
     body = (ir.Return(ir.Arithmetic("+", columns, ir.Call("len", (ir.ReadZone(ir.Key("deck")),)))),
             ir.WriteVar(ir.Key("n"), ir.Constant(1)))
     columns = {"_A10": 10, "_A3": 3, "_A0": 0}     # (the game's: Game.column_locals)

@@ -389,3 +389,82 @@ def test_a_component_exchanged_in_a_twin_is_exchanged_in_the_sealed_moves_too(wr
         assert twin.loc[coin] == ("purse", 1)                   # still a coin of P1's purse
         assert twin.history[-1] == f"put {twin.entities[coin]['__label__']}"
     assert verify(game, games=12, leaks="flows").failures == []
+
+
+FLIP_BACK = """
+game "Flip back" { players 2 }
+enum Face { heads, tails }
+component Coin { face: Face } label "coin"
+zone hand[Player]: pile of Coin owner
+zone table: row of Coin public
+var score[Player]: int = 0
+var shown: int = 0
+setup {
+  for p in players {
+    create 1 Coin { face: heads } in hand[p]
+    create 1 Coin { face: tails } in hand[p]
+    shuffle hand[p]
+  }
+}
+action show "show" {
+  let x = top(hand[current])
+  SHOW
+  if x.face == heads { score[current] += 1 }
+  shown += 1
+}
+flow { turns from 1 until shown >= 6 { play show } }
+"""
+
+
+def test_a_coin_shown_and_taken_back_in_one_move_carries_no_flow(write_rules):
+    """verify --flows follows a move on in twins where two coins the seat cannot tell apart are
+    exchanged: a coin turned face up on the table, then taken back into the hand by the same
+    move, was seen, so what the move goes on to do with it may differ between the twins."""
+    shown = FLIP_BACK.replace("SHOW", "move x to table\n  move x under hand[current]")
+    game, diagnostics, _ = load_game(str(write_rules(shown)))
+    assert diagnostics == []
+    report = verify(game, games=30, leaks="flows")
+    assert report.finished == 30 and report.failures == []
+
+
+def test_a_hidden_coin_copied_into_a_public_score_is_a_flow(write_rules):
+    game, diagnostics, _ = load_game(str(write_rules(FLIP_BACK.replace("SHOW", ""))))
+    assert diagnostics == []
+    assert verify(game, games=30).failures == []       # found only by following the move on
+    failures = verify(game, games=30, leaks="flows").failures
+    assert failures and failures[0].kind == "leak" and "then 'show' played" in failures[0].message
+
+
+KEEPING = """
+game "Keeping" { players 3 }
+component Card { rank: int } label "card {rank}"
+zone deck: pile of Card hidden
+zone offered[Player]: row of Card owner
+zone kept[Player]: row of Card owner
+var done: int = 0
+setup {
+  for r in 1..9 { create 1 Card { rank: r } in deck }
+  shuffle deck
+  for p in players { deal 3 from deck to offered[p] }
+}
+action keep(chosen in subsets(offered[current]) where size(chosen) >= 1) "keep {chosen}"PUBLIC {
+  move all of chosen to kept[current]
+  move all of offered[current] to deck
+  done += 1
+}
+flow { turns from 1 until done >= 3 { play keep } }
+"""
+
+
+def test_a_move_whose_list_argument_names_hidden_cards_is_a_leak(write_rules):
+    """A move that takes a subset of a hidden hand shows the cards it names: the others learn
+    which cards were kept unless the action has a public text."""
+    game, diagnostics, _ = load_game(str(write_rules(KEEPING.replace("PUBLIC", ""))))
+    assert diagnostics == []
+    failures = verify(game, games=20).failures
+    assert failures and "'s moves seen depend on what P" in failures[0].message
+    assert "give the action a public text" in failures[0].message
+    again = replay_names(game, failures[0].seed, failures[0].moves, leaks=leak_seats(failures[0]))
+    assert again is not None and again.key() == failures[0].key()
+    game, diagnostics, _ = load_game(str(write_rules(KEEPING.replace("PUBLIC", ' public "keeps some cards"'))))
+    assert diagnostics == [] and verify(game, games=20).failures == []

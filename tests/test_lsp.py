@@ -533,7 +533,8 @@ def asking(uri, line, column, **more):
 @pytest.fixture
 def editor():
     """A server started as an editor starts it, initialized; shut down and exited after the test
-    (its log without a traceback), all within 10 seconds."""
+    (its log without a traceback), all within a minute: a guard against a server that hangs, not
+    a measure of speed (the machine may be loaded)."""
     started = time.monotonic()
     editor = Editor()
     try:
@@ -557,7 +558,7 @@ def editor():
         if editor.process.poll() is None:
             editor.process.kill()
         editor.process.wait()
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60
 
 
 @pytest.mark.slow

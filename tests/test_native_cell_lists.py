@@ -6,32 +6,21 @@ is compiled once per run at most (Numba's cache keeps it between runs)."""
 import pytest
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-from referee.interpreter.native.kernel import load_kernel  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+from tests.native_support import kernel_of, natively  # noqa: E402
 
 CELL_LISTS = "tests/native/cell-lists.rules"
 
 
 @pytest.fixture(scope="module")
 def cell_lists():
-    game, diagnostics, _ = load_game(CELL_LISTS, players=2)
-    assert game is not None, diagnostics
-    return load_kernel(game)
+    return kernel_of(CELL_LISTS, 2)
 
 
 def test_lists_of_cells_play_the_python_games(cell_lists):
-    seeds = range(1, 41)
-    handed = []
-
-    def in_python(seed):
-        handed.append(seed)
-        return simulate_game(cell_lists.game, seed, 10_000)
-    native = cell_lists.records(seeds, 10_000, in_python)
-    python = [simulate_game(cell_lists.game, seed, 10_000) for seed in seeds]
-    assert native == python and handed == []
+    python = natively(cell_lists, range(1, 41))
     assert len({tuple(r["scores"]) for r in python}) > 5         # (games that differ)
 
 

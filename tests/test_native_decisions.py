@@ -3,30 +3,22 @@ drawn as the Python engine's RandomBot draws them, each a move (counted, stopped
 analyze's trail as "(choice)"), and what they need besides: a list of cards as a move's argument
 (`subsets`), who saw what (`reveal`: a choice among identical cards is asked unless every seat
 sees them), `pick` of a zone, `index`, list params and `players` as a list.
-tests/native/decisions.rules, tests/native/respond.rules, Skull and Dominion play the Python
-games, move for move. Six kernels are compiled here at most once per run (Numba's cache keeps
-them between runs)."""
+tests/native/decisions.rules, tests/native/respond.rules, tests/interactive/ambush.rules (`respond
+every`), Skull and Dominion play the Python games, move for move. Seven kernels are compiled here
+at most once per run (Numba's cache keeps them between runs)."""
 import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+from tests.native_support import compiled, game_of, kernel_of, natively, same_games  # noqa: E402
 
 DECISIONS = "tests/native/decisions.rules"
-
-
-def kernel_of(path, players):
-    game, diagnostics, _ = load_game(path, players=players)
-    assert game is not None, diagnostics
-    return load_kernel(game)
 
 
 @pytest.fixture(scope="module")
@@ -40,24 +32,14 @@ def game_with_decisions(request):
     return kernel_of(f"games/{name}.rules", players)
 
 
-def in_python(kernel, max_moves, details=False):
-    return lambda seed: simulate_game(kernel.game, seed, max_moves, details=details)
-
-
 def test_decisions_play_the_python_games(decisions):
-    seeds = range(1, 61)
-    native = decisions.records(seeds, 10_000, in_python(decisions, 10_000))
-    assert native == [simulate_game(decisions.game, seed, 10_000) for seed in seeds]
-    assert np.count_nonzero(decisions.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+    natively(decisions, range(1, 61))
 
 
 def test_each_decision_is_a_move_of_its_chooser(decisions):
     """The branching of every move, decisions included, and each seat's moves by action, where
     a decision inside a step is "(choice)": analyze's details, as the engine gives them."""
-    seeds = range(1, 21)
-    native = [decisions.detailed(seed, 10_000, in_python(decisions, 10_000, True)) for seed in seeds]
-    python = [simulate_game(decisions.game, seed, 10_000, details=True) for seed in seeds]
-    assert native == python
+    python = same_games(decisions, range(1, 21), details=True).records
     assert all("(choice)" in per_seat for record in python for per_seat in record["actions"].values())
 
 
@@ -66,21 +48,23 @@ def test_each_decision_is_a_move_of_its_chooser(decisions):
 def test_a_game_stopped_inside_a_step_is_the_python_game(decisions, seeds, max_moves):
     """max_moves reached at a decision inside a move's effect stops the game there, as Python's
     simulate stops before asking it."""
-    assert decisions.records(seeds, max_moves, in_python(decisions, max_moves)) == \
-        [simulate_game(decisions.game, seed, max_moves) for seed in seeds]
+    same_games(decisions, seeds, max_moves)
 
 
 def test_response_windows_play_the_python_games():
     """tests/native/respond.rules: windows nested in a response's effect, the `else` when nobody
     responded, players with no legal response passed over."""
     kernel = kernel_of("tests/native/respond.rules", 3)
-    seeds = range(1, 41)
-    native = kernel.records(seeds, 10_000, in_python(kernel, 10_000))
-    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
-    assert np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
-    for seed in seeds[:10]:
-        assert kernel.detailed(seed, 10_000, in_python(kernel, 10_000, True)) == \
-            simulate_game(kernel.game, seed, 10_000, details=True)
+    natively(kernel, range(1, 41))
+    same_games(kernel, range(1, 11), details=True)
+
+
+def test_a_window_that_asks_everyone_plays_the_python_games():
+    """tests/interactive/ambush.rules: `respond every` asks a victim without a guard too, who
+    may only skip (a draw among one option, as the RandomBot draws it)."""
+    kernel = kernel_of("tests/interactive/ambush.rules", 3)
+    natively(kernel, range(1, 41))
+    same_games(kernel, range(1, 11), details=True)
 
 
 def test_search_bots_playouts_with_decisions_are_the_python_playouts():
@@ -89,8 +73,8 @@ def test_search_bots_playouts_with_decisions_are_the_python_playouts():
     (max_moves reached inside a step too)."""
     from referee.interpreter.native.rollouts import rollouts_of
     from referee.interpreter.play.bots import RandomBot, playout
-    game, _, _ = load_game("tests/native/respond.rules", players=3)
-    rollouts = rollouts_of(game)
+    game = game_of("tests/native/respond.rules", 3)
+    rollouts = compiled(rollouts_of(game))
     played = 0
     for seed in range(20):
         s, bot = game.new_initial_state(seed), RandomBot(seed)
@@ -109,11 +93,7 @@ def test_search_bots_playouts_with_decisions_are_the_python_playouts():
 
 
 def test_skull_and_dominion_play_the_python_games(game_with_decisions):
-    kernel = game_with_decisions
-    seeds = range(1, 16)
-    native = kernel.records(seeds, 10_000, in_python(kernel, 10_000))
-    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
-    assert np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON) == 0
+    natively(game_with_decisions, range(1, 16))
 
 
 RECURSIVE = '''game "Again and again" {

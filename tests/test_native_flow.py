@@ -9,56 +9,40 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
+from referee.interpreter.native.kernel import TO_PYTHON  # noqa: E402
 from referee.interpreter.native.recursion import DEPTHS, recursive_groups  # noqa: E402
 from referee.interpreter.native.recursion_heads import RecursionHeadsSource  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+from referee.interpreter.native.kernel import load_kernel  # noqa: E402
+from tests.native_support import compiled, kernel_of, natively, same_games  # noqa: E402
 
 CONSTRUCTS = "tests/native/flow-constructs.rules"
 
 
-def records_of(kernel, seeds, max_moves=10_000):
-    """(native records, Python records, the seeds the kernel handed to Python)."""
-    handed = []
-
-    def in_python(seed):
-        handed.append(seed)
-        return simulate_game(kernel.game, seed, max_moves)
-    native = kernel.records(seeds, max_moves, in_python)
-    return native, [simulate_game(kernel.game, seed, max_moves) for seed in seeds], handed
-
-
 @pytest.fixture(scope="module")
 def backgammon_cube():
-    game, _, _ = load_game("games/backgammon.rules", options=["cube"], players=2)
-    return load_kernel(game)
+    return kernel_of("games/backgammon.rules", 2, ["cube"])
 
 
 @pytest.fixture(scope="module")
 def constructs():
-    game, diagnostics, _ = load_game(CONSTRUCTS, players=3, options=["bonus"])
-    assert game is not None, diagnostics
-    return load_kernel(game)
+    return kernel_of(CONSTRUCTS, 3, ["bonus"])
 
 
 def test_backgammon_with_the_cube_plays_the_python_games(backgammon_cube):
-    native, python, handed = records_of(backgammon_cube, range(1, 31))
-    assert native == python and handed == []
+    python = natively(backgammon_cube, range(1, 31))
     assert {r["returns"][0] for r in python} - {1.0, -1.0}         # (a double taken, or a gammon)
 
 
 @pytest.fixture(scope="module")
 def goofspiel():
-    game, _, _ = load_game("games/goofspiel.rules", players=3, options=["descending"], params={"n": 6})
-    return load_kernel(game)
+    return kernel_of("games/goofspiel.rules", 3, ["descending"], {"n": 6})
 
 
 def test_simultaneous_steps_and_real_returns_play_the_python_games(goofspiel):
-    native, python, handed = records_of(goofspiel, range(1, 61))
-    assert native == python and handed == []
+    python = natively(goofspiel, range(1, 61))
     assert {r["returns"][0] for r in python} >= {0.5, -0.5}           # (ties: shared wins)
 
 
@@ -76,20 +60,17 @@ def test_analyze_counts_the_sealed_moves_as_python_does(capsys, goofspiel):
 
 
 def test_every_construct_plays_the_python_games(constructs):
-    native, python, handed = records_of(constructs, range(1, 61))
-    assert native == python and handed == []
+    python = natively(constructs, range(1, 61))
     assert all(r["finished"] for r in python) and {tuple(r["winners"]) for r in python} >= {(1,), (2,), (3,)}
 
 
 def test_a_game_stopped_at_max_moves_is_the_same_unfinished_game(constructs):
-    native, python, _ = records_of(constructs, range(5), max_moves=7)
-    assert native == python and not any(r["finished"] for r in native)
+    python = same_games(constructs, range(5), max_moves=7).records
+    assert not any(r["finished"] for r in python)
 
 
 def test_a_recursion_deeper_than_the_copies_were_plays_natively():
-    game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
-    native, python, handed = records_of(load_kernel(game), range(1, 6))
-    assert native == python and handed == []
+    natively(kernel_of(CONSTRUCTS, 3, ["bonus"], {"lookahead": DEPTHS + 2}), range(1, 6))
 
 
 def test_a_recursion_that_never_ends_plays_in_python_and_gives_its_error(tmp_path):
@@ -101,9 +82,9 @@ def test_a_recursion_that_never_ends_plays_in_python_and_gives_its_error(tmp_pat
     assert game is not None, diagnostics
     source = render(game)
     assert "def rec_deeper(S, cur, L_k):" in source and ">= 100:\n        S[ERROR] = 1" in source
-    native, python, handed = records_of(load_kernel(game), range(2), max_moves=5)
-    assert native == python and handed == [0, 1]
-    assert all("recursion" in r["error"] for r in python), python[0]["error"]
+    played = same_games(compiled(load_kernel(game)), range(2), max_moves=5)
+    assert played.handed == [0, 1]
+    assert all("recursion" in r["error"] for r in played.records), played.records[0]["error"]
 
 
 def test_by_copies_a_recursion_deeper_than_the_copies_plays_in_python(monkeypatch):
@@ -112,26 +93,23 @@ def test_by_copies_a_recursion_deeper_than_the_copies_plays_in_python(monkeypatc
         return {}
     monkeypatch.setattr(RecursionHeadsSource, "native_groups", no_heads)
     game, _, _ = load_game(CONSTRUCTS, players=3, options=["bonus"], params={"lookahead": DEPTHS + 2})
-    kernel = load_kernel(game)
+    kernel = compiled(load_kernel(game))        # (its own kernel: not the one kernel_of shares)
     status, *_ = kernel.play(range(1, 6), 10_000)
     assert list(status) == [TO_PYTHON] * 5
-    native, python, handed = records_of(kernel, range(1, 6))
-    assert native == python and handed == list(range(1, 6))
+    assert same_games(kernel, range(1, 6)).handed == list(range(1, 6))
 
 
 def test_a_flow_that_runs_on_stops_natively_where_it_stops_in_python():
-    game, _, _ = load_game(CONSTRUCTS, players=2, params={"spin": 150_000})
-    kernel = load_kernel(game)
-    native, python, handed = records_of(kernel, range(3))
-    assert native == python and handed == [0, 1, 2]
+    kernel = kernel_of(CONSTRUCTS, 2, params={"spin": 150_000})
+    python, handed = same_games(kernel, range(3))
+    assert handed == [0, 1, 2]
     assert all("ran on" in r["error"] or "runs on" in r["error"] for r in python), python[0]["error"]
 
 
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=6), st.integers(1, 40))
 def test_any_seeds_and_move_limit_give_the_python_records(constructs, seeds, max_moves):
-    native, python, _ = records_of(constructs, seeds, max_moves)
-    assert native == python
+    same_games(constructs, seeds, max_moves)
 
 
 # ---- what is rendered, what is refused -----------------------------------------------------

@@ -1,56 +1,44 @@
 """Hex maps in native playouts (issue 24): a hex map's cells as ids with attribute columns (a
 number or none, an enum member), its steps and neighbours as tables, and the graph functions
-over them (neighbors, adjacent, surrounding, distance, largest_group, reachable, bordering)
-give the engine's answers, and tests/native/hexes.rules (with components made after the cells, an
-attribute of none and `play optional`) plays the Python games move for move. One kernel is
-compiled here (Numba's cache keeps it between runs)."""
+over them (neighbors, adjacent, surrounding, distance, largest_group, reachable, bordering,
+between) give the engine's answers, and tests/native/hexes.rules (with components made after
+the cells, an attribute of none and `play optional`) plays the Python games move for move. One
+kernel is compiled here (Numba's cache keeps it between runs)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.interpreter.engine import load_game
-from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.interpreter.native.board_tables import BoardTables  # noqa: E402
-from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
+from tests.native_support import cached_on_disk, game_of, kernel_of, same_games  # noqa: E402
 
 HEXES = "tests/native/hexes.rules"
 CELLS = 23          # the hexes of tests/native/hexes.rules
 
 
-def kernel_of(path, players):
-    game, diagnostics, _ = load_game(path, players=players)
-    assert game is not None, diagnostics
-    return load_kernel(game)
-
-
-def handed_back(kernel, seeds) -> int:
-    """How many of these games the kernel hands to Python, once its records are checked to be
-    Python's (and to have more than one set of winners)."""
-    native = kernel.records(seeds, 10_000, lambda seed: simulate_game(kernel.game, seed, 10_000))
-    assert native == [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
-    assert len({tuple(r["winners"]) for r in native}) > 1
-    return int(np.count_nonzero(kernel.play(list(seeds), 10_000)[0] == TO_PYTHON))
+GRAPH_FUNCTIONS = ("cell_largest_group", "cells_reachable", "cells_bordering", "cell_neighbours", "surrounding_of",
+                   "cells_adjacent", "cell_distance")
 
 
 @pytest.fixture(scope="module")
 def hexes():
-    return kernel_of(HEXES, 3)
+    kernel = kernel_of(HEXES, 3)
+    cached_on_disk(kernel, *GRAPH_FUNCTIONS)     # (called below from Python: compiled once, not per run)
+    return kernel
 
 
 def test_the_hex_game_plays_the_python_games(hexes):
-    assert handed_back(hexes, range(1, 61)) < 6        # (dead ends only: the engine's error)
+    played = same_games(hexes, range(1, 61))
+    assert len({tuple(r["winners"]) for r in played.records}) > 1
+    assert len(played.handed) < 6        # (dead ends only: the engine's error)
 
 
 def test_the_optional_plays_skip_as_the_engine_does(hexes):
     """`play optional`: the move skip listed last (the branching counts it), played as Python's."""
-    def in_python(seed):
-        return simulate_game(hexes.game, seed, 10_000, details=True)
-    native = [hexes.detailed(seed, 10_000, in_python) for seed in range(1, 21)]
-    assert native == [in_python(seed) for seed in range(1, 21)]
-    assert any("(skip)" in moves for record in native for moves in record["actions"].values())
+    python = same_games(hexes, range(1, 21), details=True).records
+    assert any("(skip)" in moves for record in python for moves in record["actions"].values())
 
 
 def test_a_hex_maps_tables_are_the_engines_geometry(hexes):
@@ -87,6 +75,20 @@ def test_the_graph_functions_answer_as_the_engine_on_a_hex_map(hexes, starts, th
     assert not S[kernel.ERROR]
 
 
+def test_between_answers_as_the_engine_on_a_hex_map(hexes):
+    """Every pair of hexes (and none): the cells strictly between them on a row or a diagonal,
+    none off a line or across a hole of the map (hexes.rules' map has holes)."""
+    engine, kernel = hexes.game.board_functions, hexes.module
+    rows, cols = kernel.BOARD_ROW, kernel.BOARD_COL
+    lined = 0
+    for a in range(-1, CELLS):
+        for b in range(-1, CELLS):
+            found = list(kernel.hex_between(rows, cols, kernel.BOARD_HEX_UNIT, kernel.BOARD_STEP, a, b))
+            assert found == engine["between"](None if a < 0 else a, None if b < 0 else b), (a, b)
+            lined += len(found) > 1
+    assert lined > 10
+
+
 def test_the_distance_of_none_is_played_in_python(hexes):
     S = np.zeros(hexes.module.STATE_SIZE, dtype=np.int64)
     hexes.module.cell_distance(S, -1, 3)
@@ -98,7 +100,7 @@ def test_each_test_of_a_listing_is_asked_in_the_loop_of_its_deepest_binder():
     a, so it is asked once per a (as the Python path's listing hoists it); the others per pair."""
     from referee.dsl import ast
     from referee.interpreter.native.listing_source import binder_levels
-    game, _, _ = load_game("games/titicaca.rules", players=3)
+    game = game_of("games/titicaca.rules", 3)
     associate = next(a for a in game.program.of_kind(ast.Action) if a.name == "associate")
     requires = [ast.untag(s)[0].condition for s in associate.body if isinstance(ast.untag(s)[0], ast.Require)]
     per_a, per_pair = binder_levels(associate.binders, requires)

@@ -7,6 +7,8 @@ at most: Numba's cache keeps them between runs."""
 import json
 import random
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -22,6 +24,7 @@ from referee.interpreter.native import bot_random  # noqa: E402
 from referee.interpreter.native.engine_choice import native_kernel  # noqa: E402
 from referee.interpreter.native.kernel import cache_folder, load_kernel  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+from tests.native_support import kernel_of, same_games  # noqa: E402
 
 
 def run(capsys, *argv):
@@ -39,14 +42,12 @@ def without_timing(text: str) -> dict:
 
 @pytest.fixture(scope="module")
 def tic_tac_toe():
-    game, _, _ = load_game("games/tic-tac-toe.rules", players=2)
-    return load_kernel(game)
+    return kernel_of("games/tic-tac-toe.rules", 2)
 
 
 @pytest.fixture(scope="module")
 def liars_dice():
-    game, _, _ = load_game("games/liars-dice.rules", players=2)
-    return load_kernel(game)
+    return kernel_of("games/liars-dice.rules", 2)
 
 
 # ---- the RandomBot's draws --------------------------------------------------------------
@@ -84,26 +85,19 @@ def test_seeds_seeded_side_by_side_draw_what_random_random_draws(seeds, first):
 
 @pytest.mark.parametrize("fixture", ["tic_tac_toe", "liars_dice"])
 def test_native_records_are_the_python_records(fixture, request):
-    kernel = request.getfixturevalue(fixture)
-    seeds = range(1, 61)
-    native = kernel.records(seeds, 10_000, lambda seed: simulate_game(kernel.game, seed, 10_000))
-    python = [simulate_game(kernel.game, seed, 10_000) for seed in seeds]
-    assert native == python
+    python = same_games(request.getfixturevalue(fixture), range(1, 61)).records
     assert any(r["winners"] == [1] for r in python) and any(r["winners"] == [2] for r in python)
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=8), st.integers(1, 12))
 def test_any_seeds_and_move_limit_give_the_python_records(liars_dice, seeds, max_moves):
-    def in_python(seed):
-        return simulate_game(liars_dice.game, seed, max_moves)
-    assert liars_dice.records(seeds, max_moves, in_python) == [in_python(seed) for seed in seeds]
+    same_games(liars_dice, seeds, max_moves)
 
 
 def test_a_game_stopped_at_max_moves_is_unfinished_in_both(tic_tac_toe):
-    python = [simulate_game(tic_tac_toe.game, s, 4) for s in range(5)]
-    native = tic_tac_toe.records(range(5), 4, lambda seed: simulate_game(tic_tac_toe.game, seed, 4))
-    assert native == python and not any(r["finished"] for r in native)
+    python = same_games(tic_tac_toe, range(5), 4).records
+    assert not any(r["finished"] for r in python)
 
 
 def test_simulate_json_is_the_same_with_either_engine(capsys, tic_tac_toe):
@@ -126,6 +120,25 @@ def test_bench_reports_the_compile_apart(capsys, tic_tac_toe):
     result = json.loads(out)
     assert code == 0 and result["engine"] == "native" and result["compile_seconds"] >= 0
     assert result["playouts"] > 0 and 5 <= result["mean_moves_per_game"] <= 9
+    # (the fixture compiled or loaded the kernel already: this process's call is a load)
+    assert result["kernel_from_cache"] is True and result["native_start_seconds"] >= result["compile_seconds"]
+
+
+def test_a_command_imports_numba_without_scipy_linalg():
+    """engine_choice.import_numba keeps numba's BLAS check from importing scipy.linalg (a part of
+    a cached kernel's start), and SciPy stays importable after it (in a new process: this one
+    may have imported numba already)."""
+    child = ("import sys\n"
+             "from referee.interpreter.native.engine_choice import import_numba, NUMBA_IMPORT\n"
+             "import_numba()\n"
+             "import numba.np.arraymath as m\n"
+             "print(m._HAVE_BLAS, 'scipy.linalg' in sys.modules, len(NUMBA_IMPORT))\n"
+             "import importlib.util\n"
+             "if importlib.util.find_spec('scipy') is not None:\n"
+             "    import scipy.linalg\n"
+             "    print(scipy.linalg.__name__)\n")
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True).stdout
+    assert out.split()[:3] == ["False", "False", "1"] and out.split()[3:] in ([], ["scipy.linalg"])
 
 
 # ---- the fallback -----------------------------------------------------------------------

@@ -9,17 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.dsl.types import INT, ListOf, Named, OptionalOf  # noqa: E402
 from referee.interpreter.native.cell_lists_source import is_nested  # noqa: E402
 from referee.interpreter.native import recursion  # noqa: E402
-from referee.interpreter.native.kernel import load_kernel  # noqa: E402
 from referee.interpreter.native.recursion import deeper_calls, depths_of, recursive_groups  # noqa: E402
 from referee.interpreter.native.recursion_heads import RecursionHeadsSource, has_cycle, head_of  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative  # noqa: E402
 from referee.interpreter.native.rules_source import render  # noqa: E402
+from tests.native_support import kernel_of, natively  # noqa: E402
 
 
 def loaded(path, players=2):
@@ -42,21 +41,9 @@ def copies_allowed(copies_forced, monkeypatch):
     monkeypatch.setattr(recursion, "MOST_COPIES", 1000)
 
 
-@pytest.fixture(scope="module")
-def checkers():
-    return load_kernel(loaded("games/checkers.rules"))
-
-
-def test_checkers_plays_the_python_games(checkers):
-    handed = []
-
-    def in_python(seed):
-        handed.append(seed)
-        return simulate_game(checkers.game, seed, 10_000)
-    seeds = range(1, 9)
-    native = checkers.records(seeds, 10_000, in_python)
-    assert native == [simulate_game(checkers.game, seed, 10_000) for seed in seeds] and handed == []
-    assert {r["outcome"] for r in native} == {"win", "draw"}
+def test_checkers_plays_the_python_games():
+    records = natively(kernel_of("games/checkers.rules", 2), range(1, 9))
+    assert {r["outcome"] for r in records} == {"win", "draw"}
 
 
 def test_checkers_jumps_are_one_head_that_calls_itself():

@@ -16,6 +16,7 @@ from referee.interpreter.play.bots import ISMCTSBot, MCTSBot, playout
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from .test_native_kernel import run  # noqa: E402
+from .native_support import compiled  # noqa: E402
 from referee.interpreter.native.engine_choice import native_rollouts  # noqa: E402
 from referee.interpreter.native.rollout_source import RolloutSource  # noqa: E402
 from referee.interpreter.native.rollouts import rollouts_of  # noqa: E402
@@ -71,17 +72,17 @@ def loaded(path, players=2):
 def branches(tmp_path_factory):
     path = tmp_path_factory.mktemp("rules") / "branches.rules"
     path.write_text(BRANCHES)
-    return rollouts_of(loaded(path))
+    return compiled(rollouts_of(loaded(path)))
 
 
 @pytest.fixture(scope="module")
 def tic_tac_toe():
-    return rollouts_of(loaded("games/tic-tac-toe.rules"))
+    return compiled(rollouts_of(loaded("games/tic-tac-toe.rules")))
 
 
 @pytest.fixture(scope="module")
 def liars_dice():
-    return rollouts_of(loaded("games/liars-dice.rules", players=3))
+    return compiled(rollouts_of(loaded("games/liars-dice.rules", players=3)))
 
 
 def walked(game, seed, most):

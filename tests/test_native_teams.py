@@ -14,9 +14,8 @@ from referee.interpreter.play.bots import playout
 from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-from .test_native_flow import records_of  # noqa: E402
+from .native_support import compiled, game_of, kernel_of, natively, same_games  # noqa: E402
 from .test_native_rollouts import walked  # noqa: E402
-from referee.interpreter.native.kernel import load_kernel  # noqa: E402
 from referee.interpreter.native.rollouts import rollouts_of  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
 from referee.interpreter.native.teams_source import ALL_LOST, TEAM_SHIFT, outcome_of  # noqa: E402
@@ -32,18 +31,17 @@ def loaded(path, players):
 
 @pytest.fixture(scope="module")
 def teams():
-    return load_kernel(loaded(TEAMS, 4))
+    return kernel_of(TEAMS, 4)
 
 
 @pytest.fixture(scope="module")
 def resistance():
-    return load_kernel(loaded("games/the-resistance.rules", 5))
+    return kernel_of("games/the-resistance.rules", 5)
 
 
 def test_every_end_of_a_team_game_gives_the_python_record(teams):
     seeds = range(1, 121)
-    native, python, handed = records_of(teams, seeds)
-    assert native == python
+    python, handed = same_games(teams, seeds)
     # (a team without members is the engine's error: those games, and only those, play in Python)
     assert handed == [seed for seed, record in zip(seeds, python) if record["error"] is not None] != []
     ends = {(r["outcome"], r["team"]) for r in python}
@@ -52,13 +50,12 @@ def test_every_end_of_a_team_game_gives_the_python_record(teams):
 
 
 def test_the_resistance_plays_the_python_games(resistance):
-    native, python, handed = records_of(resistance, range(1, 41))
-    assert native == python and handed == []
+    python = natively(resistance, range(1, 41))
     assert {r["team"] for r in python} == {"resistance", "spy"}
 
 
 def test_a_playout_to_a_lost_game_returns_minus_one_each():
-    rollouts = rollouts_of(loaded(TEAMS, 3))
+    rollouts = compiled(rollouts_of(loaded(TEAMS, 3)))
     lost = 0
     for seed in range(40):
         s = walked(rollouts.game, seed, 4)
@@ -73,7 +70,7 @@ def test_a_playout_to_a_lost_game_returns_minus_one_each():
 @settings(max_examples=50, deadline=None)
 @given(st.sets(st.integers(1, 4)), st.one_of(st.none(), st.integers(0, 1)), st.booleans())
 def test_the_winners_slot_decodes_to_the_record_outcome(winners, team, lost):
-    game = loaded(TEAMS, 4)
+    game = game_of(TEAMS, 4)            # (loaded once, not per example)
     mask = ALL_LOST if lost else sum(1 << p for p in winners) | (0 if team is None else (team + 1) << TEAM_SHIFT)
     ended = outcome_of(game, mask)
     if lost:

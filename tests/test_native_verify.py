@@ -78,11 +78,32 @@ def test_verify_of_a_clean_game_is_the_same_natively(capsys):
 
 def test_names_that_depend_on_the_state_are_not_proved_distinct(tmp_path):
     rules = tmp_path / "heap.rules"
-    rules.write_text(BRANCHES.replace("action take(k in 1..2)", "action take(k in 1..rounds)"))
+    rules.write_text(BRANCHES.replace('action take(k in 1..2) "-{k}"', 'action take(k in 1..rounds, j in 1..2) "-{k}{j}"'))
     with pytest.raises(NotNative) as refused:
         names_distinct(loaded(rules))
     assert refused.value.note() == f"{rules}:12: k of take ranges over values the state gives: " \
                                    "its moves are not proved to have distinct names"
+
+
+def test_moves_named_by_one_int_of_a_range_the_state_gives_are_distinct(tmp_path):
+    """Titicaca's `bid(n in 1..weapons[current]) "bid {n}"`: distinct ints, distinct names, unless
+    another move may be named as one of them."""
+    rules = tmp_path / "heap.rules"
+    rules.write_text(BRANCHES.replace("action take(k in 1..2)", "action take(k in 1..rounds)"))
+    names_distinct(loaded(rules))
+    names_distinct(loaded("games/titicaca.rules", 3))
+    rules.write_text(BRANCHES.replace('action take(k in 1..2) "-{k}"', 'action take(k in 1..rounds) "+{k}"'))
+    with pytest.raises(NotNative, match=r"two moves may be named '\+1'"):
+        names_distinct(loaded(rules))
+
+
+def test_moves_of_components_are_told_apart_by_their_labels(tmp_path):
+    """One component per label stands for them all (moves of one label are one move); a name
+    that leaves out a component's label may name two moves alike (Continents' `strike`)."""
+    names_distinct(loaded("games/skull.rules", 3))
+    with pytest.raises(NotNative) as refused:
+        names_distinct(loaded("games/continents.rules", 2))
+    assert refused.value.note() == "games/continents.rules:135: two moves may be named 'strike Africa 1'"
 
 
 def test_two_actions_that_may_name_a_move_alike_are_refused(tmp_path):

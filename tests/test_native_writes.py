@@ -16,6 +16,7 @@ from referee.interpreter.compile.render_native_writes import uncached
 from referee.interpreter.compile.render_python import render_function
 from referee.interpreter.runtime import MAX_STEP_ROUNDS, MAX_STEP_WORK
 from referee.interpreter.runtime.errors import RulesRuntimeError
+from referee.interpreter.compile.generated_names import RulesFunction, RulesLocal
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 
@@ -116,12 +117,12 @@ def both(kuhn, function, seed=1, *args):
     return expected, got
 
 
-UNDER = ir.Local("L_under")
+UNDER = ir.Local(RulesLocal("L_under"))
 
 
 def test_a_move_takes_a_card_from_where_it_is_to_a_zone_top_or_bottom(kuhn):
     moves = function("moves", *(stated(ir.StateCall("move", (ir.Constant(x), HAND1, UNDER))) for x in (0, 2, 1)),
-                     params=("s", "L_under"))
+                     params=("s", RulesLocal("L_under")))
     for seed in (1, 2, 3):
         for under in (False, True):
             both(kuhn, moves, seed, under)
@@ -129,8 +130,8 @@ def test_a_move_takes_a_card_from_where_it_is_to_a_zone_top_or_bottom(kuhn):
 
 def test_a_deal_moves_the_sources_top_cards_one_by_one_and_stops_when_it_is_empty(kuhn):
     gather = [stated(ir.StateCall("move", (ir.Constant(x), DECK, ir.Constant(False)))) for x in (1, 2)]
-    dealt = function("dealt", *gather, stated(ir.StateCall("deal", (ir.Local("L_count"), DECK, HAND2, UNDER))),
-                     params=("s", "L_count", "L_under"))
+    dealt = function("dealt", *gather, stated(ir.StateCall("deal", (ir.Local(RulesLocal("L_count")), DECK, HAND2, UNDER))),
+                     params=("s", RulesLocal("L_count"), RulesLocal("L_under")))
     for count, under in ((2, False), (5, False), (1, True), (0, False)):
         both(kuhn, dealt, 1, count, under)
 
@@ -139,7 +140,7 @@ def test_move_all_moves_every_item_in_order_or_reversed_under(kuhn):
     gather = [stated(ir.StateCall("move", (ir.Constant(x), DECK, ir.Constant(False)))) for x in (1, 2)]
     moved = function("moved_all", *gather, ir.Assign("_target", HAND1),
                      stated(ir.Call("move_all", (S, ir.ReadZone(DECK, True), ir.Local("_target"), UNDER))),
-                     params=("s", "L_under"))
+                     params=("s", RulesLocal("L_under")))
     for under in (False, True):
         both(kuhn, moved, 1, under)
 
@@ -154,16 +155,16 @@ def test_a_shuffle_draws_what_python_draws_and_hides_what_was_shown(kuhn):
 
 def test_a_reveal_shows_components_to_seats_and_a_move_forgets_it(kuhn):
     reveal = stated(ir.Call("reveal_to", (S, ir.ReadZone(HAND1, True), ir.Tuple((ir.Constant(1), ir.Constant(2))))))
-    moved = ir.If(ir.Local("L_moved"), (stated(ir.StateCall("move", (ir.Constant(1), HAND2, ir.Constant(False)))),))
+    moved = ir.If(ir.Local(RulesLocal("L_moved")), (stated(ir.StateCall("move", (ir.Constant(1), HAND2, ir.Constant(False)))),))
     for then_moved in (False, True):
-        both(kuhn, function("revealed", reveal, moved, params=("s", "L_moved")), 1, then_moved)
+        both(kuhn, function("revealed", reveal, moved, params=("s", RulesLocal("L_moved"))), 1, then_moved)
 
 
 def test_an_attribute_written_is_its_column(kuhn):
     top = ir.TopOfZone(ir.ReadZone(HAND1, True))
     written = function("written", stated(ir.Call("set_attribute", (S, top, ir.Constant("strength"),
-                                                                   ir.Local("L_value"), ir.Constant(None)))),
-                       params=("s", "L_value"))
+                                                                   ir.Local(RulesLocal("L_value")), ir.Constant(None)))),
+                       params=("s", RulesLocal("L_value")))
     from referee.interpreter.native.layout import to_arrays
     game, layout, _, _ = kuhn
     for value in (7, -3):
@@ -178,12 +179,12 @@ def test_an_attribute_written_is_its_column(kuhn):
 def test_an_end_inside_the_flows_try_sets_the_winners_and_takes_the_handler(kuhn):
     def ends(winners):
         return (ir.WriteState("terminal", ir.Constant(True)), stated(ir.Call("finish", (S, winners))))
-    which = ir.Local("L_which")
+    which = ir.Local(RulesLocal("L_which"))
     body = ir.If(ir.Compare("==", which, ir.Constant(0)), ends(ir.Tuple((ir.Constant(2),))),
                  (ir.If(ir.Compare("==", which, ir.Constant(1)), ends(ir.Tuple(())),
                         ends(ir.Tuple((ir.Constant(2), ir.Constant(1), ir.Constant(2))))),))
     ended = function("ended", ir.Try((body,), "Finished", (ir.Return(ir.Constant(7)),)), ir.Return(ir.Constant(0)),
-                     params=("s", "L_which"))
+                     params=("s", RulesLocal("L_which")))
     for k in range(3):
         expected, got = both(kuhn, ended, 1, k)
         assert expected == got == 7
@@ -205,12 +206,12 @@ def test_winners_that_are_not_seats_stop_with_pythons_error(kuhn):
 def test_a_runtime_error_stops_natively_at_its_site_with_pythons_message(kuhn, value):
     from referee.interpreter.native.layout import to_arrays
     game, layout, places, _ = kuhn
-    checked = function("checked", ir.Assign("_number", ir.Local("L_value")),
+    checked = function("checked", ir.Assign("_number", ir.Local(RulesLocal("L_value"))),
                        ir.Guard(ir.Not(ir.Between(ir.Constant(0), ir.Local("_number"), ir.Constant(3))),
                                 (stated(ir.Call("outside_range", (ir.Constant("pot"), ir.Local("_number"), ir.Constant(0),
                                                                   ir.Constant(3), ir.Constant(None)))),)),
                        ir.WriteVar(ir.Key("pot"), ir.Local("_number")), ir.Return(ir.Local("_number")),
-                       params=("s", "L_value"))
+                       params=("s", RulesLocal("L_value")))
     s = game.new_initial_state(1)
     fixed = to_arrays(layout, s).fixed
     expected, error = run_python(game, checked, s, value)
@@ -231,7 +232,7 @@ def test_the_steps_budgets_are_spent_and_read(kuhn):
 
 
 def test_a_cached_function_computes_its_value_natively_without_its_cache(kuhn):
-    key = ir.CacheKey((ir.Local("L_p"),))
+    key = ir.CacheKey((ir.Local(RulesLocal("L_p")),))
     entry, stamp, value = ir.Local("entry"), ir.Local("stamp"), ir.Local("value")
     cache = ir.Global("_cache_for_the_test")
     kuhn[0].compiler.codegen.namespace["_cache_for_the_test"] = {}
@@ -242,11 +243,11 @@ def test_a_cached_function_computes_its_value_natively_without_its_cache(kuhn):
             ir.Guard(ir.BoolOp("and", (ir.Compare("is not", entry, ir.Constant(None)),
                                        ir.Compare("==", ir.Item(entry, ir.Constant(0)), stamp))),
                      (ir.Return(ir.Item(entry, ir.Constant(1))),)),
-            ir.Assign("value", ir.Arithmetic("+", ir.ReadVar(ir.Key("net", (ir.Local("L_p"),)), ir.Constant(-1)),
+            ir.Assign("value", ir.Arithmetic("+", ir.ReadVar(ir.Key("net", (ir.Local(RulesLocal("L_p")),)), ir.Constant(-1)),
                                              ir.ReadVar(ir.Key("pot"), ir.Constant(2)))),
             ir.SetItem(cache, key, ir.Tuple((stamp, value))), ir.Return(value))
     assert [type(s).__name__ for s in uncached(body)] == ["Assign", "Return"]
-    cached = ir.Function("fn_cached", ("s", "L_p"), PROLOGUE + (ir.Rule(body),))
+    cached = ir.Function("fn_cached", ("s", RulesLocal("L_p")), PROLOGUE + (ir.Rule(body),))
     for seat in (1, 2):
         expected, got = both(kuhn, cached, 1, seat)
         assert expected == got == 1       # (net[p] = -1, pot = 2)
@@ -257,12 +258,12 @@ def test_none_is_tested_by_the_code_its_storage_gives_it(kuhn):
     tested = function("tested", ir.Assign("_b", bettor),
                       ir.Return(ir.Tuple((ir.Compare("is", ir.Local("_b"), ir.Constant(None)),
                                           ir.Compare("is not", ir.Named("_n", bettor), ir.Constant(None)),
-                                          ir.Conditional(ir.Compare("is", ir.Local("L_p"), ir.Constant(None)),
-                                                         ir.Constant(0), ir.Local("L_p"))))),
+                                          ir.Conditional(ir.Compare("is", ir.Local(RulesLocal("L_p")), ir.Constant(None)),
+                                                         ir.Constant(0), ir.Local(RulesLocal("L_p")))))),
                       ir.WriteVar(ir.Key("bettor"), ir.Conditional(ir.Constant(True), ir.Constant(None), ir.Local("_b"))),
-                      params=("s", "L_p"))
+                      params=("s", RulesLocal("L_p")))
     places = kuhn[2]
-    with_params = attrs.evolve(places, parameters={"tested": {"L_p": -1}})
+    with_params = attrs.evolve(places, parameters={"tested": {RulesLocal("L_p"): -1}})
     from referee.interpreter.native.layout import to_arrays
     game, layout, _, _ = kuhn
     for seat in (1, 2):
@@ -274,10 +275,10 @@ def test_none_is_tested_by_the_code_its_storage_gives_it(kuhn):
 
 
 def test_a_call_of_a_generated_function_passes_its_arrays_callees_first(kuhn):
-    callee = ir.Function("fn_worth", ("s", "L_p"), PROLOGUE + (ir.Return(ir.Arithmetic(
-        "+", ir.ReadVar(ir.Key("net", (ir.Local("L_p"),)), ir.Constant(-1)), ir.Call("len", (ir.ReadZone(HAND1, True),)))),))
+    callee = ir.Function("fn_worth", ("s", RulesLocal("L_p")), PROLOGUE + (ir.Return(ir.Arithmetic(
+        "+", ir.ReadVar(ir.Key("net", (ir.Local(RulesLocal("L_p")),)), ir.Constant(-1)), ir.Call("len", (ir.ReadZone(HAND1, True),)))),))
     caller = function("caller", stated(ir.StateCall("move", (ir.Constant(0), HAND1, ir.Constant(False)))),
-                      ir.Return(ir.Arithmetic("*", ir.Call("fn_worth", (S, ir.Constant(1))), ir.Constant(10))))
+                      ir.Return(ir.Arithmetic("*", ir.Call(RulesFunction.of("worth"), (S, ir.Constant(1))), ir.Constant(10))))
     rendered, places = render_all([caller, callee], kuhn[2])
     assert set(rendered) == {"caller", "fn_worth"} and "fn_worth" in places.signatures
     from referee.interpreter.native.layout import to_arrays
@@ -296,11 +297,11 @@ def test_a_call_of_a_generated_function_passes_its_arrays_callees_first(kuhn):
 def test_a_charged_domain_takes_its_cost_from_the_work_budget_and_stops_past_it(kuhn):
     from referee.interpreter.native.layout import to_arrays
     game, layout, places, _ = kuhn
-    items = ir.Call("charged", (ir.Global("STEP"), ir.Call("range", (ir.Constant(0), ir.Local("L_n"))),
-                                ir.Local("L_units"), ir.Constant(None)))
+    items = ir.Call("charged", (ir.Global("STEP"), ir.Call("range", (ir.Constant(0), ir.Local(RulesLocal("L_n")))),
+                                ir.Local(RulesLocal("L_units")), ir.Constant(None)))
     total = function("total", ir.Assign("x", ir.Constant(0)), ir.ForEach("y", items, (ir.Assign("x", ir.Arithmetic(
         "+", ir.Local("x"), ir.Local("y"))),)), ir.Return(ir.Tuple((ir.Local("x"), ir.Budget(1)))),
-        params=("s", "L_n", "L_units"))
+        params=("s", RulesLocal("L_n"), RulesLocal("L_units")))
     for n, units in ((5, 3), (4, MAX_STEP_WORK)):
         s = game.new_initial_state(1)
         fixed = to_arrays(layout, s).fixed
@@ -316,12 +317,12 @@ def test_a_sum_of_a_list_is_its_loop_and_a_named_value_is_read_again_not_compute
     strength = ir.ReadAttribute(ir.Local("c"), "strength")
     total = ir.Call("sum", (ir.Comprehension(strength, ("c",), ir.ReadZone(DECK, True), None, False),))
     # pot[L_p] only when L_p is a seat: computed before the test it would be read outside the array
-    guarded = ir.BoolOp("and", (ir.Compare("is not", ir.Local("L_p"), ir.Constant(None)),
-                                ir.Compare(">", ir.Named("_t", ir.ReadVar(ir.Key("net", (ir.Local("L_p"),)),
+    guarded = ir.BoolOp("and", (ir.Compare("is not", ir.Local(RulesLocal("L_p")), ir.Constant(None)),
+                                ir.Compare(">", ir.Named("_t", ir.ReadVar(ir.Key("net", (ir.Local(RulesLocal("L_p")),)),
                                                                           ir.Constant(-1))), ir.Constant(-5)),
                                 ir.Compare("<", ir.Local("_t"), ir.Constant(5))))
-    summed = function("summed", ir.Return(ir.Tuple((total, guarded))), params=("s", "L_p"))
-    places = attrs.evolve(kuhn[2], parameters={"summed": {"L_p": -1}})
+    summed = function("summed", ir.Return(ir.Tuple((total, guarded))), params=("s", RulesLocal("L_p")))
+    places = attrs.evolve(kuhn[2], parameters={"summed": {RulesLocal("L_p"): -1}})
     from referee.interpreter.native.layout import to_arrays
     game, layout, _, _ = kuhn
     for seat, expected_guard in ((1, True), (None, False)):

@@ -15,6 +15,7 @@ from referee.interpreter.compile import ir
 from referee.interpreter.compile.render_native import INT64, NotNative, Places, VarPlace, render_native, source
 from referee.interpreter.compile.render_python import render_function
 from referee.interpreter.runtime.values import EMPTY
+from referee.interpreter.compile.generated_names import BoundConstant, ComponentColumn
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 
@@ -23,7 +24,7 @@ CARDS = 6                                   # components 0..5, of type Card, wit
 CAPACITY = CARDS
 # zones: pile, hand[Player] (seats 1, 2); the column _A0 is the rank
 PLACES = Places(zones={"pile": VarPlace(), "hand": VarPlace((1,), (None,))},
-                columns={"_A0": ("rank", VarPlace(none=INT64[0]))}, components={"Card": (0, CARDS)})
+                columns={ComponentColumn("_A0"): ("rank", VarPlace(none=INT64[0]))}, components={"Card": (0, CARDS)})
 ZONES = ("pile", ("hand", 1), ("hand", 2))
 LOCALS = ("x", "y", "z")
 
@@ -40,7 +41,7 @@ class PythonState:
 
 def prologue():
     return (ir.Assign("_Z", ir.ReadState("zones")), ir.Assign("_E", ir.ReadState("entities")),
-            ir.Assign("_A0", ir.Item(ir.ReadState("columns"), ir.Constant(0))))
+            ir.Assign(ComponentColumn("_A0"), ir.Item(ir.ReadState("columns"), ir.Constant(0))))
 
 
 def function_of(body):
@@ -101,7 +102,7 @@ ITERABLES = st.one_of(ZONE_READS, st.just(ir.ComponentsOf("Card")), ZONE_READS.m
                       st.builds(lambda a, b: ir.Call("range", (ir.Constant(a), ir.Constant(b))), st.integers(0, 3),
                                 st.integers(0, CARDS)))
 ITERABLES = ITERABLES | filtered_lists(ITERABLES)
-RANK = ir.ReadColumn("_A0", ir.Local("c"))      # (read inside a comprehension over c only)
+RANK = ir.ReadColumn(ComponentColumn("_A0"), ir.Local("c"))      # (read inside a comprehension over c only)
 
 
 def leaves():
@@ -159,7 +160,7 @@ def statements(draw, depth=0):
     nested = [st.builds(ir.If, TESTS, block, block),
               st.builds(lambda t, b, u, c: ir.If(t, b, (ir.If(u, c),)), TESTS, block, TESTS, block),
               st.builds(lambda z, body: ir.ForEach(f"i{depth}", z, (ir.Assign("y", bounded(
-                  ir.Arithmetic("+", ir.Local("y"), ir.ReadColumn("_A0", ir.Local(f"i{depth}"))))),) + body),
+                  ir.Arithmetic("+", ir.Local("y"), ir.ReadColumn(ComponentColumn("_A0"), ir.Local(f"i{depth}"))))),) + body),
                   ITERABLES, block),
               st.builds(lambda t, body: ir.If(ir.Constant(True), (
                   ir.Assign(f"w{depth}", ir.Constant(0)),
@@ -231,7 +232,7 @@ def test_an_aggregate_in_a_while_test_is_computed_again_each_round():
 
 def test_zones_and_columns_the_layout_has_not_are_refused():
     for value, why in ((ir.ReadZone(ir.Constant("deck")), "the zone deck has no array"),
-                       (ir.ReadColumn("_A9", ir.Constant(0)), "the column _A9 has no array"),
+                       (ir.ReadColumn(ComponentColumn("_A9"), ir.Constant(0)), "the column _A9 has no array"),
                        (ir.ComponentsOf("Token"), "the components of Token"),
                        (ir.ReadZone(ir.Local("k")), "a zone named by a key made elsewhere")):
         with pytest.raises(NotNative, match=why):
@@ -305,10 +306,10 @@ def test_the_modules_bound_numbers_are_written_in_place():
                                else v for name, v in bound.items()})
     total = ir.Local("t")
     body = (ir.Assign("t", ir.Constant(0)),
-            ir.ForEach("p", ir.Global("_k1"), (ir.If(ir.Compare("in", ir.Arithmetic("+", ir.Local("p"), ir.Global("_k3")),
-                                                                  ir.Global("_k2")),
+            ir.ForEach("p", ir.Global(BoundConstant("_k1")), (ir.If(ir.Compare("in", ir.Arithmetic("+", ir.Local("p"), ir.Global(BoundConstant("_k3"))),
+                                                                  ir.Global(BoundConstant("_k2"))),
                                                      (ir.Assign("t", ir.Arithmetic("+", total, ir.Local("p"))),)),)),
-            ir.Return(ir.Tuple((total, ir.Call("len", (ir.Global("_k1"),))))))
+            ir.Return(ir.Tuple((total, ir.Call("len", (ir.Global(BoundConstant("_k1")),))))))
     function = ir.Function("f", ("s",), body)
     python = dict(bound)
     exec(source(render_function(function)), python)

@@ -86,12 +86,18 @@ def test_what_a_set_refuses_is_located(write_rules, text, expected):
     assert expected in diagnostics_of(write_rules, text)
 
 
-def test_a_set_has_no_native_form_yet(write_rules):
-    path = write_rules(HEAD + "var seen: set of int = {}\n" + TAIL)
+def native_refusal(write_rules, declaration) -> tuple:
+    """(the rules file, the note of the native renderer's refusal) of a game with a declaration."""
+    path = write_rules(HEAD + declaration + "\n" + TAIL)
     game, _, _ = load_game(str(path))
     with pytest.raises(NotNative) as refused:
         render(game)
-    assert refused.value.note() == f"{path}:5: a set (seen: set of int) has no native form yet"
+    return path, refused.value.note()
+
+
+def test_a_set_has_no_native_form_yet(write_rules):
+    path, note = native_refusal(write_rules, "var seen: set of int = {}")
+    assert note == f"{path}:5: a set (seen: set of int) has no native form yet"
 
 
 def test_the_docs_repetition_example_never_repeats_a_position(write_rules):

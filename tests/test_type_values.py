@@ -1,11 +1,23 @@
-"""Types are values past the checker: no module under interpreter/ takes a type's text apart
-(`t.startswith("list[")`, `t.endswith("?")`, `t == "int"`, `"list[" + t + "]"`, `"list[Player]"`) or imports the
-helpers of dsl/types.py that work on texts; it asks a `Type` value (ListOf, OptionalOf, INT,
-named_type...) instead. An ast walk, like the layering tests."""
+"""Types are values: no module of the checker (dsl/) or past it (interpreter/) takes a type's text
+apart (`t.startswith("list[")`, `t.endswith("?")`, `t == "int"`, `"list[" + t + "]"`, `"list[Player]"`) or
+imports helpers that work on texts; it asks a `Type` value (ListOf, OptionalOf, INT, named_type,
+`t.is_number()`...) instead. An ast walk, like the layering tests. A type's text is written only
+by dsl/types.py, where it is shown (the `text` of each kind of type) and read back (`type_of`).
+
+And the values' operations answer as the checker's operations on texts did (tests/type_texts.py),
+text for text, for every type hypothesis makes up."""
 import ast
 from pathlib import Path
 
+from hypothesis import given, strategies as st
+
+from referee.dsl import types
+from referee.dsl.types import element_type, type_of
+from tests import type_texts
+
 ROOT = Path(__file__).resolve().parent.parent
+# where a type's text may be written: its spelling (each type's `text`) and its reading (`type_of`)
+SPELLING = {"dsl/types.py": frozenset({"text", "type_of"})}
 
 TYPE_WORDS = frozenset({"int", "bool", "text", "Player", "real"})
 COLLECTION_TEXTS = ("list[", "set[", "zone[")
@@ -71,14 +83,78 @@ def type_texts_taken_apart(tree) -> list:
     return sorted(found)
 
 
+def spelling_lines(tree, names) -> set:
+    """The lines of the functions (and properties) of those names."""
+    return {line for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name in names
+            for line in range(node.lineno, node.end_lineno + 1)}
+
+
 def places(top: str) -> list:
-    return [f"{path.relative_to(ROOT)}:{line}: {what}"
-            for path in sorted((ROOT / top).rglob("*.py"))
-            for line, what in type_texts_taken_apart(ast.parse(path.read_text(encoding="utf-8")))]
+    found = []
+    for path in sorted((ROOT / top).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        allowed = spelling_lines(tree, SPELLING.get(path.relative_to(ROOT).as_posix(), ()))
+        found += [f"{path.relative_to(ROOT)}:{line}: {what}" for line, what in type_texts_taken_apart(tree)
+                  if line not in allowed]
+    return found
 
 
 def test_no_module_of_the_interpreter_takes_a_type_text_apart():
     assert places("interpreter") == []
+
+
+def test_no_module_of_the_checker_takes_a_type_text_apart():
+    """Scopes, the symbol table, the builtins' signatures and the checks hold and compare Type
+    values; dsl/types.py alone spells a type (and reads a spelling back)."""
+    assert places("dsl") == []
+
+
+def test_the_spelling_of_types_is_where_the_walk_allows_it():
+    tree = ast.parse((ROOT / "dsl" / "types.py").read_text(encoding="utf-8"))
+    assert type_texts_taken_apart(tree)            # (the walk sees the spelling it allows)
+    assert {line for line, _ in type_texts_taken_apart(tree)} <= spelling_lines(tree, SPELLING["dsl/types.py"])
+
+
+# ---- the values answer as the texts did -------------------------------------------------------
+
+NAMES = st.sampled_from(["int", "real", "bool", "text", "Player", "Card", "Cell", "Direction", "none", "any"])
+
+
+def kinds(inner):
+    return st.one_of(inner.map(lambda t: f"list[{t}]"), inner.map(lambda t: f"set[{t}]"),
+                     inner.map(lambda t: f"zone[{t}]"), inner.filter(lambda t: not t.endswith("?")).map(lambda t: t + "?"))
+
+
+TYPE_TEXTS = st.recursive(NAMES, kinds, max_leaves=4)
+
+
+@given(TYPE_TEXTS)
+def test_a_type_value_answers_each_question_as_its_text_did(text):
+    t = type_of(text)
+    assert t.text == str(t) == text
+    assert t.describe() == type_texts.describe(text)
+    assert t.written() == type_texts.written(text)
+    assert t.may_be_none() == type_texts.may_be_none(text)
+    assert t.without_none().text == type_texts.strip_optional(text)
+    assert t.or_none().text == type_texts.optional(text)
+    assert element_type(t).text == type_texts.element_of(text)
+    assert t.is_number() == (type_texts.strip_optional(text) in type_texts.NUMBERS)
+    assert t.is_whole() == (type_texts.strip_optional(text) in type_texts.WHOLE)
+    assert t.is_fraction() == (type_texts.strip_optional(text) == type_texts.REAL)
+    assert t.is_list() == text.startswith("list[") and t.is_zone() == text.startswith("zone[")
+    assert t.is_set() == type_texts.is_set(text)
+    assert t.is_collection() == text.startswith(("list[", "zone[", "set["))
+
+
+@given(TYPE_TEXTS, TYPE_TEXTS)
+def test_a_type_value_fits_another_where_its_text_did(a, b):
+    assert type_of(a).fits(type_of(b)) == type_texts.compatible(a, b)
+    assert (type_of(a) == type_of(b)) == (a == b)
+
+
+def test_the_text_helpers_are_gone_from_the_types_module():
+    """(The texts of the unknown type and of fractions, ANY and REAL, are the spelling's.)"""
+    assert (TEXT_HELPERS - {"ANY", "REAL"}).isdisjoint(vars(types))
 
 
 def test_the_walk_finds_each_way_of_taking_a_type_text_apart():
@@ -104,3 +180,34 @@ if coding.kind == "int": pass
 if isinstance(t, ListOf) and t == INT: pass
 '''
     assert type_texts_taken_apart(ast.parse(source)) == []
+
+
+# ---- the standard functions' signatures ---------------------------------------------------------
+
+def test_a_signature_is_made_of_types_and_kinds_of_argument_built_once():
+    from referee.dsl.builtins import ANY_VALUE, CELL, ENUM, LIST, MAP, MAP_KEY, MAP_VALUE, STDLIB_SIGNATURES, ZONE
+    kinds = {LIST, ZONE, CELL, ENUM, ANY_VALUE, MAP, MAP_KEY, MAP_VALUE}
+    for name, (parameters, result) in STDLIB_SIGNATURES.items():
+        assert all(isinstance(p, types.Type) or p in kinds for p in parameters), name
+        assert isinstance(result, types.Type), name
+    assert STDLIB_SIGNATURES["top"][1] is STDLIB_SIGNATURES["pick"][1]       # (one value, not a text parsed per call)
+
+
+def test_the_element_type_stands_for_t_in_a_result():
+    from referee.dsl.builtins import STDLIB_SIGNATURES
+    from referee.dsl.checker import instantiated
+    card, token = type_of("Card"), type_of("Token")    # (a value put in whole: no T inside a name is replaced)
+    top, subsets, size = (STDLIB_SIGNATURES[n][1] for n in ("top", "subsets", "size"))
+    assert instantiated(top, card) == type_of("Card?") and instantiated(top, type_of("Card?")) == type_of("Card?")
+    assert instantiated(top, types.UNKNOWN) is types.UNKNOWN             # (unknown stays unknown, with or without none)
+    assert instantiated(subsets, token) == type_of("list[list[Token]]") and instantiated(size, card) == types.INT
+    assert str(instantiated(STDLIB_SIGNATURES["reversed"][1], type_of("list[Card]"))) == "list[list[Card]]"
+
+
+def test_a_scope_holds_type_values_and_reads_a_text_the_compiler_writes_in_as_one():
+    from referee.dsl.symbols import Scope
+    scope = Scope({"n": types.INT}).child(row="int", cell=type_of("Cell?"))
+    scope.names["hand"] = "list[Card]"            # (as interpreter/compile still writes a let's type)
+    assert scope.lookup("row") == types.INT and scope.lookup("n") is types.INT
+    assert scope.lookup("cell") == types.OptionalOf(types.Named("Cell"))
+    assert scope.lookup("hand") == types.ListOf(types.Named("Card")) and scope.lookup("nothing") is None

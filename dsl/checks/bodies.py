@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..checker import Checker
-from ..types import ANY, describe, strip_optional
+from ..types import TEXT, UNKNOWN
 
 
 def parameter_scope(c: Checker, parameters):
@@ -19,7 +19,7 @@ def check_functions(c: Checker):
     for fn in c.functions.values():
         result = c.type_name(fn.result_type)
         given = c.expr(fn.body, parameter_scope(c, fn.parameters))
-        c.fits(given, result, fn.body.span, f"'{fn.name}' says it gives {describe(result)}, but its body gives {describe(given)}")
+        c.fits(given, result, fn.body.span, f"'{fn.name}' says it gives {result.describe()}, but its body gives {given.describe()}")
 
 
 def check_procedures(c: Checker):
@@ -33,14 +33,15 @@ def check_actions(c: Checker):
         for binder in action.binders:
             scope = c.binder(binder, scope)
             c.argument_types[action.name, binder.name] = scope.lookup(binder.name)
+            c.no_map_option(scope.lookup(binder.name), binder.span, "a move's argument")
             if binder.reason:
                 c.text_placeholders(binder.reason, scope, binder.span, "the reason of a refusal")
             if binder.outside:
                 c.text_placeholders(binder.outside, scope, binder.span, "the reason of a refusal")
-                element = strip_optional(scope.lookup(binder.name))
-                if element.startswith("list[") or element in ("text", ANY):
+                element = scope.lookup(binder.name).without_none()
+                if element.is_list() or element in (TEXT, UNKNOWN):
                     c.error("E414", f"'else' after the domain of '{binder.name}': a value outside it cannot be "
-                                    f"typed for {describe(element)}", binder.span,
+                                    f"typed for {element.describe()}", binder.span,
                             "a reason for a value outside the domain needs cells, components, players, an enum or numbers")
         c.block(action.body, scope, "action", guard_allowed=True)
 

@@ -7,7 +7,7 @@ from ..builtins import BUILTIN_TYPES, BUILTIN_VALUES, STDLIB_SIGNATURES, TYPE_WO
 from ..checker import Checker
 from ..diagnostics import did_you_mean
 from ..limits import MAX_PLAYERS
-from ..types import ANY, NUMBERS, REAL, WHOLE, compatible, describe, element_of, may_be_none, strip_optional
+from ..types import BOOL, FRACTION, INT, NONE, PLAYER, TEXT, UNKNOWN, Named, element_type, named_type
 
 
 def check_sections(c: Checker):
@@ -65,9 +65,9 @@ def check_types_and_names(c: Checker):
     for component in c.components.values():
         if component.maximum is not None:
             t = c.expr(component.maximum, c.globals)
-            if c.whole(t, component.maximum.span, "how many there may be") and strip_optional(t) not in ("int", ANY):
+            if c.whole(t, component.maximum.span, "how many there may be") and t.without_none() not in (INT, UNKNOWN):
                 c.error("E302", f"how many components of {component.name} there may be is a whole number, "
-                                f"not {describe(t)}", component.maximum.span)
+                                f"not {t.describe()}", component.maximum.span)
         for field in component.fields:
             c.type_name(field.type)
             if field.visibility not in (None, "owner", "public"):
@@ -85,11 +85,11 @@ def check_types_and_names(c: Checker):
             c.require_collection(c.expr(domain, c.globals), domain)
         if var.initial is not None:
             given = c.expr(var.initial, c.globals)
-            c.fits(given, t, var.initial.span, f"'{var.name}' holds {describe(t)}, not {describe(given)}")
-        elif not may_be_none(t) and t not in ("int", REAL, "bool"):
+            c.fits(given, t, var.initial.span, f"'{var.name}' holds {t.describe()}, not {given.describe()}")
+        elif not t.may_be_none() and t not in (INT, FRACTION, BOOL):
             # (a number starts at 0 and a bool at false; any other value would start at none)
-            c.error("E303", f"'{var.name}' holds {describe(t)}, never none, but has no starting value", var.span,
-                    "give it one, e.g. '= []'" if t.startswith("list[") else
+            c.error("E303", f"'{var.name}' holds {t.describe()}, never none, but has no starting value", var.span,
+                    "give it one, e.g. '= []'" if t.is_list() else
                     f"give it one ('= ...'), or write '{t}?' for a variable that starts at none")
 
 
@@ -101,16 +101,16 @@ def check_params_and_options(c: Checker):
             continue
         # a typed param: its value may be given when the game is loaded (--param n=8)
         t = c.type_name(param.type)
-        if t not in ("int", "bool", REAL, "text", ANY):
-            c.error("E212", f"a typed param is an int, a real, a bool or a text, not {describe(t)}", param.type.span,
+        if t not in (INT, BOOL, FRACTION, TEXT, UNKNOWN):
+            c.error("E212", f"a typed param is an int, a real, a bool or a text, not {t.describe()}", param.type.span,
                     "write 'param NAME: int in LOW..HIGH = VALUE', or leave the type out")
-        elif param.low is not None and t != "int":
-            c.error("E212", f"only an int param has a range, not {describe(t)}", param.low.span)
+        elif param.low is not None and t != INT:
+            c.error("E212", f"only an int param has a range, not {t.describe()}", param.low.span)
         for bound in (param.low, param.high):
-            if bound is not None and strip_optional(c.expr(bound, c.globals)) not in WHOLE:
+            if bound is not None and not c.expr(bound, c.globals).is_whole():
                 c.error("E302", "the bounds of a param's range are whole numbers", bound.span)
-        if not compatible(given, t):
-            c.error("E303", f"'{param.name}' holds {describe(t)}, not {describe(given)}", param.value.span)
+        if not given.fits(t):
+            c.error("E303", f"'{param.name}' holds {t.describe()}, not {given.describe()}", param.value.span)
         c.globals.names[param.name] = t
     for option in c.options.values():
         for setting in option.settings:
@@ -119,9 +119,9 @@ def check_params_and_options(c: Checker):
                         did_you_mean(setting.name, c.params))
             else:
                 given, expected = c.expr(setting.value, c.globals), c.globals.names[setting.name]
-                if not compatible(given, expected) or (given == "none" and not may_be_none(expected)):
-                    c.error("E303", f"option '{option.name}' sets '{setting.name}' to {describe(given)}, "
-                                    f"but it holds {describe(expected)}", setting.value.span)
+                if not given.fits(expected) or (given == NONE and not expected.may_be_none()):
+                    c.error("E303", f"option '{option.name}' sets '{setting.name}' to {given.describe()}, "
+                                    f"but it holds {expected.describe()}", setting.value.span)
 
 
 def check_var_ranges(c: Checker):
@@ -132,8 +132,8 @@ def check_var_ranges(c: Checker):
         if var.low is None:
             continue
         t = c.type_name(var.type)
-        if strip_optional(t) != "int":
-            c.error("E213", f"only an int variable has a range of values, not {describe(t)}", var.low.span,
+        if t.without_none() != INT:
+            c.error("E213", f"only an int variable has a range of values, not {t.describe()}", var.low.span,
                     f"write 'var {var.name}: int in LOW..HIGH', or leave the range out")
             continue
         for bound in (var.low, var.high):
@@ -143,7 +143,7 @@ def check_var_ranges(c: Checker):
                 c.error("E213", f"the range of '{var.name}' must be known before the game starts, "
                                 f"but it reads '{read}'", bound.span,
                         "write its bounds with numbers and params (param NAME = ...)")
-            elif strip_optional(c.expr(bound, c.globals)) not in WHOLE:
+            elif not c.expr(bound, c.globals).is_whole():
                 c.error("E213", f"the bounds of the range of '{var.name}' are whole numbers", bound.span)
 
 
@@ -154,7 +154,7 @@ def check_owner_has_a_seat(c: Checker):
         for declared in group:
             if declared.visibility not in ("owner", "others"):
                 continue
-            if any(strip_optional(element_of(c.expr(d, c.globals))) == "Player" for d in declared.index):
+            if any(element_type(c.expr(d, c.globals)).without_none() == PLAYER for d in declared.index):
                 continue
             if declared.visibility == "owner":
                 c.error("E417", f"{kind} '{declared.name}' is 'owner', but has no Player index: nobody would see it",
@@ -186,25 +186,26 @@ def check_boards(c: Checker):
         if isinstance(shape, ast.GridShape):
             for side in (shape.rows, shape.cols):
                 t = c.expr(side, c.globals)
-                if c.whole(t, side.span, "a grid's size") and strip_optional(t) not in NUMBERS:
+                if c.whole(t, side.span, "a grid's size") and not t.is_number():
                     c.error("E302", "a grid's size is a number", side.span)
             if shape.condition is not None:
-                c.condition(shape.condition, c.globals.child(row="int", col="int"), "which cells exist")
+                c.condition(shape.condition, c.globals.child(row=INT, col=INT), "which cells exist")
         elif isinstance(shape, ast.HexShape):
             # a legend gives each kind of cell constant attributes, of one type per attribute
             types = {}
             for init, t in c.legend(board.name)[1]:
-                if strip_optional(t) not in ("int", "bool", "text", "none", ANY) and t not in c.enums:
+                if t.without_none() not in LEGEND_TYPES and not (isinstance(t, Named) and t.name in c.enums):
                     c.error("E303", "a legend gives cells numbers, text, true/false or enum members, "
-                                    f"not {describe(t)}", init.value.span)
-                elif init.name in types and not compatible(t, types[init.name]):
-                    c.error("E303", f"'{init.name}' is {describe(types[init.name])} in another legend entry, "
-                                    f"not {describe(t)}", init.value.span)
+                                    f"not {t.describe()}", init.value.span)
+                elif init.name in types and not t.fits(types[init.name]):
+                    c.error("E303", f"'{init.name}' is {types[init.name].describe()} in another legend entry, "
+                                    f"not {t.describe()}", init.value.span)
                 else:
                     types.setdefault(init.name, t)
 
 
-TEAM_TYPES = ("int", "bool", "text", "Player")
+LEGEND_TYPES = (INT, BOOL, TEXT, NONE, UNKNOWN)
+TEAM_TYPES = (INT, BOOL, TEXT, PLAYER)
 
 
 def check_game_fields(c: Checker):
@@ -212,17 +213,17 @@ def check_game_fields(c: Checker):
         return
     for field in c.program.game.fields:
         if isinstance(field, ast.ScoreField):
-            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) not in NUMBERS:
-                c.error("E302", f"a score is a number, but this is {describe(t)}", field.expr.span)
+            t = c.expr(field.expr, c.globals.child(**{field.player_name: PLAYER}))
+            if not t.is_number():
+                c.error("E302", f"a score is a number, but this is {t.describe()}", field.expr.span)
         if isinstance(field, ast.ReturnsField):
-            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) not in NUMBERS:
-                c.error("E302", f"a player's return is a number, but this is {describe(t)}", field.expr.span)
+            t = c.expr(field.expr, c.globals.child(**{field.player_name: PLAYER}))
+            if not t.is_number():
+                c.error("E302", f"a player's return is a number, but this is {t.describe()}", field.expr.span)
         if isinstance(field, ast.TeamsField):
-            t = c.expr(field.expr, c.globals.child(**{field.player_name: "Player"}))
-            if strip_optional(t) in TEAM_TYPES or strip_optional(t) in c.enums:
-                c.team_type = strip_optional(t)
+            t = c.expr(field.expr, c.globals.child(**{field.player_name: PLAYER}))
+            if t.without_none() in TEAM_TYPES or named_type(t) in c.enums:
+                c.team_type = t.without_none()
             else:
                 c.error("E303", f"a player's team is an enum member, a number, a player, true/false or a text, "
-                                f"not {describe(t)}", field.expr.span, "e.g. 'teams p: side[p]', with side an enum")
+                                f"not {t.describe()}", field.expr.span, "e.g. 'teams p: side[p]', with side an enum")

@@ -7,7 +7,7 @@ from ..checker import Checker
 from ..diagnostics import did_you_mean
 from ..parser import parse_expression
 from ..templates import Template, parse_template
-from ..types import ANY
+from ..types import UNKNOWN, named_type
 
 
 def check_labels(c: Checker):
@@ -49,7 +49,7 @@ def check_labels(c: Checker):
         for binder in action.binders:
             if binder.name in shown:
                 continue
-            if c.argument_types.get((action.name, binder.name)) in c.components:
+            if named_type(c.argument_types.get((action.name, binder.name), UNKNOWN)) in c.components:
                 continue
             start = template.strip() if template.strip() and not wrong else action.name
             example = f'"{start} {{{binder.name}}}"'
@@ -154,7 +154,7 @@ def label_expression(c: Checker, action, inside, span):
                             f"a label computes from the action's arguments only", span,
                     "make the value an argument of the action (e.g. 'd in ... where d == ...') and show that")
             return None, mentioned
-    scope = c.globals.child(**{b.name: c.argument_types.get((action.name, b.name), ANY) for b in action.binders})
+    scope = c.globals.child(**{b.name: c.argument_types.get((action.name, b.name), UNKNOWN) for b in action.binders})
     before = len(c.diagnostics)
     c.expr(node, scope)
     if len(c.diagnostics) > before:

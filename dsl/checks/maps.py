@@ -6,9 +6,9 @@ from .. import ast
 from ..builtins import BUILTIN_VALUES
 from ..checker import Checker
 from ..diagnostics import did_you_mean
-from ..types import ANY, compatible, describe, strip_optional
+from ..types import BOOL, INT, NONE, TEXT, UNKNOWN, Named
 
-ROUTE_VALUE_TYPES = ("int", "bool", "text")
+ROUTE_VALUE_TYPES = (INT, BOOL, TEXT, NONE, UNKNOWN)
 
 
 def check_maps(c: Checker):
@@ -71,11 +71,11 @@ def check_routes(c: Checker, board):
                             f"this one {what or 'gives one twice'}", route.span,
                     "routes are one type: give each route the same attributes")
     for init, t in c.legend(board.name)[1]:
-        if strip_optional(t) not in (*ROUTE_VALUE_TYPES, "none", ANY) and t not in c.enums:
-            c.error("E225", f"a route's attribute is a number, a text, true/false or an enum member, not {describe(t)}",
+        if t.without_none() not in ROUTE_VALUE_TYPES and not (isinstance(t, Named) and t.name in c.enums):
+            c.error("E225", f"a route's attribute is a number, a text, true/false or an enum member, not {t.describe()}",
                     init.value.span)
-        elif init.name in types and not compatible(t, types[init.name]):
-            c.error("E225", f"'{init.name}' is {describe(types[init.name])} on another route, not {describe(t)}",
+        elif init.name in types and not t.fits(types[init.name]):
+            c.error("E225", f"'{init.name}' is {types[init.name].describe()} on another route, not {t.describe()}",
                     init.value.span)
         else:
             types.setdefault(init.name, t)

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Optional
 
 from referee.dsl import ast
-from referee.dsl.types import BOOL, INT, PLAYER, ListOf, Named, OptionalOf, SetOf, element_type, named_type, written_type
+from referee.dsl.types import BOOL, INT, PLAYER, ListOf, MapOf, Named, OptionalOf, SetOf, element_type, named_type, written_type
 
 from ..engine import CHANCE, PUBLIC, Move, load_game
 from ..engine.views import key_label
@@ -98,12 +98,22 @@ class ActionSpace:
                     lists.append(ListBinder(k, items, offset))
                     offset += len(items) + 1
             self.lists.append(lists)
-        self.end_ids = {binder.end_id for lists in self.lists for binder in lists}
         self.labels = LabelTable(game, self.signatures, self.int_values(), self.texts())
-        has_choice = any(isinstance(n, ast.Choose) for n in rules_nodes(game.program))
+        chosen_types = [self.choice_type(n) for n in rules_nodes(game.program) if isinstance(n, ast.Choose)]
         self.choice_offset = offset
-        if has_choice:
+        if chosen_types:
             offset += len(self.labels)
+        # components created in play that a choice may offer: N ids per type, by position
+        self.created_offsets = {}
+        for name, most in game.component_maximum.items():
+            if any(t is None or name in (named_type(t), named_type(element_type(t))) for t in chosen_types):
+                self.created_offsets[name] = offset
+                offset += most
+        # a choice among lists: an item's id each, then this id that ends the list
+        self.choice_end_id = None
+        if any(t is None or isinstance(t, ListOf) for t in chosen_types):
+            self.choice_end_id = offset
+            offset += 1
         self.skip_id = None
         if any(ins.optional for ins in game.flow) or any(
                 isinstance(n, ast.Respond) or (isinstance(n, ast.PlayBy) and n.optional) for n in rules_nodes(game.program)):
@@ -113,12 +123,19 @@ class ActionSpace:
         if any(ins.op == "simultaneous" for ins in game.flow):
             self.wait_id = offset
             offset += 1
+        self.end_ids = {binder.end_id for lists in self.lists for binder in lists} | (
+            {self.choice_end_id} if self.choice_end_id is not None else set())
         if offset > MAX_ACTION_IDS:
             raise ActionSpaceError(f"the moves of this game would need {offset:,} ids, more than the "
                                    f"{MAX_ACTION_IDS:,} OpenSpiel takes: an action's binders range over too "
                                    f"many values together", game.program.game.span)
         self.num_distinct_actions = max(offset, 1)
         self.max_chance_outcomes = len(self.labels)
+
+    def choice_type(self, node):
+        """The type of a `choose`'s options, or None where the checker left it unknown."""
+        found = self.game.compiler.checked.types.get(id(node.binder.domain))
+        return element_type(found).without_none() if found is not None else None
 
     # ---- domains ----
     @staticmethod
@@ -221,6 +238,8 @@ class ActionSpace:
         """The ids of one legal move of `state`: one, or for a move over lists its first id,
         each item's and the end of each list (a chance outcome and a choice are one id)."""
         move = played_move(state, move)
+        if move.kind == "choice" and state.pending is not None and state.pending.numbering is not None:
+            return self.option_ids(state, move)
         if move.kind != "action" or not self.lists[move.action]:
             return (self.move_id(state, move),)
         action = self.game.actions[move.action]
@@ -248,8 +267,30 @@ class ActionSpace:
             return self.first_id(state, move)
         if move.kind == "skip":
             return self.skip_id
+        if move.kind == "choice" and state.pending is not None and state.pending.numbering is not None:
+            ids = self.option_ids(state, move)
+            if len(ids) > 1 or ids[0] == self.choice_end_id:
+                raise ActionSpaceError(f"the option '{move.name}' is several ids (a list: one id per item, "
+                                       f"docs/openspiel.md, 'The action space'), and a move here must be one",
+                                       self.game.program.game.span)
+            return ids[0]
         number = self.labels.index(move.name, self.game)
         return number if state.is_chance_node() else self.choice_offset + number
+
+    def option_ids(self, state, move) -> tuple:
+        """The ids of a choice's option numbered through its type (NeedChoice's numbering): a
+        component created in play by its position among those of its type; a list, each item
+        (by its label, or its position) and then the end of the list."""
+        item_labeler, created = state.pending.numbering
+        value = state.pending.options[move.args[0]]
+
+        def item_id(x):
+            if created is not None:
+                return self.created_offsets[created] + state.by_type[created].index(x)
+            return self.choice_offset + self.labels.index(item_labeler(state, x), self.game)
+        if item_labeler is None:
+            return (item_id(value),)
+        return tuple(item_id(x) for x in value) + (self.choice_end_id,)
 
     def legal_ids(self, state) -> dict:
         """{id: Move} of the legal moves of `state` (chance outcomes at a chance node)."""
@@ -300,6 +341,8 @@ class ActionSpace:
         """What the last of `chosen`, the first ids of a move of several, stands for:
         'jump(c3)' for the move's first id, an item's label ('e5'), 'end of path'."""
         move = next(m for ids, m in sequences.items() if ids[:len(chosen)] == chosen)
+        if move.kind == "choice":       # a list, item by item
+            return "end of the choice" if chosen[-1] == self.choice_end_id else self.describe(chosen[-1])
         action = self.game.actions[move.action]
         if len(chosen) == 1:
             values = [state.label(move.args[k], action.binders[k][3]) for k in self.head_binders[move.action]]
@@ -337,6 +380,11 @@ class ActionSpace:
                     return f"{name} item {binder.items[number - binder.start]!r}"
         if number == self.skip_id:
             return "skip"
+        if number == self.choice_end_id:
+            return "end of the choice"
+        for name, start in self.created_offsets.items():
+            if 0 <= number - start < self.game.component_maximum[name]:
+                return f"{name} #{number - start + 1}"
         if number == self.wait_id:
             return "wait"
         if 0 <= number - self.choice_offset < len(self.labels):
@@ -415,7 +463,9 @@ class MoveUnderWay:
         if moves.get(number) is not None:
             return moves[number].name
         if number in moves:
-            return space.partial_text(self.state, self.legal_sequences(space), self.chosen + (number,))
+            text = space.partial_text(self.state, self.legal_sequences(space), self.chosen + (number,))
+            # (a choice among lists: 'card 3, ...' goes on, where the option 'card 3' would end)
+            return text + ", ..." if self.state.pending is not None else text
         return space.describe(number)
 
     def moves_on(self, space) -> list:
@@ -640,9 +690,15 @@ def list_items(engine_game, key) -> Optional[list]:
 
 def refuse_unencoded_set(engine_game, key, items) -> None:
     """A set is encoded as a list, one number per possible item, when its items are seats or
-    enum members; another set (of numbers, of positions) has no fixed place in the tensor."""
+    enum members; another set (of numbers, of positions) has no fixed place in the tensor, nor
+    has a map (its keys are not known before the game)."""
     name = key.partition("[")[0]
     t = engine_game.var_meta[name][3]
+    if isinstance(t.without_none(), MapOf):
+        declared = engine_game.program.get(name)
+        raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: a map has no "
+                               "place of a fixed size (declare it hidden to leave it out of the views and of "
+                               "the tensor)", getattr(declared, "span", None))
     if items is None and isinstance(t.without_none(), SetOf):
         declared = engine_game.program.get(name)
         raise ActionSpaceError(f"the observation tensor cannot encode '{name}', a {t.written()}: only sets of "

@@ -8,11 +8,14 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.builtins import SEAT_LISTS
-from referee.dsl.types import ListOf, ZoneOf
+from referee.dsl.types import ListOf, MapOf, ZoneOf
 
 from ..runtime.maintained import PartCounts
 from . import ir
 from .codegen import Context, names_in
+from .generated_names import rules_local
+
+UNHASHABLE = (ListOf, MapOf)      # the values that are no keys of a dict (a list, a map)
 
 # how many cells an aggregate may visit before a function is worth caching (see memoized)
 MEMO_COST = 40
@@ -21,6 +24,22 @@ MEMO_LIMIT = 50_000
 # what a comparison may compare in a body answered by indexes alone (answered_by_indexes)
 SIMPLE_OPERANDS = (ast.Name, ast.Integer, ast.Text, ast.Boolean, ast.Nothing)
 LAST_CALL_GRAPH = []     # (functions, how many, their call graph): the last asked about
+
+
+@attrs.frozen
+class Stamp:
+    """What one counter of the cached functions' stamps counts the changes of: the `epoch` (the
+    engine entered again), a `variable`, an `attribute` that statements change, or a `zone`
+    family (`#types`: the components of every type)."""
+    kind: str
+    name: str = ""
+
+    def order(self) -> str:
+        """(the counters are numbered in the order they have always had: that of these texts)"""
+        return {"variable": self.name, "attribute": "." + self.name}.get(self.kind, f"{self.kind}:{self.name}")
+
+
+EPOCH = Stamp("epoch")
 
 
 def call_graph(functions) -> dict:
@@ -221,7 +240,7 @@ class Caching:
             for binder in inner_levels:
                 inner_var, domain, where, inner_scope, ctx = cg.lowered_comprehension(binder, inner_scope, ctx)
                 inner_clauses.append(ir.ForClause(inner_var, domain, () if where is None else (where,)))
-            if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
+            if isinstance(self.type_value(value, inner_scope).without_none(), UNHASHABLE):
                 return False
             inner_tests = tuple(cg.lower(c, inner_scope, ctx) for c in inner_rest)
             last = inner_clauses[-1]
@@ -233,7 +252,7 @@ class Caching:
             source = ir.Call("grouped", (ir.Loops(ir.Tuple((key, item)), loops),)) if node.kind == "filter" \
                 else ir.Call("counted", (ir.Loops(key, loops),))
         else:
-            if isinstance(self.type_value(value, inner_scope).without_none(), ListOf):
+            if isinstance(self.type_value(value, inner_scope).without_none(), UNHASHABLE):
                 return False        # not hashable
             last = clauses[-1]
             clauses[-1] = attrs.evolve(last, tests=last.tests + tuple(cg.lower(c, inner_scope, ctx) for c in rest))
@@ -245,13 +264,13 @@ class Caching:
             else:
                 source = ir.Call("counted", (ir.Loops(element, tuple(clauses)),))
         others = [p for p in fn.parameters if p.name != b]
-        asked, table = ir.Local(f"L_{b}"), ir.Local("table")
+        asked, table = ir.Local(rules_local(b)), ir.Local("table")
         found = {"any": ir.Grouped(ir.Compare("in", asked, table)),
                  "filter": ir.Grouped(ir.BoolOp("or", (ir.Method(table, "get", (asked,)), ir.NewList()))),
                  "count": ir.Method(table, "get", (asked, ir.Constant(0)))}[node.kind]
         # the aggregate as written, for a value of b asked alone
         index = self.index_function(name, others, b, source, lambda: cg.lower(node, scope, Context("local")), found)
-        read = ir.Call(index, (ir.TheState(), *(ir.Local(f"L_{p.name}") for p in others), ir.Local(f"L_{b}")))
+        read = ir.Call(index, (ir.TheState(), *(ir.Local(rules_local(p.name)) for p in others), ir.Local(rules_local(b))))
         fn_scope = self.types.globals.child(**{p.name: self.types.type_name(p.type) for p in fn.parameters})
         guard = ir.BoolOp("and", tuple(ir.Grouped(cg.lower(g, fn_scope, Context("local"))) for g in guards))
         empty = {"any": ir.Constant(False), "filter": ir.NewList(()), "count": ir.Constant(0)}[node.kind]
@@ -326,7 +345,7 @@ class Caching:
                 var = self.types.vars.get(side.obj.id)
                 if var is None or len(var.index) != 1 or self.static_domain(var.index[0]) != values:
                     continue
-                if isinstance(self.declared_type(var.type).without_none(), ListOf):
+                if isinstance(self.declared_type(var.type).without_none(), UNHASHABLE):
                     continue
                 others = conjuncts[:k] + conjuncts[k + 1:]
                 if isinstance(value, ast.Name) and value.id == name:
@@ -348,7 +367,7 @@ class Caching:
         function reads (a variable it names, or any zone), or until the engine is entered
         again (a state changed from outside). Not cached: functions that call pick (they
         change the random source), ask `can_play` (it reads the whole state), read `current`, or
-        take lists (unhashable)."""
+        take lists or maps (unhashable)."""
         functions = self.types.functions
         costly = set()
         for name, fn in functions.items():
@@ -362,7 +381,7 @@ class Caching:
                     costly.add(name)
         reads_current = {name for name, fn in functions.items() if "current" in names_in(fn.body)}
         scalar = {name for name, fn in functions.items()
-                  if not any(isinstance(self.declared_type(p.type).without_none(), ListOf) for p in fn.parameters)}
+                  if not any(isinstance(self.declared_type(p.type).without_none(), UNHASHABLE) for p in fn.parameters)}
         # a zone given as an argument is read under another name: such functions are not cached
         takes_zone = {name for name, fn in functions.items()
                       if any(isinstance(self.declared_type(p.type).without_none(), ZoneOf) for p in fn.parameters)}
@@ -380,7 +399,7 @@ class Caching:
         # parameters: a function f(p) that reads only zone[p, ...] keeps its values when
         # zone[q, ...] changes)
         # one counter per thing read ('#epoch' grows when the engine is entered again)
-        self.memo_stamp_index = {"#epoch": 0}
+        self.memo_stamp_index = {EPOCH: 0}
         self.memo_reads = {}
         self.memo_zone_parts = {}      # cached function -> {(zone family, its parameter)}
         partitioned = set()
@@ -390,18 +409,18 @@ class Caching:
             wholes = {zone for zone, param in zones if param is None}
             parts = {(zone, param) for zone, param in parts if zone not in wholes}
             partitioned |= {zone for zone, _ in parts}
-            reads = variables | {"zone:" + zone for zone in wholes}
-            for dependency in sorted(reads):
+            reads = variables | {Stamp("zone", zone) for zone in wholes}
+            for dependency in sorted(reads, key=Stamp.order):
                 self.memo_stamp_index.setdefault(dependency, len(self.memo_stamp_index))
             self.memo_reads[name] = [0] + sorted(self.memo_stamp_index[d] for d in reads)
             self.memo_zone_parts[name] = parts
         # a family read by part is also read whole by an index over that parameter
         for zone in partitioned:
-            self.memo_stamp_index.setdefault("zone:" + zone, len(self.memo_stamp_index))
+            self.memo_stamp_index.setdefault(Stamp("zone", zone), len(self.memo_stamp_index))
         stamps = [0] * len(self.memo_stamp_index)
         owner = self.game.memo_owner
         part_stamps = {}
-        families = {d[5:]: k for d, k in self.memo_stamp_index.items() if d.startswith("zone:")}
+        families = {d.name: k for d, k in self.memo_stamp_index.items() if d.kind == "zone"}
 
         logs = self.change_logs = []       # the PartCounts a new epoch empties (log_changes)
 
@@ -420,7 +439,7 @@ class Caching:
         self.game.memo_stamps, self.game.memo_parts = stamps, part_stamps
 
     def state_read(self, name, mapping, seen):
-        """(variables, {(zone family, parameter of the cached function or None)}) that function
+        """({Stamp} of the variables and attributes, {(zone family, parameter of the cached function or None)}) that function
         `name` reads, its parameters standing for the cached function's as `mapping` says."""
         key = (name, tuple(sorted(mapping.items())))
         if key in seen:
@@ -445,16 +464,16 @@ class Caching:
                 return
             if isinstance(node, ast.Name):
                 if node.id in self.types.vars:
-                    variables.add(node.id)
+                    variables.add(Stamp("variable", node.id))
                 elif node.id in self.types.zones:
                     zones.add((node.id, None))
                 elif node.id in self.types.components:
                     zones.add(("#types", None))
                 return
             if isinstance(node, ast.Subscript) and isinstance(node.obj, ast.Name) and node.obj.id in self.types.vars:
-                variables.add(node.obj.id)
+                variables.add(Stamp("variable", node.obj.id))
             if isinstance(node, ast.Attribute) and node.name in self.changed_attributes:
-                variables.add("." + node.name)       # an attribute that statements change
+                variables.add(Stamp("attribute", node.name))       # an attribute that statements change
             if isinstance(node, ast.Call) and node.name in self.types.functions:
                 callee = self.types.functions[node.name]
                 passed = {p.name: mapping.get(a.id) for p, a in zip(callee.parameters, node.arguments)

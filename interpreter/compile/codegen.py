@@ -19,21 +19,24 @@ import contextlib
 from referee.dsl import ast
 from referee.dsl.builtins import SEAT_LISTS
 from referee.dsl.limits import MAX_RANGE
+from referee.dsl.map_typing import MAP_FUNCTIONS
 from referee.dsl.orders import ordered_enum
-from referee.dsl.types import BOOL, INT, ListOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, element_type, named_type, type_of
+from referee.dsl.types import (BOOL, INT, ListOf, MapOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, element_type, named_type,
+                               type_of)
 from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
-from ..runtime import sets, stdlib
+from ..runtime import sets, stdlib, value_maps
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .expression_facts import (HOISTED, RULES_LOCAL, binds_locals, is_bare_name, is_comprehension_variable,
-                               is_constant, is_temporary, is_text_literal, mentioned_locals, name_of, none_test,
-                               number_value, numbered)
+from .expression_facts import (binds_locals, is_bare_name, is_comprehension_variable, is_constant, is_temporary,
+                               is_text_literal, mentioned_locals, name_of, none_test, number_value)
+from .generated_names import BoundConstant, Hoisted, ModuleValue, RulesFunction, RulesLocal, Temporary, rules_local
 from .lower_aggregates import UNROLL, AggregateLowering, MaintainedFilter, names_in
 from .render_python import expression as rendered
 
 EMPTY_SET: frozenset = frozenset()      # {} of the rules
+EMPTY_MAP: dict = {}                    # {:} of the rules (a map is never changed in place)
 
 __all__ = ["UNROLL", "Context", "MaintainedFilter", "SourceGenerator", "names_in", "can_inline"]
 
@@ -74,7 +77,7 @@ class Context:
         """A rules local as IR."""
         if name in self.bound:
             return as_node(self.bound[name])
-        return ir.Local(f"L_{name}") if self.mode == "local" else ir.ReadEnv(name)
+        return ir.Local(rules_local(name)) if self.mode == "local" else ir.ReadEnv(name)
 
     def local(self, name) -> str:
         return rendered(self.name(name))
@@ -112,14 +115,14 @@ class SourceGenerator(AggregateLowering, Visitor):
         if known is not None and self.namespace.get(known) is value:
             return known
         self.count += 1
-        name = f"_{hint}{self.count}"
-        self.namespace[name] = value
+        name = BoundConstant(f"_k{self.count}") if hint == "k" else ModuleValue(f"_{hint}{self.count}")
+        self.namespace[str(name)] = value    # (a plain str key: a dict of only those reads globals faster)
         self.bound_values[id(value)] = name
         return name
 
     def temp(self) -> str:
         self.count += 1
-        return f"_t{self.count}"
+        return Temporary(f"_t{self.count}")
 
     def literal_node(self, value) -> ir.Expression:
         if value is None or isinstance(value, (bool, int, str)):
@@ -162,20 +165,44 @@ class SourceGenerator(AggregateLowering, Visitor):
         if isinstance(t, ZoneOf):
             return self.hoisted(ir.ReadZone(value, empty=True), ctx)
         if isinstance(t, SetOf):        # in the language's order, never the hash order
-            positions = ir.Global(self.bind(self.compiler.game.member_positions, "position"))
-            return ir.Call(self.bind(sets.set_items, "set"), (value, positions))
+            return ir.Call(self.bind(sets.set_items, "set"), (value, self.positions()))
+        if isinstance(t, MapOf):        # its keys, in the language's order
+            return ir.Call(self.bind(value_maps.map_keys, "map"), (value, self.positions()))
         return value
 
+    def positions(self) -> ir.Expression:
+        """The position of every enum member in its enum (the language's order of values)."""
+        return ir.Global(self.bind(self.compiler.game.member_positions, "position"))
+
     def whole_value(self, node, scope, ctx) -> ir.Expression:
-        """A collection taken whole (its size, its label): a set as it is, not in order."""
-        if isinstance(self.compiler.type_value(node, scope).without_none(), SetOf):
+        """A collection taken whole (its size, its label): a set or a map as it is, not in order."""
+        if isinstance(self.compiler.type_value(node, scope).without_none(), (SetOf, MapOf)):
             return self.lower(node, scope, ctx)
         return self.collection_node(node, scope, ctx)
 
+    def map_key(self, node, t: MapOf, scope, ctx) -> ir.Expression:
+        """A key as a map holds it: a list as a tuple (a key of a type not known: frozen too)."""
+        key = self.lower(node, scope, ctx)
+        if isinstance(t.key.without_none(), (ListOf, Unknown)):
+            return ir.Call(self.bind(sets.frozen, "set"), (key,))
+        return key
+
+    def map_call(self, node, scope, ctx) -> ir.Expression:
+        """keys(m) and values(m) in the order of the keys; get(m, k, default) one lookup."""
+        t = self.compiler.type_value(node.arguments[0], scope).without_none()
+        m = self.lower(node.arguments[0], scope, ctx)
+        if node.name == "get":
+            default = self.lower(node.arguments[2], scope, ctx)
+            return ir.Method(m, "get", (self.map_key(node.arguments[1], t, scope, ctx), default))
+        function = value_maps.map_keys if node.name == "keys" else value_maps.map_values
+        return ir.Call(self.bind(function, "map"), (m, self.positions()))
+
     def member_test(self, op: str, node, scope, ctx) -> ir.Expression:
-        """x in C / x not in C: a set is asked at once (a list it holds as a tuple)."""
-        item = self.lower(node.item, scope, ctx)
+        """x in C / x not in C: a set or a map is asked at once (a list it holds as a tuple)."""
         t = self.compiler.type_value(node.collection, scope).without_none()
+        if isinstance(t, MapOf):        # one lookup among the keys
+            return ir.Grouped(ir.Compare(op, self.map_key(node.item, t, scope, ctx), self.lower(node.collection, scope, ctx)))
+        item = self.lower(node.item, scope, ctx)
         if not isinstance(t, SetOf):
             return ir.Grouped(ir.Compare(op, item, self.collection_node(node.collection, scope, ctx)))
         if isinstance(t.element.without_none(), (ListOf, Unknown)):
@@ -190,7 +217,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         names = mentioned_locals(value)
         if any(is_temporary(n) or is_comprehension_variable(n) or n == "e" for n in names):
             return value        # it changes inside the expression: not hoisted
-        names = {n for n in names if n.startswith(RULES_LOCAL) or numbered(n, HOISTED)}
+        names = {n for n in names if isinstance(n, (RulesLocal, Hoisted))}
         if any(n not in ctx.levels for n in names):
             return value       # it needs a let: not hoisted
         if ctx.outside_loops and any(ctx.levels[n] >= 0 for n in names):
@@ -198,7 +225,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         known = ctx.hoist.get(value)
         if known is None:
             self.count += 1
-            known = ctx.hoist[value] = f"_h{self.count}"
+            known = ctx.hoist[value] = Hoisted(f"_h{self.count}")
             ctx.levels[known] = max((ctx.levels[n] for n in names), default=-1)
         return ir.Local(known)
 
@@ -263,6 +290,13 @@ class SourceGenerator(AggregateLowering, Visitor):
             return ir.Global(self.bind(EMPTY_SET, "set"))
         items = ir.NewList(tuple(self.lower(i, scope, ctx) for i in node.items), spread=True)
         return ir.Call(self.bind(sets.new_set, "set"), (items, ir.Global(self.bind(node.span, "span"))))
+
+    def visit_MapLiteral(self, node, scope, ctx):
+        if not node.entries:
+            return ir.Global(self.bind(EMPTY_MAP, "map"))
+        keys = ir.NewList(tuple(self.lower(e.key, scope, ctx) for e in node.entries), spread=True)
+        values = ir.NewList(tuple(self.lower(e.value, scope, ctx) for e in node.entries), spread=True)
+        return ir.Call(self.bind(value_maps.new_map, "map"), (keys, values, ir.Global(self.bind(node.span, "span"))))
 
     def visit_Conditional(self, node, scope, ctx):
         c, a, b = (self.lower(n, scope, ctx) for n in (node.condition, node.then, node.otherwise))
@@ -484,6 +518,9 @@ class SourceGenerator(AggregateLowering, Visitor):
 
     def visit_Binary(self, node, scope, ctx):
         span = ir.Global(self.bind(node.span, "span"))
+        if node.op == "+" and isinstance(self.compiler.type_value(node, scope).without_none(), MapOf):
+            joined = self.bind(value_maps.joined_maps, "map")
+            return ir.Call(joined, (self.lower(node.left, scope, ctx), self.lower(node.right, scope, ctx), span))
         if node.op == "+" and isinstance(self.compiler.type_value(node, scope).without_none(), SetOf):
             union = self.bind(sets.union, "set")
             return ir.Call(union, (self.lower(node.left, scope, ctx), self.lower(node.right, scope, ctx), span))
@@ -547,9 +584,13 @@ class SourceGenerator(AggregateLowering, Visitor):
             name = node.obj.id
             if name in c.types.zones:
                 return self.key(name, node.indexes, scope, ctx)
-            if name in c.types.vars:
+            if name in c.types.vars and (c.types.vars[name].index
+                                           or not isinstance(c.declared_type(c.types.vars[name].type), MapOf)):
                 default = self.default_of(name, node)
                 return self.hoisted_lazy(ir.ReadVar(self.key(name, node.indexes, scope, ctx), default), ctx)
+        t = c.type_value(node.obj, scope).without_none()
+        if isinstance(t, MapOf):        # m[k]: its value, none when it has no such key
+            return ir.Method(self.lower(node.obj, scope, ctx), "get", (self.map_key(node.indexes[0], t, scope, ctx),))
         items = self.collection_node(node.obj, scope, ctx)
         return ir.Call("item_at", (items, self.lower(node.indexes[0], scope, ctx)))
 
@@ -574,7 +615,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         value = self.lower(node.value, inner_scope, Context("local"))
         self.count += 1
         name = f"_after{self.count}"
-        c.define(ir.Function(name, ("s", *(f"L_{n}" for n in free)), (ir.Return(value, node.span),), node.span), c.where(node))
+        c.define(ir.Function(name, ("s", *(rules_local(n) for n in free)), (ir.Return(value, node.span),), node.span), c.where(node))
         args = ir.Arguments(tuple(self.lower(a, scope, ctx) for a in node.arguments))
         passed = ir.Arguments(tuple(ctx.name(n) for n in free))
         procedure = ir.Global(f"proc_{node.procedure}")
@@ -601,7 +642,7 @@ class SourceGenerator(AggregateLowering, Visitor):
                     not c.work.charges_at_entry(name) and can_inline(fn_decl, node.arguments):
                 return self.inline(fn_decl, node.arguments, scope, ctx)
             args = (ir.TheState(), *(self.lower(a, scope, ctx) for a in node.arguments))
-            call = ir.Call(f"fn_{name}", args, spread=True)
+            call = ir.Call(RulesFunction.of(name), args, spread=True)
             if name not in c.random_functions:
                 return self.hoisted_lazy(call, ctx)
             return call
@@ -613,6 +654,8 @@ class SourceGenerator(AggregateLowering, Visitor):
             t = c.type_value(node.arguments[0], scope)
             labeler = self.bind(c.game.labeler(ListOf(element_type(t)) if isinstance(t.without_none(), ZoneOf) else t))
             return ir.Call(labeler, (ir.TheState(), self.whole_value(node.arguments[0], scope, ctx)))
+        if name in MAP_FUNCTIONS:
+            return self.map_call(node, scope, ctx)
         args = [self.whole_value(a, scope, ctx) if name == "size" else self.collection_node(a, scope, ctx)
                 for a in node.arguments]
         if name == "size":

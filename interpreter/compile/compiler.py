@@ -22,7 +22,7 @@ from ..runtime import counting_invariant
 from . import ir
 from .module import module_text
 from .render_python import where
-from .codegen import Context, SourceGenerator, names_in  # noqa: F401  (names_in: the engine imports it from here)
+from .codegen import Context, SourceGenerator, names_in, python_name  # noqa: F401  (names_in: the engine imports it from here)
 from .work import WorkModel
 from .caching import Caching, callers
 from .lower_functions import FunctionLowering
@@ -71,6 +71,7 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         # here (a module.CompiledModule; they must be the same: see adopt_done)
         self.adopted = adopted
         self.generated = []        # the generated functions the module holds, in order (module.Generated)
+        self.held_names = set()    # the names given to functions the engine holds (held_name)
         self.actions = []          # CompiledAction per action, once compiled (compile_all)
         self.action_index = {}
         self.triggers_may_choose = False
@@ -150,6 +151,18 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         self.codegen.count += 1
         return f"{hint}{self.codegen.count}"
 
+    def held_name(self, *words) -> str:
+        """The name of a function the engine holds (a binder's domain or filter, a refusal's
+        text, an invariant, a step of the flow), from the rules: its words joined, numbered
+        only when the module has it already. The count moves as `fresh` moves it (the numbered
+        names after it stay as they were)."""
+        self.codegen.count += 1
+        name = "_".join(python_name(word) for word in words)
+        if name in self.held_names or name in self.codegen.namespace:
+            name = f"{name}_{self.codegen.count}"
+        self.held_names.add(name)
+        return name
+
     def local_types(self, scope):
         out = {}
         while scope is not None and scope is not self.types.globals:
@@ -182,7 +195,7 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         triggers = list(self.program.of_kind(ast.Trigger))
         self.triggers_may_choose = any(self.may_choose(t.body) for t in triggers)
         fire_one_trigger = self.compile_triggers() if triggers else None
-        invariants = [(i.name, self.expr(i.condition, self.types.globals), i.span)
+        invariants = [(i.name, self.expr(i.condition, self.types.globals, "invariant", i.name), i.span)
                       for i in self.program.of_kind(ast.Invariant)]
         if self.coverage is not None:
             counters = [self.counter(i) for i in self.program.of_kind(ast.Invariant)]

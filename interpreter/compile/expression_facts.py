@@ -9,24 +9,17 @@ from typing import cast
 import attrs
 
 from . import ir
-
-# the Python names generated code gives its locals, by kind
-TEMPORARY, HOISTED, RULES_LOCAL, COLUMN = "_t", "_h", "L_", "_A"
-
-
-def numbered(name: str, prefix: str) -> bool:
-    """Whether a name is `prefix` and a number (`_t3`, `_h12`, `_A0`)."""
-    return name.startswith(prefix) and name[len(prefix):].isdigit()
+from .generated_names import (BoundConstant, ComponentColumn, ComprehensionVariable, Hoisted, RowKey,
+                              RulesFunction, RulesLocal, Temporary)
 
 
 def is_temporary(name: str) -> bool:
-    return numbered(name, TEMPORARY)
+    return isinstance(name, Temporary)
 
 
 def is_comprehension_variable(name: str) -> bool:
-    """`a<k>_<name>`: a comprehension's variable (or a row of its keys)."""
-    head, sep, rest = name.partition("_")
-    return bool(sep and rest and head[:1] == "a" and head[1:].isdigit() and (rest[0].isalnum() or rest[0] == "_"))
+    """A comprehension's variable (or a row of its keys)."""
+    return isinstance(name, ComprehensionVariable)
 
 
 def ungrouped(node: ir.Expression) -> ir.Expression:
@@ -177,7 +170,7 @@ def none_test(node: ir.Expression, op: str) -> str | None:
 def simple_zone_key(key: ir.Expression) -> bool:
     """A zone key written without parentheses inside: literals and names, or a row's key."""
     if isinstance(key, ir.Local):
-        return is_comprehension_variable(key.name) and key.name.endswith("_key")
+        return isinstance(key.name, RowKey)
     return isinstance(key, ir.Key) and bool(key.indexes) and all(
         isinstance(i, (ir.Local, ir.Global)) or (isinstance(i, ir.Constant) and not set(repr(i.value)) & set("()"))
         for i in key.indexes)
@@ -203,7 +196,7 @@ def canonical(node: ir.Expression) -> ir.Expression:
     names: dict[str, str] = {}
 
     def renamed(name: str) -> str:
-        return names.setdefault(name, f"_t{len(names)}") if is_temporary(name) else name
+        return names.setdefault(name, Temporary(f"_t{len(names)}")) if is_temporary(name) else name
 
     def change(n: ir.Expression) -> ir.Expression | None:
         if isinstance(n, ir.Grouped):
@@ -282,8 +275,8 @@ def guarded_column_read(node: ir.Node) -> bool:
 
 
 def column_read(node: ir.Node) -> bool:
-    return isinstance(node, ir.ReadColumn) and numbered(node.column, COLUMN) and \
-        isinstance(node.entity, ir.Local) and node.entity.name.startswith(RULES_LOCAL)
+    return isinstance(node, ir.ReadColumn) and isinstance(node.column, ComponentColumn) and \
+        isinstance(node.entity, ir.Local) and isinstance(node.entity.name, RulesLocal)
 
 
 def attributes_read_once(nodes: list[ir.Expression | None], temp: Callable[[], str]
@@ -310,7 +303,7 @@ def temporaries_of_their_own(nodes: tuple[ir.Expression, ...], elsewhere: tuple[
     themselves, none that they bind is read elsewhere, and they read no value hoisted for a
     loop level (kept on first use, which a lambda would make its own)."""
     mentioned = set().union(*(mentioned_locals(n) for n in nodes))
-    if any(numbered(name, HOISTED) for name in mentioned):
+    if any(isinstance(name, Hoisted) for name in mentioned):
         return False
     bound = {n.target for node in nodes for n in ir.walk(node) if isinstance(n, ir.Named) and is_temporary(n.target)}
     others = set().union(*(mentioned_locals(n) for n in elsewhere if n is not None))
@@ -344,13 +337,13 @@ def constant_range(domain: ir.Expression) -> tuple[int, ...] | None:
 
 def is_bound_constant(domain: ir.Expression) -> bool:
     """Whether a domain is a value the compiler bound in the module (`_k3`)."""
-    return isinstance(domain, ir.Global) and numbered(domain.name, "_k")
+    return isinstance(domain, ir.Global) and isinstance(domain.name, BoundConstant)
 
 
 def is_temporary_or_constant(domain: ir.Expression) -> bool:
     """Whether a domain is a value read once or a constant the compiler bound (its length can
     be read again, it needs no copy)."""
-    return is_bound_constant(domain) or (isinstance(domain, ir.Local) and numbered(domain.name, HOISTED))
+    return is_bound_constant(domain) or (isinstance(domain, ir.Local) and isinstance(domain.name, Hoisted))
 
 
 def top_of(node: ir.Expression) -> str | None:
@@ -373,7 +366,7 @@ def zone_under_top(values: dict[str, ir.Expression], temp: str) -> str | None:
 
 def is_read_once(node: ir.Expression) -> bool:
     """Whether an expression is just a value read once per loop level (a hoisted temporary)."""
-    return isinstance(node, ir.Local) and numbered(node.name, HOISTED)
+    return isinstance(node, ir.Local) and isinstance(node.name, Hoisted)
 
 
 def one_call(node: ir.Expression, name: str) -> bool:
@@ -385,8 +378,8 @@ def called_function(node: ir.Expression) -> str | None:
     """The rules function an expression is one call of (made at once or on first use), or None."""
     if isinstance(node, ir.FirstUse):
         node = node.value
-    if isinstance(node, ir.Call) and node.function.startswith("fn_"):
-        return node.function[len("fn_"):]
+    if isinstance(node, ir.Call) and isinstance(node.function, RulesFunction):
+        return node.function.rules_name
     return None
 
 
@@ -470,7 +463,7 @@ OWN_FACTS: dict[type, Callable[..., Facts]] = {
     ir.DeleteEnv: lambda node: ENVIRONMENT, ir.HasEnv: lambda node: ENVIRONMENT,
     ir.ReadZone: lambda node: ZONES, ir.ReadVar: lambda node: VARIABLES,
     ir.ReadAttribute: lambda node: ENTITIES, ir.Entities: lambda node: ENTITIES,
-    ir.ReadColumn: lambda node: table_facts(node.column) if numbered(node.column, COLUMN) else NOTHING,
+    ir.ReadColumn: lambda node: table_facts(node.column) if isinstance(node.column, ComponentColumn) else NOTHING,
     ir.Cached: lambda node: Facts(more_names=frozenset((node.name,))),
     ir.WriteVar: lambda node: Facts(bound=frozenset(("_V",))),
     ir.ArgumentText: lambda node: Facts(bound=frozenset(("_E",))) if node.of == "label" else NOTHING,

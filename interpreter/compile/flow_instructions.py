@@ -86,7 +86,7 @@ class FlowInstructions:
             out.append(Instruction("turn", node.span, code=self.flow_expr(node.player, scope)))
             self.flow_block(node.body, scope, out)
         elif isinstance(node, ast.Simultaneous):
-            domain, where, inner, _ = self.binder_functions(node.binder, scope)
+            domain, where, inner, _ = self.binder_functions(node.binder, scope, "simultaneous")
             play = ast.untag(node.body[0])[0]
             indexes = tuple(self.action_index[n] for n in play.actions)
             out.append(Instruction("simultaneous", node.span, fn=(domain, where), key=key,
@@ -119,7 +119,7 @@ class FlowInstructions:
             else:
                 out.append(Instruction("jump_unless", node.span, target=start, code=self.flow_expr(node.until, inner)))
         elif isinstance(node, ast.For):
-            domain, where, inner, _ = self.binder_functions(node.binder, scope)
+            domain, where, inner, _ = self.binder_functions(node.binder, scope, "for")
             out.append(Instruction("for_init", node.span, fn=(domain, where), key=key, name=node.binder.name))
             step = len(out)
             out.append(Instruction("for_next", node.span, fn=where, key=key, name=node.binder.name))
@@ -133,7 +133,8 @@ class FlowInstructions:
             self.dispatch(node, scope, ctx, effect)
             effect = tuple(located(statement, node.span) for statement in effect)
             if ctx.steps:      # run by the engine as a step (effect_runner): a function of its own
-                fn = self.define(ir.Function(self.fresh("_run"), ("s", "e"), effect, node.span))
+                what = node.name if isinstance(node, ast.CallStatement) else type(node).__name__.lower()
+                fn = self.define(ir.Function(self.held_name("step", what), ("s", "e"), effect, node.span))
                 out.append(Instruction("effect", node.span, fn=fn, may_choose=True))
             else:               # in run_flow itself
                 out.append(Instruction("effect", node.span, statements=effect))

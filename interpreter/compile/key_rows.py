@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..runtime.zone_rows import row_of_key_maker, rows_maker
 from . import ir
-from .expression_facts import RULES_LOCAL, is_comprehension_variable, literal_of
+from .expression_facts import is_comprehension_variable, literal_of
+from .generated_names import RowKey, RulesLocal
 from .render_python import expression as rendered
 
 class KeyRows:
@@ -30,7 +31,7 @@ class KeyRows:
             literal = literal_of(value)
             if value == ir.Local(self.var):
                 template.append(("var", None))
-            elif isinstance(value, ir.Local) and (value.name.startswith(RULES_LOCAL) or is_comprehension_variable(value.name)):
+            elif isinstance(value, ir.Local) and (isinstance(value.name, RulesLocal) or is_comprehension_variable(value.name)):
                 template.append(("invariant", self.invariant(value.name)))
             elif literal is not None:
                 template.append(("literal", literal[0]))
@@ -49,7 +50,7 @@ class KeyRows:
         if known is None:
             self.generator.count += 1
             # (named like a comprehension variable: never hoisted out of the loop)
-            known = self.templates[source] = (f"a{self.generator.count}_key", (name, tuple(template)))
+            known = self.templates[source] = (RowKey(f"a{self.generator.count}_key"), (name, tuple(template)))
         return known[0]
 
     def iteration(self, domain):

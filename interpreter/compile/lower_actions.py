@@ -58,10 +58,11 @@ def guard_placement(action) -> tuple:
 class ActionCompiler:
     """The part of the Compiler that compiles actions (a mixin of compiler.Compiler)."""
 
-    def reason_function(self, text, scope, binder):
-        """f(s, e) -> a binder's own text for a refused value, its {expressions} of the binders
-        so far (e: their values)."""
-        name = self.fresh("_why")
+    def reason_function(self, text, scope, binder, kind, action):
+        """f(s, e) -> a binder's own text for a refused value (`kind` why: its filter refused
+        it, outside: its domain does not hold it), its {expressions} of the binders so far (e:
+        their values)."""
+        name = self.held_name(kind, action.name, binder.name)
         reason = self.reason_node(text, scope, Context("env"), binder.span)
         return self.define(ir.Function(name, ("s", "e"), (ir.Return(reason, binder.span),), binder.span),
                            self.where(binder))
@@ -72,15 +73,16 @@ class ActionCompiler:
         texts, outside = [], []
         for binder in action.binders:
             domain_type = self.type_value(binder.domain, scope)
-            domain, where, scope, element = self.binder_functions(binder, scope)
+            domain, where, scope, element = self.binder_functions(binder, scope, action.name)
             binders.append((binder.name, domain, where, element))
             if self.codegen.never_none_domain(binder.domain, domain_type, scope):
                 self.listed_scopes[id(scope)] = scope     # its moves come from the domain: never none
             if binder.reason is not None:
-                texts.append(self.reason_function(binder.reason, scope, binder))
+                texts.append(self.reason_function(binder.reason, scope, binder, "why", action))
             else:
                 texts.append(RuleText(self.in_words(binder.condition)) if binder.condition is not None else "")
-            outside.append(self.reason_function(binder.outside, scope, binder) if binder.outside is not None else None)
+            outside.append(self.reason_function(binder.outside, scope, binder, "outside", action)
+                           if binder.outside is not None else None)
         guard_scope = scope.child()
         run_scope = scope.child()
         legal_scope = scope.child()

@@ -12,9 +12,10 @@ from referee.dsl.types import ListOf, Type, ZoneOf, element_type
 
 from ..runtime import maps
 from . import ir
-from .expression_facts import (COLUMN, attributes_read_once, binds_locals, filter_values, is_comprehension_variable,
-                               is_temporary, name_of, names_written, numbered, reusing, temporaries_of_their_own,
-                               top_of_tested, truth)
+from .expression_facts import (attributes_read_once, binds_locals, filter_values, is_comprehension_variable,
+                               is_temporary, name_of, names_written, reusing, temporaries_of_their_own, top_of_tested,
+                               truth)
+from .generated_names import ComponentColumn, ComprehensionVariable, ModuleValue, rules_local
 from .key_rows import KeyRows
 
 UNROLL = 12             # aggregates over a constant range this small are unrolled
@@ -29,13 +30,6 @@ def grouped_or_zero(value: ir.Expression) -> ir.Expression:
 def found(answer: bool) -> tuple[ir.Statement, ...]:
     """A loop that stops at its answer."""
     return (ir.Assign("value", ir.Constant(answer)), ir.Break())
-
-
-def module_binding(name: str) -> bool:
-    """`_<lowercase>_<k>`: a name the compiler bound in the generated module (`_col3`)."""
-    head = name.rstrip("0123456789")
-    return len(head) < len(name) and len(head) >= 2 and head[0] == "_" and \
-        all(c == "_" or (c.isalpha() and c.islower()) for c in head[1:])
 
 
 @attrs.frozen
@@ -64,7 +58,7 @@ class AggregateLowering:
         finally:
             ctx.no_walrus -= 1
         self.count += 1
-        var = f"a{self.count}_{binder.name}"
+        var = ComprehensionVariable(f"a{self.count}_{binder.name}")
         domain_type = c.type_value(binder.domain, scope)
         inner_scope = scope.child(**{binder.name: element_type(domain_type).without_none().text})
         inner = ctx.child(**{binder.name: ir.Local(var)})
@@ -295,7 +289,7 @@ class AggregateLowering:
         targets, rows = self.row_iteration(inner.rows, domain)
         scan = ir.Comprehension(ir.Local(var), targets, rows, where, spread=False)
         row_names = {row for row, _ in inner.rows.templates.values()}
-        if not self.reads_only_rows(where, var, row_names, {f"L_{p}" for p in parameters}):
+        if not self.reads_only_rows(where, var, row_names, {rules_local(p) for p in parameters}):
             return scan, None
         ascending = all(isinstance(x, int) for x in values) and list(values) == sorted(values)
         order = NONE if ascending else ir.Global(self.bind({x: k for k, x in enumerate(values)}, "order"))
@@ -358,8 +352,8 @@ class AggregateLowering:
                 if not (isinstance(key, ir.Local) and key.name in row_names):
                     return False
             elif not (name == var or name in row_names or name in parameters or name in self.PURE_NAMES
-                      or is_temporary(name) or numbered(name, COLUMN) or is_comprehension_variable(name)
-                      or (module_binding(name) and name in self.namespace)):
+                      or is_temporary(name) or isinstance(name, ComponentColumn) or is_comprehension_variable(name)
+                      or (isinstance(name, ModuleValue) and name in self.namespace)):
                 return False
         return True
 

@@ -11,7 +11,7 @@ from referee.dsl.types import BOOL, ListOf
 from ..runtime import without_choice
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .caching import callers
+from .caching import Stamp, callers
 from .codegen import Context
 from .lower_flow import located
 from .lower_statements import NONE, STATE, call, guard, negated
@@ -19,6 +19,7 @@ from .module import digest, functions_text, generated, written_parts
 from .passes import run_passes
 from .render_python import where
 from .expression_facts import facts_of
+from .generated_names import RulesFunction, rules_local
 
 # the state's tables a function reads through locals of these names, bound once at its top
 TABLES = (("_Z", "zones"), ("_V", "vars"), ("_E", "entities"))
@@ -88,7 +89,7 @@ class FunctionLowering:
         if self.adopted is not None and name in self.adopted.namespace:
             # the module's own function, reading the values bound here (its globals)
             self.adopted.namespace.update(namespace)
-            namespace[name] = self.adopted.namespace[name]
+            namespace[str(name)] = self.adopted.namespace[name]      # (a plain str key, as bind's)
         else:
             self.game.line_spans[filename] = made.line_spans
             try:
@@ -119,13 +120,14 @@ class FunctionLowering:
         self.adopted = None          # (functions compiled later, for a tool, are executed here)
 
     # ---- expressions as functions ----
-    def expression_function(self, node, scope, ctx=None, name=None, emitted=True):
+    def expression_function(self, node, scope, ctx=None, held=(), emitted=True):
         """f(s, e) -> the value of an expression (e: the flow's or a caller's environment);
-        `emitted` False: one only run while compiling, not in the module."""
+        `held`: the words of its name (held_name), `emitted` False: one only run while
+        compiling, not in the module."""
         ctx = ctx or Context("env")
         value = self.value(node, scope, ctx)
-        fn = self.define(ir.Function(name or self.fresh("_x"), ("s", "e"), (ir.Return(value, node.span),), node.span),
-                         emitted=emitted)
+        name = self.held_name(*held) if held else self.fresh("_x")
+        fn = self.define(ir.Function(name, ("s", "e"), (ir.Return(value, node.span),), node.span), emitted=emitted)
         constant = self.codegen.constant_of(node)
         if constant is not None:
             fn.value = constant[0]
@@ -154,25 +156,28 @@ class FunctionLowering:
             raise RulesRuntimeError(f"this cannot be computed before the game starts "
                                     f"({type(error).__name__}: {error})", node.span) from None
 
-    def expr(self, node, scope):
-        return self.expression_function(node, scope)
+    def expr(self, node, scope, *words):
+        """f(s, e) -> the value of an expression, a function the engine holds (named from `words`)."""
+        return self.expression_function(node, scope, held=words)
 
-    def binder_functions(self, binder, scope):
-        """(domain fn, where fn or None, inner scope, element Type), in the env form."""
+    def binder_functions(self, binder, scope, owner):
+        """(domain fn, where fn or None, inner scope, element Type), in the env form; named
+        after the binder and its `owner` (an action, or the flow's statement)."""
         values = self.sequence(binder.domain, scope, Context("env"))
         element = self.items_type(binder.domain, scope)
         if isinstance(element, ListOf):
             values = ir.Call("hashable_values", (values,))
-        domain = self.define(ir.Function(self.fresh("_d"), ("s", "e"), (ir.Return(values, binder.span),), binder.span))
+        domain = self.define(ir.Function(self.held_name("domain", owner, binder.name), ("s", "e"),
+                                         (ir.Return(values, binder.span),), binder.span))
         inner = scope.child(**{binder.name: element.text})
-        where_fn = self.expr(binder.condition, inner) if binder.condition is not None else None
+        where_fn = self.expr(binder.condition, inner, "where", owner, binder.name) if binder.condition is not None else None
         return domain, where_fn, inner, element
 
     def header_function(self, kind, field):
         """score(s, p), returns(s, p) or teams(s, p) of the game's header."""
         scope = self.types.globals.child(**{field.player_name: "Player"})
         value = self.value(field.expr, scope, Context("local"))
-        return self.define(ir.Function(kind, ("s", f"L_{field.player_name}"), (ir.Return(value, field.span),), field.span))
+        return self.define(ir.Function(kind, ("s", rules_local(field.player_name)), (ir.Return(value, field.span),), field.span))
 
     # ---- functions and procedures ----
     def parameters(self, parameters) -> str:
@@ -180,7 +185,7 @@ class FunctionLowering:
 
     @staticmethod
     def params_of(parameters) -> tuple:
-        return ("s",) + tuple(f"L_{p.name}" for p in parameters)
+        return ("s",) + tuple(rules_local(p.name) for p in parameters)
 
     def stamp(self, name, available) -> ir.Expression:
         """The stamp of a cached function's values: it grows when what it reads changes. A zone
@@ -188,10 +193,10 @@ class FunctionLowering:
         terms = [memo_item("MEMO_STAMPS", k) for k in self.memo_reads[name]]
         for zone, param in sorted(self.memo_zone_parts[name]):
             if param in available:
-                part = ir.Tuple((ir.Constant(zone), ir.Local(f"L_{param}")))
+                part = ir.Tuple((ir.Constant(zone), ir.Local(rules_local(param))))
                 terms.append(ir.Method(ir.Global("MEMO_PARTS"), "get", (part, ir.Constant(0))))
             else:
-                terms.append(memo_item("MEMO_STAMPS", self.memo_stamp_index["zone:" + zone]))
+                terms.append(memo_item("MEMO_STAMPS", self.memo_stamp_index[Stamp("zone", zone)]))
         terms = list(dict.fromkeys(terms))
         total = terms[0]
         for term in terms[1:]:
@@ -204,7 +209,7 @@ class FunctionLowering:
         set its `value`, `charge` its cost (none for a value found in the cache). A filter
         `maintained` (codegen.MaintainedFilter) tests again only the values whose zones changed
         since its last value, when it can (maintained.py)."""
-        key = ir.CacheKey(tuple(ir.Local(f"L_{p.name}") for p in parameters))
+        key = ir.CacheKey(tuple(ir.Local(rules_local(p.name)) for p in parameters))
         cache = ir.Global(cache)
         head = [guard(ir.Compare("is not", memo_item("MEMO_OWNER", 0), STATE), call("memo_reset", STATE)),
                 ir.Assign("stamp", self.stamp(name, {p.name for p in parameters})),
@@ -266,7 +271,7 @@ class FunctionLowering:
         else:
             body = charge + body
         body = [located(s, span) for s in body]
-        self.define(ir.Function(f"fn_{name}", self.params_of(fn.parameters), tuple(body), fn.span))
+        self.define(ir.Function(RulesFunction.of(name), self.params_of(fn.parameters), tuple(body), fn.span))
         parameters = [p.name for p in fn.parameters]
         compiled = self.codegen.namespace[f"fn_{name}"]
         reset = self.game.memo_reset
@@ -284,7 +289,7 @@ class FunctionLowering:
         asked = ir.Global(self.codegen.bind({}, f"asked_{name}_index"))
         index = self.fresh(f"index_{name}_")
         plain = plain()
-        key = ir.CacheKey(tuple(ir.Local(f"L_{p.name}") for p in others))
+        key = ir.CacheKey(tuple(ir.Local(rules_local(p.name)) for p in others))
         table = ir.Local("table")
         second = ir.BoolOp("or", (ir.Compare("is", ir.Method(asked, "get", (key, ir.Constant(0))), ir.Constant(True)),
                                   ir.Compare("==", ir.Method(asked, "get", (key,)), STAMP)))
@@ -300,7 +305,7 @@ class FunctionLowering:
                                       stale_cache_dropped(cache), ir.SetItem(cache, key, ir.Tuple((STAMP, table)))),
                              (ir.SetItem(asked, key, STAMP), ir.Return(plain))),)),
                 ir.Return(found))
-        self.define(ir.Function(index, self.params_of(others) + (f"L_{b}",), body),
+        self.define(ir.Function(index, self.params_of(others) + (rules_local(b),), body),
                     comment=f"# {name}: its aggregate over the values of '{b}', a table once two are asked")
         return index
 
@@ -335,7 +340,7 @@ class FunctionLowering:
             if trigger.binder is not None:
                 domain, scope = self.loop_variable(trigger.binder, scope, ctx)
                 # (no copy: the loop ends with the first body it runs, which may change the domain)
-                loop = (f"L_{trigger.binder.name}", domain)
+                loop = (rules_local(trigger.binder.name), domain)
                 tests = [guard(negated(self.condition(trigger.binder.condition, scope, ctx)), ir.Continue())] \
                     if trigger.binder.condition is not None else []
             counter = self.counter(trigger)

@@ -13,6 +13,7 @@ from . import ir
 from .lower_naming import identifier
 from .blocks import Block
 from .expression_facts import is_read_once, is_temporary_or_constant, zone_under_top
+from .generated_names import Hoisted, rules_local
 from .none_tests import folded, folded_test, none_tests
 from .lower_listing import arguments, length, unless, unless_as_long
 from .work import ROUND_FREE_WORK
@@ -55,14 +56,14 @@ class FusedListingCompiler:
                for part in parts):
             return set()        # (a domain that charges its filter, or draws: each alone)
         name, domain = first[0], first[1]
-        value = ir.Local(f"L_{name}")
+        value = ir.Local(rules_local(name))
         for j, loop in enumerate(loops):
             out.add(1, ir.Assign(f"fixed{j}_{k}", ir.EmptyList()))
             if loop[4]:
                 out.add(1, ir.Assign(f"labels{j}_{k}", ir.Call("set")))
         if any(loop[4] for loop in loops):
             out.add(1, ir.Assign("seen", ir.Call("set")))
-        out.open(1, ir.ForEach(f"L_{name}", domain, ()))
+        out.open(1, ir.ForEach(rules_local(name), domain, ()))
         for once in (False, True):
             members = [j for j, loop in enumerate(loops) if loop[4] == once]
             if once and members:
@@ -130,7 +131,7 @@ class FusedListingCompiler:
                 del ctx.hoist[source]
             ctx.bound = bound
             for b in action.binders[shared:]:
-                ctx.levels.pop(f"L_{b.name}", None)
+                ctx.levels.pop(rules_local(b.name), None)
             parts.append(part)
             own_hoists.append(own)
         if not all(is_temporary_or_constant(parts[0].loops[k][1]) for levels in plain for k in levels):
@@ -263,7 +264,7 @@ class FusedListingCompiler:
             kind, name, source = part.sources[id(node)]
             if kind == "let":
                 if not is_read_once(source):      # (else: the steps after it use that name)
-                    out.add(indent, ir.Assign(f"L_{name}", source))
+                    out.add(indent, ir.Assign(rules_local(name), source))
             else:
                 test = folded_test(source, known)
                 if test is False:
@@ -290,7 +291,7 @@ class FusedListingCompiler:
         for m in range(k + 1, len(part.loops)):
             sources += [part.sources[id(node)][2] for node in part.stage_nodes[m]]
         for temp, level in ctx.levels.items():
-            if level == k and temp.startswith("_h") and temp not in ctx.lazy and \
+            if level == k and isinstance(temp, Hoisted) and temp not in ctx.lazy and \
                     none_tests(temp, sources) >= 2:
                 return temp
         return None

@@ -17,6 +17,7 @@ from .codegen import Context, names_in
 from .expression_facts import (called_function, constant_range, is_bound_constant, is_read_once,
                                is_temporary_or_constant, one_call, rewritten, top_of, truth,
                                walk_written)
+from .generated_names import rules_local
 from .key_rows import KeyRows
 from .passes import LISTING_PASSES, run_passes
 from .none_tests import either_or, folded_plain
@@ -32,7 +33,7 @@ def unless(test: ir.Expression, *then: ir.Statement) -> ir.ShortIf:
 
 
 def arguments(names) -> ir.Arguments:
-    return ir.Arguments(tuple(ir.Local(f"L_{name}") for name in names))
+    return ir.Arguments(tuple(ir.Local(rules_local(name)) for name in names))
 
 
 def length(name: str) -> ir.Call:
@@ -173,13 +174,13 @@ class ListingCompiler:
             scope = scope.child(**{binder.name: element.text})
             element_name = named_type(element)
             if cg.never_none_domain(binder.domain, domain_type, scope):
-                fixed_ctx.safe.add(f"L_{binder.name}")
-                ctx.safe.add(f"L_{binder.name}")
+                fixed_ctx.safe.add(rules_local(binder.name))
+                ctx.safe.add(rules_local(binder.name))
             where = truth(cg.lower(binder.condition, scope, here)) if binder.condition is not None else None
             if indexed is not None:       # the table gave the values that pass the test on the variable
                 tests = tuple(ir.Grouped(cg.lower(o, scope, here)) for o in indexed[2] + indexed[3])
                 where = (tests[0] if len(tests) == 1 else ir.BoolOp("and", tests)) if tests else None
-            ctx.levels[f"L_{binder.name}"] = k
+            ctx.levels[rules_local(binder.name)] = k
             component = element_name in self.types.components or element_name in self.types.boards
             # board cells are all different: only components can be identical
             same = binder.name in named and names_all and element_name in self.types.components
@@ -223,7 +224,7 @@ class ListingCompiler:
         values = constant_range(domain) or (self.codegen.namespace.get(domain.name) if is_bound_constant(domain) else None)
         if not isinstance(values, tuple) or not values or len(values) > 1000:
             return None
-        rows, keys = KeyRows(self.codegen, f"L_{name}", values), {}
+        rows, keys = KeyRows(self.codegen, rules_local(name), values), {}
         for value, temp in (ctx.hoist if hoist is None else hoist).items():
             if ctx.levels[temp] != k or temp in ctx.lazy:
                 continue
@@ -253,7 +254,7 @@ class ListingCompiler:
         kind, _, source = part.sources[id(nodes[0])]
         if kind != "require":
             return None
-        this_level = {f"L_{part.loops[k][0]}"} | {temp for temp in (ctx.hoist if hoist is None else hoist).values()
+        this_level = {rules_local(part.loops[k][0])} | {temp for temp in (ctx.hoist if hoist is None else hoist).values()
                                                    if ctx.levels.get(temp) == k}
         return either_or(source, this_level)
 
@@ -275,7 +276,7 @@ class ListingCompiler:
             if kind == "let":
                 if counter is None and is_read_once(source):
                     continue        # a value read once: the steps after it use that name
-                out.add(indent, ir.Assign(f"L_{name}", source))
+                out.add(indent, ir.Assign(rules_local(name), source))
             elif counter is None:
                 out.add(indent, unless(ir.Grouped(source), *fail))
             else:
@@ -309,7 +310,7 @@ class ListingCompiler:
 
             def one_loop(at, test):
                 out.open(at, ir.ForEach(rows[0], rows[1], ()) if rows else
-                         ir.ForEach(f"L_{name}", ir.Local(fixed), ()))
+                         ir.ForEach(rules_local(name), ir.Local(fixed), ()))
                 self.emit_hoisted(out, ctx, k, at + 1, hoist, rows[2] if rows else None)
                 if test is not None:
                     out.span = part.stage_nodes[k][0].span
@@ -337,7 +338,7 @@ class ListingCompiler:
                     [*(length(f"{prefix}{m}") for m in deeper), ir.Constant(inside)]))
             iterated = ir.ChargedDomain(iterated, per_value, self.codegen.bind(part.action.span, "span"))
         rows = self.listing_rows(part, ctx, k, hoist) if independent else None
-        out.open(indent, ir.ForEach(rows[0], rows[1], ()) if rows else ir.ForEach(f"L_{name}", iterated, ()))
+        out.open(indent, ir.ForEach(rows[0], rows[1], ()) if rows else ir.ForEach(rules_local(name), iterated, ()))
         indent += 1
         self.emit_hoisted(out, ctx, k, indent, hoist, rows[2] if rows else None)
         if where is not None and not independent:
@@ -360,7 +361,7 @@ class ListingCompiler:
         for k in fixed_order:
             name, domain, where, independent, same, unique, component = loops[k]
             fixed = f"fixed{prefix}{k}"
-            value, values = ir.Local(f"L_{name}"), ir.Local(fixed)
+            value, values = ir.Local(rules_local(name)), ir.Local(fixed)
             if where is None and not same:
                 # (only iterated: a zone's list or a constant tuple needs no copy)
                 constant = constant_range(domain)
@@ -388,7 +389,7 @@ class ListingCompiler:
                 # identical components (the same attributes) are tried once; when two kept ones
                 # still share a label, the moves are merged by label afterwards
                 out.add(1, ir.Assign(seen, ir.Call("set")), ir.Assign(kept, ir.Call("set")))
-            out.open(1, ir.ForEach(f"L_{name}", iterated, ()))
+            out.open(1, ir.ForEach(rules_local(name), iterated, ()))
             if same:
                 out.add(2, *self.once_each(name, seen))
             if where is not None:
@@ -415,7 +416,7 @@ class ListingCompiler:
 
     def once_each(self, name, seen) -> tuple:
         """A component whose twin (the same attributes) was tried already is not tried again."""
-        return (ir.Assign("signature", ir.ReadColumn(self.game.component_column("__same__"), ir.Local(f"L_{name}"))),
+        return (ir.Assign("signature", ir.ReadColumn(self.game.component_column("__same__"), ir.Local(rules_local(name)))),
                 ir.ShortIf(ir.Compare("in", ir.Local("signature"), ir.Local(seen)), (ir.Continue(),)),
                 ir.AddToSet(seen, ir.Local("signature")))
 

@@ -8,13 +8,15 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_LOG_LINE, MAX_NUMBER
 from referee.dsl.parser import parse_expression
 from referee.dsl.templates import parse_template
-from referee.dsl.types import INT, PLAYER, TEXT, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, type_of
+from referee.dsl.types import INT, PLAYER, TEXT, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, named_type, type_of
 
 from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.values import EMPTY_VALUE
 from ..runtime.errors import RulesRuntimeError
 from . import ir
-from .expression_facts import RULES_LOCAL, attributes_read_once, truth
+from .caching import Stamp
+from .expression_facts import attributes_read_once, truth
+from .generated_names import RulesLocal
 from .lower_flow import located
 from .work import ROUND_FREE_WORK
 
@@ -31,7 +33,7 @@ def call(function: str, *args: ir.Expression) -> ir.ExpressionStatement:
 def is_temporary_local(value: ir.Expression) -> bool:
     """Whether a value is a local this lowering bound (a checked value), not a rules local:
     a rules local is copied before a write that tells a table by value (as it always was)."""
-    return isinstance(value, ir.Local) and not value.name.startswith(RULES_LOCAL)
+    return isinstance(value, ir.Local) and not isinstance(value.name, RulesLocal)
 
 
 def negated(test: ir.Expression) -> ir.Not:
@@ -143,7 +145,7 @@ class StatementLowering:
         target = node.target
         out.append(call("set_attribute", STATE, self.local(target.name, ctx), ir.Constant(target.attribute), value,
                         self.spanned(node.span)))
-        self.invalidate("." + target.attribute, out)
+        self.invalidate(Stamp("attribute", target.attribute), out)
 
     def visit_Assign(self, node, scope, ctx, out):
         target = node.target
@@ -167,7 +169,7 @@ class StatementLowering:
             value = self.in_range(node.target.name, self.bounded(value, node.span, out), node.span, out)
         key, value = self.index_write(node.target.name, key, value, out)
         out.append(ir.WriteVar(key, value))
-        self.invalidate(node.target.name, out)
+        self.invalidate(Stamp("variable", node.target.name), out)
 
     def temporary(self, hint, value, out) -> ir.Local:
         temp = self.fresh(hint)
@@ -351,7 +353,7 @@ class StatementLowering:
                                     node.span, out)
         written, total = self.index_write(node.target.name, ir.Local(key), total, out)
         out.append(ir.WriteVar(written, total))
-        self.invalidate(node.target.name, out)
+        self.invalidate(Stamp("variable", node.target.name), out)
 
     def invalidate(self, dependency, out):
         """After a statement writes a variable (or moves components): the cached values of the
@@ -559,7 +561,13 @@ class StatementLowering:
         elif self.private_fields_of(element):
             labeler = ir.Global(cg.bind(self.game.labeler(element, PUBLIC)))
             public = ir.Comprehension(ir.Call(labeler.name, (STATE, ir.Local("v"))), ("v",), options, spread=False)
-        need = ir.Call("NeedChoice", (options, names, who, ir.Constant(prompt), public))
+        args = (options, names, who, ir.Constant(prompt), public)
+        item = element.element.without_none() if isinstance(element, ListOf) else None
+        created = self.created_in_play(item if item is not None else element)
+        if item is not None or created is not None:     # (how the adapters number the options)
+            labeler = ir.Global(cg.bind(self.game.labeler(item))) if item is not None else NONE
+            args += (NONE, labeler, ir.Constant(created))
+        need = ir.Call("NeedChoice", args)
         # with steps, the engine sends the chosen option back: the step goes on from here
         asked = ir.Yield(need, index.name) if ctx.steps else ir.Raise(need)
         cursor = ir.ReadState("cursor")
@@ -572,6 +580,12 @@ class StatementLowering:
                 guard(ir.Compare("is", names, NONE), ir.Assign(index.name, ir.Constant(0)), orelse=(replayed,)),
                 self.set_local(node.binder.name, ctx, ir.Item(options, index)))
         out.append(ir.If(options, body + self.statements(node.body, chosen_scope, ctx)))
+
+    def created_in_play(self, t) -> str | None:
+        """The name of a component type that may be created in play (`max N`), which the
+        adapters number by position, else None."""
+        component = self.types.components.get(named_type(t))
+        return component.name if component is not None and component.maximum is not None else None
 
     def action_numbers(self, names) -> ir.Constant:
         """The indexes of the actions named (in the order of the file)."""
@@ -589,8 +603,10 @@ class StatementLowering:
         play = ast.untag(node.body[0])[0]
         players = self.options_list(node.binder, scope, ctx, out, "_players")
         prompt = f"respond with {' or '.join(play.actions)}, or skip"
+        # (`every`: one more argument, so that the ordinary window's code stays as it was)
+        everyone = (ir.Constant(True),) if node.everyone else ()
         run = ir.Call("respond_steps", (STATE, players, self.action_numbers(play.actions), self.spanned(node.span),
-                                        ir.Constant(prompt)))
+                                        ir.Constant(prompt), *everyone))
         if not ctx.steps:
             out.append(call("without_choice", run))
             return

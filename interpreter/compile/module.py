@@ -13,7 +13,7 @@ from referee.dsl import ast
 from referee.dsl.diagnostics import Diagnostic
 
 from .. import runtime
-from ..runtime import maps, sets
+from ..runtime import maps, sets, value_maps
 from ..runtime.boards import Geometry
 from . import ir
 from .module_names import ModuleParts
@@ -36,6 +36,7 @@ RUNTIME_NAMES = {id(value): name for name, value in runtime.namespace().items() 
 # the functions of sets, imported by a module only when its game has sets (runtime/sets.py)
 RUNTIME_NAMES.update({id(value): name for name, value in sets.ON_USE.items()})
 RUNTIME_NAMES.update({id(value): name for name, value in maps.ON_USE.items()})
+RUNTIME_NAMES.update({id(value): name for name, value in value_maps.ON_USE.items()})
 FUNCTIONS_MARK = "# ---- the generated functions"     # the line above them in the module
 
 
@@ -253,6 +254,7 @@ def module_text(compiler) -> str:
     functions, bound = written_parts(compiler)
     found = on_use_names(bound)
     used, of_maps = sorted(found & set(sets.ON_USE)), sorted(found & set(maps.ON_USE))
+    of_value_maps = sorted(found & set(value_maps.ON_USE) - set(used))
     constants, linked, written = [], [], {}
     for name, value in bound:
         for argument in getattr(value, "made_by", (None, ()))[1]:
@@ -276,6 +278,8 @@ def module_text(compiler) -> str:
              *names_line("from referee.interpreter.runtime import (", sorted(public), ")"),
              *(names_line("from referee.interpreter.runtime.sets import (", used, ")") if used else []),
              *(names_line("from referee.interpreter.runtime.maps import (", of_maps, ")") if of_maps else []),
+             *(names_line("from referee.interpreter.runtime.value_maps import (", of_value_maps, ")")
+               if of_value_maps else []),
              "",
              f"RULES_PATH = {compiler.program.path!r}",
              *wrapped("RULES = ", dict(compiler.sources)),

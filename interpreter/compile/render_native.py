@@ -3,7 +3,7 @@
 `env[k]` with `env_has[k]`, coverage counters `cov[k]`. It renders the expression and statement
 nodes whose meaning fits typed arrays; what does not (a decision, the state as a Python
 object, none, texts, exceptions) it refuses with NotNative, which names the node and its rules
-line: `unsupported(function)` lists them all, the note a fallback gives.
+line: `refusals(function)` lists them all (`unsupported`: their notes, the note a fallback gives).
 """
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from .render_python import (AND, ARITHMETIC, ATOM, COMPARISON, INDENT, LOWEST, N
 
 # the state's fields in the array "flow", in this order (native/layout.py stores them so)
 FLOW_FIELDS = ("pc", "current", "turn", "extra", "terminal")
-__all__ = ["FLOW_FIELDS", "INT64", "NotNative", "Places", "VarPlace", "render_all", "render_native", "source",
-           "state_arrays", "unsupported", "variables_used"]
+__all__ = ["FLOW_FIELDS", "INT64", "NotNative", "Places", "Refusal", "VarPlace", "refusals", "render_all",
+           "render_native", "source", "state_arrays", "unsupported", "variables_used"]
 BOOL_FIELDS = frozenset({"extra", "terminal"})       # stored 0/1, read as truth values
 STATE_ARRAYS = ("flow", "env", "env_has", "loops", "loop_values", "cov")     # a native function's first parameters
 INT64 = (-2**63, 2**63 - 1)
@@ -570,15 +570,28 @@ def render_all(functions: list[ir.Function], places: Places) -> tuple[dict[str, 
     return rendered, places
 
 
+@attrs.frozen
+class Refusal:
+    """A node that keeps a function from rendering natively: its kind (the node's class) and
+    the note a fallback gives."""
+    construct: str
+    note: str
+
+
 def unsupported(function: ir.Function, places: Places) -> list[str]:
-    """The notes of every node of a function that keeps it from rendering natively, outermost
-    first (an unsupported node's insides are not looked at), in the order of the function."""
+    """The notes of every node of a function that keeps it from rendering natively (refusals)."""
+    return [refusal.note for refusal in refusals(function, places)]
+
+
+def refusals(function: ir.Function, places: Places) -> list[Refusal]:
+    """Every node of a function that keeps it from rendering natively, outermost first (an
+    unsupported node's insides are not looked at), in the order of the function, each note once."""
     try:
         render_native(function, places)
         return []
     except NotNative:
         pass
-    notes: list[str] = []
+    found: dict[str, Refusal] = {}
     # one renderer for the walk, so that what a statement binds (a key, a loop's values) is known after it
     renderer = NativeRenderer(places, "e" not in function.params)
     renderer.none_codes.update(places.parameters.get(function.name, {}))
@@ -593,7 +606,8 @@ def unsupported(function: ir.Function, places: Places) -> list[str]:
                 renderer.expression(node)
         except NotNative as refused:
             if refused.node is node or not any(refused.node is inner for inner in ir.walk(node)):
-                notes.append(refused.note(around))
+                note = refused.note(around)
+                found.setdefault(note, Refusal(refused.construct, note))
                 return
         else:
             return          # (rendered whole: nothing inside it is refused)
@@ -603,7 +617,7 @@ def unsupported(function: ir.Function, places: Places) -> list[str]:
 
     for statement in writes.uncached(function.body):
         visit(statement, 0, function.span)
-    return list(dict.fromkeys(notes))
+    return list(found.values())
 
 
 def source(rendered: Rendered) -> str:

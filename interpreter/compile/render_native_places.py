@@ -13,17 +13,18 @@ from . import ir
 
 
 class NotNative(Exception):
-    """A node the native renderer cannot render (yet): what it is, and where the rules say it."""
+    """A node the native renderer cannot render (yet): what it is (`construct`, the node's
+    kind), why, and where the rules say it."""
 
     def __init__(self, node: ir.Node, why: str) -> None:
         super().__init__(why)
-        self.node, self.why = node, why
+        self.node, self.why, self.construct = node, why, type(node).__name__
 
     def note(self, around: Span | None = None) -> str:
         """What it is and why, at its rules line (or that of the statement `around` it)."""
         span = self.node.span or around
         place = f"{span.file}:{span.line}: " if span is not None and span.line else ""
-        return f"{place}{type(self.node).__name__}: {self.why}"
+        return f"{place}{self.construct}: {self.why}"
 
 
 @attrs.frozen

@@ -24,7 +24,7 @@ ERRORS: dict[str, int | None] = {"outside_indexes": 2, "not_a_player": 2, "numbe
 FINISHED = "Finished"       # the exception the flow catches around an end (lower_flow)
 # statements of a cached function's bookkeeping (lower_functions.cached_body): their locals and globals
 CACHE_LOCALS = frozenset({"stamp", "entry"})
-CACHE_GLOBALS = ("MEMO_",)
+CACHE_GLOBALS = frozenset({"MEMO_STAMPS", "MEMO_PARTS", "MEMO_OWNER", "MEMO_LIMIT"})
 
 
 def error_site(renderer: Renderer, node: ir.Call) -> tuple[str, int]:
@@ -277,7 +277,7 @@ def is_cache_bookkeeping(statement: ir.Statement) -> bool:
     """A statement of a cached function's bookkeeping (its stamp, its entry, its table)."""
     for node in ir.walk(statement):
         if isinstance(node, (ir.CacheKey, ir.SetItem)) or (isinstance(node, ir.Global) and
-                                                           node.name.startswith(CACHE_GLOBALS)):
+                                                           node.name in CACHE_GLOBALS):
             return True
         if isinstance(node, ir.Local) and node.name in CACHE_LOCALS:
             return True

@@ -34,10 +34,11 @@ def decided(s, need):
     return (yield need)
 
 
-def decision_steps(s, actions, player, optional, span, prompt):
+def decision_steps(s, actions, player, optional, span, prompt, asked_anyway=False):
     """`play A, B by P`: P plays one legal move of those actions as the player to move, then
     the step goes on with the player to move as before. True if P played, False if P skipped
-    (`optional`: also when P has no legal move)."""
+    (`optional`: also when P has no legal move, passed over unless `asked_anyway`: then P is
+    asked with the skip as the only option, so that nobody learns P had no move)."""
     env = s.env
     depth = env.get(DEPTH, 0) + 1
     if depth > MAX_DECISION_DEPTH:
@@ -47,7 +48,7 @@ def decision_steps(s, actions, player, optional, span, prompt):
     before = s.current
     s.current = player
     moves, names = named_moves(s, actions)
-    if not moves:
+    if not moves and not (optional and asked_anyway):
         s.current = before
         if optional:
             return False
@@ -73,12 +74,12 @@ def decision_steps(s, actions, player, optional, span, prompt):
     return chosen is not None
 
 
-def respond_steps(s, players, actions, span, prompt):
+def respond_steps(s, players, actions, span, prompt, everyone=False):
     """A response window: each player in turn (in the order given) may play one move of the
     actions or skip; the first who plays closes it (True). A player with no legal move is not
-    asked. False when nobody responded."""
+    asked, unless `everyone` (`respond every`): then asked, to skip. False when nobody responded."""
     for player in players:
-        responded = yield from decision_steps(s, actions, player, True, span, prompt)
+        responded = yield from decision_steps(s, actions, player, True, span, prompt, everyone)
         if responded:
             return True
     return False

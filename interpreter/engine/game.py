@@ -13,15 +13,17 @@ from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checks import check
 from referee.dsl.orders import member_positions
 from referee.dsl.templates import parse_template
-from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, SetOf, element_type, named_type, type_of, written_type
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, SetOf, element_type, named_type, type_of, written_type
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, MAX_TEXT
 
 from ..runtime import random_source
 from ..runtime import stdlib
 from ..runtime.boards import build_geometry, grid_cells, hex_cells, map_geometry, place_neighbors, route_labels, route_neighbors
 from ..compile.compiler import PUBLIC, Compiler, names_in
+from ..compile.generated_names import ComponentColumn
 from ..runtime import entity_labeler, list_labeler, plain_labeler, player_labeler, seen_labeler
 from ..runtime.sets import set_labeler
+from ..runtime.value_maps import map_labeler
 from ..runtime.writes import entity_column_value
 from .coverage import Coverage
 from ..runtime.errors import DeclarationError, Finished, RulesRuntimeError
@@ -359,14 +361,14 @@ class Game:
         """cell -> the tuple of its neighbours, on every board."""
         return self.boards.neighbor_table()
 
-    def component_column(self, name) -> str:
+    def component_column(self, name) -> ComponentColumn:
         """The generated name of the list that holds attribute `name` of every component,
         indexed by the component (attributes never change once created): `_A<k>`, bound from
         `s.columns[k]` at the top of a generated function."""
         k = self.column_index.get(name)
         if k is None:
             k = self.column_index[name] = len(self.column_index)
-        return f"_A{k}"
+        return ComponentColumn(f"_A{k}")
 
     def column_locals(self) -> dict:
         """The local of each component attribute's column so far (component_column) -> its
@@ -395,6 +397,10 @@ class Game:
             return list_labeler(self.labeler(t.element, viewer))
         if isinstance(t, SetOf):
             return set_labeler(self.labeler(t.element, viewer), self.member_positions)
+        if isinstance(t, MapOf):
+            listed = any(isinstance(part.without_none(), (ListOf, SetOf, MapOf)) for part in (t.key, t.value))
+            return map_labeler(self.labeler(t.key, viewer), self.labeler(t.value, viewer), self.member_positions,
+                               "; " if listed else ", ")
         return plain_labeler()
 
     def namer(self, action, parts, tail):

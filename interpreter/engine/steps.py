@@ -33,6 +33,8 @@ class Pending:
     owner: object = attrs.field(default=None, eq=False)
     current: int = attrs.field(default=None, eq=False)     # whose turn it was when the step stopped
     moves: Optional[list] = None     # a decision's (decisions.py): the (action, arguments) of each option
+    options: Optional[list] = attrs.field(default=None, eq=False)   # the options' values, with `numbering`
+    numbering: Optional[tuple] = attrs.field(default=None, eq=False)  # NeedChoice's, for the adapters
 
 
 def setup_snapshot(s):
@@ -131,7 +133,8 @@ def drive(s, steps, snapshot, runner, choices, answer=None):
     if snapshot is None:
         raise RulesRuntimeError("a choice was reached where none was expected")
     s.pending = Pending(snapshot, runner, True, choices, need.names, need.chooser, need.prompt,
-                        need.public_names, need.weights, steps, s, s.current, getattr(need, "moves", None))
+                        need.public_names, need.weights, steps, s, s.current, getattr(need, "moves", None),
+                        need.options if need.numbering is not None else None, need.numbering)
     s.current = need.chooser
 
 

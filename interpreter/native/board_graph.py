@@ -10,7 +10,7 @@ gives an empty list, and `distance` of none is the engine's error (the game is p
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import Named, OptionalOf
+from referee.dsl.types import Named, OptionalOf, named_type
 
 from .not_native import NotNative
 
@@ -50,14 +50,9 @@ def neighbour_loop(renderer, domain, scope, var: str):
     if not (isinstance(domain, ast.Call) and domain.name == "neighbors" and len(domain.arguments) == 1
             and domain.name not in renderer.functions and renderer.boards.geometries):
         return None
-    cell = renderer.expr(domain.arguments[0], scope, OptionalOf(Named(renderer.boards.name)))
+    board = named_type(renderer.type_of(domain.arguments[0]))
+    cell = renderer.expr(domain.arguments[0], scope, OptionalOf(Named(board)))
     return [f"items_{var} = near_row(CELL_NEAR, {cell})", f"for {var} in items_{var}:"], f"len(items_{var})"
-
-
-def hex_refused(name: str, geometry, span) -> None:
-    """What a hex map does not have natively yet (the function's text: a grid's)."""
-    if geometry.kind != "grid" and name == "between":
-        raise NotNative("between on a hex map has no native form yet", span)
 
 
 GRAPH_FUNCTIONS = '''

@@ -1,8 +1,9 @@
 """A game's board as constant tables of a kernel module, and the board functions of the rules
 (`Cell(r, c)`, `toward`, `ray`, `directions`, `between`, `has_line`) rendered over them.
 
-One board is handled, a grid or a hex map (its cells are the ids 0..n-1, in reading order, as
-the engine numbers them); a second board is refused (`NotNative`). Per cell: its row and
+One grid or hex map is handled (its cells are the ids 0..n-1, in reading order, as the engine
+numbers them; a second is refused, `NotNative`), beside any maps of places and routes (their
+cells the ids after, board by board: maps_source.py's tables). Per cell: its row and
 column, its neighbour one step along each direction of the `Direction` enum (-1: off the board
 or a direction the board has not, as north on a hex map) and along each line direction of
 `has_line` (board_graph.py: surrounding and distance; cell_lists_source.py: the neighbours)."""
@@ -11,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 from referee.dsl.types import INT, ListOf, Named, OptionalOf
 
-from .board_graph import graph_call, hex_refused
+from .board_graph import graph_call
+from .hex_lines import hex_between_call
+from .maps_source import MAP_KINDS, maps_arrays
 from .not_native import NotNative
 
 SOME_DIRECTION = OptionalOf(Named("Direction"))     # (the built-in enum: a step's direction, or none)
@@ -22,31 +25,48 @@ class BoardTables:
         self.game = game
         self.geometries = dict(game.geometries)
         self.ids = 0
+        self.grid = False       # a grid or a hex map among the boards (its tables: BOARD_*)
+        self.maps = any(g.kind in MAP_KINDS for g in self.geometries.values())
         if not self.geometries:
             return
-        if len(self.geometries) > 1:
-            raise NotNative("more than one board has no native form yet",
-                            game.program.get(list(self.geometries)[1]).span)
-        (self.name, self.geometry), = self.geometries.items()
+        spans = {name: game.program.get(name).span for name in self.geometries}
+        grids = [name for name, g in self.geometries.items() if g.kind in ("grid", "hex")]
+        if len(grids) > 1:
+            raise NotNative("more than one grid or hex board has no native form yet", spans[grids[1]])
+        for name, g in self.geometries.items():
+            if g.kind not in ("grid", "hex", *MAP_KINDS):
+                raise NotNative(f"the board {name}: a board of kind {g.kind} has no native form yet", spans[name])
+        every = [cell for g in self.geometries.values() for cell in g.cells]
+        if every != list(range(len(every))):
+            raise NotNative("the boards' cells are not numbered 0..n-1 in order", spans[list(self.geometries)[0]])
+        self.ids = len(every)
+        if not grids:
+            return
+        self.grid = True
+        self.name, self.geometry = grids[0], self.geometries[grids[0]]
         geometry = self.geometry
-        span = game.program.get(self.name).span
-        if geometry.kind not in ("grid", "hex"):
-            raise NotNative(f"the board {self.name}: a map of places and routes has no native form yet", span)
+        span = spans[self.name]
         if list(geometry.cells) != list(range(len(geometry.cells))):
             raise NotNative(f"the board {self.name}: its cells are not numbered 0..n-1 in reading order", span)
-        self.ids = len(geometry.cells)
         self.directions = list(game.enum_members.get("Direction", ()))
         if any(d not in self.directions for d in geometry.deltas) or \
                 list(geometry.deltas) != [d for d in self.directions if d in geometry.deltas]:
             raise NotNative(f"the board {self.name}: its directions are not the Direction enum's", span)
 
+    def kind_of(self, name) -> str | None:
+        """The kind of the board whose cells are of type `name` (grid, hex, places, routes), or None."""
+        found = self.geometries.get(name)
+        return found.kind if found is not None else None
+
     def range_of(self, name: str) -> tuple:
-        return 0, self.ids
+        """(the first cell id, how many) of a board's cells."""
+        cells = self.geometries[name].cells
+        return (cells[0] if cells else 0), len(cells)
 
     def arrays(self) -> dict:
         """The board's tables by their names in a kernel module: name -> (values, numpy dtype, shape)."""
-        if not self.geometries:
-            return {}
+        if not self.grid:
+            return maps_arrays(self.geometries, self.ids)
         g = self.geometry
         where = {eid: rc for rc, eid in g.at.items()}
 
@@ -73,7 +93,7 @@ class BoardTables:
                 "BOARD_UNIT": ([u for row in units for u in row], "int64", (3, 3)),
                 "BOARD_DIRECTIONS": ([k for k, d in enumerate(self.directions) if d in g.deltas], "int64",
                                      (len(g.deltas),)),
-                "BOARD_IS_HEX": ([int(g.kind == "hex")], "int64", (1,))}
+                "BOARD_IS_HEX": ([int(g.kind == "hex")], "int64", (1,)), **maps_arrays(self.geometries, self.ids)}
 
     def constants(self) -> list:
         """The tables as a kernel module's global arrays (which Numba takes as constants)."""
@@ -113,13 +133,13 @@ class BoardTables:
             return f"ray(BOARD_STEP, {arg(0, some_cell)}, {arg(1, SOME_DIRECTION)})"
         if name == "directions":
             return f"directions_of(BOARD_DIRECTIONS, {arg(0, some_cell)})"
-        if self.geometries:
-            hex_refused(name, self.geometry, node.span)
+        if name == "between" and self.grid and self.geometry.kind != "grid":
+            return hex_between_call(renderer, self, arg(0, some_cell), arg(1, some_cell))
         if name == "between":
             return f"between(BOARD_ROW, BOARD_COL, BOARD_UNIT, BOARD_STEP, {arg(0, some_cell)}, {arg(1, some_cell)})"
         if name == "has_line":
             return f"has_line(BOARD_LINE, BOARD_BIT, BOARD_SHIFT, {arg(0, ListOf(Named(str(cell))))}, {arg(1, INT)})"
-        graphed = graph_call(renderer, node, scope, cell) if self.geometries else None
+        graphed = graph_call(renderer, node, scope, cell) if self.grid else None
         if graphed is None:
             raise NotNative(f"the function {name} has no native form yet", node.span)
         return graphed

@@ -37,28 +37,33 @@ class CellListsSource:
         blocks: the cell, right, above, above right; -1 where none starts), as module constants."""
         if not self.boards.geometries:
             return []
-        g = self.boards.geometry
-        near = [list(g.neighbors[c]) for c in g.cells]
+        near, blocks = [], []       # (every board's cells, by id: a map's cells follow a grid's)
+        for g in self.boards.geometries.values():
+            near += [list(g.neighbors[c]) for c in g.cells]
+            where = {eid: rc for rc, eid in g.at.items()}
+            for cell in g.cells:
+                row, col = where.get(cell, (None, None))
+                block = [None] if row is None else \
+                    [g.at.get((row + dr, col + dc)) for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1))]
+                blocks.append([-1] * 4 if None in block else block)
         width = max([len(n) for n in near] + [1])
-        where = {eid: rc for rc, eid in g.at.items()}
-        blocks = []
-        for cell in g.cells:
-            row, col = where[cell]
-            block = [g.at.get((row + dr, col + dc)) for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1))]
-            blocks.append([-1] * 4 if None in block else block)
         rows = [n + [-1] * (width - len(n)) for n in near]
         return [f"CELL_NEAR = np.array({rows}, dtype=np.int64).reshape(({len(rows)}, {width}))",
                 f"CELL_BLOCK = np.array({blocks}, dtype=np.int64).reshape(({len(blocks)}, 4))"]
 
     def cell_list_call(self, node, scope):
         """A board's list function, rendered; None for other calls."""
+        mapped = self.map_call(node, scope)
+        if mapped is not None:
+            return mapped
         if node.name in CELL_FUNCTIONS and node.name not in self.functions:
             return self.cell_call(node, scope)
         return None
 
-    def cell_call(self, node, scope) -> str:
+    def cell_call(self, node, scope, board=None) -> str:
+        """A list function over the neighbours' table, of the grid's cells or of `board`'s."""
         name, args = node.name, node.arguments
-        cell = getattr(self.boards, "name", None)
+        cell = board or getattr(self.boards, "name", None)
         if cell is None:
             raise NotNative(f"{name} without a board", node.span)
         cells, some_cell = ListOf(Named(cell)), OptionalOf(Named(cell))

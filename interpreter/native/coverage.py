@@ -7,17 +7,15 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import re
 from pathlib import Path
 
 from ..compile import ir, lower_functions
-from ..compile.render_native import render_all, unsupported
+from ..compile.render_native import refusals, render_all
 from ..engine import load_game
 from ..engine.params import player_range
 from .layout import Layout
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
-REFUSED_KIND = re.compile(r"(?:^|: )([A-Z][A-Za-z]+): ")
 
 
 @contextlib.contextmanager
@@ -61,16 +59,14 @@ def measure(only: str | None = None):
             rendered, places = render_all(functions, Layout.of(game).places())
             for function in functions:
                 total += 1
-                refused = unsupported(function, places)
+                refused = refusals(function, places)
                 figures = by_game.setdefault(f"{path.stem} {players}p", [0, 0])
                 figures[1] += 1
                 if not refused:
                     whole += 1
                     figures[0] += 1
-                for note in refused:
-                    kind = REFUSED_KIND.search(note)
-                    kinds[kind.group(1) if kind else note] += 1
-                notes.setdefault(f"{path.stem} {players}p", []).extend(f"{function.name}: {n}" for n in refused)
+                kinds.update(refusal.construct for refusal in refused)
+                notes.setdefault(f"{path.stem} {players}p", []).extend(f"{function.name}: {r.note}" for r in refused)
     return total, whole, kinds, notes, by_game
 
 

@@ -17,8 +17,8 @@ components that not every seat sees (the others would learn the chooser held ide
 `skip` last when optional; the move drawn runs as P, then the triggers, and the step goes on
 with the player to move as before. A play by P with no legal move is a dead end (Python's
 error): the game is played in Python. `respond p in ORDER { play A }`: each player in turn
-asked as by `play optional` (one with no legal move passed over), the first who plays closing
-the window, the `else` block when nobody did.
+asked as by `play optional` (one with no legal move passed over, or with `respond every` asked
+to skip), the first who plays closing the window, the `else` block when nobody did.
 """
 from __future__ import annotations
 
@@ -156,7 +156,8 @@ class DecisionsSource:
             if node.binder.condition is not None else []
         seat = self.fresh("seat")
         asked = [f"{seat} = {order}[{k}]", f"if {seat} < 1 or {seat} > PLAYERS:", "    S[ERROR] = 1", "    return",
-                 *self.asked_play(play.actions, seat, True, node.span, responded), f"if {responded}:", "    break"]
+                 *self.asked_play(play.actions, seat, True, node.span, responded, node.everyone),
+                 f"if {responded}:", "    break"]
         lines = [*loop[:-1], f"{order} = np.empty({capacity}, dtype=np.int64)", f"{count} = 0", loop[-1],
                  *indented(where + [f"{order}[{count}] = {var}", f"{count} += 1"]),
                  f"{responded} = False", f"for {k} in range({count}):", *indented(asked)]
@@ -164,9 +165,10 @@ class DecisionsSource:
             lines += [f"if not {responded}:", *indented(self.block(node.orelse, scope, flow=False))]
         return lines
 
-    def asked_play(self, actions, seat: str, optional: bool, span, responded: str = "") -> list:
+    def asked_play(self, actions, seat: str, optional: bool, span, responded: str = "", everyone: bool = False) -> list:
         """`seat` plays one of its legal moves of the actions, listed into buf (none: a dead end,
-        or passed over when optional, as is the skip, drawn last); `responded` set if it played."""
+        or passed over when optional, unless `everyone`: asked to skip, the skip drawn last);
+        `responded` set if it played."""
         for name in actions:
             if name not in self.actions:
                 raise NotNative(f"play {name}", span)
@@ -174,8 +176,7 @@ class DecisionsSource:
         lines = [f"S[CURRENT] = {seat}"]
         lines += [f"{listed} = moves_{name}(S, {seat}, buf, {'0' if k == 0 else listed})"
                   for k, name in enumerate(actions)]
-        lines += ["if S[ERROR]:", "    return", f"if {listed} == 0:", "    S[CURRENT] = cur"]
-        lines += [] if optional else ["    S[ERROR] = 1", "    return"]
+        lines += ["if S[ERROR]:", "    return"]
         played = ["move = buf[" + chosen + "]", "kind = move // MOVE_BASE", f"{saved} = cur", f"cur = {seat}"]
         played += [f"{responded} = True"] if responded else []
         for name in actions:
@@ -184,7 +185,10 @@ class DecisionsSource:
         played += [*self.after_move(), *STOPPED_HERE, f"cur = {saved}"]
         asked = self.decided(f"{listed} + 1" if optional else listed, seat, chosen)
         asked += [f"if {chosen} < {listed}:", *indented(played), "S[CURRENT] = cur"]
-        return lines + ["else:", *indented(asked)]
+        if everyone:            # (`respond every`: asked even with no move, as decisions.decision_steps)
+            return lines + asked
+        passed_over = [f"if {listed} == 0:", "    S[CURRENT] = cur"] + ([] if optional else ["    S[ERROR] = 1", "    return"])
+        return lines + passed_over + ["else:", *indented(asked)]
 
     # ---- choose ------------------------------------------------------------------------------
     def choose(self, node, scope) -> list:

@@ -5,15 +5,40 @@ run never gives another game than Python's. The search bots' playouts (native_ro
 verify's games (native_verify) choose the same way."""
 from __future__ import annotations
 
+import sys
+import time
+
 ENGINES = ("python", "native", "auto")
+NUMBA_IMPORT: list = []         # (the wall seconds Numba's import took in this process)
 
 
 def numba_missing() -> str | None:
     try:
-        import numba  # noqa: F401
+        import_numba()
     except ImportError:
         return "Numba is not installed (pip install 'referee[native]')"
     return None
+
+
+def import_numba() -> None:
+    """Import Numba and the module of its registries that looks for SciPy's BLAS (for np.dot
+    and linear algebra, which no kernel calls) by importing scipy.linalg: ~0.2 CPU s of the
+    ~1 s a cached kernel's start costs. Here, in a command's process, that import is refused
+    once (numba's BLAS then stays off in this process); SciPy itself stays importable, and a
+    process that imported scipy.linalg first keeps numba's BLAS."""
+    if "numba.np.arraymath" in sys.modules:
+        return
+    started = time.perf_counter()
+    import numba  # noqa: F401
+    refused = "scipy.linalg" not in sys.modules
+    if refused:
+        sys.modules["scipy.linalg"] = None      # (an import of it raises ImportError)
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        if refused and sys.modules.get("scipy.linalg", False) is None:
+            del sys.modules["scipy.linalg"]
+    NUMBA_IMPORT.append(time.perf_counter() - started)
 
 
 def native_kernel(game, engine: str, why_not_here: str | None = None):
@@ -47,15 +72,18 @@ def native_verify(game, engine: str, why_not_here: str | None = None):
 
 
 def compiled(engine: str, why_not_here: str | None, load):
-    """(load()'s kernel, compiled, or None, why not or None)."""
+    """(load()'s kernel, compiled, or None, why not or None); the kernel's start_seconds: the
+    wall seconds of Numba's import, the kernel's source and module, and its compile or load."""
     if engine == "python":
         return None, None
     reason = why_not_here or numba_missing()
     if reason is None:
         from .not_native import NotNative
         try:
+            started = time.perf_counter()
             kernel = load()
             kernel.compile()            # (here, so that a kernel that does not build falls back)
+            kernel.start_seconds = sum(NUMBA_IMPORT) + time.perf_counter() - started
             return kernel, None
         except NotNative as refused:
             reason = refused.note()

@@ -44,6 +44,8 @@ class Kernel:
     def __init__(self, game, module, source_hash: str):
         self.game, self.module, self.hash = game, module, source_hash
         self.compile_seconds = None
+        self.from_cache = None          # (after compile: whether Numba loaded it from its cache)
+        self.start_seconds = None       # (engine_choice: Numba's import to the kernel ready)
 
     def compile(self) -> float:
         """Compile (or load from the cache) by playing one game: the seconds it took."""
@@ -51,6 +53,7 @@ class Kernel:
             started = time.perf_counter()
             self.play(np.arange(1, dtype=np.int64), 1)
             self.compile_seconds = time.perf_counter() - started
+            self.from_cache = sum(self.module.playouts.stats.cache_hits.values()) > 0
         return self.compile_seconds
 
     def play(self, seeds, max_moves: int, trail=None):

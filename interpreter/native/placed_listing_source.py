@@ -1,6 +1,8 @@
-"""An action's legal moves in a native kernel where its guard starts with a `let` and it has two
-binders or more (a mixin of rules_source.KernelSource; listing_source.py lists the others),
-listed as the engine lists them (compile/lower_actions.py `guard_placement`, `guards_as_filters`): the
+"""An action's legal moves in a native kernel where it has two binders or more and its guard
+starts with a `let` or an inner binder's filter needs no earlier binder (Continents' `card in
+hand[current] where card.kind == lightning`: one pass over the hand a listing, and none of the
+loops when it holds no such card), a mixin of rules_source.KernelSource (listing_source.py lists
+the others), listed as the engine lists them (compile/lower_actions.py `guard_placement`, `guards_as_filters`): the
 binders' domains nested, the first outermost, and each step of the guard (its leading lets and
 requires) placed right after the last binder it depends on, so a require that fails skips
 every tuple under it, not one tuple at a time. An inner binder with a filter, whose domain and
@@ -33,10 +35,11 @@ class PlacedListingSource:
     `alike_moves`...)."""
 
     def placed_listing(self, index: int, action, names: list, scope, move_base: int, bits: int) -> bool:
-        """Render moves_NAME and any_NAME if the action's guard starts with a let and can be
-        placed among its loops (True); else nothing (False)."""
+        """Render moves_NAME and any_NAME if the action's guard starts with a let, or an inner
+        binder's filter needs no earlier binder, and can be placed among its loops (True); else
+        nothing (False)."""
         first = untag(action.body[0]) if action.body else None
-        if not isinstance(first, ast.Let) or not self.placed_earlier(action):
+        if not (isinstance(first, ast.Let) or any(self.fixed_binders(action.binders))) or not self.placed_earlier(action):
             return False
         code = " + ".join([str(index * move_base)] + [f"({name} << {bits * k})" for k, name in enumerate(names)])
         fits = " and ".join(f"0 <= {name} < {1 << bits}" for name in names) or "True"

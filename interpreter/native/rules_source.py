@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import attrs
 from referee.dsl import ast
-from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, OptionalOf, SetOf, Type, element_type, named_type, written_type
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, OptionalOf, SetOf, Type, element_type, named_type, written_type
 from referee.dsl.visitor import Visitor
 
 from .alike_source import AlikeSource
 from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
+from .maps_source import MAP_FUNCTIONS, MapsSource
+from .trails_source import TRAIL_FUNCTIONS, TrailsSource
 from .decisions_source import DecisionsSource
 from .subsets_source import SubsetsSource
 from .values_source import VALUE_FUNCTIONS, ValuesSource
@@ -78,9 +80,9 @@ def untag(node):
 
 
 class KernelSource(
-    DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource, CellListsSource, NestedListsSource,
-    TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource, ZonesSource, ListsSource, TeamsSource,
-    ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
+    MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
+    CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
+    ZonesSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -105,8 +107,8 @@ class KernelSource(
         self.refuse_unhandled()
         self.lay_out_vars()
         self.lay_out_zones()
-        self.slots = {name: self.size + k for k, name in enumerate(SLOTS)}
-        self.size += len(SLOTS)
+        self.slots = {name: self.size + k for k, name in enumerate(SLOTS + self.extra_slots())}
+        self.size += len(self.slots)
 
     # ---- what is refused whole ------------------------------------------------------------
     def refuse_unhandled(self) -> None:
@@ -128,8 +130,9 @@ class KernelSource(
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if isinstance(t.without_none(), SetOf):
-                raise NotNative(f"a set ({name}: {t.written()}) has no native form yet", declared.span)
+            if isinstance(t.without_none(), (SetOf, MapOf)):
+                kind = "a set" if isinstance(t.without_none(), SetOf) else "a map"
+                raise NotNative(f"{kind} ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
             if isinstance(t.without_none(), ListOf):
@@ -229,7 +232,7 @@ class KernelSource(
             return
         rows = any(self.over_rows(b) for b in binders)     # (an argument over a list of lists: nested_source.py)
         if not rows and self.placed_listing(index, action, names, Scope(), MOVE_BASE, ARGUMENT_BITS):
-            self.run_move(action)   # (a guard that starts with a let: placed_listing_source.py)
+            self.run_move(action)   # (a leading let, a fixed inner filter: placed_listing_source.py)
             return
         # the moves of the action: its binders' domains nested, each test in its loop (listing_source.py)
         loop, legal = self.legal_loops(action, names, tests, Scope)
@@ -510,6 +513,8 @@ class KernelSource(
         items = self.zone_name(node, scope)
         if items is None:
             items = self.list_var_value(node, scope)
+        if items is None and name in self.game.place_ids:      # (a place of a map: its id)
+            items = str(self.game.place_ids[name])
         if items is not None:
             return items
         raise NotNative(f"the name {name} has no native form yet", node.span)
@@ -532,6 +537,8 @@ class KernelSource(
         compared = self.components_compared(node, scope)
         if compared is None:
             compared = self.texts_compared(node, scope)
+        if compared is None:
+            compared = self.lists_compared(node, scope)
         if compared is not None:
             return compared
         left, right = untag(node.left), untag(node.right)
@@ -589,6 +596,9 @@ class KernelSource(
 
     def visit_SetLiteral(self, node, scope, want):
         raise NotNative("a set has no native form yet", node.span)
+
+    def visit_MapLiteral(self, node, scope, want):
+        raise NotNative("a map has no native form yet", node.span)
 
     def visit_Member(self, node, scope, want):
         where = self.zone_member(node, scope)
@@ -648,8 +658,8 @@ class KernelSource(
         value_type = self.type_of(node.value) if node.value is not None else (element or INT)
         value = self.expr(node.value, inner, value_type) if node.value is not None else var
         before, each, after = self.aggregate_parts(kind, value, var, node)
-        if kind in ("filter", "map"):           # (the list's room: the domain's size)
-            loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)"] + loop[-1:]
+        if kind in ("filter", "map", "longest_trail"):           # (the list's room: the domain's size)
+            loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)", *self.trail_room(kind, capacity)] + loop[-1:]
         body = before + loop + ["    " + line for line in test + each] + after
         self.define(f"def {name}(S, cur{scope.params()}):", body)
         return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
@@ -674,6 +684,8 @@ class KernelSource(
                  f"if not found or v {better} best:", "    best = v", "    found = True"], ["return best"]
         if kind in ("filter", "map"):
             return ["n = 0"], [f"out[n] = {value if kind == 'map' else var}", "n += 1"], ["return out[:n]"]
+        if kind == "longest_trail":
+            return self.trail_parts(value, var, node)
         raise NotNative(f"the aggregate {kind} has no native form yet", node.span)
 
 
@@ -684,10 +696,12 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
-    graph = GRAPH_FUNCTIONS if source.boards.geometries else ""
+    graph = GRAPH_FUNCTIONS if source.boards.grid else ""
+    maps = MAP_FUNCTIONS if source.boards.maps else ""
+    maps += TRAIL_FUNCTIONS if "TRAIL_WORK" in source.slots else ""
     return (
         source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + driver(source) + source.recursion_compiles()
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + maps + driver(source) + source.recursion_compiles()
     )
 
 

@@ -8,21 +8,16 @@ every invariant held, the scores and returns computable) and its number of moves
 Python by tools/verify, which finds and words its failure exactly.
 
 What verify checks besides, and the kernel does not: the legal moves' names are distinct (the
-caller proves it once for the game: `names_distinct`), and leaks (the caller plays in Python
+caller proves it once for the game: verify_names.py `names_distinct`), and leaks (the caller plays in Python
 when leaks are probed in a game with hidden information).
 """
 from __future__ import annotations
 
-import itertools
-
 from referee.dsl import ast
 from referee.dsl.types import BOOL
 
-from .not_native import NotNative
 from .rules_source import KernelSource, Scope, module_source, untag
-
-MOST_NAMES = 100_000            # the moves names_distinct lists at most
-
+from .verify_names import names_distinct
 
 class VerifySource(KernelSource):
     choice = "policy_below(mt, n)"
@@ -81,27 +76,4 @@ def render_verify(game) -> str:
     return module_source(source) + f"INT_NONE_CODE = {-(2 ** 63)}\n" + VERIFY_DRIVER
 
 
-def names_distinct(game) -> None:
-    """NotNative unless no two moves the game could ever list share a name: every action's
-    binders range over fixed values (cells, players, members, constant ranges), its name reads
-    only them, and the names of every action's every combination of them are all different."""
-    s = game.new_initial_state(0)
-    seen: dict = {}
-    for index, action in enumerate(game.actions):
-        parts, _ = game.templates[index]
-        if any(position is not None and not isinstance(position, int) for _, position in parts):
-            raise NotNative(f"the name of {action.name} computes a value: its moves are not proved to have "
-                            "distinct names", action.span)
-        domains = []
-        for binder in untag(game.program.get(action.name)).binders:
-            try:
-                domains.append(list(game.compiler.constant(binder.domain)))
-            except Exception:
-                raise NotNative(f"{binder.name} of {action.name} ranges over values the state gives: its "
-                                "moves are not proved to have distinct names", binder.span) from None
-        for args in itertools.product(*domains):
-            if len(seen) >= MOST_NAMES:
-                raise NotNative(f"more than {MOST_NAMES} moves to name", action.span)
-            name = game.namers[index](s, *args)
-            if seen.setdefault(name, (index, args)) != (index, args):
-                raise NotNative(f"two moves may be named '{name}'", action.span)
+__all__ = ["VerifySource", "names_distinct", "render_verify"]

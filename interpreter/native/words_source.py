@@ -36,7 +36,7 @@ class WordsSource:
         return f"winner_mask({self.expr(winners, scope, ListOf(PLAYER))})"
 
     def board_fits_word(self) -> bool:
-        if not self.boards.geometries:
+        if not self.boards.grid:
             return False
         return self.boards.arrays()["BOARD_SHIFT"][0][0] >= 0
 

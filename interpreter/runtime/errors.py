@@ -46,8 +46,12 @@ class IllegalMove(Exception):
 class NeedChoice(Exception):
     """Raised inside an effect that reaches a choice not yet made; the engine asks the player."""
 
-    def __init__(self, options, names, chooser, prompt, public_names=None, weights=None):
+    def __init__(self, options, names, chooser, prompt, public_names=None, weights=None, item_labeler=None,
+                 created=None):
         self.options = options
+        # how the adapters number options that are no label of the rules: lists item by item
+        # (labelled so), components created in play (of the type named `created`) by position
+        self.numbering = (item_labeler, created) if item_labeler is not None or created is not None else None
         self.weights = weights              # a chance node's: how likely each option is (relative)
         self.names = names
         self.public_names = public_names    # the names as the other players see them

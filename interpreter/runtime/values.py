@@ -235,7 +235,7 @@ def seen_labeler(viewer):
 
 def list_labeler(inner):
     def label(s, v):
-        return ", ".join(inner(s, x) for x in v)
+        return ", ".join(inner(s, x) for x in v) if v is not None else "none"   # (a list?: m[k] of a map of lists)
     label.made_by = ("list_labeler", (inner,))
     return label
 

@@ -18,7 +18,7 @@ cannot hold another value. Its value deciding something shown is still reported,
 information flow it is (the seat could have worked it out, so the variable need not be hidden),
 with that said in the message; twins that break a declared invariant are left out, so a rules
 file states how such a value follows from public facts with an invariant. Variables of other
-types (an int without a range, a list, a text, a component) are not perturbed. Nor is what a
+types (an int without a range, a list, a set, a map, a text, a component) are not perturbed. Nor is what a
 move shows of its author's own variables by being legal only with them (its name shows its
 arguments only): as a card played from a hidden hand, it is what playing it tells.
 """
@@ -208,14 +208,33 @@ def exchange_in_sealed(state, a, b):
         first = len(state.history) - len(sealed)      # where the sealed moves stand in the history
         changed = list(sealed)
         for k, (player, index, args) in enumerate(sealed):
-            components = state.game.argument_is_component[index]
-            swapped = tuple((b if x == a else a if x == b else x) if component else x
-                            for x, component in zip(args, components))
+            swapped = exchanged_arguments(state.game, index, args, a, b)
             if swapped != args:
                 changed[k] = (player, index, swapped)
                 state.own_trails()
                 state.history[first + k] = move_name(state, index, swapped)
         state.env[instruction.key] = (remaining, tuple(changed))
+
+
+def used_components(game, index, args) -> set:
+    """The components a move of action `index` takes: its component arguments and the items
+    of its arguments that are lists of components (a subset of cards kept)."""
+    used = set()
+    for x, component, listed in zip(args, game.argument_is_component[index], game.argument_lists_components[index]):
+        if component:
+            used.add(x)
+        elif listed and x is not None:
+            used.update(x)
+    return used
+
+
+def exchanged_arguments(game, index, args, a, b) -> tuple:
+    """A move's arguments with components a and b exchanged, inside lists of components too."""
+    def swap(x):
+        return b if x == a else a if x == b else x
+    return tuple(swap(x) if component else type(x)(map(swap, x)) if listed and x is not None else x
+                 for x, component, listed in zip(args, game.argument_is_component[index],
+                                                 game.argument_lists_components[index]))
 
 
 def label(state, x) -> str:
@@ -347,18 +366,21 @@ def find_leak(state, seat, rng, move=None, flows=False) -> Optional[str]:
     found = shown_move_leak(state, seat, exchanges, move) if exchanges else None
     if found or not flows or not (exchanges or variables):
         return found
+    exchanged = {x for _, _, pair in exchanges for x in pair}
     after = state.clone()
-    after.apply(move)
+    shown_in_move = play_watching(after, move, seat, exchanged)
     seen = appearances(after, seat)
     shown = None
     for number, (twin, how, differs) in enumerate(exchanges + variables):
         other = twin.clone()
         try:
-            other.apply(move)
+            shown_in_twin = play_watching(other, move, seat, set(differs) if number < len(exchanges) else set())
         except (IllegalMove, RulesRuntimeError):
             continue           # the move depends on what differs (another seat's hidden hand or number)
         if number < len(exchanges):
             a, b = differs
+            if {a, b} & (shown_in_move | shown_in_twin):
+                continue           # the move showed one of them to the seat, then hid it again
             seen_other = appearances(other, seat)
             if not (seen.get(a) is not None and seen.get(a) == seen.get(b) == seen_other.get(a) == seen_other.get(b)):
                 continue           # the move showed one of them to the seat: the views may differ
@@ -370,6 +392,42 @@ def find_leak(state, seat, rng, move=None, flows=False) -> Optional[str]:
         if found:
             return found
     return None
+
+
+def play_watching(state, move, seat, watched) -> set:
+    """Play `move` on `state` and return those of `watched` that the seat saw whole at some
+    time during the move: a card flipped face up, then gathered back into a hand by the same
+    move, was shown (the views after the move may then differ), though it is hidden again."""
+    seen: set = set()
+    if not watched:
+        state.apply(move)
+        return seen
+    base = type(state)
+
+    def note(s, candidates):
+        hidden = appearances(s, seat)
+        seen.update(x for x in candidates if x not in hidden and s.loc[x] is not None)
+
+    class Watching(base):       # the engine's moves stay as fast as ever: only this state is watched
+        __slots__ = ()
+
+        def move(self, x, key, under=False):
+            if x in watched:
+                note(self, (x,))        # (shown by a `reveal`, then moved away)
+            base.move(self, x, key, under)
+            if x in watched:
+                note(self, (x,))
+
+        def deal(self, n, source, key, under):
+            base.deal(self, n, source, key, under)
+            note(self, [x for x in self.zones.get(key, ()) if x in watched])
+
+    state.__class__ = Watching
+    try:
+        state.apply(move)
+    finally:
+        state.__class__ = base
+    return seen
 
 
 def variable_leak(shown, twin, seat, probes, how, key, move=None) -> Optional[str]:
@@ -404,13 +462,11 @@ def shown_move_leak(state, seat, exchanges, name) -> Optional[str]:
     if move.kind != "action" or shown is None:
         return None
     after = None
-    components = state.game.argument_is_component[move.action]
-    used = {x for x, component in zip(move.args, components) if component}
+    used = used_components(state.game, move.action, move.args)
     for twin, how, (a, b) in exchanges:
         if a not in used and b not in used:
             continue
-        swapped = tuple((b if x == a else a if x == b else x) if component else x
-                        for x, component in zip(move.args, components))
+        swapped = exchanged_arguments(state.game, move.action, move.args, a, b)
         other = next((m for m in twin.legal_moves() if m.kind == "action" and m.action == move.action
                       and m.args == swapped), None)
         if other is None:

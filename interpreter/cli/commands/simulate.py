@@ -147,6 +147,13 @@ def summary_lines(s, game) -> list:
     return lines
 
 
+def native_start(kernel) -> str:
+    """bench's line on the kernel's start (not counted in its playouts/s)."""
+    how = "loaded from the cache" if kernel.from_cache else "compiled"
+    whole = f"; {kernel.start_seconds:.2f} s with Numba's import" if kernel.start_seconds is not None else ""
+    return f"native kernel {how} in {kernel.compile_seconds:.2f} s{whole} (not counted)"
+
+
 def cmd_bench(args) -> int:
     from ...play import parallel
     game = load(args.file, args.option, args.players, args.coverage, args.param)
@@ -187,7 +194,8 @@ def cmd_bench(args) -> int:
         "mean_moves_per_game": round(moves / playouts, 2) if playouts else None,
         "coverage": args.coverage,
         "engine": "native" if kernel is not None else "python",
-        **({"compile_seconds": round(compiled, 3)} if compiled is not None else {}),
+        **({"compile_seconds": round(compiled, 3), "kernel_from_cache": kernel.from_cache,
+            "native_start_seconds": round(kernel.start_seconds or compiled, 3)} if compiled is not None else {}),
     }
     if args.json:
         print_json(result)
@@ -195,8 +203,7 @@ def cmd_bench(args) -> int:
         workers = (f" · {jobs} worker processes" if jobs > 1 else "") + (" · counting rule coverage" if args.coverage else "")
         mean = result["mean_moves_per_game"]
         args.console.report([f"{describe(game)} · random playouts for {elapsed:.2f} s{workers}",
-                             *([f"native kernel compiled or loaded in {compiled:.2f} s (not counted)"]
-                               if compiled is not None else []),
+                             *([native_start(kernel)] if compiled is not None else []),
                              f"playouts: {playouts} ({result['playouts_per_second']:.1f}/s)",
                              f"moves: {moves} ({result['moves_per_second']:.0f}/s)",
                              f"mean moves per game: {mean:.1f}" if mean is not None else
