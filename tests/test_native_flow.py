@@ -73,6 +73,20 @@ def test_a_recursion_deeper_than_the_copies_were_plays_natively():
     natively(kernel_of(CONSTRUCTS, 3, ["bonus"], {"lookahead": DEPTHS + 2}), range(1, 6))
 
 
+def test_a_recursion_that_never_ends_plays_in_python_and_gives_its_error(tmp_path):
+    rules = tmp_path / "forever.rules"
+    rules.write_text(RULES.format(declaration="fn deeper(k: int): int = k > 100000 ? k : deeper(k + 1) + 0\n"
+                                              "action dive \"dive\" {\n  n = deeper(0)\n}",
+                                  flow="play dive"))
+    game, diagnostics, _ = load_game(str(rules), players=2)
+    assert game is not None, diagnostics
+    source = render(game)
+    assert "def rec_deeper(S, cur, L_k):" in source and ">= 100:\n        S[ERROR] = 1" in source
+    played = same_games(compiled(load_kernel(game)), range(2), max_moves=5)
+    assert played.handed == [0, 1]
+    assert all("recursion" in r["error"] for r in played.records), played.records[0]["error"]
+
+
 def test_by_copies_a_recursion_deeper_than_the_copies_plays_in_python(monkeypatch):
     def no_heads(self, groups):         # (as a recursion through a procedure is still rendered)
         self.recursing = None

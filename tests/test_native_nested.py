@@ -9,17 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.play.simulate import simulate_game
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.dsl.types import INT, ListOf, Named, OptionalOf  # noqa: E402
 from referee.interpreter.native.cell_lists_source import is_nested  # noqa: E402
 from referee.interpreter.native import recursion  # noqa: E402
-from referee.interpreter.native.kernel import load_kernel  # noqa: E402
 from referee.interpreter.native.recursion import deeper_calls, depths_of, recursive_groups  # noqa: E402
 from referee.interpreter.native.recursion_heads import RecursionHeadsSource, has_cycle, head_of  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative  # noqa: E402
 from referee.interpreter.native.rules_source import render  # noqa: E402
+from tests.native_support import kernel_of, natively  # noqa: E402
 
 
 def loaded(path, players=2):
@@ -42,21 +41,9 @@ def copies_allowed(copies_forced, monkeypatch):
     monkeypatch.setattr(recursion, "MOST_COPIES", 1000)
 
 
-@pytest.fixture(scope="module")
-def checkers():
-    return load_kernel(loaded("games/checkers.rules"))
-
-
-def test_checkers_plays_the_python_games(checkers):
-    handed = []
-
-    def in_python(seed):
-        handed.append(seed)
-        return simulate_game(checkers.game, seed, 10_000)
-    seeds = range(1, 9)
-    native = checkers.records(seeds, 10_000, in_python)
-    assert native == [simulate_game(checkers.game, seed, 10_000) for seed in seeds] and handed == []
-    assert {r["outcome"] for r in native} == {"win", "draw"}
+def test_checkers_plays_the_python_games():
+    records = natively(kernel_of("games/checkers.rules", 2), range(1, 9))
+    assert {r["outcome"] for r in records} == {"win", "draw"}
 
 
 def test_checkers_jumps_are_one_head_that_calls_itself():
@@ -69,6 +56,25 @@ def test_checkers_jumps_are_one_head_that_calls_itself():
     assert source.rstrip().endswith("rec_jumps_along.disable_compile()")
     # the wrapper gives the head its arguments in the signature's types (a literal 1 is an int64)
     assert "rec_jumps_along(S, np.int64(cur), np.ascontiguousarray(L_ds), np.int64(L_i)," in source
+
+
+def test_a_test_that_reads_no_binder_is_asked_once_before_the_loops():
+    """The step's `require not can_play(jump)` reads neither `from` nor `to`: once a listing (it
+    lists every jump), not once a square; a test that draws is left in its loop."""
+    from referee.dsl import ast
+    from referee.interpreter.native.listing_source import reads_binder_or_draws
+    game = loaded("games/checkers.rules")
+    source = render(game)
+    moves = source.split("def moves_step(")[1].split("@njit")[0]
+    assert "    listed_step = legal_step_0(S, cur)\n    for L_from in range(0, 32):\n        if not listed_step: break" in moves
+    assert "any_jump" in source.split("def legal_step_0(")[1].split("@njit")[0]
+    assert "any_jump" not in source.split("def legal_step_1(")[1].split("@njit")[0]
+    step = next(a for a in game.program.of_kind(ast.Action) if a.name == "step")
+    require = ast.untag(step.body[0])[0].condition
+    assert not reads_binder_or_draws(require, step.binders)
+    assert reads_binder_or_draws(step.binders[0].condition, step.binders)
+    draws = ast.Call(require.span, "pick", (ast.Range(require.span, ast.Integer(require.span, 1), ast.Integer(require.span, 2)),))
+    assert reads_binder_or_draws(draws, step.binders)
 
 
 def test_checkers_by_copies_is_refused_for_its_copies_with_its_line(copies_forced):

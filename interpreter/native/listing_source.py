@@ -3,8 +3,9 @@ binders' loops nested, first binder outermost, each test (a binder's `where`, a 
 tested in the loop of the deepest binder it reads, as the Python path's listings hoist them
 (compile/lower_listing.py): `require touch(home(), a)` of `associate(a in regions(), b in
 regions())` is asked once per `a`, not once per pair. At each loop the tests keep the rules'
-order (the binders' `where` first, then the `require`s); a test that reads no binder is asked in
-the first loop. A guard with a `let` (guards_source.py) keeps its requires in `legal_NAME`, asked
+order (the binders' `where` first, then the `require`s); a test that reads no binder (and draws
+nothing) is asked once, before the loops, and ends the first loop when it fails (`require not
+can_play(jump)` of a step from any square: once a listing, not once a square). A guard with a `let` (guards_source.py) keeps its requires in `legal_NAME`, asked
 for each move.
 """
 from __future__ import annotations
@@ -23,6 +24,12 @@ def binder_levels(binders, tests) -> list:
         deepest = max((k for k, name in enumerate(names) if name in read), default=0)
         levels[deepest].append(test)
     return levels
+
+
+def reads_binder_or_draws(test, binders) -> bool:
+    names = {b.name for b in binders}
+    return any((isinstance(node, ast.Name) and node.id in names) or (isinstance(node, ast.Call) and node.name == "pick")
+               for node in ast.walk(test))
 
 
 class ListingSource:
@@ -47,10 +54,18 @@ class ListingSource:
     def nested_loops(self, action, names: list, tests: list, scope_class) -> list:
         binders = action.binders
         loop, inner_scope = [], scope_class()
+        free = [t for t in tests if not reads_binder_or_draws(t, binders)]
+        if binders and free:
+            tests = [t for t in tests if t not in free]
+            self.define(f"def legal_{action.name}_0(S, cur):",
+                        [f"if not ({self.expr(t, inner_scope, BOOL)}): return False" for t in free] + ["return True"])
+            loop.append(f"listed_{action.name} = legal_{action.name}_0(S, cur)")
         for depth, (binder, tests_here) in enumerate(zip(binders, binder_levels(binders, tests))):
             lines, _ = self.argument_loop(binder, inner_scope, names[depth])    # (nested_source.py)
             loop += ["    " * depth + line for line in lines]
             inner_scope = inner_scope.child(**{binder.name: names[depth]})
+            if depth == 0 and binders and free:
+                loop.append(f"    if not listed_{action.name}: break")
             if tests_here:
                 arguments = "".join(f", {name}" for name in names[:depth + 1])
                 self.define(f"def legal_{action.name}_{depth + 1}(S, cur{arguments}):",

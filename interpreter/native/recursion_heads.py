@@ -7,7 +7,9 @@ signature, then no more (`disable_compile`): Numba's cache loads a self-recursiv
 compiled so, where it crashes on a mutual recursion or on a recursive function that was typed
 from its calls (numba/numba#6061: two overloads, the second's recursive call unresolved).
 
-Any depth then costs one compile: checkers' jumps (four functions through `let` and `map`)
+The head counts its calls nested in a cell of the state: past HEAD_DEPTH it sets the error slot
+and the game plays in Python (a recursion that never ends gives Python's error, not a C stack
+overflow). Any depth below that costs one compile: checkers' jumps (four functions through `let` and `map`)
 compiled by copies took minutes at 24 copies and half an hour at 64 (recursion.py); as one head
 they compile in seconds and go as deep as the game does.
 
@@ -26,6 +28,8 @@ from .recursion import calls_of
 STATE_TYPE = "types.Array(types.int64, 1, 'C')"         # S: the state (np.zeros in every driver)
 WORD = "types.int64"
 LIST_TYPE = "types.Array(types.int64, 1, 'C')"          # a list (a row of a list of lists too: cell_lists_source.ROW)
+HEAD_DEPTH = 100        # the head's calls nested at most: deeper, the game plays in Python (whose own
+                        # limit, a few hundred rules calls, gives its error; and no C stack runs out)
 CANONICAL = {WORD: "np.int64({})", "types.boolean": "bool({})", LIST_TYPE: "np.ascontiguousarray({})"}
 
 
@@ -70,6 +74,7 @@ class RecursionHeadsSource:
                 continue
             heads.update({name: head for name in group})
         self.recursing = None       # while a group's function renders: its head
+        self.depth_cell = None      # the state's cell counting the heads' calls nested now
         return heads
 
     def recursion_decorator(self) -> str:
@@ -86,7 +91,14 @@ class RecursionHeadsSource:
         given = "".join(", " + CANONICAL.get(kind, "{}").format(name) for kind, name in zip(kinds, names))
         result = self.value_type(written_type(fn.result_type))
         body = CANONICAL[result].format(value) if result == LIST_TYPE else value
-        self.defs.append(f"@njit(cache=True)\ndef rec_{fn.name}(S, cur{scope.params()}):\n    return {body}")
+        if self.depth_cell is None:         # (a cell of the state past the others, 0 from the setup)
+            self.depth_cell, self.size = self.size, self.size + 1
+        depth = f"S[{self.depth_cell}]"
+        lines = [f"if {depth} >= {HEAD_DEPTH}:", "    S[ERROR] = 1",
+                 f"    return {self.zero_of(written_type(fn.result_type), fn.span)}",
+                 f"{depth} += 1", f"value = {body}", f"{depth} -= 1", "return value"]
+        self.defs.append(f"@njit(cache=True)\ndef rec_{fn.name}(S, cur{scope.params()}):\n"
+                         + "\n".join("    " + line for line in lines))
         self.define(f"def fn_{fn.name}(S, cur{scope.params()}):", [f"return rec_{fn.name}(S, np.int64(cur){given})"])
 
     def value_type(self, t: Type):

@@ -40,6 +40,7 @@ class NativeRollouts:
         # (-1), the next id and the cells' attribute columns: the same in every state)
         columns = list(zip(source.columns.values(), source.column_values))
         static = (source.components + 1) + len(columns) * source.components
+        static += source.depth_cell is not None        # (the recursion's depth: 0, as the setup leaves it)
         written = sum(int(np.prod([size for _, size, _ in slot.axes])) for slot in source.vars.values())
         if set(source.slots) != WRITTEN_SLOTS or source.size != written + len(source.slots) + static:
             raise NotNative("the kernel keeps state that a rollout does not write from a Python state yet "
