@@ -18,7 +18,7 @@ from referee.interpreter.runtime import maps
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
-from referee.interpreter.native import trails_source  # noqa: E402
+from referee.interpreter.native import maps_source, trails_source  # noqa: E402
 
 MAPS = "tests/native/maps.rules"
 
@@ -112,6 +112,34 @@ def test_a_search_past_the_kernels_share_of_the_budget_goes_to_python(trails):
     S[1] = trails_source.TRAIL_LIMIT - 3        # (the game's trails so far)
     assert longest_trail_of(S, ends, roads, np.ones(len(roads), dtype=np.int64)) == 0
     assert S[0] == 1 and S[1] == trails_source.TRAIL_LIMIT + 1
+
+
+@pytest.fixture(scope="module")
+def map_functions(trails):
+    """The kernel's map functions alone, with the game's tables (ERROR: S[0])."""
+    from numba import njit
+    game, ends, _ = trails
+    namespace = {"np": np, "njit": njit, "ERROR": 0}
+    exec(maps_source.MAP_FUNCTIONS, namespace)
+    rows = [list(g.neighbors[c]) for g in game.geometries.values() for c in g.cells]
+    width = max(len(row) for row in rows)
+    near = np.array([row + [-1] * (width - len(row)) for row in rows], dtype=np.int64)
+    return game, ends, near, namespace
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_connected_and_distance_on_a_map_are_the_runtimes(map_functions, data):
+    game, ends, near, functions = map_functions
+    towns, roads = game.geometries["Town"].cells, game.geometries["Road"].cells
+    routes = data.draw(st.lists(st.sampled_from(roads), max_size=9))
+    a, b = data.draw(st.sampled_from(towns)), data.draw(st.sampled_from(towns))
+    S = np.zeros(1, dtype=np.int64)
+    s = types.SimpleNamespace(game=types.SimpleNamespace(geometry_by_cell=game.geometry_by_cell))
+    assert functions["map_connected"](S, ends, a, b, np.array(routes, dtype=np.int64)) == maps.connected(s, a, b, routes)
+    steps = maps.steps_between({}, game.geometries["Town"], a, b)
+    assert functions["map_distance"](S, near, a, b) == (np.iinfo(np.int64).min if steps is None else steps)
+    assert S[0] == 0
 
 
 # ---- what is refused ----------------------------------------------------------------------
