@@ -26,10 +26,10 @@ def import_numba() -> None:
     ~1 s a cached kernel's start costs. Here, in a command's process, that import is refused
     once (numba's BLAS then stays off in this process); SciPy itself stays importable, and a
     process that imported scipy.linalg first keeps numba's BLAS."""
-    if "numba.np.arraymath" in sys.modules:
-        return
     started = time.perf_counter()
     import numba  # noqa: F401
+    if "numba.np.arraymath" in sys.modules:
+        return
     refused = "scipy.linalg" not in sys.modules
     if refused:
         sys.modules["scipy.linalg"] = None      # (an import of it raises ImportError)
