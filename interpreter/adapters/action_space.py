@@ -143,7 +143,7 @@ class ActionSpace:
         elif named in game.types.boards:
             values = list(game.static_by_type.get(named, ()))
         elif named in game.component_maximum:
-            values = list(range(game.component_maximum[named]))     # (created in play: by position, key)
+            values = list(range(game.component_maximum[named]))     # (created in play: by slot, key)
         elif named in game.types.components:
             values = list(self.signatures.get(named, ()))
         elif t == INT and element is declared:
@@ -194,7 +194,9 @@ class ActionSpace:
     def key(self, state, value, t):
         named = named_type(t)
         if value is not None and named in self.game.component_maximum:
-            return state.by_type[named].index(value)      # the k-th of its type: its kinds are not known beforehand
+            # its slot (State.create): its kinds are not known beforehand, and its number stays
+            # while it is in play, whatever is destroyed before it
+            return state.entities[value]["__slot__"]
         if value is not None and named in self.game.types.components:
             return state.entities[value]["__same__"]
         return value
