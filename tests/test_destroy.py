@@ -79,7 +79,7 @@ def test_destroy_of_a_variable_sets_it_to_none(write_rules):
 def test_a_component_another_variable_holds_is_not_destroyed(write_rules):
     text = FORGE.replace('action melt(x in purse[current] where x != kept[current])', 'action melt(x in purse[current])')
     state = played(load(write_rules, text).new_initial_state(0), "mint red", "mint blue", "keep red coin 1", "mint red")
-    with pytest.raises(RulesRuntimeError, match=r"red coin 1 cannot be destroyed: the variable kept\[1\] still holds it") \
+    with pytest.raises(RulesRuntimeError, match=r"red coin 1 cannot be destroyed: the variable kept\[P1\] still holds it") \
             as raised:
         played(state, "melt red coin 1")
     assert raised.value.span.line == 12          # the destroy

@@ -18,7 +18,7 @@ from .located import PYTHON_ERRORS, located
 from .moves import Move, MoveList, legal_segments, move_name_or_none, normalise
 from .refusals import explain_refusal
 from .steps import apply_move, replayed
-from .views import make_view
+from .views import key_label, make_view
 
 TERMINAL = 0            # current_player() once the game has ended
 UNMARKED = object()     # (key_marks: a zone key not looked up yet)
@@ -401,7 +401,7 @@ class State:
         for name in self.game.component_holders(type_name):
             for key, value in self.vars.items():
                 if (key if key.__class__ is str else key[0]) == name and holds(value, x):
-                    return key if key.__class__ is str else f"{name}[{', '.join(map(str, key[1:]))}]"
+                    return key_label(self, key, self.game.var_meta[name][2])
         return None
 
     def component_label(self, type_name, values, template, masked=()):
