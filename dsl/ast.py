@@ -517,6 +517,23 @@ class Create:
 
 
 @node
+class Destroy:
+    """`destroy x`: a component of a type created in play leaves play (docs/language.md, "destroy")."""
+    span: Span
+    item: Any
+
+
+def destroyed_variable(item, variables) -> Optional["Target"]:
+    """The variable entry a `destroy` names (`destroy kept`, `destroy held[p]`), which it sets
+    to none, as the target of that write; None when it names something else."""
+    if isinstance(item, Name) and item.id in variables:
+        return Target(item.span, item.id, ())
+    if isinstance(item, Subscript) and isinstance(item.obj, Name) and item.obj.id in variables:
+        return Target(item.span, item.obj.id, item.indexes)
+    return None
+
+
+@node
 class Init:
     span: Span
     name: str

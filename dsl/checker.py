@@ -816,6 +816,21 @@ class Checker(MapTyping, Visitor):
                 self.error("E207", f"missing attribute(s) of {node.type_name}: {', '.join(missing)}", node.span)
         self.zone_expr(node.zone, scope, "where to create")
 
+    def visit_Destroy(self, node, scope, where):
+        item = self.expr(node.item, scope)
+        type_name = named_type(item)
+        if type_name not in self.components and item != UNKNOWN:
+            self.error("E305", f"only components are destroyed, but this is {item.describe()}", node.item.span)
+        elif type_name in self.components and self.components[type_name].maximum is None:
+            self.error("E407", f"components of {type_name} cannot be destroyed: its declaration sets no maximum "
+                               "(they are a fixed set)", node.span,
+                       f"a type created and destroyed in play says how many there may be at once: "
+                       f"component {type_name} {{ ... }} max N")
+        held = ast.destroyed_variable(node.item, self.vars)
+        if held is not None and type_name in self.components and not item.may_be_none():
+            self.error("E422", f"'destroy' sets the variable {held.name} to none, but it holds {item.describe()}, "
+                               "never none", node.item.span, f"declare it '{held.name}: {item}?'")
+
     def visit_Choose(self, node, scope, where):
         if node.chooser is not None:
             t = self.expr(node.chooser, scope)

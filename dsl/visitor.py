@@ -20,7 +20,7 @@ EXPRESSIONS = (
 # `top`/`bottom` and a creation's `init` are parts of a statement, handled with it.)
 STATEMENTS = (
     ast.Let, ast.Assign, ast.Augment, ast.If, ast.For, ast.While, ast.Repeat, ast.Move, ast.MoveAll, ast.Deal,
-    ast.Shuffle, ast.Reveal, ast.Create, ast.Choose, ast.Require, ast.Again, ast.Finish, ast.FinishTeam, ast.FinishLost,
+    ast.Shuffle, ast.Reveal, ast.Create, ast.Destroy, ast.Choose, ast.Require, ast.Again, ast.Finish, ast.FinishTeam, ast.FinishLost,
     ast.Log, ast.Play, ast.Turns, ast.Turn, ast.Simultaneous, ast.CallStatement, ast.PlayBy, ast.Respond,
 )
 

@@ -163,6 +163,8 @@ flow {
   simultaneous p in players { play take }
   play optional take by 2
   respond p in players where p != 1 { play take } else { rounds = 0 }
+  respond every p in players { play take }
+  destroy top(deck)
 }
 override param rounds = 2
 '''

@@ -160,7 +160,7 @@ class ActionSpace:
         elif named in game.types.boards:
             values = list(game.static_by_type.get(named, ()))
         elif named in game.component_maximum:
-            values = list(range(game.component_maximum[named]))     # (created in play: by position, key)
+            values = list(range(game.component_maximum[named]))     # (created in play: by slot, key)
         elif named in game.types.components:
             values = list(self.signatures.get(named, ()))
         elif t == INT and element is declared:
@@ -211,7 +211,9 @@ class ActionSpace:
     def key(self, state, value, t):
         named = named_type(t)
         if value is not None and named in self.game.component_maximum:
-            return state.by_type[named].index(value)      # the k-th of its type: its kinds are not known beforehand
+            # its slot (State.create): its kinds are not known beforehand, and its number stays
+            # while it is in play, whatever is destroyed before it
+            return state.entities[value]["__slot__"]
         if value is not None and named in self.game.types.components:
             return state.entities[value]["__same__"]
         return value
@@ -279,14 +281,14 @@ class ActionSpace:
 
     def option_ids(self, state, move) -> tuple:
         """The ids of a choice's option numbered through its type (NeedChoice's numbering): a
-        component created in play by its position among those of its type; a list, each item
-        (by its label, or its position) and then the end of the list."""
+        component created in play by its slot (key(): its number while in play); a list, each item
+        (by its label, or its slot) and then the end of the list."""
         item_labeler, created = state.pending.numbering
         value = state.pending.options[move.args[0]]
 
         def item_id(x):
             if created is not None:
-                return self.created_offsets[created] + state.by_type[created].index(x)
+                return self.created_offsets[created] + state.entities[x]["__slot__"]      # (as key() numbers it)
             return self.choice_offset + self.labels.index(item_labeler(state, x), self.game)
         if item_labeler is None:
             return (item_id(value),)

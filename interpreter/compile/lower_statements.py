@@ -523,6 +523,14 @@ class StatementLowering:
         create = ir.StateCall("create", (ir.Constant(node.type_name), ir.Call("dict", (ir.Local(values),)), template, zone))
         out.append(ir.Rounds(self.fresh("_n"), count, (ir.ExpressionStatement(create),)))
 
+    def visit_Destroy(self, node, scope, ctx, out):
+        value = self.value(node.item, scope, ctx)
+        held = ast.destroyed_variable(node.item, self.game.var_meta)
+        if held is not None:            # `destroy kept`: kept = none first (a write as any other)
+            value = self.temporary("_destroyed", value, out)
+            self.visit_Assign(ast.Assign(node.span, held, ast.Nothing(node.span)), scope, ctx, out)
+        out.append(ir.ExpressionStatement(ir.StateCall("destroy", (value,))))
+
     def options_list(self, binder, scope, ctx, out, hint) -> ir.Local:
         """A local holding the values of a binder that pass its filter (a new list: the options
         stay as they are while the zone they come from changes)."""

@@ -13,7 +13,8 @@ from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checks import check
 from referee.dsl.orders import member_positions
 from referee.dsl.templates import parse_template
-from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, SetOf, element_type, named_type, type_of, written_type
+from referee.dsl.types import (BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, Named, SetOf, Type, element_type, named_type,
+                               type_of, written_type)
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, MAX_TEXT
 
 from ..runtime import random_source
@@ -188,6 +189,7 @@ class Game:
                 self._check_typed_param(compiler, param)
         self.private_fields = {}
         self.component_maximum = {}
+        self.holders = {}       # component type -> component_holders
         for component in self.types.components.values():
             if component.maximum is not None:
                 most = compiler.constant(component.maximum)
@@ -361,6 +363,14 @@ class Game:
         """cell -> the tuple of its neighbours, on every board."""
         return self.boards.neighbor_table()
 
+    def component_holders(self, type_name) -> tuple:
+        """The variables whose type may hold a component of the type (`destroy` looks there)."""
+        found = self.holders.get(type_name)
+        if found is None:
+            found = self.holders[type_name] = tuple(
+                name for name, meta in self.var_meta.items() if type_name in named_types_in(meta[3]))
+        return found
+
     def component_column(self, name) -> ComponentColumn:
         """The generated name of the list that holds attribute `name` of every component,
         indexed by the component (attributes never change once created): `_A<k>`, bound from
@@ -516,3 +526,17 @@ def variable_read(node, types, variables) -> Optional[ast.Name]:
                 called.add(n.name)
                 pending.append(types.functions[n.name].body)
     return None
+
+
+def named_types_in(t) -> set:
+    """The names of the named types a type is made of (Card of `list of Card?`), through any
+    type that holds others (lists, sets, optionals and whatever holds types as its fields)."""
+    if isinstance(t, Named):
+        return {t.name}
+    found: set = set()
+    if attrs.has(type(t)):
+        for field in attrs.fields(type(t)):
+            part = getattr(t, field.name)
+            if isinstance(part, Type):
+                found |= named_types_in(part)
+    return found

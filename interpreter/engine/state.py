@@ -18,10 +18,31 @@ from .located import PYTHON_ERRORS, located
 from .moves import Move, MoveList, legal_segments, move_name_or_none, normalise
 from .refusals import explain_refusal
 from .steps import apply_move, replayed
-from .views import make_view
+from .views import key_label, make_view
 
 TERMINAL = 0            # current_player() once the game has ended
 UNMARKED = object()     # (key_marks: a zone key not looked up yet)
+
+
+def free_slot(entities, of_type) -> int:
+    """The first number (from 0) that no component of the type in play has: without a `destroy`,
+    the count of those before; the adapters number a type created in play by it."""
+    used = {entities[e]["__slot__"] for e in of_type or ()}
+    if not used or max(used) == len(used) - 1:
+        return len(used)
+    return min(set(range(len(used))) - used)
+
+
+def holds(value, x) -> bool:
+    """Whether a variable's value is the component x or a collection holding it (lists, sets,
+    a map's keys and values)."""
+    if value.__class__ is int:
+        return value == x
+    if isinstance(value, dict):
+        return any(holds(k, x) or holds(v, x) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(holds(v, x) for v in value)
+    return False
 
 
 def key_mark(game, key):
@@ -327,6 +348,8 @@ class State:
                 game.created[given] = known
         else:
             values.update(known[0])
+        if type_name in game.component_maximum:      # (the adapters number such components by slot)
+            values["__slot__"] = free_slot(self.entities, of_type)
         self.entities.append(values)
         for column, value in zip(self.columns, known[1]):
             column.append(value)
@@ -341,6 +364,45 @@ class State:
         while len(loc) <= eid:
             loc.append(None)
         self.move(eid, key)
+
+    def destroy(self, x):
+        """`destroy x`: the component leaves play: out of its zone and of its type's list (so a
+        `create` has room again), its id never given to another, refused while a variable holds it."""
+        if x is None:
+            raise UnlocatedRulesError("'destroy' of none: there is no component to destroy")
+        entity = self.entities[x]
+        type_name = entity["__type__"]
+        of_type = self.by_type.get(type_name, ())
+        if x not in of_type:
+            raise UnlocatedRulesError(f"{entity['__label__']} was destroyed already")
+        holder = self.variable_holding(x, type_name)
+        if holder is not None:
+            raise UnlocatedRulesError(f"{entity['__label__']} cannot be destroyed: the variable {holder} still holds it "
+                                      "(set it to none, or take it out, first)")
+        here = self.loc[x]
+        if here is not None:
+            items = self.owned.get(here)
+            if items is None:
+                items = self.zones[here] = self.owned[here] = self.zones[here][:]
+            items.remove(x)
+            self.loc[x] = None
+            if self.game.zone_marks is not None:
+                self.mark_changed(here)
+        kept = [e for e in of_type if e != x]
+        self.by_type = {**self.by_type, type_name: tuple(kept) if of_type.__class__ is tuple else kept}
+        self.names = {}         # (the cached move names are those of the components before)
+        if self.shown_to and x in self.shown_to:
+            self.shown_to = {y: seats for y, seats in self.shown_to.items() if y != x}
+        if self.game.zone_marks is not None:
+            self.mark_changed("#types")
+
+    def variable_holding(self, x, type_name):
+        """The entry of a variable (as written: `v[P2]`) whose value is or holds component x."""
+        for name in self.game.component_holders(type_name):
+            for key, value in self.vars.items():
+                if (key if key.__class__ is str else key[0]) == name and holds(value, x):
+                    return key_label(self, key, self.game.var_meta[name][2])
+        return None
 
     def component_label(self, type_name, values, template, masked=()):
         def text(name):

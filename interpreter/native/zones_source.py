@@ -252,6 +252,8 @@ class ZonesSource:
             return self.reveal(node, scope)
         if kind is ast.Create:
             return self.create(node, scope)
+        if kind is ast.Destroy:
+            raise NotNative("destroy (components created and destroyed in play have no native form yet)", node.span)
         if kind is ast.Assign and isinstance(node.target, ast.AttributeTarget):
             return self.attribute_write(node, scope)
         return None

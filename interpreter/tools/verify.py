@@ -41,7 +41,7 @@ class Failure:
 
 def state_problem(state) -> Optional[tuple]:
     """(kind, message) for what is wrong with a state, or None. The engine's own promises come
-    first (every component in exactly one zone; legal move names unique), then the game's
+    first (every component in play in exactly one zone, a destroyed one in none; legal move names unique), then the game's
     declared invariants."""
     seen = Counter()
     for key, items in state.zones.items():
@@ -49,10 +49,11 @@ def state_problem(state) -> Optional[tuple]:
             seen[item] += 1
             if state.loc[item] != key:
                 return "conservation", f"component {item} lies in {key} but is recorded in {state.loc[item]}"
-    components = [eid for eid, entity in enumerate(state.entities)
-                  if entity["__type__"] not in state.game.geometries]
+    geometries = state.game.geometries
+    in_play = {eid for type_name, eids in state.by_type.items() if type_name not in geometries for eid in eids}
+    components = [eid for eid, entity in enumerate(state.entities) if entity["__type__"] not in geometries]
     for eid in components:
-        if seen[eid] != 1:
+        if seen[eid] != (eid in in_play):          # (a destroyed component is in no zone)
             return "conservation", f"component {eid} ({state.entities[eid]['__label__']}) is in {seen[eid]} zones"
     if not state.is_terminal():
         names = [m.name for m in state.legal_moves()]
