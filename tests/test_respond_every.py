@@ -124,13 +124,18 @@ def test_openspiel_numbers_the_only_skip_as_the_skip():
     from referee.interpreter.adapters.openspiel_game import load_openspiel_game
     game = load_openspiel_game(AMBUSH, players=3)
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
-    strikes = {state.action_to_string(a): a for a in state.legal_actions()}
-    state.apply_action(strikes["strike P2"])
-    asked = {state.action_to_string(a): a for a in state.legal_actions()}
-    assert "skip" in asked and state.current_player() == 1     # (OpenSpiel counts players from 0)
+    offered = []
+    for outcome in (0, -1):                 # the deal's first outcomes, then its last ones
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[outcome][0])
+        strikes = {state.action_to_string(a): a for a in state.legal_actions()}
+        state.apply_action(strikes["strike P2"])
+        assert state.current_player() == 1     # (OpenSpiel counts players from 0)
+        offered.append({state.action_to_string(a): a for a in state.legal_actions()})
+    # P2 is asked with a guard in hand and without one; the skip is the same id either way
+    assert sorted(map(len, offered)) == [1, 2]
+    assert all(asked["skip"] == game.space.skip_id for asked in offered)
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")

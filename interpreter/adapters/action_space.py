@@ -564,7 +564,7 @@ ATTRIBUTE_VARIANTS_LIMIT = 1_000
 def component_kinds(states) -> list:
     """One entity (its attributes, __type__, __label__, __same__, __public_label__) per kind of
     component the setups created, then per kind each may become where the rules change its
-    attributes of a finite type (`x.rank = king`: a checkers man becomes a king, whose label the
+    attributes of a finite type (`x.rank = high`: a component that changes rank, whose label the
     observation tensor counts), every combination of their values, ATTRIBUTE_VARIANTS_LIMIT
     at most per component."""
     state = states[0]

@@ -549,7 +549,7 @@ class StatementLowering:
         element = self.items_type(node.binder.domain, scope)
         options = self.options_list(node.binder, scope, ctx, out, "_options")
         names, index = (ir.Local(self.fresh(hint)) for hint in ("_names", "_choice"))
-        # (lists of components, Cellar's subsets of a hand, are told apart item by item too)
+        # (lists of components, subsets of a hand, are told apart item by item too)
         components = self.is_component(element) or (isinstance(element, ListOf) and self.is_component(
             element.element.without_none()))
         if self.is_entity(element):       # (named by their labels)

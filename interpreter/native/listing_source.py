@@ -5,7 +5,7 @@ tested in the loop of the deepest binder it reads, as the Python path's listings
 regions())` is asked once per `a`, not once per pair. At each loop the tests keep the rules'
 order (the binders' `where` first, then the `require`s); a test that reads no binder (and draws
 nothing) is asked once, before the loops, and ends the first loop when it fails (`require not
-can_play(jump)` of a step from any square: once a listing, not once a square). A guard with a `let` (guards_source.py) keeps its requires in `legal_NAME`, asked
+can_play(other)` of an action over every cell: once a listing, not once a cell). A guard with a `let` (guards_source.py) keeps its requires in `legal_NAME`, asked
 for each move.
 """
 from __future__ import annotations

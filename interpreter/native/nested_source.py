@@ -2,7 +2,7 @@
 cell_lists_source.py renders (a typed List of int64 rows, `ROW`; loops, `size`, rankings): the
 literals (`[]`, `[[]]`, `[[a], [b, c]]`), `+` of two lists (of values or of lists), `map` and
 `filter` that make a list of lists, and an action's argument that ranges over a list of lists
-(checkers' jump paths): its move codes the row's position in the domain, and the move, when
+(paths of steps): its move codes the row's position in the domain, and the move, when
 played, takes the row at that position in the domain listed again (the state has not changed in
 between).
 """

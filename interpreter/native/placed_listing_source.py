@@ -1,6 +1,6 @@
 """An action's legal moves in a native kernel where it has two binders or more and its guard
-starts with a `let` or an inner binder's filter needs no earlier binder (Continents' `card in
-hand[current] where card.kind == lightning`: one pass over the hand a listing, and none of the
+starts with a `let` or an inner binder's filter needs no earlier binder (`card in
+hand[current] where card.kind == k`: one pass over the hand a listing, and none of the
 loops when it holds no such card), a mixin of rules_source.KernelSource (listing_source.py lists
 the others), listed as the engine lists them (compile/lower_actions.py `guard_placement`, `guards_as_filters`): the
 binders' domains nested, the first outermost, and each step of the guard (its leading lets and

@@ -7,7 +7,7 @@ game is then played in Python).
 Only the calls that close a cycle go one copy deeper (`deeper_calls`: the back edges of a
 depth-first walk of the group's calls, a self-call among them); the others stay at their
 caller's depth, where they form no cycle. So a chain of functions that call each other in turn
-(checkers' jumps: from, along, toward, on, from again) spends one depth per round, not one per
+(f, g, h, then f again) spends one depth per round, not one per
 call.
 """
 from __future__ import annotations
@@ -21,13 +21,13 @@ DEPTHS_PER_FUNCTION = 4     # a group of several functions: this many copies per
 
 
 MOST_COPIES = 24    # the copies a group may render: Numba links each copy with all those below it, so a
-                    # group's compile grows with the square of its copies (checkers' 4 x 16: 36 min at a load of ~14)
+                    # group's compile grows with the square of its copies (4 functions x 16: 36 min at a load of ~14)
 
 
 def depths_of(group) -> int:
     """The copies of each function of a group: more for a group of several functions, whose
-    rounds may go deeper more ways (checkers' four jump functions: 16 copies each, where a
-    king's jumps take up to four depths a jump; of 100 random games, one lists a deeper jump)."""
+    rounds may go deeper more ways (four functions in a cycle: 16 copies each, where
+    a round may take up to four depths; a rare game still goes deeper and plays in Python)."""
     return max(DEPTHS, DEPTHS_PER_FUNCTION * len(group))
 
 

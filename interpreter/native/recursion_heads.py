@@ -9,9 +9,9 @@ from its calls (numba/numba#6061: two overloads, the second's recursive call unr
 
 The head counts its calls nested in a cell of the state: past HEAD_DEPTH it sets the error slot
 and the game plays in Python (a recursion that never ends gives Python's error, not a C stack
-overflow). Any depth below that costs one compile: checkers' jumps (four functions through `let` and `map`)
-compiled by copies took minutes at 24 copies and half an hour at 64 (recursion.py); as one head
-they compile in seconds and go as deep as the game does.
+overflow). Any depth below that costs one compile: a cycle of four functions through `let` and
+`map` compiled by copies took minutes at 24 copies and half an hour at 64 (recursion.py); as one
+head it compiles in seconds and goes as deep as the game does.
 
 A group is rendered so when it holds only functions, one of them (the head) lies on every cycle
 of the group, and the head's parameters and result have a fixed Numba type (numbers, seats,

@@ -1,6 +1,5 @@
 """Actions whose argument is a list of components, `a(cards in subsets(LIST) where ...)`, in a
-native kernel (a mixin of rules_source.KernelSource): Dominion's Cellar, "discard any number of
-cards".
+native kernel (a mixin of rules_source.KernelSource): "discard any number of cards".
 
 A move's code holds the list as a bit mask of positions in LIST (at most MASK_BITS items: more,
 and the game is played in Python); LIST is computed again when the move is run, from the same

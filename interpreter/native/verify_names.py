@@ -8,7 +8,7 @@ component per label (components are made in the setup only and their attributes 
 so their labels are those of the initial state; two moves of components of one label are one
 move, as the engine merges them, or the engine's error). The names of every combination must
 be different, one combination of labels one name. An action of one int binder over a range the
-state gives (Titicaca's `bid(n in 1..weapons[current]) "bid {n}"`) names its moves by the int
+state gives (`bid(n in 1..most[current]) "bid {n}"`) names its moves by the int
 alone between a fixed beginning and end: distinct ints, distinct names; no other move's name may
 be that beginning, an int and that end.
 """
