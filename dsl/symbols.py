@@ -10,15 +10,17 @@ import attrs
 from . import ast
 from .builtins import BUILTIN_ENUMS
 from .program import Program
-from .types import Type, type_of
+from .types import Type
 
 BUILTIN_SPAN = ast.Span("<built-in>", 0, 0, 0, 0)
 
 
 def held(value: Any) -> Any:
-    """What a scope holds for a name: a `Type` (a text of one that the compiler still writes in,
-    `scope.child(row="int")`, is read as its value here), or what another walk keeps there."""
-    return type_of(value) if isinstance(value, str) else value
+    """What a scope holds for a name: a `Type`, or what another walk keeps there (the language
+    server's symbol keys). A type's text is a fault of the caller: types are values past the parser."""
+    if isinstance(value, str):
+        raise TypeError(f"a scope holds Type values, not the text {value!r} (type_of reads a text)")
+    return value
 
 
 @attrs.define

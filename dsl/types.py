@@ -3,8 +3,8 @@
 Each is asked by its structure (`without_none`, `fits`, `is_number`, `element_type`...); a type's
 text exists only to be shown: `str(t)` or `t.text` its spelling ('int', 'Card?', 'list[Player]',
 'set[int]', 'map[list[int],int]', 'zone[Card]'), `describe()` and `written()` the words of the diagnostics and hovers
-("a list of Card", "list of int"). `type_of(text)` reads a spelling back (a type that a test or a
-compiled scope writes as a text).
+("a list of Card", "list of int"). `type_of(text)` reads a spelling back (a type that a test, or a
+zone's declaration, writes as a text).
 """
 from __future__ import annotations
 
@@ -248,11 +248,8 @@ def element_type(t: Type) -> Type:
 
 
 @functools.lru_cache(maxsize=None)
-def type_of(text: str | Type) -> Type:
-    """The value of a type's text ('list[Card?]' -> ListOf(OptionalOf(Named('Card')))); a value
-    is its own (the compiler reads what the checker gives through here)."""
-    if isinstance(text, Type):
-        return text
+def type_of(text: str) -> Type:
+    """The value of a type's text ('list[Card?]' -> ListOf(OptionalOf(Named('Card'))))."""
     if text == ANY:
         return UNKNOWN
     if text == "none":

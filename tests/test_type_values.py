@@ -55,6 +55,30 @@ def is_not_a_type(node) -> bool:
     return isinstance(node, ast.Attribute) and node.attr in ("id", "kind")
 
 
+def is_a_text(node) -> bool:
+    """A type's text as a constant ("int"), or a type value's spelling (`t.text`)."""
+    return (isinstance(node, ast.Constant) and is_type_text(node.value)) or \
+        (isinstance(node, ast.Attribute) and node.attr == "text")
+
+
+def scoped_values(call: ast.Call) -> list:
+    """What `scope.child(...)` puts in: its keywords' values, a `**{name: value}`'s values."""
+    found = []
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            found.append(keyword.value)
+        elif isinstance(keyword.value, ast.Dict):
+            found += keyword.value.values
+        elif isinstance(keyword.value, ast.DictComp):
+            found.append(keyword.value.value)
+    return found
+
+
+def is_scope_entry(target) -> bool:
+    """`scope.names[x]` as an assignment's target."""
+    return isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) and target.value.attr == "names"
+
+
 def type_texts_taken_apart(tree) -> list:
     """(line, what) of each place the tree takes a type's text apart."""
     found = []
@@ -67,6 +91,12 @@ def type_texts_taken_apart(tree) -> list:
                 and node.func.attr in ("startswith", "endswith") and node.args:
             if any(c in COLLECTION_TEXTS or c == "?" for c in constants(node.args[0])):
                 found.append((node.lineno, f"{node.func.attr} of a type's text"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "child" \
+                and any(is_a_text(value) for value in scoped_values(node)):
+            found.append((node.lineno, "puts a type's text into a scope"))
+        elif isinstance(node, ast.Assign) and any(is_scope_entry(target) for target in node.targets) \
+                and is_a_text(node.value):
+            found.append((node.lineno, "puts a type's text into a scope"))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith(COLLECTION_TEXTS):
             found.append((node.lineno, "writes a type's text"))
         elif isinstance(node, ast.JoinedStr) and node.values and \
@@ -166,8 +196,13 @@ if t == "int" or t in ("real", "bool"): pass
 labeler("list[" + e + "]")
 f"set[{e}]"
 expr(node, scope, "list[Player]")
+inner = scope.child(row="int", col=INT)
+inner = scope.child(**{binder.name: element.text})
+inner = scope.child(**{b.name: b.type.text for b in binders})
+scope.names[node.name] = self.type_value(node.value, scope).text
+guard_scope.names[name] = "Player"
 '''
-    assert sorted({line for line, _ in type_texts_taken_apart(ast.parse(source))}) == [2, 3, 4, 5, 6, 7, 8]
+    assert sorted({line for line, _ in type_texts_taken_apart(ast.parse(source))}) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 
 
 def test_the_walk_leaves_alone_what_is_not_a_type_text():
@@ -178,6 +213,9 @@ if key in ("?", "h"): pass
 if list(value) == ["text"]: pass
 if coding.kind == "int": pass
 if isinstance(t, ListOf) and t == INT: pass
+inner = scope.child(row=INT, **{binder.name: element}, **{p.name: type_name(p.type) for p in parameters})
+scope.names[node.name] = self.type_value(node.value, scope)
+cell = scope.child(row=("builtin", "row"))
 '''
     assert type_texts_taken_apart(ast.parse(source)) == []
 
@@ -204,10 +242,24 @@ def test_the_element_type_stands_for_t_in_a_result():
     assert str(instantiated(STDLIB_SIGNATURES["reversed"][1], type_of("list[Card]"))) == "list[list[Card]]"
 
 
-def test_a_scope_holds_type_values_and_reads_a_text_the_compiler_writes_in_as_one():
+def test_a_scope_holds_type_values_and_refuses_a_type_text():
+    """Past the parser a type is a value: a text put into a scope (as the compiler once wrote a
+    binder's or a let's type) is the caller's fault, told at once."""
+    import pytest
     from referee.dsl.symbols import Scope
-    scope = Scope({"n": types.INT}).child(row="int", cell=type_of("Cell?"))
-    scope.names["hand"] = "list[Card]"            # (as interpreter/compile still writes a let's type)
-    assert scope.lookup("row") == types.INT and scope.lookup("n") is types.INT
-    assert scope.lookup("cell") == types.OptionalOf(types.Named("Cell"))
-    assert scope.lookup("hand") == types.ListOf(types.Named("Card")) and scope.lookup("nothing") is None
+    scope = Scope({"n": types.INT}).child(row=types.INT, cell=type_of("Cell?"))
+    assert scope.lookup("row") is types.INT and scope.lookup("n") is types.INT
+    assert scope.lookup("cell") == types.OptionalOf(types.Named("Cell")) and scope.lookup("nothing") is None
+    with pytest.raises(TypeError, match="'int'"):
+        scope.child(row="int")
+    scope.names["hand"] = "list[Card]"
+    with pytest.raises(TypeError, match="list"):
+        scope.lookup("hand")
+
+
+def test_reading_a_type_text_takes_only_a_text():
+    """`type_of` reads a spelling; a Type value is not passed through it (no wrapper that does nothing)."""
+    import pytest
+    with pytest.raises(AttributeError):
+        type_of(types.INT)
+    assert type_of("list[Card?]") == types.ListOf(types.OptionalOf(types.Named("Card")))

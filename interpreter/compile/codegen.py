@@ -21,8 +21,7 @@ from referee.dsl.builtins import SEAT_LISTS
 from referee.dsl.limits import MAX_RANGE
 from referee.dsl.map_typing import MAP_FUNCTIONS
 from referee.dsl.orders import ordered_enum
-from referee.dsl.types import (BOOL, INT, ListOf, MapOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, element_type, named_type,
-                               type_of)
+from referee.dsl.types import (BOOL, INT, ListOf, MapOf, OptionalOf, Real, SetOf, Unknown, ZoneOf, element_type, named_type)
 from referee.dsl.visitor import EXPRESSIONS, Visitor
 
 from .. import runtime
@@ -493,7 +492,7 @@ class SourceGenerator(AggregateLowering, Visitor):
             # set to none since (both refused: E207, and the located error of a none written)
             declared = self.compiler.types.fields_of(kind) if kind in self.compiler.types.components else None
             field = declared.get(node.name) if declared else None
-            return field is not None and not isinstance(type_of(field), (OptionalOf, Unknown))
+            return field is not None and not isinstance(field, (OptionalOf, Unknown))
         return False
 
     def number_node(self, node, scope, ctx, span: ir.Expression) -> ir.Expression:
@@ -598,7 +597,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         """let x = v in e: v computed once, e reads it (a ':=' in a tuple; where no ':=' may
         stand, a lambda)."""
         value = self.lower(node.value, scope, ctx)
-        inner_scope = scope.child(**{node.name: self.compiler.type_value(node.value, scope).text})
+        inner_scope = scope.child(**{node.name: self.compiler.type_value(node.value, scope)})
         temp = self.temp()
         body = self.lower(node.body, inner_scope, ctx.child(**{node.name: ir.Local(temp)}))
         if ctx.no_walrus:

@@ -15,7 +15,7 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.limits import MAX_STEP_ROUNDS, MAX_STEP_WORK
-from referee.dsl.types import Type, type_of
+from referee.dsl.types import Type
 from referee.dsl.visitor import STATEMENTS, Visitor
 
 from ..runtime import counting_invariant
@@ -108,7 +108,7 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         """The type the checker found for an expression (dsl/types.py: taken apart by its
         structure, never as a text); one the compiler made is typed here."""
         found = self.checked.types.get(id(node))
-        return found if found is not None else type_of(self.types.expr(node, scope))
+        return found if found is not None else self.types.expr(node, scope)
 
     def reason_node(self, text, scope, ctx, span) -> ir.Expression:
         """The IR that makes the text a refused move is told: its {expressions} shown by

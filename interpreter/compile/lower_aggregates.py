@@ -8,7 +8,7 @@ import attrs
 
 from referee.dsl import ast
 from referee.dsl.builtins import SEAT_LISTS
-from referee.dsl.types import ListOf, Type, ZoneOf, element_type
+from referee.dsl.types import INT, ListOf, Type, ZoneOf, element_type
 
 from ..runtime import maps
 from . import ir
@@ -60,7 +60,7 @@ class AggregateLowering:
         self.count += 1
         var = ComprehensionVariable(f"a{self.count}_{binder.name}")
         domain_type = c.type_value(binder.domain, scope)
-        inner_scope = scope.child(**{binder.name: element_type(domain_type).without_none().text})
+        inner_scope = scope.child(**{binder.name: element_type(domain_type).without_none()})
         inner = ctx.child(**{binder.name: ir.Local(var)})
         values = c.static_domain(binder.domain) if rows else None
         inner.rows = KeyRows(self, var, values) if values else None
@@ -117,7 +117,7 @@ class AggregateLowering:
         if values is not None and node.value is None and node.binder.condition is not None and \
                 kind in ("first", "min", "max"):
             # the first value (the smallest, or the largest from the end) that passes: tried in order
-            inner_scope = scope.child(**{node.binder.name: "int"})
+            inner_scope = scope.child(**{node.binder.name: INT})
             chain = NONE
             tried = list(values) if kind != "max" else list(values)[::-1]
             for value in reversed(tried):      # built from the last one tried
@@ -128,7 +128,7 @@ class AggregateLowering:
         if values is None or kind not in ("any", "all", "count", "sum") or \
                 (kind in ("any", "all") and node.value is not None and node.binder.condition is not None):
             return None
-        inner_scope = scope.child(**{node.binder.name: "int"})
+        inner_scope = scope.child(**{node.binder.name: INT})
         parts = []
         for value in values:
             inner = ctx.child(**{node.binder.name: ir.Constant(value)})

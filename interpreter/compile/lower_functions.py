@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.dsl import ast
-from referee.dsl.types import BOOL, ListOf
+from referee.dsl.types import BOOL, PLAYER, ListOf
 
 from ..runtime import without_choice
 from ..runtime.errors import RulesRuntimeError
@@ -169,13 +169,13 @@ class FunctionLowering:
             values = ir.Call("hashable_values", (values,))
         domain = self.define(ir.Function(self.held_name("domain", owner, binder.name), ("s", "e"),
                                          (ir.Return(values, binder.span),), binder.span))
-        inner = scope.child(**{binder.name: element.text})
+        inner = scope.child(**{binder.name: element})
         where_fn = self.expr(binder.condition, inner, "where", owner, binder.name) if binder.condition is not None else None
         return domain, where_fn, inner, element
 
     def header_function(self, kind, field):
         """score(s, p), returns(s, p) or teams(s, p) of the game's header."""
-        scope = self.types.globals.child(**{field.player_name: "Player"})
+        scope = self.types.globals.child(**{field.player_name: PLAYER})
         value = self.value(field.expr, scope, Context("local"))
         return self.define(ir.Function(kind, ("s", rules_local(field.player_name)), (ir.Return(value, field.span),), field.span))
 

@@ -8,7 +8,7 @@ from referee.dsl import ast
 from referee.dsl.limits import MAX_LOG_LINE, MAX_NUMBER
 from referee.dsl.parser import parse_expression
 from referee.dsl.templates import parse_template
-from referee.dsl.types import INT, PLAYER, TEXT, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, named_type, type_of
+from referee.dsl.types import INT, PLAYER, TEXT, ListOf, Named, OptionalOf, Type, ZoneOf, element_type, named_type
 
 from ..runtime import LOOP_CAP, SeatTexts
 from ..runtime.values import EMPTY_VALUE
@@ -64,7 +64,7 @@ class StatementLowering:
 
     def declared_type(self, node) -> Type:
         """The Type value of a type as the rules write it (a parameter's, a variable's)."""
-        return type_of(self.types.type_name(node))
+        return self.types.type_name(node)
 
     def var_type(self, name) -> Type:
         return self.declared_type(self.types.vars[name].type)
@@ -133,7 +133,7 @@ class StatementLowering:
     # ---- writes and their checks ----
     def visit_Let(self, node, scope, ctx, out):
         value = self.chance_value(node.value, scope, ctx, out) or self.value(node.value, scope, ctx)
-        scope.names[node.name] = self.type_value(node.value, scope).text
+        scope.names[node.name] = self.type_value(node.value, scope)
         out.append(self.set_local(node.name, ctx, value))
 
     def assigns_local(self, target, scope) -> bool:
@@ -153,11 +153,11 @@ class StatementLowering:
             not self.assigns_local(target, scope) and self.game.var_meta[target.name][0] == "public"
         value = self.chance_value(node.value, scope, ctx, out, public) or self.value(node.value, scope, ctx)
         if isinstance(node.target, ast.AttributeTarget):
-            declared = type_of(self.types.fields_of(scope.lookup(target.name))[target.attribute])
+            declared = self.types.fields_of(scope.lookup(target.name))[target.attribute]
             value = self.attribute_stored(node.value, value, declared, f"{target.name}.{target.attribute}", scope, out)
             return self.set_attribute(node, value, scope, ctx, out)
         if self.assigns_local(node.target, scope):
-            if type_of(scope.lookup(node.target.name)) == INT:
+            if scope.lookup(node.target.name) == INT:
                 value = self.bounded(value, node.span, out)
             out.append(self.set_local(node.target.name, ctx, value))
             return
@@ -377,7 +377,7 @@ class StatementLowering:
 
     def loop_variable(self, binder, scope, ctx):
         domain = self.sequence(binder.domain, scope, ctx)
-        inner = scope.child(**{binder.name: self.items_type(binder.domain, scope).text})
+        inner = scope.child(**{binder.name: self.items_type(binder.domain, scope)})
         return domain, inner
 
     def spend(self, budget, units, span) -> list:
@@ -513,7 +513,7 @@ class StatementLowering:
     def visit_Create(self, node, scope, ctx, out):
         values = self.fresh("_values")
         fields = self.types.fields_of(node.type_name)
-        stored = [self.attribute_stored(i.value, self.value(i.value, scope, ctx), type_of(fields[i.name]),
+        stored = [self.attribute_stored(i.value, self.value(i.value, scope, ctx), fields[i.name],
                                         f"{node.type_name}.{i.name}", scope, out) for i in node.inits]
         out.append(ir.Assign(values, ir.NewDict(tuple(ir.Constant(i.name) for i in node.inits), tuple(stored))))
         out.append(ir.ExpressionStatement(ir.Method(ir.Local(values), "setdefault", (ir.Constant("owner"), NONE))))
@@ -582,7 +582,7 @@ class StatementLowering:
         replayed = ir.If(ir.Compare("<", cursor, ir.Call("len", (ir.ReadState("choices"),))),
                          (ir.Assign(index.name, ir.Item(ir.ReadState("choices"), cursor)),
                           ir.WriteState("cursor", ir.Arithmetic("+", cursor, ir.Constant(1)))), (asked,))
-        chosen_scope = scope.child(**{node.binder.name: element.text})
+        chosen_scope = scope.child(**{node.binder.name: element})
         body = (ir.Unpack((options.name, names.name), distinct),
                 # (no names: one option, the choice not asked)
                 guard(ir.Compare("is", names, NONE), ir.Assign(index.name, ir.Constant(0)), orelse=(replayed,)),
