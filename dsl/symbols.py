@@ -10,15 +10,9 @@ import attrs
 from . import ast
 from .builtins import BUILTIN_ENUMS
 from .program import Program
-from .types import Type, type_of
+from .types import Type
 
 BUILTIN_SPAN = ast.Span("<built-in>", 0, 0, 0, 0)
-
-
-def held(value: Any) -> Any:
-    """What a scope holds for a name: a `Type` (a text of one that the compiler still writes in,
-    `scope.child(row="int")`, is read as its value here), or what another walk keeps there."""
-    return type_of(value) if isinstance(value, str) else value
 
 
 @attrs.define
@@ -32,12 +26,12 @@ class Scope:
         scope: Optional[Scope] = self
         while scope is not None:
             if name in scope.names:
-                return held(scope.names[name])
+                return scope.names[name]
             scope = scope.parent
         return None
 
     def child(self, **names: Any) -> "Scope":
-        return Scope({name: held(value) for name, value in names.items()}, self)
+        return Scope(dict(names), self)
 
     def all_names(self) -> set:
         scope: Optional[Scope] = self

@@ -204,10 +204,10 @@ def test_the_element_type_stands_for_t_in_a_result():
     assert str(instantiated(STDLIB_SIGNATURES["reversed"][1], type_of("list[Card]"))) == "list[list[Card]]"
 
 
-def test_a_scope_holds_type_values_and_reads_a_text_the_compiler_writes_in_as_one():
+def test_a_scope_holds_type_values():
     from referee.dsl.symbols import Scope
-    scope = Scope({"n": types.INT}).child(row="int", cell=type_of("Cell?"))
-    scope.names["hand"] = "list[Card]"            # (as interpreter/compile still writes a let's type)
-    assert scope.lookup("row") == types.INT and scope.lookup("n") is types.INT
+    scope = Scope({"n": types.INT}).child(row=types.INT, cell=type_of("Cell?"))
+    scope.names["hand"] = types.ListOf(types.Named("Card"))         # (as a let's type is set)
+    assert scope.lookup("row") is types.INT and scope.lookup("n") is types.INT
     assert scope.lookup("cell") == types.OptionalOf(types.Named("Cell"))
     assert scope.lookup("hand") == types.ListOf(types.Named("Card")) and scope.lookup("nothing") is None

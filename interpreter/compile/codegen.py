@@ -598,7 +598,7 @@ class SourceGenerator(AggregateLowering, Visitor):
         """let x = v in e: v computed once, e reads it (a ':=' in a tuple; where no ':=' may
         stand, a lambda)."""
         value = self.lower(node.value, scope, ctx)
-        inner_scope = scope.child(**{node.name: self.compiler.type_value(node.value, scope).text})
+        inner_scope = scope.child(**{node.name: self.compiler.type_value(node.value, scope)})
         temp = self.temp()
         body = self.lower(node.body, inner_scope, ctx.child(**{node.name: ir.Local(temp)}))
         if ctx.no_walrus:

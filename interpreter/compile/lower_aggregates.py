@@ -60,7 +60,7 @@ class AggregateLowering:
         self.count += 1
         var = ComprehensionVariable(f"a{self.count}_{binder.name}")
         domain_type = c.type_value(binder.domain, scope)
-        inner_scope = scope.child(**{binder.name: element_type(domain_type).without_none().text})
+        inner_scope = scope.child(**{binder.name: element_type(domain_type).without_none()})
         inner = ctx.child(**{binder.name: ir.Local(var)})
         values = c.static_domain(binder.domain) if rows else None
         inner.rows = KeyRows(self, var, values) if values else None

@@ -169,7 +169,7 @@ class FunctionLowering:
             values = ir.Call("hashable_values", (values,))
         domain = self.define(ir.Function(self.held_name("domain", owner, binder.name), ("s", "e"),
                                          (ir.Return(values, binder.span),), binder.span))
-        inner = scope.child(**{binder.name: element.text})
+        inner = scope.child(**{binder.name: element})
         where_fn = self.expr(binder.condition, inner, "where", owner, binder.name) if binder.condition is not None else None
         return domain, where_fn, inner, element
 

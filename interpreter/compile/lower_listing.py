@@ -171,7 +171,7 @@ class ListingCompiler:
             element = element_type(domain_type).without_none()
             if isinstance(element, ListOf):
                 domain = ir.Call("hashable_values", (domain,))     # a move's arguments are keys: lists as tuples
-            scope = scope.child(**{binder.name: element.text})
+            scope = scope.child(**{binder.name: element})
             element_name = named_type(element)
             if cg.never_none_domain(binder.domain, domain_type, scope):
                 fixed_ctx.safe.add(rules_local(binder.name))
@@ -199,7 +199,7 @@ class ListingCompiler:
             if isinstance(node, ast.Let):
                 source = self.codegen.lower(node.value, guard_scope, ctx)
                 sources[id(node)] = ("let", node.name, source)
-                guard_scope.names[node.name] = self.type_value(node.value, guard_scope).text
+                guard_scope.names[node.name] = self.type_value(node.value, guard_scope)
                 if is_read_once(source):
                     ctx.bound[node.name] = source     # a let of a value read once: the same name
             elif isinstance(node, ast.Require):

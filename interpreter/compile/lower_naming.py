@@ -75,7 +75,7 @@ class MoveNaming:
 
     def label_function(self, action, node, name, params):
         """(the text of a label's {expression} as IR, the function `name` that makes it)."""
-        scope = self.types.globals.child(**{b[0]: b[3].text for b in action.binders})
+        scope = self.types.globals.child(**{b[0]: b[3] for b in action.binders})
         ctx = Context("local", {b[0]: f"a{k}" for k, b in enumerate(action.binders)})
         value = self.value(node, scope, ctx)
         text = ir.Call(self.codegen.bind(self.game.labeler(self.type_value(node, scope))), (STATE, value))

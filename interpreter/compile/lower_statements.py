@@ -133,7 +133,7 @@ class StatementLowering:
     # ---- writes and their checks ----
     def visit_Let(self, node, scope, ctx, out):
         value = self.chance_value(node.value, scope, ctx, out) or self.value(node.value, scope, ctx)
-        scope.names[node.name] = self.type_value(node.value, scope).text
+        scope.names[node.name] = self.type_value(node.value, scope)
         out.append(self.set_local(node.name, ctx, value))
 
     def assigns_local(self, target, scope) -> bool:
@@ -377,7 +377,7 @@ class StatementLowering:
 
     def loop_variable(self, binder, scope, ctx):
         domain = self.sequence(binder.domain, scope, ctx)
-        inner = scope.child(**{binder.name: self.items_type(binder.domain, scope).text})
+        inner = scope.child(**{binder.name: self.items_type(binder.domain, scope)})
         return domain, inner
 
     def spend(self, budget, units, span) -> list:
@@ -574,7 +574,7 @@ class StatementLowering:
         replayed = ir.If(ir.Compare("<", cursor, ir.Call("len", (ir.ReadState("choices"),))),
                          (ir.Assign(index.name, ir.Item(ir.ReadState("choices"), cursor)),
                           ir.WriteState("cursor", ir.Arithmetic("+", cursor, ir.Constant(1)))), (asked,))
-        chosen_scope = scope.child(**{node.binder.name: element.text})
+        chosen_scope = scope.child(**{node.binder.name: element})
         body = (ir.Unpack((options.name, names.name), distinct),
                 # (no names: one option, the choice not asked)
                 guard(ir.Compare("is", names, NONE), ir.Assign(index.name, ir.Constant(0)), orelse=(replayed,)),

@@ -214,7 +214,7 @@ class Game:
                                             "(see the limits in docs/language.md)", shape.span)
                 cells = grid_cells(rows, cols)
                 if shape.condition is not None:
-                    exists = compiler.compile_time_function(shape.condition, self.types.globals.child(row="int", col="int"))
+                    exists = compiler.compile_time_function(shape.condition, self.types.globals.child(row=INT, col=INT))
                     cells = [c for c in cells if exists(None, {"row": c[0], "col": c[1]})]
                 kind = "grid"
             else:
