@@ -14,7 +14,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .orders import ordered_enum
 from .parser import parse_expression
 from .program import Program
-from .symbols import Scope, Symbols, held
+from .symbols import Scope, Symbols
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
 from .map_typing import EMPTY_MAP_HINT, MAP_FUNCTIONS, MapTyping, holds_a_map
@@ -671,7 +671,7 @@ class Checker(MapTyping, Visitor):
         """The type of a local (let, binder, parameter): a name bound below the global scope."""
         while scope is not None and scope is not self.globals:
             if name in scope.names:
-                return held(scope.names[name])
+                return scope.names[name]
             scope = scope.parent
         return None
 

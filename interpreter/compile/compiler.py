@@ -163,14 +163,6 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         self.held_names.add(name)
         return name
 
-    def local_types(self, scope):
-        out = {}
-        while scope is not None and scope is not self.types.globals:
-            for name, t in scope.names.items():
-                out.setdefault(name, t)
-            scope = scope.parent
-        return out
-
     # ---- declarations ----
     def compile_all(self) -> CompiledRules:
         self.var_indexes()
