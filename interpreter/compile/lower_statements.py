@@ -183,8 +183,10 @@ class StatementLowering:
         if declared.may_be_none() or not isinstance(self.type_value(node, scope), OptionalOf):
             return value
         temp = self.temporary("_value", value, out)
-        out.append(guard(ir.Compare("is", temp, NONE), call(
-            "stored_none", ir.Constant(what), ir.Constant(declared.text), self.spanned(node.span))))
+        remedy = "test the value first" if declared.is_list() else \
+            f"declare it '{declared}?' if it may be none, or test the value first"
+        message = f"{what} holds {declared.describe()}, but is given none here ({remedy})"
+        out.append(guard(ir.Compare("is", temp, NONE), call("stored_none", ir.Constant(message), self.spanned(node.span))))
         return temp
 
     def attribute_stored(self, node, value, declared, what, scope, out) -> ir.Expression:

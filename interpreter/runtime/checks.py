@@ -3,7 +3,6 @@ is not a seat, an index outside the declared ones) and the limits of a step (rou
 from __future__ import annotations
 
 from referee.dsl.limits import MAX_LEGAL_MOVES, MAX_LOG_LINE, MAX_STEP_ROUNDS, MAX_STEP_WORK
-from referee.dsl.types import ListOf, type_of
 
 from .errors import RulesRuntimeError
 
@@ -60,12 +59,10 @@ def outside_range(name, value, low, high, span):
     raise RulesRuntimeError(f"{name} is given {value}, outside its range {low}..{high}", span)
 
 
-def stored_none(name, declared, span):
-    """A none written where `declared` (the text of a type, as generated code passes it) may not be none."""
-    t = type_of(declared)
-    remedy = "test the value first" if isinstance(t.without_none(), ListOf) else \
-        f"declare it '{declared}?' if it may be none, or test the value first"
-    raise RulesRuntimeError(f"{name} holds {t.describe()}, but is given none here ({remedy})", span)
+def stored_none(message, span):
+    """A none written where the declared type may not be none (the message, its type's words
+    and the remedy, made by the compiler: no type is read back from a text here)."""
+    raise RulesRuntimeError(message, span)
 
 
 def seat(s, player, what, span):
