@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.dsl.types import Named
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -187,7 +189,7 @@ def test_the_places_offered_are_the_spots_in_their_order_past_round_15_too(confi
         if places:
             seen["place"] += 1
             spots = s.game.functions["spots"](s, {})
-            assert places == [f"place on {s.game.labeler('Map')(s, h)}" for h in spots]
+            assert places == [f"place on {s.game.labeler(Named('Map'))(s, h)}" for h in spots]
 
     play(players, seed, policy, thrifty, check)
     assert seen["place"] > 0
