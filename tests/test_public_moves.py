@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from referee.dsl.types import type_of
 from referee.interpreter.cli import main as cli
 from referee.interpreter.engine import PUBLIC, load_game
 from referee.interpreter.engine.render import render_view
@@ -109,8 +110,9 @@ def test_owner_only_attributes_are_masked_in_move_texts_the_log_and_drawings(tmp
     assert marks == {1: ["seal ?"], 2: ["seal 2"]}
     # the public labeler masks for everybody, a seat's labeler for the others only
     seal = s.zones[("spot", s.game.geometries["Spot"].at[(1, 2)])][0]
-    assert s.game.labeler("Seal", PUBLIC)(s, seal) == "seal ?"
-    assert s.game.labeler("Seal", 2)(s, seal) == "seal 2" and s.game.labeler("Seal")(s, seal) == "seal 2"
+    seal_type = type_of("Seal")
+    assert s.game.labeler(seal_type, PUBLIC)(s, seal) == "seal ?"
+    assert s.game.labeler(seal_type, 2)(s, seal) == "seal 2" and s.game.labeler(seal_type)(s, seal) == "seal 2"
 
 
 def test_the_history_still_replays_by_name(tmp_path):

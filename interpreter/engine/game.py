@@ -13,7 +13,7 @@ from referee.dsl.builtins import BUILTIN_ENUMS
 from referee.dsl.checks import check
 from referee.dsl.orders import member_positions
 from referee.dsl.templates import parse_template
-from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, SetOf, element_type, named_type, type_of, written_type
+from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, SetOf, element_type, named_type, written_type
 from referee.dsl.limits import MAX_BOARD_CELLS, MAX_STEP_ROUNDS, MAX_STEP_WORK, MAX_TEXT
 
 from ..runtime import random_source
@@ -382,10 +382,10 @@ class Game:
         return self.cell_columns[name]
 
     def labeler(self, t, viewer=None):
-        """f(s, value) -> the text for a value of type t (a Type value, or its text). viewer None: the full text (the
+        """f(s, value) -> the text for a value of type t (a Type value). viewer None: the full text (the
         referee's); a seat, or PUBLIC: what that seat sees (owner-only attributes of components
         it does not own read '?')."""
-        t = (type_of(t) if isinstance(t, str) else t).without_none()     # (a Type, or its text)
+        t = t.without_none()
         if t == PLAYER:
             return player_labeler()
         name = named_type(t)
