@@ -59,6 +59,8 @@ KERNEL_GAMES.update({         # (decisions inside a step: choose, play ... by)
     **{f"dominion {p}p": ("dominion", (), p) for p in (2, 3, 4)}})
 KERNEL_GAMES.update({f"ticket-to-ride {p}p": ("ticket-to-ride", (), p) for p in (2, 3, 4, 5)})     # (maps)
 KERNEL_GAMES.update({"checkers": ("checkers", (), 2)})        # (a recursion: recursion_heads.py)
+KERNEL_GAMES.update({"othello": ("othello", (), 2), **{f"liars-dice {p}p": ("liars-dice", (), p) for p in (2, 4)},
+                     **{f"goofspiel {p}p": ("goofspiel", (), p) for p in (3, 4)}})
 BATCH = 2000            # games per call of an anchor
 CHECK_SEEDS = 1000
 
