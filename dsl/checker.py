@@ -474,7 +474,7 @@ class Checker(MapTyping, Visitor):
                                "lines, directions or squares", node.span,
                        "on a map: neighbors, adjacent, distance, reachable, groups, connected, longest_trail")
         if node.name == "connected":
-            self.routes_of(args[2] if len(args) > 2 else UNKNOWN, node.arguments[2] if len(args) > 2 else node, "connected",
+            self.check_routes(args[2] if len(args) > 2 else UNKNOWN, node.arguments[2] if len(args) > 2 else node, "connected",
                            first.without_none())
         if node.name == "distance" and self.map_kind(first) is not None:
             return INT_OR_NONE        # (no route may join them)
@@ -506,7 +506,7 @@ class Checker(MapTyping, Visitor):
         return type(board.shape) if board is not None and isinstance(board.shape, (ast.PlacesShape, ast.RoutesShape)) \
             else None
 
-    def routes_of(self, t: Type, node, what: str, places: Type = UNKNOWN):
+    def check_routes(self, t: Type, node, what: str, places: Type = UNKNOWN):
         """E226 unless t is a route (or a list of routes) of a routes board, between places of type `places`."""
         route = (element_type(t) if t.is_list() else t).without_none()
         if t == UNKNOWN or route == UNKNOWN:
@@ -586,7 +586,7 @@ class Checker(MapTyping, Visitor):
         if kind == "first":
             return element.or_none()
         if kind == "longest_trail":
-            self.routes_of(element, node.binder.domain, kind)
+            self.check_routes(element, node.binder.domain, kind)
             if body is not None and not body.is_number():
                 self.error("E302", f"a route's weight in longest_trail is a number, not {body.describe()}", node.value.span)
             return FRACTION if body is not None and body.is_fraction() else INT
