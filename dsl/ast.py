@@ -10,7 +10,7 @@ from typing import Any, Optional
 import attrs
 
 try:
-    from typing import dataclass_transform       # (Python 3.11): tells type checkers what @node makes
+    from typing import dataclass_transform       # (Python 3.11): tells mypy and pyright what @node makes
 except ImportError:                               # pragma: no cover
     def dataclass_transform(**_):
         return lambda decorator: decorator

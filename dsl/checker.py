@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ast
-from .builtins import BUILTIN_TYPES, BUILTIN_VALUES, CELL, DIRECTION, ELEMENT, FEWEST_ARGUMENTS, LIST, STDLIB_SIGNATURES, ZONE
+from .builtins import BUILTIN_TYPES, BUILTIN_VALUES, STDLIB_SIGNATURES
 from .diagnostics import Diagnostic, did_you_mean
 from .orders import ordered_enum
 from .parser import parse_expression
@@ -17,34 +17,19 @@ from .program import Program
 from .symbols import Scope, Symbols
 from .templates import parse_template
 from .visitor import EXPRESSIONS, STATEMENTS, Visitor
-from .map_typing import EMPTY_MAP_HINT, MAP_FUNCTIONS, MapTyping, holds_a_map
+from .map_typing import EMPTY_MAP_HINT, MapTyping, holds_a_map
+from .standard_calls import INT_OR_NONE, StandardCalls
 from .types import (BOOL, FRACTION, INT, NONE, OWNER, PLAYER, TEXT, UNKNOWN, ListOf, MapOf, Named, OptionalOf, SetOf, Type,
                     ZoneOf, element_type, named_type, written_type)
 
 ROUND_DOWN_HINT = "'/' makes a fraction; '//' divides rounding down to a whole number (x // 1 rounds x down)"
 FLOW_ONLY = (ast.Play, ast.Turns, ast.Turn, ast.Simultaneous)
-# the direction functions: they take cells, their cell results are of the first cell's board
-GEOMETRY_BY_CELL = ("surrounding", "directions", "toward", "ray", "between", "distance")
-# the functions of a board's rows and columns, which a map of places and routes has not
-LINES_AND_DIRECTIONS = ("surrounding", "directions", "toward", "ray", "between", "has_line", "squares")
 # the names of the types every game has (and an unknown type's hint)
 BUILTIN_TYPE_NAMES = (*BUILTIN_TYPES, "Player")
-INT_OR_NONE = OptionalOf(INT)
 PLAYERS = ListOf(PLAYER)
 
 
-def instantiated(result: Type, element: Type) -> Type:
-    """A standard function's result type, its T the element type of the first argument."""
-    if result == ELEMENT:
-        return element
-    if isinstance(result, OptionalOf):
-        return instantiated(result.base, element).or_none()
-    if isinstance(result, ListOf):
-        return ListOf(instantiated(result.element, element))
-    return result
-
-
-class Checker(MapTyping, Visitor):
+class Checker(StandardCalls, MapTyping, Visitor):
     """Types expressions and statements in scopes over a program's symbol table; collects the
     diagnostics."""
     kinds = EXPRESSIONS + STATEMENTS
@@ -452,87 +437,6 @@ class Checker(MapTyping, Visitor):
         self.error("E204", f"unknown function '{node.name}'", node.span, did_you_mean(node.name, candidates))
         return UNKNOWN
 
-    def standard_call(self, node, args: list[Type]) -> Type:
-        """A call of a standard function: its arguments checked against its signature, its
-        result's T the element type of the first argument."""
-        params, result = STDLIB_SIGNATURES[node.name]
-        if not FEWEST_ARGUMENTS.get(node.name, len(params)) <= len(node.arguments) <= len(params):
-            self.arity(node, len(params))
-        first = args[0] if args else UNKNOWN
-        if node.name in MAP_FUNCTIONS:
-            return self.map_function(node, args)
-        if node.name == "index":
-            return self.member_index(first, node)
-        if node.name == "flatten":
-            first = self.inner_list(first, node)
-        if node.name == "abs" and args and args[0].is_fraction():
-            return FRACTION          # abs keeps a fraction a fraction
-        for given, expected, arg in zip(args, params, node.arguments):
-            self.standard_argument(node.name, given, expected, arg.span)
-        if node.name in LINES_AND_DIRECTIONS and self.map_kind(element_type(first) if first.is_list() else first) is not None:
-            self.error("E226", f"{node.name} works on a grid or a hex map: a map of places and routes has no "
-                               "lines, directions or squares", node.span,
-                       "on a map: neighbors, adjacent, distance, reachable, groups, connected, longest_trail")
-        if node.name == "connected":
-            self.routes_of(args[2] if len(args) > 2 else UNKNOWN, node.arguments[2] if len(args) > 2 else node, "connected",
-                           first.without_none())
-        if node.name == "distance" and self.map_kind(first) is not None:
-            return INT_OR_NONE        # (no route may join them)
-        element = element_type(first)
-        if node.name in ("neighbors",) or node.name in GEOMETRY_BY_CELL:
-            element = first.without_none()
-        return instantiated(result, element)
-
-    def standard_argument(self, name: str, given: Type, expected, span):
-        """An argument of a standard function: `expected` a type, or a kind of argument."""
-        if expected in (INT, PLAYER) and not self.whole(given, span, f"what {name} takes here"):
-            return
-        if expected in (LIST, ZONE) and not (given.is_list() or given.is_zone() or given == UNKNOWN
-                                             or name == "size" and (given.without_none() == TEXT or given.is_set() or given.is_map())):
-            self.error("E306", f"{name} takes a list or a zone here, not {given.describe()}", span)
-        elif expected in (TEXT, ListOf(TEXT)) and (given == NONE or not given.fits(expected) or given.is_zone()):
-            self.error("E303", f"{name} takes {expected.describe()} here, not {given.describe()}", span)
-        elif expected in (INT, PLAYER) and (given == NONE or not given.fits(expected)):
-            self.error("E303", f"{name} takes {expected.describe()} here, not {given.describe()}", span)
-        elif expected == DIRECTION and not given.fits(expected):
-            self.error("E303", f"{name} takes a Direction here, not {given.describe()}", span)
-        elif expected == CELL and name in (*GEOMETRY_BY_CELL, "connected") and given != NONE \
-                and named_type(given) not in self.boards and given != UNKNOWN:
-            self.error("E303", f"{name} takes a cell of a board here, not {given.describe()}", span)
-
-    def map_kind(self, t: Type):
-        """PlacesShape or RoutesShape when t is a place or a route, else None."""
-        board = self.boards.get(named_type(t))
-        return type(board.shape) if board is not None and isinstance(board.shape, (ast.PlacesShape, ast.RoutesShape)) \
-            else None
-
-    def routes_of(self, t: Type, node, what: str, places: Type = UNKNOWN):
-        """E226 unless t is a route (or a list of routes) of a routes board, between places of type `places`."""
-        route = (element_type(t) if t.is_list() else t).without_none()
-        if t == UNKNOWN or route == UNKNOWN:
-            return
-        if self.map_kind(route) is not ast.RoutesShape or not (t.is_list() or what == "longest_trail"):
-            self.error("E226", f"{what} takes routes (of a routes board), not {t.describe()}", node.span,
-                       "e.g. filter(r in Route where owner[r] == p)" if what == "connected" else None)
-        elif places not in (UNKNOWN, Named(self.boards[named_type(route)].shape.places)):
-            board = self.boards[named_type(route)]
-            self.error("E226", f"the routes of {route} join places of {board.shape.places}, not of {places}", node.span)
-
-    def member_index(self, given: Type, node) -> Type:
-        """index(m): m a member of an enum (or none: then the index is none)."""
-        if given != UNKNOWN and named_type(given) not in self.enums:
-            self.error("E303", f"index takes a member of an enum, not {given.describe()}", node.arguments[0].span,
-                       "a position in a list is found by a loop: first(k in 1..size(L) where L[k] == x)")
-        return INT_OR_NONE if given.may_be_none() else INT
-
-    def inner_list(self, given: Type, node) -> Type:
-        """flatten(L): L a list of lists; the type of the inner lists (what T stands for)."""
-        inner = element_type(given) if given.is_list() else UNKNOWN
-        if not (inner.is_list() or inner == UNKNOWN):
-            self.error("E306", f"flatten takes a list of lists, not {given.describe()}", node.arguments[0].span)
-            return UNKNOWN
-        return inner
-
     def can_play(self, node, scope) -> Type:
         """can_play(ACTION) or can_play(ACTION, PLAYER): whether the action has a legal move now
         (for that player)."""
@@ -586,7 +490,7 @@ class Checker(MapTyping, Visitor):
         if kind == "first":
             return element.or_none()
         if kind == "longest_trail":
-            self.routes_of(element, node.binder.domain, kind)
+            self.check_routes(element, node.binder.domain, kind)
             if body is not None and not body.is_number():
                 self.error("E302", f"a route's weight in longest_trail is a number, not {body.describe()}", node.value.span)
             return FRACTION if body is not None and body.is_fraction() else INT

@@ -1,7 +1,7 @@
 """The layers of the code, as docs/architecture.md draws them: a module imports only modules of
 its own layer or of layers below it (imports inside functions count too), `dsl/` never imports
-`interpreter/`, no two modules import each other through any chain, and no module is over
-1,000 lines."""
+`interpreter/`, no two modules import each other through any chain, and no module (of the
+code, the tests or the benchmarks) is over 1,000 lines."""
 import ast
 from pathlib import Path
 
@@ -28,7 +28,7 @@ KNOWN_CYCLES: set = set()
 
 # imports that still reach up a layer, to be taken away; none may be added
 KNOWN_CROSSINGS: set = set()
-# modules still over 1,000 lines, to be split by concept; none may be added
+# modules still over 1,000 lines (paths from the root), to be split by concept; none may be added
 KNOWN_LONG: set = set()
 
 
@@ -126,7 +126,9 @@ def test_the_checker_finds_a_cycle_and_a_layer_crossing():
 
 
 def test_no_module_over_a_thousand_lines():
-    long = {name for name, path in modules().items()
+    """The code's modules, the tests' and the benchmarks'."""
+    paths = [*modules().values(), *(p for top in ("tests", "benchmarks") for p in sorted((ROOT / top).rglob("*.py")))]
+    long = {str(path.relative_to(ROOT)) for path in paths
             if len(path.read_text(encoding="utf-8").splitlines()) > 1000}
     assert long - KNOWN_LONG == set()
     assert KNOWN_LONG - long == set(), "a long module was split: take it out of KNOWN_LONG"

@@ -15,7 +15,7 @@ the same question the compiler leaves as it is, at every decision of random game
 import random
 
 from referee.interpreter.engine import load_game
-from tests.test_compiled import function_source
+from tests.compiled_support import function_source
 
 HOISTS = """
 game "Hoists" { players 2 }

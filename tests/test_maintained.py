@@ -11,7 +11,7 @@ from referee.interpreter.runtime import maintained
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime.maintained import refiltered
 from tests.conftest import GAMES
-from tests.test_compiled import function_source
+from tests.compiled_support import function_source
 
 KEEP = """
 game "Keep" { players 2 }

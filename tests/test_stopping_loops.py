@@ -6,7 +6,7 @@ stands on counts its calls: no loop), at every decision of random games."""
 import random
 
 from referee.interpreter.engine import load_game
-from tests.test_compiled import function_source
+from tests.compiled_support import function_source
 
 STOPS = """
 game "Stops" { players 2 }

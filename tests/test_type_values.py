@@ -233,7 +233,7 @@ def test_a_signature_is_made_of_types_and_kinds_of_argument_built_once():
 
 def test_the_element_type_stands_for_t_in_a_result():
     from referee.dsl.builtins import STDLIB_SIGNATURES
-    from referee.dsl.checker import instantiated
+    from referee.dsl.standard_calls import instantiated
     card, token = type_of("Card"), type_of("Token")    # (a value put in whole: no T inside a name is replaced)
     top, subsets, size = (STDLIB_SIGNATURES[n][1] for n in ("top", "subsets", "size"))
     assert instantiated(top, card) == type_of("Card?") and instantiated(top, type_of("Card?")) == type_of("Card?")

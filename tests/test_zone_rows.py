@@ -5,7 +5,7 @@ import random
 
 from referee.interpreter.engine import load_game
 from tests.conftest import GAMES
-from tests.test_compiled import function_source
+from tests.compiled_support import function_source
 
 ROWS = """
 game "Rows" { players 2 }

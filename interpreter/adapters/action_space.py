@@ -341,7 +341,7 @@ class ActionSpace:
 
     def partial_text(self, state, sequences: dict, chosen: tuple) -> str:
         """What the last of `chosen`, the first ids of a move of several, stands for:
-        'jump(c3)' for the move's first id, an item's label ('e5'), 'end of path'."""
+        'hop(c3)' for the move's first id, an item's label ('e5'), 'end of path'."""
         move = next(m for ids, m in sequences.items() if ids[:len(chosen)] == chosen)
         if move.kind == "choice":       # a list, item by item
             return "end of the choice" if chosen[-1] == self.choice_end_id else self.describe(chosen[-1])
@@ -447,12 +447,12 @@ class MoveUnderWay:
         self.state.apply(move)
 
     def chosen_texts(self, space) -> list:
-        """What each id chosen so far stands for: ['jump(c3)', 'e5']."""
+        """What each id chosen so far stands for: ['hop(c3)', 'e5']."""
         sequences = self.legal_sequences(space)
         return [space.partial_text(self.state, sequences, self.chosen[:k + 1]) for k in range(len(self.chosen))]
 
     def chosen_line(self, space, seat, everyone_sees: bool) -> Optional[str]:
-        """The ids chosen so far as `seat` sees them, one line ('P1 choosing: jump(c3), e5'), or
+        """The ids chosen so far as `seat` sees them, one line ('P1 choosing: hop(c3), e5'), or
         None: the mover sees them, and where `everyone_sees` (perfect information) every seat."""
         if not self.chosen or not (everyone_sees or seat == self.state.current_player()):
             return None
@@ -479,7 +479,7 @@ class MoveUnderWay:
 
 
 class ListBinder:
-    """A binder over a list (`path in jump_paths(from)`): its items' ids start at `start`, one
+    """A binder over a list (`path in paths_from(c)`): its items' ids start at `start`, one
     per value an item may take, and `end_id`, just after them, ends the list."""
     __slots__ = ("index", "items", "digit_of", "start", "end_id")
 

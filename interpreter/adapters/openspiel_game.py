@@ -34,7 +34,7 @@ from ..runtime.errors import RulesRuntimeError
 DEFAULT_MAX_GAME_LENGTH = 10_000
 SHORT_NAME_PREFIX = "referee_"
 # An information-state tensor gives a move's id one-hot up to this many ids, in binary beyond
-# (Hearts has 140,662 ids: 18 numbers a move rather than 140,662)
+# (a trick-taking game of ours has 140,662 ids: 18 numbers a move rather than 140,662)
 ONE_HOT_ACTION_LIMIT = 256
 
 _registered = {}        # short name -> the loading arguments it was registered with

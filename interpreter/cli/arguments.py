@@ -535,10 +535,10 @@ COMMAND_HELP = {
     "serve": ("Serve games in the browser: each human seat gets its own address with a secret "
               "token, its page shows exactly what the seat may see (its view) and takes its moves, "
               "live; bots play their seats; a lobby starts more tables. See docs/web.md.",
-              ["referee serve games/tic-tac-toe.rules",
-               "referee serve games/love-letter.rules --players 3 --bot 3=random --log-dir tables/",
-               "referee serve games/kuhn-poker.rules games/tic-tac-toe.rules --tables 2 --lobby",
-               "referee serve --resume tables/love-letter-1.json --port 8001"],
+              ["referee serve my-game.rules",
+               "referee serve my-cards.rules --players 3 --bot 3=random --log-dir tables/",
+               "referee serve my-cards.rules my-game.rules --tables 2 --lobby",
+               "referee serve --resume tables/my-cards-1.json --port 8001"],
               "0 the server was stopped with Ctrl-C (SIGTERM ends it as it ends any process), 2 bad command line, "
               "65 bad rules file or log, 66 missing file, 69 Starlette or uvicorn is not installed "
               "(pip install 'referee[web]'), or the port cannot be had, 70 a runtime rules error while setting up "

@@ -208,8 +208,8 @@ class AggregateLowering:
         return ir.Call("largest" if kind == "max" else "smallest", (loop(body),))
 
     def invariant_first(self, node, scope, ctx):
-        """`any(x in D where A or B)` whose first disjuncts A do not name x (`size(bag) > 0 or
-        can_capture(t)`): A is the same for every item, so it is tested once, when D is not
+        """`any(x in D where A or B)` whose first disjuncts A do not name x (`size(pool) > 0 or
+        can_take(t)`): A is the same for every item, so it is tested once, when D is not
         empty, and B alone per item: `(D and A) or any(x in D where B)`, D read once. The same
         answer and the same errors (A is what each item tries first). None where it does not
         apply (invariant_split)."""

@@ -608,7 +608,7 @@ def render_board(board: dict, values: dict = None, spots: list = None, cell_widt
 
 
 def board_set_widths(boards: dict) -> dict:
-    """{board name: the cell width of its grids}: the widest of the set ('Pos[P1]', 'Pos[P2]'),
+    """{board name: the cell width of its grids}: the widest of the set ('Yard[P1]', 'Yard[P2]'),
     so that the boards of one set, one per seat, have their columns one above the other."""
     widths = {}
     for name, board in boards.items():
@@ -678,7 +678,7 @@ def view_sections(view: dict, defaults: dict = None) -> list:
         drawing = render_board(board, view.get("vars") or {}, spots, widths.get(split_key(name)[0]))
         # the spots' lines counted from the section's first line, the board's name
         spots = [spot._replace(line=spot.line + 1) for spot in spots]
-        # a seat's board in words: "P1's Pos", not 'Pos[P1]'
+        # a seat's board in words: "P1's Yard", not 'Yard[P1]'
         sections.append(Section("board", [f"{entry_title(*split_key(name))}:", *drawing], board, spots))
         listed = parts_lines(board, view.get("vars") or {}, name)
         if listed:

@@ -313,8 +313,8 @@ class State:
     def create(self, type_name, values, template, key):
         game = self.game
         of_type = self.by_type.get(type_name)
-        in_play = of_type.__class__ is tuple       # (after the setup: Game.setup_done)
-        if in_play:
+        set_up = of_type.__class__ is tuple       # (after the setup: Game.setup_done)
+        if set_up:
             most = game.component_maximum.get(type_name)
             if most is None or len(of_type) >= most:
                 raise UnlocatedRulesError(f"a {type_name} more than the {most} its declaration allows "
@@ -353,7 +353,7 @@ class State:
         self.entities.append(values)
         for column, value in zip(self.columns, known[1]):
             column.append(value)
-        if in_play:      # a new tuple: the old one is shared with clones and checkpoints
+        if set_up:      # a new tuple: the old one is shared with clones and checkpoints
             self.by_type = {**self.by_type, type_name: (*of_type, eid)}
             self.names = {}         # (the cached move names are those of the components before)
         else:

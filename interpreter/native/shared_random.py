@@ -2,7 +2,7 @@
 in the uint64 array the rollout kernel draws from (bot_random.py's layout: 624 words, the
 position, how many words of the round are twisted), so that a playout hands the kernel the
 array itself instead of copying random.Random's state there and back (getstate and setstate
-turn 625 words into Python ints each way: more than a whole connect four playout costs natively).
+turn 625 words into Python ints each way: more than a whole playout of a small board game costs natively).
 
 Its two primitives draw as CPython's do (MT19937's next 32-bit word; `random()` from two words,
 `getrandbits(k)` from ceil(k / 32) words, the first the lowest); every other method of

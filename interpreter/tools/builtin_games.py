@@ -43,7 +43,7 @@ def looks_like_a_name(text: str) -> bool:
 
 
 def builtin_path(name: str) -> Optional[Path]:
-    """The file of the built-in game `name` (any case; 'liars_dice' for 'liars-dice'), or None."""
+    """The file of the built-in game `name` (any case; 'my_game' for 'my-game'), or None."""
     if not looks_like_a_name(name):
         return None
     wanted = name.lower().replace("_", "-")

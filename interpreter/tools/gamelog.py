@@ -6,7 +6,7 @@
      "builtin": "x",                    # a built-in game's name (only for one; not in older logs)
      "rules_sha256": "ab12...",         # of the file's bytes (base files first, for `extends`)
      "options": ["normal"], "players": 3, "seed": 7,
-     "params": {"hand_size": 5},        # the typed params' values (not in older logs)
+     "params": {"rounds": 5}   ,        # the typed params' values (not in older logs)
      "moves": ["put X on b2", ...],
      "result": {"winners": [1], "scores": [2, 0, 1], "terminal": true,
                 "outcome": "win", "returns": [1.0, 0.0, 0.0]}}

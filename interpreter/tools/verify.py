@@ -50,10 +50,10 @@ def state_problem(state) -> Optional[tuple]:
             if state.loc[item] != key:
                 return "conservation", f"component {item} lies in {key} but is recorded in {state.loc[item]}"
     geometries = state.game.geometries
-    in_play = {eid for type_name, eids in state.by_type.items() if type_name not in geometries for eid in eids}
+    existing = {eid for type_name, eids in state.by_type.items() if type_name not in geometries for eid in eids}
     components = [eid for eid, entity in enumerate(state.entities) if entity["__type__"] not in geometries]
     for eid in components:
-        if seen[eid] != (eid in in_play):          # (a destroyed component is in no zone)
+        if seen[eid] != (eid in existing):          # (a destroyed component is in no zone)
             return "conservation", f"component {eid} ({state.entities[eid]['__label__']}) is in {seen[eid]} zones"
     if not state.is_terminal():
         names = [m.name for m in state.legal_moves()]

@@ -1,6 +1,6 @@
 """A table of the web server, without HTTP: one game, its seats, their tokens, its bots, its log.
 
-    table = Table.new("tic-tac-toe", game, "games/tic-tac-toe.rules", seed, {2: "random"})
+    table = Table.new("my-game", game, "my-game.rules", seed, {2: "random"})
     seat = table.seat_of(token)           # None for a wrong token
     table.observation(seat)               # what the seat is shown: its view and its legal moves
     table.play(seat, "b2", after=3)       # a typed move, read as the terminal reads it
