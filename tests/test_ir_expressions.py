@@ -10,10 +10,11 @@ from referee.interpreter.compile import ir
 from referee.interpreter.compile.codegen import Context, SourceGenerator
 from referee.interpreter.compile.expression_facts import (
     attributes_read_once,
+    binds_locals,
     canonical,
     filter_values,
-    free_locals,
     literal_of,
+    mentioned_locals,
     name_of,
     none_test,
     number_value,
@@ -92,14 +93,20 @@ def test_long_expressions_go_over_lines_as_they_were_joined():
     assert CONTINUED not in expression(ir.Comprehension(ir.Constant(1), (ComprehensionVariable("a1_p"),), LONG, None, spread=False, measure=LONG))
 
 
-def test_free_locals_are_read_and_not_bound_inside():
-    assert free_locals(ir.Call("f", (X, ir.ReadEnv("k")))) == {RulesLocal("L_x"), "e"}
-    # bound by ':=' (then read), by a lambda, by a comprehension: not free
-    assert free_locals(ir.BoolOp("and", (ir.Named(Temporary("_t1"), X), T1))) == {RulesLocal("L_x")}
-    assert free_locals(ir.Apply(ir.Grouped(ir.Lambda((Temporary("_t1"),), T1)), (Y,))) == {RulesLocal("L_y")}
-    assert free_locals(ir.Comprehension(ir.Local(ComprehensionVariable("a1_p")), (ComprehensionVariable("a1_p"),), ir.ReadZone(KEY, True))) == {RulesLocal("L_x")}
-    # a value kept on first use reads its local first
-    assert free_locals(ir.FirstUse(Hoisted("_h2"), ir.ReadVar(ir.Constant("v"), ir.Constant(0)))) == {Hoisted("_h2")}
+def test_mentioned_locals_are_read_or_bound_and_binds_locals_is_a_value_kept():
+    """What hoisting decides on (codegen.hoisted): every local an expression names, and whether
+    it keeps a value in a local itself."""
+    assert mentioned_locals(ir.Call("f", (X, ir.ReadEnv("k")))) == {RulesLocal("L_x"), "e"}
+    # bound by ':=' (then read), by a lambda, by a comprehension: named too
+    kept = ir.BoolOp("and", (ir.Named(Temporary("_t1"), X), T1))
+    assert mentioned_locals(kept) == {RulesLocal("L_x"), Temporary("_t1")}
+    applied = ir.Apply(ir.Grouped(ir.Lambda((Temporary("_t1"),), T1)), (Y,))
+    assert mentioned_locals(applied) == {RulesLocal("L_y"), Temporary("_t1")}
+    listed = ir.Comprehension(ir.Local(ComprehensionVariable("a1_p")), (ComprehensionVariable("a1_p"),), ir.ReadZone(KEY, True))
+    assert mentioned_locals(listed) == {RulesLocal("L_x"), ComprehensionVariable("a1_p")}
+    first_use = ir.FirstUse(Hoisted("_h2"), ir.ReadVar(ir.Constant("v"), ir.Constant(0)))
+    assert mentioned_locals(first_use) == {Hoisted("_h2")}
+    assert [binds_locals(n) for n in (kept, applied, listed, first_use)] == [True, False, False, True]
 
 
 def test_numbers_names_and_literals_are_read_from_the_ir():
@@ -214,8 +221,8 @@ def test_the_state_tables_an_expression_reads_are_those_its_text_names():
 
 @pytest.mark.parametrize("name", ["continents", "titicaca", "solstis", "checkers", "hearts", "backgammon"])
 def test_every_expression_of_a_game_lowers_to_ir_and_renders_as_its_source(name, monkeypatch):
-    """No expression of a game is left as host text, and the locals each reads (free_locals) are
-    names its source writes."""
+    """No expression of a game is left as host text, and the locals each names (mentioned_locals)
+    are names its source writes."""
     import re
 
     from referee.interpreter.engine import load_game
@@ -233,4 +240,4 @@ def test_every_expression_of_a_game_lowers_to_ir_and_renders_as_its_source(name,
     assert lowered
     for value in lowered:
         written = set(re.findall(r"[A-Za-z_]\w*", expression(value)))
-        assert free_locals(value) - {"e"} <= written, expression(value)
+        assert mentioned_locals(value) - {"e"} <= written, expression(value)

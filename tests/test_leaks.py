@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from referee.interpreter.runtime import random_source
 from referee.interpreter.play.bots import RandomBot
 from referee.interpreter.engine import load_game
-from referee.interpreter.tools.leaks import drawn_values, find_leak, variable_twins
+from referee.interpreter.tools.leaks import (WATCHES, drawn_values, find_leak, play_watching, variable_twins,
+                                              watching_class)
 from referee.interpreter.tools.verify import leak_seats, replay_names, verify
 
 from .conftest import GAMES, game_files
@@ -204,6 +205,31 @@ flow { repeat { rounds += 1  deal_round()  turns from 1 until size(table) == 2 {
     game, diagnostics, _ = load_game(str(write_rules(text)))
     assert diagnostics == []
     assert verify(game, games=30).failures == []
+
+
+def test_watching_a_move_notes_the_cards_it_shows_with_a_class_made_once(write_rules):
+    """play_watching gives the state a class made once per state class for the move, then takes
+    it back: a card played to the public table is seen, one left in the hand is not."""
+    text = """
+game "Watched" { players 2 }
+component Card { value: int } label "card {value}"
+zone hand[Player]: set of Card owner
+zone table: row of Card public
+setup { for v in 1..4 { create 1 Card { value: v } in hand[1 + v % 2] } }
+action put(c in hand[current]) "put {c}" { move c to table }
+flow { turns from 1 until size(table) == 2 { play put } }
+"""
+    game, diagnostics, _ = load_game(str(write_rules(text)))
+    assert diagnostics == []
+    state = game.new_initial_state(1)
+    plain = type(state)
+    move = state.legal_moves()[0]
+    hand = list(state.zones[("hand", 1)])
+    played = next(x for x in hand if move.name.endswith(state.entities[x]["__label__"]))
+    kept = next(x for x in hand if x != played)
+    assert play_watching(state, move, 2, {played, kept}) == {played}
+    assert type(state) is plain and WATCHES == {}
+    assert watching_class(plain) is watching_class(plain)
 
 
 def test_probing_a_domain_that_fails_where_the_rules_never_go_is_no_crash(write_rules):

@@ -91,13 +91,6 @@ def mentioned_locals(node: ir.Node) -> set[str]:
     return names
 
 
-def free_locals(node: ir.Node) -> frozenset[str]:
-    """The locals an expression reads that it does not bind itself (a value kept on first use
-    is read first: its local is free); `e` when it reads the flow's environment."""
-    own = binders(node) - {n.target for n in ir.walk(node) if isinstance(n, ir.FirstUse)}
-    return frozenset(mentioned_locals(node) - own)
-
-
 def binds_locals(node: ir.Node) -> bool:
     """Whether an expression keeps a value in a local (':=', a value kept on first use)."""
     return any(isinstance(n, (ir.Named, ir.FirstUse)) for n in ir.walk(node))

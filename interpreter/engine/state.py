@@ -225,6 +225,20 @@ class State:
                 if mark[2] is not None:
                     parts.log.append(mark[2])
 
+    def own_target(self, key) -> tuple:
+        """(key, list) of a zone that a move or a deal puts components in and the state does not
+        own yet: its list copied from the one a clone shares, or a new zone (its key canonical)."""
+        zones = self.zones
+        target = zones.get(key)
+        if target is None:
+            key = canonical_key(key)      # (a new zone)
+            target = zones[key] = []
+        else:
+            target = zones[key] = target[:]
+        if self.owned is not zones:
+            self.owned[key] = target
+        return key, target
+
     def move(self, x, key, under=False):
         loc = self.loc
         here = loc[x]
@@ -239,15 +253,7 @@ class State:
                 items.remove(x)
         target = owned.get(key)
         if target is None:
-            zones = self.zones
-            target = zones.get(key)
-            if target is None:
-                key = canonical_key(key)      # (a new zone)
-                target = zones[key] = []
-            else:
-                target = zones[key] = target[:]
-            if owned is not zones:
-                owned[key] = target
+            key, target = self.own_target(key)
         if under:
             target.insert(0, x)
         else:
@@ -291,14 +297,7 @@ class State:
             items = zones[source] = owned[source] = items[:]
         target = owned.get(key)
         if target is None:
-            target = zones.get(key)
-            if target is None:
-                key = canonical_key(key)      # (a new zone)
-                target = zones[key] = []
-            else:
-                target = zones[key] = target[:]
-            if owned is not zones:
-                owned[key] = target
+            key, target = self.own_target(key)
         loc = self.loc
         for _ in range(min(n, len(items))):
             x = items.pop()

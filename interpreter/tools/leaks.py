@@ -403,31 +403,49 @@ def play_watching(state, move, seat, watched) -> set:
         state.apply(move)
         return seen
     base = type(state)
-
-    def note(s, candidates):
-        hidden = appearances(s, seat)
-        seen.update(x for x in candidates if x not in hidden and s.loc[x] is not None)
-
-    class Watching(base):       # the engine's moves stay as fast as ever: only this state is watched
-        __slots__ = ()
-
-        def move(self, x, key, under=False):
-            if x in watched:
-                note(self, (x,))        # (shown by a `reveal`, then moved away)
-            base.move(self, x, key, under)
-            if x in watched:
-                note(self, (x,))
-
-        def deal(self, n, source, key, under):
-            base.deal(self, n, source, key, under)
-            note(self, [x for x in self.zones.get(key, ()) if x in watched])
-
-    state.__class__ = Watching
+    WATCHES[id(state)] = (seat, watched, seen)
+    state.__class__ = watching_class(base)
     try:
         state.apply(move)
     finally:
         state.__class__ = base
+        del WATCHES[id(state)]
     return seen
+
+
+# the states being watched (play_watching): id -> (seat, the components watched, those seen)
+WATCHES: dict = {}
+
+
+def note_seen(state, candidates):
+    """Add to the watch of `state` those of `candidates` that its seat sees whole now."""
+    seat, _, seen = WATCHES[id(state)]
+    hidden = appearances(state, seat)
+    seen.update(x for x in candidates if x not in hidden and state.loc[x] is not None)
+
+
+@lru_cache(maxsize=None)
+def watching_class(base: type) -> type:
+    """The class a watched state takes for one move (made once per state class): its `move` and
+    `deal` note what the seat sees; the engine's own moves stay as fast as ever."""
+
+    class Watching(base):
+        __slots__ = ()
+
+        def move(self, x, key, under=False):
+            watched = WATCHES[id(self)][1]
+            if x in watched:
+                note_seen(self, (x,))        # (shown by a `reveal`, then moved away)
+            base.move(self, x, key, under)
+            if x in watched:
+                note_seen(self, (x,))
+
+        def deal(self, n, source, key, under):
+            base.deal(self, n, source, key, under)
+            watched = WATCHES[id(self)][1]
+            note_seen(self, [x for x in self.zones.get(key, ()) if x in watched])
+
+    return Watching
 
 
 def variable_leak(shown, twin, seat, probes, how, key, move=None) -> Optional[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -18,6 +18,9 @@ COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 
+
+N = TypeVar("N", bound=ir.Node)
+R = TypeVar("R", bound=ir.Node)
 
 # what value() and test() made of each node during one function's folding, by the node's identity
 # (an inlined function's IR is shared by its calls: a tree of 2^k paths over k nodes is folded once
@@ -38,17 +41,24 @@ def is_number(node: ir.Expression) -> bool:
     return isinstance(node, ir.Constant) and type(node.value) is int
 
 
-def value(node: ir.Node) -> ir.Node:
-    """An expression (in a place that uses its value) folded."""
+def once(made: dict, node: N, fold: Callable[[N], R], also_folded: bool = False) -> N | R:
+    """fold(node), once per node (by its identity) during one function's folding; the node
+    itself where nothing in it folds. `also_folded`: what it gives folds to itself."""
     if not facts_of(node).folds:
         return node
-    known = FOLDED.get(id(node))
+    known = made.get(id(node))
     if known is not None and known[0] is node:
         return known[1]
-    result = folded_value(node)
-    FOLDED[id(node)] = (node, result)
-    FOLDED[id(result)] = (result, result)       # (folding what is folded changes nothing)
+    result = fold(node)
+    made[id(node)] = (node, result)
+    if also_folded:
+        made[id(result)] = (result, result)
     return result
+
+
+def value(node: ir.Node) -> ir.Node:
+    """An expression (in a place that uses its value) folded."""
+    return once(FOLDED, node, folded_value, also_folded=True)
 
 
 def folded_value(node: ir.Node) -> ir.Node:
@@ -86,14 +96,7 @@ def comparable(left: ir.Value, right: ir.Value, op: str) -> bool:
 def test(node: ir.Expression) -> ir.Expression:
     """An expression whose truth alone counts (a test) folded: `not not x` is `x` there, and an
     `and` drops its true constants, an `or` its false ones."""
-    if not facts_of(node).folds:
-        return node
-    known = TESTED.get(id(node))
-    if known is not None and known[0] is node:
-        return known[1]
-    result = folded_test(node)
-    TESTED[id(node)] = (node, result)
-    return result
+    return once(TESTED, node, folded_test)
 
 
 def folded_test(node: ir.Expression) -> ir.Expression:
