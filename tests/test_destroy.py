@@ -137,12 +137,12 @@ def test_random_games_verify_clean(write_rules):
     assert report.failures == [] and report.finished == 20
 
 
-def test_the_native_renderer_refuses_destroy_by_name(write_rules):
+def test_the_native_renderer_renders_destroy(write_rules):
+    # (its games are played natively in tests/test_native_created.py)
     pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-    from referee.interpreter.native.rules_source import NotNative, render
-    text = FORGE.replace("create 1 Coin { colour: c, value: size(purse[current]) + 1 } in purse[current]", "turns_left -= 0")
-    with pytest.raises(NotNative, match="destroy"):
-        render(load(write_rules, text))
+    from referee.interpreter.native.rules_source import render
+    source = render(load(write_rules, FORGE))
+    assert "zone_take_out(S, " in source and "type_remove(S, " in source
 
 
 @settings(max_examples=25, deadline=None)

@@ -52,15 +52,16 @@ class AlikeSource:
             self.alike_helpers = True
             self.defs.append(ALIKE_FUNCTIONS.strip())
         mask = (1 << bits) - 1
-        for kind, classes in (("key", "LABEL_CLASS"), ("same", "SAME_CLASS")):
-            swapped = "".join(f" - (x{k} << {bits * k}) + ({classes}[x{k}] << {bits * k})" for k in components)
-            self.define(f"def alike_{kind}_{action_name}(code):",
+        for kind, read in (("key", self.label_read), ("same", self.same_read)):
+            swapped = "".join(f" - (x{k} << {bits * k}) + ({read(f'x{k}')} << {bits * k})" for k in components)
+            self.define(f"def alike_{kind}_{action_name}({self.class_arguments()}code):",
                         [f"x{k} = (code >> {bits * k}) & {mask}" for k in components] + [f"return code{swapped}"])
         before = [f"table = np.full({2 * ALIKE_SLOTS}, -1, dtype=np.int64)"]
-        each = [f"key = alike_key_{action_name}(code)", "if 4 * (n - start + 1) > len(table):",
+        classes = self.class_arguments()
+        each = [f"key = alike_key_{action_name}({classes}code)", "if 4 * (n - start + 1) > len(table):",
                 "    table = alike_grown(table)", "h = alike_slot(table, key)", "first = table[2 * h + 1]",
                 "if first < 0:", "    table[2 * h] = key", "    table[2 * h + 1] = n", "    buf[n] = code",
                 "    n += 1",
-                f"elif alike_same_{action_name}(buf[first]) != alike_same_{action_name}(code):",
+                f"elif alike_same_{action_name}({classes}buf[first]) != alike_same_{action_name}({classes}code):",
                 "    S[ERROR] = 1", "    return n"]
         return before, each

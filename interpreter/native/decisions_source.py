@@ -275,8 +275,8 @@ class DecisionsSource:
                     ["kept = 0", "for i in range(count):", "    x = options[i]",
                      "    if x < 0 or x >= COMPONENTS:", "        S[ERROR] = 1", "        return kept",
                      "    fresh = True", "    for j in range(kept):", "        y = options[j]",
-                     "        if LABEL_CLASS[x] == LABEL_CLASS[y]:",
-                     "            if x != y and SAME_CLASS[x] != SAME_CLASS[y]:",
+                     f"        if {self.label_read('x')} == {self.label_read('y')}:",
+                     f"            if x != y and {self.same_read('x')} != {self.same_read('y')}:",
                      "                S[ERROR] = 1             # (two options of one name: the engine's error)",
                      "                return kept", "            fresh = False", "            break",
                      "    if fresh:", "        options[kept] = x", "        kept += 1", "return kept"])

@@ -138,8 +138,8 @@ class PlacedListingSource:
         for k in range(binders):
             a, b = f"(code >> {bits * k}) & {mask}", f"(other >> {bits * k}) & {mask}"
             if k in alike:
-                body += [f"    if LABEL_CLASS[{a}] != LABEL_CLASS[{b}]:", "        continue",
-                         f"    same = same and SAME_CLASS[{a}] == SAME_CLASS[{b}]"]
+                body += [f"    if {self.label_read(a)} != {self.label_read(b)}:", "        continue",
+                         f"    same = same and {self.same_read(a)} == {self.same_read(b)}"]
             else:
                 body += [f"    if {a} != {b}:", "        continue"]
         body += ["    return 1 if same else -1", "return 0"]

@@ -51,6 +51,8 @@ class SubsetsSource:
         listed = self.subsets_domain(action)
         if listed is None:
             return False
+        if self.created_types:          # (its helpers read the setup's label classes)
+            raise NotNative("a list of components as a move's argument, in a game that creates them in play", action.span)
         items = self.expr(listed, scope, self.type_of(listed))     # (its binder is not in it)
         name = action.name
         self.define(f"def moves_{name}(S, cur, buf, start):",

@@ -46,6 +46,7 @@ class ZonesSource:
         self.components = len(reference.entities)
         self.type_of_id = [self.component_types.index(e["__type__"]) for e in reference.entities]
         self.ids_of_type = {t: list(reference.by_type.get(t, ())) for t in self.component_types}
+        self.lay_out_created(reference)         # (created_source.py: the ids created in play)
         self.loc_at = self.size
         self.next_id_at = self.size + self.components
         self.size += self.components + 1
@@ -60,7 +61,7 @@ class ZonesSource:
                 raise NotNative(f"a zone of {items.text}", declared.span)
             axes = tuple(self.axis(t, index_values(reference, name, k, t), declared.span)
                          for k, t in enumerate(index_types))
-            family = ZoneFamily(cells, axes, len(self.ids_of_type[element]), element)
+            family = ZoneFamily(cells, axes, self.zone_room(element), element)
             self.zone_families[name] = family
             cells += self.cells_of(family)
         self.zone_cells = cells
@@ -97,6 +98,7 @@ class ZonesSource:
         entities = list(enumerate(reference.entities))      # (a cell: like no other)
         self.label_class = self.classes([e.get("__label__", ("cell", x)) for x, e in entities])
         self.same_class = self.classes([e.get("__same__", ("cell", x)) for x, e in entities])
+        self.pad_created()
 
     @staticmethod
     def classes(keys: list) -> list:
@@ -125,7 +127,8 @@ class ZonesSource:
                   for t, ids in self.ids_of_type.items()),
                 f"LABEL_CLASS = np.array([{', '.join(map(str, self.label_class))}], dtype=np.int64)",
                 f"SAME_CLASS = np.array([{', '.join(map(str, self.same_class))}], dtype=np.int64)",
-                f"COLUMN_VALUES = np.array({self.column_values or [[0] * self.components]!r}, dtype=np.int64)"]
+                f"COLUMN_VALUES = np.array({self.column_values or [[0] * self.components]!r}, dtype=np.int64)",
+                *self.created_constants()]
 
     def zones_setup(self) -> list:
         """The empty zones, no component yet (the board's cells are the first ids: the next one
@@ -133,7 +136,8 @@ class ZonesSource:
         offsets = list(self.columns.values())
         return ([f"S[LOC:LOC + {self.components}] = -1"] if self.components else []) + \
             [f"S[NEXT_ID] = {self.boards.ids}"] + \
-            [f"S[{offsets[k]}:{offsets[k] + self.components}] = COLUMN_VALUES[{k}]" for k in self.cell_columns]
+            [f"S[{offsets[k]}:{offsets[k] + self.components}] = COLUMN_VALUES[{k}]" for k in self.cell_columns] + \
+            self.created_setup()
 
     # ---- zones as values ----------------------------------------------------------------------
     def is_zone(self, node, scope) -> bool:
@@ -175,7 +179,7 @@ class ZonesSource:
         if self.is_zone(node, scope):
             return self.zone_items(node, scope, copy)
         if isinstance(node, ast.Name) and node.id in self.ids_of_type and node.id not in scope.names:
-            return f"IDS_{node.id}"
+            return self.created_items(node.id, copy) or f"IDS_{node.id}"
         t = self.type_of(node)
         value = self.expr(node, scope, t)
         return f"{value}.copy()" if copy else value
@@ -253,7 +257,7 @@ class ZonesSource:
         if kind is ast.Create:
             return self.create(node, scope)
         if kind is ast.Destroy:
-            raise NotNative("destroy (components created and destroyed in play have no native form yet)", node.span)
+            return self.destroy(node, scope)
         if kind is ast.Assign and isinstance(node.target, ast.AttributeTarget):
             return self.attribute_write(node, scope)
         return None
@@ -264,11 +268,12 @@ class ZonesSource:
 
     def create(self, node, scope) -> list:
         type_name = node.type_name
-        if type_name in self.game.component_maximum:
-            raise NotNative(f"components of {type_name} may be created in play: that has no native form yet", node.span)
         if type_name not in self.ids_of_type:
             raise NotNative(f"components of {type_name}", node.span)
         fields = {f.name: self.game.compiler.declared_type(f.type) for f in self.game.types.components[type_name].fields}
+        created = self.create_in_play(node, scope, fields)      # (a type created in play: created_source.py)
+        if created is not None:
+            return created
         values, lines = {}, []
         for init in node.inits:          # (the values first, once: the engine makes one dict)
             if (type_name, init.name) not in self.columns:
@@ -299,6 +304,8 @@ class ZonesSource:
         if target.indexes or target.name not in scope.names or len(owners) != 1:
             raise NotNative(f"a write to the attribute {target.attribute} has no native form yet", target.span)
         type_name = owners[0]
+        if type_name in self.created_types:
+            raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, created in play", target.span)
         if any(named_type(b[3]) == type_name for a in self.game.actions for b in a.binders):
             raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, an action's argument",
                             target.span)
