@@ -252,11 +252,11 @@ def test_a_search_bot_chooses_the_same_moves_on_either_engine(fixture, bot, requ
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path, players, bot", [("games/checkers.rules", 2, MCTSBot), ("games/titicaca.rules", 3, MCTSBot),
+@pytest.mark.parametrize("path, players, bot", [("games/checkers.rules", 2, MCTSBot), ("games/titicaca.rules", 3, ISMCTSBot),
                                                 ("games/hearts.rules", 4, ISMCTSBot)])
 def test_a_search_bot_chooses_the_same_moves_in_the_seed_games(path, players, bot):
-    """A recursive legality (checkers), a play inside repeat, for, let and turn (titicaca), hidden
-    cards through determinizations (hearts)."""
+    """A recursive legality (checkers), a play inside repeat, for, let and turn and a
+    simultaneous bid (titicaca), hidden cards through determinizations (hearts)."""
     rollouts = compiled(rollouts_of(loaded(path, players)))
     for seed in range(2):
         s = walked(rollouts.game, seed, 12)

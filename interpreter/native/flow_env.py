@@ -25,7 +25,7 @@ class FlowEnvWriter:
     def __init__(self, source):
         self.slots = source.env_slots
         self.fixed = cells_of(self.slots)
-        self.code_of, self.move_code = source.code_of, source.move_code
+        self.code_of, self.move_code, self.loop_types = source.code_of, source.move_code, source.loop_types
 
     def write(self, env: dict) -> np.ndarray | None:
         """F for the environment env, or None when a value has no coding in the kernel."""
@@ -40,6 +40,8 @@ class FlowEnvWriter:
             elif kind == "loop":
                 items, position = value
                 F[at:at + 3] = (self.fixed + len(values), len(items), position)
+                if not all(v.__class__ is int for v in items):
+                    items = [self.coded(v, self.loop_types[key]) for v in items]
                 values += items
             elif kind == "sealed":          # (the seats that sealed, then the others; then the sealed moves)
                 remaining, sealed = value
@@ -48,20 +50,25 @@ class FlowEnvWriter:
                     return None
                 F[at:at + 3] = (self.fixed + len(values), len(sealed) + len(remaining), len(sealed))
                 values += [player for player, _, _ in sealed] + list(remaining) + codes
-            elif value.__class__ is int and -2 ** 63 < value < 2 ** 63:
-                F[at] = value
             else:
-                try:
-                    F[at] = self.code_of(value, kind, None)
-                except NotNative:
+                code = self.coded(value, kind)
+                if code is None:
                     return None
+                F[at] = code
+        if None in values:
+            return None
         if not values:
             return F
+        return np.concatenate((F, np.asarray(values, dtype=np.int64)))
+
+    def coded(self, value, t):
+        """A value as the kernel codes a value of type t (None: it has no code)."""
+        if value.__class__ is int:
+            return value if -2 ** 63 < value < 2 ** 63 else None
         try:
-            loops = np.asarray(values, dtype=np.int64)
-        except (TypeError, ValueError, OverflowError):       # (values of no int coding: Python plays)
+            return self.code_of(value, t, None)
+        except NotNative:
             return None
-        return np.concatenate((F, loops))
 
 
 __all__ = ["FlowEnvWriter"]

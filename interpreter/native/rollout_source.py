@@ -36,8 +36,9 @@ class RolloutSource(KernelSource):
                         if ins.op in ("play", "simultaneous")}
         self.turns_key = {ins.span: ins.key for ins in game.flow if ins.op == "turns_init"}
         self.for_key = {ins.span: ins.key for ins in game.flow if ins.op in ("for_init", "simultaneous")}
-        # what F holds: an env key -> (its first cell, its kind: seat, loop or a let's type)
+        # what F holds: an env key -> (its first cell, its kind: seat, loop, sealed or a let's type)
         self.env_slots: dict = {}
+        self.loop_types: dict = {}              # a for loop's env key -> the type of its values
         self.resuming = False                   # rendering resume_flow (else the base run_flow)
         super().__init__(game)
 
@@ -150,7 +151,9 @@ class RolloutSource(KernelSource):
     def resumed_for(self, node, scope) -> list:
         """A flow `for` holding a play: its values found (as the base for loop finds them), or
         resumed: the values Python bound, from the one under way, not filtered again."""
-        at = self.env_slot(self.for_key[node.span], "loop")
+        key = self.for_key[node.span]
+        at = self.env_slot(key, "loop")
+        self.loop_types[key] = self.checked.local_types[node.binder.span]
         var, items, count, resumed, k = (self.fresh(p) for p in ("L_", "items", "count", "resumed", "k"))
         loop, capacity = self.domain_loop(node.binder, scope, var, changing=True)
         inner = scope.child(**{node.binder.name: var})
