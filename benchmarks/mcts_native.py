@@ -6,6 +6,8 @@ from the bot's own generator).
     python benchmarks/mcts_native.py                                 MCTS, tic-tac-toe and connect four
     python benchmarks/mcts_native.py --rounds 7 --iterations 1000 --markdown
     python benchmarks/mcts_native.py --only liars-dice               ISMCTS (3 players)
+    python benchmarks/mcts_native.py --rounds 3 --iterations 100 --positions 3 --only checkers \
+        --only titicaca --only hearts --only dominion                the seed and card games
 
 The positions: for each of --positions seeds, the state after a few random moves (seeded) of the
 game of that seed. A round lets each engine choose a move at every position with a fresh bot of
@@ -29,7 +31,8 @@ from referee.interpreter.native.rollouts import rollouts_of  # noqa: E402
 from referee.interpreter.play.bots import ISMCTSBot, MCTSBot  # noqa: E402
 
 GAMES = {"tic-tac-toe": (MCTSBot, 2), "connect-four": (MCTSBot, 2), "othello": (MCTSBot, 2),
-         "liars-dice": (ISMCTSBot, 3)}
+         "liars-dice": (ISMCTSBot, 3), "checkers": (MCTSBot, 2), "titicaca": (ISMCTSBot, 3),
+         "hearts": (ISMCTSBot, 4), "dominion": (ISMCTSBot, 2)}
 DEFAULT = ("tic-tac-toe", "connect-four")
 
 

@@ -1,8 +1,10 @@
 """The search bots' playouts in a native kernel (issue 24): a playout from a state under way
-(resumed at its `play`, inside `turns`, `if` and `elif`) gives the Python playout's returns and
-leaves the bot's generator where the Python playout leaves it, so MCTS and ISMCTS choose the same
-moves on either engine; `--engine` on tournament and analyze plays the same games. Three rollout
-kernels are compiled here at most once per run (Numba's cache keeps them between runs)."""
+(its components, zones, variables and where the flow stands written into the kernel; resumed at
+its `play` or simultaneous step, inside `turns`, `if`, `repeat`, `while`, `for`, `turn`, after a
+`let`) gives the Python playout's returns and leaves the bot's generator where the Python
+playout leaves it, so MCTS and ISMCTS choose the same moves on either engine; `--engine` on
+tournament and analyze plays the same games. Four rollout kernels are compiled here at most once
+per run (Numba's cache keeps them between runs), two more by the slow tests."""
 import json
 import random
 import re
@@ -81,6 +83,12 @@ def tic_tac_toe():
 
 
 @pytest.fixture(scope="module")
+def cards():
+    """tests/native/rollouts.rules: a decision inside each flow construct, components and zones."""
+    return compiled(rollouts_of(loaded("tests/native/rollouts.rules", players=3)))
+
+
+@pytest.fixture(scope="module")
 def liars_dice():
     return compiled(rollouts_of(loaded("games/liars-dice.rules", players=3)))
 
@@ -123,7 +131,7 @@ def test_the_shared_generator_draws_what_random_random_draws(seed, draws):
 
 # ---- a playout from a state under way ---------------------------------------------------
 
-@pytest.mark.parametrize("fixture, most", [("branches", 8), ("tic_tac_toe", 6), ("liars_dice", 5)])
+@pytest.mark.parametrize("fixture, most", [("branches", 8), ("tic_tac_toe", 6), ("liars_dice", 5), ("cards", 30)])
 @pytest.mark.parametrize("shared", [True, False])
 def test_a_native_playout_gives_the_python_returns_and_draws(fixture, most, shared, request):
     rollouts = request.getfixturevalue(fixture)
@@ -148,6 +156,22 @@ def test_every_branch_of_the_flow_is_resumed(branches):
     plays = {branches.play_at[walked(game, seed, 12).pc] for seed in range(60)
              if not walked(game, seed, 12).is_terminal()}
     assert plays == {1, 2, 3}
+
+
+def test_every_decision_of_a_card_game_is_resumed(cards):
+    """Every play and simultaneous step of rollouts.rules is a state the test above resumes from,
+    some with `again` pending and with a flow loop under way (written, not refused)."""
+    states = [walked(cards.game, seed, 30) for seed in range(60)]
+    states = [s for s in states if not s.is_terminal()]
+    assert {cards.play_at[s.pc] for s in states} == set(cards.play_at.values()) == {1, 2, 3, 4}
+    assert any(s.extra for s in states) and any(isinstance(v, tuple) for s in states for v in s.env.values())
+    assert all(cards.state_array(s) is not None and cards.flow_env.write(s.env) is not None for s in states)
+
+
+def test_a_state_with_components_the_setup_did_not_make_is_left_to_python(cards):
+    s = walked(cards.game, 4, 10)
+    s.entities = s.entities + [dict(s.entities[-1])]
+    assert cards.state_array(s) is None
 
 
 def test_a_playout_stopped_at_max_moves_returns_zeros_as_in_python(branches):
@@ -184,21 +208,38 @@ def test_state_the_rollouts_do_not_write_is_refused(monkeypatch):
     from referee.interpreter.native import rules_source
     from referee.interpreter.native.rollouts import NativeRollouts
     monkeypatch.setattr(rules_source, "SLOTS", (*rules_source.SLOTS, "TURN"))
-    with pytest.raises(NotNative, match=r"does not write from a Python state yet \(slots \['TURN'\], 0 cells"):
+    with pytest.raises(NotNative, match=r"slots a rollout does not write from a Python state yet \(\['TURN'\]\)"):
         NativeRollouts(loaded("games/tic-tac-toe.rules"))
 
 
+def test_state_the_writer_does_not_know_is_refused(monkeypatch):
+    """Cells of S past what the writer accounts for (a part a renderer would add) are refused."""
+    from referee.interpreter.native.rollouts import NativeRollouts
+    from referee.interpreter.native.rollout_source import RolloutSource as Source
+
+    def grown(self, game):
+        source_init(self, game)
+        self.size += 2
+    source_init = Source.__init__
+    monkeypatch.setattr(Source, "__init__", grown)
+    with pytest.raises(NotNative, match=r"keeps state that a rollout does not write from a Python state yet \(2 cells"):
+        NativeRollouts(loaded("games/tic-tac-toe.rules"))
+
+
+UNRESUMABLE = BRANCHES.replace("  rounds = 1\n", "  let steps = [1, 2]\n  rounds = size(steps)\n")
+
+
 def test_a_play_the_kernel_cannot_resume_names_itself(tmp_path):
-    rules = tmp_path / "loop.rules"
-    rules.write_text(BRANCHES.replace("  rounds = 1\n", "  for r in 1..2 {\n    play add\n  }\n"))
+    rules = tmp_path / "listed.rules"
+    rules.write_text(UNRESUMABLE)
     with pytest.raises(NotNative) as refused:
         RolloutSource(loaded(rules)).render()
-    assert refused.value.note().startswith(f"{rules}:17: a play inside For")
+    assert refused.value.note() == f"{rules}:17: a let of a list[int] before a play: a rollout cannot resume after it yet"
 
 
 # ---- the bots ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fixture, bot", [("tic_tac_toe", MCTSBot), ("liars_dice", ISMCTSBot)])
+@pytest.mark.parametrize("fixture, bot", [("tic_tac_toe", MCTSBot), ("liars_dice", ISMCTSBot), ("cards", ISMCTSBot)])
 def test_a_search_bot_chooses_the_same_moves_on_either_engine(fixture, bot, request):
     rollouts = request.getfixturevalue(fixture)
     for seed in range(5):
@@ -208,6 +249,34 @@ def test_a_search_bot_chooses_the_same_moves_on_either_engine(fixture, bot, requ
         python, native = bot(seed, iterations=80), bot(seed, iterations=80, rollouts=rollouts)
         assert native.choose(s.clone()).name == python.choose(s.clone()).name
         assert native.rng.getstate() == python.rng.getstate()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, players, bot", [("games/checkers.rules", 2, MCTSBot), ("games/titicaca.rules", 3, ISMCTSBot),
+                                                ("games/hearts.rules", 4, ISMCTSBot)])
+def test_a_search_bot_chooses_the_same_moves_in_the_seed_games(path, players, bot):
+    """A recursive legality (checkers), a play inside repeat, for, let and turn and a
+    simultaneous bid (titicaca), hidden cards through determinizations (hearts)."""
+    rollouts = compiled(rollouts_of(loaded(path, players)))
+    for seed in range(2):
+        s = walked(rollouts.game, seed, 12)
+        python, native = bot(seed, iterations=30), bot(seed, iterations=30, rollouts=rollouts)
+        assert native.choose(s.clone()).name == python.choose(s.clone()).name
+        assert native.rng.getstate() == python.rng.getstate()
+
+
+def test_every_game_has_a_rollout_kernel_that_writes_its_whole_state(monkeypatch):
+    """Each rules file of games/ (at its fewest players) renders a rollout kernel whose state
+    the writer accounts for cell by cell (rendered only: no compile)."""
+    from pathlib import Path
+    from referee.interpreter.native import rollouts as module
+    monkeypatch.setattr(module, "load_module", lambda text: (None, None))
+    files = sorted(Path("games").glob("*.rules")) + sorted(Path("games/variants").glob("*.rules"))
+    for path in files:
+        game = loaded(path, players=None)
+        made = module.NativeRollouts(game)
+        s = game.new_initial_state(1)
+        assert made.writer.write(s) is not None and made.flow_env.write(s.env) is not None, path
 
 
 # ---- the commands -----------------------------------------------------------------------
@@ -234,14 +303,15 @@ def test_analyze_with_a_search_bot_plays_the_same_games_on_either_engine(capsys,
     assert json.loads(native)["figures"] == json.loads(python)["figures"] and note == ""
 
 
-def test_a_game_with_no_rollout_kernel_plays_in_python_with_a_located_note(capsys):
-    argv = ["tournament", "games/kuhn-poker.rules", "--bot", "ismcts:iterations=5", "--bot", "random",
-            "-n", "2", "--json", "-j", "1"]
+def test_a_game_with_no_rollout_kernel_plays_in_python_with_a_located_note(capsys, tmp_path):
+    rules = tmp_path / "listed.rules"
+    rules.write_text(UNRESUMABLE)
+    argv = ["tournament", str(rules), "--bot", "mcts:iterations=5", "--bot", "random", "-n", "2", "--json", "-j", "1"]
     _, python, _ = run(capsys, *argv)
     _, native, note = run(capsys, *argv, "--engine", "native")
     assert without_timing(native) == without_timing(python)
     assert re.fullmatch(r"referee: the search bots' playouts run in Python, not natively: "
-                        r"games/kuhn-poker\.rules:\d+: [^\n]+\n", note)
+                        r"\S+listed\.rules:17: a let of a list\[int\] before a play[^\n]+\n", note)
 
 
 def test_a_tournament_with_no_search_bot_says_native_changes_nothing(capsys):

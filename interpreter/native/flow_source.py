@@ -172,25 +172,36 @@ class FlowSource:
         pass its filter, found once; each in turn chooses a move, sealed (the state unchanged,
         each a move counted); then the moves are played in that order, each by its seat, with
         the triggers after each."""
+        seats, sealed, k = self.fresh("seats"), self.fresh("sealed"), self.fresh("k")
+        found, lines = self.simultaneous_seats(node, scope, seats)
+        return lines + [f"{sealed} = np.empty({found}, dtype=np.int64)"] + \
+            self.sealed_and_revealed(node, seats, sealed, k, "0", found)
+
+    def simultaneous_seats(self, node, scope, seats: str) -> tuple:
+        """(the name of their number, the lines that find the seats of a simultaneous step)."""
         play = ast.untag(node.body[0])[0] if len(node.body) == 1 else None
         if not isinstance(play, ast.Play) or play.optional:
             raise NotNative("a simultaneous step other than one play", node.span)
-        seats, sealed, k, var = self.fresh("seats"), self.fresh("sealed"), self.fresh("k"), self.fresh("L_")
+        var = self.fresh("L_")
         loop, capacity = self.domain_loop(node.binder, scope, var)
         inner = scope.child(**{node.binder.name: var})
         where = [] if node.binder.condition is None else \
             ["if not (" + self.expr(node.binder.condition, inner, BOOL) + "):", "    continue"]
         found = self.fresh("found")
-        lines = [*loop[:-1], f"{seats} = np.empty({capacity}, dtype=np.int64)", f"{found} = 0", loop[-1],
-                 *indented(where + [f"{seats}[{found}] = {var}", f"{found} += 1"]),
-                 f"{sealed} = np.empty({found}, dtype=np.int64)"]
+        return found, [*loop[:-1], f"{seats} = np.empty({capacity}, dtype=np.int64)", f"{found} = 0", loop[-1],
+                       *indented(where + [f"{seats}[{found}] = {var}", f"{found} += 1"])]
+
+    def sealed_and_revealed(self, node, seats: str, sealed: str, k: str, first: str, found: str) -> list:
+        """The seats from `first` on choose their sealed moves, then every sealed move is played."""
+        play = ast.untag(node.body[0])[0]
         choose = [f"cur = {seats}[{k}]", "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
                   "S[CURRENT] = cur", *self.listed_moves(play), "if n == 0:", "    S[ERROR] = 1", "    return",
                   *self.chosen_move(), f"{sealed}[{k}] = move", "S[MOVES] += 1", "jumps = 0"]
         reveal = [f"cur = {seats}[{k}]", "S[CURRENT] = cur", f"move = {sealed}[{k}]", "kind = move // MOVE_BASE",
                   *self.applied_move(play), *STOPS]
-        return lines + [f"for {k} in range({found}):", *indented(choose),
-                        f"for {k} in range({found}):", *indented(reveal)]
+        span = found if first == "0" else f"{first}, {found}"
+        return [f"for {k} in range({span}):",
+                *indented(choose), f"for {k} in range({found}):", *indented(reveal)]
 
     def local_write(self, node, scope) -> list:
         """A local (a `let`) given a new value, or updated."""
