@@ -1,7 +1,8 @@
 """Variables that hold lists, and texts, in a native kernel (a mixin of rules_source.KernelSource).
 
-A list variable (`var squares_before: list of Pos = []`, `var order[Player]: list of Player`)
-has, per cell of its index domains, a row of S: its length, then room for as many items as its
+A list variable (`var squares_before: list of Pos = []`, `var order[Player]: list of Player`,
+`var dials: list of int = [0, 0, 0]`, its first value written by the setup) has, per cell of its
+index domains, a row of S: its length, then room for as many items as its
 element type has values (a board's cells, a type's components, the seats, an enum's members;
 ints: INT_LIST_ROOM). A longer list written there sets the error slot: that game is played in
 Python. Read, it is a copy of its items (the engine's list is a value: a later write does not
@@ -42,14 +43,23 @@ class ListVarsSource:
         """Room in S for a variable of type list[...] (its default must be the empty list)."""
         if not hasattr(self, "list_vars"):
             self.list_vars: dict[str, ListSlot] = {}
-        if self.game.var_defaults[name] not in ([], ()):
-            raise NotNative(f"a list variable ({name}) whose first value is not the empty list", span)
+            self.list_defaults: list[str] = []
         room = self.list_room(element_type(t), span)
         cells = 1
         for _, size, _ in axes:
             cells *= size
+        first = self.game.var_defaults[name]
+        if first not in ([], ()):       # (written by the setup in each cell: S is all zeros before)
+            if len(first) > room:
+                raise NotNative(f"a list variable ({name}) whose first value is longer than its room", span)
+            row = [len(first)] + [self.code_of(v, element_type(t), span) for v in first]
+            self.list_defaults += [f"S[{self.size + k * (1 + room)}:{self.size + k * (1 + room) + len(row)}] = np.array({row})"
+                                   for k in range(cells)]
         self.list_vars[name] = ListSlot(self.size, axes, room, t)
         self.size += cells * (1 + room)
+
+    def zones_setup(self) -> list:
+        return super().zones_setup() + list(getattr(self, "list_defaults", ()))
 
     def list_room(self, element: Type, span) -> int:
         element, named = element.without_none(), named_type(element)
@@ -72,14 +82,19 @@ class ListVarsSource:
     def list_cell(self, name: str, indexes, scope, span) -> str:
         """Where a list variable's cell starts in S (-1: an index none or outside)."""
         slot = self.list_vars[name]
-        if len(indexes) != len(slot.axes):
-            raise NotNative("a list variable read with other indexes than declared", span)
+        return self.row_cell(slot.offset, 1 + slot.room, slot.axes, indexes, scope, span)
+
+    def row_cell(self, offset: int, row: int, axes: tuple, indexes, scope, span) -> str:
+        """Where the cell of these indexes starts in S, rows of `row` cells from offset (-1: an
+        index none or outside): a list variable's, a set's or a map's (value_sets_source.py)."""
+        if len(indexes) != len(axes):
+            raise NotNative("a variable read with other indexes than declared", span)
         if not indexes:
-            return str(slot.offset)
+            return str(offset)
         parts = [self.expr(i, scope, self.type_of(i)) for i in indexes]
-        positions = ", ".join(f"({p}) - {first}" for p, (first, _, _) in zip(parts, slot.axes))
-        sizes = ", ".join(str(size) for _, size, _ in slot.axes)
-        return f"list_row({slot.offset}, {1 + slot.room}, np.array([{positions}]), np.array([{sizes}]))"
+        positions = ", ".join(f"({p}) - {first}" for p, (first, _, _) in zip(parts, axes))
+        sizes = ", ".join(str(size) for _, size, _ in axes)
+        return f"list_row({offset}, {row}, np.array([{positions}]), np.array([{sizes}]))"
 
     def list_var_value(self, node, scope):
         """A list variable read (a Name or a Subscript of one): a copy of its items; else None."""

@@ -89,6 +89,7 @@ class MapsSource:
                     f"{self.expr(right.obj, scope, self.type_of(right.obj))})")
         else:
             same = f"same_items({self.expr(left, scope, t)}, {self.expr(right, scope, t)})"
+            self.compares_lists = True          # (its helper is rendered without a map too)
         return same if node.op == "==" else f"(not {same})"
 
 

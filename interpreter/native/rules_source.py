@@ -30,6 +30,7 @@ from .trails_source import TRAIL_FUNCTIONS, TrailsSource
 from .decisions_source import DecisionsSource
 from .subsets_source import SubsetsSource
 from .values_source import VALUE_FUNCTIONS, ValuesSource
+from .value_sets_source import ValueSetsSource
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
 from .guards_source import GuardsSource
@@ -81,7 +82,7 @@ def untag(node):
 
 
 class KernelSource(
-    MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
+    ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
     CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
     ZonesSource, CreatedSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
 ):
@@ -131,11 +132,11 @@ class KernelSource(
         reference = self.game.new_initial_state(0)
         for name, (_, _, index_types, t) in self.game.var_meta.items():
             declared = self.program.get(name)
-            if isinstance(t.without_none(), (SetOf, MapOf)):
-                kind = "a set" if isinstance(t.without_none(), SetOf) else "a map"
-                raise NotNative(f"{kind} ({name}: {t.written()}) has no native form yet", declared.span)
             axes = tuple(self.axis(t_k, index_values(reference, name, k, t_k), declared.span)
                          for k, t_k in enumerate(index_types))
+            if isinstance(t.without_none(), (SetOf, MapOf)):       # (value_sets_source.py)
+                self.lay_out_value_var(name, t, axes, declared.span)
+                continue
             if isinstance(t.without_none(), ListOf):
                 self.lay_out_list_var(name, t, axes, declared.span)
                 continue
@@ -595,12 +596,6 @@ class KernelSource(
         items = ", ".join(self.expr(i, scope, element) for i in node.items)
         return f"np.array([{items}], dtype=np.int64)" if node.items else "np.empty(0, dtype=np.int64)"
 
-    def visit_SetLiteral(self, node, scope, want):
-        raise NotNative("a set has no native form yet", node.span)
-
-    def visit_MapLiteral(self, node, scope, want):
-        raise NotNative("a map has no native form yet", node.span)
-
     def visit_Member(self, node, scope, want):
         where = self.zone_member(node, scope)
         if where is not None:
@@ -697,12 +692,13 @@ def render(game) -> str:
 
 def module_source(source: KernelSource) -> str:
     """A rendered kernel with the helpers its functions call and its batch driver."""
+    rendered = source.render()      # (first: what it renders says which helpers it needs)
     graph = GRAPH_FUNCTIONS if source.boards.grid else ""
-    maps = MAP_FUNCTIONS if source.boards.maps else ""
+    maps = MAP_FUNCTIONS if source.boards.maps or getattr(source, "compares_lists", False) else ""   # (same_items)
     maps += TRAIL_FUNCTIONS if "TRAIL_WORK" in source.slots else ""
     return (
-        source.render() + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + graph + maps + driver(source) + source.recursion_compiles()
+        rendered + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + source.value_functions() + graph + maps + driver(source) + source.recursion_compiles()
     )
 
 

@@ -1,0 +1,410 @@
+"""Sets (`set of T`) and maps of values (`map of K to V`) in a native kernel (a mixin of
+rules_source.KernelSource; the runtime's are runtime/sets.py and runtime/value_maps.py).
+
+Two forms, by what they hold:
+- values of one coded type whose codes follow the language's order of values (numbers, bools,
+  seats, enum members, cells, components): a set is an int64 array of its codes, sorted, each
+  once, and a map a (2, n) array, its keys sorted in row 0 and their values in row 1. A `for`,
+  an aggregate or a binder goes through the array as it lies: the Python runtime's order. A
+  variable has a row of S per cell of its index domains (its size, then room for the values its
+  element type has, as a list variable's: list_vars_source.py), read as a copy (a set is a
+  value) and asked in place (`x in s`: a binary search in S, no copy).
+- lists (positions, for superko and repetition rules): a variable only, a table hashed by the
+  list's items in S (hashed_values.py), copied with the state, so `after` and `can_play` stay
+  array copies. Past its room the game goes to Python, as a game past a trail's work does.
+
+Texts and fractions in a set or a map's keys are refused (NotNative): their codes do not follow
+the language's order.
+"""
+from __future__ import annotations
+
+import attrs
+from referee.dsl import ast
+from referee.dsl.types import BOOL, INT, PLAYER, TEXT, ListOf, MapOf, SetOf, Type, named_type
+
+from .hashed_values import HASHED_FUNCTIONS, HashedValues
+from .not_native import NotNative
+
+INT_NONE = -(2 ** 63)
+
+
+@attrs.frozen
+class ValueSlot:
+    offset: int
+    axes: tuple             # per index: (first code, size, enum members or ())
+    room: int               # sorted: the values (entries) a cell holds at most; hashed: its entries
+    type: Type              # its SetOf or MapOf
+    hashed: bool            # a table hashed by lists (hashed_values.py), else sorted codes
+
+    @property
+    def is_map(self) -> bool:
+        return isinstance(self.type, MapOf)
+
+    @property
+    def cell_size(self) -> int:
+        return 1 + self.room * (2 if self.is_map else 1)
+
+
+def untag(node):
+    return ast.untag(node)[0]
+
+
+def held_type(t: Type) -> Type:
+    """What a set holds or a map's keys are."""
+    t = t.without_none()
+    return t.key if isinstance(t, MapOf) else t.element
+
+
+class ValueSetsSource(HashedValues):
+    """Sets and maps of values for KernelSource (its `expr`, `code_of`, `list_room`, `type_of`...)."""
+
+    value_vars: dict
+
+    # ---- the layout -----------------------------------------------------------------------
+    def lay_out_value_var(self, name: str, t: Type, axes: tuple, span) -> None:
+        """Room in S for a variable holding a set or a map, and its first value (zones_setup)."""
+        if not hasattr(self, "value_vars"):
+            self.value_vars, self.value_defaults = {}, []
+        t = t.without_none()
+        held = held_type(t)
+        if isinstance(t, MapOf):
+            self.value_coding(t.value, span, "a map's values")
+        hashed = self.is_hashed(held, span)
+        cells = 1
+        for _, size, _ in axes:
+            cells *= size
+        if hashed:
+            if axes:
+                raise NotNative(f"a variable indexed holding a set or a map of lists ({name})", span)
+            slot = ValueSlot(self.size, axes, self.hashed_entries(), t, True)
+            self.size += self.hashed_size()
+        else:
+            slot = ValueSlot(self.size, axes, self.list_room(held, span), t, False)
+            self.size += cells * slot.cell_size
+        self.value_vars[name] = slot
+        self.uses_values = True
+        self.value_defaults += self.default_lines(slot, self.game.var_defaults[name], cells, span)
+
+    def is_hashed(self, held: Type, span) -> bool:
+        """Whether values of type `held` go in a hashed table (lists), else sorted (codes)."""
+        held = held.without_none()
+        if isinstance(held, ListOf):
+            self.value_coding(held.element, span, "a list in a set or a map")
+            return True
+        self.value_coding(held, span, "a set or a map's keys")
+        if held == TEXT:
+            raise NotNative("a set or a map of texts (their codes do not follow the order of texts)", span)
+        return False
+
+    def value_coding(self, t: Type, span, what: str) -> None:
+        """Refuses a type whose values have no native code (a list, a fraction...)."""
+        base, named = t.without_none(), named_type(t)
+        if base in (INT, BOOL, PLAYER, TEXT) or named in self.game.enum_members \
+                or named in self.boards.geometries or named in self.game.types.components:
+            return
+        raise NotNative(f"{what} of type {t.text} have no native form yet", span)
+
+    def default_lines(self, slot: ValueSlot, value, cells: int, span) -> list:
+        """The setup's lines writing a variable's first value (S is all zeros before)."""
+        t = slot.type
+        if slot.hashed:
+            entries = value.items() if slot.is_map else ((k, 0) for k in value)
+            lines = []
+            for key, v in entries:
+                codes = ", ".join(str(self.code_of(x, t_x, span)) for x, t_x in
+                                  zip(key, [held_type(t).element] * len(key)))
+                coded = self.code_of(v, t.value, span) if slot.is_map else 0
+                lines.append(f"hashed_put(S, {slot.offset}, np.array([{codes}], dtype=np.int64), {coded})")
+            return lines
+        keys = sorted(self.code_of(k, held_type(t), span) for k in value)
+        if not keys:
+            return []
+        if len(keys) > slot.room:
+            raise NotNative("a first value larger than its variable's room", span)
+        row = [len(keys)] + keys + [0] * (slot.room - len(keys))
+        if slot.is_map:
+            by_code = {self.code_of(k, t.key, span): self.code_of(v, t.value, span) for k, v in value.items()}
+            row += [by_code[k] for k in keys] + [0] * (slot.room - len(keys))
+        return [f"S[{slot.offset + k * slot.cell_size}:{slot.offset + (k + 1) * slot.cell_size}] = np.array({row})"
+                for k in range(cells)]
+
+    def zones_setup(self) -> list:
+        return super().zones_setup() + list(getattr(self, "value_defaults", ()))
+
+    def value_functions(self) -> str:
+        """The helpers of the kernels that hold sets or maps (none in the others: their sources,
+        and so their compiled kernels, stay as they were)."""
+        return VALUE_SET_FUNCTIONS + HASHED_FUNCTIONS if getattr(self, "uses_values", False) else ""
+
+    # ---- which expressions are sets and maps ------------------------------------------------
+    def value_var(self, node, scope):
+        """(the slot, the indexes) of a Name or a Subscript of a set or map variable, else None."""
+        node = untag(node)
+        slots = getattr(self, "value_vars", {})
+        if isinstance(node, ast.Name) and node.id in slots and node.id not in scope.names:
+            return slots[node.id], ()
+        if isinstance(node, ast.Subscript):
+            obj = untag(node.obj)
+            if isinstance(obj, ast.Name) and obj.id in slots and obj.id not in scope.names \
+                    and slots[obj.id].axes:         # (else `m[k]`: a map's value)
+                return slots[obj.id], node.indexes
+        return None
+
+    def set_or_map_type(self, node, scope):
+        """The SetOf or MapOf of an expression (a variable's declared one), else None."""
+        held = self.value_var(node, scope)
+        t = held[0].type if held is not None else self.checked.type_of(untag(node))
+        if t is None:
+            return None
+        t = t.without_none()
+        return t if isinstance(t, (SetOf, MapOf)) else None
+
+    def value_cell(self, slot: ValueSlot, indexes, scope, span) -> str:
+        """Where a sorted variable's cell starts in S (-1: an index none or outside)."""
+        return self.row_cell(slot.offset, slot.cell_size, slot.axes, indexes, scope, span)
+
+    def sorted_value(self, node, scope) -> str:
+        """A set or a map as a value (its sorted form); a hashed variable has none."""
+        t = self.set_or_map_type(node, scope)
+        held = self.value_var(node, scope)
+        if held is not None and held[0].hashed:
+            raise NotNative("a set or a map of lists taken whole has no native form yet", untag(node).span)
+        if t is not None and held is None and self.is_hashed(held_type(t), untag(node).span):
+            raise NotNative("a set or a map of lists as a value has no native form yet", untag(node).span)
+        return self.expr(node, scope, t)
+
+    # ---- hooks of the other mixins ----------------------------------------------------------
+    def list_var_value(self, node, scope):
+        held = self.value_var(node, scope)
+        if held is None:
+            return super().list_var_value(node, scope)
+        slot, indexes = held
+        if slot.hashed:
+            raise NotNative("a set or a map of lists taken whole has no native form yet", untag(node).span)
+        cell = self.value_cell(slot, indexes, scope, untag(node).span)
+        return f"map_read(S, {cell}, {slot.room})" if slot.is_map else f"list_read(S, {cell})"
+
+    def list_var_write(self, node, scope):
+        if not isinstance(node, (ast.Assign, ast.Augment)) or not isinstance(node.target, ast.Target):
+            return super().list_var_write(node, scope)
+        slots = getattr(self, "value_vars", {})
+        target = node.target
+        if target.name not in slots or target.name in scope.names:
+            return super().list_var_write(node, scope)
+        slot = slots[target.name]
+        if isinstance(node, ast.Augment):
+            raise NotNative(f"the update {node.op} of a set or a map", node.span)
+        if slot.hashed:
+            return self.hashed_write(slot, node, scope)
+        value = self.expr(node.value, scope, slot.type)
+        cell = self.value_cell(slot, target.indexes, scope, target.span)
+        return [f"{'map' if slot.is_map else 'list'}_write(S, {cell}, {slot.room}, {value})"]
+
+    def visit_SetLiteral(self, node, scope, want):
+        t = self.known_type(node, want).without_none()
+        if not isinstance(t, SetOf) or self.is_hashed(t.element, node.span):
+            raise NotNative("a set of lists as a value has no native form yet", node.span)
+        if not node.items:
+            return "np.empty(0, dtype=np.int64)"
+        items = ", ".join(self.expr(i, scope, t.element) for i in node.items)
+        return f"np.unique(np.array([{items}], dtype=np.int64))"
+
+    def visit_MapLiteral(self, node, scope, want):
+        t = self.known_type(node, want).without_none()
+        if not isinstance(t, MapOf) or self.is_hashed(t.key, node.span):
+            raise NotNative("a map of lists as a value has no native form yet", node.span)
+        self.value_coding(t.value, node.span, "a map's values")
+        if not node.entries:
+            return "np.empty((2, 0), dtype=np.int64)"
+        keys = ", ".join(self.expr(e.key, scope, t.key) for e in node.entries)
+        values = ", ".join(self.expr(e.value, scope, t.value) for e in node.entries)
+        return f"map_made(np.array([{keys}], dtype=np.int64), np.array([{values}], dtype=np.int64))"
+
+    def joined_lists(self, node, scope, want):
+        t = self.set_or_map_type(node, scope) if node.op == "+" else None
+        if t is None:
+            return super().joined_lists(node, scope, want)
+        left, right = (self.sorted_value(side, scope) for side in (node.left, node.right))
+        return f"{'map_joined' if isinstance(t, MapOf) else 'set_union'}({left}, {right})"
+
+    def zone_member(self, node, scope):
+        t = self.set_or_map_type(node.collection, scope)
+        if t is None:
+            return super().zone_member(node, scope)
+        item = self.expr(node.item, scope, held_type(t))
+        held = self.value_var(node.collection, scope)
+        if held is not None and held[0].hashed:
+            return self.hashed_has(held[0], item)
+        if held is not None:            # (in place: no copy of the row)
+            slot, indexes = held
+            return f"row_has(S, {self.value_cell(slot, indexes, scope, node.span)}, {item})"
+        value = self.sorted_value(node.collection, scope)
+        return f"set_has({value}[0], {item})" if isinstance(t, MapOf) else f"set_has({value}, {item})"
+
+    def zone_domain(self, domain, scope, var: str, copy: bool):
+        t = self.set_or_map_type(domain, scope)
+        if t is None:
+            return super().zone_domain(domain, scope, var, copy)
+        value = self.sorted_value(domain, scope)
+        keys = f"{value}[0]" if isinstance(t, MapOf) else value
+        return [f"items_{var} = {keys}", f"for {var} in items_{var}:"], f"len(items_{var})"
+
+    def list_item(self, node, scope):
+        t = self.set_or_map_type(node.obj, scope) if len(node.indexes) == 1 else None
+        if not isinstance(t, MapOf):
+            return super().list_item(node, scope)
+        return self.map_lookup(node.obj, node.indexes[0], self.none_of(t.value), scope)
+
+    def map_lookup(self, m, key, default: str, scope) -> str:
+        t = self.set_or_map_type(m, scope)
+        item = self.expr(key, scope, t.key)
+        held = self.value_var(m, scope)
+        if held is not None and held[0].hashed:
+            return self.hashed_get(held[0], item, default)
+        return f"map_get({self.sorted_value(m, scope)}, {item}, {default})"
+
+    def value_call(self, node, scope):
+        args = node.arguments
+        t = self.set_or_map_type(args[0], scope) if args and node.name in ("size", "get", "keys", "values") else None
+        if t is None:
+            return super().value_call(node, scope)
+        held = self.value_var(args[0], scope)
+        if node.name == "size" and len(args) == 1:
+            if held is not None and held[0].hashed:
+                return f"S[{held[0].offset}]"
+            if held is not None:
+                return f"row_size(S, {self.value_cell(held[0], held[1], scope, node.span)})"
+            value = self.sorted_value(args[0], scope)
+            return f"{value}.shape[1]" if isinstance(t, MapOf) else f"len({value})"
+        if node.name == "get" and len(args) == 3 and isinstance(t, MapOf):
+            return self.map_lookup(args[0], args[1], self.expr(args[2], scope, t.value), scope)
+        if node.name in ("keys", "values") and len(args) == 1 and isinstance(t, MapOf):
+            return f"{self.sorted_value(args[0], scope)}[{0 if node.name == 'keys' else 1}].copy()"
+        return super().value_call(node, scope)
+
+    def lists_compared(self, node, scope):
+        t = self.set_or_map_type(node.left, scope) if node.op in ("==", "!=") else None
+        if t is None or isinstance(untag(node.right), ast.Nothing):
+            return super().lists_compared(node, scope)
+        left, right = (self.sorted_value(side, scope) for side in (node.left, node.right))
+        same = f"same_values({left}, {right})"
+        return same if node.op == "==" else f"(not {same})"
+
+
+VALUE_SET_FUNCTIONS = '''
+@njit
+def set_has(items, x):
+    """x in a set (its codes sorted): a binary search."""
+    at = np.searchsorted(items, x)
+    return at < len(items) and items[at] == x
+
+
+@njit
+def row_has(S, at, x):
+    """x in a set or a map variable's row, in place."""
+    if at < 0:
+        S[ERROR] = 1
+        return False
+    return set_has(S[at + 1:at + 1 + S[at]], x)
+
+
+@njit
+def row_size(S, at):
+    if at < 0:
+        S[ERROR] = 1
+        return 0
+    return S[at]
+
+
+@njit
+def set_union(a, b):
+    """s + t: the codes of both, sorted, each once."""
+    out = np.empty(len(a) + len(b), dtype=np.int64)
+    i = j = n = 0
+    while i < len(a) or j < len(b):
+        if j >= len(b) or (i < len(a) and a[i] < b[j]):
+            out[n] = a[i]
+            i += 1
+        elif i >= len(a) or b[j] < a[i]:
+            out[n] = b[j]
+            j += 1
+        else:
+            out[n] = a[i]
+            i += 1
+            j += 1
+        n += 1
+    return out[:n]
+
+
+@njit
+def map_made(keys, values):
+    """{k: v, ...}: the keys sorted, a key given twice its last value."""
+    order = np.argsort(keys, kind="mergesort")
+    out = np.empty((2, len(keys)), dtype=np.int64)
+    n = 0
+    for k in order:
+        if n > 0 and out[0, n - 1] == keys[k]:
+            out[1, n - 1] = values[k]
+        else:
+            out[0, n] = keys[k]
+            out[1, n] = values[k]
+            n += 1
+    return out[:, :n].copy()
+
+
+@njit
+def map_joined(a, b):
+    """m + n: the entries of both, n's value where both have a key."""
+    out = np.empty((2, a.shape[1] + b.shape[1]), dtype=np.int64)
+    i = j = n = 0
+    while i < a.shape[1] or j < b.shape[1]:
+        if j >= b.shape[1] or (i < a.shape[1] and a[0, i] < b[0, j]):
+            out[0, n], out[1, n] = a[0, i], a[1, i]
+            i += 1
+        else:
+            if i < a.shape[1] and a[0, i] == b[0, j]:
+                i += 1
+            out[0, n], out[1, n] = b[0, j], b[1, j]
+            j += 1
+        n += 1
+    return out[:, :n].copy()
+
+
+@njit
+def map_get(m, key, default):
+    at = np.searchsorted(m[0], key)
+    if at < m.shape[1] and m[0, at] == key:
+        return m[1, at]
+    return default
+
+
+@njit
+def map_read(S, at, room):
+    if at < 0:
+        S[ERROR] = 1
+        return np.empty((2, 0), dtype=np.int64)
+    n = S[at]
+    out = np.empty((2, n), dtype=np.int64)
+    out[0] = S[at + 1:at + 1 + n]
+    out[1] = S[at + 1 + room:at + 1 + room + n]
+    return out
+
+
+@njit
+def map_write(S, at, room, m):
+    n = m.shape[1]
+    if at < 0 or n > room:
+        S[ERROR] = 1
+        return
+    S[at] = n
+    S[at + 1:at + 1 + n] = m[0]
+    S[at + 1 + room:at + 1 + room + n] = m[1]
+
+
+@njit
+def same_values(a, b):
+    """Two sets (or two maps) are equal: the same codes (the same keys, with equal values)."""
+    if a.shape != b.shape:
+        return False
+    return np.all(a == b)
+'''
