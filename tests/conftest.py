@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from pathlib import Path
 from typing import NamedTuple, Optional
 
@@ -22,6 +23,7 @@ pytest.register_assert_rewrite("tests.native_support")      # (its asserts expla
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
+STARTED = time.monotonic()          # (the run's start, near enough: conftest loads first)
 
 settings.register_profile(
     "fast", max_examples=10, deadline=None,
@@ -66,11 +68,48 @@ def parsed_header(path: str) -> Optional[Header]:
 ONE_WORKER_MODULES = ("test_native_", "test_render_native", "test_cluster", "test_web_browser")
 
 
+def pytest_configure(config):
+    """With xdist's `-n` and no `--dist` asked for, the tests are spread with `--dist loadgroup`
+    (the groups below). Set here, not in pyproject's addopts: there the option broke every run
+    without xdist (`-p no:xdist`: unrecognized arguments). A worker reads the mode from its
+    command line, which does not have it: the controller tells it (pytest_configure_node)."""
+    if hasattr(config, "workerinput"):
+        config.option.loadgroup = config.option.loadgroup or config.workerinput.get("loadgroup", False)
+    elif config.pluginmanager.hasplugin("xdist") and config.getoption("dist") == "load" and not dist_asked(config):
+        config.option.dist = "loadgroup"
+
+
+def dist_asked(config) -> bool:
+    """Whether the command line (or PYTEST_ADDOPTS) chose a distribution mode itself."""
+    args = [*config.invocation_params.args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
+    return any(arg == "-d" or arg.startswith(("--dist", "--distload")) for arg in args)
+
+
+@pytest.hookimpl(optionalhook=True)     # (an xdist hook: a run without xdist never calls it)
+def pytest_configure_node(node):
+    node.workerinput["loadgroup"] = node.config.getoption("dist") == "loadgroup"
+
+
+WORKERS_DONE: dict = {}          # xdist worker -> seconds from the start of the run to its end
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    WORKERS_DONE[node.gateway.id] = time.monotonic() - STARTED
+
+
+def pytest_terminal_summary(terminalreporter):
+    """When each xdist worker ended: a worker idle at the end (its groups done early) shows."""
+    if WORKERS_DONE:
+        ends = ", ".join(f"{worker} after {seconds:.0f} s" for worker, seconds in sorted(WORKERS_DONE.items()))
+        terminalreporter.write_line(f"xdist workers ended: {ends}")
+
+
 @pytest.hookimpl(tryfirst=True)         # (before xdist's worker reads the groups)
 def pytest_collection_modifyitems(items):
     """Each module that compiles native kernels (or starts a cluster or a browser) runs whole on
-    one xdist worker (pyproject's `--dist loadgroup`): its module fixtures are then built once,
-    not once per worker; the other tests are spread one by one."""
+    one xdist worker (`--dist loadgroup`, pytest_configure above): its module fixtures are then
+    built once, not once per worker; the other tests are spread one by one."""
     for item in items:
         module = item.path.stem
         if module.startswith(ONE_WORKER_MODULES):
