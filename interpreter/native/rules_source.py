@@ -25,6 +25,7 @@ from .alike_source import AlikeSource
 from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
 from .created_source import CreatedSource
+from .triggers_source import TriggersSource
 from .maps_source import MAP_FUNCTIONS, MapsSource
 from .trails_source import TRAIL_FUNCTIONS, TrailsSource
 from .decisions_source import DecisionsSource
@@ -83,7 +84,7 @@ def untag(node):
 class KernelSource(
     MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
     CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
-    ZonesSource, CreatedSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
+    ZonesSource, CreatedSource, TriggersSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
