@@ -45,3 +45,4 @@ def test_a_trigger_that_plays_an_action_that_decides_is_refused_with_its_line(wr
     with pytest.raises(NotNative) as refused:
         render(game)
     assert "plays ring, which decides" in refused.value.note() and ":52:" in refused.value.note()
+
