@@ -71,10 +71,7 @@ class DecisionsSource:
                     changed = True
         self.deciding = deciding
         self.has_triggers = bool(self.program.of_kind(ast.Trigger))       # (after_move reads it)
-        for trigger in self.program.of_kind(ast.Trigger):
-            for n in ast.walk(trigger.body):
-                if isinstance(n, DECIDING) or (isinstance(n, ast.CallStatement) and n.name in deciding):
-                    raise NotNative("a trigger that decides has no native form yet", n.span)
+        self.find_deciding_triggers()       # (triggers_source.py)
         self.decision_depth(actions, calls, plays)
         components = self.game.types.components
         chooses = [n for n in ast.walk(self.program.parts()) if isinstance(n, ast.Choose)]

@@ -43,16 +43,23 @@ class FlowSource:
         fires, LOOP_CAP times at most (Python's "triggers keep firing")."""
         found = list(self.program.of_kind(ast.Trigger))
         self.has_triggers = bool(found)
-        if not found:
+        if not found or self.deciding_triggers(scope_class, found):     # (triggers that decide: triggers_source.py)
             return
+        self.trigger_functions(scope_class, found)
+
+    def trigger_functions(self, scope_class, found, suffix: str = "", deciding: str = "", last: bool = False) -> None:
+        """The triggers' functions (of one level of nesting, named with its suffix, taking the
+        decision's arrays where they decide); at the last level a trigger that fires hands the
+        game to Python."""
         fire = []
         for trigger in found:
             var = f"L_{trigger.binder.name}" if trigger.binder is not None else None
             scope = scope_class({trigger.binder.name: var} if var else {})
-            self.define(f"def trigger_{trigger.name}(S, cur{scope.params()}):",
-                        self.block(trigger.body, scope, flow=False))
-            test = ["if " + self.expr(trigger.condition, scope, BOOL) + ":",
-                    f"    trigger_{trigger.name}(S, cur{scope.params()})", "    return True"]
+            if not last:
+                self.define(f"def trigger_{trigger.name}{suffix}(S, cur{scope.params()}{deciding}):",
+                            self.block(trigger.body, scope, flow=False))
+            run = ["    S[ERROR] = 1"] if last else [f"    trigger_{trigger.name}{suffix}(S, cur{scope.params()}{deciding})"]
+            test = ["if " + self.expr(trigger.condition, scope, BOOL) + ":", *run, "    return True"]
             if var is None:
                 fire += test
                 continue
@@ -60,16 +67,17 @@ class FlowSource:
             where = [] if trigger.binder.condition is None else \
                 ["if not (" + self.expr(trigger.binder.condition, scope, BOOL) + "):", "    continue"]
             fire += loop + indented(where + test)
-        self.define("def fire_one_trigger(S, cur):", fire + ["return False"])
-        self.define("def run_triggers(S, cur):",
-                    [f"for _ in range({LOOP_CAP}):", "    if not fire_one_trigger(S, cur):", "        return",
-                     "    if S[TERMINAL] or S[ERROR]:", "        return", "S[ERROR] = 1"])
+        stopped = " or S[STOPPED]" if deciding else ""
+        self.define(f"def fire_one_trigger{suffix}(S, cur{deciding}):", fire + ["return False"])
+        self.define(f"def run_triggers{suffix}(S, cur{deciding}):",
+                    [f"for _ in range({LOOP_CAP}):", f"    if not fire_one_trigger{suffix}(S, cur{deciding}):", "        return",
+                     f"    if S[TERMINAL] or S[ERROR]{stopped}:", "        return", "S[ERROR] = 1"])
 
     def after_move(self) -> list:
         """After an action, its triggers (Python: play_steps)."""
         if not self.has_triggers:
             return []
-        return ["if not (S[TERMINAL] or S[ERROR]):", "    run_triggers(S, cur)"]
+        return ["if not (S[TERMINAL] or S[ERROR]):", f"    run_triggers{self.triggers_called()}"]
 
     # ---- recursion: Numba's own (recursion_heads.py), else copies by depth (recursion.py) -----
     def find_recursion(self) -> None:

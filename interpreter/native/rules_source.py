@@ -24,7 +24,9 @@ from referee.dsl.visitor import Visitor
 from .alike_source import AlikeSource
 from .board_graph import GRAPH_FUNCTIONS, neighbour_loop
 from .board_tables import BoardTables
+from .chance_source import ChanceSource
 from .created_source import CreatedSource
+from .triggers_source import TriggersSource
 from .maps_source import MAP_FUNCTIONS, MapsSource
 from .trails_source import TRAIL_FUNCTIONS, TrailsSource
 from .decisions_source import DecisionsSource
@@ -84,7 +86,7 @@ def untag(node):
 class KernelSource(
     ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
     CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
-    ZonesSource, CreatedSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
+    ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -120,9 +122,7 @@ class KernelSource(
             for cls, what in refused.items():
                 if isinstance(node, cls) and what is not None:
                     raise NotNative(f"{what} ({node.name}) have no native form yet", node.span)
-        header = self.program.game
-        if self.game.explicit_chance:
-            raise NotNative("chance has no native form yet", header.span if header else None)
+        self.refuse_chance_nodes()          # (explicit chance: chance_source.py)
         for action in self.actions.values():
             if len(action[1].binders) * ARGUMENT_BITS > 40:
                 raise NotNative("an action of more than four arguments", action[1].span)
