@@ -63,9 +63,18 @@ def check(rollouts, count: int, depth: int) -> tuple:
     return resumed, left, differ
 
 
-def main(argv=None) -> int:
+def configurations(name: str | None, players: int | None):
+    """(a rules file, a player count) of games/ and games/variants/, those asked only."""
     from referee.interpreter.engine import load_game
     from referee.interpreter.engine.params import player_range
+    paths = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules"))
+    for path in (p for p in paths if not name or name in p.stem):
+        low, high = player_range(load_game(str(path))[0].program)
+        yield from ((path, n) for n in range(low, high + 1) if not players or n == players)
+
+
+def main(argv=None) -> int:
+    from referee.interpreter.engine import load_game
     from referee.interpreter.native import rollouts as module
     from referee.interpreter.native.not_native import NotNative
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -77,32 +86,24 @@ def main(argv=None) -> int:
     load_module = module.load_module
     if not args.check:
         module.load_module = lambda text: (None, None)       # (rendered only)
-    files = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules"))
     differ = 0
-    for path in files:
-        if args.game and args.game not in path.stem:
+    for path, players in configurations(args.game, args.players):
+        game, _, _ = load_game(str(path), players=players)
+        what = f"{path.relative_to(ROOT)} {players}p"
+        try:
+            rollouts = module.NativeRollouts(game)
+        except NotNative as refused:
+            print(f"python  {what}: {refused.note()}")
             continue
-        probe, _, _ = load_game(str(path))
-        low, high = player_range(probe.program)
-        for players in range(low, high + 1):
-            if args.players and players != args.players:
-                continue
-            game, _, _ = load_game(str(path), players=players)
-            what = f"{path.relative_to(ROOT)} {players}p"
-            try:
-                rollouts = module.NativeRollouts(game)
-            except NotNative as refused:
-                print(f"python  {what}: {refused.note()}")
-                continue
-            if not args.check:
-                print(f"kernel  {what}")
-                continue
-            started = time.perf_counter()
-            rollouts.compile()
-            resumed, left, wrong = check(rollouts, args.check, args.depth)
-            differ += wrong
-            print(f"{'DIFFER' if wrong else 'same'}    {what}: {resumed} playouts native, left to Python {left or 0}, "
-                  f"{wrong} differ (compile or load {time.perf_counter() - started:.0f} s)", flush=True)
+        if not args.check:
+            print(f"kernel  {what}")
+            continue
+        started = time.perf_counter()
+        rollouts.compile()
+        resumed, left, wrong = check(rollouts, args.check, args.depth)
+        differ += wrong
+        print(f"{'DIFFER' if wrong else 'same'}    {what}: {resumed} playouts native, left to Python {left or 0}, "
+              f"{wrong} differ (compile or load {time.perf_counter() - started:.0f} s)", flush=True)
     module.load_module = load_module
     return 1 if differ else 0
 
