@@ -265,6 +265,7 @@ def test_a_search_bot_chooses_the_same_moves_in_the_seed_games(path, players, bo
         assert native.rng.getstate() == python.rng.getstate()
 
 
+@pytest.mark.slow
 def test_every_game_has_a_rollout_kernel_that_writes_its_whole_state(monkeypatch):
     """Each rules file of games/ (at its fewest players) renders a rollout kernel whose state
     the writer accounts for cell by cell (rendered only: no compile)."""
