@@ -6,6 +6,7 @@ under a lock, and the one check that a kernel plays the Python engine's games.
     played = same_games(kernel, seeds, max_moves=7)       # == simulate_game's; played.handed: the
                                                           # seeds the kernel handed back to Python
     cached_on_disk(kernel, "cells_reachable")             # (a function a test calls itself)
+    native = native_functions(text, ["f"], namespace)     # generated functions, compiled once a source
 
 `kernel_of` remembers each (rules file, players, options, params) in the process, so the test
 modules of one xdist worker share a kernel; two workers never compile one kernel at once (a file
@@ -14,16 +15,22 @@ module that compiles kernels is kept on one worker by `conftest.py` (an xdist_gr
 pyproject.toml's `--dist loadgroup`), so that its module fixtures are built once.
 `same_games` plays each game once in Python and once natively; a game the kernel hands back is
 given Python's record of it (which is what `Kernel.records`' in_python would play again).
+`native_functions` compiles the functions of a generated source (render_native's, say) as a
+kernel is compiled: from a file in the kernel cache, so that Numba's cache keeps them for the next
+run (text run by exec is compiled again in every run, a second or more a function).
 """
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import functools
+import hashlib
+import sys
+from pathlib import Path
 from typing import NamedTuple
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.native.kernel import cache_folder, load_kernel
+from referee.interpreter.native.kernel import cache_folder, load_kernel, load_module
 from referee.interpreter.play.simulate import simulate_game
 
 
@@ -101,3 +108,46 @@ def natively(kernel, seeds, max_moves: int = 10_000, details: bool = False) -> l
     played = same_games(kernel, seeds, max_moves, details)
     assert played.handed == [], f"handed back to Python: seeds {played.handed}"
     return played.records
+
+
+NATIVE = Path(__file__).resolve().parent.parent / "interpreter" / "native"
+
+
+def native_functions(text: str, names, namespace=None, on_disk: bool = True) -> dict:
+    """{name: Numba's compiled function} of the functions `names` of a generated source, in
+    order (a later one may call an earlier one), bound beside `namespace`. on_disk: the source is
+    kept in the kernel cache as a kernel's is (named by its hash, with what the namespace binds
+    and the native helpers' hash in a comment), and Numba caches its compiles beside it; else it
+    is run by exec and compiled each time (a source generated at random, no run sees again)."""
+    import numba
+    if on_disk:
+        module, _ = load_module(f"{text}\n# beside:\n# {bound(namespace or {})}\n# native helpers {helpers_digest()}\n")
+        compile_ = numba.njit(cache=True)
+    else:
+        module, compile_ = type(sys)("generated"), numba.njit
+        exec(text, module.__dict__)
+    module.__dict__.update(namespace or {})         # (read by Numba when it compiles, not before)
+    out = {}
+    for name in names:
+        found = module.__dict__[name]
+        out[name] = module.__dict__[name] = found if isinstance(found, numba.core.dispatcher.Dispatcher) \
+            else compile_(found)        # (a source met before in this process: compiled then)
+    return out
+
+
+def bound(namespace: dict) -> str:
+    """What the namespace binds, as text that stays the same from run to run: a function by its
+    name, a value by its repr (a compiled caller keeps what it read of them)."""
+    def said(value):
+        if callable(value):
+            function = getattr(value, "py_func", value)       # (a Numba dispatcher: its Python function)
+            return f"{function.__module__}.{function.__qualname__}"
+        return repr(value).replace("\n", " ")
+    return "; ".join(f"{key}: {said(value)}" for key, value in sorted(namespace.items()))
+
+
+@functools.cache
+def helpers_digest() -> str:
+    """The hash of the native helpers a generated function may call (a caller compiled against
+    other helpers is not loaded from Numba's cache, which checks the caller's own file only)."""
+    return hashlib.sha256(b"".join(path.read_bytes() for path in sorted(NATIVE.glob("*.py")))).hexdigest()

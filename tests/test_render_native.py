@@ -18,6 +18,7 @@ from referee.interpreter.compile.render_native import (FLOW_FIELDS, INT64, NotNa
 from referee.interpreter.compile.render_python import render_function
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+from tests.native_support import native_functions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = ("a", "b")                    # the environment's scalar entries of the fixtures
@@ -58,10 +59,9 @@ def run_python(function, fields, env, variables=None):
     return result, [int(getattr(s, name)) for name in FLOW_FIELDS], s.env, namespace["COV"], variable_table(s.vars)
 
 
-def run_native(function, fields, env, variables=None):
-    namespace: dict = {}
-    exec(source(render_native(function, PLACES)), namespace)
-    compiled = numba.njit(namespace[function.name])
+def run_native(function, fields, env, variables=None, on_disk=True):
+    """(on_disk: the compile kept in Numba's cache; not for a function generated at random)"""
+    compiled = native_functions(source(render_native(function, PLACES)), [function.name], on_disk=on_disk)[function.name]
     flow = np.array(fields, dtype=np.int64)
     values = np.array([env.get(key, 0) for key in KEYS], dtype=np.int64)
     has = np.array([key in env for key in KEYS], dtype=np.bool_)
@@ -83,9 +83,9 @@ def function_of(body):
     return ir.Function("generated", ("s",), start + tuple(body) + (result,))
 
 
-def assert_same(function, fields, env, variables=None):
+def assert_same(function, fields, env, variables=None, on_disk=True):
     python = run_python(function, fields, env, variables)
-    native = run_native(function, fields, env, variables)
+    native = run_native(function, fields, env, variables, on_disk)
     assert tuple(int(v) for v in native[0]) == python[0]
     assert native[1:] == python[1:]
 
@@ -212,7 +212,7 @@ VARIABLES = st.dictionaries(st.sampled_from(V_KEYS + ["w"]), small).flatmap(
 @settings(max_examples=15, deadline=None)      # (a Numba compile per example)
 @given(st.lists(statements(), min_size=1, max_size=5), FIELDS, ENVS, VARIABLES)
 def test_python_and_native_renderings_of_the_same_ir_agree(body, fields, env, variables):
-    assert_same(function_of(body), fields, env, variables)
+    assert_same(function_of(body), fields, env, variables, on_disk=False)
 
 
 def test_a_flow_block_renders_natively_and_runs_as_python_does():
@@ -323,10 +323,9 @@ def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rul
             function = ir.Function(f"block_{k}", ("s",), body)
             python = dict(game.compiler.codegen.namespace)        # (the module's constants, stamps)
             exec(source(render_function(function)), python)
-            native = dict(write_helpers.namespace())
             rendered = render_native(function, places)
-            exec(source(rendered), native)
-            functions.append((python[function.name], numba.njit(native[function.name]), variables_used(function),
+            native = native_functions(source(rendered), [function.name], write_helpers.namespace())
+            functions.append((python[function.name], native[function.name], variables_used(function),
                               rendered.header[rendered.header.index("(") + 1:-1].split(", ")))
     assert functions
     s, rng, runs = game.new_initial_state(1), random.Random(1), 0
@@ -356,6 +355,9 @@ def test_the_flows_own_ir_runs_natively_on_a_states_arrays_as_python_runs_it(rul
     assert runs
 
 
+DOMAIN = "def domain():\n    return np.array([3, 1, 4, 1, 5], dtype=np.int64)\n\n\n"
+
+
 def test_a_loops_entry_lives_in_the_loop_arrays_as_in_the_environment():
     # for_init and for_next's shape (lower_flow.py): (values, 0), then unpacked, advanced, deleted
     values, i, x, y = ir.Local("values"), ir.Local("i"), ir.Local("x"), ir.Local("y")
@@ -375,10 +377,10 @@ def test_a_loops_entry_lives_in_the_loop_arrays_as_in_the_environment():
         exec(source(render_function(function)), python)
         s = PythonState([0] * 5, {})
         expected = python[function.name](s)
-        native = {"domain": numba.njit(lambda: np.array([3, 1, 4, 1, 5], dtype=np.int64))}
-        exec(source(render_native(function, places)), native)
+        native = native_functions(DOMAIN + source(render_native(function, places)), ["domain", function.name],
+                                  {"np": np})
         loops, loop_values = np.zeros((1, 3), dtype=np.int64), np.zeros((1, 5), dtype=np.int64)
-        got = numba.njit(native[function.name])(np.zeros(5, dtype=np.int64), np.zeros(0, dtype=np.int64),
+        got = native[function.name](np.zeros(5, dtype=np.int64), np.zeros(0, dtype=np.int64),
                                                 np.zeros(0, dtype=np.bool_), loops, loop_values,
                                                 np.zeros(1, dtype=np.int64))
         assert tuple(got) == expected

@@ -18,6 +18,7 @@ from referee.interpreter.runtime.values import EMPTY
 from referee.interpreter.compile.generated_names import BoundConstant, ComponentColumn
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+from tests.native_support import native_functions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = 6                                   # components 0..5, of type Card, with a rank
@@ -66,16 +67,20 @@ def zone_arrays(zones):
     return {"zone_pile": pile, "zone_pile_len": pile_len, "zone_hand": hand, "zone_hand_len": hand_len}
 
 
-def run_native(function, zones, ranks):
-    namespace: dict = {"np": np}
+def native_of(function, on_disk=True):
+    """The function rendered natively and compiled (kept in Numba's cache unless it was
+    generated at random): called with (zones, ranks)."""
     rendered = render_native(function, PLACES)
-    exec(source(rendered), namespace)
-    arrays = {**zone_arrays(zones), "attr_rank": np.array(ranks, dtype=np.int64)}
     params = rendered.header[rendered.header.index("(") + 1:-1].split(", ")
+    compiled = native_functions(source(rendered), [function.name], {"np": np}, on_disk)[function.name]
     empty = {"flow": np.zeros(5, dtype=np.int64), "env": np.zeros(0, dtype=np.int64),
              "env_has": np.zeros(0, dtype=np.bool_), "loops": np.zeros((0, 3), dtype=np.int64),
              "loop_values": np.zeros((0, 0), dtype=np.int64), "cov": np.zeros(1, dtype=np.int64)}
-    return numba.njit(namespace[function.name])(*({**empty, **arrays}[p] for p in params))
+
+    def run(zones, ranks):
+        arrays = {**empty, **zone_arrays(zones), "attr_rank": np.array(ranks, dtype=np.int64)}
+        return compiled(*(arrays[p] for p in params))
+    return run
 
 
 # ---- generated IR over zones ---------------------------------------------------------------
@@ -187,7 +192,7 @@ def dealt(draw):
 def test_python_and_native_renderings_of_zone_reads_agree(body, state):
     zones, ranks = state
     function = function_of(body)
-    assert tuple(int(v) for v in run_native(function, zones, ranks)) == run_python(function, zones, ranks)
+    assert tuple(int(v) for v in native_of(function, on_disk=False)(zones, ranks)) == run_python(function, zones, ranks)
 
 
 def test_each_zone_read_renders_natively_and_agrees():
@@ -209,13 +214,15 @@ def test_each_zone_read_renders_natively_and_agrees():
              ir.Call("sum", (ir.Comprehension(RANK, ("c",), ir.Call("list", (hand,)), None, True),)),
              ir.Conditional(ir.Compare("in", ir.Local("y"), ir.Call("range", (ir.Constant(1), ir.Local("x")))),
                             ir.Constant(1), ir.Constant(0))]
-    for zones in ({"pile": [0, 3, 5], ("hand", 1): [2], ("hand", 2): [1, 4]}, {"pile": [], ("hand", 1): [4, 2]}, {}):
-        for x in (1, 2):
-            for case in cases:
-                function = ir.Function("f", ("s",), prologue() + (ir.Assign("x", ir.Constant(x)),
-                                                                  ir.Assign("y", ir.Constant(5)),
-                                                                  ir.Return(ir.Tuple((case,)))))
-                assert tuple(run_native(function, zones, ranks)) == run_python(function, zones, ranks), case
+    for x in (1, 2):        # (every case in one function: one Numba compile for all, not one each)
+        function = ir.Function("f", ("s",), prologue() + (ir.Assign("x", ir.Constant(x)), ir.Assign("y", ir.Constant(5)),
+                                                          ir.Return(ir.Tuple(tuple(cases)))))
+        native = native_of(function)
+        for zones in ({"pile": [0, 3, 5], ("hand", 1): [2], ("hand", 2): [1, 4]}, {"pile": [], ("hand", 1): [4, 2]}, {}):
+            got, expected = tuple(native(zones, ranks)), run_python(function, zones, ranks)
+            assert len(got) == len(expected) == len(cases)
+            for case, mine, python in zip(cases, got, expected):
+                assert mine == python, case
 
 
 def test_an_aggregate_in_a_while_test_is_computed_again_each_round():
@@ -226,7 +233,7 @@ def test_an_aggregate_in_a_while_test_is_computed_again_each_round():
                                                                                          ir.Constant(1))),)),)
     function = function_of(body)
     zones, ranks = {"pile": [0, 1, 2]}, [4, 7, 1, 0, 0, 0]
-    assert tuple(run_native(function, zones, ranks)) == run_python(function, zones, ranks) == (7, 1, 2)
+    assert tuple(native_of(function)(zones, ranks)) == run_python(function, zones, ranks) == (7, 1, 2)
     assert "while True:" in source(render_native(function, PLACES))
 
 
@@ -263,7 +270,7 @@ def zone_probes(layout, places):
                 if attribute else ()) + (ir.Return(ir.Tuple(tuple(values))),))
 
 
-PROBES = 16        # zone reads compiled per game (a Numba compile each: a second or so)
+PROBES = 16        # zone reads compiled per game (a Numba compile each: a second or so; cached on disk)
 
 
 @pytest.mark.slow
@@ -280,10 +287,9 @@ def test_zone_reads_run_natively_on_a_real_states_arrays_as_python_runs_them(rul
         python = {"EMPTY": EMPTY}
         exec(source(render_function(function)), python)
         rendered = render_native(function, places)
-        native = {"np": np}
-        exec(source(rendered), native)
         params = rendered.header[rendered.header.index("(") + 1:-1].split(", ")
-        compiled.append((python[function.name], numba.njit(native[function.name]), params))
+        compiled.append((python[function.name], native_functions(source(rendered), [function.name])[function.name],
+                         params))
     s, rng, checked = game.new_initial_state(3), random.Random(3), 0
     for _ in range(12):
         if s.terminal:
