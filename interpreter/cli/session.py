@@ -28,7 +28,7 @@ Where moves are named by numbers, a bare number is a name, never a place in the 
 A few words of a name will do when only one legal move holds them all ('F@6.5' for
 'place on F@6.5'). On a hex map, (3) on an empty hex: move 3 of the list plays there.
 Where many moves begin alike, the list shows one line per first part: type that first part
-('stone tower') to see its moves numbered, then the rest ('North 3') or its number.
+('tall tower') to see its moves numbered, then the rest ('Upland 3') or its number.
 Commands: moves (list the legal moves), view (show the game again), undo (take back your last
 move, and the bots' moves after it), view all (the view with the flow state the rules mark
 bookkeeping), help, quit.
@@ -376,7 +376,7 @@ class Session:
         return f"P{seat} {self.group.head}> " if self.group is not None else f"P{seat}> "
 
     def typed_move(self, text, names):
-        """What a typed line means (resolve_input), where a first part typed ('stone tower')
+        """What a typed line means (resolve_input), where a first part typed ('tall tower')
         lists its moves and the next line is read as the rest of one: None then."""
         if " ".join(words(text)) in ("view all", "v all") and not any(n.lower() == "view all" for n in names):
             return Command("view all")      # the flow state too (with_flow_state)
@@ -550,8 +550,8 @@ class Session:
 
 
 # ---- moves grouped by their first part -------------------------------------------------------
-# A long list of legal moves ('build stone tower on North 6', 55 of them) is shown as one line
-# per first part (the action's words and its first argument: 'build stone tower'); a player types
+# A long list of legal moves ('build tall tower on Upland 6', 55 of them) is shown as one line
+# per first part (the action's words and its first argument: 'build tall tower'); a player types
 # a first part, then the rest.
 
 GROUPED_FROM = 13       # moves listed one per line up to 12 (numbered_moves' columns start there)
@@ -559,8 +559,8 @@ GROUPED_FROM = 13       # moves listed one per line up to 12 (numbered_moves' co
 
 @attrs.frozen
 class Group:
-    """Legal moves that begin alike: `head` ('build stone tower'), then each move's full name
-    and what follows the head in it ('on North 6')."""
+    """Legal moves that begin alike: `head` ('build tall tower'), then each move's full name
+    and what follows the head in it ('on Upland 6')."""
     head: str
     names: tuple
     rests: tuple
@@ -568,7 +568,7 @@ class Group:
 
 def move_head(game, move, state):
     """The first part of a legal move's name: its template's words up to its first argument
-    and that argument's label ('build {card} on {c} {i}' -> 'build stone tower'), when more
+    and that argument's label ('build {card} on {c} {i}' -> 'build tall tower'), when more
     words follow it; None for a move of another kind, or one named by its argument alone."""
     if move.kind != "action":
         return None
@@ -605,7 +605,7 @@ def move_groups(state, names) -> list:
 
 def rests_text(rests) -> list:
     """What follows a first part, neighbours that differ only in their last word together:
-    'on North 1', 'on North 6' -> 'on North 1, 6'."""
+    'on Upland 1', 'on Upland 6' -> 'on Upland 1, 6'."""
     runs = []
     for rest in rests:
         stem, _, last = rest.rpartition(" ")
@@ -649,7 +649,7 @@ def listed_moves(state, names, notes=None) -> list:
 
 def group_of(state, names, text):
     """The group a typed text picks: its first part as written, or words that only the moves
-    of one group of several moves hold ('stone tower'); None otherwise."""
+    of one group of several moves hold ('tall tower'); None otherwise."""
     wanted = " ".join(words(text))
     if not wanted:
         return None

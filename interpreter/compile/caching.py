@@ -279,8 +279,8 @@ class Caching:
 
     def var_indexes(self):
         """Aggregates that ask which indexes of a variable hold a value, over the variable's
-        whole domain (`filter(c in Cell where mark[c] == p)`, `count`, `any`, and `all(c in
-        Cell: mark[c] != e)`), read a table of the variable by value that the state keeps
+        whole domain (`filter(c in Cell where flag[c] == p)`, `count`, `any`, and `all(c in
+        Cell: flag[c] != e)`), read a table of the variable by value that the state keeps
         exact as the variable is written (var_table, var_index_write), instead of a scan.
         Only for variables of one index over a board, an enum or the players, whose values are
         not lists. Sets self.indexed_reads (id of the node -> (variable, the value compared,
@@ -299,7 +299,7 @@ class Caching:
                 else:
                     found = None
             elif isinstance(node, ast.Action):
-                # an action's first binder: `put(c in Cell where mark[c] == none)`
+                # an action's first binder: `seal(c in Cell where flag[c] == none)`
                 first = node.binders[0] if node.binders else None
                 found = None if first is None or first.condition is None else \
                     self.indexed_condition(first.domain, first.name, first.condition, "==")

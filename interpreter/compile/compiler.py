@@ -120,7 +120,7 @@ class Compiler(StatementLowering, FunctionLowering, MoveNaming, Caching, FlowIns
         return self.text_node(text, scope, ctx, span, seen_by_mover)
 
     def in_words(self, condition) -> str:
-        """A filter said as what it asks: `mark[c] == none` -> "mark[c] must be none", each
+        """A filter said as what it asks: `flag[c] == none` -> "flag[c] must be none", each
         conjunct of an `and` so; any other condition, "COND must hold"."""
         if isinstance(condition, ast.And):
             return f"{self.in_words(condition.left)} and {self.in_words(condition.right)}"

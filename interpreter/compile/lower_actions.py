@@ -27,7 +27,7 @@ class CompiledAction:
     may_choose: bool
     span: object
     condition_texts: tuple     # per binder, why a value its where filter refuses is refused: the
-    #                            binder's `else` text, or the filter in words ("mark[c] must be none")
+    #                            binder's `else` text, or the filter in words ("flag[c] must be none")
     outside_texts: tuple = ()  # per binder, its `in D else` text (f(s, env)) for a value not in D, or None
     enumerate: object = None   # generated: f(s) -> the legal argument tuples, in binder order
     steps: object = None       # may_choose: the generator form of run (a choice yields)

@@ -63,7 +63,7 @@ def type_values(s, t, typed) -> list:
 
 def with_values(rule: str, labels: dict) -> str:
     """A rule's text with the names of the move's arguments replaced by their values' labels
-    (not inside quotes, nor an attribute's name): "mark[c] must be none" -> "mark[b2] must be none"."""
+    (not inside quotes, nor an attribute's name): "flag[c] must be none" -> "flag[b2] must be none"."""
     pieces = re.split(r'("(?:[^"\\]|\\.)*")', rule)
     for k in range(0, len(pieces), 2):
         pieces[k] = re.sub(r"(?<![.\w])([A-Za-z_]\w*)\b", lambda m: labels.get(m.group(1), m.group(1)), pieces[k])

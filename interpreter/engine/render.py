@@ -569,7 +569,7 @@ def render_board(board: dict, values: dict = None, spots: list = None, cell_widt
     rows = board.get("rows") or max(c["row"] for c in cells)
     cols = board.get("cols") or max(c["col"] for c in cells)
     parts = part_names(board, values)
-    # a grid cell with several marks shows one per line ("red 3" over "bee")
+    # a grid cell with several marks shows one per line ("red 3" over "ant")
     stacked = {(c["row"], c["col"]): [cell_text({"marks": [m]}) for m in c.get("marks") or []] or [cell_text(c)]
                for c in cells}
     w = max(grid_cell_width(board), cell_width or 0)
