@@ -6,6 +6,7 @@
     python benchmarks/compare.py --markdown            a table for benchmarks/README.md
     python benchmarks/compare.py --json
     python benchmarks/compare.py --check-references    do the references play the rules files' games?
+    python benchmarks/compare.py --native --against 15592e0    ... and each checkout's native kernel
 
 Every contestant (this checkout "now", the references, each --against commit) runs in its own
 worker process (benchmarks/worker.py), started afresh for each round, that loads each game once
@@ -15,6 +16,13 @@ so all contestants play the same games. The report gives the median and the min-
 of the worker's CPU time (other programs on the machine change it much less than wall-clock
 time), and the ratio now / other, taken round by round (slices close in time) then the median.
 Only figures from the same run are compared.
+
+With --native, each checkout that has native kernels (interpreter/native) also has a "native"
+contestant: a worker that plays each configuration's kernel in batches of games (one compiled
+call each, as benchmarks/native.py times it), in the same rounds; a second table gives its
+playouts per CPU second and the ratios native / the same checkout's Python path, native /
+reference and native now / native then. The kernels' compile or load from Numba's cache is
+done before the timing and reported apart.
 """
 import argparse
 import importlib
@@ -32,6 +40,7 @@ from references import BY_RULES
 ROOT = Path(__file__).resolve().parent.parent          # the checkout this script belongs to
 WORKER = Path(__file__).resolve().parent / "worker.py"
 CHECK_SEEDS = 1000
+NOW_NATIVE = "now native"
 
 
 class Config:
@@ -62,11 +71,13 @@ CONFIGS = [
 
 
 class Contestant:
-    """The engine of a checkout (kind "engine") or the references, and its worker process of
-    the current round."""
+    """The engine of a checkout (kind "engine"), its native kernels (kind "native", python_path:
+    the label of that checkout's engine) or the references, and its worker process of the
+    current round."""
 
-    def __init__(self, label, kind, root, description):
+    def __init__(self, label, kind, root, description, python_path=None):
         self.label, self.kind, self.root, self.description = label, kind, Path(root), description
+        self.python_path = python_path
         self.loaded = set()         # names of the configs this contestant can play
         self.process = None
 
@@ -76,7 +87,7 @@ class Contestant:
         self.process = subprocess.Popen([sys.executable, str(WORKER), self.kind], cwd=self.root, env=environment,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         imported = self.receive()["interpreter"]
-        if self.kind == "engine" and Path(imported) != (self.root / "interpreter").resolve():
+        if self.kind != "reference" and Path(imported) != (self.root / "interpreter").resolve():
             raise SystemExit(f"compare.py: the worker for {self.label} imports {imported}, not {self.root}")
 
     def send(self, command):
@@ -103,6 +114,12 @@ class Contestant:
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
+
+
+def native_contestant(engine):
+    """The native kernels of an engine contestant's checkout."""
+    label = NOW_NATIVE if engine.label == "now" else f"{engine.label} native"
+    return Contestant(label, "native", engine.root, f"native kernels of {engine.description}", python_path=engine.label)
 
 
 def git(*arguments):
@@ -135,21 +152,25 @@ def remove_worktree(path):
 
 # ---- measuring ---------------------------------------------------------------------------
 
-def load_all(contestants, configs):
-    """Every worker loads its games at the same time (nothing is timed yet)."""
+def load_all(contestants, configs, loads):
+    """Every worker loads its games at the same time (nothing is timed yet); a native worker's
+    compile or cache load goes into loads[config][label], one a round."""
     for contestant in contestants:
         for config in configs:
-            if contestant.kind == "engine" or config.has_reference:
+            if contestant.kind != "reference" or config.has_reference:
                 contestant.send(config.load_command())
     warnings = []
     for contestant in contestants:
         for config in configs:
-            if contestant.kind == "engine" or config.has_reference:
+            if contestant.kind != "reference" or config.has_reference:
                 answer = contestant.receive()
                 if "error" in answer:
                     warnings.append(f"{contestant.label} cannot play {config.name}: {answer['error']}")
-                else:
-                    contestant.loaded.add(config.name)
+                    continue
+                contestant.loaded.add(config.name)
+                if "load_seconds" in answer:
+                    loads.setdefault(config.name, {}).setdefault(contestant.label, []).append(
+                        {"seconds": answer["load_seconds"], "from_cache": answer["from_cache"]})
     return warnings
 
 
@@ -158,15 +179,15 @@ def measure(contestants, configs, rounds, seconds):
     per cent faster or slower than another with the same code (memory layout, hash seed), and
     a process kept for the whole run would carry that into every round.
     Returns slices[config][label][round] = the worker's answer, the same-games checks,
-    warnings, and the differences in play."""
+    warnings, the differences in play and the native kernels' loads."""
     slices = {config.name: {} for config in configs}
-    checks, warnings, differences = {}, [], {}
+    checks, warnings, differences, loads = {}, [], {}, {}
     for round_number in range(rounds):
         print(f"round {round_number + 1}/{rounds}", file=sys.stderr, flush=True)
         try:
             for contestant in contestants:
                 contestant.start()
-            warnings += load_all(contestants, configs)
+            warnings += load_all(contestants, configs, loads)
             for config in configs:
                 players = [c for c in contestants if config.name in c.loaded]
                 shift = round_number % len(players) if players else 0
@@ -177,11 +198,14 @@ def measure(contestants, configs, rounds, seconds):
                         contestant.loaded.discard(config.name)
                     else:
                         slices[config.name].setdefault(contestant.label, {})[round_number] = answer
+                        if answer.get("handed_to_python"):
+                            warnings.append(f"{contestant.label} hands games of {config.name} to Python "
+                                            f"(counted as played, not played there)")
             check_same_games(contestants, configs, slices, round_number, checks, differences)
         finally:
             for contestant in contestants:
                 contestant.stop()
-    return slices, checks, list(dict.fromkeys(warnings)), list(differences.values())
+    return slices, checks, list(dict.fromkeys(warnings)), list(differences.values()), loads
 
 
 def check_same_games(contestants, configs, slices, round_number, checks, differences):
@@ -210,8 +234,25 @@ def summarize(values):
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
-def results(contestants, configs, slices, checks):
+def ratio_over_rounds(rates, top, bottom):
+    """The ratio top / bottom taken round by round (median, min, max), or None if they never met."""
+    both = [r for r in rates.get(top, {}) if r in rates.get(bottom, {})]
+    return summarize([rates[top][r] / rates[bottom][r] for r in both]) if both else None
+
+
+def native_ratios(contestant, rates, natives):
+    """A native contestant's ratios: over its checkout's Python path and the reference, and
+    (for another checkout's) native now over it."""
+    found = {"native_over_python_path": ratio_over_rounds(rates, contestant.label, contestant.python_path),
+             "native_over_reference": ratio_over_rounds(rates, contestant.label, "reference")}
+    if contestant.label != NOW_NATIVE and NOW_NATIVE in natives:
+        found["now_native_over_this"] = ratio_over_rounds(rates, NOW_NATIVE, contestant.label)
+    return {name: figure for name, figure in found.items() if figure is not None}
+
+
+def results(contestants, configs, slices, checks, loads=None):
     """The figures, as printed by --json."""
+    natives = {c.label: c for c in contestants if c.kind == "native"}
     rows = []
     for config in configs:
         per_label = slices[config.name]
@@ -230,6 +271,9 @@ def results(contestants, configs, slices, checks):
             both = [r for r in by_round if r in rates.get("now", {})]
             if label != "now" and both:
                 entry["now_over_this"] = summarize([rates["now"][r] / by_round[r] for r in both])
+            if label in natives:
+                entry.update(native_ratios(natives[label], rates, natives),
+                             loads=(loads or {}).get(config.name, {}).get(label, []))
             row["contestants"][label] = entry
         rows.append(row)
     return {"contestants": [{"label": c.label, "kind": c.kind, "description": c.description} for c in contestants],
@@ -248,17 +292,69 @@ def ratio_text(figure):
     return f"{figure['median']:.{digits}f} ({figure['min']:.{digits}f}-{figure['max']:.{digits}f})"
 
 
+def native_table(report):
+    """(header, rows) of the native contestants' figures, None if there are none."""
+    natives = [c["label"] for c in report["contestants"] if c["kind"] == "native"]
+    if not natives:
+        return None
+    header = ["config", "contestant", "playouts/CPU s: median (min-max)", "/ Python path", "/ reference",
+              f"{NOW_NATIVE} / this", "first load, later (s)"]
+    rows = []
+    for row in report["configs"]:
+        name = row["config"]
+        for label in natives:
+            entry = row["contestants"].get(label)
+            if entry is None:
+                continue
+            ratios = [ratio_text(entry[k]) if k in entry else "-"
+                      for k in ("native_over_python_path", "native_over_reference", "now_native_over_this")]
+            rows.append([name, label, rate_text(entry["playouts_per_second"]), *ratios, load_text(entry["loads"])])
+            name = ""
+    return header, rows
+
+
+def load_text(loads):
+    """The first round's compile or cache load, then the median of the later rounds'."""
+    if not loads:
+        return "-"
+    first = f"{loads[0]['seconds']:.1f}" + ("" if loads[0]["from_cache"] is not False else " (compiled)")
+    later = [load["seconds"] for load in loads[1:]]
+    return first + (f", {statistics.median(later):.1f}" if later else "")
+
+
+def print_native(report, markdown):
+    table = native_table(report)
+    if table is None:
+        return
+    header, rows = table
+    print()
+    if markdown:
+        for cells in [header, *rows]:
+            print("| " + " | ".join(cells) + " |")
+            if cells is header:
+                print("|" + "---|" * len(header))
+        return
+    print("Native kernels (interpreter/native), in the same rounds; the kernels' load is not timed:")
+    widths = [max(len(cells[k]) for cells in [header, *rows]) for k in range(len(header))]
+    for cells in [header, *rows]:
+        print("  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip())
+
+
 def print_text(report, rounds, seconds):
     print(f"Random playouts per CPU second, {rounds} rounds of {seconds:g} s per contestant and configuration, interleaved.")
+    width = max([10] + [len(c["label"]) for c in report["contestants"]])
     for contestant in report["contestants"]:
-        print(f"  {contestant['label']:<10} {contestant['description']}")
+        print(f"  {contestant['label']:<{width}} {contestant['description']}")
     print()
     header = ("config", "contestant", "playouts/CPU s: median (min-max)", "now / this (min-max)", "moves in seeds checked")
     line = "{:<24} {:<10} {:>33} {:>22} {:>24}"
     print(line.format(*header))
+    natives = {c["label"] for c in report["contestants"] if c["kind"] == "native"}
     for row in report["configs"]:
         name = row["config"]
         for label, entry in row["contestants"].items():
+            if label in natives:
+                continue
             ratio = ratio_text(entry["now_over_this"]) if "now_over_this" in entry else ""
             moves = f"{entry['moves_in_seeds_checked']} (0..{row['seeds_checked'] - 1})"
             print(line.format(name, label, rate_text(entry["playouts_per_second"]), ratio, moves))
@@ -266,7 +362,7 @@ def print_text(report, rounds, seconds):
 
 
 def print_markdown(report):
-    labels = [c["label"] for c in report["contestants"]]
+    labels = [c["label"] for c in report["contestants"] if c["kind"] != "native"]
     others = [label for label in labels if label != "now"]
     header = ["config", "now playouts/CPU s"]
     for label in others:
@@ -354,6 +450,8 @@ def main():
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the figures as JSON")
     output.add_argument("--markdown", action="store_true", help="print a Markdown table of the figures and ratios")
+    parser.add_argument("--native", action="store_true",
+                        help="also measure each checkout's native kernels (interpreter/native; needs numba)")
     parser.add_argument("--check-references", action="store_true",
                         help=f"check that the references play seeds 0..{CHECK_SEEDS - 1} as the engine does, then stop")
     args = parser.parse_args()
@@ -366,31 +464,40 @@ def main():
         parser.error(f"no configuration matches; they are: {', '.join(c.name for c in CONFIGS)}")
 
     contestants = [Contestant("now", "engine", ROOT, describe_checkout())]
+    if args.native:
+        contestants.append(native_contestant(contestants[0]))
     if any(c.has_reference for c in configs):
         contestants.append(Contestant("reference", "reference", ROOT, "benchmarks/references (hand-written Python)"))
-    worktrees = []
+    worktrees, notes = [], []
     with tempfile.TemporaryDirectory(prefix="referee-compare-") as folder:
         try:
             for commit in dict.fromkeys(args.against):
                 path, full = add_worktree(commit, folder)
                 worktrees.append(path)
                 contestants.append(Contestant(commit, "engine", path, f"commit {full[:12]}, in a temporary worktree"))
-            slices, checks, warnings, differences = measure(contestants, configs, args.rounds, args.seconds)
+                if args.native:
+                    if (path / "interpreter" / "native" / "kernel.py").is_file():
+                        contestants.append(native_contestant(contestants[-1]))
+                    else:
+                        notes.append(f"{commit} has no native kernels (interpreter/native): no native contestant")
+            slices, checks, warnings, differences, loads = measure(contestants, configs, args.rounds, args.seconds)
         finally:
             for path in worktrees:
                 remove_worktree(path)
     if worktrees:
         git("worktree", "prune")
 
-    report = results(contestants, configs, slices, checks)
-    report.update(rounds=args.rounds, seconds=args.seconds, warnings=warnings + differences)
+    report = results(contestants, configs, slices, checks, loads)
+    report.update(rounds=args.rounds, seconds=args.seconds, warnings=notes + warnings + differences)
     if args.json:
         print(json.dumps(report, indent=2))
     elif args.markdown:
         print_markdown(report)
+        print_native(report, markdown=True)
     else:
         print_text(report, args.rounds, args.seconds)
-    for warning in warnings + differences:
+        print_native(report, markdown=False)
+    for warning in notes + warnings + differences:
         print(f"warning: {warning}", file=sys.stderr)
     return 1 if differences else 0
 

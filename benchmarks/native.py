@@ -37,7 +37,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from worker import playout  # noqa: E402
+from worker import NATIVE_BATCH, NativeBatches, playout  # noqa: E402
 
 GAMES = {"tic-tac-toe": ("tic_tac_toe", "tic_tac_toe_numba"), "connect-four": ("connect_four", "connect_four_numba")}
 # rules files measured without references: the Python path against the kernel (name: file, options)
@@ -103,26 +103,11 @@ class Anchor:
         return played
 
 
-class Kernel:
-    """The engine's native kernel for the rules file (interpreter/native): batches of games
-    of seeds 0, 1, 2, ..., one compiled call each, the RandomBot's draws (a long game: smaller
-    batches, so that a slice keeps to its time)."""
-
-    def __init__(self, label, game, batch=BATCH):
-        from referee.interpreter.native.kernel import load_kernel
-        self.label, self.kernel, self.seed, self.batch = label, load_kernel(game), 0, batch
-
-    def compile(self):
-        return self.kernel.compile()
-
-    def slice(self, seconds):
-        played = 0
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline or not played:
-            self.kernel.play(range(self.seed, self.seed + self.batch), 10_000)
-            self.seed += self.batch
-            played += self.batch
-        return played
+def native_kernel(game, batch=NATIVE_BATCH):
+    """The engine's native kernel for the rules file (interpreter/native), timed as compare.py's
+    native worker times it (worker.NativeBatches)."""
+    from referee.interpreter.native.kernel import load_kernel
+    return NativeBatches(load_kernel(game), batch, label="engine (native kernel)")
 
 
 def contestants(rules):
@@ -135,21 +120,21 @@ def contestants(rules):
         if game is None:
             raise SystemExit(f"native.py: cannot load {rules}: {diagnostics}")
         batch = 20 if name in ("backgammon", "ticket-to-ride") else 200     # (a card game is short: batches as long as a slice)
-        return [Python("engine (Python path)", game), Kernel("engine (native kernel)", game, batch=batch)]
+        return [Python("engine (Python path)", game), native_kernel(game, batch)]
     reference, anchor = GAMES[rules]
     game, diagnostics, _ = load_game(str(ROOT / "games" / f"{rules}.rules"), players=2)
     if game is None:
         raise SystemExit(f"native.py: cannot load {rules}: {diagnostics}")
     return [Python("Python reference", importlib.import_module(f"references.{reference}").Game()),
             Anchor("Numba anchor", importlib.import_module(f"references.{anchor}"), seed_state),
-            Python("engine (Python path)", game), Kernel("engine (native kernel)", game)]
+            Python("engine (Python path)", game), native_kernel(game)]
 
 
 def measure(rounds, seconds, only=None):
     """(figures[game][label] = playouts per CPU second, one a round; compile seconds per game)."""
     table = {rules: contestants(rules) for rules in [*GAMES, *KERNEL_GAMES] if only is None or only in rules}
     compile_times = {(rules, c.label): c.compile() for rules, players in table.items()
-                     for c in players if isinstance(c, (Anchor, Kernel))}
+                     for c in players if isinstance(c, (Anchor, NativeBatches))}
     for players in table.values():          # a warm-up slice each, not counted
         for contestant in players:
             contestant.slice(0.05)
