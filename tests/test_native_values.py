@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.interpreter.engine import load_game
+from referee.interpreter.runtime.sets import new_set, set_items
 
 from .conftest import ROOT
 
@@ -21,7 +22,8 @@ from referee.interpreter.native.rules_source import NotNative, render  # noqa: E
 from tests.native_support import cached_on_disk, kernel_of, natively  # noqa: E402
 
 VALUES = "tests/native/values.rules"
-HELPERS = ("set_union", "set_has", "map_made", "map_joined", "map_get", "hashed_put", "hashed_has", "hashed_get")
+HELPERS = ("set_union", "set_has", "map_made", "map_joined", "map_get", "hashed_put", "hashed_has", "hashed_get",
+           "rows_made", "rows_has")
 
 
 def docs_game(tmp_path, title: str) -> str:
@@ -110,6 +112,19 @@ def test_the_hashed_table_is_a_dict_of_lists(helpers, keys, asked):
     assert helpers.hashed_has(S, base, np.array(asked, dtype=np.int64)) == (tuple(asked) in held)
 
 
+@settings(max_examples=30, deadline=None)
+@given(lists=st.lists(st.lists(st.integers(0, 3), max_size=4), max_size=12), asked=st.lists(st.integers(0, 3), max_size=4))
+def test_a_set_of_lists_goes_in_the_runtimes_order(helpers, lists, asked):
+    from numba.typed import List
+    rows = List.empty_list(numba.types.int64[::1])
+    for items in lists:
+        rows.append(np.array(items, dtype=np.int64))
+    made = helpers.rows_made(rows)
+    expected = set_items(new_set(lists, None), {})
+    assert [list(r) for r in made] == expected
+    assert helpers.rows_has(made, np.array(asked, dtype=np.int64)) == (asked in expected)
+
+
 def test_a_full_hashed_table_hands_the_game_to_python(helpers):
     S = np.zeros(helpers.STATE_SIZE, dtype=np.int64)
     base = helpers.STATE_SIZE - 1 - helpers.HASHED_ENTRIES * helpers.HASHED_STRIDE - 20
@@ -121,7 +136,7 @@ def test_a_full_hashed_table_hands_the_game_to_python(helpers):
 REFUSED = [
     ("var names: set of text = {}", "x", "a set or a map of texts"),
     ("var shares: map of int to real = {:}", "x", "a map's values of type real"),
-    ("var seen: set of list of int = {}", "for s in seen {\n  }", "a set or a map of lists taken whole"),
+    ("var seen: map of list of int to int = {:}", "let m = seen", "a map of lists taken whole"),
 ]
 
 

@@ -10,7 +10,10 @@ game is played in Python, the same game. The table is part of S, so a copy of th
 (`after`, `can_play`, rollouts) copies it as an array.
 
 What is done with such a variable: `x in v`, `x not in v`, `size(v)`, `v[k]`, `get(v, k, d)`,
-`v = v + {...}` and `v = {...}`; going through it, or taking it whole, is refused (NotNative).
+`v = v + {...}` and `v = {...}` in place; going through it (`for`, aggregates, binders, `keys`,
+`values`) and taking a set whole (`hashed_rows`: its lists sorted in the language's order), and
+`v = SET` (emptied, then each list put). A set of lists as a value is a typed List of its rows,
+sorted, each once (ROWS_FUNCTIONS); a map of lists is held by a variable only.
 """
 from __future__ import annotations
 
@@ -58,8 +61,10 @@ class HashedValues:
             literal, lines = untag(value.right), []
         elif isinstance(value, literal_types):
             literal, lines = value, [f"hashed_clear(S, {slot.offset})"]
+        elif isinstance(slot.type, MapOf):
+            raise NotNative(f"a map of lists ({name}) written other than `{name} = {name} + {{...}}`", node.span)
         else:
-            raise NotNative(f"a set or a map of lists ({name}) written other than `{name} = {name} + {{...}}`", node.span)
+            return [f"hashed_assign(S, {slot.offset}, {self.expr(value, scope, slot.type)})"]
         t = slot.type
         computed, puts = [], []
         if isinstance(t, MapOf):
@@ -146,4 +151,100 @@ def hashed_put(S, base, key, value):
 @njit
 def hashed_clear(S, base):
     S[base:base + 1 + HASHED_ENTRIES * HASHED_STRIDE] = 0
+'''
+
+
+# A set of lists as a value (a literal, `+`, a variable taken whole, a function's): a typed List
+# of its rows (nested_source.py's form of a list of lists), in the language's order, each once.
+ROWS_FUNCTIONS = '''
+@njit
+def row_order(a, b):
+    """-1, 0 or 1: list a against list b in the language's order (item by item, a shorter one
+    first when it begins the other; runtime/sets.value_key)."""
+    for j in range(min(len(a), len(b))):
+        if a[j] != b[j]:
+            return -1 if a[j] < b[j] else 1
+    if len(a) == len(b):
+        return 0
+    return -1 if len(a) < len(b) else 1
+
+
+@njit
+def rows_made(rows):
+    """{a, b, ...} of lists: sorted (a merge sort, stable), each once."""
+    order = np.arange(len(rows))
+    spare = np.empty(len(rows), dtype=np.int64)
+    width = 1
+    while width < len(rows):
+        for low in range(0, len(rows), 2 * width):
+            middle, high = min(low + width, len(rows)), min(low + 2 * width, len(rows))
+            i, j = low, middle
+            for k in range(low, high):
+                if j >= high or (i < middle and row_order(rows[order[i]], rows[order[j]]) <= 0):
+                    spare[k] = order[i]
+                    i += 1
+                else:
+                    spare[k] = order[j]
+                    j += 1
+        order, spare = spare, order
+        width *= 2
+    out = List.empty_list(ROW)
+    for k in order:
+        if len(out) == 0 or row_order(out[len(out) - 1], rows[k]) != 0:
+            out.append(rows[k].copy())
+    return out
+
+
+@njit
+def rows_has(rows, x):
+    low, high = 0, len(rows)
+    while low < high:
+        middle = (low + high) // 2
+        order = row_order(rows[middle], x)
+        if order == 0:
+            return True
+        if order < 0:
+            low = middle + 1
+        else:
+            high = middle
+    return False
+
+
+@njit
+def rows_same(a, b):
+    if len(a) != len(b):
+        return False
+    for k in range(len(a)):
+        if row_order(a[k], b[k]) != 0:
+            return False
+    return True
+
+
+@njit
+def hashed_rows(S, base):
+    """The keys of a hashed table, in the language's order (what `for` and `keys` go through)."""
+    rows = List.empty_list(ROW)
+    for i in range(HASHED_ENTRIES):
+        at = base + 1 + i * HASHED_STRIDE
+        if S[at] != 0:
+            rows.append(S[at + 1:at + S[at]].copy())
+    return rows_made(rows)
+
+
+@njit
+def hashed_entry_values(S, base):
+    """values(m) of a hashed map: its values in the order of their keys."""
+    keys = hashed_rows(S, base)
+    out = np.empty(len(keys), dtype=np.int64)
+    for k in range(len(keys)):
+        out[k] = hashed_get(S, base, keys[k], 0)
+    return out
+
+
+@njit
+def hashed_assign(S, base, rows):
+    """v = a set of lists: the table emptied, then each list put."""
+    hashed_clear(S, base)
+    for r in rows:
+        hashed_put(S, base, r, 0)
 '''

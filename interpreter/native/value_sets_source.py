@@ -22,7 +22,7 @@ import attrs
 from referee.dsl import ast
 from referee.dsl.types import BOOL, INT, PLAYER, TEXT, ListOf, MapOf, SetOf, Type, named_type
 
-from .hashed_values import HASHED_FUNCTIONS, HashedValues
+from .hashed_values import HASHED_FUNCTIONS, ROWS_FUNCTIONS, HashedValues
 from .not_native import NotNative
 
 INT_NONE = -(2 ** 63)
@@ -134,18 +134,19 @@ class ValueSetsSource(HashedValues):
     def value_functions(self) -> str:
         """The helpers of the kernels that hold sets or maps (none in the others: their sources,
         and so their compiled kernels, stay as they were)."""
-        return VALUE_SET_FUNCTIONS + HASHED_FUNCTIONS if getattr(self, "uses_values", False) else ""
+        return VALUE_SET_FUNCTIONS + HASHED_FUNCTIONS + ROWS_FUNCTIONS if getattr(self, "uses_values", False) else ""
 
     # ---- which expressions are sets and maps ------------------------------------------------
     def value_var(self, node, scope):
         """(the slot, the indexes) of a Name or a Subscript of a set or map variable, else None."""
         node = untag(node)
         slots = getattr(self, "value_vars", {})
-        if isinstance(node, ast.Name) and node.id in slots and node.id not in scope.names:
+        local = scope.names if scope is not None else {}
+        if isinstance(node, ast.Name) and node.id in slots and node.id not in local:
             return slots[node.id], ()
         if isinstance(node, ast.Subscript):
             obj = untag(node.obj)
-            if isinstance(obj, ast.Name) and obj.id in slots and obj.id not in scope.names \
+            if isinstance(obj, ast.Name) and obj.id in slots and obj.id not in local \
                     and slots[obj.id].axes:         # (else `m[k]`: a map's value)
                 return slots[obj.id], node.indexes
         return None
@@ -164,23 +165,36 @@ class ValueSetsSource(HashedValues):
         return self.row_cell(slot.offset, slot.cell_size, slot.axes, indexes, scope, span)
 
     def sorted_value(self, node, scope) -> str:
-        """A set or a map as a value (its sorted form); a hashed variable has none."""
+        """A set or a map as a value: sorted codes, or (a set of lists) its sorted rows; a map of
+        lists has no value form (its variable is asked in place)."""
         t = self.set_or_map_type(node, scope)
         held = self.value_var(node, scope)
+        lists = t is not None and self.is_hashed(held_type(t), untag(node).span)
+        if lists and isinstance(t, MapOf):
+            raise NotNative("a map of lists taken whole has no native form yet", untag(node).span)
         if held is not None and held[0].hashed:
-            raise NotNative("a set or a map of lists taken whole has no native form yet", untag(node).span)
-        if t is not None and held is None and self.is_hashed(held_type(t), untag(node).span):
-            raise NotNative("a set or a map of lists as a value has no native form yet", untag(node).span)
+            return f"hashed_rows(S, {held[0].offset})"
         return self.expr(node, scope, t)
 
+    def holds_lists(self, t) -> bool:
+        return isinstance(t, SetOf) and isinstance(t.element.without_none(), ListOf)
+
     # ---- hooks of the other mixins ----------------------------------------------------------
+    def over_rows(self, binder) -> bool:
+        t = self.set_or_map_type(binder.domain, None)
+        if t is not None and isinstance(held_type(t).without_none(), ListOf):
+            raise NotNative("an action's argument over a set or a map of lists", binder.span)
+        return super().over_rows(binder)
+
     def list_var_value(self, node, scope):
         held = self.value_var(node, scope)
         if held is None:
             return super().list_var_value(node, scope)
         slot, indexes = held
+        if slot.hashed and not slot.is_map:
+            return f"hashed_rows(S, {slot.offset})"
         if slot.hashed:
-            raise NotNative("a set or a map of lists taken whole has no native form yet", untag(node).span)
+            raise NotNative("a map of lists taken whole has no native form yet", untag(node).span)
         cell = self.value_cell(slot, indexes, scope, untag(node).span)
         return f"map_read(S, {cell}, {slot.room})" if slot.is_map else f"list_read(S, {cell})"
 
@@ -202,8 +216,13 @@ class ValueSetsSource(HashedValues):
 
     def visit_SetLiteral(self, node, scope, want):
         t = self.known_type(node, want).without_none()
-        if not isinstance(t, SetOf) or self.is_hashed(t.element, node.span):
-            raise NotNative("a set of lists as a value has no native form yet", node.span)
+        if not isinstance(t, SetOf):
+            raise NotNative("a set of values of no known type", node.span)
+        if self.is_hashed(t.element, node.span):       # (lists: sorted rows)
+            rows = "nested_empty()"
+            for item in node.items:
+                rows = f"nested_with({rows}, {self.expr(item, scope, t.element)})"
+            return f"rows_made({rows})"
         if not node.items:
             return "np.empty(0, dtype=np.int64)"
         items = ", ".join(self.expr(i, scope, t.element) for i in node.items)
@@ -225,6 +244,8 @@ class ValueSetsSource(HashedValues):
         if t is None:
             return super().joined_lists(node, scope, want)
         left, right = (self.sorted_value(side, scope) for side in (node.left, node.right))
+        if self.holds_lists(t):
+            return f"rows_made(nested_join({left}, {right}))"
         return f"{'map_joined' if isinstance(t, MapOf) else 'set_union'}({left}, {right})"
 
     def zone_member(self, node, scope):
@@ -239,14 +260,20 @@ class ValueSetsSource(HashedValues):
             slot, indexes = held
             return f"row_has(S, {self.value_cell(slot, indexes, scope, node.span)}, {item})"
         value = self.sorted_value(node.collection, scope)
+        if self.holds_lists(t):
+            return f"rows_has({value}, {item})"
         return f"set_has({value}[0], {item})" if isinstance(t, MapOf) else f"set_has({value}, {item})"
 
     def zone_domain(self, domain, scope, var: str, copy: bool):
         t = self.set_or_map_type(domain, scope)
         if t is None:
             return super().zone_domain(domain, scope, var, copy)
-        value = self.sorted_value(domain, scope)
-        keys = f"{value}[0]" if isinstance(t, MapOf) else value
+        held = self.value_var(domain, scope)
+        if held is not None and held[0].hashed:        # (a map's keys too)
+            keys = f"hashed_rows(S, {held[0].offset})"
+        else:
+            value = self.sorted_value(domain, scope)
+            keys = f"{value}[0]" if isinstance(t, MapOf) else value
         return [f"items_{var} = {keys}", f"for {var} in items_{var}:"], f"len(items_{var})"
 
     def list_item(self, node, scope):
@@ -278,6 +305,8 @@ class ValueSetsSource(HashedValues):
             return f"{value}.shape[1]" if isinstance(t, MapOf) else f"len({value})"
         if node.name == "get" and len(args) == 3 and isinstance(t, MapOf):
             return self.map_lookup(args[0], args[1], self.expr(args[2], scope, t.value), scope)
+        if node.name in ("keys", "values") and len(args) == 1 and held is not None and held[0].hashed:
+            return f"hashed_{'rows' if node.name == 'keys' else 'entry_values'}(S, {held[0].offset})"
         if node.name in ("keys", "values") and len(args) == 1 and isinstance(t, MapOf):
             return f"{self.sorted_value(args[0], scope)}[{0 if node.name == 'keys' else 1}].copy()"
         return super().value_call(node, scope)
@@ -287,7 +316,7 @@ class ValueSetsSource(HashedValues):
         if t is None or isinstance(untag(node.right), ast.Nothing):
             return super().lists_compared(node, scope)
         left, right = (self.sorted_value(side, scope) for side in (node.left, node.right))
-        same = f"same_values({left}, {right})"
+        same = f"{'rows_same' if self.holds_lists(t) else 'same_values'}({left}, {right})"
         return same if node.op == "==" else f"(not {same})"
 
 
