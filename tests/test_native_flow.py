@@ -28,7 +28,9 @@ def backgammon_cube():
 
 @pytest.fixture(scope="module")
 def constructs():
-    return kernel_of(CONSTRUCTS, 3, ["bonus"])
+    """Every construct, with a lookahead deeper than the recursion's copies by depth were (one
+    kernel for both: the lookahead is a constant of it)."""
+    return kernel_of(CONSTRUCTS, 3, ["bonus"], {"lookahead": DEPTHS + 2})
 
 
 def test_backgammon_with_the_cube_plays_the_python_games(backgammon_cube):
@@ -69,8 +71,9 @@ def test_a_game_stopped_at_max_moves_is_the_same_unfinished_game(constructs):
     assert not any(r["finished"] for r in python)
 
 
-def test_a_recursion_deeper_than_the_copies_were_plays_natively():
-    natively(kernel_of(CONSTRUCTS, 3, ["bonus"], {"lookahead": DEPTHS + 2}), range(1, 6))
+def test_a_recursion_deeper_than_the_copies_were_plays_natively(constructs):
+    assert constructs.game.params["lookahead"] > DEPTHS
+    natively(constructs, range(1, 6))
 
 
 def test_a_recursion_that_never_ends_plays_in_python_and_gives_its_error(tmp_path):

@@ -2,7 +2,7 @@
 beside a places board and a routes board (cells numbered board after board), place names as
 values, a route's `ends` and lists compared, neighbors, adjacent, reachable, groups, distance
 (none when nothing joins two places), connected and longest_trail (weights none, negative or
-left out); its native games are the Python engine's, move for move. The search of
+left out); its native games (3 players) are the Python engine's, move for move. The search of
 longest_trail is checked against the runtime's, its value and the work it charges alike."""
 import types
 
@@ -19,13 +19,17 @@ numba = pytest.importorskip("numba", reason="the native extra (numba) is not ins
 from referee.interpreter.native.kernel import TO_PYTHON, load_kernel  # noqa: E402
 from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
 from referee.interpreter.native import maps_source, trails_source  # noqa: E402
+from tests.native_support import native_functions  # noqa: E402
 
 MAPS = "tests/native/maps.rules"
+# (the kernel's functions alone, from a file of the kernel cache: Numba's cache keeps their compile)
+ON_DISK = "import numpy as np\nimport numba\n\nnjit = numba.njit(cache=True)\n"
 
 
-@pytest.fixture(scope="module", params=[2, 3], ids=lambda n: f"{n}p")
-def routes_game(request):
-    game, diagnostics, _ = load_game(MAPS, players=request.param)
+@pytest.fixture(scope="module")
+def routes_game():
+    """At 3 players (a kernel at 2 as well played the same map functions: one kernel compiled, not two)."""
+    game, diagnostics, _ = load_game(MAPS, players=3)
     assert game is not None, diagnostics
     return load_kernel(game)
 
@@ -74,9 +78,7 @@ def test_any_seeds_and_move_limit_give_the_python_records(routes_game, seeds, ma
 @pytest.fixture(scope="module")
 def trails():
     """The kernel's trail functions alone (ERROR and TRAIL_WORK: the first two slots of S)."""
-    from numba import njit
-    namespace = {"np": np, "njit": njit, "ERROR": 0, "TRAIL_WORK": 1}
-    exec(trails_source.TRAIL_FUNCTIONS, namespace)
+    namespace = native_functions(ON_DISK + "ERROR, TRAIL_WORK = 0, 1\n" + trails_source.TRAIL_FUNCTIONS, ["longest_trail_of"])
     game, diagnostics, _ = load_game(MAPS)
     assert game is not None, diagnostics
     ends = np.full((len(game.geometry_by_cell), 2), -1, dtype=np.int64)
@@ -117,10 +119,8 @@ def test_a_search_past_the_kernels_share_of_the_budget_goes_to_python(trails):
 @pytest.fixture(scope="module")
 def map_functions(trails):
     """The kernel's map functions alone, with the game's tables (ERROR: S[0])."""
-    from numba import njit
     game, ends, _ = trails
-    namespace = {"np": np, "njit": njit, "ERROR": 0}
-    exec(maps_source.MAP_FUNCTIONS, namespace)
+    namespace = native_functions(ON_DISK + "ERROR = 0\n" + maps_source.MAP_FUNCTIONS, ["map_connected", "map_distance"])
     rows = [list(g.neighbors[c]) for g in game.geometries.values() for c in g.cells]
     width = max(len(row) for row in rows)
     near = np.array([row + [-1] * (width - len(row)) for row in rows], dtype=np.int64)

@@ -19,6 +19,7 @@ from referee.interpreter.runtime.errors import RulesRuntimeError
 from referee.interpreter.compile.generated_names import RulesFunction, RulesLocal
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
+from tests.native_support import native_functions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 S = ir.TheState()
@@ -62,14 +63,11 @@ COMPILED: dict = {}        # (a function, its places) -> compiled once for the m
 def compiled(kuhn, function, places, more):
     found = COMPILED.get((function, id(places)))
     if found is None:
-        namespace = dict(kuhn[3].namespace())
-        for callee in more:            # (generated functions it calls, rendered and compiled first)
-            exec(source(render_native(callee, places)), namespace)
-            namespace[callee.name] = numba.njit(namespace[callee.name])
+        # (generated functions it calls rendered before it, compiled first; Numba's cache keeps them)
         rendered = render_native(function, places)
-        exec(source(rendered), namespace)
-        found = COMPILED[(function, id(places))] = (numba.njit(namespace[function.name]),
-                                                    state_arrays(rendered, function))
+        text = "".join(source(render_native(callee, places)) + "\n\n" for callee in more) + source(rendered)
+        native = native_functions(text, [callee.name for callee in more] + [function.name], kuhn[3].namespace())
+        found = COMPILED[(function, id(places))] = (native[function.name], state_arrays(rendered, function))
     return found
 
 
