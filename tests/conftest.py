@@ -109,11 +109,16 @@ def pytest_terminal_summary(terminalreporter):
 def pytest_collection_modifyitems(items):
     """Each module that compiles native kernels (or starts a cluster or a browser) runs whole on
     one xdist worker (`--dist loadgroup`, pytest_configure above): its module fixtures are then
-    built once, not once per worker; the other tests are spread one by one."""
+    built once, not once per worker; the other tests are spread one by one: first the modules
+    that have slow tests, then the quick ones (a stable sort, each module kept whole: its module
+    fixtures built once), so that the two workers end together on quick tests, not one on a
+    long test while the other waits."""
     for item in items:
         module = item.path.stem
         if module.startswith(ONE_WORKER_MODULES):
             item.add_marker(pytest.mark.xdist_group(module))
+    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_modules)
 
 
 @pytest.fixture(autouse=True)
