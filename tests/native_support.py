@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from referee.interpreter.engine import load_game
-from referee.interpreter.native.kernel import cache_folder, load_kernel, load_module
+from referee.interpreter.native.kernel import HELPERS, cache_folder, load_kernel, load_module
 from referee.interpreter.play.simulate import simulate_game
 
 
@@ -117,11 +117,12 @@ def native_functions(text: str, names, namespace=None, on_disk: bool = True) -> 
     """{name: Numba's compiled function} of the functions `names` of a generated source, in
     order (a later one may call an earlier one), bound beside `namespace`. on_disk: the source is
     kept in the kernel cache as a kernel's is (named by its hash, with what the namespace binds
-    and the native helpers' hash in a comment), and Numba caches its compiles beside it; else it
+    and the hash of its functions' modules in a comment), and Numba caches its compiles beside it; else it
     is run by exec and compiled each time (a source generated at random, no run sees again)."""
     import numba
     if on_disk:
-        module, _ = load_module(f"{text}\n# beside:\n# {bound(namespace or {})}\n# native helpers {helpers_digest()}\n")
+        namespace = namespace or {}
+        module, _ = load_module(f"{text}\n# beside:\n# {bound(namespace)}\n# their modules {callees_digest(namespace)}\n")
         compile_ = numba.njit(cache=True)
     else:
         module, compile_ = type(sys)("generated"), numba.njit
@@ -146,8 +147,10 @@ def bound(namespace: dict) -> str:
     return "; ".join(f"{key}: {said(value)}" for key, value in sorted(namespace.items()))
 
 
-@functools.cache
-def helpers_digest() -> str:
-    """The hash of the native helpers a generated function may call (a caller compiled against
-    other helpers is not loaded from Numba's cache, which checks the caller's own file only)."""
-    return hashlib.sha256(b"".join(path.read_bytes() for path in sorted(NATIVE.glob("*.py")))).hexdigest()
+def callees_digest(namespace: dict) -> str:
+    """The hash of the modules whose functions the namespace binds, and of the helpers a kernel
+    calls (a caller compiled against other callees is not loaded from Numba's cache, which checks
+    the caller's own file only)."""
+    names = {getattr(getattr(value, "py_func", value), "__module__", None) for value in namespace.values() if callable(value)}
+    files = {Path(sys.modules[name].__file__) for name in names if name in sys.modules and sys.modules[name].__file__}
+    return hashlib.sha256(b"".join(path.read_bytes() for path in sorted(files | {NATIVE / name for name in HELPERS}))).hexdigest()
