@@ -147,8 +147,8 @@ flow {{
 
 
 @pytest.mark.parametrize("declaration, flow, line, what", [
-    ("trigger asked when n > 3 {\n  choose k in 1..2 by current {\n    n = k\n  }\n}", "play wait", 11,
-     "a trigger that decides has no native form yet"),
+    ("proc ask() {\n  choose k in 1..2 by current {\n    n = k\n  }\n}\ntrigger asked when n > 3 {\n  ask()\n}",
+     "play wait", 16, "a trigger that calls ask, which decides, has no native form yet"),
 ])
 def test_a_construct_without_native_form_is_refused_with_its_line(tmp_path, declaration, flow, line, what):
     rules = tmp_path / "asked.rules"
