@@ -57,7 +57,7 @@ class FlowSource:
             scope = scope_class({trigger.binder.name: var} if var else {})
             if not last:
                 self.define(f"def trigger_{trigger.name}{suffix}(S, cur{scope.params()}{deciding}):",
-                            self.block(trigger.body, scope, flow=False))
+                            self.block(trigger.body, scope.child(), flow=False))     # (its lets are its own)
             run = ["    S[ERROR] = 1"] if last else [f"    trigger_{trigger.name}{suffix}(S, cur{scope.params()}{deciding})"]
             test = ["if " + self.expr(trigger.condition, scope, BOOL) + ":", *run, "    return True"]
             if var is None:

@@ -298,7 +298,8 @@ class KernelSource(
         return out
 
     def statement(self, node, scope, flow: bool) -> list:
-        zoned = self.zone_statement(node, scope)
+        zoned = self.chance_statement(node, scope)         # (explicit chance: chance_source.py)
+        zoned = self.zone_statement(node, scope) if zoned is None else zoned
         if zoned is not None:
             return zoned
         kind = type(node)
@@ -438,7 +439,7 @@ class KernelSource(
             lines.append(f"S[{slot.offset}:{slot.offset + cells}] = {slot.default}")
         self.define("def setup(S, cur):", lines)
         setup = self.program.setup
-        self.define("def setup_effects(S, cur):",
+        self.define(f"def setup_effects(S, cur{self.setup_arguments()}):",
                     self.block(setup.body, Scope(), flow=False) if setup is not None else [])
 
     def flow(self) -> None:
@@ -760,8 +761,8 @@ def play_game(S, mt, buf, seed, max_moves, T):
     drawn from mt."""
     setup(S, 1)
     S[RNG] = np.int64(mix(np.uint64(seed)))
-    setup_effects(S, 1)
-    if not S[ERROR] and not S[TERMINAL]:
+    setup_effects(S, 1{source.setup_arguments()})
+    if not S[ERROR] and not S[TERMINAL]{' and not S[STOPPED]' if source.setup_arguments() else ''}:
         run_flow(S, mt, buf, max_moves, T)
     if S[TERMINAL] and not S[ERROR]:
         mark_outcome(S)
