@@ -42,6 +42,7 @@ from .placed_listing_source import PlacedListingSource
 from .recursion_heads import RecursionHeadsSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
+from .reals_source import RealsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
 from .nested_source import NESTED_FUNCTIONS, NestedListsSource
@@ -86,7 +87,7 @@ def untag(node):
 class KernelSource(
     ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
     CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
-    ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
+    ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, RealsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -160,6 +161,8 @@ class KernelSource(
 
     def code_of(self, value, t: Type, span) -> int:
         named = named_type(t)
+        if t.without_none() == FRACTION:        # (reals are tuples: reals_source.py; none stored yet)
+            raise NotNative(f"a stored value of type {t.text} (a variable, an attribute, a list's item)", span)
         if value is None:
             return INT_NONE if t.without_none() == INT else -1
         if named in self.game.enum_members:
@@ -451,7 +454,7 @@ class KernelSource(
                     ["cur = S[CURRENT]", "jumps = 0", *body, "by_score(S)"])
 
     def results(self) -> None:
-        score = returns = None
+        score = returns = real_ends = None
         for field in self.program.game.fields:
             if isinstance(field, ast.ScoreField):
                 score = field
@@ -465,13 +468,18 @@ class KernelSource(
             t = self.type_of(field.expr)
             if name == "returns" and t == FRACTION:       # (the returns array holds float64)
                 value = self.real_returns(field.expr, scope)
+            elif name == "score" and t == FRACTION:       # (reals_source.py: ranked exactly)
+                real_ends = self.real_scores(field, scope)
+                continue
             elif t.without_none() != INT:
                 raise NotNative(f"a {name} of type {t.text}", field.expr.span)
             else:
                 value = self.expr(field.expr, scope, INT)
             self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {value}"])
         ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
-        if score is not None:
+        if real_ends:
+            ends += real_ends
+        elif score is not None:
             ends += ["best = score_of(S, 1)", "for p in range(2, PLAYERS + 1):", "    best = max(best, score_of(S, p))",
                      f"if best == {INT_NONE}:", "    S[ERROR] = 1",
                      "for p in range(1, PLAYERS + 1):", "    if score_of(S, p) == best:", "        S[WINNERS] |= 1 << p"]
@@ -483,7 +491,8 @@ class KernelSource(
         node = untag(node)
         if self.handler(type(node)) is None:
             raise NotNative(f"the expression {type(node).__name__} has no native form yet", node.span)
-        return self.dispatch(node, scope, want)
+        real = self.real_hook(node, scope, want)        # (reals_source.py)
+        return self.dispatch(node, scope, want) if real is None else real
 
     def visit_Integer(self, node, scope, want):
         return str(node.value)
@@ -610,7 +619,7 @@ class KernelSource(
     def visit_Call(self, node, scope, want):
         name, args = node.name, node.arguments
         if name in self.functions:
-            values = [self.expr(a, scope, self.type_of(a)) for a in args]
+            values = [self.expr(a, scope, self.argument_type(name, k, a)) for k, a in enumerate(args)]
             suffix = self.callee_suffix(name)
             if suffix is None:
                 return f"too_deep(S, {self.zero_of(self.type_of(node), node.span)})"
@@ -670,6 +679,8 @@ class KernelSource(
             return [], [f"if not ({value}): return False"] if node.value is not None else [], ["return True"]
         if kind == "first":
             return [], [f"return {var}"], [f"return {self.none_of(self.type_of(node))}"]
+        if kind == "sum" and self.type_of(node) == FRACTION:
+            return self.real_sum_parts(value)
         if kind == "sum":
             return ["total = 0"], [f"total += {value}"], ["return total"]
         if kind == "min" and node.value is None and isinstance(untag(node.binder.domain), ast.Range):
@@ -699,7 +710,7 @@ def module_source(source: KernelSource) -> str:
     maps += TRAIL_FUNCTIONS if "TRAIL_WORK" in source.slots else ""
     return (
         rendered + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + source.value_functions() + graph + maps + driver(source) + source.recursion_compiles()
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + source.value_functions() + source.real_functions() + graph + maps + driver(source) + source.recursion_compiles()
     )
 
 
@@ -778,7 +789,7 @@ def playouts(seeds, max_moves, T):
     status = np.zeros(games, dtype=np.int64)
     length = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
-    scores = np.zeros((games, {players}), dtype=np.int64)
+    scores = np.zeros((games, {players}), dtype=np.{source.score_dtype()})
     returns = np.zeros((games, {players}), dtype=np.float64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     mts = np.empty((LANES, 626), dtype=np.uint64)
