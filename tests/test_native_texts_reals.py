@@ -42,8 +42,8 @@ def test_params_given_play_the_python_games():
     assert len({tuple(r["scores"]) for r in records}) > 5
 
 
-@pytest.mark.parametrize("title, players", [("Split the pot", 3), ("Komi", 2)])
-def test_the_fraction_examples_of_the_docs_play_natively(tmp_path, title, players):
+@pytest.mark.parametrize("title, players", [("Split the pot", 3), ("Komi", 2), ("Tic-tac-toe from a position", 2)])
+def test_the_text_and_fraction_examples_of_the_docs_play_natively(tmp_path, title, players):
     records = natively(kernel_of(docs_game(tmp_path, title), players), range(1, 31))
     assert len({tuple(r["returns"]) for r in records}) > 1
 

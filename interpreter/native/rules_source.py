@@ -534,6 +534,8 @@ class KernelSource(
 
     def visit_Conditional(self, node, scope, want):
         t = self.known_type(node, want)
+        if t.without_none() == INT and want is not None and want.without_none() == PLAYER:
+            t = want        # (seats written as numbers, `1 : none` into a seat: none is a seat's -1)
         return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, BOOL)} "
                 f"else {self.expr(node.otherwise, scope, t)})")
 
