@@ -19,6 +19,7 @@ from tests.native_support import cached_on_disk, kernel_of, natively  # noqa: E4
 from tests.test_native_values import docs_game  # noqa: E402
 
 TEXTS_REALS = "tests/native/texts-reals.rules"
+TEXT_HELPERS = ("text_found", "text_chars", "text_split", "text_join", "text_to_int", "text_written", "text_char_at")
 REAL_HELPERS = ("real_sum", "real_difference", "real_product", "real_divided", "real_remainder",
                 "real_order", "real_floor", "real_float")
 LIMIT = 10 ** 18
@@ -35,13 +36,14 @@ def test_texts_and_reals_play_the_python_games(texts_reals):
     assert any(not float(s).is_integer() for r in records for s in r["scores"])     # (real scores)
 
 
-def test_a_real_param_given_plays_the_python_games():
-    records = natively(kernel_of(TEXTS_REALS, 2, params={"komi": Fraction(7, 3)}), range(1, 21))
+def test_params_given_play_the_python_games():
+    kernel = kernel_of(TEXTS_REALS, 2, params={"komi": Fraction(7, 3), "start": " 12/o/x.x3/ -4"})
+    records = natively(kernel, range(1, 21))
     assert len({tuple(r["scores"]) for r in records}) > 5
 
 
-@pytest.mark.parametrize("title, players", [("Split the pot", 3), ("Komi", 2)])
-def test_the_fraction_examples_of_the_docs_play_natively(tmp_path, title, players):
+@pytest.mark.parametrize("title, players", [("Split the pot", 3), ("Komi", 2), ("Tic-tac-toe from a position", 2)])
+def test_the_text_and_fraction_examples_of_the_docs_play_natively(tmp_path, title, players):
     records = natively(kernel_of(docs_game(tmp_path, title), players), range(1, 31))
     assert len({tuple(r["returns"]) for r in records}) > 1
 
@@ -49,7 +51,7 @@ def test_the_fraction_examples_of_the_docs_play_natively(tmp_path, title, player
 @pytest.fixture(scope="module")
 def helpers():
     kernel = kernel_of(TEXTS_REALS, 2)
-    cached_on_disk(kernel, *REAL_HELPERS)
+    cached_on_disk(kernel, *REAL_HELPERS, *TEXT_HELPERS)
     return kernel.module
 
 
@@ -85,6 +87,49 @@ def test_the_kernels_reals_are_fractions_or_go_to_python(helpers, a, b):
     assert S[helpers.ERROR] == 0 and helpers.real_float(S, pair(Fraction(1, 3))) == float(Fraction(1, 3))
     as_float = helpers.real_float(S, pair(a))
     assert S[helpers.ERROR] == 1 or as_float == float(a)
+
+
+def coded(helpers, S, text: str) -> int:
+    return helpers.text_found(S, np.array([ord(c) for c in text], dtype=np.int64))
+
+
+def decoded(helpers, S, code: int) -> str:
+    return "".join(map(chr, helpers.text_chars(S, code)))
+
+
+texts = st.text(alphabet="ab/.x3 -\u00e9", max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=texts, separator=st.text(alphabet="ab/.", min_size=1, max_size=2), parts=st.lists(texts, max_size=4),
+       number=st.integers(-10 ** 18, 10 ** 18), index=st.integers(-1, 9))
+def test_the_kernels_texts_are_pythons(helpers, text, separator, parts, number, index):
+    """The text functions give runtime/stdlib.py's answers, the kernel's own texts and those
+    made in play alike (one code a text, whichever way it was made)."""
+    from referee.interpreter.runtime import stdlib
+    S = np.zeros(helpers.STATE_SIZE, dtype=np.int64)
+    code = coded(helpers, S, text)
+    assert coded(helpers, S, text) == code and decoded(helpers, S, code) == text
+    split = helpers.text_split(S, code, coded(helpers, S, separator))
+    assert [decoded(helpers, S, c) for c in split] == text.split(separator)
+    joined = helpers.text_join(S, np.array([coded(helpers, S, p) for p in parts], dtype=np.int64), coded(helpers, S, separator))
+    assert decoded(helpers, S, joined) == separator.join(parts)
+    assert decoded(helpers, S, helpers.text_written(S, number)) == str(number)
+    at = helpers.text_char_at(S, code, index)
+    assert (None if at == -1 else decoded(helpers, S, at)) == stdlib.char_at(None, text, index)
+    assert S[helpers.ERROR] == 0
+    value = helpers.text_to_int(S, code)
+    assert S[helpers.ERROR] == 1 or (None if value == -(2 ** 63) else value) == stdlib.to_int(None, text)
+    assert S[helpers.ERROR] == (not text.isascii())
+
+
+def test_texts_past_the_room_of_a_game_go_to_python(helpers):
+    S = np.zeros(helpers.STATE_SIZE, dtype=np.int64)
+    for k in range(helpers.PLAYED_TEXTS):
+        coded(helpers, S, f"made {k}")
+    assert S[helpers.ERROR] == 0
+    coded(helpers, S, "one more")
+    assert S[helpers.ERROR] == 1
 
 
 @pytest.mark.parametrize("text, construct", [

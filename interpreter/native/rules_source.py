@@ -43,6 +43,7 @@ from .recursion_heads import RecursionHeadsSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .reals_source import RealsSource
+from .texts_source import TextsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
 from .nested_source import NESTED_FUNCTIONS, NestedListsSource
@@ -87,7 +88,7 @@ def untag(node):
 class KernelSource(
     ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
     CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
-    ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, RealsSource, Visitor
+    ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, RealsSource, TextsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -112,6 +113,7 @@ class KernelSource(
         self.refuse_unhandled()
         self.lay_out_vars()
         self.lay_out_zones()
+        self.lay_out_texts()        # (texts_source.py: the room of texts made in play, if any)
         self.slots = {name: self.size + k for k, name in enumerate(SLOTS + self.extra_slots())}
         self.size += len(self.slots)
 
@@ -206,7 +208,7 @@ class KernelSource(
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
                 *self.boards.constants(), *self.cell_tables(), *self.zones_constants(),
-                *self.param_constants()]
+                *self.param_constants(), *self.text_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -533,6 +535,8 @@ class KernelSource(
 
     def visit_Conditional(self, node, scope, want):
         t = self.known_type(node, want)
+        if t.without_none() == INT and want is not None and want.without_none() == PLAYER:
+            t = want        # (seats written as numbers, `1 : none` into a seat: none is a seat's -1)
         return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, BOOL)} "
                 f"else {self.expr(node.otherwise, scope, t)})")
 
@@ -618,6 +622,9 @@ class KernelSource(
 
     def visit_Call(self, node, scope, want):
         name, args = node.name, node.arguments
+        texts = self.text_call(node, scope)         # (texts_source.py)
+        if texts is not None:
+            return texts
         if name in self.functions:
             values = [self.expr(a, scope, self.argument_type(name, k, a)) for k, a in enumerate(args)]
             suffix = self.callee_suffix(name)
@@ -710,7 +717,7 @@ def module_source(source: KernelSource) -> str:
     maps += TRAIL_FUNCTIONS if "TRAIL_WORK" in source.slots else ""
     return (
         rendered + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + source.value_functions() + source.real_functions() + graph + maps + driver(source) + source.recursion_compiles()
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + source.value_functions() + source.real_functions() + source.text_functions() + graph + maps + driver(source) + source.recursion_compiles()
     )
 
 
