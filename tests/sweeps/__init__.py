@@ -18,6 +18,7 @@ def sweeping() -> bool:
     importing this package)."""
     return bool(os.environ.get("REFEREE_SWEEP"))
 
+
 # the test modules whose parametrizations are sampled (the sweep runs these whole)
 SAMPLED_MODULES = ("tests/test_openspiel.py", "tests/test_properties.py", "tests/test_verify.py",
                    "tests/test_compiled_module.py")
