@@ -3,9 +3,11 @@ imports on its own (every name it reads defined or imported from the runtime), a
 command that takes a rules file takes it: the same games, the same JSON."""
 import builtins
 import dis
+import functools
 import types
 import glob
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from referee.interpreter.compile.module_names import plain_key
 from referee.interpreter.engine import load_game
 
 from .conftest import header
+from .sweeps import sampled
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(glob.glob(str(ROOT / "games" / "*.rules")) + glob.glob(str(ROOT / "games" / "variants" / "*.rules")))
@@ -24,8 +27,15 @@ TIMING = ("seconds", "games_per_second", "moves_per_second")
 
 
 def configurations():
+    """Each game at one player count in the suite: the count least met so far (the largest of
+    those), so that the counts the games have are met too, 2 to 6 and 10 (every game at every
+    count in the sweep: python -m tests.sweeps)."""
+    met = Counter()
     for path in GAMES:
-        for players in header(path).players:
+        counts = list(header(path).players)
+        kept = min(counts, key=lambda n: (met[n], -n))
+        met[kept] += 1
+        for players in sampled(counts, kept.__eq__):
             yield pytest.param(path, players, id=f"{Path(path).stem}-{players}")
 
 
@@ -91,10 +101,18 @@ def globals_loaded(code) -> set:
     return names
 
 
-def module_namespace(path, tmp_path, **settings) -> tuple:
-    game, _, _ = load_game(path, **settings)
+@functools.cache
+def compiled_module(path: str, passes_off: tuple = ()) -> tuple:
+    """(game, the source of its module) of a rules file, loaded once per process: several tests
+    read the modules of every game (and none changes a game)."""
+    game, _, _ = load_game(path, passes_off=passes_off)
+    return game, game.compiler.module_source()
+
+
+def module_namespace(path, tmp_path, passes_off=()) -> tuple:
+    game, source = compiled_module(path, passes_off)
     target = tmp_path / "g.py"
-    target.write_text(game.compiler.module_source())
+    target.write_text(source)
     return game, read_module(target).namespace
 
 
@@ -129,9 +147,9 @@ def test_a_module_holds_no_value_its_functions_do_not_read_and_names_equal_ones_
         assert bound <= read, sorted(bound - read)
         plain = [plain_key(namespace[n]) for n in bound if namespace[n] is not None]
         assert len([k for k in plain if k is not None]) == len({k for k in plain if k is not None})
-        source = game.compiler.module_source()
+        source = compiled_module(path)[1]
         for off in ("drop_unread_constants", "share_equal_constants"):
-            longer = load_game(path, passes_off=(off,))[0].compiler.module_source()
+            longer = compiled_module(path, (off,))[1]
             assert longer.count("\n") > source.count("\n"), off
 
 
@@ -178,8 +196,7 @@ def test_only_the_engine_gives_a_module_values_and_only_its_step_driver_and_flow
     runtime's makers: boards, labels, rows of zone keys) but for the engine's step driver, the
     flow's instructions and the cache's reset, which the engine gives when it loads the module."""
     for path in GAMES:
-        game, _, _ = load_game(path)
-        given = [name for line in game.compiler.module_source().splitlines() if line.endswith(" = None")
+        given = [name for line in compiled_module(path)[1].splitlines() if line.endswith(" = None")
                  and not line.startswith(" ") for name in line[:-len(" = None")].split(" = ")]
         assert {name for name in given if not name.startswith("_ins")} <= set(ENGINE_LINKED) | {"memo_reset"}, path
 
@@ -190,8 +207,7 @@ def test_no_line_of_a_module_over_the_limit():
     and its generated functions' (long expressions go over lines, a cached function's table of
     values too: render_python.loops)."""
     for path in GAMES:
-        game, _, _ = load_game(path)
-        source = game.compiler.module_source()
+        source = compiled_module(path)[1]
         assert [line[:80] for line in source.splitlines() if len(line) > MAX_LINE] == [], path
 
 

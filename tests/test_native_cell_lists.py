@@ -53,11 +53,17 @@ def test_a_list_variable_is_a_row_of_the_state_and_its_writes_are_checked(tmp_pa
     assert "list_write(S, " in source and "list_read(S, " in source
 
 
-def test_a_list_variable_that_does_not_start_empty_is_refused_with_its_line(tmp_path):
+def test_a_list_variable_s_first_value_is_written_by_the_setup(tmp_path):
+    source = kernel_source(tmp_path, GAME.format(declarations="var done: bool = false\nvar seats: list of int = [1, 5]",
+                                                 effect="done = true"))
+    assert "] = np.array([2, 1, 5])" in source.split("def setup(S, cur):")[1].split("def ")[0]
+
+
+def test_a_list_variable_that_starts_past_its_room_is_refused_with_its_line(tmp_path):
     with pytest.raises(NotNative) as refused:
-        kernel_source(tmp_path, GAME.format(declarations="var done: bool = false\nvar seats: list of int = [1]",
+        kernel_source(tmp_path, GAME.format(declarations="var done: bool = false\nvar seats: list of Player = [1, 2, 1]",
                                             effect="done = true"))
-    assert "not the empty list" in str(refused.value.note()) and ":5" in refused.value.note()
+    assert "longer than its room" in str(refused.value.note()) and ":5" in refused.value.note()
 
 
 def test_texts_are_coded_by_their_literal_braces_and_all(tmp_path):

@@ -14,7 +14,7 @@ numba = pytest.importorskip("numba", reason="the native extra (numba) is not ins
 from referee.interpreter.native.kernel import TO_PYTHON  # noqa: E402
 from referee.interpreter.native.recursion import DEPTHS, recursive_groups  # noqa: E402
 from referee.interpreter.native.recursion_heads import RecursionHeadsSource  # noqa: E402
-from referee.interpreter.native.rules_source import render  # noqa: E402
+from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
 from referee.interpreter.native.kernel import load_kernel  # noqa: E402
 from tests.native_support import compiled, kernel_of, natively, same_games  # noqa: E402
 
@@ -149,12 +149,15 @@ flow {{
 '''
 
 
-def test_a_trigger_that_decides_renders_natively(tmp_path):
-    """(Refused until native-create: tests/test_native_triggers.py plays such triggers against
-    Python and pins what is still refused, a trigger playing an action that decides.)"""
+@pytest.mark.parametrize("declaration, flow, line, what", [
+    ("proc ask() {\n  choose k in 1..2 by current {\n    n = k\n  }\n}\ntrigger asked when n > 3 {\n  ask()\n}",
+     "play wait", 16, "a trigger that calls ask, which decides, has no native form yet"),
+])
+def test_a_construct_without_native_form_is_refused_with_its_line(tmp_path, declaration, flow, line, what):
     rules = tmp_path / "asked.rules"
-    rules.write_text(RULES.format(declaration="trigger asked when n > 3 {\n  choose k in 1..2 by current {\n    n = k\n  }\n}",
-                                  flow="play wait"))
+    rules.write_text(RULES.format(declaration=declaration, flow=flow))
     game, diagnostics, _ = load_game(str(rules), players=2)
     assert game is not None, diagnostics
-    assert "def " in render(game)
+    with pytest.raises(NotNative) as refused:
+        render(game)
+    assert refused.value.note() == f"{rules}:{line}: {what}"

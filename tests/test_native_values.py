@@ -58,11 +58,12 @@ def test_a_game_without_sets_renders_none_of_their_helpers():
     assert "def set_union" not in render(game) and "def hashed_put" not in render(game)
 
 
-def test_a_position_set_is_a_hashed_table_in_the_state():
+def test_each_set_takes_the_form_its_values_call_for():
     game, _, _ = load_game(VALUES, players=2)
     source = render(game)
-    assert "hashed_has(S, " in source and "hashed_put(S, " in source
-    assert "row_has(S, " in source          # (a set of cells asked in place, not copied)
+    assert "hashed_has(S, " in source and "hashed_put(S, " in source        # (positions: hashed)
+    assert "bits_has(S, " in source and "S[at] = S[at] | bits_of(" in source  # (cells, seats, colours: a word)
+    assert "row_has(S, " in source and "row_get(S, " in source      # (ints; a map of cells: asked in place)
 
 
 @pytest.fixture(scope="module")

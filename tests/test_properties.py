@@ -3,7 +3,8 @@ synthetic game that uses choices, sealed simultaneous moves, optional plays and 
 
 Moves are chosen by index with hypothesis (`data.draw`), so a failure shrinks to a short list of
 move indexes (index 0 = the first legal move). Player counts are drawn within the game's range and
-every declared option is tried on its own as well as no option.
+every declared option is tried on its own as well as no option (each option and variant in one
+property of the five in the suite, in all of them in the sweep: configurations_of).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from referee.interpreter.engine.moves import compute_legal_moves
 from referee.interpreter.engine.views import shown_to
 
 from .conftest import header
+from .sweeps import sampled
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVE_BOUND = 3000          # every game must end within this many moves
@@ -143,6 +145,14 @@ def configurations():
 CONFIGS = configurations()
 
 
+def configurations_of(prop: int):
+    """The configurations property number `prop` (of the five below) runs in the suite: every
+    game without options, and each other configuration (an option, a variant) in one property,
+    the five in turn. The sweep (python -m tests.sweeps) runs every configuration in each."""
+    others = [c for c in CONFIGS if c.values[1] or "/variants/" in c.values[0]]
+    return sampled(CONFIGS, lambda c: c not in others or others.index(c) % 5 == prop)
+
+
 @functools.lru_cache(maxsize=None)
 def typical_length(path: str, options: tuple) -> int:
     """How many moves a game of this configuration takes (always the first legal move)."""
@@ -242,7 +252,7 @@ def play_out(data, s, bound=MOVE_BOUND):
 
 # ---- (a) conservation, (b) legal moves, (c) termination ------------------------------------------
 
-@pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.parametrize("path, options", configurations_of(0))
 @pytest.mark.slow
 def test_components_are_conserved_moves_apply_and_the_game_ends(path, options):
     run_property(path, options, check_components_are_conserved_moves_apply_and_the_game_ends, full_games=True)
@@ -287,7 +297,7 @@ def check_components_are_conserved_moves_apply_and_the_game_ends(path, options, 
 
 # ---- (d) determinism -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.parametrize("path, options", configurations_of(1))
 @pytest.mark.slow
 def test_same_seed_and_moves_give_the_same_game(path, options):
     run_property(path, options, check_same_seed_and_moves_give_the_same_game, full_games=True)
@@ -329,7 +339,7 @@ def test_the_seed_decides_the_deal(path):
 
 # ---- (e) clone -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.parametrize("path, options", configurations_of(2))
 @pytest.mark.slow
 def test_a_clone_is_equal_and_independent(path, options):
     run_property(path, options, check_a_clone_is_equal_and_independent, full_games=False)
@@ -360,7 +370,7 @@ def check_a_clone_is_equal_and_independent(path, options, data):
 
 # ---- (f) replay ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.parametrize("path, options", configurations_of(3))
 @pytest.mark.slow
 def test_replaying_the_history_by_name_gives_the_same_game(path, options):
     run_property(path, options, check_replaying_the_history_by_name_gives_the_same_game, full_games=True)
@@ -455,7 +465,7 @@ def assert_views_hide(s, rng, shuffled: Counter, shuffle=True):
         assert other.view(player) == view, f"P{player}'s view changes when hidden zones are shuffled"
 
 
-@pytest.mark.parametrize("path, options", CONFIGS)
+@pytest.mark.parametrize("path, options", configurations_of(4))
 @pytest.mark.slow
 def test_views_never_show_hidden_components(path, options):
     run_property(path, options, check_views_never_show_hidden_components, full_games=False)

@@ -59,7 +59,7 @@ class DecisionsSource:
             nodes = list(ast.walk(body))
             calls[name] = {n.name for n in nodes if isinstance(n, ast.CallStatement)}
             plays[name] = {a for n in nodes if isinstance(n, (ast.PlayBy, ast.Play)) for a in n.actions}  # (a respond's play)
-            if any(isinstance(n, DECIDING) for n in nodes):
+            if any(isinstance(n, DECIDING) or self.is_chance_node(n) for n in nodes):     # (chance_source.py)
                 direct.add(name)
         deciding = set(direct)
         changed = True

@@ -57,7 +57,7 @@ class FlowSource:
             scope = scope_class({trigger.binder.name: var} if var else {})
             if not last:
                 self.define(f"def trigger_{trigger.name}{suffix}(S, cur{scope.params()}{deciding}):",
-                            self.block(trigger.body, scope, flow=False))
+                            self.block(trigger.body, scope.child(), flow=False))     # (its lets are its own)
             run = ["    S[ERROR] = 1"] if last else [f"    trigger_{trigger.name}{suffix}(S, cur{scope.params()}{deciding})"]
             test = ["if " + self.expr(trigger.condition, scope, BOOL) + ":", *run, "    return True"]
             if var is None:
@@ -291,7 +291,7 @@ class FlowSource:
         if isinstance(node, ast.Binary) and node.op == "/" and \
                 all(self.type_of(ast.untag(side)[0]) == INT for side in (node.left, node.right)):
             return f"divided(S, {self.expr(node.left, scope, INT)}, {self.expr(node.right, scope, INT)})"
-        raise NotNative("a real computed by other than one division of ints", node.span)
+        return self.real_float(node, scope)        # (reals_source.py: exact fractions)
 
     def pick_from(self, node, scope) -> str:
         """pick(a list or a zone, bottom first): one of its items from the game's own stream

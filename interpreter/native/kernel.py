@@ -136,9 +136,15 @@ class Kernel:
             win_returns = [1.0 if p in ended["winners"] else 0.0 for p in players]
             lost_returns = [-1.0 for p in players] if ended["outcome"] == "lost" else win_returns
             record.update(finished=True, **ended,
-                          scores=[int(v) for v in scores] if game.score is not None else win_returns,
+                          scores=[whole_or_float(v) for v in scores] if game.score is not None else win_returns,
                           returns=[float(v) for v in returns] if game.declared_returns is not None else lost_returns)
         return record
+
+
+def whole_or_float(score) -> int | float:
+    """A score as the record's JSON number: an int score, or a real one (a float64 array:
+    reals_source.py) whose value is the float json_scores gives (equal to a whole one)."""
+    return int(score) if score.dtype.kind == "i" else float(score)
 
 
 @contextlib.contextmanager

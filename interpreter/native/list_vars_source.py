@@ -1,6 +1,6 @@
 """Variables that hold lists, and texts, in a native kernel (a mixin of rules_source.KernelSource).
 
-A list variable (`var squares_before: list of Pos = []`, `var order[Player]: list of Player`,
+A list variable (`var visited: list of Place = []`, `var order[Player]: list of Player`,
 `var dials: list of int = [0, 0, 0]`, its first value written by the setup) has, per cell of its
 index domains, a row of S: its length, then room for as many items as its
 element type has values (a board's cells, a type's components, the seats, an enum's members;

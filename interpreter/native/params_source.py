@@ -18,6 +18,8 @@ class ParamsSource:
         value = self.game.params[name]
         if value.__class__ in (int, bool):
             return str(int(value))
+        if value.__class__ is str:
+            return str(self.text_code(value))
         t = self.type_of(node)
         if value.__class__ is not list or not isinstance(t.without_none(), ListOf):
             raise NotNative(f"the param {name}: a {type(value).__name__}", node.span)

@@ -42,6 +42,8 @@ from .placed_listing_source import PlacedListingSource
 from .recursion_heads import RecursionHeadsSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
+from .reals_source import RealsSource
+from .texts_source import TextsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
 from .nested_source import NESTED_FUNCTIONS, NestedListsSource
@@ -86,7 +88,7 @@ def untag(node):
 class KernelSource(
     ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
     CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
-    ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, Visitor
+    ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, RealsSource, TextsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
     visitor of the expressions that have a native form (kinds: none required; the others raise
@@ -111,6 +113,7 @@ class KernelSource(
         self.refuse_unhandled()
         self.lay_out_vars()
         self.lay_out_zones()
+        self.lay_out_texts()        # (texts_source.py: the room of texts made in play, if any)
         self.slots = {name: self.size + k for k, name in enumerate(SLOTS + self.extra_slots())}
         self.size += len(self.slots)
 
@@ -160,6 +163,8 @@ class KernelSource(
 
     def code_of(self, value, t: Type, span) -> int:
         named = named_type(t)
+        if t.without_none() == FRACTION:        # (reals are tuples: reals_source.py; none stored yet)
+            raise NotNative(f"a stored value of type {t.text} (a variable, an attribute, a list's item)", span)
         if value is None:
             return INT_NONE if t.without_none() == INT else -1
         if named in self.game.enum_members:
@@ -203,7 +208,7 @@ class KernelSource(
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
                 *(f"{name} = {slot}" for name, slot in self.slots.items()),
                 *self.boards.constants(), *self.cell_tables(), *self.zones_constants(),
-                *self.param_constants()]
+                *self.param_constants(), *self.text_constants()]
         return "\n".join(head) + "\n\n" + "\n\n".join(self.defs) + "\n"
 
     def define(self, header: str, body: list) -> None:
@@ -298,7 +303,8 @@ class KernelSource(
         return out
 
     def statement(self, node, scope, flow: bool) -> list:
-        zoned = self.zone_statement(node, scope)
+        zoned = self.chance_statement(node, scope)         # (explicit chance: chance_source.py)
+        zoned = self.zone_statement(node, scope) if zoned is None else zoned
         if zoned is not None:
             return zoned
         kind = type(node)
@@ -438,7 +444,7 @@ class KernelSource(
             lines.append(f"S[{slot.offset}:{slot.offset + cells}] = {slot.default}")
         self.define("def setup(S, cur):", lines)
         setup = self.program.setup
-        self.define("def setup_effects(S, cur):",
+        self.define(f"def setup_effects(S, cur{self.setup_arguments()}):",
                     self.block(setup.body, Scope(), flow=False) if setup is not None else [])
 
     def flow(self) -> None:
@@ -450,7 +456,7 @@ class KernelSource(
                     ["cur = S[CURRENT]", "jumps = 0", *body, "by_score(S)"])
 
     def results(self) -> None:
-        score = returns = None
+        score = returns = real_ends = None
         for field in self.program.game.fields:
             if isinstance(field, ast.ScoreField):
                 score = field
@@ -464,13 +470,18 @@ class KernelSource(
             t = self.type_of(field.expr)
             if name == "returns" and t == FRACTION:       # (the returns array holds float64)
                 value = self.real_returns(field.expr, scope)
+            elif name == "score" and t == FRACTION:       # (reals_source.py: ranked exactly)
+                real_ends = self.real_scores(field, scope)
+                continue
             elif t.without_none() != INT:
                 raise NotNative(f"a {name} of type {t.text}", field.expr.span)
             else:
                 value = self.expr(field.expr, scope, INT)
             self.define(f"def {name}_of(S, p):", ["cur = S[CURRENT]", f"return {value}"])
         ends = ["S[TERMINAL] = 1", "S[WINNERS] = 0"]
-        if score is not None:
+        if real_ends:
+            ends += real_ends
+        elif score is not None:
             ends += ["best = score_of(S, 1)", "for p in range(2, PLAYERS + 1):", "    best = max(best, score_of(S, p))",
                      f"if best == {INT_NONE}:", "    S[ERROR] = 1",
                      "for p in range(1, PLAYERS + 1):", "    if score_of(S, p) == best:", "        S[WINNERS] |= 1 << p"]
@@ -482,7 +493,8 @@ class KernelSource(
         node = untag(node)
         if self.handler(type(node)) is None:
             raise NotNative(f"the expression {type(node).__name__} has no native form yet", node.span)
-        return self.dispatch(node, scope, want)
+        real = self.real_hook(node, scope, want)        # (reals_source.py)
+        return self.dispatch(node, scope, want) if real is None else real
 
     def visit_Integer(self, node, scope, want):
         return str(node.value)
@@ -523,6 +535,8 @@ class KernelSource(
 
     def visit_Conditional(self, node, scope, want):
         t = self.known_type(node, want)
+        if t.without_none() == INT and want is not None and want.without_none() == PLAYER:
+            t = want        # (seats written as numbers, `1 : none` into a seat: none is a seat's -1)
         return (f"({self.expr(node.then, scope, t)} if {self.expr(node.condition, scope, BOOL)} "
                 f"else {self.expr(node.otherwise, scope, t)})")
 
@@ -608,8 +622,11 @@ class KernelSource(
 
     def visit_Call(self, node, scope, want):
         name, args = node.name, node.arguments
+        texts = self.text_call(node, scope)         # (texts_source.py)
+        if texts is not None:
+            return texts
         if name in self.functions:
-            values = [self.expr(a, scope, self.type_of(a)) for a in args]
+            values = [self.expr(a, scope, self.argument_type(name, k, a)) for k, a in enumerate(args)]
             suffix = self.callee_suffix(name)
             if suffix is None:
                 return f"too_deep(S, {self.zero_of(self.type_of(node), node.span)})"
@@ -669,6 +686,8 @@ class KernelSource(
             return [], [f"if not ({value}): return False"] if node.value is not None else [], ["return True"]
         if kind == "first":
             return [], [f"return {var}"], [f"return {self.none_of(self.type_of(node))}"]
+        if kind == "sum" and self.type_of(node) == FRACTION:
+            return self.real_sum_parts(value)
         if kind == "sum":
             return ["total = 0"], [f"total += {value}"], ["return total"]
         if kind == "min" and node.value is None and isinstance(untag(node.binder.domain), ast.Range):
@@ -698,7 +717,7 @@ def module_source(source: KernelSource) -> str:
     maps += TRAIL_FUNCTIONS if "TRAIL_WORK" in source.slots else ""
     return (
         rendered + ZONE_FUNCTIONS + LIST_FUNCTIONS + LIST_VAR_FUNCTIONS + CELL_LIST_FUNCTIONS
-        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + source.value_functions() + graph + maps + driver(source) + source.recursion_compiles()
+        + NESTED_FUNCTIONS + VALUE_FUNCTIONS + source.value_functions() + source.real_functions() + source.text_functions() + graph + maps + driver(source) + source.recursion_compiles()
     )
 
 
@@ -760,8 +779,8 @@ def play_game(S, mt, buf, seed, max_moves, T):
     drawn from mt."""
     setup(S, 1)
     S[RNG] = np.int64(mix(np.uint64(seed)))
-    setup_effects(S, 1)
-    if not S[ERROR] and not S[TERMINAL]:
+    setup_effects(S, 1{source.setup_arguments()})
+    if not S[ERROR] and not S[TERMINAL]{' and not S[STOPPED]' if source.setup_arguments() else ''}:
         run_flow(S, mt, buf, max_moves, T)
     if S[TERMINAL] and not S[ERROR]:
         mark_outcome(S)
@@ -777,7 +796,7 @@ def playouts(seeds, max_moves, T):
     status = np.zeros(games, dtype=np.int64)
     length = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
-    scores = np.zeros((games, {players}), dtype=np.int64)
+    scores = np.zeros((games, {players}), dtype=np.{source.score_dtype()})
     returns = np.zeros((games, {players}), dtype=np.float64)
     S = np.zeros(STATE_SIZE, dtype=np.int64)
     mts = np.empty((LANES, 626), dtype=np.uint64)

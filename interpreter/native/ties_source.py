@@ -1,7 +1,7 @@
 """`best` and `worst` by several keys in a native kernel (a mixin of rules_source.KernelSource,
 before lists_source.ListsSource): the later keys computed only for the values tied on the first,
-as the engine does (runtime.values.ranked_ties): `best(p in players where count_on(p, r) >
-0 by count_on(p, r), tie_break(p, r))` asks tie_break only when two players have as many
+as the engine does (runtime.values.ranked_ties): `best(p in players where held(p, r) >
+0 by held(p, r), second_key(p, r))` asks second_key only when two players have as many
 there. The answer is the one of the whole key tuples (lists_source: none counts as zero).
 """
 from __future__ import annotations

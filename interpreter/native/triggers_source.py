@@ -30,7 +30,7 @@ class TriggersSource:
         self.trigger_level = 0          # (while a level's triggers render: the level their moves set off)
         for trigger in self.program.of_kind(ast.Trigger):
             for node in ast.walk(trigger.body):
-                if isinstance(node, DECIDING):
+                if isinstance(node, DECIDING) or self.is_chance_node(node):
                     self.triggers_decide = True
                 if isinstance(node, ast.CallStatement) and node.name in self.deciding:
                     raise NotNative(f"a trigger that calls {node.name}, which decides, has no native form yet", node.span)

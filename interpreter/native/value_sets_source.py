@@ -8,7 +8,9 @@ Two forms, by what they hold:
   an aggregate or a binder goes through the array as it lies: the Python runtime's order. A
   variable has a row of S per cell of its index domains (its size, then room for the values its
   element type has, as a list variable's: list_vars_source.py), read as a copy (a set is a
-  value) and asked in place (`x in s`: a binary search in S, no copy).
+  value) and asked in place (`x in s`, `m[k]`: a binary search in S, no copy). A set variable
+  of at most 62 consecutive codes (seats, an enum, bools, a board's cells) is one word of bits
+  per cell instead: `x in s` one bit, `s = s + {...}` or'ed in place.
 - lists (positions, for superko and repetition rules): a variable only, a table hashed by the
   list's items in S (hashed_values.py), copied with the state, so `after` and `can_play` stay
   array copies. Past its room the game goes to Python, as a game past a trail's work does.
@@ -35,6 +37,7 @@ class ValueSlot:
     room: int               # sorted: the values (entries) a cell holds at most; hashed: its entries
     type: Type              # its SetOf or MapOf
     hashed: bool            # a table hashed by lists (hashed_values.py), else sorted codes
+    bits: tuple = ()        # a set of a small domain: (its first code, how many) as one word's bits
 
     @property
     def is_map(self) -> bool:
@@ -42,7 +45,7 @@ class ValueSlot:
 
     @property
     def cell_size(self) -> int:
-        return 1 + self.room * (2 if self.is_map else 1)
+        return 1 if self.bits else 1 + self.room * (2 if self.is_map else 1)
 
 
 def untag(node):
@@ -79,11 +82,28 @@ class ValueSetsSource(HashedValues):
             slot = ValueSlot(self.size, axes, self.hashed_entries(), t, True)
             self.size += self.hashed_size()
         else:
-            slot = ValueSlot(self.size, axes, self.list_room(held, span), t, False)
+            bits = self.small_domain(held) if isinstance(t, SetOf) else ()
+            slot = ValueSlot(self.size, axes, self.list_room(held, span), t, False, bits)
             self.size += cells * slot.cell_size
         self.value_vars[name] = slot
         self.uses_values = True
         self.value_defaults += self.default_lines(slot, self.game.var_defaults[name], cells, span)
+
+    def small_domain(self, held: Type) -> tuple:
+        """(the first code, how many) of a type of at most 62 consecutive codes (seats, an enum's
+        members, bools, a board's cells): a set of it is a word of bits; else ()."""
+        held, named = held.without_none(), named_type(held)
+        if held == PLAYER:
+            domain = (1, self.players)
+        elif held == BOOL:
+            domain = (0, 2)
+        elif named in self.game.enum_members:
+            domain = (0, len(self.game.enum_members[named]))
+        elif named in self.boards.geometries:
+            domain = self.boards.range_of(named)
+        else:
+            return ()
+        return domain if domain[1] <= 62 else ()
 
     def is_hashed(self, held: Type, span) -> bool:
         """Whether values of type `held` go in a hashed table (lists), else sorted (codes)."""
@@ -119,6 +139,9 @@ class ValueSetsSource(HashedValues):
         keys = sorted(self.code_of(k, held_type(t), span) for k in value)
         if not keys:
             return []
+        if slot.bits:
+            mask = sum(1 << (k - slot.bits[0]) for k in keys)
+            return [f"S[{slot.offset}:{slot.offset + cells}] = {mask}"]
         if len(keys) > slot.room:
             raise NotNative("a first value larger than its variable's room", span)
         row = [len(keys)] + keys + [0] * (slot.room - len(keys))
@@ -196,6 +219,8 @@ class ValueSetsSource(HashedValues):
         if slot.hashed:
             raise NotNative("a map of lists taken whole has no native form yet", untag(node).span)
         cell = self.value_cell(slot, indexes, scope, untag(node).span)
+        if slot.bits:
+            return f"bits_read(S, {cell}, {slot.bits[0]})"
         return f"map_read(S, {cell}, {slot.room})" if slot.is_map else f"list_read(S, {cell})"
 
     def list_var_write(self, node, scope):
@@ -210,9 +235,29 @@ class ValueSetsSource(HashedValues):
             raise NotNative(f"the update {node.op} of a set or a map", node.span)
         if slot.hashed:
             return self.hashed_write(slot, node, scope)
-        value = self.expr(node.value, scope, slot.type)
         cell = self.value_cell(slot, target.indexes, scope, target.span)
+        if slot.bits:
+            return self.bits_write(slot, node, cell, scope)
+        value = self.expr(node.value, scope, slot.type)
         return [f"{'map' if slot.is_map else 'list'}_write(S, {cell}, {slot.room}, {value})"]
+
+    def bits_write(self, slot: ValueSlot, node, cell: str, scope) -> list:
+        """`s = VALUE` of a set of a small domain; `s = s + VALUE` or'ed in place."""
+        value, target = untag(node.value), node.target
+        first, size = slot.bits
+        read = self.value_var(value.left, scope) if isinstance(value, ast.Binary) and value.op == "+" else None
+        same = read is not None and read[0] is slot and self.same_indexes(read[1], target.indexes, scope)
+        added = self.expr(value.right if same else value, scope, slot.type)
+        lines = [f"at = {cell}", "if at < 0:", "    S[ERROR] = 1", "    return"]
+        return lines + [f"S[at] = {'S[at] | ' if same else ''}bits_of(S, {added}, {first}, {size})"]
+
+    def same_indexes(self, read, written, scope) -> bool:
+        """Whether two variables' indexes are the same names or numbers (so the same cell)."""
+        simple = (ast.Name, ast.Integer)
+        if not all(isinstance(untag(i), simple) for i in (*read, *written)):
+            return False
+        return [self.expr(i, scope, self.type_of(i)) for i in read] == \
+            [self.expr(i, scope, self.type_of(i)) for i in written]
 
     def visit_SetLiteral(self, node, scope, want):
         t = self.known_type(node, want).without_none()
@@ -258,7 +303,10 @@ class ValueSetsSource(HashedValues):
             return self.hashed_has(held[0], item)
         if held is not None:            # (in place: no copy of the row)
             slot, indexes = held
-            return f"row_has(S, {self.value_cell(slot, indexes, scope, node.span)}, {item})"
+            cell = self.value_cell(slot, indexes, scope, node.span)
+            if slot.bits:
+                return f"bits_has(S, {cell}, {item} - {slot.bits[0]}, {slot.bits[1]})"
+            return f"row_has(S, {cell}, {item})"
         value = self.sorted_value(node.collection, scope)
         if self.holds_lists(t):
             return f"rows_has({value}, {item})"
@@ -288,6 +336,9 @@ class ValueSetsSource(HashedValues):
         held = self.value_var(m, scope)
         if held is not None and held[0].hashed:
             return self.hashed_get(held[0], item, default)
+        if held is not None:            # (in place: no copy of the row)
+            cell = self.value_cell(held[0], held[1], scope, untag(m).span)
+            return f"row_get(S, {cell}, {held[0].room}, {item}, {default})"
         return f"map_get({self.sorted_value(m, scope)}, {item}, {default})"
 
     def value_call(self, node, scope):
@@ -300,7 +351,8 @@ class ValueSetsSource(HashedValues):
             if held is not None and held[0].hashed:
                 return f"S[{held[0].offset}]"
             if held is not None:
-                return f"row_size(S, {self.value_cell(held[0], held[1], scope, node.span)})"
+                cell = self.value_cell(held[0], held[1], scope, node.span)
+                return f"bits_count(S, {cell})" if held[0].bits else f"row_size(S, {cell})"
             value = self.sorted_value(args[0], scope)
             return f"{value}.shape[1]" if isinstance(t, MapOf) else f"len({value})"
         if node.name == "get" and len(args) == 3 and isinstance(t, MapOf):
@@ -322,6 +374,58 @@ class ValueSetsSource(HashedValues):
 
 VALUE_SET_FUNCTIONS = '''
 @njit
+def bits_of(S, codes, first, size):
+    """A set of a small domain as a word: bit k for the code first + k."""
+    word = 0
+    for code in codes:
+        if not 0 <= code - first < size:
+            S[ERROR] = 1
+            return 0
+        word |= 1 << (code - first)
+    return word
+
+
+@njit
+def bits_read(S, at, first):
+    """A word's set as its codes, ascending (the language's order)."""
+    if at < 0:
+        S[ERROR] = 1
+        return np.empty(0, dtype=np.int64)
+    word = S[at]
+    out = np.empty(64, dtype=np.int64)
+    n = 0
+    k = 0
+    while word:
+        if word & 1:
+            out[n] = first + k
+            n += 1
+        word >>= 1
+        k += 1
+    return out[:n].copy()
+
+
+@njit
+def bits_has(S, at, k, size):
+    if at < 0:
+        S[ERROR] = 1
+        return False
+    return 0 <= k < size and (S[at] >> k) & 1 == 1
+
+
+@njit
+def bits_count(S, at):
+    if at < 0:
+        S[ERROR] = 1
+        return 0
+    word = S[at]
+    n = 0
+    while word:
+        word &= word - 1
+        n += 1
+    return n
+
+
+@njit
 def set_has(items, x):
     """x in a set (its codes sorted): a binary search."""
     at = np.searchsorted(items, x)
@@ -335,6 +439,19 @@ def row_has(S, at, x):
         S[ERROR] = 1
         return False
     return set_has(S[at + 1:at + 1 + S[at]], x)
+
+
+@njit
+def row_get(S, at, room, key, default):
+    """m[k] or get(m, k, d) of a map variable's row, in place."""
+    if at < 0:
+        S[ERROR] = 1
+        return default
+    n = S[at]
+    found = np.searchsorted(S[at + 1:at + 1 + n], key)
+    if found < n and S[at + 1 + found] == key:
+        return S[at + 1 + room + found]
+    return default
 
 
 @njit

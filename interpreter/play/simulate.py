@@ -7,6 +7,7 @@ from pathlib import Path
 
 from referee.dsl.diagnostics import Diagnostic
 
+from ..runtime import CHANCE
 from ..runtime.errors import IllegalMove, RulesRuntimeError
 from ..tools.gamelog import json_scores, write_log
 from ..tools.verify import failure_kind
@@ -45,7 +46,9 @@ def play_out(game, seed, max_moves, before_move=None, bots=None, native_rollouts
     if native_rollouts:
         from ..native.rollouts import rollouts_of
         rollouts = rollouts_of(game)
-    players = seat_bots(kinds, seed, rollouts=rollouts)
+    shared = RandomBot(seed)
+    players = seat_bots(kinds, seed, shared, rollouts=rollouts)
+    players[CHANCE] = shared            # (explicit chance: its nodes sampled by the random seats' generator)
     moves = []
     state = None
     try:

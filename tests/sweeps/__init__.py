@@ -14,19 +14,25 @@ from __future__ import annotations
 import os
 
 SWEEP_ENV = "REFEREE_SWEEP"
-SWEEP = bool(os.environ.get(SWEEP_ENV))
+
+
+def sweeping() -> bool:
+    """Whether this run is the sweep (read when asked: `python -m tests.sweeps` sets it after
+    importing this package)."""
+    return bool(os.environ.get(SWEEP_ENV))
+
 
 # the test modules whose parametrizations are sampled (the sweep runs these whole)
 SAMPLED_MODULES = ("tests/test_openspiel.py", "tests/test_properties.py", "tests/test_verify.py",
-                   "tests/test_native_layout.py")
+                   "tests/test_compiled_module.py", "tests/test_native_layout.py")
 
 
 def sampled(everything, kept):
     """`everything` in a sweep; otherwise its items that `kept(item)` keeps, in its order."""
     everything = list(everything)
-    return everything if SWEEP else [item for item in everything if kept(item)]
+    return everything if sweeping() else [item for item in everything if kept(item)]
 
 
 def amount(in_suite: int, in_sweep: int) -> int:
     """A number of games (or examples) for the suite, or for the sweep."""
-    return in_sweep if SWEEP else in_suite
+    return in_sweep if sweeping() else in_suite

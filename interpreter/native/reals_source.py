@@ -1,0 +1,218 @@
+"""Reals (the rules' exact fractions) in a native kernel (a mixin of rules_source.KernelSource).
+
+A real is a tuple (numerator, denominator) of int64, reduced, the denominator positive: what
+Python's Fraction holds (runtime/exact.py). `+ - * / %`, a negation, `abs`, `//` of a real, the
+comparisons, `sum` over a domain, conditionals, lets, functions and their parameters, params,
+the returns and the score take reals; an int goes where a real is wanted as (n, 1). Every
+numerator and denominator made stays within the limit of numbers (10^18) and every product is
+checked before it is made: past it, or at a division by zero, the game goes to Python, which
+gives the exact result or the located error. A real becomes a float (a return, a score) as
+Fraction.__float__ does, one correctly rounded division, so only where both parts are exact
+floats (at most 2^53); else Python plays the game.
+"""
+from __future__ import annotations
+
+from referee.dsl import ast
+from referee.dsl.types import BOOL, FRACTION, INT, ListOf, MapOf, OptionalOf, SetOf, written_type
+
+from .not_native import NotNative
+
+ORDERS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def untag(node):
+    return ast.untag(node)[0]
+
+
+def holds_real(t) -> bool:
+    """Whether a type is real or has reals in it (a list, set or map of them, a real?)."""
+    if t == FRACTION:
+        return True
+    if isinstance(t, OptionalOf):
+        return holds_real(t.base)
+    if isinstance(t, MapOf):
+        return holds_real(t.key) or holds_real(t.value)
+    return isinstance(t, (ListOf, SetOf)) and holds_real(t.element)
+
+
+class RealsSource:
+    """Reals for KernelSource (its `expr`, `dispatch`, `checked`, `define`...)."""
+
+    def real_hook(self, node, scope, want):
+        """The rendering of a node that makes or reads a real, or None: an expression of type
+        real, an int where a real is wanted, `//` of a real and a comparison with a real."""
+        t = self.checked.type_of(node)
+        if t is not None and t != FRACTION and holds_real(t):
+            raise NotNative(f"a value of type {t.text}", node.span)
+        if t == FRACTION:
+            self.uses_reals = True
+            return self.real_expr(node, scope)
+        if t == INT and want == FRACTION:
+            return f"({self.dispatch(node, scope, INT)}, 1)"
+        if isinstance(node, (ast.Binary, ast.Compare)) and any(
+                self.checked.type_of(untag(side)) == FRACTION for side in (node.left, node.right)):
+            self.uses_reals = True
+            left, right = (self.real_side(side, scope) for side in (node.left, node.right))
+            if isinstance(node, ast.Compare):
+                return f"(real_order(S, {left}, {right}) {node.op} 0)"
+            if node.op == "//":
+                return f"real_floor(real_divided(S, {left}, {right}))"
+            raise NotNative(f"the operator {node.op} of reals here", node.span)
+        return None
+
+    def real_side(self, node, scope) -> str:
+        node = untag(node)
+        t = self.checked.type_of(node)
+        if t not in (INT, FRACTION):
+            raise NotNative(f"a {t.text if t is not None else 'value'} beside a real", node.span)
+        return self.expr(node, scope, FRACTION)
+
+    def real_expr(self, node, scope) -> str:
+        """A real-typed expression as a (numerator, denominator) tuple."""
+        if isinstance(node, ast.Binary):
+            helper = {"+": "real_sum", "-": "real_difference", "*": "real_product", "/": "real_divided",
+                      "%": "real_remainder"}.get(node.op)
+            if helper is None:
+                raise NotNative(f"the operator {node.op} of reals", node.span)
+            return f"{helper}(S, {self.real_side(node.left, scope)}, {self.real_side(node.right, scope)})"
+        if isinstance(node, ast.Negate):
+            return f"real_negated({self.real_side(node.operand, scope)})"
+        if isinstance(node, ast.Conditional):
+            return (f"({self.expr(node.then, scope, FRACTION)} if {self.expr(node.condition, scope, BOOL)} "
+                    f"else {self.expr(node.otherwise, scope, FRACTION)})")
+        if isinstance(node, ast.Call) and node.name == "abs" and len(node.arguments) == 1:
+            return f"real_abs({self.real_side(node.arguments[0], scope)})"
+        if isinstance(node, ast.Name) and node.id in self.game.params and node.id not in scope.names:
+            value = self.game.params[node.id]
+            return f"({value.numerator}, {value.denominator})"
+        if isinstance(node, ast.Aggregate) and node.kind != "sum":
+            raise NotNative(f"{node.kind} over reals", node.span)
+        if isinstance(node, (ast.Name, ast.Call, ast.Aggregate, ast.LetIn)):
+            return self.dispatch(node, scope, FRACTION)    # (a let, a function, a sum: tuples)
+        raise NotNative(f"the real {type(node).__name__} has no native form yet", node.span)
+
+    def argument_type(self, name: str, k: int, argument):
+        """The type an argument of a function is rendered as: real for a real parameter (an
+        int given is lifted), else its own."""
+        parameters = self.functions[name].parameters
+        if k < len(parameters) and written_type(parameters[k].type) == FRACTION:
+            return FRACTION
+        return self.type_of(argument)
+
+    def real_sum_parts(self, value: str) -> tuple:
+        """aggregate_parts of `sum` over reals."""
+        return ["total = (0, 1)"], [f"total = real_sum(S, total, {value})"], ["return total"]
+
+    def real_float(self, node, scope) -> str:
+        """A real as the float Fraction.__float__ gives (a return, a score)."""
+        self.uses_reals = True
+        return f"real_float(S, {self.expr(node, scope, FRACTION)})"
+
+    def real_scores(self, field, scope) -> list:
+        """The definitions' lines of a real score: score_exact (the tuple, to rank the seats
+        exactly) and score_of (its float, the record's); by_score's lines after them."""
+        self.uses_reals = self.real_score = True
+        self.define("def score_exact(S, p):", ["cur = S[CURRENT]", f"return {self.expr(field.expr, scope, FRACTION)}"])
+        self.define("def score_of(S, p):", ["return real_float(S, score_exact(S, p))"])
+        return ["best = score_exact(S, 1)", "for p in range(2, PLAYERS + 1):",
+                "    if real_order(S, score_exact(S, p), best) > 0:", "        best = score_exact(S, p)",
+                "for p in range(1, PLAYERS + 1):", "    if real_order(S, score_exact(S, p), best) == 0:",
+                "        S[WINNERS] |= 1 << p"]
+
+    def score_dtype(self) -> str:
+        """The dtype of the kernel's scores: float64 for a real score (the record's float)."""
+        return "float64" if getattr(self, "real_score", False) else "int64"
+
+    def real_functions(self) -> str:
+        return REAL_FUNCTIONS if getattr(self, "uses_reals", False) else ""
+
+
+REAL_FUNCTIONS = '''
+REAL_LIMIT = 10 ** 18
+EXACT_FLOAT = 2 ** 53
+
+
+@njit
+def real_times(S, a, b):
+    """a * b, both within the limit of numbers; past it the game goes to Python."""
+    if a != 0 and abs(b) > REAL_LIMIT // abs(a):
+        S[ERROR] = 1
+        return 0
+    return a * b
+
+
+@njit
+def real_made(S, n, d):
+    """n / d reduced (as Fraction), within the limit; by zero or past it: to Python."""
+    if d == 0 or abs(n) > 2 * REAL_LIMIT or abs(d) > 2 * REAL_LIMIT:
+        S[ERROR] = 1
+        return (0, 1)
+    if d < 0:
+        n, d = -n, -d
+    a, b = abs(n), d
+    while b:
+        a, b = b, a % b
+    if a > 1:
+        n, d = n // a, d // a
+    if abs(n) > REAL_LIMIT or d > REAL_LIMIT:
+        S[ERROR] = 1
+        return (0, 1)
+    return (n, d)
+
+
+@njit
+def real_sum(S, a, b):
+    return real_made(S, real_times(S, a[0], b[1]) + real_times(S, b[0], a[1]), real_times(S, a[1], b[1]))
+
+
+@njit
+def real_difference(S, a, b):
+    return real_made(S, real_times(S, a[0], b[1]) - real_times(S, b[0], a[1]), real_times(S, a[1], b[1]))
+
+
+@njit
+def real_product(S, a, b):
+    return real_made(S, real_times(S, a[0], b[0]), real_times(S, a[1], b[1]))
+
+
+@njit
+def real_divided(S, a, b):
+    return real_made(S, real_times(S, a[0], b[1]), real_times(S, a[1], b[0]))
+
+
+@njit
+def real_floor(a):
+    return a[0] // a[1]
+
+
+@njit
+def real_remainder(S, a, b):
+    """a % b as Fraction's: a - b * (a // b); by zero: to Python."""
+    whole = real_floor(real_divided(S, a, b))
+    return real_difference(S, a, real_product(S, b, (whole, 1)))
+
+
+@njit
+def real_negated(a):
+    return (-a[0], a[1])
+
+
+@njit
+def real_abs(a):
+    return (abs(a[0]), a[1])
+
+
+@njit
+def real_order(S, a, b):
+    """-1, 0 or 1 as a < b, a == b, a > b (exact: the cross products, checked)."""
+    left, right = real_times(S, a[0], b[1]), real_times(S, b[0], a[1])
+    return -1 if left < right else (1 if left > right else 0)
+
+
+@njit
+def real_float(S, a):
+    """float(Fraction): one correctly rounded division, so both parts exact floats, else to Python."""
+    if abs(a[0]) > EXACT_FLOAT or a[1] > EXACT_FLOAT:
+        S[ERROR] = 1
+    return np.float64(a[0]) / np.float64(a[1])
+'''
