@@ -5,7 +5,6 @@ has no fixed size is listed with its rules line.
 
 The suite plays SAMPLE: every rules file once and every player count once (2 to 10). Every file
 at every player count is `python -m tests.sweeps.native_layout` (before a release)."""
-import os
 import random
 from pathlib import Path
 
@@ -17,7 +16,7 @@ np = pytest.importorskip("numpy", reason="the native extra (numba, and numpy wit
 from referee.interpreter.native.layout import Layout, LayoutError, from_arrays, to_arrays  # noqa: E402
 
 from .conftest import header  # noqa: E402
-from .sweeps import SWEEP_ENV  # noqa: E402
+from .sweeps import sweeping  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(ROOT.glob("games/*.rules")) + sorted(ROOT.glob("games/variants/*.rules"))
@@ -36,7 +35,7 @@ def players_sampled(path) -> tuple:
     """The player counts the suite plays a file at (a file not in SAMPLE: its smallest)."""
     declared = header(path)
     assert declared is not None, f"{path} does not parse"
-    if os.environ.get(SWEEP_ENV):
+    if sweeping():
         return tuple(declared.players)
     chosen = SAMPLE.get(path.stem, declared.players[0])
     return chosen if isinstance(chosen, tuple) else (chosen,)
