@@ -133,7 +133,7 @@ def test_texts_past_the_room_of_a_game_go_to_python(helpers):
 
 
 @pytest.mark.parametrize("text, construct", [
-    ("var share: real = 0", "a stored value of type real"),
+    ("var share: real? = none", "a stored value of type real?"),
     ("var shares: list of real = [1 / 2]", "a variable holding a list of real"),
 ])
 def test_stored_reals_are_refused_with_their_line(tmp_path, text, construct):

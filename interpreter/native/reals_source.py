@@ -82,6 +82,9 @@ class RealsSource:
                     f"else {self.expr(node.otherwise, scope, FRACTION)})")
         if isinstance(node, ast.Call) and node.name == "abs" and len(node.arguments) == 1:
             return f"real_abs({self.real_side(node.arguments[0], scope)})"
+        read = self.real_var_read(node, scope)
+        if read is not None:
+            return read
         if isinstance(node, ast.Name) and node.id in self.game.params and node.id not in scope.names:
             value = self.game.params[node.id]
             return f"({value.numerator}, {value.denominator})"
@@ -90,6 +93,57 @@ class RealsSource:
         if isinstance(node, (ast.Name, ast.Call, ast.Aggregate, ast.LetIn)):
             return self.dispatch(node, scope, FRACTION)    # (a let, a function, a sum: tuples)
         raise NotNative(f"the real {type(node).__name__} has no native form yet", node.span)
+
+    # ---- variables of reals: numerators at the slot's offset, denominators a slot's cells after
+    def lay_out_real_var(self, name: str, axes: tuple, span) -> None:
+        from .rules_source import VarSlot
+        cells = 1
+        for _, size, _ in axes:
+            cells *= size
+        value = self.game.var_defaults[name]
+        if value is None:
+            raise NotNative("a real variable starting at none", span)
+        if not hasattr(self, "real_vars"):
+            self.real_vars: dict = {}
+        self.real_vars[name] = (VarSlot(self.size, axes, FRACTION, value.numerator), cells, value.denominator)
+        self.size += 2 * cells
+
+    def real_vars_setup(self) -> list:
+        """The setup's lines writing the real variables' first values."""
+        return [line for slot, cells, denominator in getattr(self, "real_vars", {}).values()
+                for line in (f"S[{slot.offset}:{slot.offset + cells}] = {slot.default}",
+                             f"S[{slot.offset + cells}:{slot.offset + 2 * cells}] = {denominator}")]
+
+    def real_cell(self, target, scope) -> tuple | None:
+        """(the position of a real variable's cell, its cells) for a Name or Subscript, or None."""
+        node = untag(target)
+        name, indexes = (node.id, ()) if isinstance(node, ast.Name) else \
+            (untag(node.obj).id, node.indexes) if isinstance(node, ast.Subscript) and isinstance(untag(node.obj), ast.Name) else \
+            (node.name, node.indexes) if isinstance(node, ast.Target) else (None, ())
+        if name is None or name in scope.names or name not in getattr(self, "real_vars", {}):
+            return None
+        slot, cells, _ = self.real_vars[name]
+        return self.var_index(name, indexes, scope, node.span, slot), cells
+
+    def real_var_read(self, node, scope):
+        cell = self.real_cell(node, scope)
+        return None if cell is None else f"real_read(S, {cell[0]}, {cell[1]})"
+
+    def real_var_write(self, node, scope):
+        """`v = REAL`, `v += REAL` (-=) of a real variable: its lines; else None."""
+        if not isinstance(node, (ast.Assign, ast.Augment)):
+            return None
+        cell = self.real_cell(node.target, scope)
+        if cell is None:
+            return None
+        self.uses_reals = True
+        value = self.expr(node.value, scope, FRACTION)
+        if isinstance(node, ast.Augment):
+            helper = {"+=": "real_sum", "-=": "real_difference"}.get(node.op)
+            if helper is None:
+                raise NotNative(f"the update {node.op} of a real", node.span)
+            value = f"{helper}(S, real_read(S, i, {cell[1]}), {value})"
+        return [f"i = {cell[0]}", f"real_write(S, i, {cell[1]}, {value})"]
 
     def argument_type(self, name: str, k: int, argument):
         """The type an argument of a function is rendered as: real for a real parameter (an
@@ -178,6 +232,24 @@ def real_product(S, a, b):
 @njit
 def real_divided(S, a, b):
     return real_made(S, real_times(S, a[0], b[1]), real_times(S, a[1], b[0]))
+
+
+@njit
+def real_read(S, i, cells):
+    """A real variable's cell (an index outside: to Python)."""
+    if i < 0:
+        S[ERROR] = 1
+        return (0, 1)
+    return (S[i], S[i + cells])
+
+
+@njit
+def real_write(S, i, cells, value):
+    if i < 0:
+        S[ERROR] = 1
+        return
+    S[i] = value[0]
+    S[i + cells] = value[1]
 
 
 @njit

@@ -143,6 +143,9 @@ class KernelSource(
             if isinstance(t.without_none(), ListOf):
                 self.lay_out_list_var(name, t, axes, declared.span)
                 continue
+            if t == FRACTION:                                       # (reals_source.py)
+                self.lay_out_real_var(name, axes, declared.span)
+                continue
             default = self.code_of(self.game.var_defaults[name], t, declared.span)
             self.vars[name] = VarSlot(self.size, axes, t, default)
             cells = 1
@@ -311,6 +314,7 @@ class KernelSource(
         if (kind is ast.Assign or kind is ast.Augment) and node.target.name in scope.names:
             return self.local_write(node, scope)
         listed = self.list_var_write(node, scope)
+        listed = self.real_var_write(node, scope) if listed is None else listed
         if listed is not None:
             return listed
         if kind is ast.Assign or kind is ast.Augment:
@@ -370,9 +374,9 @@ class KernelSource(
             raise NotNative("a write to other than a variable", target.span)
         return self.var_index(target.name, target.indexes, scope, target.span)
 
-    def var_index(self, name, indexes, scope, span) -> str:
+    def var_index(self, name, indexes, scope, span, slot=None) -> str:
         """The position of a variable's cell in S (-1 when an index is none or outside)."""
-        slot = self.vars[name]
+        slot = self.vars[name] if slot is None else slot
         if len(indexes) != len(slot.axes):
             raise NotNative("a variable read with other indexes than declared", span)
         if not indexes:
@@ -436,7 +440,7 @@ class KernelSource(
                 *("    " + line for line in self.jumped())]
 
     def setup(self) -> None:
-        lines = ["S[:] = 0", "S[CURRENT] = 1", *self.zones_setup()]
+        lines = ["S[:] = 0", "S[CURRENT] = 1", *self.zones_setup(), *self.real_vars_setup()]
         for name, slot in self.vars.items():
             cells = 1
             for _, size, _ in slot.axes:
