@@ -12,7 +12,7 @@ under a lock, and the one check that a kernel plays the Python engine's games.
 modules of one xdist worker share a kernel; two workers never compile one kernel at once (a file
 lock beside the kernel in the cache: the second waits, then loads it from Numba's cache). A test
 module that compiles kernels is kept on one worker by `conftest.py` (an xdist_group per module;
-pyproject.toml's `--dist loadgroup`), so that its module fixtures are built once.
+`--dist loadgroup`, which conftest.py sets when xdist runs), so that its module fixtures are built once.
 `same_games` plays each game once in Python and once natively; a game the kernel hands back is
 given Python's record of it (which is what `Kernel.records`' in_python would play again).
 `native_functions` compiles the functions of a generated source (render_native's, say) as a
