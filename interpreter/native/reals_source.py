@@ -16,6 +16,7 @@ from referee.dsl import ast
 from referee.dsl.types import BOOL, FRACTION, INT, ListOf, MapOf, OptionalOf, SetOf, written_type
 
 from .not_native import NotNative
+from .var_slot import VarSlot
 
 ORDERS = ("==", "!=", "<", "<=", ">", ">=")
 
@@ -96,7 +97,6 @@ class RealsSource:
 
     # ---- variables of reals: numerators at the slot's offset, denominators a slot's cells after
     def lay_out_real_var(self, name: str, axes: tuple, span) -> None:
-        from .rules_source import VarSlot
         cells = 1
         for _, size, _ in axes:
             cells *= size

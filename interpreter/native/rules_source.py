@@ -16,7 +16,6 @@ slot: that game is then played again in Python, which gives its exact record.
 """
 from __future__ import annotations
 
-import attrs
 from referee.dsl import ast
 from referee.dsl.types import BOOL, FRACTION, INT, PLAYER, TEXT, ListOf, MapOf, OptionalOf, SetOf, Type, element_type, named_type, written_type
 from referee.dsl.visitor import Visitor
@@ -43,6 +42,7 @@ from .recursion_heads import RecursionHeadsSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .reals_source import RealsSource
+from .var_slot import VarSlot
 from .texts_source import TextsSource
 from .list_vars_source import LIST_VAR_FUNCTIONS, ListVarsSource
 from .cell_lists_source import CELL_LIST_FUNCTIONS, CellListsSource
@@ -58,14 +58,6 @@ MOVE_BASE = 1 << 40
 MOST_MOVES = 1 << 16        # the legal moves a kernel lists at most (more: the game goes to Python)
 SKIP = -1                   # the code of `skip`, a `play optional`'s move that plays nothing (its kind -1)
 SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "CURRENT", "RNG", "EXTRA")     # EXTRA: `again`
-
-
-@attrs.frozen
-class VarSlot:
-    offset: int
-    axes: tuple             # per index: (first code, size, enum members or ())
-    type: str
-    default: int
 
 
 class Scope:
