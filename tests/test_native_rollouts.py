@@ -5,6 +5,7 @@ its `play` or simultaneous step, inside `turns`, `if`, `repeat`, `while`, `for`,
 playout leaves it, so MCTS and ISMCTS choose the same moves on either engine; `--engine` on
 tournament and analyze plays the same games. Four rollout kernels are compiled here at most once
 per run (Numba's cache keeps them between runs), two more by the slow tests."""
+import importlib.util
 import json
 import random
 import re
@@ -19,6 +20,7 @@ from referee.interpreter.play.bots import ISMCTSBot, MCTSBot, playout
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from .test_native_kernel import run  # noqa: E402
 from .native_support import compiled  # noqa: E402
+from .conftest import ROOT  # noqa: E402
 from referee.interpreter.native.engine_choice import native_rollouts  # noqa: E402
 from referee.interpreter.native.rollout_source import RolloutSource  # noqa: E402
 from referee.interpreter.native.rollouts import rollouts_of  # noqa: E402
@@ -93,16 +95,16 @@ def liars_dice():
     return compiled(rollouts_of(loaded("games/liars-dice.rules", players=3)))
 
 
-def walked(game, seed, most):
-    """The state after a random number (0..most) of random moves of the game of this seed."""
-    s = game.new_initial_state(seed)
-    walk = random.Random(seed)
-    for _ in range(walk.randrange(most + 1)):
-        if s.is_terminal():
-            break
-        moves = s.legal_moves()
-        s.apply(moves[walk.randrange(len(moves))])
-    return s
+def same_rollouts_script():
+    spec = importlib.util.spec_from_file_location("same_rollouts", ROOT / "benchmarks" / "same_rollouts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# the state after a random number (0..most) of random moves of the game of this seed: the same
+# walk as benchmarks/same_rollouts.py --check takes
+walked = same_rollouts_script().walked
 
 
 # ---- the generator the bot and the kernel share ----------------------------------------
