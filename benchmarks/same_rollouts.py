@@ -4,7 +4,7 @@ count: the rollout kernel renders (`kernel`) or the construct that stops it, loc
 --check N, the kernel is compiled (or loaded from the cache) and N states under way (0..--depth
 random moves into the game of seeds 0..) each play two random playouts natively and in Python:
 the returns and the generator after must be equal; a state the kernel leaves to Python is
-counted with why (pending: stopped inside a step at a choice; S or F: a value the kernel's state
+counted with why (a step paused where the kernel does not resume it: its construct and rules line; S or F: a value the kernel's state
 or flow cannot code; kernel: the playout handed back).
 
     python benchmarks/same_rollouts.py                           the table, rendered only
@@ -31,16 +31,6 @@ def walked(game, seed, most):
     return s
 
 
-def why_python(rollouts, s) -> str:
-    if s.pending is not None:
-        return "pending"
-    if rollouts.play_at.get(s.pc) is None:
-        return "pc"
-    if rollouts.state_array(s) is None:
-        return "S"
-    return "F" if rollouts.flow_env.write(s.env) is None else "kernel"
-
-
 def check(rollouts, count: int, depth: int) -> tuple:
     """(playouts resumed natively, those left to Python by why, those that differ)."""
     from referee.interpreter.native.shared_random import SharedRandom
@@ -55,7 +45,7 @@ def check(rollouts, count: int, depth: int) -> tuple:
             expected = playout(s.clone(), python, 10_000)
             got = rollouts.returns(s, native, 10_000)
             if got is None:
-                why = why_python(rollouts, s)
+                why = rollouts.why_python(s)
                 left[why] = left.get(why, 0) + 1
                 continue
             resumed += 1

@@ -95,6 +95,13 @@ def liars_dice():
     return compiled(rollouts_of(loaded("games/liars-dice.rules", players=3)))
 
 
+@pytest.fixture(scope="module")
+def paused():
+    """tests/native/decisions.rules: choices inside actions (`choose`, `play ... by`, several in
+    one step) and a flow statement that chooses (`bonus()`): states paused inside a step."""
+    return compiled(rollouts_of(loaded("tests/native/decisions.rules", players=2)))
+
+
 def same_rollouts_script():
     spec = importlib.util.spec_from_file_location("same_rollouts", ROOT / "benchmarks" / "same_rollouts.py")
     module = importlib.util.module_from_spec(spec)
@@ -239,6 +246,94 @@ def test_a_play_the_kernel_cannot_resume_names_itself(tmp_path):
     assert refused.value.note() == f"{rules}:17: a let of a list[int] before a play: a rollout cannot resume after it yet"
 
 
+# ---- a playout from a state paused inside a step -----------------------------------------
+
+def paused_states(rollouts, count=80, most=30):
+    """(seed, state) of the walked states that stand at a choice inside a step."""
+    states = [(seed, walked(rollouts.game, seed, most)) for seed in range(count)]
+    return [(seed, s) for seed, s in states if s.pending is not None and not s.is_terminal()]
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_playout_from_a_paused_step_gives_the_python_returns_and_draws(paused, shared):
+    states = paused_states(paused)
+    for seed, s in states:
+        python = random.Random(seed * 7)
+        native = SharedRandom(seed * 7) if shared else random.Random(seed * 7)
+        expected = playout(s.clone(), python, 10_000)
+        assert paused.state_array(s) is not None, paused.why_python(s)
+        assert paused.returns(s, native, 10_000) == expected and native.getstate() == python.getstate(), seed
+    assert len(states) >= 10
+
+
+def test_every_shape_of_a_paused_step_is_resumed(paused):
+    """Paused inside a move's effect and inside a flow statement; at the step's first choice
+    and after choices made already (forced in the kernel)."""
+    states = [s for _, s in paused_states(paused)]
+    resumed = [paused.paused.resumed(s)[1] for s in states]
+    assert set(resumed) & set(paused.play_at.values()) and set(resumed) & set(paused.paused.effect_at.values())
+    assert {len(s.pending.choices) > 0 for s in states} == {True, False}
+
+
+def test_a_paused_playout_stopped_at_max_moves_returns_zeros_as_in_python(paused):
+    (seed, s), *_ = paused_states(paused)
+    for most in (0, 1, 3):
+        python, native = random.Random(seed), SharedRandom(seed)
+        assert paused.returns(s, native, most) == playout(s.clone(), python, most)
+        assert native.getstate() == python.getstate()
+
+
+def test_a_forced_draw_the_kernel_does_not_reach_is_left_to_python(paused, monkeypatch):
+    """A paused state whose draws so far do not fit the step the kernel plays (a draw past the
+    options listed) is flagged by the kernel and played in Python, the generator as it was."""
+    _, s = next((seed, s) for seed, s in paused_states(paused) if s.pending.choices)
+    resumed = paused.paused.resumed
+
+    def off_by_far(state):
+        before, number, forced = resumed(state)
+        return before, number, forced[:-1] + [10_000]
+    monkeypatch.setattr(paused.paused, "resumed", off_by_far)
+    generator = SharedRandom(3)
+    assert paused.returns(s, generator, 10_000) is None and generator.getstate() == random.Random(3).getstate()
+
+
+MANY_CHOICES = BRANCHES.replace("""action take(k in 1..2) "-{k}" {
+  total -= k
+}""", """action take(k in 1..2) "-{k}" {
+  total -= k
+  for i in 1..70 {
+    choose j in 1..2 {
+      total += j - 1
+    }
+  }
+}""")
+
+
+def test_a_step_the_kernel_does_not_resume_names_itself(tmp_path, monkeypatch):
+    """A step of more choices than the kernel forces, and a step paused with explicit chance:
+    their playouts stay in Python, the note names the construct and its rules line."""
+    from referee.interpreter.native import rollouts as module
+    monkeypatch.setattr(module, "load_module", lambda text: (None, None))
+    rules = tmp_path / "many.rules"
+    rules.write_text(MANY_CHOICES)
+    made = module.NativeRollouts(loaded(rules))
+    s = made.game.new_initial_state(1)
+    while s.pending is None:            # (add 3, then a take: its step chooses)
+        s.apply(s.legal_moves()[-1])
+    first = s.clone()
+    while len(s.pending.choices) <= 64:
+        s.apply(s.legal_moves()[0])
+    play = MANY_CHOICES.splitlines().index("      play take") + 1
+    assert made.state_array(first) is not None and made.state_array(s) is None
+    assert made.why_python(s) == f"{rules}:{play}: a step of more than 64 choices"
+    chance, _, _ = load_game(str(rules), players=2, chance="explicit")
+    made = module.NativeRollouts(chance)
+    s = chance.new_initial_state(1)
+    while s.pending is None:
+        s.apply(s.legal_moves()[-1])
+    assert made.state_array(s) is None and made.why_python(s).startswith(f"{rules}:1: a step paused with chance nodes")
+
+
 # ---- the bots ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fixture, bot", [("tic_tac_toe", MCTSBot), ("liars_dice", ISMCTSBot), ("cards", ISMCTSBot)])
@@ -249,6 +344,15 @@ def test_a_search_bot_chooses_the_same_moves_on_either_engine(fixture, bot, requ
         if s.is_terminal():
             continue
         python, native = bot(seed, iterations=80), bot(seed, iterations=80, rollouts=rollouts)
+        assert native.choose(s.clone()).name == python.choose(s.clone()).name
+        assert native.rng.getstate() == python.rng.getstate()
+
+
+def test_a_search_bot_chooses_the_same_moves_at_a_paused_step(paused):
+    """ISMCTS at states paused inside a step: its playouts start there, and from the
+    determinizations of those states (the step played again from a drawn copy)."""
+    for seed, s in paused_states(paused, count=30)[:4]:
+        python, native = ISMCTSBot(seed, iterations=40), ISMCTSBot(seed, iterations=40, rollouts=paused)
         assert native.choose(s.clone()).name == python.choose(s.clone()).name
         assert native.rng.getstate() == python.rng.getstate()
 
@@ -315,6 +419,14 @@ def test_a_game_with_no_rollout_kernel_plays_in_python_with_a_located_note(capsy
     assert without_timing(native) == without_timing(python)
     assert re.fullmatch(r"referee: the search bots' playouts run in Python, not natively: "
                         r"\S+listed\.rules:17: a let of a list\[int\] before a play[^\n]+\n", note)
+
+
+def test_a_tournament_of_a_game_that_pauses_in_steps_is_the_same_on_either_engine(capsys, paused):
+    argv = ["tournament", "tests/native/decisions.rules", "--players", "2", "--bot", "ismcts:iterations=12",
+            "--bot", "random", "-n", "2", "--max-moves", "60", "--json", "-j", "1"]
+    _, python, _ = run(capsys, *argv)
+    _, native, note = run(capsys, *argv, "--engine", "native")
+    assert without_timing(native) == without_timing(python) and note == ""
 
 
 def test_a_tournament_with_no_search_bot_says_native_changes_nothing(capsys):

@@ -22,10 +22,11 @@ from referee.dsl.types import BOOL, INT, PLAYER, named_type
 
 from .flow_env import cells_of
 from .not_native import NotNative
+from .paused_source import PausedSource
 from .rules_source import ARGUMENT_BITS, MOVE_BASE, KernelSource, Scope, module_source, untag
 
 
-class RolloutSource(KernelSource):
+class RolloutSource(PausedSource, KernelSource):
     """KernelSource with a resumable flow (see the module's docstring)."""
 
     def __init__(self, game):
@@ -40,12 +41,14 @@ class RolloutSource(KernelSource):
         self.env_slots: dict = {}
         self.loop_types: dict = {}              # a for loop's env key -> the type of its values
         self.resuming = False                   # rendering resume_flow (else the base run_flow)
+        self.find_paused_steps(game)            # (paused_source.py: a step resumed at a choice)
         super().__init__(game)
+        self.lay_out_forced()
 
     def plays_in(self, node) -> list:
         """The numbers of the decisions in a node (plays and simultaneous steps)."""
         return [self.play_number[n.span] for n in ast.walk(node)
-                if isinstance(n, (ast.Play, ast.Simultaneous)) and n.span in self.play_number]
+                if isinstance(n, (ast.Play, ast.Simultaneous)) and n.span in self.play_number] + self.effect_numbers_in(node)
 
     def flow(self) -> None:
         super().flow()                          # run_flow, which the whole playouts call
@@ -83,6 +86,8 @@ class RolloutSource(KernelSource):
     def statement(self, node, scope, flow: bool) -> list:
         if not (flow and self.resuming) or not self.plays_in(node):
             return super().statement(node, scope, flow)
+        if node.span in self.effect_number:
+            return self.resumed_effect(super().statement(node, scope, flow))
         if isinstance(node, ast.If):
             return self.resumed_if(node, scope)
         if isinstance(node, ast.While):
@@ -209,8 +214,8 @@ def rollout(S, mt, buf, resume, F, max_moves, out):
     at most max_moves, drawn from the generator mt; each seat's return into `out`.
     The status: 0 finished, 1 stopped at max_moves, 2 to play again in Python."""
     T = np.zeros(1, dtype=np.int64)
-    S[MOVES] = 0
-    resume_flow(S, mt, buf, max_moves, T, resume, F)
+    S[MOVES] = MOVES_FROM
+    resume_flow(S, mt, buf, max_moves, T, resume, F)FORCED_TAKEN
     if S[ERROR] or S[WINNERS] < 0:
         return 2
     if S[STOPPED]:
@@ -227,5 +232,6 @@ def render_rollouts(game) -> tuple:
     """(the RolloutSource, which knows where the kernel keeps each value, and the rollout
     kernel module's source) for a loaded game, or NotNative."""
     source = RolloutSource(game)
-    return source, (module_source(source)
-                    + f"INT_NONE_CODE = {-(2 ** 63)}\n" + ROLLOUT_DRIVER)
+    start, taken = source.driver_moves()
+    driver = ROLLOUT_DRIVER.replace("MOVES_FROM", start).replace("FORCED_TAKEN", taken)
+    return source, module_source(source) + f"INT_NONE_CODE = {-(2 ** 63)}\n" + driver

@@ -3,7 +3,8 @@ decision written into the kernel's state array, random moves played natively fro
 end, the returns read back. The moves are drawn from the bot's own `random.Random`, whose state
 goes into the kernel (bot_random.py draws exactly as randrange does) and comes back after: a
 native playout gives the returns the Python playout gives and leaves the generator where it
-leaves it, so a bot picks the same moves on either engine. A state the kernel cannot hold or
+leaves it, so a bot picks the same moves on either engine. A state paused inside a step
+resumes at the step, its draws so far forced (paused_state.py). A state the kernel cannot hold or
 a playout it flags (a runtime error, a dead end) is played in Python from the generator's state
 before it, which gives the exact same result.
 """
@@ -20,6 +21,8 @@ from .rules_source import MOST_MOVES
 from .shared_random import SharedRandom, twisted_whole
 from .state_writer import StateWriter
 from .flow_env import FlowEnvWriter
+from .not_native import NotNative
+from .paused_state import PausedWriter
 from .teams_source import ALL_LOST
 
 FINISHED, STOPPED = 0, 1
@@ -35,6 +38,7 @@ class NativeRollouts:
         self.game = game
         self.module, self.hash = load_module(text)
         self.play_at, self.flow_env = source.play_at, FlowEnvWriter(source)
+        self.paused = PausedWriter(source)
         self.slots, self.template = source.slots, self.writer.template
         self.buf = np.empty(MOST_MOVES, dtype=np.int64)
         self.mt = np.empty(WORDS + 2, dtype=np.uint64)
@@ -42,10 +46,47 @@ class NativeRollouts:
         self.compile_seconds = None
 
     def state_array(self, s):
-        """The kernel's array of the state s, or None when it holds what the kernel does not."""
-        if s.pending is not None:
+        """The kernel's array of the state s (paused in a step: of the state before the step,
+        its draws so far forced), or None when it holds what the kernel does not."""
+        resumed = self.resumed(s)
+        return None if resumed is None else resumed[0]
+
+    def resumed(self, s):
+        """(S, the decision's number, F) of a state under way, or None: played in Python."""
+        if s.terminal:
             return None
-        return self.writer.write(s)
+        forced = ()
+        if s.pending is not None:
+            paused = self.paused.resumed(s)
+            if isinstance(paused, NotNative):
+                return None
+            s, resume, forced = paused
+        else:
+            resume = self.play_at.get(s.pc)
+        if resume is None:
+            return None
+        S = self.writer.write(s)
+        if S is None:
+            return None
+        F = self.flow_env.write(s.env)
+        if F is None:
+            return None
+        if forced:
+            self.paused.write_forced(S, forced)
+        return S, resume, F
+
+    def why_python(self, s) -> str:
+        """Why a playout from s stays in Python (a paused step: its construct and rules line)."""
+        if s.pending is not None:
+            paused = self.paused.resumed(s)
+            if isinstance(paused, NotNative):
+                return paused.note()
+            s = paused[0]
+        elif self.play_at.get(s.pc) is None:
+            return "pc"
+        if self.writer.write(s) is None:
+            return "S"
+        return "F" if self.flow_env.write(s.env) is None else "kernel"
 
     def generator(self, seed) -> SharedRandom:
         """A search bot's random.Random(seed), its state where the kernel draws from."""
@@ -56,11 +97,10 @@ class NativeRollouts:
         play/bots.playout gives them, rng left where that leaves it; None when the kernel cannot
         play it (s and rng untouched: play it in Python). rng: a generator of `generator`
         (the kernel draws from its array), or any random.Random (its state copied there and back)."""
-        resume = self.play_at.get(s.pc)
-        S = None if resume is None or s.terminal else self.state_array(s)
-        F = None if S is None else self.flow_env.write(s.env)
-        if F is None:
+        resumed = self.resumed(s)
+        if resumed is None:
             return None
+        S, resume, F = resumed
         shared = rng.__class__ is SharedRandom
         if shared:
             mt = rng.mt

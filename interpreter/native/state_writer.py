@@ -15,6 +15,7 @@ import numpy as np
 from referee.dsl.types import OWNER, element_type
 
 from .not_native import NotNative
+from .paused_source import FORCED_ROOM
 
 # the slots the writer sets: from the state (CURRENT, RNG, EXTRA) or as a game under way has them
 # before a playout (0: not over, no winners, no error, no moves yet, no trail work spent)
@@ -76,6 +77,9 @@ class StateWriter:
             covered[self.shown:self.shown + self.components] = True
         if source.depth_cell is not None:   # (the recursion's depth: 0 between moves)
             covered[source.depth_cell] = True
+        forced = getattr(source, "forced_at", None)
+        if forced is not None:              # (a paused step's forced draws: none, paused_state.py writes them)
+            covered[forced:forced + 2 + FORCED_ROOM] = True
         if not covered.all():
             missing = np.flatnonzero(~covered)
             raise NotNative(f"the kernel keeps state that a rollout does not write from a Python state yet "
