@@ -8,13 +8,17 @@ from the bot's own generator).
     python benchmarks/mcts_native.py --only liars-dice               ISMCTS (3 players)
     python benchmarks/mcts_native.py --rounds 3 --iterations 100 --positions 3 --only checkers \
         --only titicaca --only hearts --only dominion                the seed and card games
+    python benchmarks/mcts_native.py --only dominion --only skull --only solstis --paused
+                                                                     steps paused at a choice
 
 The positions: for each of --positions seeds, the state after a few random moves (seeded) of the
 game of that seed. A round lets each engine choose a move at every position with a fresh bot of
 the position's seed, the engines' order alternating from round to round; the figures are the
 median and min-max over the rounds of CPU seconds per move, the ratio taken round by round and
 then its median. The rollout kernel is compiled (or loaded from the cache) before any timing,
-and that time is reported apart. Needs Numba (pip install 'referee[native]').
+and that time is reported apart. With --paused, one more round (not timed) counts the playouts
+that start from a state paused inside a step (a choice in an action or a flow statement: all
+played in Python before the kernels resumed them) and those of them still left to Python. Needs Numba (pip install 'referee[native]').
 """
 import argparse
 import random
@@ -32,7 +36,7 @@ from referee.interpreter.play.bots import ISMCTSBot, MCTSBot  # noqa: E402
 
 GAMES = {"tic-tac-toe": (MCTSBot, 2), "connect-four": (MCTSBot, 2), "othello": (MCTSBot, 2),
          "liars-dice": (ISMCTSBot, 3), "checkers": (MCTSBot, 2), "titicaca": (ISMCTSBot, 3),
-         "hearts": (ISMCTSBot, 4), "dominion": (ISMCTSBot, 2)}
+         "hearts": (ISMCTSBot, 4), "dominion": (ISMCTSBot, 2), "skull": (ISMCTSBot, 4), "solstis": (ISMCTSBot, 2)}
 DEFAULT = ("tic-tac-toe", "connect-four")
 
 
@@ -61,7 +65,27 @@ def moves_of(bot_class, states, iterations, rollouts):
     return (time.process_time() - started) / len(states), chosen
 
 
-def measure(name, rounds, iterations, count):
+class Counted:
+    """A game's rollouts counting the playouts, those from a state paused inside a step, and
+    those of them the kernel left to Python."""
+
+    def __init__(self, rollouts):
+        self.rollouts = rollouts
+        self.playouts = self.paused = self.paused_in_python = 0
+
+    def generator(self, seed):
+        return self.rollouts.generator(seed)
+
+    def returns(self, s, rng, max_moves):
+        paused = s.pending is not None
+        got = self.rollouts.returns(s, rng, max_moves)
+        self.playouts += 1
+        self.paused += paused
+        self.paused_in_python += paused and got is None
+        return got
+
+
+def measure(name, rounds, iterations, count, paused=False):
     bot_class, players = GAMES[name]
     game, diagnostics, _ = load_game(str(ROOT / "games" / f"{name}.rules"), players=players)
     assert not diagnostics, diagnostics
@@ -80,7 +104,11 @@ def measure(name, rounds, iterations, count):
             seconds[engine].append(spent)
         same = same and chosen["python"] == chosen["native"]
         ratios.append(seconds["python"][-1] / seconds["native"][-1])
-    return {"game": name, "players": game.num_players, "bot": bot_class.kind, "iterations": iterations,
+    counted = None
+    if paused:
+        counted = Counted(rollouts)
+        moves_of(bot_class, states, iterations, counted)
+    return {"game": name, "players": game.num_players, "counted": counted, "bot": bot_class.kind, "iterations": iterations,
             "positions": len(states), "compile_seconds": compile_seconds, "seconds": seconds,
             "ratio": statistics.median(ratios), "ratios": (min(ratios), max(ratios)), "same_moves": same}
 
@@ -96,8 +124,9 @@ def main():
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--only", action="append", choices=sorted(GAMES))
     parser.add_argument("--markdown", action="store_true", help="print the table of benchmarks/README.md")
+    parser.add_argument("--paused", action="store_true", help="count the playouts from a step paused at a choice")
     args = parser.parse_args()
-    results = [measure(name, args.rounds, args.iterations, args.positions) for name in args.only or DEFAULT]
+    results = [measure(name, args.rounds, args.iterations, args.positions, args.paused) for name in args.only or DEFAULT]
     if args.markdown:
         print("| game | bot, iterations | CPU s per move, Python playouts | native playouts | Python / native "
               "| same moves | kernel compile or load |")
@@ -111,6 +140,11 @@ def main():
             print(f"{r['game']} {r['players']}p, {r['bot']} {r['iterations']} iterations, {r['positions']} positions: "
                   f"python {spread(r['seconds']['python'])} s/move, native {spread(r['seconds']['native'])} s/move, "
                   f"ratio {r['ratio']:.2f}, same moves: {r['same_moves']}, compile/load {r['compile_seconds']:.1f} s")
+    for r in results:
+        counted = r["counted"]
+        if counted is not None:
+            print(f"{r['game']} {r['players']}p: {counted.paused} of {counted.playouts} playouts from a step paused "
+                  f"at a choice, {counted.paused_in_python} of them left to Python")
     return 0 if all(r["same_moves"] for r in results) else 1
 
 
