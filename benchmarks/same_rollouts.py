@@ -4,8 +4,9 @@ count: the rollout kernel renders (`kernel`) or the construct that stops it, loc
 --check N, the kernel is compiled (or loaded from the cache) and N states under way (0..--depth
 random moves into the game of seeds 0..) each play two random playouts natively and in Python:
 the returns and the generator after must be equal; a state the kernel leaves to Python is
-counted with why (a step paused where the kernel does not resume it: its construct and rules line; S or F: a value the kernel's state
-or flow cannot code; kernel: the playout handed back).
+counted with why (a step paused where the kernel does not resume it: its construct and rules
+line; pc: not at a decision; S or F: a value the kernel's state or flow cannot code; kernel: the
+playout handed back).
 
     python benchmarks/same_rollouts.py                           the table, rendered only
     python benchmarks/same_rollouts.py --check 20 --game titicaca --players 3
@@ -32,10 +33,11 @@ def walked(game, seed, most):
 
 
 def check(rollouts, count: int, depth: int) -> tuple:
-    """(playouts resumed natively, those left to Python by why, those that differ)."""
+    """(playouts resumed natively, those of them from a step paused at a choice, those left to
+    Python by why, those that differ)."""
     from referee.interpreter.native.shared_random import SharedRandom
     from referee.interpreter.play.bots import playout
-    resumed, left, differ = 0, {}, 0
+    resumed, paused, left, differ = 0, 0, {}, 0
     for seed in range(count):
         s = walked(rollouts.game, seed, depth)
         if s.is_terminal():
@@ -49,8 +51,9 @@ def check(rollouts, count: int, depth: int) -> tuple:
                 left[why] = left.get(why, 0) + 1
                 continue
             resumed += 1
+            paused += s.pending is not None
             differ += got != expected or native.getstate() != python.getstate()
-    return resumed, left, differ
+    return resumed, paused, left, differ
 
 
 def configurations(name: str | None, players: int | None):
@@ -90,9 +93,9 @@ def main(argv=None) -> int:
             continue
         started = time.perf_counter()
         rollouts.compile()
-        resumed, left, wrong = check(rollouts, args.check, args.depth)
+        resumed, paused, left, wrong = check(rollouts, args.check, args.depth)
         differ += wrong
-        print(f"{'DIFFER' if wrong else 'same'}    {what}: {resumed} playouts native, left to Python {left or 0}, "
+        print(f"{'DIFFER' if wrong else 'same'}    {what}: {resumed} playouts native ({paused} from a paused step), left to Python {left or 0}, "
               f"{wrong} differ (compile or load {time.perf_counter() - started:.0f} s)", flush=True)
     module.load_module = load_module
     return 1 if differ else 0
