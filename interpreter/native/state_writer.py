@@ -33,6 +33,7 @@ class StateWriter:
     def __init__(self, source):
         self.source = source
         self.size = source.size
+        self.codes: dict = {}               # (a value, its type) -> its code (`code`)
         covered = np.zeros(source.size, dtype=bool)
         self.template = np.zeros(source.size, dtype=np.int64)
         unknown = set(source.slots) - set(ZERO_SLOTS) - set(STATE_SLOTS)
@@ -108,13 +109,23 @@ class StateWriter:
         return self.source.game.compiler.declared_type(field.type)
 
     def code(self, value, t) -> int:
-        """A value coded as the kernel codes a value of type t."""
+        """A value coded as the kernel codes a value of type t (each value coded once: a
+        search writes the same attribute values at every playout)."""
         if value.__class__ is int and -2 ** 63 < value < 2 ** 63:
             return value
         try:
-            return self.source.code_of(value, t, None)
+            return self.codes[value, t]
+        except (KeyError, TypeError):       # (not coded yet, or a value that is no key: a list)
+            pass
+        try:
+            coded = self.source.code_of(value, t, None)
         except NotNative:
             raise Unwritable(f"{value!r}") from None
+        try:
+            self.codes[value, t] = coded
+        except TypeError:
+            pass
+        return coded
 
     def write(self, s) -> np.ndarray | None:
         """The kernel's array of the state s, or None when s holds what the kernel cannot."""
