@@ -3,8 +3,10 @@
 its `play` or simultaneous step, inside `turns`, `if`, `repeat`, `while`, `for`, `turn`, after a
 `let`) gives the Python playout's returns and leaves the bot's generator where the Python
 playout leaves it, so MCTS and ISMCTS choose the same moves on either engine; `--engine` on
-tournament and analyze plays the same games. Four rollout kernels are compiled here at most once
-per run (Numba's cache keeps them between runs), two more by the slow tests."""
+tournament and analyze plays the same games. A state paused inside a step (a choice in a move's
+effect or in a flow statement) resumes there too, the step's draws so far forced. Five rollout
+kernels are compiled here at most once per run (Numba's cache keeps them between runs), five
+more by the slow tests."""
 import importlib.util
 import json
 import random
@@ -369,6 +371,23 @@ def test_a_search_bot_chooses_the_same_moves_in_the_seed_games(path, players, bo
         python, native = bot(seed, iterations=30), bot(seed, iterations=30, rollouts=rollouts)
         assert native.choose(s.clone()).name == python.choose(s.clone()).name
         assert native.rng.getstate() == python.rng.getstate()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, players", [("games/skull.rules", 4), ("games/solstis.rules", 2)])
+def test_the_paused_steps_of_the_seed_games_resume_natively(path, players):
+    """Skull's challenge (a flow statement choosing) and Solstis' tiles (choices inside a move):
+    playouts from those paused states equal Python's, and so does ISMCTS' move there."""
+    rollouts = compiled(rollouts_of(loaded(path, players)))
+    states = paused_states(rollouts, count=40, most=40)
+    for seed, s in states:
+        python, native = random.Random(seed), SharedRandom(seed)
+        assert rollouts.returns(s, native, 10_000) == playout(s.clone(), python, 10_000), seed
+        assert native.getstate() == python.getstate()
+    seed, s = states[0]
+    python, native = ISMCTSBot(seed, iterations=20), ISMCTSBot(seed, iterations=20, rollouts=rollouts)
+    assert native.choose(s.clone()).name == python.choose(s.clone()).name
+    assert native.rng.getstate() == python.rng.getstate() and len(states) >= 3
 
 
 @pytest.mark.slow

@@ -204,7 +204,8 @@ class RolloutSource(PausedSource, KernelSource):
                 "while True:", f"    if resume == 0 and ({until}):", "        break",
                 "    if resume == 0:            # (resumed: the turn under way, its player already current)",
                 f"        cur = {seat}", f"        S[CURRENT] = {seat}", "        S[EXTRA] = 0",
-                *("    " + line for line in body), *("    " + line for line in self.next_seat(seat))]
+                *("    " + line for line in body), *("    " + line for line in self.next_seat(seat)),
+                *("    " + line for line in self.jumped())]       # (a flow that runs on without a move: Python's error)
 
 
 ROLLOUT_DRIVER = '''

@@ -129,12 +129,13 @@ class NativeRollouts:
 
     def compile(self) -> float:
         """Compile the kernel (or load it from Numba's cache) with a call that stops at once
-        (no move allowed): the seconds it took. A kernel Numba refuses raises here, where the
+        (a decision number of none: the flow runs nothing, whatever the template's state would
+        make it do): the seconds it took. A kernel Numba refuses raises here, where the
         engine's choice falls back, not in the middle of a search."""
         if self.compile_seconds is None:
             started = time.perf_counter()
             self.mt[:] = SharedRandom(0).mt
-            self.module.rollout(self.template.copy(), self.mt, self.buf, 1, self.flow_env.write({}), 0, self.out)
+            self.module.rollout(self.template.copy(), self.mt, self.buf, -1, self.flow_env.write({}), 0, self.out)
             self.compile_seconds = time.perf_counter() - started
         return self.compile_seconds
 
