@@ -40,16 +40,16 @@ GAMES = {"tic-tac-toe": (MCTSBot, 2), "connect-four": (MCTSBot, 2), "othello": (
 DEFAULT = ("tic-tac-toe", "connect-four")
 
 
-def positions(game, count):
-    """(seed, state) for seeds 0.. : the state after 0-5 random moves of that seed's game."""
+def positions(game, count, walk=5):
+    """(seed, state) for seeds 0.. : the state after 0-`walk` random moves of that seed's game."""
     out, seed = [], 0
     while len(out) < count:
-        s, walk = game.new_initial_state(seed), random.Random(seed)
-        for _ in range(walk.randrange(6)):
+        s, walker = game.new_initial_state(seed), random.Random(seed)
+        for _ in range(walker.randrange(walk + 1)):
             if s.is_terminal():
                 break
             moves = s.legal_moves()
-            s.apply(moves[walk.randrange(len(moves))])
+            s.apply(moves[walker.randrange(len(moves))])
         if not s.is_terminal():
             out.append((seed, s))
         seed += 1
@@ -85,7 +85,7 @@ class Counted:
         return got
 
 
-def measure(name, rounds, iterations, count, paused=False):
+def measure(name, rounds, iterations, count, paused=False, walk=5):
     bot_class, players = GAMES[name]
     game, diagnostics, _ = load_game(str(ROOT / "games" / f"{name}.rules"), players=players)
     assert not diagnostics, diagnostics
@@ -93,7 +93,7 @@ def measure(name, rounds, iterations, count, paused=False):
     rollouts = rollouts_of(game)            # (rendered, imported, then compiled or loaded)
     rollouts.compile()
     compile_seconds = time.perf_counter() - started
-    states = positions(game, count)
+    states = positions(game, count, walk)
     seconds = {"python": [], "native": []}
     ratios, same = [], True
     for r in range(rounds):
@@ -108,7 +108,7 @@ def measure(name, rounds, iterations, count, paused=False):
     if paused:
         counted = Counted(rollouts)
         moves_of(bot_class, states, iterations, counted)
-    return {"game": name, "players": game.num_players, "counted": counted, "bot": bot_class.kind, "iterations": iterations,
+    return {"game": name, "players": game.num_players, "counted": counted, "walk": walk, "bot": bot_class.kind, "iterations": iterations,
             "positions": len(states), "compile_seconds": compile_seconds, "seconds": seconds,
             "ratio": statistics.median(ratios), "ratios": (min(ratios), max(ratios)), "same_moves": same}
 
@@ -125,8 +125,9 @@ def main():
     parser.add_argument("--only", action="append", choices=sorted(GAMES))
     parser.add_argument("--markdown", action="store_true", help="print the table of benchmarks/README.md")
     parser.add_argument("--paused", action="store_true", help="count the playouts from a step paused at a choice")
+    parser.add_argument("--walk", type=int, default=5, help="the most random moves into a game before a position")
     args = parser.parse_args()
-    results = [measure(name, args.rounds, args.iterations, args.positions, args.paused) for name in args.only or DEFAULT]
+    results = [measure(name, args.rounds, args.iterations, args.positions, args.paused, args.walk) for name in args.only or DEFAULT]
     if args.markdown:
         print("| game | bot, iterations | CPU s per move, Python playouts | native playouts | Python / native "
               "| same moves | kernel compile or load |")
