@@ -14,6 +14,7 @@ its player (the state's current one), a `turns` takes its seat from F and does n
 one under way, without filtering them again (Python filtered them when the loop began); a `let`
 before a play in its block takes the value Python bound (F). At the play, `resume` becomes 0 and
 the flow goes on as in a whole playout. F's layout is `env_slots` (flow_env.py writes it).
+A state paused inside a step resumes at the step, its draws so far forced (paused_source.py).
 """
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ class RolloutSource(PausedSource, KernelSource):
         self.lay_out_forced()
 
     def plays_in(self, node) -> list:
-        """The numbers of the decisions in a node (plays and simultaneous steps)."""
+        """The numbers of the decisions in a node (plays, simultaneous steps, flow statements
+        that may choose: paused_source.py)."""
         return [self.play_number[n.span] for n in ast.walk(node)
                 if isinstance(n, (ast.Play, ast.Simultaneous)) and n.span in self.play_number] + self.effect_numbers_in(node)
 
