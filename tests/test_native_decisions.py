@@ -70,12 +70,13 @@ def test_a_window_that_asks_everyone_plays_the_python_games():
 def test_search_bots_playouts_with_decisions_are_the_python_playouts():
     """A rollout kernel (rollout_source.py) draws the decisions inside its moves from the bot's
     generator as bots.playout does: the same returns, the generator left where Python leaves it
-    (max_moves reached inside a step too)."""
+    (max_moves reached inside a step too), from a state stopped at a decision inside a step too
+    (paused_state.py: the step played again from the copy before it, its draws so far forced)."""
     from referee.interpreter.native.rollouts import rollouts_of
     from referee.interpreter.play.bots import RandomBot, playout
     game = game_of("tests/native/respond.rules", 3)
     rollouts = compiled(rollouts_of(game))
-    played = 0
+    played = paused = 0
     for seed in range(20):
         s, bot = game.new_initial_state(seed), RandomBot(seed)
         for _ in range(seed % 5):
@@ -83,13 +84,11 @@ def test_search_bots_playouts_with_decisions_are_the_python_playouts():
         for max_moves in (3, 1_000):
             native_rng, python_rng = random.Random(seed), random.Random(seed)
             native = rollouts.returns(s.clone(), native_rng, max_moves)
-            if native is None:          # (a state stopped at a decision: Python plays it)
-                assert s.pending is not None
-                continue
-            assert native == playout(s.clone(), python_rng, max_moves)
+            assert native is not None and native == playout(s.clone(), python_rng, max_moves)
             assert native_rng.getstate() == python_rng.getstate()
             played += 1
-    assert played > 20
+            paused += s.pending is not None
+    assert played == 40 and paused > 0
 
 
 def test_skull_and_dominion_play_the_python_games(game_with_decisions):
