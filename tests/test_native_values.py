@@ -114,6 +114,20 @@ def test_the_hashed_table_is_a_dict_of_lists(helpers, keys, asked):
 
 
 @settings(max_examples=30, deadline=None)
+@given(keys=st.lists(st.lists(st.integers(-2 ** 63, 2 ** 63 - 1), max_size=4), max_size=60, unique_by=tuple))
+def test_the_state_writer_puts_lists_where_the_kernel_puts_them(helpers, keys):
+    """state_cells.hashed_put (a rollout's state written from Python) fills the table the
+    kernel's hashed_put fills, cell for cell, negative numbers too."""
+    from referee.interpreter.native.state_cells import hashed_put
+    native, written = (np.zeros(helpers.STATE_SIZE, dtype=np.int64) for _ in range(2))
+    base = helpers.STATE_SIZE - 1 - helpers.HASHED_ENTRIES * helpers.HASHED_STRIDE - 20
+    for k, key in enumerate(keys):
+        helpers.hashed_put(native, base, np.array(key, dtype=np.int64), k)
+        hashed_put(written, base, key, k)
+    assert np.array_equal(native, written)
+
+
+@settings(max_examples=30, deadline=None)
 @given(lists=st.lists(st.lists(st.integers(0, 3), max_size=4), max_size=12), asked=st.lists(st.integers(0, 3), max_size=4))
 def test_a_set_of_lists_goes_in_the_runtimes_order(helpers, lists, asked):
     from numba.typed import List

@@ -684,6 +684,8 @@ class KernelSource(
             return [], [f"return {var}"], [f"return {self.none_of(self.type_of(node))}"]
         if kind == "sum" and self.type_of(node) == FRACTION:
             return self.real_sum_parts(value)
+        if kind in ("min", "max") and self.type_of(node).without_none() == FRACTION:
+            return self.real_best_parts(kind, value)
         if kind == "sum":
             return ["total = 0"], [f"total += {value}"], ["return total"]
         if kind == "min" and node.value is None and isinstance(untag(node.binder.domain), ast.Range):

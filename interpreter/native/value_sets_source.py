@@ -206,7 +206,9 @@ class ValueSetsSource(HashedValues):
     def over_rows(self, binder) -> bool:
         t = self.set_or_map_type(binder.domain, None)
         if t is not None and isinstance(held_type(t).without_none(), ListOf):
-            raise NotNative("an action's argument over a set or a map of lists", binder.span)
+            if isinstance(t, MapOf):
+                raise NotNative("an action's argument over a map of lists", binder.span)
+            return True         # (its rows in the language's order: the move codes a row's position)
         return super().over_rows(binder)
 
     def list_var_value(self, node, scope):
