@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 
 from referee.dsl.templates import parse_template
-from referee.dsl.types import FRACTION, OWNER, TEXT, named_type
+from referee.dsl.types import OWNER, named_type
 
 from .hashed_values import HASHED_ENTRIES, HASHED_WIDTH
 from .texts_source import PLAYED_CHARS, PLAYED_TEXTS
@@ -257,10 +257,4 @@ class StateCells:
             S[at["LABEL"] + x], S[at["SAME"] + x] = label, identity
 
 
-def stored_type(t) -> str:
-    """How the writer codes a value of type t: a text, a real (no code) or a code."""
-    base = t.without_none()
-    return "text" if base == TEXT else "real" if base == FRACTION else "code"
-
-
-__all__ = ["StateCells", "Unwritable", "cells_of", "hashed_put", "stored_type"]
+__all__ = ["StateCells", "Unwritable", "cells_of", "hashed_put"]
