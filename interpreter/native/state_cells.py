@@ -67,7 +67,7 @@ class StateCells:
     """What StateWriter writes of one kernel beyond its plain parts (see the module's docstring).
     `code(value, t)` is the writer's coding of one value (texts through `text_code`)."""
 
-    def __init__(self, source, covered, template, code):
+    def __init__(self, source, covered, code):
         self.source, self.code = source, code
         self.values: dict = {}              # a key of State.vars -> (its ValueSlot, its first cell)
         for name, slot in getattr(source, "value_vars", {}).items():
@@ -90,14 +90,15 @@ class StateCells:
                 size = 1 + source.game.component_maximum[region[6:]] if region.startswith("ITEMS_") else source.components
                 covered[at:at + size] = True
         self.played: dict = {}              # the texts made in play of the state being written -> their codes
-        self.defaults = template.copy()
+
+    def write_defaults(self, template) -> None:
+        """The variables' first values (State.vars leaves out a variable at its first value)."""
+        defaults = self.source.game.var_defaults
         for key, (slot, at) in self.values.items():
-            self.write_value(key, slot, at, source.game.var_defaults[key if key.__class__ is str else key[0]],
-                             self.defaults)
+            self.write_value(key, slot, at, defaults[key if key.__class__ is str else key[0]], template)
         for key, (numerator, denominator) in self.reals.items():
-            default = source.game.var_defaults[key if key.__class__ is str else key[0]]
-            self.defaults[numerator], self.defaults[denominator] = default.numerator, default.denominator
-        template[:] = self.defaults
+            default = defaults[key if key.__class__ is str else key[0]]
+            template[numerator], template[denominator] = default.numerator, default.denominator
 
     # ---- variables -------------------------------------------------------------------------
     def write_var(self, key, value, S) -> bool:

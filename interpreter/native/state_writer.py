@@ -71,7 +71,8 @@ class StateWriter:
             covered[self.shown:self.shown + self.components] = True
         if source.depth_cell is not None:   # (the recursion's depth: 0 between moves)
             covered[source.depth_cell] = True
-        self.cells = StateCells(source, covered, self.template, self.code)   # (sets, maps, reals, texts, created)
+        self.cells = StateCells(source, covered, self.code)     # (sets, maps, reals, texts, created)
+        self.cells.write_defaults(self.template)
         for key in self.lists:              # (a list variable's first value: State.vars leaves it out)
             self.write_list(key, source.game.var_defaults[key if key.__class__ is str else key[0]], self.template)
         if not covered.all():
