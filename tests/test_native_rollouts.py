@@ -4,9 +4,11 @@ its `play` or simultaneous step, inside `turns`, `if`, `repeat`, `while`, `for`,
 `let`) gives the Python playout's returns and leaves the bot's generator where the Python
 playout leaves it, so MCTS and ISMCTS choose the same moves on either engine; `--engine` on
 tournament and analyze plays the same games. A state paused inside a step (a choice in a move's
-effect or in a flow statement) resumes there too, the step's draws so far forced. Five rollout
-kernels are compiled here at most once per run (Numba's cache keeps them between runs), five
-more by the slow tests."""
+effect or in a flow statement) resumes there too, the step's draws so far forced. The state
+written holds sets and maps, reals, texts made in play and components created in play
+(tests/native/cells.rules, which also plays whole games natively: min and max over reals). Six
+rollout kernels and one playout kernel are compiled here at most once per run (Numba's cache
+keeps them between runs), more by the slow tests."""
 import importlib.util
 import json
 import random
@@ -21,7 +23,7 @@ from referee.interpreter.play.bots import ISMCTSBot, MCTSBot, playout
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from .test_native_kernel import run  # noqa: E402
-from .native_support import compiled  # noqa: E402
+from .native_support import compiled, kernel_of, natively  # noqa: E402
 from .conftest import ROOT  # noqa: E402
 from referee.interpreter.native.engine_choice import native_rollouts  # noqa: E402
 from referee.interpreter.native.rollout_source import RolloutSource  # noqa: E402
@@ -68,6 +70,9 @@ flow {
 '''
 
 
+CELLS = "tests/native/cells.rules"
+
+
 def loaded(path, players=2):
     game, diagnostics, _ = load_game(str(path), players=players)
     assert game is not None, diagnostics
@@ -90,6 +95,12 @@ def tic_tac_toe():
 def cards():
     """tests/native/rollouts.rules: a decision inside each flow construct, components and zones."""
     return compiled(rollouts_of(loaded("tests/native/rollouts.rules", players=3)))
+
+
+@pytest.fixture(scope="module")
+def cells():
+    """tests/native/cells.rules: sets, maps, reals, texts made in play, created components."""
+    return compiled(rollouts_of(loaded(CELLS)))
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +153,8 @@ def test_the_shared_generator_draws_what_random_random_draws(seed, draws):
 
 # ---- a playout from a state under way ---------------------------------------------------
 
-@pytest.mark.parametrize("fixture, most", [("branches", 8), ("tic_tac_toe", 6), ("liars_dice", 5), ("cards", 30)])
+@pytest.mark.parametrize("fixture, most", [("branches", 8), ("tic_tac_toe", 6), ("liars_dice", 5), ("cards", 30),
+                                           ("cells", 16)])
 @pytest.mark.parametrize("shared", [True, False])
 def test_a_native_playout_gives_the_python_returns_and_draws(fixture, most, shared, request):
     rollouts = request.getfixturevalue(fixture)
@@ -177,6 +189,32 @@ def test_every_decision_of_a_card_game_is_resumed(cards):
     assert {cards.play_at[s.pc] for s in states} == set(cards.play_at.values()) == {1, 2, 3, 4}
     assert any(s.extra for s in states) and any(isinstance(v, tuple) for s in states for v in s.env.values())
     assert all(cards.state_array(s) is not None and cards.flow_env.write(s.env) is not None for s in states)
+
+
+def test_every_state_of_the_cells_game_is_written_whole(cells):
+    """Each state the test above resumes from is written (none left to Python), among them
+    states holding texts made in play, created and destroyed components, hashed tables."""
+    states = [walked(cells.game, seed, 16) for seed in range(60)]
+    states = [s for s in states if not s.is_terminal()]
+    writer = cells.writer
+    played, destroyed = [], []
+    for s in states:
+        assert writer.write(s) is not None and cells.flow_env.write(s.env) is not None
+        played.append(len(writer.cells.played))
+        destroyed.append(len(s.entities) - len(s.by_type["Coin"]))
+    assert max(played) > 0 and max(destroyed) > 0 and any(len(s.entities) > 1 for s in states)
+    assert any(len(s.vars.get("seen", ())) > 2 for s in states)
+
+
+def test_the_cells_game_plays_the_python_games_natively():
+    records = natively(kernel_of(CELLS, 2), range(1, 31))
+    assert len({tuple(r["scores"]) for r in records}) > 10
+
+
+def test_a_created_component_the_kernel_has_no_room_for_is_left_to_python(cells):
+    s = walked(cells.game, 4, 10)
+    s.entities = s.entities + [dict(s.entities[-1])] * cells.writer.components
+    assert cells.state_array(s) is None
 
 
 def test_a_state_with_components_the_setup_did_not_make_is_left_to_python(cards):
@@ -338,7 +376,8 @@ def test_a_step_the_kernel_does_not_resume_names_itself(tmp_path, monkeypatch):
 
 # ---- the bots ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fixture, bot", [("tic_tac_toe", MCTSBot), ("liars_dice", ISMCTSBot), ("cards", ISMCTSBot)])
+@pytest.mark.parametrize("fixture, bot", [("tic_tac_toe", MCTSBot), ("liars_dice", ISMCTSBot), ("cards", ISMCTSBot),
+                                          ("cells", MCTSBot)])
 def test_a_search_bot_chooses_the_same_moves_on_either_engine(fixture, bot, request):
     rollouts = request.getfixturevalue(fixture)
     for seed in range(5):
@@ -417,6 +456,13 @@ def without_timing(text: str) -> dict:
 def test_a_tournament_plays_the_same_games_on_either_engine(capsys, tic_tac_toe):
     argv = ["tournament", "games/tic-tac-toe.rules", "--bot", "mcts:iterations=40", "--bot", "random",
             "-n", "4", "--json", "-j", "1"]
+    _, python, _ = run(capsys, *argv)
+    _, native, note = run(capsys, *argv, "--engine", "native")
+    assert without_timing(native) == without_timing(python) and note == ""
+
+
+def test_a_tournament_of_the_cells_game_plays_the_same_games_on_either_engine(capsys, cells):
+    argv = ["tournament", CELLS, "--bot", "mcts:iterations=30", "--bot", "random", "-n", "2", "--json", "-j", "1"]
     _, python, _ = run(capsys, *argv)
     _, native, note = run(capsys, *argv, "--engine", "native")
     assert without_timing(native) == without_timing(python) and note == ""

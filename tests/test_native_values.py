@@ -1,6 +1,7 @@
 """Sets and maps of values in native kernels (issue 24; interpreter/native/value_sets_source.py,
 hashed_values.py): tests/native/values.rules (every construct of sets and maps in one small
-game, at 2 and 3 players) and the repetition examples of docs/language.md (a set of positions
+game, at 2 and 3 players), texts in sets and as maps' keys (tests/native/text-sets.rules, coded
+in the order of texts) and the repetition examples of docs/language.md (a set of positions
 for superko, a map of positions to counts for threefold repetition) play Python's games move for
 move, none handed back. The helpers over sorted codes and the hashed table give the runtime's
 answers (frozenset and dict, runtime/sets.py and value_maps.py) for any values, and what has no
@@ -18,10 +19,11 @@ from referee.interpreter.runtime.sets import new_set, set_items
 from .conftest import ROOT
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
-from referee.interpreter.native.rules_source import NotNative, render  # noqa: E402
+from referee.interpreter.native.rules_source import KernelSource, NotNative, module_source, render  # noqa: E402
 from tests.native_support import cached_on_disk, kernel_of, natively  # noqa: E402
 
 VALUES = "tests/native/values.rules"
+TEXT_SETS = "tests/native/text-sets.rules"
 HELPERS = ("set_union", "set_has", "map_made", "map_joined", "map_get", "hashed_put", "hashed_has", "hashed_get",
            "rows_made", "rows_has")
 
@@ -51,6 +53,20 @@ def test_sets_and_maps_play_the_python_games(values):
 def test_the_repetition_examples_of_the_docs_play_natively(tmp_path, title):
     records = natively(kernel_of(docs_game(tmp_path, title), 2), range(1, 41))
     assert len({r["length"] for r in records}) > 3
+
+
+def test_texts_in_sets_and_as_keys_play_the_python_games():
+    """tests/native/text-sets.rules: its sets go through their texts in the language's order."""
+    records = natively(kernel_of(TEXT_SETS, 2), range(1, 41))
+    assert len({tuple(r["scores"]) for r in records}) > 5
+
+
+def test_texts_in_a_set_are_coded_in_the_order_of_texts():
+    """An enum member's name by its position first (red before blue), then the texts."""
+    game, _, _ = load_game(TEXT_SETS, players=2)
+    source = KernelSource(game)
+    module_source(source)
+    assert list(source.text_codes) == ["Bob", "amy", "zed", "red", "blue"]
 
 
 def test_a_game_without_sets_renders_none_of_their_helpers():
@@ -114,6 +130,20 @@ def test_the_hashed_table_is_a_dict_of_lists(helpers, keys, asked):
 
 
 @settings(max_examples=30, deadline=None)
+@given(keys=st.lists(st.lists(st.integers(-2 ** 63, 2 ** 63 - 1), max_size=4), max_size=60, unique_by=tuple))
+def test_the_state_writer_puts_lists_where_the_kernel_puts_them(helpers, keys):
+    """state_cells.hashed_put (a rollout's state written from Python) fills the table the
+    kernel's hashed_put fills, cell for cell, negative numbers too."""
+    from referee.interpreter.native.state_cells import hashed_put
+    native, written = (np.zeros(helpers.STATE_SIZE, dtype=np.int64) for _ in range(2))
+    base = helpers.STATE_SIZE - 1 - helpers.HASHED_ENTRIES * helpers.HASHED_STRIDE - 20
+    for k, key in enumerate(keys):
+        helpers.hashed_put(native, base, np.array(key, dtype=np.int64), k)
+        hashed_put(written, base, key, k)
+    assert np.array_equal(native, written)
+
+
+@settings(max_examples=30, deadline=None)
 @given(lists=st.lists(st.lists(st.integers(0, 3), max_size=4), max_size=12), asked=st.lists(st.integers(0, 3), max_size=4))
 def test_a_set_of_lists_goes_in_the_runtimes_order(helpers, lists, asked):
     from numba.typed import List
@@ -135,7 +165,7 @@ def test_a_full_hashed_table_hands_the_game_to_python(helpers):
 
 
 REFUSED = [
-    ("var names: set of text = {}", "x", "a set or a map of texts"),
+    ("var names: set of text = {}", "let w = text_of(3)", "a set or a map of texts in a game that makes texts in play"),
     ("var shares: map of int to real = {:}", "x", "a map's values of type real"),
     ("var seen: map of list of int to int = {:}", "let m = seen", "a map of lists taken whole"),
 ]

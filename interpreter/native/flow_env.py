@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from referee.dsl.types import TEXT
+
 from .not_native import NotNative
 
 
@@ -26,6 +28,7 @@ class FlowEnvWriter:
         self.slots = source.env_slots
         self.fixed = cells_of(self.slots)
         self.code_of, self.move_code, self.loop_types = source.code_of, source.move_code, source.loop_types
+        self.texts = getattr(source, "text_codes", {})
 
     def write(self, env: dict) -> np.ndarray | None:
         """F for the environment env, or None when a value has no coding in the kernel."""
@@ -65,6 +68,8 @@ class FlowEnvWriter:
         """A value as the kernel codes a value of type t (None: it has no code)."""
         if value.__class__ is int:
             return value if -2 ** 63 < value < 2 ** 63 else None
+        if value.__class__ is str and t.without_none() == TEXT:
+            return self.texts.get(value)        # (a text made in play has no code in F: Python plays it)
         try:
             return self.code_of(value, t, None)
         except NotNative:

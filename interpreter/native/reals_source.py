@@ -19,6 +19,7 @@ from .not_native import NotNative
 from .var_slot import VarSlot
 
 ORDERS = ("==", "!=", "<", "<=", ">", ">=")
+MAYBE_REAL = OptionalOf(FRACTION)
 
 
 def untag(node):
@@ -43,16 +44,23 @@ class RealsSource:
         """The rendering of a node that makes or reads a real, or None: an expression of type
         real, an int where a real is wanted, `//` of a real and a comparison with a real."""
         t = self.checked.type_of(node)
+        if t == MAYBE_REAL:
+            self.uses_reals = True
+            return self.maybe_real(node, scope)
         if t is not None and t != FRACTION and holds_real(t):
             raise NotNative(f"a value of type {t.text}", node.span)
         if t == FRACTION:
             self.uses_reals = True
             return self.real_expr(node, scope)
-        if t == INT and want == FRACTION:
+        if isinstance(node, ast.Nothing) and want == MAYBE_REAL:
+            return "(0, 0)"
+        if t == INT and want in (FRACTION, MAYBE_REAL):
             return f"({self.dispatch(node, scope, INT)}, 1)"
         if isinstance(node, (ast.Binary, ast.Compare)) and any(
-                self.checked.type_of(untag(side)) == FRACTION for side in (node.left, node.right)):
+                self.checked.type_of(untag(side)) in (FRACTION, MAYBE_REAL) for side in (node.left, node.right)):
             self.uses_reals = True
+            if isinstance(node, ast.Compare) and self.maybe_sides(node):
+                return self.maybe_compared(node, scope)
             left, right = (self.real_side(side, scope) for side in (node.left, node.right))
             if isinstance(node, ast.Compare):
                 return f"(real_order(S, {left}, {right}) {node.op} 0)"
@@ -64,6 +72,9 @@ class RealsSource:
     def real_side(self, node, scope) -> str:
         node = untag(node)
         t = self.checked.type_of(node)
+        if t == MAYBE_REAL:         # (none in arithmetic: Python's error, the game goes to it)
+            self.uses_maybe_reals = True
+            return f"real_given(S, {self.expr(node, scope, MAYBE_REAL)})"
         if t not in (INT, FRACTION):
             raise NotNative(f"a {t.text if t is not None else 'value'} beside a real", node.span)
         return self.expr(node, scope, FRACTION)
@@ -89,7 +100,7 @@ class RealsSource:
         if isinstance(node, ast.Name) and node.id in self.game.params and node.id not in scope.names:
             value = self.game.params[node.id]
             return f"({value.numerator}, {value.denominator})"
-        if isinstance(node, ast.Aggregate) and node.kind != "sum":
+        if isinstance(node, ast.Aggregate) and node.kind not in ("sum", "min", "max"):
             raise NotNative(f"{node.kind} over reals", node.span)
         if isinstance(node, (ast.Name, ast.Call, ast.Aggregate, ast.LetIn)):
             return self.dispatch(node, scope, FRACTION)    # (a let, a function, a sum: tuples)
@@ -157,6 +168,43 @@ class RealsSource:
         """aggregate_parts of `sum` over reals."""
         return ["total = (0, 1)"], [f"total = real_sum(S, total, {value})"], ["return total"]
 
+    # ---- real? (a real or none: none is (0, 0), a denominator no real has) ------------------
+    def maybe_real(self, node, scope) -> str:
+        """An expression of type real?: min or max over reals, a let, a function, a conditional."""
+        self.uses_maybe_reals = True
+        if isinstance(node, ast.Nothing):
+            return "(0, 0)"
+        if isinstance(node, ast.Conditional):
+            return (f"({self.expr(node.then, scope, MAYBE_REAL)} if {self.expr(node.condition, scope, BOOL)} "
+                    f"else {self.expr(node.otherwise, scope, MAYBE_REAL)})")
+        if isinstance(node, ast.Aggregate) and node.kind not in ("min", "max"):
+            raise NotNative(f"{node.kind} of type real?", node.span)
+        if isinstance(node, (ast.Name, ast.Call, ast.Aggregate, ast.LetIn)) and self.real_cell(node, scope) is None:
+            return self.dispatch(node, scope, MAYBE_REAL)
+        raise NotNative(f"the real? {type(node).__name__} has no native form yet", node.span)
+
+    def maybe_sides(self, node) -> bool:
+        """Whether a comparison has a side that may be none (real? or none itself)."""
+        return any(self.checked.type_of(untag(side)) == MAYBE_REAL or isinstance(untag(side), ast.Nothing)
+                   for side in (node.left, node.right))
+
+    def maybe_compared(self, node, scope) -> str:
+        """`==`, `!=` of reals where a side may be none (none equals none only); an order is
+        false where a side is none (runtime.values.order)."""
+        self.uses_maybe_reals = True
+        left, right = (self.expr(side, scope, MAYBE_REAL) for side in (node.left, node.right))
+        if node.op in ("==", "!="):
+            return f"({'' if node.op == '==' else 'not '}real_equal({left}, {right}))"
+        return f"real_ordered(S, {left}, {right}, {ORDERS.index(node.op)})"
+
+    def real_best_parts(self, kind: str, value: str) -> tuple:
+        """aggregate_parts of `min` and `max` over reals: none over no value (values none skipped)."""
+        self.uses_reals = self.uses_maybe_reals = True
+        better = "<" if kind == "min" else ">"
+        return ["best = (0, 0)", "found = False"], \
+            [f"v = {value}", "if v[1] == 0:", "    continue",
+             f"if not found or real_order(S, v, best) {better} 0:", "    best = v", "    found = True"], ["return best"]
+
     def real_float(self, node, scope) -> str:
         """A real as the float Fraction.__float__ gives (a return, a score)."""
         self.uses_reals = True
@@ -178,7 +226,9 @@ class RealsSource:
         return "float64" if getattr(self, "real_score", False) else "int64"
 
     def real_functions(self) -> str:
-        return REAL_FUNCTIONS if getattr(self, "uses_reals", False) else ""
+        if not getattr(self, "uses_reals", False):
+            return ""
+        return REAL_FUNCTIONS + (MAYBE_REAL_FUNCTIONS if getattr(self, "uses_maybe_reals", False) else "")
 
 
 REAL_FUNCTIONS = '''
@@ -287,4 +337,30 @@ def real_float(S, a):
     if abs(a[0]) > EXACT_FLOAT or a[1] > EXACT_FLOAT:
         S[ERROR] = 1
     return np.float64(a[0]) / np.float64(a[1])
+'''
+
+
+# only in the kernels that have a real? (the others' sources, and so their compiled kernels, stay as they were)
+MAYBE_REAL_FUNCTIONS = '''
+@njit
+def real_given(S, a):
+    """A real that may be none, where Python stops with an error at none (the game goes to it)."""
+    if a[1] == 0:
+        S[ERROR] = 1
+        return (0, 1)
+    return a
+
+
+@njit
+def real_equal(a, b):
+    return a[0] == b[0] and a[1] == b[1]
+
+
+@njit
+def real_ordered(S, a, b, op):
+    """An order (op: its position in ==, !=, <, <=, >, >=) of reals where a side may be none: false then."""
+    if a[1] == 0 or b[1] == 0:
+        return False
+    o = real_order(S, a, b)
+    return o < 0 if op == 2 else (o <= 0 if op == 3 else (o > 0 if op == 4 else o >= 0))
 '''

@@ -34,6 +34,7 @@ from .values_source import VALUE_FUNCTIONS, ValuesSource
 from .value_sets_source import ValueSetsSource
 from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
 from .not_native import NotNative
+from .ordered_texts import order_texts
 from .guards_source import GuardsSource
 from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
@@ -103,6 +104,7 @@ class KernelSource(
         self.list_params: dict[str, list] = {}     # (params_source.py)
         self.size = 0
         self.refuse_unhandled()
+        order_texts(self)           # (ordered_texts.py: texts in a set coded in their order first)
         self.lay_out_vars()
         self.lay_out_zones()
         self.lay_out_texts()        # (texts_source.py: the room of texts made in play, if any)
@@ -684,6 +686,8 @@ class KernelSource(
             return [], [f"return {var}"], [f"return {self.none_of(self.type_of(node))}"]
         if kind == "sum" and self.type_of(node) == FRACTION:
             return self.real_sum_parts(value)
+        if kind in ("min", "max") and self.type_of(node).without_none() == FRACTION:
+            return self.real_best_parts(kind, value)
         if kind == "sum":
             return ["total = 0"], [f"total += {value}"], ["return total"]
         if kind == "min" and node.value is None and isinstance(untag(node.binder.domain), ast.Range):

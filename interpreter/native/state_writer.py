@@ -9,22 +9,17 @@ not make) writes as None: that playout stays in Python.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
-from referee.dsl.types import OWNER, element_type
+from referee.dsl.types import OWNER, TEXT, element_type
 
 from .not_native import NotNative
 from .paused_source import FORCED_ROOM
+from .state_cells import StateCells, Unwritable, cells_of
 
 # the slots the writer sets: from the state (CURRENT, RNG, EXTRA) or as a game under way has them
 # before a playout (0: not over, no winners, no error, no moves yet, no trail work spent)
 ZERO_SLOTS = ("TERMINAL", "WINNERS", "ERROR", "STOPPED", "MOVES", "TRAIL_WORK")
 STATE_SLOTS = ("CURRENT", "RNG", "EXTRA")
-
-
-class Unwritable(Exception):
-    """A value of the state that the kernel's coding cannot hold."""
 
 
 class StateWriter:
@@ -81,6 +76,10 @@ class StateWriter:
         forced = getattr(source, "forced_at", None)
         if forced is not None:              # (a paused step's forced draws: none, paused_state.py writes them)
             covered[forced:forced + 2 + FORCED_ROOM] = True
+        self.cells = StateCells(source, covered, self.code)     # (sets, maps, reals, texts, created)
+        self.cells.write_defaults(self.template)
+        for key in self.lists:              # (a list variable's first value: State.vars leaves it out)
+            self.write_list(key, source.game.var_defaults[key if key.__class__ is str else key[0]], self.template)
         if not covered.all():
             missing = np.flatnonzero(~covered)
             raise NotNative(f"the kernel keeps state that a rollout does not write from a Python state yet "
@@ -88,11 +87,7 @@ class StateWriter:
         self.template[source.loc_at:source.loc_at + self.components] = -1
         self.reference = [e["__type__"] for e in source.game.new_initial_state(0).entities]
 
-    @staticmethod
-    def cells_of(axes) -> list:
-        """The index tuples of a family's cells, in the order of its array (row-major)."""
-        values = [members or range(first, first + size) for first, size, members in axes]
-        return list(itertools.product(*values))
+    cells_of = staticmethod(cells_of)
 
     def families_by_cell(self) -> list:
         """Each zone cell's family, by cell id."""
@@ -113,6 +108,8 @@ class StateWriter:
         search writes the same attribute values at every playout)."""
         if value.__class__ is int and -2 ** 63 < value < 2 ** 63:
             return value
+        if value.__class__ is str and t.without_none() == TEXT:
+            return self.cells.text_code(value)
         try:
             return self.codes[value, t]
         except (KeyError, TypeError):       # (not coded yet, or a value that is no key: a list)
@@ -129,14 +126,16 @@ class StateWriter:
 
     def write(self, s) -> np.ndarray | None:
         """The kernel's array of the state s, or None when s holds what the kernel cannot."""
-        if len(s.entities) > self.components or any(
-                e["__type__"] != self.reference[x] for x, e in enumerate(s.entities)):
+        if not self.cells.fits_components(s.entities, self.reference):
             return None
         S = self.template.copy()
+        self.cells.begin()
         try:
             self.write_vars(s, S)
             self.write_zones(s, S)
             self.write_columns(s, S)
+            self.cells.write_created(s, S)
+            self.cells.end(S)
         except Unwritable:
             return None
         slots = self.source.slots
@@ -155,15 +154,19 @@ class StateWriter:
             if cell is not None:
                 S[cell[0]] = self.code(value, cell[1])
                 continue
-            row = self.lists.get(key)
-            if row is None:
+            if self.cells.write_var(key, value, S):
+                continue
+            if key not in self.lists:
                 raise Unwritable(f"{key!r}")
-            at, room, t = row
-            if len(value) > room:
-                raise Unwritable(f"{key!r}: {len(value)} items")
-            element = element_type(t)
-            S[at] = len(value)
-            S[at + 1:at + 1 + len(value)] = [self.code(v, element) for v in value]
+            self.write_list(key, value, S)
+
+    def write_list(self, key, value, S) -> None:
+        at, room, t = self.lists[key]
+        if value is None or len(value) > room:
+            raise Unwritable(f"{key!r}: {value!r}")
+        element = element_type(t)
+        S[at] = len(value)
+        S[at + 1:at + 1 + len(value)] = [self.code(v, element) for v in value]
 
     def write_zones(self, s, S) -> None:
         source = self.source
@@ -179,7 +182,7 @@ class StateWriter:
     def write_columns(self, s, S) -> None:
         entities = s.entities
         for offset, type_name, attribute, t in self.columns:
-            for x in s.by_type.get(type_name, ()):
+            for x in self.cells.ids_of(s, type_name):
                 value = entities[x].get(attribute)
                 S[offset + x] = self.code(value, t)
 

@@ -15,8 +15,8 @@ Two forms, by what they hold:
   list's items in S (hashed_values.py), copied with the state, so `after` and `can_play` stay
   array copies. Past its room the game goes to Python, as a game past a trail's work does.
 
-Texts and fractions in a set or a map's keys are refused (NotNative): their codes do not follow
-the language's order.
+Texts in a set or as a map's keys are coded in their order first (ordered_texts.py: refused in a
+game that makes texts in play); fractions there are refused (NotNative).
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from referee.dsl.types import BOOL, INT, PLAYER, TEXT, ListOf, MapOf, SetOf, Typ
 
 from .hashed_values import HASHED_FUNCTIONS, ROWS_FUNCTIONS, HashedValues
 from .not_native import NotNative
+from .ordered_texts import check_text_order
 
 INT_NONE = -(2 ** 63)
 
@@ -83,11 +84,18 @@ class ValueSetsSource(HashedValues):
             self.size += self.hashed_size()
         else:
             bits = self.small_domain(held) if isinstance(t, SetOf) else ()
-            slot = ValueSlot(self.size, axes, self.list_room(held, span), t, False, bits)
+            slot = ValueSlot(self.size, axes, self.value_room(held, span), t, False, bits)
             self.size += cells * slot.cell_size
         self.value_vars[name] = slot
         self.uses_values = True
         self.value_defaults += self.default_lines(slot, self.game.var_defaults[name], cells, span)
+
+    def value_room(self, held: Type, span) -> int:
+        """The values a set or a map's keys hold at most: texts, every text the game codes (all
+        coded before: ordered_texts.py) and none; else as a list variable's room."""
+        if held.without_none() == TEXT:
+            return len(self.text_codes) + 1
+        return self.list_room(held, span)
 
     def small_domain(self, held: Type) -> tuple:
         """(the first code, how many) of a type of at most 62 consecutive codes (seats, an enum's
@@ -112,7 +120,7 @@ class ValueSetsSource(HashedValues):
             self.value_coding(held.element, span, "a list in a set or a map")
             return True
         self.value_coding(held, span, "a set or a map's keys")
-        if held == TEXT:
+        if held == TEXT and getattr(self, "ordered_texts", False) is False:
             raise NotNative("a set or a map of texts (their codes do not follow the order of texts)", span)
         return False
 
@@ -157,6 +165,7 @@ class ValueSetsSource(HashedValues):
     def value_functions(self) -> str:
         """The helpers of the kernels that hold sets or maps (none in the others: their sources,
         and so their compiled kernels, stay as they were)."""
+        check_text_order(self)
         return VALUE_SET_FUNCTIONS + HASHED_FUNCTIONS + ROWS_FUNCTIONS if getattr(self, "uses_values", False) else ""
 
     # ---- which expressions are sets and maps ------------------------------------------------
@@ -206,7 +215,9 @@ class ValueSetsSource(HashedValues):
     def over_rows(self, binder) -> bool:
         t = self.set_or_map_type(binder.domain, None)
         if t is not None and isinstance(held_type(t).without_none(), ListOf):
-            raise NotNative("an action's argument over a set or a map of lists", binder.span)
+            if isinstance(t, MapOf):
+                raise NotNative("an action's argument over a map of lists", binder.span)
+            return True         # (its rows in the language's order: the move codes a row's position)
         return super().over_rows(binder)
 
     def list_var_value(self, node, scope):
