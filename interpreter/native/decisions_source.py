@@ -178,7 +178,8 @@ class DecisionsSource:
         played += [f"{responded} = True"] if responded else []
         for name in actions:
             index = self.actions[name][0]
-            played += [f"if kind == {index}:", f"    run_{name}(S, cur, move{self.decision_arguments(name)})"]
+            played += [f"if kind == {index}:",
+                       f"    run_{name}{self.level_copy('action', name)}(S, cur, move{self.decision_arguments(name)})"]
         played += [*self.after_move(), *STOPPED_HERE, f"cur = {saved}"]
         asked = self.decided(f"{listed} + 1" if optional else listed, seat, chosen)
         asked += [f"if {chosen} < {listed}:", *indented(played), "S[CURRENT] = cur"]
