@@ -58,7 +58,7 @@ def test_a_game_without_chance_nodes_renders_as_with_sampled_chance():
 
 def test_a_pick_among_values_of_no_native_coding_is_refused_with_its_line(write_rules):
     text = open(CHANCE, encoding="utf-8").read().replace("let bonus = pick([0, 1, 1, 2])",
-                                                        'let word = pick(["a", "b"])\n  let bonus = 1')
+                                                        'let word = pick([[1], [2]])\n  let bonus = 1')
     game, diagnostics, _ = load_game(str(write_rules(text)), players=2, chance="explicit")
     assert game is not None, diagnostics
     with pytest.raises(NotNative) as refused:
