@@ -2,10 +2,14 @@
 loaded with chance="explicit" (docs/language.md, "Explicit chance") stops at a chance node at each
 shuffle and each pick given to a let or an assignment; the kernel draws each outcome as the
 RandomBot samples it (its generator's random(), identical cards one outcome), each a move, and
-gives the records of simulate_game (whose random seats' generator samples the chance nodes).
+gives the records of simulate_game (whose random seats' generator samples the chance nodes);
+`--chance explicit` loads a game so on the command line, for either engine.
 tests/native/chance.rules and Kuhn poker, one kernel each, compiled once per run at most."""
+import json
+
 import pytest
 
+from referee.interpreter.cli.main import main
 from referee.interpreter.engine import load_game
 from referee.interpreter.play.simulate import simulate_game
 
@@ -44,6 +48,20 @@ def test_analyze_counts_each_chance_node_as_a_choice_of_seat_minus_one(chance):
 def test_a_game_stopped_at_max_moves_in_its_setup_shuffle_is_the_same_unfinished_game(chance):
     records = natively(chance, range(1, 11), max_moves=3)
     assert all(r["length"] == 3 and not r["finished"] for r in records)
+
+
+def test_chance_explicit_on_the_command_line_plays_the_same_games_on_either_engine(capsys, chance):
+    argv = ["simulate", CHANCE, "--players", "3", "-n", "30", "--seed", "1", "--json"]
+
+    def summary(*more):
+        assert main([*argv, *more]) == 0
+        out = json.loads(capsys.readouterr().out)
+        return {k: v for k, v in out.items() if k != "seconds"}
+    python = summary("--chance", "explicit", "-j", "1")
+    assert summary("--chance", "explicit", "--engine", "native") == python
+    assert summary("--chance", "explicit", "-j", "2") == python        # (the workers load it so too)
+    # each chance node a move: longer games than with chance sampled inside the effects
+    assert python["length"]["mean"] > summary("-j", "1")["length"]["mean"]
 
 
 def test_kuhn_poker_with_explicit_chance_plays_the_python_games():
