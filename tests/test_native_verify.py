@@ -136,6 +136,11 @@ def test_moves_of_created_components_named_by_their_label_alone_are_distinct(tmp
         'action rest "rest" { }', 'action rest "take a rest" { }'))
     with pytest.raises(NotNative, match="two moves may be named 'take a rest'"):
         names_distinct(loaded(rules, 3))
+    # a label may be empty (a none left out): "take " and it is named "take"
+    rules.write_text(open("tests/native/created.rules", encoding="utf-8").read().replace(
+        'action rest "rest" { }', 'action rest "take" { }'))
+    with pytest.raises(NotNative, match="two moves may be named 'take'"):
+        names_distinct(loaded(rules, 3))
 
 
 def test_verify_of_a_game_that_creates_components_in_play_is_the_same_natively(capsys):

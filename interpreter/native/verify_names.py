@@ -66,7 +66,8 @@ def names_distinct(game) -> None:
             if shown(name, beginning, end):
                 raise NotNative(f"two moves may be named '{name}'", action.span)
         for other_beginning, _, other, _ in numbered[:k]:
-            if other_beginning.startswith(beginning) or beginning.startswith(other_beginning):
+            ours, theirs = beginning.strip(), other_beginning.strip()     # (an empty label: no space after)
+            if theirs.startswith(ours) or ours.startswith(theirs):
                 raise NotNative(f"{other.name} and {action.name} may name two moves alike", action.span)
 
 
@@ -130,7 +131,9 @@ def named_by_one_label(game, index, binders, parts) -> bool:
 
 
 def is_some_text(name: str, beginning: str, end: str) -> bool:
-    """Whether a name may be the beginning, a label (any text, none's empty one too) and the end."""
+    """Whether a name may be the beginning, a label (any text, none's empty one too) and the end,
+    its spaces run together as a name's are ("take " and an empty label: "take")."""
+    beginning, end = " ".join(beginning.split()), " ".join(end.split())
     return name.startswith(beginning) and name.endswith(end) and len(name) >= len(beginning) + len(end)
 
 
