@@ -64,6 +64,22 @@ def test_chance_explicit_on_the_command_line_plays_the_same_games_on_either_engi
     assert python["length"]["mean"] > summary("-j", "1")["length"]["mean"]
 
 
+def test_verify_and_tournament_take_chance_explicit_too(capsys):
+    argv = ["verify", CHANCE, "--players", "3", "-n", "6", "--seed", "1", "--json", "-j", "1", "--no-leaks",
+            "--chance", "explicit"]
+    assert main(argv) == 0
+    python = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--engine", "native"]) == 0
+    native = capsys.readouterr()
+    assert json.loads(native.out) == python and "chance.rules:35: a chance node (explicit chance) in a verify " \
+        "kernel has no native form yet" in native.err
+    # each chance node a move
+    assert python["results"][0]["moves"] > 6 * 24
+    assert main(["tournament", CHANCE, "--players", "2", "--bot", "random", "--bot", "first", "-n", "4", "--json",
+                 "-j", "1", "--chance", "explicit"]) == 0
+    assert all(r["finished"] for r in json.loads(capsys.readouterr().out)["results"])
+
+
 def test_kuhn_poker_with_explicit_chance_plays_the_python_games():
     natively(explicit_kernel("games/kuhn-poker.rules", 2), range(1, 101))
 

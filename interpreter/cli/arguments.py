@@ -348,7 +348,7 @@ COMMANDS = (
               most=MOST_TOURNAMENT_GAMES),
         QUIET_PROGRESS, json_output("print the figures and every game's result as JSON"),
         max_moves("stop a game after M moves and count it a draw"), workers("play the games"),
-        engine("plays the mcts and ismcts bots' playouts"), plain())),
+        engine("plays the mcts and ismcts bots' playouts"), chance(), plain())),
     Command("replay", "replay a game log, checking every move; show where it ends, or step through it",
             "commands.replay.cmd_replay", (
         option("log", metavar="LOG",
@@ -401,7 +401,7 @@ COMMANDS = (
         option("--log-dir", "--log", dest="log", metavar="DIR",
                help="write a replayable log of each failure into the folder DIR (made if need be)"),
         QUIET_PROGRESS, json_output("print the report as JSON"), coverage(), workers("play the games"),
-        engine("plays the games (the invariants checked natively)"), plain())),
+        engine("plays the games (the invariants checked natively)"), chance(), plain())),
     Command("compile", "write the Python module a game compiles to, for reading and debugging",
             "commands.compile.cmd_compile", (
         game(),

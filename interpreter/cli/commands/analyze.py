@@ -123,7 +123,7 @@ def cmd_tournament(args) -> int:
     """Bots against each other, seats rotated: per bot its results, win rate and rating, and
     a pairwise table."""
     from ...play import tournament
-    game = load(args.file, args.option, args.players, params=args.param)
+    game = load(args.file, args.option, args.players, params=args.param, chance=args.chance)
     specs = tournament_bots(args.bot)
     refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
     note_ismcts_secrets(args, game, dict(enumerate(specs)))
