@@ -422,8 +422,8 @@ def test_a_deal_is_the_moves_of_the_top_cards_one_by_one(n, under):
 
 
 def test_an_action_that_tries_identical_components_each_is_listed_apart_when_the_shared_values_hold_two(write_rules):
-    """`zap` shares `m in markers, i in 1..2` with `put`, which tries identical markers once:
-    the fused listing serves it only when no two markers are identical (else it is listed by
+    """`zap` shares `m in markers, i in 1..2` with `put`, which tries identical markers once
+    (its guard tells no twin apart: tells_twins_apart): the fused listing serves it only when no two markers are identical (else it is listed by
     its own enumerator, None in the fused result); the legal moves are those of the game
     listed without fusion (coverage) at every decision."""
     path = write_rules("""
@@ -439,7 +439,7 @@ zone hand[Player]: row of Card owner
 zone discard: set of Card public
 var turns_played: int = 0
 action put(m in markers, i in 1..2, card in hand[current] where card.kind == "plain") {
-  require size(slot[m, i]) == 0 else "taken"
+  require size(hand[current]) > i else "keep a card or two"
   move card to slot[m, i]
 }
 action zap(m in markers, i in 1..2, card in hand[current] where card.kind == "zap") "zap {m} {i}" {

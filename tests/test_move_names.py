@@ -353,3 +353,30 @@ def test_an_attribute_that_holds_a_cell_a_player_or_a_component_shows_its_label(
     assert state.legal_move_names() == ["take pin b1 of P2 on flag 3"]     # not the cell's number
     state.apply("take pin b1 of P2 on flag 3")
     assert state.legal_move_names() == ["take pin a2 of P2 on flag 3"]     # a changed attribute too
+
+
+TWINS = """
+game "Twins" {{ players 2 }}
+component Chip {{ colour: int }} label "chip {{colour}}"
+zone heap: row of Chip public
+zone won[Player]: row of Chip public
+var marked: Chip? = none
+setup {{
+  create 3 Chip {{ colour: 1 }} in heap
+  marked = top(heap)
+  create 1 Chip {{ colour: 2 }} in heap
+}}
+{action}
+flow {{ turns from 1 until size(heap) == 0 {{ play take }} }}
+"""
+
+
+@pytest.mark.parametrize("action", [
+    'action take(x in heap where x == top(heap) or x == marked) "take {x}" { move x to won[current] }',
+    'action take(x in heap) "take {x}" {\n  require x == top(heap) or x == marked\n  move x to won[current]\n}',
+    'fn kept(x: Chip): bool = x == marked\naction take(x in heap where kept(x) or x.colour == 2) "take {x}" { }'])
+def test_a_twin_that_passes_the_filter_or_the_guard_is_listed_when_an_earlier_twin_fails_it(write_rules, action):
+    # the first two chips 1 fail the test, the third (marked) passes it: its move is listed
+    game, diagnostics, _ = load_game(str(write_rules(TWINS.format(action=action))))
+    assert game is not None, diagnostics
+    assert game.new_initial_state(0).legal_move_names() == ["take chip 1", "take chip 2"]

@@ -3,7 +3,9 @@ created_source.py): `create` of a type declared `max N` in an action, a procedur
 trigger, `destroy` of an argument and of a variable, identical components listed as one move,
 loops and counts over a type whose components come and go, given the engine's ids. A game past
 a maximum (the engine's runtime error) or past the kernel's room of ids is played in Python.
-tests/native/created.rules, one kernel compiled per run at most (Numba's cache keeps it)."""
+Writes to their attributes (created_writes.py), owner-only attributes, lists of them as a move's
+argument and in a list variable: tests/native/forge.rules. Two kernels compiled per run at most
+(Numba's cache keeps them)."""
 import pytest
 
 from referee.interpreter.engine import load_game
@@ -11,9 +13,10 @@ from referee.interpreter.engine import load_game
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
 from referee.interpreter.native.created_source import CREATIONS_ROOM  # noqa: E402
 from referee.interpreter.native.rules_source import KernelSource, NotNative, render  # noqa: E402
-from tests.native_support import game_of, kernel_of, same_games  # noqa: E402
+from tests.native_support import game_of, kernel_of, natively, same_games  # noqa: E402
 
 CREATED = "tests/native/created.rules"
+FORGE = "tests/native/forge.rules"
 
 
 @pytest.fixture(scope="module")
@@ -62,14 +65,27 @@ def refusal(write_rules, declarations: str = "", action: str = "", plays: str = 
     return refused.value.note()
 
 
-def test_a_write_to_an_attribute_of_a_created_component_is_refused_with_its_line(write_rules):
-    note = refusal(write_rules, action='action grow(c in purse[current]) "grow {c}" {\n  c.value = 2\n}',
-                   plays=", grow")
-    assert ":7:" in note and "created in play" in note
+@pytest.fixture(scope="module")
+def forge():
+    return kernel_of(FORGE, 3)
 
 
-def test_destroy_of_a_component_a_list_variable_may_hold_is_refused(write_rules):
-    note = refusal(write_rules, declarations="var saved: list of Coin = []",
+def test_created_components_that_change_play_the_python_games(forge):
+    # writes to their attributes (labels made again: twins merged, then told apart), an
+    # owner-only attribute, lists of them as a move's argument, a list variable that holds them
+    records = natively(forge, range(1, 61))
+    assert all(r["finished"] for r in records) and {tuple(r["winners"]) for r in records} >= {(1,), (2,), (3,)}
+    same_games(forge, range(61, 71), max_moves=20, details=True)
+
+
+def test_a_write_to_an_attribute_of_a_type_another_attribute_may_hold_is_refused_with_its_line(write_rules):
+    note = refusal(write_rules, declarations="component Tag { coin: Coin? }",
+                   action='action grow(c in purse[current]) "grow {c}" {\n  c.value = 2\n}', plays=", grow")
+    assert ":7:" in note and "Tag.coin" in note
+
+
+def test_destroy_of_a_component_a_set_variable_may_hold_is_refused(write_rules):
+    note = refusal(write_rules, declarations="var saved: set of Coin = {}",
                    action='action melt(c in purse[current]) "melt {c}" {\n  destroy c\n}', plays=", melt")
     assert ":7:" in note and "saved" in note
 

@@ -150,8 +150,9 @@ flow {{
 
 
 @pytest.mark.parametrize("declaration, flow, line, what", [
-    ("proc ask() {\n  choose k in 1..2 by current {\n    n = k\n  }\n}\ntrigger asked when n > 3 {\n  ask()\n}",
-     "play wait", 16, "a trigger that calls ask, which decides, has no native form yet"),
+    ("proc ask(d: int) {\n  choose k in 1..2 by current {\n    n = k\n  }\n  if d > 0 {\n    ask(d - 1)\n  }\n}\n"
+     "trigger asked when n > 3 {\n  ask(1)\n}",
+     "play wait", 10, "a recursive procedure that decides (ask), called from a trigger"),
 ])
 def test_a_construct_without_native_form_is_refused_with_its_line(tmp_path, declaration, flow, line, what):
     rules = tmp_path / "asked.rules"

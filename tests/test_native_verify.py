@@ -125,3 +125,31 @@ def test_coverage_is_counted_in_python(capsys):
     _, _, note = run(capsys, "verify", "games/tic-tac-toe.rules", "-n", "2", "--coverage", "--engine", "native",
                      "-j", "1")
     assert "referee: verifying in Python, not natively: --coverage counts the rules' coverage" in note
+
+
+def test_moves_of_created_components_named_by_their_label_alone_are_distinct(tmp_path):
+    """`take(x in bank) "take {x}"` over coins made in play: one label one move, unless another
+    move's name may be "take " and some text."""
+    names_distinct(loaded("tests/native/created.rules", 3))
+    rules = tmp_path / "mint.rules"
+    rules.write_text(open("tests/native/created.rules", encoding="utf-8").read().replace(
+        'action rest "rest" { }', 'action rest "take a rest" { }'))
+    with pytest.raises(NotNative, match="two moves may be named 'take a rest'"):
+        names_distinct(loaded(rules, 3))
+    # a label may be empty (a none left out): "take " and it is named "take"
+    rules.write_text(open("tests/native/created.rules", encoding="utf-8").read().replace(
+        'action rest "rest" { }', 'action rest "take" { }'))
+    with pytest.raises(NotNative, match="two moves may be named 'take'"):
+        names_distinct(loaded(rules, 3))
+
+
+def test_verify_of_a_game_that_creates_components_in_play_is_the_same_natively(capsys):
+    argv = ["tests/native/created.rules", "--players", "3", "-n", "30", "--seed", "1"]
+    python = verify_json(capsys, *argv)
+    assert verify_json(capsys, *argv, "--engine", "native") == (*python[:2], "")
+    assert python[1]["results"][0]["failures"]       # (its games past a maximum: the engine's error)
+
+
+def test_binders_of_a_set_of_enum_members_or_of_seats_range_over_all_of_them():
+    # values.rules' `recolour(x in colours where ...)`, colours a set of an enum's members
+    names_distinct(loaded("tests/native/values.rules"))

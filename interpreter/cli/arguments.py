@@ -227,6 +227,13 @@ def engine(what):
                        "native and auto play in Python with a one-line note where they cannot (default python)")
 
 
+def chance():
+    return option("--chance", choices=("sampled", "explicit"), default="sampled",
+                  help="how shuffles and picks draw: sampled (inside the effects, from the game's own "
+                       "stream) or explicit (each a chance node the random seats' generator samples by its "
+                       "odds, counted as a move: the adapters' and solvers' games); either engine (default sampled)")
+
+
 def jobs(what):
     return option("-j", "--jobs", type=at_most(most_jobs, " worker processes (4 per core)"), metavar="N",
                   help=f"{what} in N worker processes (default: one per core; 1: in this process; "
@@ -314,7 +321,7 @@ COMMANDS = (
         option("--log-dir", "--log", dest="log", metavar="DIR",
                help="write one log per game, DIR/game-SEED.json, into the folder DIR (made if need be)"),
         max_moves("stop a game after M moves and count it unfinished"), coverage(), workers("play the games"),
-        engine("plays the games"), plain())),
+        engine("plays the games"), chance(), plain())),
     Command("analyze", "a balance report of many games between bots, or of a variant against its base",
             "commands.analyze.cmd_analyze", (
         game(), games(200, "number of games (default 200)", "game i uses seed S+i (default 0)"),
@@ -329,7 +336,7 @@ COMMANDS = (
                help="also write the report with its plots to PATH, one self-contained HTML file "
                     "(needs matplotlib: pip install 'referee[report]')"),
         max_moves("stop a game after M moves and count it endless"), coverage(), workers("play the games"),
-        engine("plays games of random bots"), plain())),
+        engine("plays games of random bots"), chance(), plain())),
     Command("tournament", "bots against each other, seats rotated: win rates, ratings and a pairwise table",
             "commands.analyze.cmd_tournament", (
         game(),
@@ -341,7 +348,7 @@ COMMANDS = (
               most=MOST_TOURNAMENT_GAMES),
         QUIET_PROGRESS, json_output("print the figures and every game's result as JSON"),
         max_moves("stop a game after M moves and count it a draw"), workers("play the games"),
-        engine("plays the mcts and ismcts bots' playouts"), plain())),
+        engine("plays the mcts and ismcts bots' playouts"), chance(), plain())),
     Command("replay", "replay a game log, checking every move; show where it ends, or step through it",
             "commands.replay.cmd_replay", (
         option("log", metavar="LOG",
@@ -371,7 +378,7 @@ COMMANDS = (
         max_moves("stop a playout after M moves (it does not count as one finished)"),
         option("--coverage", action="store_true",
                help="play the game compiled to count rule coverage (what counting costs; no counts printed)"),
-        jobs("run playouts"), engine("runs the playouts (the compile is timed apart)"), plain())),
+        jobs("run playouts"), engine("runs the playouts (the compile is timed apart)"), chance(), plain())),
     Command("rulebook", "the rules of a file by rule id, traced to the lines that encode them",
             "commands.compile.cmd_rulebook", (
         option("file", metavar="FILE", type=rules_file, help=FILE_HELP),
@@ -394,7 +401,7 @@ COMMANDS = (
         option("--log-dir", "--log", dest="log", metavar="DIR",
                help="write a replayable log of each failure into the folder DIR (made if need be)"),
         QUIET_PROGRESS, json_output("print the report as JSON"), coverage(), workers("play the games"),
-        engine("plays the games (the invariants checked natively)"), plain())),
+        engine("plays the games (the invariants checked natively)"), chance(), plain())),
     Command("compile", "write the Python module a game compiles to, for reading and debugging",
             "commands.compile.cmd_compile", (
         game(),

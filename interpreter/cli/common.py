@@ -97,15 +97,15 @@ def no_such_file(path) -> CliError:
                     f"(the built-in games: {names}; `referee games` lists them)", MISSING_FILE)
 
 
-def load(path, options=None, players=None, coverage=False, params=(), passes_off=()):
+def load(path, options=None, players=None, coverage=False, params=(), passes_off=(), chance="sampled"):
     """The compiled game (with coverage: counting its rule tags; params: the (name, text) pairs
-    of --param), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
+    of --param; chance: --chance, as load_game takes it), or CliError: missing file (66), diagnostics (65), a --param the game refuses (2)."""
     if not os.path.exists(path):
         raise no_such_file(path)
     if os.path.isdir(path):
         raise CliError(f"referee: {path}: is a directory, not a rules file", MISSING_FILE)
     game, diagnostics, sources = loaded(path, tuple(options or ()), players, coverage, dict(params or ()),
-                                        passes_off=passes_off)
+                                        passes_off=passes_off, chance=chance)
     if game is None:
         raise flag_mistake(diagnostics) or CliError(RulesError(diagnostics, sources).render(), BAD_INPUT)
     return game

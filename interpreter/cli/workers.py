@@ -69,6 +69,8 @@ def task_pool(jobs, args, game, players=None):
         with worker_pool(jobs, args, game, players) as pool:
             yield pool
         return
+    if getattr(args, "chance", "sampled") != "sampled":
+        raise UsageError("argument --chance: explicit is played here or by local workers, not by a --cluster")
     source = cluster.source_of(game, args.file, args.option, getattr(args, "coverage", False))
     with worker_errors(args, "on the --cluster"):
         yield cluster.ClusterPool(cluster_client(args), source)
@@ -82,7 +84,7 @@ def worker_pool(jobs, args, game, players=None):
     from ..play import parallel
     with worker_errors(args):
         with parallel.Pool(jobs, args.file, args.option, players or game.num_players,
-                           getattr(args, "coverage", False), game.given_params) as pool:
+                           getattr(args, "coverage", False), game.given_params, getattr(args, "chance", "sampled")) as pool:
             yield pool
 
 

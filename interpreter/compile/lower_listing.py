@@ -183,7 +183,8 @@ class ListingCompiler:
             ctx.levels[rules_local(binder.name)] = k
             component = element_name in self.types.components or element_name in self.types.boards
             # board cells are all different: only components can be identical
-            same = binder.name in named and names_all and element_name in self.types.components
+            same = binder.name in named and names_all and element_name in self.types.components \
+                and not tells_twins_apart(binder.name, action, early_nodes, stage_nodes, self.types.functions)
             if element_name in self.types.boards and len(self.types.boards) == 1:
                 component = False     # one board: a cell's label is its own
             unique = cg.never_none_domain(binder.domain, domain_type, scope) or (
@@ -420,6 +421,33 @@ class ListingCompiler:
                 ir.ShortIf(ir.Compare("in", ir.Local("signature"), ir.Local(seen)), (ir.Continue(),)),
                 ir.AddToSet(seen, ir.Local("signature")))
 
+
+
+def tells_twins_apart(name: str, action, early_nodes, stage_nodes, functions) -> bool:
+    """Whether the binders or the guard may tell two identical components apart: they read the
+    binder `name` other than by its attributes (its place in a zone, a zone keyed by it, a
+    variable holding it). Then its twins are all tried and their moves merged after
+    (merge_by_labels), not one of them tried per signature before the filter."""
+    tested = (*action.binders, *early_nodes, *(n for stage in stage_nodes for n in stage))
+    return not only_attributes_read(name, tested, functions, set())
+
+
+def only_attributes_read(name: str, nodes, functions, visiting: set) -> bool:
+    """Whether these nodes read the component `name` holds by its attributes only, directly or
+    through the functions they give it to (a function met again is taken as reading so)."""
+    walked = list(ast.walk(nodes))
+    named = sum(1 for n in walked if isinstance(n, ast.Name) and n.id == name)
+    read = sum(1 for n in walked if isinstance(n, ast.Attribute) and isinstance(n.obj, ast.Name) and n.obj.id == name)
+    for n in walked:
+        if isinstance(n, ast.Call) and n.name in functions:
+            function = functions[n.name]
+            for k, argument in enumerate(n.arguments):
+                if isinstance(argument, ast.Name) and argument.id == name and k < len(function.parameters):
+                    key = (n.name, k)
+                    parameter = function.parameters[k].name
+                    if key in visiting or only_attributes_read(parameter, function.body, functions, visiting | {key}):
+                        read += 1
+    return named == read
 
 
 def read_once(value: ir.Expression, hoist: dict) -> ir.Expression:

@@ -11,12 +11,13 @@ seat -1). A shuffle is a node per position from the top down, each outcome swapp
 A function that holds a chance node takes the decision's arrays as one that decides
 (decisions_source.py), and so does the setup. Refused where Python draws from the game's
 stream instead (a pick of a guard's let; a procedure with a chance node run by `after`, refused
-as a deciding one) and picks among values the kernel does not code as one word.
+as a deciding one) and picks among values the kernel does not code as one word (a text is
+one: its code).
 """
 from __future__ import annotations
 
 from referee.dsl import ast
-from referee.dsl.types import BOOL, INT, PLAYER, ListOf, element_type, named_type
+from referee.dsl.types import BOOL, INT, PLAYER, TEXT, ListOf, element_type, named_type
 
 from ..compile.lower_actions import is_pick
 from .decisions_source import CHOICE, DECISION_ARGUMENTS
@@ -92,8 +93,8 @@ class ChanceSource:
         if named in self.ids_of_type:
             return "True"
         base = element_type(t).without_none() if isinstance(t, ListOf) else t
-        if base in (INT, BOOL, PLAYER) or named in self.game.enum_members or named in self.boards.geometries:
-            return "False"
+        if base in (INT, BOOL, PLAYER, TEXT) or named in self.game.enum_members or named in self.boards.geometries:
+            return "False"          # (a text: its code, one per text, list_vars_source.text_code)
         raise NotNative(f"a pick as a chance node among values of type {t.text}", items_node.span)
 
     def chance_items(self, items_node, scope) -> str:

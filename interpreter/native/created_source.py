@@ -26,6 +26,7 @@ from referee.dsl import ast
 from referee.dsl.templates import parse_template
 from referee.dsl.types import INT, OWNER, named_type
 
+from .created_writes import CreatedWritesSource
 from .not_native import NotNative
 
 CREATIONS_ROOM = 256        # the ids a destroyed-and-created type may take in one game beyond its N
@@ -35,7 +36,7 @@ def untag(node):
     return ast.untag(node)[0]
 
 
-class CreatedSource:
+class CreatedSource(CreatedWritesSource):
     """Created types for KernelSource (its game, program, components, columns, expr...)."""
 
     # ---- the layout -------------------------------------------------------------------------
@@ -47,15 +48,11 @@ class CreatedSource:
         self.classes_made: set = set()
         if not self.created_types:
             return
-        for type_name in self.created_types:
-            if type_name in self.game.private_fields:
-                raise NotNative(f"components of {type_name}, created in play, with private attributes",
-                                self.game.types.components[type_name].span)
         maximum = self.game.component_maximum
         destroyed = {self.destroyed_type(n) for n in ast.walk(self.program.parts()) if isinstance(n, ast.Destroy)}
         room = sum(maximum[t] + (CREATIONS_ROOM if t in destroyed else 0) for t in self.created_types)
         self.components += room
-        first = self.component_types.index(self.created_types[0])     # (never read: no created type is private)
+        first = self.component_types.index(self.created_types[0])     # (never read: kind_read reads S)
         self.type_of_id = self.type_of_id + [first] * room
         shapes: dict = {}
         self.static_shapes = [shapes.setdefault(self.shape_of(e), len(shapes)) if e["__type__"] in self.created_types
@@ -66,6 +63,7 @@ class CreatedSource:
         self.shapes = shapes
         sets: dict = {}
         self.shape_sets = [sets.setdefault(frozenset(shape), len(sets)) for shape in shapes]
+        self.reclassed: set = set()         # (the types written in play: created_writes.py)
         self.created_at = {}
         for region in ("KIND", "LABEL", "SAME", "SHAPE"):
             self.created_at[region] = self.size
@@ -129,6 +127,10 @@ class CreatedSource:
     def label_read(self, x: str) -> str:
         """A component's label class: the constant table's, or S's where components are created."""
         return f"S[LABEL_AT + {x}]" if self.created_types else f"LABEL_CLASS[{x}]"
+
+    def kind_read(self, x: str) -> str:
+        """A component's type: the constant table's, or S's where components are created."""
+        return f"S[KIND_AT + {x}]" if self.created_types else f"TYPE_OF_ID[{x}]"
 
     def same_read(self, x: str) -> str:
         return f"S[SAME_AT + {x}]" if self.created_types else f"SAME_CLASS[{x}]"
@@ -220,14 +222,16 @@ class CreatedSource:
         lines += [f"if {x} < 0 or {x} >= COMPONENTS or type_position(S, {items}, {x}) < 0:", "    S[ERROR] = 1",
                   "    return"]
         for name in self.game.component_holders(type_name):
-            slot = self.vars.get(name)
+            slot = self.vars.get(name) or getattr(self, "list_vars", {}).get(name)
             if slot is None:
-                raise NotNative(f"destroy of a {type_name}, which {name} (not a plain variable) may hold",
+                raise NotNative(f"destroy of a {type_name}, which {name} (not a plain variable nor a list) may hold",
                                 node.span)
             cells = 1
             for _, size, _ in slot.axes:
                 cells *= size
-            lines += [f"if holds_id(S, {slot.offset}, {cells}, {x}):", "    S[ERROR] = 1", "    return"]
+            held = f"holds_id(S, {slot.offset}, {cells}, {x})" if name in self.vars \
+                else f"list_holds_id(S, {slot.offset}, {cells}, {1 + slot.room}, {x})"     # (a list: in its items)
+            lines += [f"if {held}:", "    S[ERROR] = 1", "    return"]
         return lines + [f"zone_take_out(S, {x})", f"type_remove(S, {items}, {x})"]
 
     def created_helpers(self) -> None:
@@ -270,6 +274,15 @@ def holds_id(S, offset, cells, x):
     for k in range(offset, offset + cells):
         if S[k] == x:
             return True
+    return False
+
+
+@njit
+def list_holds_id(S, offset, cells, row, x):
+    for at in range(offset, offset + cells * row, row):
+        for k in range(at + 1, at + 1 + S[at]):
+            if S[k] == x:
+                return True
     return False
 
 

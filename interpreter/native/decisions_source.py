@@ -178,7 +178,8 @@ class DecisionsSource:
         played += [f"{responded} = True"] if responded else []
         for name in actions:
             index = self.actions[name][0]
-            played += [f"if kind == {index}:", f"    run_{name}(S, cur, move{self.decision_arguments(name)})"]
+            played += [f"if kind == {index}:",
+                       f"    run_{name}{self.level_copy('action', name)}(S, cur, move{self.decision_arguments(name)})"]
         played += [*self.after_move(), *STOPPED_HERE, f"cur = {saved}"]
         asked = self.decided(f"{listed} + 1" if optional else listed, seat, chosen)
         asked += [f"if {chosen} < {listed}:", *indented(played), "S[CURRENT] = cur"]
@@ -263,7 +264,7 @@ class DecisionsSource:
                          f"ALL_SEATS = {sum(1 << p for p in range(1, self.players + 1))}")
         self.define("def all_seen(S, options, count):",
                     ["for i in range(count):", "    x = options[i]",
-                     "    if x < 0 or x >= COMPONENTS or PRIVATE_TYPE[TYPE_OF_ID[x]]:", "        return False",
+                     f"    if x < 0 or x >= COMPONENTS or PRIVATE_TYPE[{self.kind_read('x')}]:", "        return False",
                      "    cell = S[LOC + x]", "    if cell < 0:", "        return False",
                      "    if CELL_SEEN[cell] == 1 or (CELL_SEEN[cell] == 2 and zone_top(S, cell) == x):",
                      "        continue", "    if SHOWN < 0 or (S[SHOWN + x] & ALL_SEATS) != ALL_SEATS:",

@@ -135,6 +135,7 @@ class FlowSource:
         deciding = self.decision_arguments(name)
         if deciding and state != "S":
             raise NotNative(f"{name} decides: it cannot run on a copy of the state", None)
+        suffix += self.level_copy("proc", name, suffix)        # (called from a trigger: triggers_source.py)
         return [f"proc_{name}{suffix}({state}, cur{arguments}{deciding})"]
 
     def procedure_named(self, name: str, span):

@@ -69,6 +69,8 @@ class ListVarsSource:
             return len(self.game.enum_members[named])
         if named in self.game.geometries:
             return len(self.game.geometries[named].cells)
+        if named in self.types_created_in_play():        # (made in play: as many as its maximum)
+            return self.game.component_maximum[named]
         if named in self.game.types.components:
             reference = self.game.new_initial_state(0)
             return max(1, len(reference.by_type.get(named, ())))

@@ -260,13 +260,14 @@ class KernelSource(
                             "return False"])
         self.run_move(action)
 
-    def run_move(self, action) -> None:
-        """run_NAME(S, cur, move): the action played with the arguments its move's code holds."""
+    def run_move(self, action, suffix: str = "") -> None:
+        """run_NAME(S, cur, move): the action played with the arguments its move's code holds
+        (suffix: a copy of a trigger's level, triggers_source.py)."""
         names = [f"L_{b.name}" for b in action.binders]
         lines, decoded = self.argument_decoded(action.binders, names, ARGUMENT_BITS, Scope)
         deciding = self.decision_arguments(action.name)
-        self.define(f"def run_{action.name}(S, cur, move{deciding}):",
-                    lines + [f"act_{action.name}(S, cur{''.join(', ' + a for a in decoded)}{deciding})"])
+        self.define(f"def run_{action.name}{suffix}(S, cur, move{deciding}):",
+                    lines + [f"act_{action.name}{suffix}(S, cur{''.join(', ' + a for a in decoded)}{deciding})"])
 
     def domain_loop(self, binder, scope, var: str, changing: bool = False) -> tuple:
         """(the lines of a loop over a binder's domain, how many values it has at most)."""

@@ -51,15 +51,13 @@ class SubsetsSource:
         listed = self.subsets_domain(action)
         if listed is None:
             return False
-        if self.created_types:          # (its helpers read the setup's label classes)
-            raise NotNative("a list of components as a move's argument, in a game that creates them in play", action.span)
         items = self.expr(listed, scope, self.type_of(listed))     # (its binder is not in it)
         name = action.name
         self.define(f"def moves_{name}(S, cur, buf, start):",
                     [f"items = {items}", "h = len(items)", "n = start",
                      f"if h > {MASK_BITS} or (1 << h) > {MAX_LIST} or not valid_ids(items):",
                      "    S[ERROR] = 1", "    return n",
-                     "labels = LABEL_CLASS[items]", "for size in range(h + 1):",
+                     f"labels = {self.label_read('items')}", "for size in range(h + 1):",
                      "    at = np.arange(size)", "    while True:", "        cards = items[at]",
                      f"        if legal_{name}(S, cur, cards):",
                      "            first = first_alike(labels, at)",
@@ -68,7 +66,7 @@ class SubsetsSource:
                      f"                buf[n] = {index * (1 << MASK_BITS)} + mask_of(at)", "                n += 1",
                      "            else:",
                      "                alike = items[first]",
-                     f"                if not legal_{name}(S, cur, alike) or not identical(alike, cards):",
+                     f"                if not legal_{name}(S, cur, alike) or not identical({self.class_arguments()}alike, cards):",
                      "                    S[ERROR] = 1", "                    return n",
                      "        if not next_combination(at, h):", "            break",
                      "return n"])
@@ -96,9 +94,9 @@ class SubsetsSource:
                      "first = np.empty(len(at), dtype=np.int64)", "q = 0", "for k in range(len(at)):",
                      "    while labels[q] != labels[at[k]]:", "        q += 1", "    first[k] = q", "    q += 1",
                      "return first"])
-        self.define("def identical(a, b):",
-                    ["for k in range(len(a)):", "    if SAME_CLASS[a[k]] != SAME_CLASS[b[k]]:", "        return False",
-                     "return True"])
+        self.define(f"def identical({self.class_arguments()}a, b):",     # (classes in S where made in play)
+                    ["for k in range(len(a)):", f"    if {self.same_read('a[k]')} != {self.same_read('b[k]')}:",
+                     "        return False", "return True"])
         self.define("def mask_of(at):", ["mask = 0", "for k in at:", "    mask |= 1 << k", "return mask"])
         self.define("def positions_of(move, h):",
                     ["at = np.empty(h, dtype=np.int64)", "n = 0", "for k in range(h):",

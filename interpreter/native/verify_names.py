@@ -3,21 +3,26 @@ and a verify kernel (verify_source.py), which does not name moves, stands in for
 once it is proved for the game (`names_distinct`, else NotNative).
 
 Each action's binders range over values known before the game (constants), or over a superset
-of them: a binder of a board's cells, over all its cells; of a component type, over one
+of them: a binder of a board's cells, over all its cells; of an enum, over its members; of seats,
+over every seat (none too where the type allows it); of a component type, over one
 component per label (components are made in the setup only and their attributes never change,
 so their labels are those of the initial state; two moves of components of one label are one
 move, as the engine merges them, or the engine's error). The names of every combination must
 be different, one combination of labels one name. An action of one int binder over a range the
 state gives (`bid(n in 1..most[current]) "bid {n}"`) names its moves by the int
 alone between a fixed beginning and end: distinct ints, distinct names; no other move's name may
-be that beginning, an int and that end.
+be that beginning, an int and that end. So for an action of one binder of a component type whose
+values the state gives (components created in play, a zone's): named by the component's label
+alone between a fixed beginning and end, one label one move (the engine merges the others, or
+stops at two different ones of one name), and no other move's name may be that beginning, any
+text and that end.
 """
 from __future__ import annotations
 
 import itertools
 
 from referee.dsl import ast
-from referee.dsl.types import INT, Named, named_type
+from referee.dsl.types import INT, PLAYER, ListOf, Named, named_type
 
 from .not_native import NotNative
 
@@ -39,10 +44,11 @@ def names_distinct(game) -> None:
         domains = [values_of(game, s, binder, element) for binder, (_, _, _, element) in zip(binders, action.binders)]
         if None in domains:
             k = domains.index(None)
-            if not named_by_one_int(game, s, index, binders, parts, tail):
+            by_int = named_by_one_int(game, s, index, binders, parts, tail)
+            if not by_int and not named_by_one_label(game, index, binders, parts):
                 raise NotNative(f"{binders[k].name} of {action.name} ranges over values the state gives: its "
                                 "moves are not proved to have distinct names", binders[k].span)
-            numbered.append((parts[0][0], tail, action))
+            numbered.append((parts[0][0], tail, action, is_int_text if by_int else is_some_text))
             continue
         for args in itertools.product(*domains):
             if len(seen) >= MOST_NAMES:
@@ -55,12 +61,13 @@ def names_distinct(game) -> None:
                                  in zip(args, action.binders)))
             if seen.setdefault(name, move) != move:
                 raise NotNative(f"two moves may be named '{name}'", action.span)
-    for k, (beginning, end, action) in enumerate(numbered):
+    for k, (beginning, end, action, shown) in enumerate(numbered):
         for name in seen:
-            if is_int_text(name, beginning, end):
+            if shown(name, beginning, end):
                 raise NotNative(f"two moves may be named '{name}'", action.span)
-        for other_beginning, _, other in numbered[:k]:
-            if other_beginning.startswith(beginning) or beginning.startswith(other_beginning):
+        for other_beginning, _, other, _ in numbered[:k]:
+            ours, theirs = beginning.strip(), other_beginning.strip()     # (an empty label: no space after)
+            if theirs.startswith(ours) or ours.startswith(theirs):
                 raise NotNative(f"{other.name} and {action.name} may name two moves alike", action.span)
 
 
@@ -73,8 +80,13 @@ def values_of(game, s, binder, element):
     if isinstance(values, (list, tuple, range)):        # (a zone's name is no list of values)
         return list(values)
     kind = named_type(element)
+    none = [None] if element != element.without_none() else []
     if kind in game.geometries:
         return list(game.geometries[kind].cells)
+    if kind in game.enum_members:          # (a set's, a list's, a function's members: some of these)
+        return list(game.enum_members[kind]) + none
+    if element.without_none() == PLAYER:
+        return list(range(1, game.num_players + 1)) + none
     if kind in game.types.components and created_in_setup_only(game):
         first_of_label: dict = {}
         for eid, entity in enumerate(s.entities):
@@ -107,6 +119,22 @@ def named_by_one_int(game, s, index, binders, parts, tail) -> bool:
         return False
     beginning = parts[0][0]
     return all(game.namers[index](s, n) == f"{beginning}{n}{tail}" for n in (7, -12))
+
+
+def named_by_one_label(game, index, binders, parts) -> bool:
+    """Whether the action has one binder, of a component type, and names each move by that
+    component's label alone between a fixed beginning and end."""
+    if len(binders) != 1 or len(parts) != 1 or parts[0][1] != 0:
+        return False
+    element = game.actions[index].binders[0][3]
+    return not isinstance(element, ListOf) and named_type(element) in game.types.components
+
+
+def is_some_text(name: str, beginning: str, end: str) -> bool:
+    """Whether a name may be the beginning, a label (any text, none's empty one too) and the end,
+    its spaces run together as a name's are ("take " and an empty label: "take")."""
+    beginning, end = " ".join(beginning.split()), " ".join(end.split())
+    return name.startswith(beginning) and name.endswith(end) and len(name) >= len(beginning) + len(end)
 
 
 def is_int_text(name: str, beginning: str, end: str) -> bool:

@@ -17,6 +17,7 @@ from referee.dsl import ast
 from referee.dsl.types import BOOL
 
 from .rules_source import KernelSource, Scope, module_source, untag
+from .not_native import NotNative
 from .verify_names import names_distinct
 
 class VerifySource(KernelSource):
@@ -73,6 +74,9 @@ def verify_games(seeds, max_moves):
 def render_verify(game) -> str:
     """The verify kernel module's source for a loaded game, or NotNative."""
     source = VerifySource(game)
+    chance = next((n for n in ast.walk(game.program.parts()) if source.is_chance_node(n)), None)
+    if chance is not None:          # (its driver does not draw them: the kernel broke memory)
+        raise NotNative("a chance node (explicit chance) in a verify kernel has no native form yet", chance.span)
     return module_source(source) + f"INT_NONE_CODE = {-(2 ** 63)}\n" + VERIFY_DRIVER
 
 

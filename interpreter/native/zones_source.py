@@ -304,8 +304,8 @@ class ZonesSource:
         if target.indexes or target.name not in scope.names or len(owners) != 1:
             raise NotNative(f"a write to the attribute {target.attribute} has no native form yet", target.span)
         type_name = owners[0]
-        if type_name in self.created_types:
-            raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, created in play", target.span)
+        if type_name in self.created_types:      # (its classes made again: created_writes.py)
+            return self.created_attribute_write(node, scope, type_name)
         if any(named_type(b[3]) == type_name for a in self.game.actions for b in a.binders):
             raise NotNative(f"a write to the attribute {target.attribute} of a {type_name}, an action's argument",
                             target.span)

@@ -105,27 +105,27 @@ def worker_game(players):
     """The game of this worker for a player count, loaded the first time it is asked for."""
     game = _games.get(players)
     if game is None:
-        path, options, coverage, params = _source
-        game = _games[players] = compiled(path, options, players, coverage, params)
+        path, options, coverage, params, chance = _source
+        game = _games[players] = compiled(path, options, players, coverage, params, chance=chance)
     return game
 
 
-def compiled(path, options, players, coverage, params, texts=None):
+def compiled(path, options, players, coverage, params, texts=None, chance="sampled"):
     """load_game's game, or WorkerFailed with its diagnostics (texts: as load_game takes them,
     the files' text when it is not read from the disk: see cluster.py)."""
-    game, diagnostics, sources = load_game(path, tuple(options), players, coverage, params, texts=texts)
+    game, diagnostics, sources = load_game(path, tuple(options), players, coverage, params, texts=texts, chance=chance)
     if game is None:
         from referee.dsl.diagnostics import RulesError
         raise WorkerFailed(RulesError(diagnostics, sources).render())
     return game
 
 
-def worker_main(conn, path, options, players, coverage=False, params=None):
+def worker_main(conn, path, options, players, coverage=False, params=None, chance="sampled"):
     """The loop of one worker: load the game (with coverage: compiled to count its rule tags),
     say so, then run tasks until told to stop (None) or until the parent is gone (end of the pipe)."""
     global _source
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _source = (path, list(options), coverage, dict(params or {}))
+    _source = (path, list(options), coverage, dict(params or {}), chance)
     try:
         worker_game(players)
     except BaseException as error:
@@ -201,9 +201,9 @@ class Worker:
 class Pool:
     """N worker processes that have each loaded `path` with `options` for `players` (and
     `coverage`: compiled to count the rule tags, see coverage.py; `params`: the values of
-    typed params, {name: value}, as load_game takes them)."""
+    typed params, {name: value}, as load_game takes them; `chance`: as load_game takes it)."""
 
-    def __init__(self, jobs, path, options, players, coverage=False, params=None):
+    def __init__(self, jobs, path, options, players, coverage=False, params=None, chance="sampled"):
         self.context = multiprocessing.get_context(start_method())
         self.workers = []
         self.queue = deque()        # (task id, function, players, args) not yet handed out
@@ -217,7 +217,7 @@ class Pool:
                     mine, theirs = self.context.Pipe()
                     process = self.context.Process(target=worker_main,
                                                    args=(theirs, path, list(options), players, coverage,
-                                                         dict(params or {})),
+                                                         dict(params or {}), chance),
                                                    daemon=True, name="referee-worker")
                     process.start()
                     theirs.close()

@@ -45,9 +45,9 @@ def cmd_analyze(args) -> int:
     """A balance report of N games between bots: seats' win rates, draws, lengths, branching,
     actions, scores, endless games and errors; with --against, what changed from a base file."""
     from ...tools import analyze
-    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    game = load(args.file, args.option, args.players, args.coverage, args.param, chance=args.chance)
     kinds = analysis_bots(args, game)
-    base = load(args.against, args.option, game.num_players, params=args.param) if args.against else None
+    base = load(args.against, args.option, game.num_players, params=args.param, chance=args.chance) if args.against else None
     if args.html:
         try:
             analyze.pyplot()             # before the games, not after them
@@ -123,7 +123,7 @@ def cmd_tournament(args) -> int:
     """Bots against each other, seats rotated: per bot its results, win rate and rating, and
     a pairwise table."""
     from ...play import tournament
-    game = load(args.file, args.option, args.players, params=args.param)
+    game = load(args.file, args.option, args.players, params=args.param, chance=args.chance)
     specs = tournament_bots(args.bot)
     refuse_mcts_on_hidden_information(game, dict(enumerate(specs)))
     note_ismcts_secrets(args, game, dict(enumerate(specs)))

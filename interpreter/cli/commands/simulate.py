@@ -15,7 +15,7 @@ from ..workers import jobs_of, native_kernel, simulated_games, worker_pool
 
 
 def cmd_simulate(args) -> int:
-    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    game = load(args.file, args.option, args.players, args.coverage, args.param, chance=args.chance)
     n, base, players = args.n, args.seed, game.num_players
     if args.log:
         log_folder(args.log)
@@ -156,7 +156,7 @@ def native_start(kernel) -> str:
 
 def cmd_bench(args) -> int:
     from ...play import parallel
-    game = load(args.file, args.option, args.players, args.coverage, args.param)
+    game = load(args.file, args.option, args.players, args.coverage, args.param, chance=args.chance)
     jobs = jobs_of(args)
     kernel = native_kernel(args, game, [args.seed])
     compiled = None

@@ -14,7 +14,7 @@ def cmd_verify(args) -> int:
     """Play random games at every player count asked for; report broken invariants, dead ends,
     runtime errors and endless games, each shrunk to a short replayable list of moves."""
     from ...play import parallel
-    probe = load(args.file, args.option, args.players, params=args.param)
+    probe = load(args.file, args.option, args.players, params=args.param, chance=args.chance)
     low, high = probe.player_range
     counts = [args.players] if args.players else list(range(low, high + 1))
     jobs = min(jobs_of(args, workers_write_logs=False), args.n * len(counts))     # this process writes them
@@ -25,7 +25,7 @@ def cmd_verify(args) -> int:
         nonlocal played
         played += more
         progress.update(played)
-    loaded = {count: load(args.file, args.option, count, args.coverage, args.param) for count in counts}
+    loaded = {count: load(args.file, args.option, count, args.coverage, args.param, chance=args.chance) for count in counts}
     kernels = verify_kernels(args, loaded)
     try:
         if kernels:
