@@ -394,11 +394,25 @@ def too_long(file: str, source: str) -> Optional[Diagnostic]:
 
 
 def parse(source: str, file: str = "<string>") -> tuple[Optional[ast.Module], list[Diagnostic]]:
+    module, diagnostics = parsed(lark_parser(), source, file)
+    return module, list(diagnostics)
+
+
+# A game is often loaded again (each player count, each option, a variant's base file, an
+# editor's unchanged files), a label's expression in every load: the same text, read by the
+# same parser, gives the same frozen tree.
+@functools.lru_cache(maxsize=256)
+def parsed(parser: lark.Lark, source: str, file: str) -> tuple[Optional[ast.Module], tuple[Diagnostic, ...]]:
+    module, diagnostics = parsed_afresh(parser, source, file)
+    return module, tuple(diagnostics)
+
+
+def parsed_afresh(parser: lark.Lark, source: str, file: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
     long = too_long(file, source)
     if long is not None:
         return None, [long]
     try:
-        tree = lark_parser().parse(source)
+        tree = parser.parse(source)
     except UnexpectedInput as error:
         return None, [parse_error(file, source, error)]
     deep = too_deep(file, tree)

@@ -4,8 +4,9 @@ and exit codes, flags that mean one thing everywhere, command-line mistakes repo
 outputs docs/cli.md shows."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-import os
 import re
 import shlex
 import subprocess
@@ -13,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from referee.interpreter.cli.main import main
 
 from .test_cli import CONTINENTS, DEAD_END, ROOT, TTT, run
 
@@ -269,17 +272,26 @@ def example(line, command, shown):
 
 
 @pytest.mark.parametrize("line, command, shown", [example(*shown) for shown in SHOWN])
-def test_the_output_docs_cli_md_shows(line, command, shown):
-    """The command runs (as `python -m referee`, standard error with standard output) and prints
-    what the doc shows: all of it, or, where the doc leaves lines out ('...'), the lines shown
-    in their order."""
-    missing = [word for word in shlex.split(command.split("|")[0]) if word.endswith((".md", ".rules"))
-               and not (ROOT / word).exists()]
+def test_the_output_docs_cli_md_shows(line, command, shown, monkeypatch):
+    """The command runs (in-process, standard error with standard output, at 80 columns; a
+    filter after `|` through the shell) and prints what the doc shows: all of it, or, where the
+    doc leaves lines out ('...'), the lines shown in their order. (`python -m referee` itself:
+    test_python_m_referee_runs_the_same_command_line.)"""
+    referee, _, filter_command = command.partition("|")
+    words = shlex.split(referee)
+    missing = [word for word in words if word.endswith((".md", ".rules")) and not (ROOT / word).exists()]
     if missing:
         pytest.skip(f"{missing[0]} is not in this repository")
-    done = subprocess.run(f"{shlex.quote(sys.executable)} -m {command} 2>&1", shell=True, cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "80"})
-    printed = done.stdout.rstrip("\n").splitlines()
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "80")
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+        main(words[1:])
+    text = output.getvalue()
+    if filter_command:
+        text = subprocess.run(filter_command, shell=True, input=text, capture_output=True, text=True,
+                              timeout=60).stdout
+    printed = text.rstrip("\n").splitlines()
     if not any(l == "..." or l.startswith("... ") for l in shown):
         assert printed == shown
         return

@@ -26,6 +26,7 @@ How a block is tested depends on what it is:
 """
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
@@ -201,6 +202,17 @@ def with_overrides(fragment: str, host_names: set) -> str:
 
 
 def host_names(host_path: Path) -> set:
+    if host_path.resolve().is_relative_to(ROOT):        # a file of the project: the same in every test
+        return set(project_host_names(str(host_path)))
+    return loaded_host_names(host_path)
+
+
+@functools.cache        # (the fragments of a page share its host: loaded once)
+def project_host_names(host_path: str) -> frozenset:
+    return frozenset(loaded_host_names(Path(host_path)))
+
+
+def loaded_host_names(host_path: Path) -> set:
     game, errors = loaded(host_path)
     assert game is not None, f"the host {host_path} does not load:\n{errors}"
     return set(game.program.declarations) | {"game", "setup", "flow"}

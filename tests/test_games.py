@@ -3,27 +3,25 @@ every option) it allows, and random games reach their end; plus scripted games o
 and tic-tac-toe, and what each variant of Continents changes."""
 from __future__ import annotations
 
-import functools
 import math
 import random
 
 import pytest
 
-from referee.dsl.diagnostics import RulesError
 from referee.interpreter.engine import load_game
 from referee.interpreter.runtime.errors import IllegalMove
 
+from . import scenario
 from .conftest import GAMES, ROOT, game_files, header
 
 MOVE_BOUND = 20_000          # a random game longer than this counts as endless
 SEEDS = (0, 1)
 
 
-@functools.cache          # (a game several tests play is compiled once)
 def load(path, options=(), players=None):
-    game, diagnostics, sources = load_game(str(path), options=options, players=players)
-    assert game is not None and not diagnostics, RulesError(diagnostics, sources).render()
-    return game
+    """The game compiled once per process (scenario.load: shared with the other modules that
+    play the same games); a file that does not load fails with its diagnostics rendered."""
+    return scenario.load(path, options, players)
 
 
 def configurations():

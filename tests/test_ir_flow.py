@@ -1,8 +1,6 @@
 """The flow compiled through the IR: lowered, optimised by the passes, rendered once. Golden
 games play the same with any pass switched off, and the passes leave no `if False:` behind."""
 import functools
-import subprocess
-import sys
 
 import pytest
 from referee.interpreter.compile import ir
@@ -12,6 +10,8 @@ from referee.interpreter.engine import load_game
 
 import tests.golden
 from tests.golden import FOLDER, PLAYTHROUGHS, ROOT, golden_name
+from tests.sweeps import sampled
+from tests.test_cli import run
 
 TIC_TAC_TOE = str(ROOT / "games/tic-tac-toe.rules")
 
@@ -22,8 +22,27 @@ def run_flow_source(game) -> str:
     return source[start:source.index("\ndef ", start)]
 
 
-@pytest.mark.parametrize("off", [(name,) for name in PASS_NAMES] + [PASS_NAMES])
-@pytest.mark.parametrize("key", sorted(PLAYTHROUGHS))
+def passes_off_sampled() -> list:
+    """(golden, passes off) pairs: in the suite, every golden with every pass off, and each pass
+    off alone in the goldens of every len(PASS_NAMES)-th place from its own (each pass in three or
+    four games, each golden with one pass alone); the sweep (tests/sweeps) runs every pass off
+    alone in every golden."""
+    keys = sorted(PLAYTHROUGHS)
+    every = [(key, PASS_NAMES) for key in keys]
+    alone = [(key, (name,)) for key in keys for name in PASS_NAMES]
+    kept = {(key, (PASS_NAMES[at % len(PASS_NAMES)],)) for at, key in enumerate(keys)}
+    return every + sampled(alone, kept.__contains__)
+
+
+def test_the_sample_turns_every_pass_off_alone_and_every_golden_off_whole():
+    pairs = passes_off_sampled()
+    assert {off for _, off in pairs} == {(name,) for name in PASS_NAMES} | {PASS_NAMES}
+    assert {key for key, off in pairs if off == PASS_NAMES} == set(PLAYTHROUGHS)
+    assert {key for key, off in pairs if len(off) == 1} == set(PLAYTHROUGHS)
+
+
+@pytest.mark.parametrize("key, off", passes_off_sampled(), ids=lambda v: v if isinstance(v, str) else
+                         "all" if len(v) > 1 else v[0])
 @pytest.mark.slow
 def test_golden_games_are_the_same_with_passes_off(key, off, monkeypatch):
     monkeypatch.setattr(tests.golden, "load_game", functools.partial(load_game, passes_off=off))
@@ -73,11 +92,9 @@ def test_an_unknown_pass_is_refused():
 
 
 @pytest.mark.slow
-def test_referee_compile_takes_no_pass():
+def test_referee_compile_takes_no_pass(capsys):
     def compiled(*flags):
-        done = subprocess.run([sys.executable, "-m", "referee", "compile", TIC_TAC_TOE, *flags],
-                              capture_output=True, text=True, cwd=ROOT, check=False)
-        return done.returncode, done.stdout, done.stderr
+        return run(capsys, "compile", TIC_TAC_TOE, *flags)        # (in-process: main(argv))
     code, plain, _ = compiled()
     assert code == 0 and "if False:" not in plain
     code, unfolded, _ = compiled("--no-pass", "fold_constants", "--no-pass", "remove_dead_code")

@@ -189,3 +189,23 @@ def test_changed_grammar_is_parsed_with_the_change_not_the_stale_tables(tmp_path
     module, diagnostics = dsl_parser.parse("enum Color { red, blue }")
     assert module is None and diagnostics[0].code == "E100"
     assert tables_path.read_bytes() == TABLES_PATH.read_bytes()   # nothing is written at run time
+
+
+def test_a_text_parsed_again_gives_the_same_tree_and_its_own_list_of_diagnostics():
+    """parse() remembers what the same parser made of the same text (a game loaded again):
+    the same frozen tree, and a list of diagnostics the caller may extend without changing the
+    next answer; another text, another file name or another parser is parsed afresh."""
+    source = "enum Colour { red, blue }\n"
+    first, diagnostics = dsl_parser.parse(source, "a.rules")
+    again, _ = dsl_parser.parse(source, "a.rules")
+    assert first is again and diagnostics == []
+    other, _ = dsl_parser.parse(source, "b.rules")
+    assert other is not first and other.span.file == "b.rules"
+    broken = "enum Colour { red,, blue }\n"
+    errors, told = dsl_parser.parse(broken, "a.rules")[1], dsl_parser.parse(broken, "a.rules")[1]
+    assert errors == told and errors is not told and errors[0].code.startswith("E1")
+    errors.clear()
+    assert dsl_parser.parse(broken, "a.rules")[1] == told
+    fresh = build_parser(GRAMMAR)
+    assert dsl_parser.parsed(fresh, source, "a.rules")[0] is not first
+    assert dsl_parser.parsed(fresh, source, "a.rules")[0] == first

@@ -24,6 +24,7 @@ from referee.interpreter.engine import load_game
 from referee.interpreter.engine.moves import compute_legal_moves
 from referee.interpreter.engine.views import shown_to
 
+from . import scenario
 from .conftest import header
 from .sweeps import sampled
 
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MOVE_BOUND = 3000          # every game must end within this many moves
 PREFIX_BOUND = 150         # tests that look closely at each position play at most this many
 EXAMPLES = settings().max_examples
+MOVES_PER_PROPERTY = 1_000  # what one property's examples play in one configuration (run_property)
 
 EXERCISE = '''# A small game that uses the engine's less common parts: choices inside actions, sealed
 # simultaneous moves, optional plays, a trigger, hidden and owner-only zones and variables.
@@ -123,12 +125,13 @@ def game_files():
     return sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules"))
 
 
-@functools.lru_cache(maxsize=None)
 def load(path: str, options: tuple = (), players=None):
-    game, diagnostics, sources = load_game(path, options=options, players=players)
-    if game is None:
-        raise AssertionError(RulesError(diagnostics, sources).render())
-    return game
+    """The game compiled once per process (scenario.load: shared with the other modules that
+    play the same games)."""
+    try:
+        return scenario.load(path, options, players)
+    except RulesError as error:
+        raise AssertionError(error.render()) from None
 
 
 def configurations():
@@ -167,10 +170,11 @@ def typical_length(path: str, options: tuple) -> int:
 
 def run_property(path, options, body, full_games=True):
     """Run `body(path, options, data)` as a hypothesis test. Configurations with long games
-    get fewer examples, so that the suite stays fast whatever the games."""
-    examples = EXAMPLES
-    if full_games:
-        examples = max(3, min(EXAMPLES, EXAMPLES * 100 // max(1, typical_length(path, options))))
+    get fewer examples (an example of Ticket to Ride plays ~200 moves, of tic-tac-toe 7), so
+    that the suite stays fast whatever the games: about MOVES_PER_PROPERTY moves in all (the
+    games of at most 40 moves keep every example of the ci profile), and at least 3 examples."""
+    moves = typical_length(path, options) if full_games else min(PREFIX_BOUND, typical_length(path, options))
+    examples = max(3, min(EXAMPLES, MOVES_PER_PROPERTY // max(1, moves)))
 
     @settings(max_examples=examples)
     @given(data=st.data())

@@ -24,7 +24,8 @@ def sweeping() -> bool:
 
 # the test modules whose parametrizations are sampled (the sweep runs these whole)
 SAMPLED_MODULES = ("tests/test_openspiel.py", "tests/test_properties.py", "tests/test_verify.py",
-                   "tests/test_compiled_module.py", "tests/test_native_layout.py")
+                   "tests/test_compiled_module.py", "tests/test_native_layout.py",
+                   "tests/test_ir_flow.py")
 
 
 def sampled(everything, kept):
