@@ -1,7 +1,8 @@
 """What a rendered kernel (rules_source.py) calls: the board functions over the tables of
 board_tables.py and membership in a list, with the engine's answers for none and the edges."""
 import numpy as np
-from numba import njit
+from numba import carray, njit, types
+from numba.extending import intrinsic
 
 INT_NONE = np.iinfo(np.int64).min
 
@@ -127,3 +128,29 @@ def line_in_word(shifts, chosen, length):
 def seat_bit(p, players):
     """A winner's bit in the WINNERS mask, -1 (flagged) for a value that is no seat."""
     return 1 << p if 1 <= p <= players else -1
+
+
+@intrinsic
+def address_as_pointer(typingctx, address):
+    """An address (an int) as a pointer to int64s, for carray."""
+    signature = types.CPointer(types.int64)(address)
+
+    def codegen(context, builder, signature, arguments):
+        return builder.inttoptr(arguments[0], context.get_value_type(signature.return_type))
+    return signature, codegen
+
+
+@njit(cache=True)
+def unowned(array):
+    """The same int64 cells, as an array that Numba does not reference-count: a kernel passes
+    its state and move buffer to small functions millions of times, and each pass of an owned
+    array costs two atomic updates of its count (a third of a card game's playout time). The
+    caller keeps `array` alive while the view is used (`kept` after the last use)."""
+    return carray(address_as_pointer(array.ctypes.data), array.shape[0])
+
+
+@njit(cache=True)
+def kept(*arrays):
+    """Nothing: a use of the arrays whose unowned views were used until here, so that they are
+    not freed before."""
+    return len(arrays)

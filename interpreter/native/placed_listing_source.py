@@ -21,6 +21,7 @@ the same run (no table made per listing, no scan of all of it).
 from __future__ import annotations
 
 from referee.dsl import ast
+from referee.dsl.types import named_type
 
 from ..compile.lower_actions import guard_placement
 from ..compile.lower_aggregates import names_in
@@ -83,13 +84,14 @@ class PlacedListingSource:
         scope = scope.child()
         for k, binder in enumerate(binders):
             if fixed[k]:
-                lines += self.fixed_domain(binder, names[k], scope, none)
+                lines += self.fixed_domain(binder, names[k], scope, none, self.twins_once(action, k))
         for node in early:
             lines += self.guard_step(node, scope, f"return {none}")
         depth = 0
         for k, (binder, name) in enumerate(zip(binders, names)):
             if fixed[k]:
-                loop = [f"for {name} in fixed_{name}[:fixed_{name}_n]:"]
+                # (by index: a slice of the owned array would update its count at every round)
+                loop = [f"for at_{name} in range(fixed_{name}_n):", f"    {name} = fixed_{name}[at_{name}]"]
             else:
                 loop, _ = self.domain_loop(binder, scope, name)
             if k == len(names) - 1:
@@ -105,16 +107,39 @@ class PlacedListingSource:
             lines += ["    " * depth + line for line in steps]
         return lines + ["    " * depth + line for line in innermost]
 
-    def fixed_domain(self, binder, name: str, scope, none: str) -> list:
-        """An inner binder's domain filtered once: fixed_NAME[:fixed_NAME_n]."""
+    def fixed_domain(self, binder, name: str, scope, none: str, twins: bool = False) -> list:
+        """An inner binder's domain filtered once: fixed_NAME[:fixed_NAME_n]; with twins, a
+        component identical to one kept before it (the same attributes) is not kept."""
         var = self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
         inner = scope.child(**{binder.name: var})
         test = [] if binder.condition is None else \
             [f"    if not ({self.expr(binder.condition, inner, 'bool')}): continue"]
+        if twins:
+            if not getattr(self, "twin_helper", False):
+                self.twin_helper = True
+                self.define("def twin_kept(S, kept, n, x):", [
+                    "for k in range(n):", f"    if {self.same_read('kept[k]')} == {self.same_read('x')}:",
+                    "        return True", "return False"])
+            test.append(f"    if twin_kept(S, fixed_{name}, fixed_{name}_n, {var}): continue")
         return [*loop[:-1], f"fixed_{name} = np.empty({capacity}, dtype=np.int64)", f"fixed_{name}_n = 0",
                 loop[-1], *test, f"    fixed_{name}[fixed_{name}_n] = {var}", f"    fixed_{name}_n += 1",
                 f"if fixed_{name}_n == 0:", f"    return {none}"]
+
+    def twins_once(self, action, k: int) -> bool:
+        """Whether binder k's identical components are tried once, after its filter, as the
+        engine's fixed domains try them (compile/lower_listing.py `once_each`): where the
+        action's moves are merged by label (its template names every binder) and binder k takes
+        one component. Twins then make moves merged anyway; not trying them saves the guard and
+        the comparison with the moves listed before, on every tuple of the outer binders."""
+        index = next(i for i, a in enumerate(self.game.actions) if a.name == action.name)
+        game = self.game
+        if not (game.dedupe_by_labels[index] is not None and game.argument_is_component[index][k]
+                and not game.argument_lists_components[index][k] and len(set(self.same_class)) < len(self.same_class)):
+            return False
+        component = game.types.components[named_type(game.actions[index].binders[k][3])]
+        # (attributes that statements change would change which components are twins)
+        return not ({f.name for f in component.fields} | {"owner"}) & game.types.changed_attributes
 
     def guard_step(self, node, scope, failed: str) -> list:
         if isinstance(node, ast.Require):

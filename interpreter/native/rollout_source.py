@@ -217,6 +217,7 @@ def rollout(S, mt, buf, resume, F, max_moves, out):
     at most max_moves, drawn from the generator mt; each seat's return into `out`.
     The status: 0 finished, 1 stopped at max_moves, 2 to play again in Python."""
     T = np.zeros(1, dtype=np.int64)
+    S, buf = unowned(S), unowned(buf)      # (not reference-counted; the caller holds the arrays)
     S[MOVES] = MOVES_FROM
     resume_flow(S, mt, buf, max_moves, T, resume, F)FORCED_TAKEN
     if S[ERROR] or S[WINNERS] < 0:

@@ -199,7 +199,7 @@ class KernelSource(
         self.results()
         head = ["import numpy as np", "from numba import njit, types", "from numba.typed import List",
                 "from referee.interpreter.native.bot_random import LANES, below, seed_group",
-                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, has_line_word, ray, seat_bit, toward",
+                "from referee.interpreter.native.kernel_helpers import board_at, between, contains, directions_of, has_line, has_line_word, kept, ray, seat_bit, toward, unowned",
                 "from referee.interpreter.native.random_stream import below as game_below, mix, shuffle as shuffle_items",
                 f"STATE_SIZE = {self.size}", f"MOST_MOVES = {MOST_MOVES}",
                 f"ACTION_NAMES = {tuple(self.actions)!r}", f"PLAYERS = {self.players}", f"MOVE_BASE = {MOVE_BASE}",
@@ -799,9 +799,10 @@ def playouts(seeds, max_moves, T):
     winners = np.zeros(games, dtype=np.int64)
     scores = np.zeros((games, {players}), dtype=np.{source.score_dtype()})
     returns = np.zeros((games, {players}), dtype=np.float64)
-    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    owned_state = np.zeros(STATE_SIZE, dtype=np.int64)
+    owned_buf = np.empty(MOST_MOVES, dtype=np.int64)
+    S, buf = unowned(owned_state), unowned(owned_buf)      # (not reference-counted: unowned)
     mts = np.empty((LANES, 626), dtype=np.uint64)
-    buf = np.empty(MOST_MOVES, dtype=np.int64)
     for g in range(games):
         if g % LANES == 0:          # (the RandomBot's generators, LANES seeded at once)
             seed_group(mts, seeds, g)
@@ -819,5 +820,6 @@ def playouts(seeds, max_moves, T):
                 returns[g, p - 1] = returns_of(S, p)
                 if scores[g, p - 1] == {INT_NONE} or returns[g, p - 1] == {INT_NONE}:
                     status[g] = 2
+    kept(owned_state, owned_buf)
     return status, length, winners, scores, returns
 '''

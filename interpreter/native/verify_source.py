@@ -52,9 +52,10 @@ def verify_games(seeds, max_moves):
     games = len(seeds)
     clean = np.zeros(games, dtype=np.int64)
     length = np.zeros(games, dtype=np.int64)
-    S = np.zeros(STATE_SIZE, dtype=np.int64)
+    owned_state = np.zeros(STATE_SIZE, dtype=np.int64)
+    owned_buf = np.empty(MOST_MOVES, dtype=np.int64)
+    S, buf = unowned(owned_state), unowned(owned_buf)      # (not reference-counted: unowned)
     mt = np.zeros(1, dtype=np.uint64)
-    buf = np.empty(MOST_MOVES, dtype=np.int64)
     T = np.zeros(1, dtype=np.int64)
     for g in range(games):
         mt[0] = mix(np.uint64(seeds[g] * 31 + 7))
@@ -67,6 +68,7 @@ def verify_games(seeds, max_moves):
             if score_of(S, p) == INT_NONE_CODE or returns_of(S, p) == INT_NONE_CODE:
                 ok = 0
         clean[g] = ok
+    kept(owned_state, owned_buf)
     return clean, length
 '''
 
