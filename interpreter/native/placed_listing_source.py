@@ -24,6 +24,7 @@ from referee.dsl import ast
 from referee.dsl.types import named_type
 
 from ..compile.lower_actions import guard_placement
+from ..compile.lower_listing import tells_twins_apart
 from ..compile.lower_aggregates import names_in
 
 
@@ -130,8 +131,10 @@ class PlacedListingSource:
         """Whether binder k's identical components are tried once, after its filter, as the
         engine's fixed domains try them (compile/lower_listing.py `once_each`): where the
         action's moves are merged by label (its template names every binder) and binder k takes
-        one component. Twins then make moves merged anyway; not trying them saves the guard and
-        the comparison with the moves listed before, on every tuple of the outer binders."""
+        one component, and its filter and guard read it by its attributes only (`tells_twins_apart`:
+        then twins are all tried and merged after, as in the engine). Twins then make moves merged
+        anyway; not trying them saves the guard and the comparison with the moves listed before, on
+        every tuple of the outer binders."""
         index = next(i for i, a in enumerate(self.game.actions) if a.name == action.name)
         game = self.game
         if not (game.dedupe_by_labels[index] is not None and game.argument_is_component[index][k]
@@ -139,7 +142,10 @@ class PlacedListingSource:
             return False
         component = game.types.components[named_type(game.actions[index].binders[k][3])]
         # (attributes that statements change would change which components are twins)
-        return not ({f.name for f in component.fields} | {"owner"}) & game.types.changed_attributes
+        if ({f.name for f in component.fields} | {"owner"}) & game.types.changed_attributes:
+            return False
+        early, placed = guard_placement(action)
+        return not tells_twins_apart(action.binders[k].name, action, early, placed, game.types.functions)
 
     def guard_step(self, node, scope, failed: str) -> list:
         if isinstance(node, ast.Require):
