@@ -144,14 +144,14 @@ def test_a_command_imports_numba_without_scipy_linalg():
 # ---- the fallback -----------------------------------------------------------------------
 
 def test_a_game_that_does_not_render_plays_in_python_with_a_located_note(capsys, tmp_path):
-    rules = tmp_path / "seen.rules"         # (tic-tac-toe with a variable holding a set of texts)
+    rules = tmp_path / "seen.rules"         # (tic-tac-toe with a variable holding a list of reals)
     rules.write_text(open("games/tic-tac-toe.rules").read().replace(
-        "var mark[Cell]: Player? = none", "var mark[Cell]: Player? = none\nvar seen: set of text = {}"))
+        "var mark[Cell]: Player? = none", "var mark[Cell]: Player? = none\nvar seen: list of real = []"))
     argv = ["simulate", rules, "-n", "3", "--json", "-j", "1"]
     _, python, _ = run(capsys, *argv)
     _, native, note = run(capsys, *argv, "--engine", "native")
     assert without_timing(native) == without_timing(python)
-    assert re.search(r"playing in Python, not natively: .*seen\.rules:8: a set or a map of texts", note)
+    assert re.search(r"playing in Python, not natively: .*seen\.rules:8: a variable holding a list of real", note)
 
 
 def test_what_the_kernel_does_not_do_is_said(capsys, tmp_path):

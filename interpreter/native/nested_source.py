@@ -104,8 +104,12 @@ class NestedListsSource:
             lines, _ = self.domain_loop(binder, scope, var)
             return lines, var
         domain = untag(binder.domain)
-        return [f"items_{var} = {self.expr(domain, scope, self.type_of(domain))}",
+        return [f"items_{var} = {self.rows_of(domain, scope)}",
                 f"for at_{var} in range(len(items_{var})):", f"    {var} = items_{var}[at_{var}]"], f"at_{var}"
+
+    def rows_of(self, domain, scope) -> str:
+        """The rows an argument over a list of lists goes through (value_sets_source.py: a map's keys)."""
+        return self.expr(domain, scope, self.type_of(domain))
 
     def argument_code(self, binder, var: str) -> str:
         """What an action's move codes of one argument: the value, or its row's position."""
@@ -123,7 +127,7 @@ class NestedListsSource:
         for binder, name, code in zip(binders, names, codes):
             if self.over_rows(binder):
                 domain = untag(binder.domain)
-                lines += [f"items_{name} = {self.expr(domain, scope, self.type_of(domain))}",
+                lines += [f"items_{name} = {self.rows_of(domain, scope)}",
                           f"{name} = items_{name}[{code}]"]
             else:
                 lines.append(f"{name} = {code}")

@@ -215,10 +215,17 @@ class ValueSetsSource(HashedValues):
     def over_rows(self, binder) -> bool:
         t = self.set_or_map_type(binder.domain, None)
         if t is not None and isinstance(held_type(t).without_none(), ListOf):
-            if isinstance(t, MapOf):
+            held = self.value_var(binder.domain, None)
+            if isinstance(t, MapOf) and (held is None or not held[0].hashed):
                 raise NotNative("an action's argument over a map of lists", binder.span)
             return True         # (its rows in the language's order: the move codes a row's position)
         return super().over_rows(binder)
+
+    def rows_of(self, domain, scope) -> str:
+        held = self.value_var(domain, scope)
+        if held is not None and held[0].hashed:          # (a map's keys too)
+            return f"hashed_rows(S, {held[0].offset})"
+        return super().rows_of(domain, scope)
 
     def list_var_value(self, node, scope):
         held = self.value_var(node, scope)
