@@ -40,6 +40,7 @@ from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
 from .placed_listing_source import PlacedListingSource
 from .recursion_heads import RecursionHeadsSource
+from .repeats_source import RepeatsSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .reals_source import RealsSource
@@ -80,7 +81,7 @@ def untag(node):
 
 class KernelSource(
     ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
-    CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
+    CellListsSource, NestedListsSource, RepeatsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
     ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, RealsSource, TextsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
@@ -248,7 +249,11 @@ class KernelSource(
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
         alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
         before = []
-        if alike is None:
+        once = self.listed_once(action, code) if alike is None else None    # (values met twice: repeats_source.py)
+        if once is not None:
+            before, each = once
+            listed += ["    " + line for line in each]
+        elif alike is None:
             listed += [f"    buf[n] = {code}", "    n += 1"]
         else:                       # (moves of identical components are one move: alike_source.py)
             before, each = alike
