@@ -1,6 +1,7 @@
 """Native playouts where they once differed from the Python path (issue 24):
 tests/native/mismatches.rules. A move's argument over a list that holds a value twice is listed
-once, the first, as engine/moves.py `named_once` lists it."""
+once, the first, as engine/moves.py `named_once` lists it; a dead end reached exactly at
+max_moves is the dead-end error, as simulate_game records it, not an unfinished game."""
 import pytest
 
 numba = pytest.importorskip("numba", reason="the native extra (numba) is not installed")
@@ -25,3 +26,7 @@ def test_values_met_twice_are_one_move(mismatches):
     assert len(finished) > 30 and len({tuple(r["scores"]) for r in finished}) > 10
     assert played.handed == dead_ends(played.records)     # (the kernel flags a dead end: Python records it)
 
+
+def test_a_dead_end_at_max_moves_is_the_dead_end_error(mismatches):
+    played = same_games(mismatches, SEEDS, max_moves=8)
+    assert played.handed == dead_ends(played.records) != []

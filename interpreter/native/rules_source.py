@@ -32,7 +32,7 @@ from .decisions_source import DecisionsSource
 from .subsets_source import SubsetsSource
 from .values_source import VALUE_FUNCTIONS, ValuesSource
 from .value_sets_source import ValueSetsSource
-from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
+from .flow_source import ORDER_HELPERS, PICK_ITEM, STOPPED_AT_MOST, FlowSource
 from .not_native import NotNative
 from .ordered_texts import order_texts
 from .guards_source import GuardsSource
@@ -402,17 +402,18 @@ class KernelSource(
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
         # (counted before it is played: the decisions inside its effect are the moves after it)
-        apply = self.chosen_move() + ["S[MOVES] += 1"] + applied
+        apply = STOPPED_AT_MOST + self.chosen_move() + ["S[MOVES] += 1"] + applied
         apply += ["jumps = 0", "if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]
         return choose + [indent + line for line in apply]
 
     def listed_moves(self, node) -> list:
-        """The legal moves of a play into buf[:n] (none asked past max_moves)."""
+        """The legal moves of a play into buf[:n], listed at max_moves too (then STOPPED_AT_MOST
+        stops the game, unless none is legal: the dead end of the engine, which lists them as
+        the move before it is played)."""
         for name in node.actions:
             if name not in self.actions:
                 raise NotNative(f"play {name}", node.span)
-        listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
-        return ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
+        return [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
 
     def chosen_move(self) -> list:
         """The policy's move among buf[:n] (the RandomBot's draw; verify's own in its kernel)."""
