@@ -1,7 +1,8 @@
 """Moves of equal values listed once in a native kernel (a mixin of rules_source.KernelSource),
 as the engine lists them (engine/moves.py `named_once`: one move a name, the first): an
 argument over a list may meet a value twice (`split_text("ab/c/ab", "/")`, a list param
-`[1, 2, 1]`, a function's list), and equal arguments make equal codes. Only actions with such a
+`[1, 2, 1]`, a function's list), and equal arguments make equal codes (a row of a list of lists
+is coded by the position of the first row equal to it). Only actions with such a
 binder keep the codes they listed, in alike_source.py's hash table (a listing may be long: the
 pairs of two lists); the others list as before.
 """
@@ -34,3 +35,13 @@ class RepeatsSource:
                 "h = alike_slot(listed_codes, code)", "if listed_codes[2 * h + 1] < 0:", "    listed_codes[2 * h] = code",
                 "    listed_codes[2 * h + 1] = n", "    buf[n] = code", "    n += 1"]
         return before, each
+
+    def row_code(self, var: str) -> str:
+        """The code of an argument over a list of lists: the position of the first row equal to
+        the row at `at_VAR` (nested_source.py `argument_loop`)."""
+        if not getattr(self, "first_row_helper", False):
+            self.first_row_helper = True
+            self.define("def first_row(rows, at):", [
+                "row = rows[at]", "for k in range(at):", "    other = rows[k]",
+                "    if len(other) == len(row) and (other == row).all():", "        return k", "return at"])
+        return f"first_row(items_{var}, at_{var})"
