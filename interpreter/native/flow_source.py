@@ -16,6 +16,7 @@ from ..runtime.values import LOOP_CAP
 from .not_native import NotNative
 from .recursion import deeper_calls, depths_of, recursive_groups, refuse_many_copies
 
+STOPPED_AT_MOST = ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return"]     # (before a move is drawn)
 STOPS = ["if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]     # after a call that may finish or stop the game
 
 
@@ -205,7 +206,7 @@ class FlowSource:
         play = ast.untag(node.body[0])[0]
         choose = [f"cur = {seats}[{k}]", "if cur < 1 or cur > PLAYERS:", "    S[ERROR] = 1", "    return",
                   "S[CURRENT] = cur", *self.listed_moves(play), "if n == 0:", "    S[ERROR] = 1", "    return",
-                  *self.chosen_move(), f"{sealed}[{k}] = move", "S[MOVES] += 1", "jumps = 0"]
+                  *STOPPED_AT_MOST, *self.chosen_move(), f"{sealed}[{k}] = move", "S[MOVES] += 1", "jumps = 0"]
         reveal = [f"cur = {seats}[{k}]", "S[CURRENT] = cur", f"move = {sealed}[{k}]", "kind = move // MOVE_BASE",
                   *self.applied_move(play), *STOPS]
         span = found if first == "0" else f"{first}, {found}"

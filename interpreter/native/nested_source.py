@@ -113,7 +113,7 @@ class NestedListsSource:
 
     def argument_code(self, binder, var: str) -> str:
         """What an action's move codes of one argument: the value, or its row's position."""
-        return f"at_{var}" if self.over_rows(binder) else var
+        return self.row_code(var) if self.over_rows(binder) else var       # (repeats_source.py)
 
     def argument_decoded(self, binders, names, bits: int, scope_class) -> tuple:
         """(run_ACTION's lines, the arguments they give act_ACTION): each argument's code, or,

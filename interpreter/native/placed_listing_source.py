@@ -49,7 +49,11 @@ class PlacedListingSource:
         alike = self.alike_in_runs(action, bits)
         before: list = []
         run: list = []
-        if alike is None:
+        once = self.listed_once(action, code) if alike is None else None    # (values met twice: repeats_source.py)
+        if once is not None:
+            before, each = once
+            listed += each
+        elif alike is None:
             listed += [f"buf[n] = {code}", "n += 1"]
         else:                       # (moves of identical components are one move)
             before, run, each = alike

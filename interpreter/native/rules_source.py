@@ -32,7 +32,7 @@ from .decisions_source import DecisionsSource
 from .subsets_source import SubsetsSource
 from .values_source import VALUE_FUNCTIONS, ValuesSource
 from .value_sets_source import ValueSetsSource
-from .flow_source import ORDER_HELPERS, PICK_ITEM, FlowSource
+from .flow_source import ORDER_HELPERS, PICK_ITEM, STOPPED_AT_MOST, FlowSource
 from .not_native import NotNative
 from .ordered_texts import order_texts
 from .guards_source import GuardsSource
@@ -40,6 +40,7 @@ from .lists_source import LIST_FUNCTIONS, ListsSource
 from .listing_source import ListingSource
 from .placed_listing_source import PlacedListingSource
 from .recursion_heads import RecursionHeadsSource
+from .repeats_source import RepeatsSource
 from .ties_source import TiesSource
 from .positions_source import PositionsSource
 from .reals_source import RealsSource
@@ -80,7 +81,7 @@ def untag(node):
 
 class KernelSource(
     ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
-    CellListsSource, NestedListsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
+    CellListsSource, NestedListsSource, RepeatsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
     ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, RealsSource, TextsSource, Visitor
 ):
     """Renders the kernel module of one game (options, params and players already applied). A
@@ -248,7 +249,11 @@ class KernelSource(
                   f"    if n >= MOST_MOVES or not ({fits}):", "        S[ERROR] = 1", "        return n"]
         alike = self.alike_moves(action.name, len(binders), ARGUMENT_BITS)
         before = []
-        if alike is None:
+        once = self.listed_once(action, code) if alike is None else None    # (values met twice: repeats_source.py)
+        if once is not None:
+            before, each = once
+            listed += ["    " + line for line in each]
+        elif alike is None:
             listed += [f"    buf[n] = {code}", "    n += 1"]
         else:                       # (moves of identical components are one move: alike_source.py)
             before, each = alike
@@ -397,17 +402,18 @@ class KernelSource(
             choose += ["if n == 0:", "    S[ERROR] = 1", "    return"]
             indent = ""
         # (counted before it is played: the decisions inside its effect are the moves after it)
-        apply = self.chosen_move() + ["S[MOVES] += 1"] + applied
+        apply = STOPPED_AT_MOST + self.chosen_move() + ["S[MOVES] += 1"] + applied
         apply += ["jumps = 0", "if S[TERMINAL] or S[ERROR] or S[STOPPED]:", "    return"]
         return choose + [indent + line for line in apply]
 
     def listed_moves(self, node) -> list:
-        """The legal moves of a play into buf[:n] (none asked past max_moves)."""
+        """The legal moves of a play into buf[:n], listed at max_moves too (then STOPPED_AT_MOST
+        stops the game, unless none is legal: the dead end of the engine, which lists them as
+        the move before it is played)."""
         for name in node.actions:
             if name not in self.actions:
                 raise NotNative(f"play {name}", node.span)
-        listing = [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
-        return ["if S[MOVES] >= max_moves:", "    S[STOPPED] = 1", "    return", *listing]
+        return [f"n = moves_{name}(S, cur, buf, {'0' if k == 0 else 'n'})" for k, name in enumerate(node.actions)]
 
     def chosen_move(self) -> list:
         """The policy's move among buf[:n] (the RandomBot's draw; verify's own in its kernel)."""

@@ -149,10 +149,28 @@ def extreme(kind, scored):
     return tied
 
 
+class ListKey(tuple):
+    """A list as a move's argument: hashable (moves are looked up and compared as keys), and
+    equal to the list it holds, as the rules see it (`p == [1, 2]` inside the action)."""
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return tuple.__eq__(self, tuple(other) if other.__class__ is list else other)
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__
+
+
 def hashable_values(items):
-    """The values of a binder over lists (paths, sets of cards), as tuples: a move's arguments
+    """The values of a binder over lists (paths, sets of cards), as ListKeys: a move's arguments
     are looked up and compared as keys."""
-    return [tuple(v) if v.__class__ is list else v for v in items]
+    return [ListKey(v) if v.__class__ is list else v for v in items]
+
+
+LISTS = (list, ListKey)      # a list, or a move's list argument
 
 
 def same_value(s, a, b) -> bool:
@@ -160,7 +178,7 @@ def same_value(s, a, b) -> bool:
     identical components item by item."""
     if a == b:
         return True
-    if a.__class__ in (list, tuple) and b.__class__ is a.__class__:     # (a move's list argument is a tuple)
+    if (a.__class__ in LISTS and b.__class__ in LISTS) or a.__class__ is tuple is b.__class__:
         return len(a) == len(b) and all(same_value(s, x, y) for x, y in zip(a, b))
     if a.__class__ is int and b.__class__ is int and a >= 0 and b >= 0:
         entities = s.entities
