@@ -21,7 +21,6 @@ that start from a state paused inside a step (a choice in an action or a flow st
 played in Python before the kernels resumed them) and those of them still left to Python. Needs Numba (pip install 'referee[native]').
 """
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -29,10 +28,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from referee.interpreter.engine import load_game  # noqa: E402
 from referee.interpreter.native.rollouts import rollouts_of  # noqa: E402
 from referee.interpreter.play.bots import ISMCTSBot, MCTSBot  # noqa: E402
+from same_rollouts import walked  # noqa: E402
 
 GAMES = {"tic-tac-toe": (MCTSBot, 2), "connect-four": (MCTSBot, 2), "othello": (MCTSBot, 2),
          "liars-dice": (ISMCTSBot, 3), "checkers": (MCTSBot, 2), "titicaca": (ISMCTSBot, 3),
@@ -44,12 +45,7 @@ def positions(game, count, walk=5):
     """(seed, state) for seeds 0.. : the state after 0-`walk` random moves of that seed's game."""
     out, seed = [], 0
     while len(out) < count:
-        s, walker = game.new_initial_state(seed), random.Random(seed)
-        for _ in range(walker.randrange(walk + 1)):
-            if s.is_terminal():
-                break
-            moves = s.legal_moves()
-            s.apply(moves[walker.randrange(len(moves))])
+        s = walked(game, seed, walk)
         if not s.is_terminal():
             out.append((seed, s))
         seed += 1
