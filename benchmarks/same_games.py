@@ -2,7 +2,8 @@
 games/variants/ at every player count, without options and with each declared option, whose
 kernel renders, `referee simulate FILE -n N
 --seed 1 --json --engine native` against `--engine python`, compared apart from the timing
-(issue 24). Files that do not render natively are listed with the construct that stops them.
+(issue 24). Files that do not render natively are listed with the construct that stops them;
+a kernel that hands some games back to Python (a game it flags) says how many.
 
     python benchmarks/same_games.py                 every file, -n 200
     python benchmarks/same_games.py -n 50 --game liars
@@ -26,6 +27,13 @@ def summary(path, players, options, n, engine) -> dict:
     result = json.loads(out.stdout)
     result.pop("seconds")
     return result
+
+
+def handed_back(game, n: int) -> int:
+    """How many of simulate's games (seeds 1..n) the kernel, loaded from its cache, hands to Python."""
+    from referee.interpreter.native.kernel import TO_PYTHON, load_kernel
+    status = load_kernel(game).play(range(1, n + 1), 10_000)[0]
+    return int((status == TO_PYTHON).sum())
 
 
 def main(argv=None) -> int:
@@ -55,7 +63,8 @@ def main(argv=None) -> int:
                     continue
                 same = summary(path, players, options, args.n, "native") == summary(path, players, options, args.n, "python")
                 differ += not same
-                print(f"{'same' if same else 'DIFFER'}    {what}")
+                handed = handed_back(game, args.n)
+                print(f"{'same' if same else 'DIFFER'}    {what}" + (f" ({handed} of {args.n} played in Python)" if handed else ""))
     return 1 if differ else 0
 
 
