@@ -193,13 +193,26 @@ class PlacedListingSource:
                 "if alike == 0:", "    buf[n] = code", "    n += 1"]
         return (["run = start"], ["run = n"], each) if "run" in first else ([], [], each)
 
-    def distinct_domain(self, domain) -> bool:
-        """Whether a binder's domain holds each value once (a list may repeat one)."""
+    def distinct_domain(self, domain, calling: tuple = ()) -> bool:
+        """Whether a binder's domain holds each value once (a list may repeat one): a range, a
+        zone, a type's ids, the players, a filter or sort of such a domain, either branch of a
+        condition, neighbours on boards whose neighbour lists never repeat a cell, a function
+        whose body is one of those."""
         node = untag(domain)
         if isinstance(node, ast.Range):
             return True
+        if isinstance(node, ast.Conditional):
+            return self.distinct_domain(node.then, calling) and self.distinct_domain(node.otherwise, calling)
+        if isinstance(node, ast.Aggregate) and node.kind == "filter" and node.value is None \
+                or isinstance(node, ast.Ranking) and node.kind == "sorted":
+            return self.distinct_domain(node.binder.domain, calling)
+        if isinstance(node, ast.Call) and node.name in self.functions:
+            return node.name not in calling and self.distinct_domain(self.functions[node.name].body, calling + (node.name,))
         if isinstance(node, ast.Call) and node.name == "reversed" and len(node.arguments) == 1:
-            return self.distinct_domain(node.arguments[0])
+            return self.distinct_domain(node.arguments[0], calling)
+        if isinstance(node, ast.Call) and node.name == "neighbors" and len(node.arguments) == 1:
+            return all(len(set(near)) == len(near) for geometry in self.boards.geometries.values()
+                       for near in geometry.neighbors.values())
         if isinstance(node, ast.Subscript):
             node = untag(node.obj)
         return isinstance(node, ast.Name) and (
