@@ -32,6 +32,7 @@ from .decisions_source import DecisionsSource
 from .subsets_source import SubsetsSource
 from .values_source import VALUE_FUNCTIONS, ValuesSource
 from .value_sets_source import ValueSetsSource
+from .fused_source import FusedSource
 from .flow_source import ORDER_HELPERS, PICK_ITEM, STOPPED_AT_MOST, FlowSource
 from .not_native import NotNative
 from .ordered_texts import order_texts
@@ -80,7 +81,7 @@ def untag(node):
 
 
 class KernelSource(
-    ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
+    FusedSource, ValueSetsSource, MapsSource, TrailsSource, DecisionsSource, SubsetsSource, ValuesSource, ListingSource, PlacedListingSource,
     CellListsSource, NestedListsSource, RepeatsSource, TiesSource, ListVarsSource, RecursionHeadsSource, FlowSource, AlikeSource,
     ZonesSource, CreatedSource, TriggersSource, ChanceSource, ListsSource, TeamsSource, ParamsSource, GuardsSource, PositionsSource, WordsSource, RealsSource, TextsSource, Visitor
 ):
@@ -666,6 +667,9 @@ class KernelSource(
         kind, binder = node.kind, node.binder
         if self.makes_nested(node, want):
             return self.nested_aggregate(node, scope, want)
+        fused = self.fused_filter(binder.domain) if kind != "longest_trail" else None
+        if fused is not None:           # (a function's filter walked in place: fused_source.py)
+            return self.fused_aggregate(node, scope, fused)
         name = self.fresh(f"agg_{kind}_")
         var = self.fresh("x")
         loop, capacity = self.domain_loop(binder, scope, var)
