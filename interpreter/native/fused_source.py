@@ -1,12 +1,12 @@
 """An aggregate over a function that returns a filter, walked without the list (a mixin of
-rules_source.KernelSource): `any(x in members(r) where ...)`, with `fn members(r: Map?): list of
-Map = filter(h in Map where area[h] == r)`, loops over Map once, testing the function's
-condition then its own, instead of building the filtered list at each call (an array
-allocated, reference counted and freed: a quarter of Titicaca's time). The items and their
-order are the list's. Only where the function's condition cannot fail (comparisons of
-variables indexed by the item, the item's attributes, the function's parameters and constants):
-an `any` that stops early then skips no error the Python path, which builds the whole list,
-would raise.
+rules_source.KernelSource): `any(x in owned(p) where ...)`, with `fn owned(p: Player): list of
+Cell = filter(c in Cell where holder[c] == p)`, loops over the cells once, testing the
+function's condition then its own, instead of building the filtered list at each call (an
+array allocated, reference counted and freed: in a game that calls such functions in its
+legality, a quarter of the kernel's time). The items and their order are the list's. Only where
+the function's condition cannot fail (comparisons of variables indexed by the item, the item's
+attributes, the function's parameters and constants): an `any` that stops early then skips no
+error the Python path, which builds the whole list, would raise.
 """
 from __future__ import annotations
 
