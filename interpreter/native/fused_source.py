@@ -70,26 +70,18 @@ class FusedSource:
                 and index_types[0] == index_types[0].without_none()
         return False
 
-    def fused_aggregate(self, node, scope, fused) -> str:
-        """The aggregate's function, looping over the filter's domain with both conditions (the
-        function's arguments computed once, at the call, as the call computed them)."""
+    def fused_loop(self, fused, var: str) -> tuple:
+        """(the loop over the filter's domain, its size at most, the function's parameters ->
+        their names in the aggregate's function, the line that tests the filter's condition)."""
+        from .rules_source import Scope         # (here: rules_source imports this mixin)
         fn, body = fused
-        arguments = ast.untag(node.binder.domain)[0].arguments
-        kind = node.kind
-        name = self.fresh(f"agg_{kind}_")
-        var = self.fresh("x")
         given = {p.name: self.fresh("p") for p in fn.parameters}
-        own = type(scope)(given).child(**{body.binder.name: var})
-        loop, capacity = self.domain_loop(body.binder, type(scope)(given), var)
-        inner = scope.child(**{node.binder.name: var})
-        test = [f"if not ({self.expr(body.binder.condition, own, BOOL)}): continue"]
-        if node.binder.condition is not None:
-            test.append(f"if not ({self.expr(node.binder.condition, inner, BOOL)}): continue")
-        value = self.expr(node.value, inner, self.type_of(node.value)) if node.value is not None else var
-        before, each, after = self.aggregate_parts(kind, value, var, node)
-        if kind in ("filter", "map"):
-            loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)"] + loop[-1:]
-        lines = before + loop + ["    " + line for line in test + each] + after
-        self.define(f"def {name}(S, cur{scope.params()}{''.join(', ' + v for v in given.values())}):", lines)
-        values = [self.expr(a, scope, self.argument_type(fn.name, k, a)) for k, a in enumerate(arguments)]
-        return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())}{''.join(', ' + v for v in values)})"
+        loop, capacity = self.domain_loop(body.binder, Scope(given), var)
+        own = Scope(given).child(**{body.binder.name: var})
+        return loop, capacity, given, [f"if not ({self.expr(body.binder.condition, own, BOOL)}): continue"]
+
+    def fused_arguments(self, fused, domain, scope) -> list:
+        """The function's arguments, computed at the call as the call computed them."""
+        fn, _ = fused
+        return [self.expr(a, scope, self.argument_type(fn.name, k, a)) for k, a in enumerate(ast.untag(domain)[0].arguments)]
+

@@ -667,24 +667,27 @@ class KernelSource(
         kind, binder = node.kind, node.binder
         if self.makes_nested(node, want):
             return self.nested_aggregate(node, scope, want)
-        fused = self.fused_filter(binder.domain) if kind != "longest_trail" else None
-        if fused is not None:           # (a function's filter walked in place: fused_source.py)
-            return self.fused_aggregate(node, scope, fused)
         name = self.fresh(f"agg_{kind}_")
         var = self.fresh("x")
-        loop, capacity = self.domain_loop(binder, scope, var)
+        fused = self.fused_filter(binder.domain) if kind != "longest_trail" else None
+        if fused is None:
+            loop, capacity = self.domain_loop(binder, scope, var)
+            given, test = {}, []
+        else:                           # (a function's filter walked in place: fused_source.py)
+            loop, capacity, given, test = self.fused_loop(fused, var)
         inner = scope.child(**{binder.name: var})
         element = element_type(self.type_of(binder.domain)).without_none() \
             if not isinstance(untag(binder.domain), (ast.Name, ast.Range)) else None
-        test = [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"] if binder.condition is not None else []
+        test += [f"if not ({self.expr(binder.condition, inner, BOOL)}): continue"] if binder.condition is not None else []
         value_type = self.type_of(node.value) if node.value is not None else (element or INT)
         value = self.expr(node.value, inner, value_type) if node.value is not None else var
         before, each, after = self.aggregate_parts(kind, value, var, node)
         if kind in ("filter", "map", "longest_trail"):           # (the list's room: the domain's size)
             loop = loop[:-1] + [f"out = np.empty({capacity}, dtype=np.int64)", *self.trail_room(kind, capacity)] + loop[-1:]
         body = before + loop + ["    " + line for line in test + each] + after
-        self.define(f"def {name}(S, cur{scope.params()}):", body)
-        return f"{name}(S, cur{''.join(', ' + v for v in scope.names.values())})"
+        self.define(f"def {name}(S, cur{scope.params()}{''.join(', ' + p for p in given.values())}):", body)
+        arguments = self.fused_arguments(fused, binder.domain, scope) if fused is not None else []
+        return f"{name}(S, cur{''.join(', ' + v for v in [*scope.names.values(), *arguments])})"
 
     def aggregate_parts(self, kind, value, var, node) -> tuple:
         if kind == "count":
