@@ -70,14 +70,14 @@ class FusedSource:
                 and index_types[0] == index_types[0].without_none()
         return False
 
-    def fused_loop(self, fused, var: str) -> tuple:
+    def fused_loop(self, fused, var: str, scope) -> tuple:
         """(the loop over the filter's domain, its size at most, the function's parameters ->
-        their names in the aggregate's function, the line that tests the filter's condition)."""
-        from .rules_source import Scope         # (here: rules_source imports this mixin)
+        their names in the aggregate's function, the line that tests the filter's condition);
+        the function sees its parameters only (a scope of the caller's kind)."""
         fn, body = fused
         given = {p.name: self.fresh("p") for p in fn.parameters}
-        loop, capacity = self.domain_loop(body.binder, Scope(given), var)
-        own = Scope(given).child(**{body.binder.name: var})
+        loop, capacity = self.domain_loop(body.binder, type(scope)(given), var)
+        own = type(scope)(given).child(**{body.binder.name: var})
         return loop, capacity, given, [f"if not ({self.expr(body.binder.condition, own, BOOL)}): continue"]
 
     def fused_arguments(self, fused, domain, scope) -> list:

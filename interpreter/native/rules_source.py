@@ -674,7 +674,7 @@ class KernelSource(
             loop, capacity = self.domain_loop(binder, scope, var)
             given, test = {}, []
         else:                           # (a function's filter walked in place: fused_source.py)
-            loop, capacity, given, test = self.fused_loop(fused, var)
+            loop, capacity, given, test = self.fused_loop(fused, var, scope)
         inner = scope.child(**{binder.name: var})
         element = element_type(self.type_of(binder.domain)).without_none() \
             if not isinstance(untag(binder.domain), (ast.Name, ast.Range)) else None
